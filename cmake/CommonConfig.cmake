@@ -1,0 +1,34 @@
+# Compile settings every Wirebench target shares (as qBittorrent's CommonConfig.cmake).
+add_library(wirebench_common INTERFACE)
+target_compile_features(wirebench_common INTERFACE cxx_std_20)
+target_compile_definitions(wirebench_common INTERFACE
+    QT_NO_CONTEXTLESS_CONNECT
+    QT_NO_NARROWING_CONVERSIONS_IN_CONNECT
+    QT_NO_CAST_TO_ASCII
+    WIREBENCH_VERSION="${PROJECT_VERSION}")
+if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+    target_compile_options(wirebench_common INTERFACE -Wall -Wextra -Wpedantic -Wno-unused-parameter)
+elseif(MSVC)
+    target_compile_options(wirebench_common INTERFACE /W4)
+endif()
+
+find_program(CCACHE_PROGRAM ccache)
+if(CCACHE_PROGRAM AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
+    set(CMAKE_CXX_COMPILER_LAUNCHER "${CCACHE_PROGRAM}")
+endif()
+
+# wirebench_add_test(NAME SOURCES... LIBS ...): one Qt Test executable per class or feature.
+function(wirebench_add_test name)
+    cmake_parse_arguments(ARG "GUI" "TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+    add_executable(${name} ${ARG_SOURCES})
+    target_link_libraries(${name} PRIVATE wirebench_common Qt6::Test ${ARG_LIBS})
+    add_test(NAME ${name} COMMAND ${name})
+    set(env "WIREBENCH_SOURCE_DIR=${PROJECT_SOURCE_DIR}" "WIREBENCH_BINARY_DIR=${PROJECT_BINARY_DIR}")
+    if(ARG_GUI)
+        list(APPEND env "QT_QPA_PLATFORM=offscreen")
+    endif()
+    if(NOT ARG_TIMEOUT)
+        set(ARG_TIMEOUT 300)
+    endif()
+    set_tests_properties(${name} PROPERTIES ENVIRONMENT "${env}" TIMEOUT ${ARG_TIMEOUT} LABELS "${ARG_LABELS}")
+endfunction()

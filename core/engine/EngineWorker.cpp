@@ -1,0 +1,128 @@
+#include "EngineWorker.h"
+
+#include "protocols/DriverRegistry.h"
+
+#include <QDateTime>
+
+namespace wb {
+
+namespace {
+constexpr qint64 kFlushIntervalMs = 100; // batch live samples for the GUI at this rhythm at most
+}
+
+EngineWorker::EngineWorker(QObject *parent)
+    : QObject(parent)
+{
+}
+
+void EngineWorker::runPlan(const TestPlan &plan)
+{
+    m_stop.store(false);
+    m_runs = plan.expand();
+    const QList<RunSpec> &runs = m_runs;
+    emit planStarted(int(runs.size()));
+    emit progressChanged(0, int(runs.size()), estimateSecondsLeft(runs, 0));
+
+    bool cancelled = false;
+    for (int i = 0; i < runs.size(); ++i) {
+        if (m_stop.load()) {
+            cancelled = true;
+            break;
+        }
+        const RunSpec &spec = runs.at(i);
+        m_current = i;
+        emit runStarted(spec);
+        RunResult result = runOne(spec);
+        flushSamples();
+        emit runFinished(result);
+        emit progressChanged(i + 1, int(runs.size()), estimateSecondsLeft(runs, i + 1));
+        if (result.status == RunStatus::Cancelled) {
+            cancelled = true;
+            break;
+        }
+        if (result.status == RunStatus::Failed && plan.params.stopOnError) {
+            emit statusChanged(QStringLiteral("Stopped after a failed run, as the plan asks."));
+            break;
+        }
+    }
+    emit planFinished(cancelled);
+}
+
+RunResult EngineWorker::runOne(const RunSpec &spec)
+{
+    m_pendingSamples.clear();
+    m_sinceFlush.start();
+    m_runClock.start();
+    const QDateTime startedAt = QDateTime::currentDateTimeUtc();
+
+    RunResult result;
+    std::unique_ptr<ProtocolDriver> driver = DriverRegistry::create(spec.protocol);
+    if (!driver) {
+        result.spec = spec;
+        result.status = RunStatus::Failed;
+        result.error = QStringLiteral("%1: unknown protocol \"%2\"; choose one that this build offers.")
+                           .arg(spec.host.displayName(), spec.protocol);
+    } else {
+        emit statusChanged(QStringLiteral("Run %1: %2 to %3 at frame size %4, repetition %5")
+                               .arg(spec.index + 1)
+                               .arg(spec.protocol, spec.host.displayName())
+                               .arg(spec.frameSize)
+                               .arg(spec.repetition));
+        result = driver->run(spec, *this);
+        result.spec = spec; // drivers may not rewrite what was asked
+    }
+    if (!result.startedAt.isValid())
+        result.startedAt = startedAt;
+    if (m_stop.load() && result.status == RunStatus::Ok)
+        result.status = RunStatus::Cancelled;
+    if (result.ok() && result.bytes > 0) {
+        const ProtocolInfo *info = DriverRegistry::find(spec.protocol);
+        if (info && !info->timed)
+            m_secondsPerByte = m_runClock.elapsed() / 1000.0 / double(result.bytes);
+    }
+    return result;
+}
+
+void EngineWorker::sample(const Sample &s)
+{
+    m_pendingSamples.append(s);
+    if (m_sinceFlush.elapsed() >= kFlushIntervalMs)
+        flushSamples();
+}
+
+void EngineWorker::status(const QString &text)
+{
+    emit statusChanged(text);
+}
+
+void EngineWorker::flushSamples()
+{
+    if (!m_pendingSamples.isEmpty()) {
+        emit samplesReady(m_pendingSamples);
+        m_pendingSamples.clear();
+        // Time left counts down during a run too, not only at its end.
+        const double inRun = m_runClock.isValid() ? m_runClock.elapsed() / 1000.0 : 0;
+        const double left = estimateSecondsLeft(m_runs, m_current);
+        emit progressChanged(m_current, int(m_runs.size()), qMax(0.0, left - inRun));
+    }
+    m_sinceFlush.restart();
+}
+
+double EngineWorker::estimateSecondsLeft(const QList<RunSpec> &runs, int current) const
+{
+    double left = 0;
+    for (int i = current; i < runs.size(); ++i) {
+        const RunSpec &spec = runs.at(i);
+        const ProtocolInfo *info = DriverRegistry::find(spec.protocol);
+        if (!info || info->timed) {
+            left += (spec.params.durationMs + spec.params.warmupMs) / 1000.0 + 0.2; // + connection set-up
+        } else {
+            // A sized transfer: use what the finished ones took, else assume 100 MB/s.
+            const double perByte = m_secondsPerByte > 0 ? m_secondsPerByte : 1e-8;
+            left += spec.params.fileSizeBytes * perByte + 0.5;
+        }
+    }
+    return left;
+}
+
+} // namespace wb

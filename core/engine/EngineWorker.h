@@ -1,0 +1,53 @@
+#pragma once
+
+#include "model/RunResult.h"
+#include "plan/TestPlan.h"
+#include "protocols/ProtocolDriver.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+
+#include <atomic>
+
+namespace wb {
+
+/// The QObject that lives on the engine's thread and runs one plan at a time, blocking that thread
+/// (never the GUI's). Stop is an atomic flag the drivers poll.
+class EngineWorker : public QObject, private RunObserver
+{
+    Q_OBJECT
+public:
+    explicit EngineWorker(QObject *parent = nullptr);
+
+    void requestStop() { m_stop.store(true); }
+
+public slots:
+    void runPlan(const wb::TestPlan &plan);
+
+signals:
+    void planStarted(int runCount);
+    void runStarted(const wb::RunSpec &spec);
+    void samplesReady(const wb::SampleList &samples);
+    void statusChanged(const QString &text);
+    void runFinished(const wb::RunResult &result);
+    void progressChanged(int runsDone, int runsTotal, double secondsLeft);
+    void planFinished(bool cancelled);
+
+private:
+    void sample(const Sample &sample) override;
+    bool stopRequested() const override { return m_stop.load(); }
+    void status(const QString &text) override;
+    void flushSamples();
+    RunResult runOne(const RunSpec &spec);
+    double estimateSecondsLeft(const QList<RunSpec> &runs, int current) const;
+
+    std::atomic_bool m_stop{false};
+    SampleList m_pendingSamples;
+    QElapsedTimer m_sinceFlush;
+    QElapsedTimer m_runClock;
+    double m_secondsPerByte = 0; ///< learnt from finished sized runs, for the time-left estimate
+    QList<RunSpec> m_runs;       ///< the running plan, expanded
+    int m_current = 0;
+};
+
+} // namespace wb

@@ -1,0 +1,67 @@
+#include "TestPlan.h"
+
+#include "protocols/DriverRegistry.h"
+
+namespace wb {
+
+QList<RunSpec> TestPlan::expand() const
+{
+    QList<RunSpec> runs;
+    runs.reserve(runCount());
+    auto add = [&](const Host &host, const QString &protocol, int frame, int rep) {
+        RunSpec spec;
+        spec.index = int(runs.size());
+        spec.host = host;
+        spec.protocol = protocol;
+        spec.frameSize = frame;
+        spec.repetition = rep;
+        spec.params = params;
+        runs.append(spec);
+    };
+    for (const QString &protocol : protocols) {
+        for (int frame : frameSizes) {
+            if (interleaveHosts) {
+                for (int rep = 1; rep <= repetitions; ++rep)
+                    for (const Host &host : hosts)
+                        add(host, protocol, frame, rep);
+            } else {
+                for (const Host &host : hosts)
+                    for (int rep = 1; rep <= repetitions; ++rep)
+                        add(host, protocol, frame, rep);
+            }
+        }
+    }
+    return runs;
+}
+
+QStringList TestPlan::validate() const
+{
+    QStringList problems;
+    if (hosts.isEmpty())
+        problems << QStringLiteral("Choose at least one host.");
+    if (protocols.isEmpty())
+        problems << QStringLiteral("Choose at least one protocol.");
+    if (frameSizes.isEmpty())
+        problems << QStringLiteral("Choose at least one frame size.");
+    for (int frame : frameSizes) {
+        if (frame < 576 || frame > 65535)
+            problems << QStringLiteral("Frame size %1 is outside 576..65535 bytes.").arg(frame);
+    }
+    if (repetitions < 1)
+        problems << QStringLiteral("Repetitions must be at least 1.");
+    if (params.durationMs < 100)
+        problems << QStringLiteral("A run must last at least 0.1 s.");
+    if (params.messageSize < 1 || params.messageSize > 16 * 1024 * 1024)
+        problems << QStringLiteral("Message size must be between 1 byte and 16 MiB.");
+    for (const QString &protocol : protocols) {
+        if (!DriverRegistry::has(protocol))
+            problems << QStringLiteral("Unknown protocol \"%1\".").arg(protocol);
+    }
+    for (const Host &host : hosts) {
+        if (host.address.trimmed().isEmpty() && !host.embedded)
+            problems << QStringLiteral("Host \"%1\" has no address.").arg(host.displayName());
+    }
+    return problems;
+}
+
+} // namespace wb
