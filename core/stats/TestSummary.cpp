@@ -1,0 +1,47 @@
+#include "TestSummary.h"
+
+namespace wb {
+
+QList<TestSummary> TestSummary::build(const RunResultList &results)
+{
+    QList<TestSummary> out;
+    QList<QList<double>> values;
+    for (const RunResult &r : results) {
+        qsizetype at = -1;
+        for (qsizetype i = 0; i < out.size(); ++i) {
+            const TestSummary &t = out.at(i);
+            if (t.host.displayName() == r.spec.host.displayName() && t.host.address == r.spec.host.address
+                && t.protocol == r.spec.protocol && t.frameSize == r.spec.frameSize) {
+                at = i;
+                break;
+            }
+        }
+        if (at < 0) {
+            TestSummary t;
+            t.host = r.spec.host;
+            t.protocol = r.spec.protocol;
+            t.frameSize = r.spec.frameSize;
+            out.append(t);
+            values.append({});
+            at = out.size() - 1;
+        }
+        TestSummary &t = out[at];
+        if (r.ok()) {
+            ++t.okRuns;
+            values[at].append(r.megabytesPerSecond());
+            if (r.mss > 0)
+                t.mss = r.mss;
+            if (!r.serverOs.isEmpty() && t.host.osLabel.isEmpty())
+                t.host.osLabel = r.serverOs;
+        } else {
+            ++t.failedRuns;
+            if (!r.error.isEmpty() && !t.errors.contains(r.error))
+                t.errors.append(r.error);
+        }
+    }
+    for (qsizetype i = 0; i < out.size(); ++i)
+        out[i].MBps = Statistics::summarize(values.at(i));
+    return out;
+}
+
+} // namespace wb
