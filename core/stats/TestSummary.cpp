@@ -22,7 +22,7 @@ QList<TestSummary> TestSummary::build(const RunResultList &results)
             t.protocol = r.spec.protocol;
             t.frameSize = r.spec.frameSize;
             out.append(t);
-            values.append({});
+            values.append(QList<double>());
             at = out.size() - 1;
         }
         TestSummary &t = out[at];
