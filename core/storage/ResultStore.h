@@ -1,0 +1,94 @@
+#pragma once
+
+#include "StoreTypes.h"
+#include "model/RunResult.h"
+#include "plan/TestPlan.h"
+
+#include <QMutex>
+#include <QSqlDatabase>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+class QLockFile;
+
+namespace wb {
+
+/// The result store: an SQLite file (QtSql, QSQLITE, WAL) holding sessions, the hosts as they were, every run
+/// with its samples. Each call commits at once, so a SIGKILL loses at most the run in flight.
+///
+/// Thread use: one ResultStore may be shared between threads; each thread gets its own connection
+/// (QSqlDatabase is per thread), named after the store and the thread. Concurrent writers wait up to 10 s.
+/// A store that could not be opened is simply closed: every call then fails with lastError() and the app goes on
+/// without history.
+class ResultStore
+{
+public:
+    static constexpr int kSchemaVersion = 2;
+
+    ResultStore();
+    ~ResultStore();
+    ResultStore(const ResultStore &) = delete;
+    ResultStore &operator=(const ResultStore &) = delete;
+
+    /// `<AppDataLocation>/results.sqlite` (e.g. ~/.local/share/Wirebench/results.sqlite).
+    static QString defaultPath();
+
+    /// Opens (creating or migrating) the store at `path` (empty = defaultPath()). A file that is not an SQLite
+    /// database, is damaged or was written by a newer Wirebench is left untouched and `false` is returned with a
+    /// one-line reason. When this process is the only user of the file, sessions a crash left `running` are
+    /// marked `interrupted` (see interruptedAtOpen()).
+    bool open(const QString &path = QString(), QString *error = nullptr);
+    void close();
+    bool isOpen() const { return m_open; }
+    QString path() const { return m_path; }
+    QString lastError() const;
+    /// Sessions open() turned from running into interrupted.
+    int interruptedAtOpen() const { return m_interruptedAtOpen; }
+    /// The schema version of the file before open() migrated it (0 = new file).
+    int versionAtOpen() const { return m_versionAtOpen; }
+    /// Where open() copied an older-version file before migrating it (empty when nothing was migrated).
+    QString backupPath() const { return m_backupPath; }
+
+    /// Starts a session for `plan` (state running). Returns its id, or 0 on failure.
+    qint64 beginSession(const TestPlan &plan, QString *error = nullptr);
+    /// Stores one finished run with its samples in one transaction. Returns the run's id, or 0 on failure.
+    qint64 addRun(qint64 sessionId, const RunResult &result, QString *error = nullptr);
+    bool endSession(qint64 sessionId, SessionState state, QString *error = nullptr);
+    /// Turns every `running` session into `interrupted`; returns how many (or -1 on failure).
+    int markInterruptedSessions(QString *error = nullptr);
+    /// A finished session holding `runs` (e.g. from Iperf3Import); the plan is derived from the runs.
+    qint64 importRuns(const QString &title, const RunResultList &runs, QString *error = nullptr);
+
+    /// Newest first.
+    SessionInfoList sessions(const SessionFilter &filter = SessionFilter(), QString *error = nullptr) const;
+    bool session(qint64 sessionId, SessionInfo *info, QString *error = nullptr) const;
+    /// The runs of a session in the order they were stored, with samples. `runIds` receives the store's ids.
+    RunResultList runs(qint64 sessionId, QString *error = nullptr, QList<qint64> *runIds = nullptr) const;
+    bool deleteSession(qint64 sessionId, QString *error = nullptr);
+    /// Resolves what a user typed (a session id, or a uuid or its unique prefix); 0 when none or ambiguous.
+    qint64 findSession(const QString &idOrUuid, QString *error = nullptr) const;
+
+    /// Reads `PRAGMA user_version` of a file without changing it; -1 when it cannot be read.
+    static int fileSchemaVersion(const QString &path, QString *error = nullptr);
+
+private:
+    QSqlDatabase db() const;
+    bool fail(QString *error, const QString &message) const;
+    bool migrate(QSqlDatabase &db, int from, QString *error);
+    void dropConnections();
+
+    QString m_path;
+    QString m_connectionPrefix;
+    bool m_open = false;
+    int m_interruptedAtOpen = 0;
+    int m_versionAtOpen = 0;
+    QString m_backupPath;
+    std::unique_ptr<QLockFile> m_lock;
+    mutable QMutex m_mutex;           // guards m_connections and m_lastError
+    mutable QStringList m_connections;
+    mutable QString m_lastError;
+};
+
+} // namespace wb
