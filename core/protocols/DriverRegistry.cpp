@@ -1,5 +1,6 @@
 #include "DriverRegistry.h"
 
+#include "iperf3/Iperf3Driver.h"
 #include "tcp/TcpDriver.h"
 
 namespace wb {
@@ -10,6 +11,7 @@ const QList<ProtocolInfo> &DriverRegistry::protocols()
     static const QList<ProtocolInfo> all = [] {
         QList<ProtocolInfo> list;
         list << TcpDriver::protocolInfos();
+        list << Iperf3Driver::protocolInfos();
         return list;
     }();
     return all;

@@ -1,0 +1,620 @@
+#include "Iperf3Driver.h"
+
+#include "Iperf3Protocol.h"
+#include "Iperf3Socket.h"
+#include "protocols/ThroughputMeter.h"
+
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QtEndian>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include <netdb.h>
+#include <poll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+
+namespace wb {
+
+using namespace iperf3;
+
+namespace {
+
+constexpr int kDefaultTimeoutMs = 10000;
+
+/// CPU time of the calling thread (the engine's worker does all of a run's I/O), in seconds.
+struct CpuTimes
+{
+    double user = 0;
+    double system = 0;
+
+    static CpuTimes now()
+    {
+        CpuTimes t;
+        rusage usage{};
+        if (::getrusage(RUSAGE_THREAD, &usage) == 0) {
+            t.user = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6;
+            t.system = usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6;
+        }
+        return t;
+    }
+};
+
+/// Thrown nowhere: a run ends through these outcomes, returned up the call chain.
+enum class Outcome { Continue, Failed, Cancelled };
+
+/// One run against one iperf3 server: the state machine of an iperf3 client.
+class Session
+{
+public:
+    Session(const RunSpec &spec, RunObserver &observer, bool reverse)
+        : m_spec(spec)
+        , m_observer(observer)
+        , m_reverse(reverse)
+        , m_port(spec.host.port ? spec.host.port : kDefaultPort)
+        , m_timeoutMs(qMax(500, spec.params.options.value(QStringLiteral("iperf3.timeout_ms"), kDefaultTimeoutMs).toInt()))
+        , m_meter(spec.index, spec.params.sampleIntervalMs, observer)
+        , m_stop([&observer] { return observer.stopRequested(); })
+    {
+        m_result.spec = spec;
+        m_result.startedAt = QDateTime::currentDateTime();
+    }
+
+    RunResult run();
+
+private:
+    Outcome prepare();
+    Outcome connectControl();
+    Outcome handshake();
+    Outcome createStreams();
+    Outcome transfer();
+    Outcome finishTest();
+    Outcome exchangeResults();
+    Outcome readState(int *state, const QString &expected, bool drain);
+    Outcome unexpectedState(int state, const QString &expected);
+    Outcome ioFailure(IoStatus status, const Iperf3Socket &socket, const QString &what);
+    Outcome fail(const QString &what, const QString &tryText);
+    Outcome cancel();
+    void composeResult();
+
+    QString hostLabel() const
+    {
+        const QString addr = m_spec.host.address.contains(QLatin1Char(':'))
+                                 ? QStringLiteral("[%1]").arg(m_spec.host.address)
+                                 : m_spec.host.address;
+        return QStringLiteral("%1 (%2:%3)").arg(m_spec.host.displayName(), addr).arg(m_port);
+    }
+    QDeadlineTimer deadline() const { return QDeadlineTimer(m_timeoutMs); }
+
+    const RunSpec &m_spec;
+    RunObserver &m_observer;
+    const bool m_reverse;
+    const quint16 m_port;
+    const int m_timeoutMs;
+    ThroughputMeter m_meter;
+    Iperf3Socket::StopFn m_stop;
+    RunResult m_result;
+
+    TestParameters m_params;
+    QByteArray m_cookie;
+    sockaddr_storage m_address{};
+    unsigned m_addressLength = 0;
+    int m_mss = 0;
+    Iperf3Socket m_control;
+    std::vector<Iperf3Socket> m_streams;
+    std::vector<qint64> m_measured;      ///< per stream, after the omitted seconds
+    std::vector<qint64> m_retransBase;   ///< per stream, TCP_INFO at the start of the measurement
+    std::vector<qint64> m_retrans;
+    TcpStats m_firstStats;
+    double m_localSeconds = 0;
+    CpuTimes m_cpu;                      ///< used during the measurement
+    double m_cpuWallSeconds = 0;
+    Results m_server;
+};
+
+RunResult Session::run()
+{
+    Outcome o = prepare();
+    if (o == Outcome::Continue)
+        o = connectControl();
+    if (o == Outcome::Continue)
+        o = handshake();
+    if (o == Outcome::Continue)
+        o = transfer();
+    if (o == Outcome::Continue)
+        o = finishTest();
+    if (o == Outcome::Continue)
+        composeResult();
+    m_streams.clear();
+    m_control.close();
+    m_result.samples = m_meter.samples();
+    return m_result;
+}
+
+Outcome Session::fail(const QString &what, const QString &tryText)
+{
+    m_meter.finish();
+    m_result.status = RunStatus::Failed;
+    m_result.error = QStringLiteral("%1: %2: %3").arg(hostLabel(), what, tryText);
+    return Outcome::Failed;
+}
+
+Outcome Session::cancel()
+{
+    m_meter.finish();
+    // CLIENT_TERMINATE lets the server end its side and serve the next client at once.
+    if (m_control.isOpen()) {
+        const char byte = char(ClientTerminate);
+        m_control.sendSome(&byte, 1);
+    }
+    m_result.status = RunStatus::Cancelled;
+    m_result.error.clear();
+    return Outcome::Cancelled;
+}
+
+Outcome Session::ioFailure(IoStatus status, const Iperf3Socket &socket, const QString &what)
+{
+    switch (status) {
+    case IoStatus::Ok: return Outcome::Continue;
+    case IoStatus::Stopped: return cancel();
+    case IoStatus::Timeout:
+        return fail(QStringLiteral("no answer within %1 s while %2").arg(m_timeoutMs / 1000.0).arg(what),
+                    QStringLiteral("check that iperf3 -s is running there and that no firewall drops the traffic"));
+    case IoStatus::Closed:
+        return fail(QStringLiteral("the server closed the connection while %1").arg(what),
+                    QStringLiteral("the iperf3 server may have stopped or restarted; check it and run again"));
+    case IoStatus::Failed:
+        return fail(QStringLiteral("%1 failed (%2)").arg(what, socket.lastError()),
+                    QStringLiteral("check the network path to the server"));
+    }
+    return Outcome::Failed;
+}
+
+Outcome Session::prepare()
+{
+    const TestParams &p = m_spec.params;
+    if (p.streams < 1 || p.streams > kMaxStreams)
+        return fail(QStringLiteral("%1 parallel streams requested").arg(p.streams),
+                    QStringLiteral("iperf3 accepts 1 to %1 streams").arg(kMaxStreams));
+    if (p.durationMs <= 0)
+        return fail(QStringLiteral("a test of %1 ms was requested").arg(p.durationMs),
+                    QStringLiteral("set a duration of at least 1 s"));
+    m_params.reverse = m_reverse;
+    m_params.parallel = p.streams;
+    // iperf3 counts time and omit in whole seconds; the server resets its counters when its omit
+    // timer fires, so ours must fire at the same moment.
+    m_params.timeSeconds = int(std::ceil(p.durationMs / 1000.0));
+    m_params.omitSeconds = int(std::ceil(qMax(0, p.warmupMs) / 1000.0));
+    if (m_params.omitSeconds * 1000 != qMax(0, p.warmupMs))
+        m_result.warnings << QStringLiteral("iperf3 omits whole seconds: the warm-up of %1 ms was rounded up to %2 s")
+                                 .arg(p.warmupMs).arg(m_params.omitSeconds);
+    m_params.blockSize = qBound(1, p.messageSize, kMaxBlockSize);
+    if (m_params.blockSize != p.messageSize)
+        m_result.warnings << QStringLiteral("iperf3 writes at most %1 B at a time: the message size of %2 B was set to %3 B")
+                                 .arg(kMaxBlockSize).arg(p.messageSize).arg(m_params.blockSize);
+    // The server sets one size for both of its buffers (-w): the one for its role.
+    const int serverSide = m_reverse ? p.sendBufferBytes : p.recvBufferBytes;
+    m_params.window = serverSide > 0 ? serverSide : qMax(p.sendBufferBytes, p.recvBufferBytes);
+    if (m_spec.frameSize > 0) {
+        m_mss = m_spec.frameSize - 40;
+        if (m_mss < 88 || m_mss > kMaxMss)
+            return fail(QStringLiteral("frame size %1 B gives an MSS of %2 B").arg(m_spec.frameSize).arg(m_mss),
+                        QStringLiteral("iperf3 accepts an MSS of 88 to %1 B; pick a frame size of 128 to %2 B")
+                            .arg(kMaxMss).arg(kMaxMss + 40));
+        m_params.mss = m_mss;
+    }
+    m_cookie = makeCookie();
+    m_measured.assign(size_t(p.streams), 0);
+    m_retransBase.assign(size_t(p.streams), 0);
+    m_retrans.assign(size_t(p.streams), 0);
+    return Outcome::Continue;
+}
+
+Outcome Session::connectControl()
+{
+    m_observer.status(QStringLiteral("connecting to iperf3 on %1").arg(hostLabel()));
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_NUMERICSERV;
+    addrinfo *list = nullptr;
+    const QByteArray node = m_spec.host.address.toUtf8();
+    const QByteArray service = QByteArray::number(m_port);
+    const int rc = ::getaddrinfo(node.constData(), service.constData(), &hints, &list);
+    if (rc != 0 || !list)
+        return fail(QStringLiteral("cannot resolve \"%1\" (%2)").arg(m_spec.host.address, QString::fromLocal8Bit(gai_strerror(rc))),
+                    QStringLiteral("check the host's address"));
+    IoStatus status = IoStatus::Failed;
+    for (addrinfo *ai = list; ai; ai = ai->ai_next) {
+        status = m_control.connectTo(ai->ai_addr, ai->ai_addrlen, 0, 0, 0, deadline(), m_stop);
+        if (status == IoStatus::Ok) {
+            std::memcpy(&m_address, ai->ai_addr, ai->ai_addrlen);
+            m_addressLength = ai->ai_addrlen;
+            break;
+        }
+        if (status == IoStatus::Stopped)
+            break;
+    }
+    ::freeaddrinfo(list);
+    if (status == IoStatus::Stopped)
+        return cancel();
+    if (status == IoStatus::Timeout)
+        return fail(QStringLiteral("no answer to the connection within %1 s").arg(m_timeoutMs / 1000.0),
+                    QStringLiteral("check the address, the port and any firewall"));
+    if (status != IoStatus::Ok) {
+        if (m_control.lastErrno() == ECONNREFUSED)
+            return fail(QStringLiteral("connection refused"),
+                        QStringLiteral("start \"iperf3 -s -p %1\" on the host or correct the port").arg(m_port));
+        return fail(QStringLiteral("cannot connect (%1)").arg(m_control.lastError()),
+                    QStringLiteral("check the address, the port and the network path"));
+    }
+    const IoStatus sent = m_control.writeAll(m_cookie.constData(), m_cookie.size(), deadline(), m_stop);
+    return ioFailure(sent, m_control, QStringLiteral("sending the iperf3 cookie"));
+}
+
+Outcome Session::readState(int *state, const QString &expected, bool drain)
+{
+    // While we wait on the control connection, a receiving client keeps reading its data streams, so
+    // that a server still blocked in a write can reach its control handling.
+    const QDeadlineTimer until = deadline();
+    std::vector<pollfd> fds(1 + (drain ? m_streams.size() : 0));
+    static thread_local QByteArray sink(256 * 1024, '\0');
+    for (;;) {
+        if (m_stop())
+            return cancel();
+        if (until.hasExpired())
+            return fail(QStringLiteral("no %1 from the server within %2 s").arg(expected).arg(m_timeoutMs / 1000.0),
+                        QStringLiteral("is this port an iperf3 server? check that iperf3 -s is running and reachable"));
+        fds[0] = {m_control.fd(), POLLIN, 0};
+        for (size_t i = 1; i < fds.size(); ++i)
+            fds[i] = {m_streams[i - 1].fd(), POLLIN, 0};
+        const int n = ::poll(fds.data(), nfds_t(fds.size()), int(qBound(qint64(1), until.remainingTime(), qint64(100))));
+        if (n < 0 && errno != EINTR)
+            return fail(QStringLiteral("poll failed (%1)").arg(QString::fromLocal8Bit(std::strerror(errno))),
+                        QStringLiteral("run again"));
+        for (size_t i = 1; i < fds.size(); ++i) {
+            if (fds[i].revents)
+                m_streams[i - 1].recvSome(sink.data(), sink.size()); // discarded: the test has ended
+        }
+        if (n > 0 && fds[0].revents)
+            break;
+    }
+    signed char byte = 0;
+    const IoStatus status = m_control.readExact(reinterpret_cast<char *>(&byte), 1, deadline(), m_stop);
+    if (status == IoStatus::Closed)
+        return fail(QStringLiteral("the server closed the control connection while we waited for %1").arg(expected),
+                    QStringLiteral("the iperf3 server stopped, crashed or refused us; check it and run again"));
+    if (status != IoStatus::Ok)
+        return ioFailure(status, m_control, QStringLiteral("waiting for %1").arg(expected));
+    *state = byte;
+    return Outcome::Continue;
+}
+
+Outcome Session::unexpectedState(int state, const QString &expected)
+{
+    switch (state) {
+    case AccessDenied:
+        return fail(QStringLiteral("the server is busy running a test: iperf3 serves one client at a time"),
+                    QStringLiteral("try again when its current test has ended"));
+    case ServerTerminate:
+        return fail(QStringLiteral("the iperf3 server was stopped during the test"),
+                    QStringLiteral("restart iperf3 -s on the host and run again"));
+    case ServerError: {
+        // SERVER_ERROR is followed by iperf3's error number and the server's errno (4 bytes each);
+        // some paths send only the first before closing.
+        QByteArray codes(8, '\0');
+        const IoStatus first = m_control.readExact(codes.data(), 4, QDeadlineTimer(2000), m_stop);
+        if (first == IoStatus::Stopped)
+            return cancel();
+        if (first != IoStatus::Ok)
+            return fail(QStringLiteral("the server reported an error without saying which"),
+                        QStringLiteral("look at the iperf3 server's output"));
+        const int code = qFromBigEndian<qint32>(codes.constData());
+        int sysErrno = 0;
+        if (m_control.readExact(codes.data() + 4, 4, QDeadlineTimer(500), m_stop) == IoStatus::Ok)
+            sysErrno = qFromBigEndian<qint32>(codes.constData() + 4);
+        if (code == ErrAuthTest)
+            return fail(QStringLiteral("the iperf3 server requires authentication (--rsa-private-key-path), which Wirebench does not support yet"),
+                        QStringLiteral("run iperf3 -s without authentication for this host"));
+        if (code == ErrAccessDenied)
+            return unexpectedState(AccessDenied, expected);
+        QString what = serverErrorText(code);
+        if (sysErrno > 0 && sysErrno < 4096)
+            what += QStringLiteral(" (%1)").arg(QString::fromLocal8Bit(std::strerror(sysErrno)));
+        return fail(what, QStringLiteral("look at the iperf3 server's output and adjust the plan"));
+    }
+    default:
+        if (!isKnownState(state))
+            return fail(QStringLiteral("unexpected reply (byte %1) where iperf3 sends %2").arg(state).arg(expected),
+                        QStringLiteral("this is not an iperf3 server, or a version that speaks differently; check the port"));
+        return fail(QStringLiteral("the server sent %1 where %2 was expected").arg(stateName(state), expected),
+                    QStringLiteral("this iperf3 version speaks differently; report its version (iperf3 --version)"));
+    }
+}
+
+Outcome Session::handshake()
+{
+    m_observer.status(QStringLiteral("starting an iperf3 test on %1").arg(hostLabel()));
+    bool paramsSent = false;
+    bool streamsCreated = false;
+    for (;;) {
+        const QString expected = !paramsSent ? stateName(ParamExchange)
+                                 : !streamsCreated ? stateName(CreateStreams)
+                                                   : stateName(TestRunning);
+        int state = 0;
+        if (Outcome o = readState(&state, expected, false); o != Outcome::Continue)
+            return o;
+        if (state == ParamExchange && !paramsSent) {
+            const QByteArray message = frameJson(m_params.toJson());
+            const IoStatus s = m_control.writeAll(message.constData(), message.size(), deadline(), m_stop);
+            if (Outcome o = ioFailure(s, m_control, QStringLiteral("sending the test parameters")); o != Outcome::Continue)
+                return o;
+            paramsSent = true;
+        } else if (state == CreateStreams && paramsSent && !streamsCreated) {
+            if (Outcome o = createStreams(); o != Outcome::Continue)
+                return o;
+            streamsCreated = true;
+        } else if (state == TestStart && streamsCreated) {
+            continue;
+        } else if (state == TestRunning && streamsCreated) {
+            return Outcome::Continue;
+        } else {
+            return unexpectedState(state, expected);
+        }
+    }
+}
+
+Outcome Session::createStreams()
+{
+    // One after another: the server numbers streams in the order it accepts them (1, 3, 4, ...), and
+    // the results exchange refers to those numbers.
+    const TestParams &p = m_spec.params;
+    for (int i = 0; i < p.streams; ++i) {
+        Iperf3Socket s;
+        IoStatus status = s.connectTo(reinterpret_cast<const sockaddr *>(&m_address), m_addressLength, m_mss,
+                                      p.sendBufferBytes, p.recvBufferBytes, deadline(), m_stop);
+        if (status == IoStatus::Ok)
+            status = s.writeAll(m_cookie.constData(), m_cookie.size(), deadline(), m_stop);
+        if (status != IoStatus::Ok)
+            return ioFailure(status, s, QStringLiteral("opening data stream %1 of %2").arg(i + 1).arg(p.streams));
+        if (!s.optionWarning().isEmpty() && i == 0)
+            m_result.warnings << s.optionWarning();
+        m_streams.push_back(std::move(s));
+    }
+    return Outcome::Continue;
+}
+
+Outcome Session::transfer()
+{
+    m_observer.status(QStringLiteral("iperf3 %1 %2").arg(m_reverse ? QStringLiteral("receiving from") : QStringLiteral("sending to"), hostLabel()));
+    const size_t n = m_streams.size();
+    const int chunk = m_reverse ? qMax(m_params.blockSize, 128 * 1024) : m_params.blockSize;
+    QByteArray buffer(chunk, '\0');
+    for (int i = 0; i < chunk; ++i)
+        buffer[i] = char('0' + i % 10); // what iperf3 sends when asked for a repeating payload
+    std::vector<pollfd> fds(1 + n);
+    const short dataEvents = m_reverse ? POLLIN : POLLOUT;
+    const qint64 omitNs = qint64(m_params.omitSeconds) * 1000000000;
+    const qint64 endNs = omitNs + qint64(m_spec.params.durationMs) * 1000000;
+    bool measuring = false;
+    CpuTimes cpuStart;
+    QElapsedTimer clock;
+    clock.start();
+
+    auto startMeasuring = [&] {
+        measuring = true;
+        m_meter.start();
+        cpuStart = CpuTimes::now();
+        for (size_t i = 0; i < n; ++i)
+            m_retransBase[i] = m_streams[i].tcpStats().totalRetransmits;
+    };
+    if (omitNs == 0)
+        startMeasuring();
+
+    for (;;) {
+        if (m_stop())
+            return cancel();
+        const qint64 now = clock.nsecsElapsed();
+        if (!measuring && now >= omitNs)
+            startMeasuring();
+        if (now >= endNs)
+            break;
+        const int waitMs = int(qBound(qint64(1), (endNs - now) / 1000000, qint64(50)));
+        fds[0] = {m_control.fd(), POLLIN, 0};
+        for (size_t i = 0; i < n; ++i)
+            fds[i + 1] = {m_streams[i].fd(), dataEvents, 0};
+        const int ready = ::poll(fds.data(), nfds_t(fds.size()), waitMs);
+        if (ready < 0 && errno != EINTR)
+            return fail(QStringLiteral("poll failed (%1)").arg(QString::fromLocal8Bit(std::strerror(errno))),
+                        QStringLiteral("run again"));
+        if (ready > 0 && fds[0].revents) {
+            // The server speaks during the test only to end it.
+            signed char byte = 0;
+            const qint64 got = m_control.recvSome(reinterpret_cast<char *>(&byte), 1);
+            if (got == -2 || got == -1)
+                return fail(QStringLiteral("the server closed the control connection in the middle of the test"),
+                            QStringLiteral("the iperf3 server stopped or crashed; check it and run again"));
+            if (got == 1)
+                return unexpectedState(byte, QStringLiteral("nothing during the test"));
+        }
+        qint64 round = 0;
+        for (size_t i = 0; ready > 0 && i < n; ++i) {
+            const short revents = fds[i + 1].revents;
+            if (!revents)
+                continue;
+            Iperf3Socket &s = m_streams[i];
+            for (int k = 0; k < 16; ++k) {
+                const qint64 got = m_reverse ? s.recvSome(buffer.data(), chunk) : s.sendSome(buffer.constData(), chunk);
+                if (got == 0)
+                    break;
+                if (got < 0) {
+                    const QString why = got == -2 ? QStringLiteral("closed") : s.lastError();
+                    return fail(QStringLiteral("data stream %1 was cut in the middle of the test (%2)").arg(i + 1).arg(why),
+                                QStringLiteral("the iperf3 server stopped or the path failed; check it and run again"));
+                }
+                round += got;
+                if (measuring)
+                    m_measured[i] += got;
+                if (m_reverse && got < chunk)
+                    break;
+            }
+        }
+        if (measuring)
+            m_meter.add(round);
+    }
+    m_meter.finish();
+    m_localSeconds = m_meter.elapsedSeconds();
+    const CpuTimes cpuEnd = CpuTimes::now();
+    m_cpu.user = cpuEnd.user - cpuStart.user;
+    m_cpu.system = cpuEnd.system - cpuStart.system;
+    m_cpuWallSeconds = m_localSeconds;
+    for (size_t i = 0; i < n; ++i) {
+        const TcpStats stats = m_streams[i].tcpStats();
+        if (i == 0)
+            m_firstStats = stats;
+        m_retrans[i] = qMax<qint64>(0, stats.totalRetransmits - m_retransBase[i]);
+    }
+    return Outcome::Continue;
+}
+
+Outcome Session::finishTest()
+{
+    const char end = char(TestEnd);
+    if (Outcome o = ioFailure(m_control.writeAll(&end, 1, deadline(), m_stop), m_control, QStringLiteral("ending the test"));
+        o != Outcome::Continue)
+        return o;
+    m_observer.status(QStringLiteral("collecting iperf3 results from %1").arg(hostLabel()));
+    int state = 0;
+    if (Outcome o = readState(&state, stateName(ExchangeResults), m_reverse); o != Outcome::Continue)
+        return o;
+    if (state != ExchangeResults)
+        return unexpectedState(state, stateName(ExchangeResults));
+    if (Outcome o = exchangeResults(); o != Outcome::Continue)
+        return o;
+    if (Outcome o = readState(&state, stateName(DisplayResults), m_reverse); o != Outcome::Continue)
+        return o;
+    if (state != DisplayResults)
+        return unexpectedState(state, stateName(DisplayResults));
+    const char done = char(IperfDone);
+    m_control.writeAll(&done, 1, QDeadlineTimer(1000), m_stop); // the figures are in; a lost goodbye is harmless
+    return Outcome::Continue;
+}
+
+Outcome Session::exchangeResults()
+{
+    Results ours;
+    const double wall = qMax(1e-9, m_cpuWallSeconds);
+    ours.cpuUser = 100.0 * m_cpu.user / wall;
+    ours.cpuSystem = 100.0 * m_cpu.system / wall;
+    ours.cpuTotal = ours.cpuUser + ours.cpuSystem;
+    ours.senderHasRetransmits = m_reverse ? -1 : 1;
+    for (size_t i = 0; i < m_streams.size(); ++i) {
+        StreamResult s;
+        s.id = streamId(int(i));
+        s.bytes = m_measured[i];
+        s.retransmits = m_reverse ? -1 : int(m_retrans[i]);
+        s.endTime = m_localSeconds;
+        ours.streams << s;
+    }
+    const QByteArray message = frameJson(ours.toJson());
+    if (Outcome o = ioFailure(m_control.writeAll(message.constData(), message.size(), deadline(), m_stop), m_control,
+                              QStringLiteral("sending our results"));
+        o != Outcome::Continue)
+        return o;
+
+    QByteArray prefix(4, '\0');
+    if (Outcome o = ioFailure(m_control.readExact(prefix.data(), 4, deadline(), m_stop), m_control,
+                              QStringLiteral("reading the server's results"));
+        o != Outcome::Continue)
+        return o;
+    const qint64 length = decodeJsonLength(prefix);
+    if (length < 0)
+        return fail(QStringLiteral("the server announced results of an impossible length"),
+                    QStringLiteral("this iperf3 version speaks differently; report its version (iperf3 --version)"));
+    QByteArray json(length, '\0');
+    if (Outcome o = ioFailure(m_control.readExact(json.data(), length, deadline(), m_stop), m_control,
+                              QStringLiteral("reading the server's results"));
+        o != Outcome::Continue)
+        return o;
+    QString why;
+    if (!Results::fromJson(json, &m_server, &why))
+        return fail(QStringLiteral("the server's results could not be read: %1").arg(why),
+                    QStringLiteral("this iperf3 version speaks differently; report its version (iperf3 --version)"));
+    return Outcome::Continue;
+}
+
+void Session::composeResult()
+{
+    qint64 ourBytes = 0;
+    for (qint64 b : m_measured)
+        ourBytes += b;
+    const qint64 serverBytes = m_server.totalBytes();
+    const double serverSeconds = m_server.longestSeconds();
+    if (m_reverse) {
+        m_result.bytes = ourBytes;
+        m_result.seconds = m_localSeconds;
+        m_result.senderBytes = serverBytes;
+    } else {
+        m_result.bytes = serverBytes;
+        m_result.seconds = serverSeconds;
+        m_result.senderBytes = ourBytes;
+        if (serverSeconds <= 0) {
+            m_result.seconds = m_localSeconds;
+            m_result.warnings << QStringLiteral("the server reported no test duration: our own clock was used");
+        }
+    }
+    m_result.mss = m_firstStats.sndMss;
+    m_result.extra.insert(QStringLiteral("server_bytes"), serverBytes);
+    m_result.extra.insert(QStringLiteral("server_seconds"), serverSeconds);
+    m_result.extra.insert(QStringLiteral("server_cpu_percent"), m_server.cpuTotal);
+    m_result.extra.insert(QStringLiteral("cpu_local_percent"),
+                          m_cpuWallSeconds > 0 ? 100.0 * (m_cpu.user + m_cpu.system) / m_cpuWallSeconds : 0.0);
+    m_result.extra.insert(QStringLiteral("streams"), int(m_streams.size()));
+    m_result.extra.insert(QStringLiteral("rtt_us"), m_firstStats.rttUs);
+    m_result.extra.insert(QStringLiteral("rcv_mss"), m_firstStats.rcvMss);
+    qint64 retransmits = -1;
+    if (!m_reverse) {
+        retransmits = 0;
+        for (qint64 r : m_retrans)
+            retransmits += r;
+    } else {
+        retransmits = m_server.totalRetransmits();
+    }
+    if (retransmits >= 0)
+        m_result.extra.insert(QStringLiteral("retransmits"), retransmits);
+    if (m_server.streams.size() != qsizetype(m_streams.size()))
+        m_result.warnings << QStringLiteral("the server reported %1 streams, we ran %2")
+                                 .arg(m_server.streams.size()).arg(m_streams.size());
+    m_result.status = RunStatus::Ok;
+}
+
+} // namespace
+
+QList<ProtocolInfo> Iperf3Driver::protocolInfos()
+{
+    ProtocolInfo send;
+    send.id = QStringLiteral("iperf3-send");
+    send.title = QStringLiteral("iperf3 TCP send (client → server)");
+    send.description = QStringLiteral("A timed TCP test against an iperf3 server, as \"iperf3 -c\": this computer sends.");
+    send.family = QStringLiteral("iperf3");
+    send.create = [] { return std::make_unique<Iperf3Driver>(Direction::Send); };
+    ProtocolInfo recv;
+    recv.id = QStringLiteral("iperf3-recv");
+    recv.title = QStringLiteral("iperf3 TCP receive (server → client)");
+    recv.description = QStringLiteral("A timed TCP test against an iperf3 server, as \"iperf3 -c -R\": the server sends.");
+    recv.family = QStringLiteral("iperf3");
+    recv.create = [] { return std::make_unique<Iperf3Driver>(Direction::Receive); };
+    return {send, recv};
+}
+
+RunResult Iperf3Driver::run(const RunSpec &spec, RunObserver &observer)
+{
+    Session session(spec, observer, m_direction == Direction::Receive);
+    return session.run();
+}
+
+} // namespace wb

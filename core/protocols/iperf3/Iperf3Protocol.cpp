@@ -1,0 +1,208 @@
+#include "Iperf3Protocol.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRandomGenerator>
+#include <QtEndian>
+
+#include <algorithm>
+
+namespace wb::iperf3 {
+
+QString stateName(int state)
+{
+    switch (state) {
+    case TestStart: return QStringLiteral("TEST_START");
+    case TestRunning: return QStringLiteral("TEST_RUNNING");
+    case TestEnd: return QStringLiteral("TEST_END");
+    case ParamExchange: return QStringLiteral("PARAM_EXCHANGE");
+    case CreateStreams: return QStringLiteral("CREATE_STREAMS");
+    case ServerTerminate: return QStringLiteral("SERVER_TERMINATE");
+    case ClientTerminate: return QStringLiteral("CLIENT_TERMINATE");
+    case ExchangeResults: return QStringLiteral("EXCHANGE_RESULTS");
+    case DisplayResults: return QStringLiteral("DISPLAY_RESULTS");
+    case IperfStart: return QStringLiteral("IPERF_START");
+    case IperfDone: return QStringLiteral("IPERF_DONE");
+    case AccessDenied: return QStringLiteral("ACCESS_DENIED");
+    case ServerError: return QStringLiteral("SERVER_ERROR");
+    default: return QStringLiteral("state %1").arg(state);
+    }
+}
+
+bool isKnownState(int state)
+{
+    return !stateName(state).startsWith(QLatin1String("state "));
+}
+
+QString serverErrorText(int code)
+{
+    switch (code) {
+    case 6: return QStringLiteral("the server refused the number of parallel streams");
+    case 7: return QStringLiteral("the server refused the message length");
+    case 8: return QStringLiteral("the server refused the socket buffer size");
+    case 10: return QStringLiteral("the server refused the MSS");
+    case 102: return QStringLiteral("the server could not listen for the data connections");
+    case 104: return QStringLiteral("the server could not accept a data connection");
+    case 114: return QStringLiteral("the server could not read our test parameters");
+    case 117: return QStringLiteral("the server could not read our results");
+    case ErrAccessDenied: return QStringLiteral("the server is busy running a test");
+    case ErrSetMss: return QStringLiteral("the server could not set the MSS");
+    case ErrSetBuf:
+    case 130:
+    case 141: return QStringLiteral("the server could not set the socket buffer size");
+    case ErrAuthTest: return QStringLiteral("the server requires authentication");
+    case 208: return QStringLiteral("the server did not recognise our stream ids");
+    default: return QStringLiteral("the server reported iperf3 error %1").arg(code);
+    }
+}
+
+QByteArray makeCookie()
+{
+    // iperf3's own alphabet (make_cookie): lower-case letters and the digits 2-7.
+    static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz234567";
+    QByteArray cookie(kCookieSize, '\0');
+    QRandomGenerator *rng = QRandomGenerator::global();
+    for (int i = 0; i < kCookieSize - 1; ++i)
+        cookie[i] = alphabet[rng->bounded(32)];
+    return cookie;
+}
+
+int streamId(int index)
+{
+    return index == 0 ? 1 : index + 2;
+}
+
+QByteArray frameJson(const QByteArray &json)
+{
+    QByteArray out(4, '\0');
+    qToBigEndian<quint32>(quint32(json.size()), out.data());
+    return out + json;
+}
+
+qint64 decodeJsonLength(const QByteArray &prefix)
+{
+    if (prefix.size() != 4)
+        return -1;
+    const qint32 length = qFromBigEndian<qint32>(prefix.constData());
+    if (length < 0 || length > kMaxJsonBytes)
+        return -1;
+    return length;
+}
+
+QByteArray TestParameters::toJson() const
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("tcp"), true);
+    o.insert(QStringLiteral("omit"), omitSeconds);
+    o.insert(QStringLiteral("time"), timeSeconds);
+    o.insert(QStringLiteral("num"), 0);
+    o.insert(QStringLiteral("blockcount"), 0);
+    if (mss > 0)
+        o.insert(QStringLiteral("MSS"), mss);
+    o.insert(QStringLiteral("parallel"), parallel);
+    if (reverse)
+        o.insert(QStringLiteral("reverse"), true);
+    if (window > 0)
+        o.insert(QStringLiteral("window"), window);
+    o.insert(QStringLiteral("len"), blockSize);
+    o.insert(QStringLiteral("pacing_timer"), 1000);
+    o.insert(QStringLiteral("client_version"), clientVersion);
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+
+QByteArray Results::toJson() const
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("cpu_util_total"), cpuTotal);
+    o.insert(QStringLiteral("cpu_util_user"), cpuUser);
+    o.insert(QStringLiteral("cpu_util_system"), cpuSystem);
+    o.insert(QStringLiteral("sender_has_retransmits"), senderHasRetransmits);
+    QJsonArray list;
+    for (const StreamResult &s : streams) {
+        QJsonObject j;
+        j.insert(QStringLiteral("id"), s.id);
+        j.insert(QStringLiteral("bytes"), s.bytes);
+        j.insert(QStringLiteral("retransmits"), s.retransmits);
+        j.insert(QStringLiteral("jitter"), s.jitter);
+        j.insert(QStringLiteral("errors"), s.errors);
+        j.insert(QStringLiteral("omitted_errors"), 0);
+        j.insert(QStringLiteral("packets"), s.packets);
+        j.insert(QStringLiteral("omitted_packets"), 0);
+        j.insert(QStringLiteral("start_time"), s.startTime);
+        j.insert(QStringLiteral("end_time"), s.endTime);
+        list.append(j);
+    }
+    o.insert(QStringLiteral("streams"), list);
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+
+bool Results::fromJson(const QByteArray &json, Results *out, QString *error)
+{
+    auto fail = [error](const QString &why) {
+        if (error)
+            *error = why;
+        return false;
+    };
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    if (parseError.error != QJsonParseError::NoError || !doc.isObject())
+        return fail(QStringLiteral("the results are not valid JSON (%1)").arg(parseError.errorString()));
+    const QJsonObject o = doc.object();
+    const QJsonValue streams = o.value(QLatin1String("streams"));
+    if (!streams.isArray())
+        return fail(QStringLiteral("the results carry no \"streams\" list"));
+    Results r;
+    r.cpuTotal = o.value(QLatin1String("cpu_util_total")).toDouble();
+    r.cpuUser = o.value(QLatin1String("cpu_util_user")).toDouble();
+    r.cpuSystem = o.value(QLatin1String("cpu_util_system")).toDouble();
+    r.senderHasRetransmits = o.value(QLatin1String("sender_has_retransmits")).toInt(-1);
+    for (const QJsonValue &v : streams.toArray()) {
+        const QJsonObject j = v.toObject();
+        if (!j.value(QLatin1String("bytes")).isDouble() || !j.value(QLatin1String("id")).isDouble())
+            return fail(QStringLiteral("a stream in the results lacks \"id\" or \"bytes\""));
+        StreamResult s;
+        s.id = j.value(QLatin1String("id")).toInt();
+        const double bytes = j.value(QLatin1String("bytes")).toDouble();
+        if (bytes < 0 || bytes > 9e18)
+            return fail(QStringLiteral("a stream in the results has an impossible byte count"));
+        s.bytes = qint64(bytes);
+        s.retransmits = j.value(QLatin1String("retransmits")).toInt(-1);
+        s.jitter = j.value(QLatin1String("jitter")).toDouble();
+        s.errors = qint64(j.value(QLatin1String("errors")).toDouble());
+        s.packets = qint64(j.value(QLatin1String("packets")).toDouble());
+        s.startTime = j.value(QLatin1String("start_time")).toDouble();
+        s.endTime = j.value(QLatin1String("end_time")).toDouble();
+        r.streams.append(s);
+    }
+    *out = r;
+    return true;
+}
+
+qint64 Results::totalBytes() const
+{
+    qint64 total = 0;
+    for (const StreamResult &s : streams)
+        total += s.bytes;
+    return total;
+}
+
+double Results::longestSeconds() const
+{
+    double longest = 0;
+    for (const StreamResult &s : streams)
+        longest = std::max(longest, s.endTime - s.startTime);
+    return longest;
+}
+
+int Results::totalRetransmits() const
+{
+    int total = -1;
+    for (const StreamResult &s : streams) {
+        if (s.retransmits >= 0)
+            total = std::max(total, 0) + s.retransmits;
+    }
+    return total;
+}
+
+} // namespace wb::iperf3

@@ -1,0 +1,108 @@
+#pragma once
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+
+namespace wb::iperf3 {
+
+// Facts of the iperf3 control protocol (as spoken by iperf 3.x, checked against 3.12). The numbers are
+// the wire values of iperf.h and iperf_api.h; our own code speaks them, libiperf is not linked.
+
+constexpr quint16 kDefaultPort = 5201;
+constexpr int kCookieSize = 37;              ///< 36 characters and a NUL, on the control and every data connection
+constexpr int kMaxStreams = 128;             ///< iperf3's MAX_STREAMS (-P)
+constexpr int kMaxBlockSize = 1024 * 1024;   ///< iperf3's MAX_BLOCKSIZE for TCP (-l)
+constexpr int kMaxMss = 9 * 1024;            ///< iperf3's MAX_MSS (-M)
+constexpr int kMaxJsonBytes = 4 * 1024 * 1024; ///< a longer results message is treated as garbage
+
+/// The one-byte states the two ends exchange on the control connection.
+enum State : signed char {
+    TestStart = 1,
+    TestRunning = 2,
+    TestEnd = 4,
+    ParamExchange = 9,
+    CreateStreams = 10,
+    ServerTerminate = 11,
+    ClientTerminate = 12,
+    ExchangeResults = 13,
+    DisplayResults = 14,
+    IperfStart = 15,
+    IperfDone = 16,
+    AccessDenied = -1,
+    ServerError = -2,
+};
+
+/// A few of iperf3's i_errno values that a server sends after SERVER_ERROR.
+enum ErrorCode {
+    ErrAccessDenied = 121,
+    ErrSetMss = 123,
+    ErrSetBuf = 124,
+    ErrAuthTest = 142,
+};
+
+/// "TEST_RUNNING" for 2, "state 77" for anything unknown.
+QString stateName(int state);
+/// True for the state bytes an iperf3 server may send.
+bool isKnownState(int state);
+/// Plain words for an i_errno value sent by a server, e.g. "the server could not set the MSS".
+QString serverErrorText(int code);
+
+/// A fresh cookie: 36 characters of iperf3's alphabet followed by a NUL (37 bytes).
+QByteArray makeCookie();
+
+/// The id iperf3 gives the n-th stream (0-based): 1, 3, 4, 5, ... (an iperf3 quirk both ends share).
+int streamId(int index);
+
+/// A JSON control message: 4-byte big-endian length, then the JSON text.
+QByteArray frameJson(const QByteArray &json);
+/// Decodes the 4-byte length prefix; -1 when it is negative or above kMaxJsonBytes.
+qint64 decodeJsonLength(const QByteArray &prefix);
+
+/// What the client asks for in PARAM_EXCHANGE.
+struct TestParameters
+{
+    bool reverse = false;
+    int omitSeconds = 0;
+    int timeSeconds = 10;
+    int parallel = 1;
+    int blockSize = 128 * 1024;    ///< "len"
+    int window = 0;                ///< socket buffer, 0 = not sent
+    int mss = 0;                   ///< 0 = not sent
+    QString clientVersion = QStringLiteral("3.12");
+
+    QByteArray toJson() const;
+};
+
+/// One stream's figures in the results exchange.
+struct StreamResult
+{
+    int id = 0;
+    qint64 bytes = 0;
+    int retransmits = -1;          ///< -1 = not known (the receiver's side)
+    double jitter = 0;
+    qint64 errors = 0;
+    qint64 packets = 0;
+    double startTime = 0;          ///< seconds, relative to the stream's own start
+    double endTime = 0;
+};
+
+/// The results JSON each side sends in EXCHANGE_RESULTS.
+struct Results
+{
+    double cpuTotal = 0;           ///< percent of one CPU
+    double cpuUser = 0;
+    double cpuSystem = 0;
+    int senderHasRetransmits = -1; ///< 1 when the sender counts retransmits, -1 from a receiver
+    QList<StreamResult> streams;
+
+    QByteArray toJson() const;
+    /// Parses a peer's results; on malformed input returns false with a reason in *error.
+    static bool fromJson(const QByteArray &json, Results *out, QString *error);
+
+    qint64 totalBytes() const;
+    double longestSeconds() const;  ///< the longest end - start over the streams
+    int totalRetransmits() const;   ///< -1 when no stream counted any
+};
+
+} // namespace wb::iperf3

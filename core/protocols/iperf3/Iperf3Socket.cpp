@@ -1,0 +1,208 @@
+#include "Iperf3Socket.h"
+
+#include <cerrno>
+#include <cstring>
+
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace wb::iperf3 {
+
+namespace {
+constexpr int kSliceMs = 100;
+
+int sliceMs(QDeadlineTimer deadline)
+{
+    const qint64 left = deadline.remainingTime();
+    if (left < 0)
+        return kSliceMs; // forever: still wake up to look at Stop
+    return int(qMin<qint64>(left, kSliceMs));
+}
+} // namespace
+
+Iperf3Socket::~Iperf3Socket()
+{
+    close();
+}
+
+Iperf3Socket::Iperf3Socket(Iperf3Socket &&other) noexcept
+    : m_fd(other.m_fd)
+    , m_errno(other.m_errno)
+    , m_optionWarning(std::move(other.m_optionWarning))
+{
+    other.m_fd = -1;
+}
+
+Iperf3Socket &Iperf3Socket::operator=(Iperf3Socket &&other) noexcept
+{
+    if (this != &other) {
+        close();
+        m_fd = other.m_fd;
+        m_errno = other.m_errno;
+        m_optionWarning = std::move(other.m_optionWarning);
+        other.m_fd = -1;
+    }
+    return *this;
+}
+
+void Iperf3Socket::close()
+{
+    if (m_fd >= 0)
+        ::close(m_fd);
+    m_fd = -1;
+}
+
+QString Iperf3Socket::lastError() const
+{
+    return QString::fromLocal8Bit(std::strerror(m_errno));
+}
+
+IoStatus Iperf3Socket::connectTo(const sockaddr *address, unsigned addressLength, int mss, int sendBuffer,
+                                 int recvBuffer, QDeadlineTimer deadline, const StopFn &stop)
+{
+    close();
+    m_optionWarning.clear();
+    m_fd = ::socket(address->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);
+    if (m_fd < 0) {
+        m_errno = errno;
+        return IoStatus::Failed;
+    }
+    // Options that shape the connection must precede connect(): the MSS clamp also lowers the MSS we
+    // announce in the SYN, and the receive buffer sets the window scale.
+    if (mss > 0 && ::setsockopt(m_fd, IPPROTO_TCP, TCP_MAXSEG, &mss, sizeof mss) != 0)
+        m_optionWarning = QStringLiteral("could not set the MSS to %1 B (%2)").arg(mss).arg(QString::fromLocal8Bit(std::strerror(errno)));
+    if (sendBuffer > 0 && ::setsockopt(m_fd, SOL_SOCKET, SO_SNDBUF, &sendBuffer, sizeof sendBuffer) != 0)
+        m_optionWarning = QStringLiteral("could not set the send buffer to %1 B").arg(sendBuffer);
+    if (recvBuffer > 0 && ::setsockopt(m_fd, SOL_SOCKET, SO_RCVBUF, &recvBuffer, sizeof recvBuffer) != 0)
+        m_optionWarning = QStringLiteral("could not set the receive buffer to %1 B").arg(recvBuffer);
+
+    if (::connect(m_fd, address, socklen_t(addressLength)) == 0)
+        return IoStatus::Ok;
+    if (errno != EINPROGRESS) {
+        m_errno = errno;
+        close();
+        return IoStatus::Failed;
+    }
+    const IoStatus waited = waitFor(POLLOUT, deadline, stop);
+    if (waited != IoStatus::Ok) {
+        close();
+        return waited;
+    }
+    int soError = 0;
+    socklen_t len = sizeof soError;
+    ::getsockopt(m_fd, SOL_SOCKET, SO_ERROR, &soError, &len);
+    if (soError != 0) {
+        m_errno = soError;
+        close();
+        return IoStatus::Failed;
+    }
+    return IoStatus::Ok;
+}
+
+IoStatus Iperf3Socket::waitFor(short events, QDeadlineTimer deadline, const StopFn &stop)
+{
+    for (;;) {
+        if (stop && stop())
+            return IoStatus::Stopped;
+        if (deadline.hasExpired())
+            return IoStatus::Timeout;
+        pollfd p{m_fd, events, 0};
+        const int n = ::poll(&p, 1, sliceMs(deadline));
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            m_errno = errno;
+            return IoStatus::Failed;
+        }
+        if (n > 0)
+            return IoStatus::Ok; // errors and hang-ups surface in the following call
+    }
+}
+
+IoStatus Iperf3Socket::writeAll(const char *data, qint64 size, QDeadlineTimer deadline, const StopFn &stop)
+{
+    qint64 done = 0;
+    while (done < size) {
+        const qint64 n = sendSome(data + done, size - done);
+        if (n < 0)
+            return (m_errno == EPIPE || m_errno == ECONNRESET) ? IoStatus::Closed : IoStatus::Failed;
+        done += n;
+        if (done < size) {
+            const IoStatus waited = waitFor(POLLOUT, deadline, stop);
+            if (waited != IoStatus::Ok)
+                return waited;
+        }
+    }
+    return IoStatus::Ok;
+}
+
+IoStatus Iperf3Socket::readExact(char *data, qint64 size, QDeadlineTimer deadline, const StopFn &stop)
+{
+    qint64 done = 0;
+    while (done < size) {
+        const qint64 n = recvSome(data + done, size - done);
+        if (n == -2)
+            return IoStatus::Closed;
+        if (n < 0)
+            return m_errno == ECONNRESET ? IoStatus::Closed : IoStatus::Failed;
+        done += n;
+        if (done < size) {
+            const IoStatus waited = waitFor(POLLIN, deadline, stop);
+            if (waited != IoStatus::Ok)
+                return waited;
+        }
+    }
+    return IoStatus::Ok;
+}
+
+qint64 Iperf3Socket::sendSome(const char *data, qint64 size)
+{
+    for (;;) {
+        const ssize_t n = ::send(m_fd, data, size_t(size), MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n >= 0)
+            return n;
+        if (errno == EINTR)
+            continue;
+        if (errno == EAGAIN || errno == EWOULDBLOCK)
+            return 0;
+        m_errno = errno;
+        return -1;
+    }
+}
+
+qint64 Iperf3Socket::recvSome(char *data, qint64 size)
+{
+    for (;;) {
+        const ssize_t n = ::recv(m_fd, data, size_t(size), MSG_DONTWAIT);
+        if (n > 0)
+            return n;
+        if (n == 0)
+            return -2;
+        if (errno == EINTR)
+            continue;
+        if (errno == EAGAIN || errno == EWOULDBLOCK)
+            return 0;
+        m_errno = errno;
+        return -1;
+    }
+}
+
+TcpStats Iperf3Socket::tcpStats() const
+{
+    TcpStats stats;
+    tcp_info info{};
+    socklen_t len = sizeof info;
+    if (m_fd >= 0 && ::getsockopt(m_fd, IPPROTO_TCP, TCP_INFO, &info, &len) == 0) {
+        stats.sndMss = int(info.tcpi_snd_mss);
+        stats.rcvMss = int(info.tcpi_rcv_mss);
+        stats.totalRetransmits = info.tcpi_total_retrans;
+        stats.rttUs = info.tcpi_rtt;
+    }
+    return stats;
+}
+
+} // namespace wb::iperf3

@@ -1,0 +1,66 @@
+#pragma once
+
+#include <QDeadlineTimer>
+#include <QString>
+
+#include <functional>
+
+struct sockaddr;
+
+namespace wb::iperf3 {
+
+enum class IoStatus { Ok, Timeout, Closed, Failed, Stopped };
+
+/// What TCP_INFO says about a connection.
+struct TcpStats
+{
+    int sndMss = 0;
+    int rcvMss = 0;
+    qint64 totalRetransmits = 0;
+    qint64 rttUs = 0;
+};
+
+/// A non-blocking POSIX TCP socket whose every wait is bounded by a deadline and sliced into polls of at
+/// most 100 ms, so that Stop is noticed within a second. POSIX rather than QTcpSocket because the MSS
+/// clamp must be set before connect() and TCP_INFO read afterwards.
+class Iperf3Socket
+{
+public:
+    using StopFn = std::function<bool()>;
+
+    Iperf3Socket() = default;
+    ~Iperf3Socket();
+    Iperf3Socket(Iperf3Socket &&other) noexcept;
+    Iperf3Socket &operator=(Iperf3Socket &&other) noexcept;
+    Iperf3Socket(const Iperf3Socket &) = delete;
+    Iperf3Socket &operator=(const Iperf3Socket &) = delete;
+
+    /// Creates the socket, applies MSS and buffer sizes (0 = leave alone), connects.
+    /// A failed option is not fatal: it is reported in optionWarning().
+    IoStatus connectTo(const sockaddr *address, unsigned addressLength, int mss, int sendBuffer, int recvBuffer,
+                       QDeadlineTimer deadline, const StopFn &stop);
+    IoStatus writeAll(const char *data, qint64 size, QDeadlineTimer deadline, const StopFn &stop);
+    IoStatus readExact(char *data, qint64 size, QDeadlineTimer deadline, const StopFn &stop);
+
+    /// One non-blocking send: bytes written, 0 when the buffer is full, -1 on error (see lastError()).
+    qint64 sendSome(const char *data, qint64 size);
+    /// One non-blocking receive: bytes read, 0 when nothing is waiting, -1 on error, -2 at end of stream.
+    qint64 recvSome(char *data, qint64 size);
+
+    TcpStats tcpStats() const;
+    int fd() const { return m_fd; }
+    bool isOpen() const { return m_fd >= 0; }
+    int lastErrno() const { return m_errno; }
+    QString lastError() const;
+    QString optionWarning() const { return m_optionWarning; }
+    void close();
+
+private:
+    IoStatus waitFor(short events, QDeadlineTimer deadline, const StopFn &stop);
+
+    int m_fd = -1;
+    int m_errno = 0;
+    QString m_optionWarning;
+};
+
+} // namespace wb::iperf3
