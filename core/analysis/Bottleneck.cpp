@@ -1,0 +1,258 @@
+#include "Bottleneck.h"
+
+#include "Ceiling.h"
+
+#include <QHash>
+
+#include <algorithm>
+
+namespace wb {
+
+double Evidence::ceilingBytesPerSecond() const
+{
+    return Ceiling::tcpGoodputBytesPerSecond(linkSpeedMbps, mtu, timestamps);
+}
+
+double Evidence::percentOfCeiling() const
+{
+    return Ceiling::percentOf(measuredBytesPerSecond, ceilingBytesPerSecond());
+}
+
+double Evidence::bufferLimitBytesPerSecond() const
+{
+    if (!(socketBufferBytes > 0) || !(rttUs > 0))
+        return 0;
+    return socketBufferBytes / (rttUs / 1e6);
+}
+
+double Evidence::retransmitPercent() const
+{
+    if (retransmits < 0 || !(segments > 0))
+        return -1;
+    return retransmits / segments * 100.0;
+}
+
+namespace {
+
+struct Cause
+{
+    QString sentence; ///< as the bottleneck of the test
+    QString reason;   ///< as one item of a warning's list of likely causes
+};
+
+QString ceilingPhrase(const Evidence &e)
+{
+    return QStringLiteral("the %1 ceiling at MTU %2 (%3)")
+        .arg(Ceiling::formatLinkSpeed(e.linkSpeedMbps))
+        .arg(e.mtu)
+        .arg(Ceiling::formatMBps(e.ceilingBytesPerSecond()));
+}
+
+bool sitsAt(const Evidence &e, double limit, const AnalysisThresholds &t)
+{
+    return limit > 0 && e.measuredBytesPerSecond >= limit * t.nearLimitPercent / 100.0;
+}
+
+QList<Cause> causes(const Evidence &e, const AnalysisThresholds &t)
+{
+    QList<Cause> list;
+    const double ceiling = e.ceilingBytesPerSecond();
+    const QString iface = e.interfaceName.isEmpty() ? QStringLiteral("the local interface") : e.interfaceName;
+
+    // The local interface negotiated less than the link speed the user set for this host.
+    if (e.localSpeedMbps > 0 && e.linkSpeedMbps > 0 && e.localSpeedMbps < e.linkSpeedMbps) {
+        const double local = Ceiling::tcpGoodputBytesPerSecond(e.localSpeedMbps, e.mtu, e.timestamps);
+        const QString what = QStringLiteral("%1 negotiated %2, below the %3 expected for this host")
+                                 .arg(iface, Ceiling::formatLinkSpeed(e.localSpeedMbps),
+                                      Ceiling::formatLinkSpeed(e.linkSpeedMbps));
+        list.append({QStringLiteral("limited by the link: %1 (its ceiling is %2)").arg(what, Ceiling::formatMBps(local)),
+                     QStringLiteral("the link negotiated a lower speed (%1)").arg(what)});
+    }
+    if (e.duplex == QLatin1String("half")) {
+        list.append({QStringLiteral("limited by a half-duplex link on %1: set both ends to auto-negotiate full duplex")
+                         .arg(iface),
+                     QStringLiteral("%1 runs at half duplex (collisions; set both ends to full duplex)").arg(iface)});
+    }
+    const double bufferLimit = e.bufferLimitBytesPerSecond();
+    if (sitsAt(e, bufferLimit, t) && (ceiling <= 0 || bufferLimit < ceiling)) {
+        const QString what = QStringLiteral("%1%2 at %3 RTT allows %4")
+                                 .arg(Ceiling::formatBuffer(e.socketBufferBytes),
+                                      e.socketBufferFromSystem ? QStringLiteral(" (the system's maximum)") : QString(),
+                                      Ceiling::formatRtt(e.rttUs), Ceiling::formatMBps(bufferLimit));
+        list.append({QStringLiteral("limited by the socket buffer: %1").arg(what),
+                     QStringLiteral("a socket buffer too small for the round-trip time: %1, and the result sits at "
+                                    "that limit")
+                         .arg(what)});
+    }
+    const auto disk = [&](const QString &where, double rate, const QString &op) {
+        if (!sitsAt(e, rate, t) || (ceiling > 0 && rate >= ceiling))
+            return;
+        const QString net = ceiling > 0 ? QStringLiteral(", network ceiling %1").arg(Ceiling::formatMBps(ceiling))
+                                        : QString();
+        list.append({QStringLiteral("limited by the %1 disk (%2 %3%4)").arg(where, op, Ceiling::formatMBps(rate), net),
+                     QStringLiteral("the %1 disk (%2 %3)").arg(where, op, Ceiling::formatMBps(rate))});
+    };
+    disk(QStringLiteral("local"), e.localDiskBytesPerSecond, e.localDiskOp);
+    disk(QStringLiteral("remote"), e.remoteDiskBytesPerSecond, e.remoteDiskOp);
+    if (e.remoteCpuPercent >= t.cpuBusyPercent) {
+        const QString p = Ceiling::formatPercent(e.remoteCpuPercent);
+        list.append({QStringLiteral("CPU-bound on the server (%1)").arg(p),
+                     QStringLiteral("a busy CPU on the server (%1)").arg(p)});
+    }
+    if (e.localCpuPercent >= t.cpuBusyPercent) {
+        const QString p = Ceiling::formatPercent(e.localCpuPercent);
+        list.append({QStringLiteral("CPU-bound on this computer (%1)").arg(p),
+                     QStringLiteral("a busy CPU on this computer (%1)").arg(p)});
+    }
+    const double resent = e.retransmitPercent();
+    if (resent >= t.retransmitPercent && e.retransmits > 0) {
+        const QString what = QStringLiteral("%1 segments resent, %2 of those sent")
+                                 .arg(qint64(e.retransmits))
+                                 .arg(Ceiling::formatPercent(resent));
+        list.append({QStringLiteral("limited by retransmissions (%1): look for packet loss, a bad cable or a duplex "
+                                    "mismatch")
+                         .arg(what),
+                     QStringLiteral("retransmissions (%1)").arg(what)});
+    }
+    return list;
+}
+
+} // namespace
+
+QStringList Bottleneck::evidentCauses(const Evidence &e, const AnalysisThresholds &t)
+{
+    QStringList out;
+    for (const Cause &c : causes(e, t))
+        out.append(c.reason);
+    return out;
+}
+
+QString Bottleneck::sentence(const Evidence &e, const AnalysisThresholds &t)
+{
+    if (e.runs <= 0)
+        return QStringLiteral("no successful run to judge");
+    const double percent = e.percentOfCeiling();
+    if (percent >= 0) {
+        if (percent > 100.0 + t.aboveTolerancePercent)
+            return QStringLiteral("above the line-rate ceiling: %1 of %2, so a cache, compression or a counting error")
+                .arg(Ceiling::formatPercent(percent), ceilingPhrase(e));
+        if (percent >= t.atLineRatePercent)
+            return QStringLiteral("at line rate (%1 of the %2 ceiling)")
+                .arg(Ceiling::formatPercent(percent), Ceiling::formatLinkSpeed(e.linkSpeedMbps));
+    }
+    const QList<Cause> found = causes(e, t);
+    if (percent < 0) {
+        const QString why = e.linkNote.isEmpty() ? QStringLiteral("loopback/virtual") : e.linkNote;
+        if (found.isEmpty())
+            return QStringLiteral("link speed unknown (%1): set it per host to compare with line rate").arg(why);
+        return QStringLiteral("%1; link speed unknown (%2), so no line-rate comparison")
+            .arg(found.first().sentence, why);
+    }
+    if (!found.isEmpty())
+        return found.first().sentence;
+    return QStringLiteral("below expectation with no evident cause: check cabling, duplex and switch (%1 of the %2 "
+                          "ceiling)")
+        .arg(Ceiling::formatPercent(percent), Ceiling::formatLinkSpeed(e.linkSpeedMbps));
+}
+
+QStringList Bottleneck::warnings(const Evidence &e, const AnalysisThresholds &t)
+{
+    QStringList out;
+    if (e.runs <= 0)
+        return out;
+    const double percent = e.percentOfCeiling();
+    if (percent < 0)
+        return out;
+    if (percent > 100.0 + t.aboveTolerancePercent) {
+        out.append(QStringLiteral("%1 is above the line-rate ceiling of %2 at MTU %3 (%4, %5 of it): a cache, "
+                                  "compression or a counting error")
+                       .arg(Ceiling::formatMBps(e.measuredBytesPerSecond), Ceiling::formatLinkSpeed(e.linkSpeedMbps))
+                       .arg(e.mtu)
+                       .arg(Ceiling::formatMBps(e.ceilingBytesPerSecond()), Ceiling::formatPercent(percent)));
+    } else if (percent < t.farBelowPercent) {
+        const QStringList found = evidentCauses(e, t);
+        const QString likely =
+            found.isEmpty()
+                ? QStringLiteral("none evident in the figures measured; check for a link negotiated at a lower speed "
+                                 "or half duplex, a socket buffer too small for the round-trip time, the local or "
+                                 "remote disk, a busy CPU and retransmissions")
+                : found.join(QStringLiteral("; "));
+        out.append(QStringLiteral("%1 is far below the line-rate ceiling: %2 of %3. Likely causes: %4")
+                       .arg(Ceiling::formatMBps(e.measuredBytesPerSecond), Ceiling::formatPercent(percent),
+                            ceilingPhrase(e), likely));
+    }
+    return out;
+}
+
+namespace {
+
+double median(QList<double> v)
+{
+    std::sort(v.begin(), v.end());
+    const qsizetype n = v.size();
+    return n % 2 ? v.at(n / 2) : (v.at(n / 2 - 1) + v.at(n / 2)) / 2.0;
+}
+
+} // namespace
+
+Evidence Bottleneck::evidenceFrom(const RunResultList &results)
+{
+    Evidence e;
+    QList<double> rates;
+    QHash<QString, QList<double>> numbers;
+    const RunResult *last = nullptr;
+    static const QStringList numericKeys = {
+        QStringLiteral("link_speed_Mbps"),   QStringLiteral("local_link_speed_Mbps"), QStringLiteral("ceiling_mtu"),
+        QStringLiteral("socket_buffer_bytes"), QStringLiteral("rtt_us"),              QStringLiteral("disk_MBps"),
+        QStringLiteral("remote_disk_MBps"),  QStringLiteral("cpu_local_percent"),     QStringLiteral("cpu_thread_percent"),
+        QStringLiteral("cpu_remote_percent"), QStringLiteral("retransmits"),          QStringLiteral("segments")};
+    for (const RunResult &r : results) {
+        if (!r.ok())
+            continue;
+        last = &r;
+        rates.append(r.bytesPerSecond());
+        for (const QString &key : numericKeys) {
+            bool ok = false;
+            const double v = r.extra.value(key).toDouble(&ok);
+            if (r.extra.contains(key) && ok)
+                numbers[key].append(v);
+        }
+        if (!r.extra.contains(QStringLiteral("segments")) && r.extra.contains(QStringLiteral("retransmits"))) {
+            // Segments the sender put on the wire, from its byte count and the MSS.
+            const qint64 sent = r.senderBytes > 0 ? r.senderBytes : r.bytes;
+            const int mss = r.mss > 0 ? r.mss : std::max(1, r.spec.frameSize - 52);
+            numbers[QStringLiteral("segments")].append(double(sent) / mss);
+        }
+    }
+    e.runs = int(rates.size());
+    if (!last)
+        return e;
+    e.measuredBytesPerSecond = median(rates);
+    const auto num = [&](const char *key, double fallback) {
+        const QList<double> v = numbers.value(QLatin1String(key));
+        return v.isEmpty() ? fallback : median(v);
+    };
+    const QVariantMap &x = last->extra;
+    e.linkSpeedMbps = num("link_speed_Mbps", -1);
+    e.linkSpeedSource = x.value(QStringLiteral("link_speed_source"), e.linkSpeedSource).toString();
+    e.linkNote = x.value(QStringLiteral("link_speed_note")).toString();
+    e.localSpeedMbps = num("local_link_speed_Mbps", -1);
+    e.duplex = x.value(QStringLiteral("link_duplex"), e.duplex).toString();
+    e.interfaceName = x.value(QStringLiteral("interface")).toString();
+    e.mtu = int(num("ceiling_mtu", last->spec.frameSize));
+    e.timestamps = x.value(QStringLiteral("tcp_timestamps"), true).toBool();
+    e.socketBufferBytes = num("socket_buffer_bytes", 0);
+    e.socketBufferFromSystem = x.value(QStringLiteral("socket_buffer_source")).toString() == QLatin1String("system");
+    e.rttUs = num("rtt_us", 0);
+    e.localDiskBytesPerSecond = num("disk_MBps", 0) * 1e6;
+    e.localDiskOp = x.value(QStringLiteral("disk_op"), e.localDiskOp).toString();
+    e.remoteDiskBytesPerSecond = num("remote_disk_MBps", 0) * 1e6;
+    e.remoteDiskOp = x.value(QStringLiteral("remote_disk_op"), e.remoteDiskOp).toString();
+    e.localCpuPercent = std::max(num("cpu_local_percent", -1), num("cpu_thread_percent", -1));
+    e.remoteCpuPercent = num("cpu_remote_percent", -1);
+    e.retransmits = num("retransmits", -1);
+    e.segments = num("segments", 0);
+    return e;
+}
+
+} // namespace wb

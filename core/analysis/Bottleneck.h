@@ -1,0 +1,71 @@
+#pragma once
+
+#include "model/RunResult.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace wb {
+
+/// Where the analysis draws its lines. Percentages are of the line-rate ceiling unless said otherwise.
+struct AnalysisThresholds
+{
+    double farBelowPercent = 50;      ///< a result under this is "far below" the ceiling (warning)
+    double atLineRatePercent = 90;    ///< from here a result is "at line rate"
+    double aboveTolerancePercent = 1; ///< above 100 + this a result cannot be right (warning)
+    double cpuBusyPercent = 90;       ///< a CPU this busy is a bottleneck
+    double nearLimitPercent = 80;     ///< a result within this share of a limit "sits at" that limit
+    double retransmitPercent = 0.1;   ///< share of segments resent worth naming as a cause
+};
+
+/// What is known about one run or one test (its repetitions), in plain units. Unknown figures stay at
+/// their defaults (-1, 0 or "unknown"): every function here copes with any of them missing.
+struct Evidence
+{
+    int runs = 0;                      ///< successful runs behind the figures
+    double measuredBytesPerSecond = 0; ///< goodput (median over runs), bytes/s
+    double linkSpeedMbps = -1;         ///< the rate the ceiling uses (override, or the slower end); -1 = unknown
+    QString linkSpeedSource = QStringLiteral("unknown"); ///< "override", "local", "remote", "unknown"
+    QString linkNote;                  ///< why the speed is unknown ("loopback interface lo reports no speed")
+    double localSpeedMbps = -1;        ///< what the local interface negotiated; -1 = unknown
+    QString duplex = QStringLiteral("unknown"); ///< of the local interface: "full", "half", "unknown"
+    QString interfaceName;
+    int mtu = 0;                       ///< frame size the ceiling assumes (bytes)
+    bool timestamps = true;            ///< TCP timestamp option in use (12 bytes per segment)
+    double socketBufferBytes = 0;      ///< the smaller socket buffer of the connection; 0 = unknown
+    bool socketBufferFromSystem = false; ///< the kernel's autotuning maximum, not the plan's setting
+    double rttUs = 0;                  ///< smoothed RTT (TCP_INFO), microseconds; 0 = unknown
+    double localDiskBytesPerSecond = 0;  ///< what the local disk managed; 0 = not involved or unknown
+    QString localDiskOp = QStringLiteral("read");
+    double remoteDiskBytesPerSecond = 0;
+    QString remoteDiskOp = QStringLiteral("write");
+    double localCpuPercent = -1;       ///< the busier of: the engine's thread (of one core), the whole system
+    double remoteCpuPercent = -1;      ///< as the server reported it
+    double retransmits = -1;           ///< segments resent (TCP_INFO); -1 = unknown
+    double segments = 0;               ///< data segments sent, for the share of retransmits
+
+    double ceilingBytesPerSecond() const;   ///< 0 = unknown
+    double percentOfCeiling() const;        ///< -1 = unknown
+    double bufferLimitBytesPerSecond() const; ///< socket buffer / RTT; 0 = unknown
+    double retransmitPercent() const;       ///< -1 = unknown
+};
+
+/// Turns evidence into the plain-words verdicts: warnings for one run, one sentence per test.
+class Bottleneck
+{
+public:
+    /// The one sentence naming what most likely limited the test. Pure function of its inputs.
+    static QString sentence(const Evidence &e, const AnalysisThresholds &t = {});
+    /// Warnings for a result that cannot be right or is far below what the link allows. Pure.
+    static QStringList warnings(const Evidence &e, const AnalysisThresholds &t = {});
+    /// The likely causes of a shortfall that the evidence supports (empty when none is evident).
+    static QStringList evidentCauses(const Evidence &e, const AnalysisThresholds &t = {});
+
+    /// Builds the evidence from the results of one test (its repetitions), reading RunResult::extra
+    /// as RunAnalyzer writes it (and rtt_us, retransmits, cpu_remote_percent, disk_MBps from drivers).
+    /// Only successful runs count; numeric figures are the median over the runs that have them.
+    static Evidence evidenceFrom(const RunResultList &results);
+    static Evidence evidenceFrom(const RunResult &result) { return evidenceFrom(RunResultList{result}); }
+};
+
+} // namespace wb

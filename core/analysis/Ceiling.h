@@ -1,0 +1,35 @@
+#pragma once
+
+#include <QString>
+
+namespace wb {
+
+/// The theoretical TCP goodput of an Ethernet link, and the plain-words formatting the analysis uses.
+class Ceiling
+{
+public:
+    /// Ethernet framing around one IP packet of MTU bytes: header 14 + FCS 4 + preamble 8 + gap 12.
+    static constexpr int kEthernetOverheadBytes = 38;
+    /// IPv4 header 20 + TCP header 20, and 12 more for the timestamp option.
+    static constexpr int kTcpIpHeaderBytes = 40;
+    static constexpr int kTimestampOptionBytes = 12;
+
+    /// TCP goodput in bytes/s that a link of linkSpeedMbps (10^6 bit/s) allows at frame size mtu:
+    /// rate x (MTU - 52)/(MTU + 38) with timestamps, (MTU - 40)/(MTU + 38) without. 0 when unknown.
+    static double tcpGoodputBytesPerSecond(double linkSpeedMbps, int mtu, bool timestamps = true);
+    /// measured as a percentage of ceiling; -1 when the ceiling is unknown (<= 0).
+    static double percentOf(double measuredBytesPerSecond, double ceilingBytesPerSecond);
+
+    /// "1 Gbit/s", "100 Mbit/s", "2.5 Gbit/s"; "unknown" for <= 0.
+    static QString formatLinkSpeed(double linkSpeedMbps);
+    /// "117.7 MB/s", "4.1 MB/s", "0.052 MB/s" (MB/s = 10^6 bytes/s).
+    static QString formatMBps(double bytesPerSecond);
+    /// "32 KiB", "4 MiB", "1500 B" (binary prefixes, as socket buffers are set).
+    static QString formatBuffer(double bytes);
+    /// "8 ms", "0.25 ms", "45 us" from microseconds.
+    static QString formatRtt(double microseconds);
+    /// "99%", "4.3%", "0.52%".
+    static QString formatPercent(double percent);
+};
+
+} // namespace wb

@@ -1,0 +1,188 @@
+#include "RunAnalyzer.h"
+
+#include "Ceiling.h"
+
+#include <QFile>
+
+#include <algorithm>
+
+namespace wb {
+
+RunAnalyzer::RunAnalyzer(const AnalysisThresholds &thresholds)
+    : m_base(thresholds)
+    , m_thresholds(thresholds)
+{
+}
+
+void RunAnalyzer::reset()
+{
+    m_links.clear();
+    m_history.clear();
+    m_started = false;
+}
+
+QString RunAnalyzer::testKey(const RunSpec &spec)
+{
+    return spec.host.name + QLatin1Char('\n') + spec.host.address + QLatin1Char('\n') +
+           QString::number(spec.host.port) + QLatin1Char('\n') + QString::number(spec.host.linkSpeedMbps) +
+           QLatin1Char('\n') + spec.testKey();
+}
+
+AnalysisThresholds RunAnalyzer::thresholdsFrom(const QVariantMap &options, AnalysisThresholds t)
+{
+    bool ok = false;
+    const double farBelow = options.value(QStringLiteral("analysis.far_below_percent")).toDouble(&ok);
+    if (ok && farBelow > 0 && farBelow <= 100)
+        t.farBelowPercent = farBelow;
+    const double cpu = options.value(QStringLiteral("analysis.cpu_busy_percent")).toDouble(&ok);
+    if (ok && cpu > 0 && cpu <= 100)
+        t.cpuBusyPercent = cpu;
+    return t;
+}
+
+namespace {
+QList<qint64> readNumbers(const QString &path)
+{
+    QList<qint64> out;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return out;
+    for (const QByteArray &part : f.readAll().simplified().split(' ')) {
+        bool ok = false;
+        const qint64 v = part.toLongLong(&ok);
+        if (ok)
+            out.append(v);
+    }
+    return out;
+}
+} // namespace
+
+qint64 RunAnalyzer::systemSocketBufferMax()
+{
+    const QList<qint64> w = readNumbers(QStringLiteral("/proc/sys/net/ipv4/tcp_wmem"));
+    const QList<qint64> r = readNumbers(QStringLiteral("/proc/sys/net/ipv4/tcp_rmem"));
+    if (w.size() < 3 || r.size() < 3)
+        return 0;
+    return std::min(w.at(2), r.at(2));
+}
+
+bool RunAnalyzer::systemTcpTimestamps()
+{
+    const QList<qint64> v = readNumbers(QStringLiteral("/proc/sys/net/ipv4/tcp_timestamps"));
+    return v.isEmpty() || v.first() != 0;
+}
+
+void RunAnalyzer::beforeRun(const RunSpec &spec)
+{
+    m_thresholds = thresholdsFrom(spec.params.options, m_base);
+    m_currentAddress = spec.host.address;
+    if (!m_links.contains(spec.host.address))
+        m_links.insert(spec.host.address, LinkProbe::probe(spec.host.address));
+    m_cpu.start();
+    m_started = true;
+}
+
+void RunAnalyzer::afterRun(RunResult &result)
+{
+    QVariantMap &x = result.extra;
+    const RunSpec &spec = result.spec;
+
+    // What the run cost.
+    if (m_started) {
+        m_started = false;
+        const CpuUsage cpu = m_cpu.stop();
+        if (cpu.valid) {
+            x.insert(QStringLiteral("cpu_process_percent"), cpu.processPercent);
+            if (cpu.threadPercent >= 0)
+                x.insert(QStringLiteral("cpu_thread_percent"), cpu.threadPercent);
+            if (cpu.systemPercent >= 0) {
+                x.insert(QStringLiteral("cpu_local_percent"), cpu.systemPercent);
+                x.insert(QStringLiteral("cpu_local_busiest_core_percent"), cpu.busiestCorePercent);
+                x.insert(QStringLiteral("cpu_local_cores"), cpu.cores);
+            }
+            const double sd = CpuMeter::serviceDemandUsPerKB(cpu.systemBusyCpuSeconds, result.bytes);
+            if (sd >= 0)
+                x.insert(QStringLiteral("service_demand_us_per_KB"), sd);
+            const double sdp = CpuMeter::serviceDemandUsPerKB(cpu.processCpuSeconds, result.bytes);
+            if (sdp >= 0)
+                x.insert(QStringLiteral("service_demand_process_us_per_KB"), sdp);
+        }
+    }
+    // The server's CPU, when its wirebenchd reported it: seconds, or a percentage of all its cores.
+    {
+        bool okSec = false, okPct = false, okCores = false;
+        double remoteSeconds = x.value(QStringLiteral("cpu_remote_seconds")).toDouble(&okSec);
+        const double pct = x.value(QStringLiteral("cpu_remote_percent")).toDouble(&okPct);
+        const int cores = x.value(QStringLiteral("cpu_remote_cores")).toInt(&okCores);
+        if (!okSec && okPct && okCores && cores > 0 && result.seconds > 0)
+            remoteSeconds = pct / 100.0 * cores * result.seconds, okSec = true;
+        const double sd = okSec ? CpuMeter::serviceDemandUsPerKB(remoteSeconds, result.bytes) : -1;
+        if (sd >= 0)
+            x.insert(QStringLiteral("service_demand_remote_us_per_KB"), sd);
+    }
+
+    // The link and its ceiling.
+    LinkInfo link = m_links.value(spec.host.address);
+    link.overrideSpeedMbps = spec.host.linkSpeedMbps > 0 ? spec.host.linkSpeedMbps : 0;
+    bool okRemote = false;
+    const double remote = x.value(QStringLiteral("remote_link_speed_Mbps")).toDouble(&okRemote);
+    link.remoteSpeedMbps = okRemote && remote > 0 ? remote : -1;
+    if (!link.interfaceName.isEmpty()) {
+        x.insert(QStringLiteral("interface"), link.interfaceName);
+        x.insert(QStringLiteral("interface_mtu"), link.interfaceMtu);
+    }
+    if (link.pathMtu > 0)
+        x.insert(QStringLiteral("path_mtu"), link.pathMtu);
+    if (link.speedMbps > 0)
+        x.insert(QStringLiteral("local_link_speed_Mbps"), link.speedMbps);
+    x.insert(QStringLiteral("link_duplex"), link.duplex);
+    x.insert(QStringLiteral("link_speed_source"), link.speedSource());
+    const double speed = link.effectiveSpeedMbps();
+    if (speed > 0) {
+        x.insert(QStringLiteral("link_speed_Mbps"), speed);
+    } else {
+        QString note = link.error.isEmpty() ? link.speedNote : link.error;
+        x.insert(QStringLiteral("link_speed_note"), note.isEmpty() ? QStringLiteral("unknown") : note);
+    }
+    const int mtu = link.pathMtu > 0 ? std::min(spec.frameSize, link.pathMtu) : spec.frameSize;
+    x.insert(QStringLiteral("ceiling_mtu"), mtu);
+    const bool timestamps = result.mss > 0 ? result.mss != mtu - Ceiling::kTcpIpHeaderBytes : systemTcpTimestamps();
+    x.insert(QStringLiteral("tcp_timestamps"), timestamps);
+
+    // The socket buffer that bounds the window: the plan's, else the kernel's autotuning maximum.
+    if (!x.contains(QStringLiteral("socket_buffer_bytes"))) {
+        const int snd = spec.params.sendBufferBytes, rcv = spec.params.recvBufferBytes;
+        const int planned = snd > 0 && rcv > 0 ? std::min(snd, rcv) : std::max(snd, rcv);
+        if (planned > 0) {
+            x.insert(QStringLiteral("socket_buffer_bytes"), planned);
+            x.insert(QStringLiteral("socket_buffer_source"), QStringLiteral("plan"));
+        } else if (const qint64 sys = systemSocketBufferMax(); sys > 0) {
+            x.insert(QStringLiteral("socket_buffer_bytes"), sys);
+            x.insert(QStringLiteral("socket_buffer_source"), QStringLiteral("system"));
+        }
+    }
+
+    if (result.ok()) {
+        const Evidence e = Bottleneck::evidenceFrom(result);
+        const double ceiling = e.ceilingBytesPerSecond();
+        if (ceiling > 0) {
+            x.insert(QStringLiteral("ceiling_MBps"), ceiling / 1e6);
+            x.insert(QStringLiteral("percent_of_ceiling"), e.percentOfCeiling());
+        }
+        for (const QString &w : Bottleneck::warnings(e, m_thresholds)) {
+            if (!result.warnings.contains(w))
+                result.warnings.append(w);
+        }
+    }
+    RunResultList &history = m_history[testKey(spec)];
+    history.append(result);
+    x.insert(QStringLiteral("bottleneck"), Bottleneck::sentence(Bottleneck::evidenceFrom(history), m_thresholds));
+    history.last().extra = x;
+}
+
+QString RunAnalyzer::bottleneckFor(const RunResultList &testResults, const AnalysisThresholds &t)
+{
+    return Bottleneck::sentence(Bottleneck::evidenceFrom(testResults), t);
+}
+
+} // namespace wb

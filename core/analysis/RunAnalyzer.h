@@ -1,0 +1,51 @@
+#pragma once
+
+#include "Bottleneck.h"
+#include "CpuMeter.h"
+#include "LinkInfo.h"
+#include "model/RunResult.h"
+
+#include <QHash>
+
+namespace wb {
+
+/// The engine's hook for numbers a user can trust. Around each run, on the worker thread:
+///   analyzer.beforeRun(spec);  result = driver->run(spec, observer);  analyzer.afterRun(result);
+/// beforeRun learns the link to the host (cached per address for the analyzer's lifetime) and starts the
+/// CPU meter; afterRun writes CPU, service demand, link, ceiling and percent_of_ceiling into
+/// RunResult::extra, adds warnings for figures that cannot be right or are far below the ceiling, and
+/// puts the bottleneck sentence over the test's repetitions so far into extra["bottleneck"] (so the
+/// last repetition carries the sentence for the whole test). See docs/TRUST.md for every key.
+class RunAnalyzer
+{
+public:
+    explicit RunAnalyzer(const AnalysisThresholds &thresholds = {});
+
+    void beforeRun(const RunSpec &spec);
+    void afterRun(RunResult &result);
+    /// Forgets the cached links and the repetitions seen (call at the start of a plan).
+    void reset();
+
+    /// The bottleneck sentence of one test from its results (pure; for the table, report and CLI).
+    static QString bottleneckFor(const RunResultList &testResults, const AnalysisThresholds &t = {});
+    /// The thresholds with overrides from a plan's TestParams::options
+    /// ("analysis.far_below_percent", "analysis.cpu_busy_percent").
+    static AnalysisThresholds thresholdsFrom(const QVariantMap &options, AnalysisThresholds base = {});
+    /// Linux: the kernel's autotuning maxima (tcp_wmem, tcp_rmem third field), the smaller one; 0 = unknown.
+    static qint64 systemSocketBufferMax();
+    /// Linux: net.ipv4.tcp_timestamps != 0; true where unknown (the common default).
+    static bool systemTcpTimestamps();
+
+private:
+    static QString testKey(const RunSpec &spec);
+
+    AnalysisThresholds m_base;
+    AnalysisThresholds m_thresholds;
+    QHash<QString, LinkInfo> m_links;
+    QHash<QString, RunResultList> m_history;
+    CpuMeter m_cpu;
+    QString m_currentAddress;
+    bool m_started = false;
+};
+
+} // namespace wb
