@@ -1,0 +1,311 @@
+#!/usr/bin/env bash
+# A two-host lab inside this machine: two network namespaces joined by a veth pair, with the MTU and an
+# emulated Ethernet line rate of your choice. All traffic stays inside the two namespaces.
+#
+#   lab.sh up [--mtu N] [--rate RATE]   build the lab (tears down leftovers of the same lab first)
+#   lab.sh down                         stop its servers and remove everything, also after a crash
+#   lab.sh mtu N                        set the MTU on both ends (and re-shape for it)
+#   lab.sh shape RATE|off               emulate an Ethernet line of RATE (e.g. 1gbit, 100mbit, 10gbit, 2500000000)
+#   lab.sh status                       what exists and how it is set
+#   lab.sh env                          shell variables for tests (eval "$(lab.sh env)")
+#   lab.sh exec cli|srv CMD [ARGS...]   run a command in the client or server namespace
+#   lab.sh serve iperf3 [PORT]          start iperf3 -s in the server namespace (default port 5201)
+#   lab.sh serve wirebenchd PATH [ARGS] start a wirebenchd binary in the server namespace (port 5301)
+#   lab.sh stop NAME                    stop a server started with serve (iperf3, wirebenchd)
+#
+# Environment: WBL_ID (default "0", at most 8 of [a-z0-9]) makes the names unique so several labs can
+# exist side by side: namespaces wbl-cli-ID and wbl-srv-ID, veth ends wbc-ID and wbs-ID.
+# Addresses (inside the namespaces only): client 10.231.0.1/30, server 10.231.0.2/30.
+#
+# Why tbf and these numbers: only the tbf and htb qdiscs exist here (no netem), and TCP hands 64 KB GSO
+# packets to the qdisc, so tbf's "overhead" does not model Ethernet framing. A real Ethernet line of rate R
+# carries MTU+38 bytes on the wire (preamble 8, header 14, FCS 4, inter-frame gap 12) for each MTU+14 bytes
+# the qdisc sees, so "tbf rate R*(MTU+14)/(MTU+38)" with a burst of about 2 ms of line rate (at least 32 KB)
+# gives the goodput of the real line: R*(MTU-52)/(MTU+38)/8 bytes/s for TCP with timestamps.
+set -euo pipefail
+
+id=${WBL_ID:-0}
+if ! [[ $id =~ ^[a-z0-9]{1,8}$ ]]; then
+    echo "lab.sh: WBL_ID '$id' is not 1-8 characters of [a-z0-9]: choose a shorter id" >&2
+    exit 2
+fi
+cli_ns=wbl-cli-$id
+srv_ns=wbl-srv-$id
+cli_if=wbc-$id
+srv_if=wbs-$id
+cli_addr=10.231.0.1
+srv_addr=10.231.0.2
+prefix=30
+state=/run/wirebench-lab/$id
+
+die() { echo "lab.sh: $*" >&2; exit 1; }
+need_root() {
+    [ "$(id -u)" = 0 ] || die "lab $id: creating network namespaces needs root: run as root (or with sudo)"
+    command -v ip >/dev/null && command -v tc >/dev/null || die "lab $id: ip and tc are missing: apt-get install iproute2"
+}
+exists() { ip netns list 2>/dev/null | awk '{print $1}' | grep -qx "$1"; }
+require_up() { exists "$cli_ns" && exists "$srv_ns" || die "lab $id is not up: run 'lab.sh up' first"; }
+in_cli() { ip netns exec "$cli_ns" "$@"; }
+in_srv() { ip netns exec "$srv_ns" "$@"; }
+saved() { cat "$state/$1" 2>/dev/null || true; }
+
+# RATE in bit/s from "1gbit", "100mbit", "2.5gbit", "500kbit" or a plain number of bit/s.
+parse_rate() {
+    local r=${1,,}
+    awk -v r="$r" 'BEGIN {
+        if (match(r, /^[0-9]+(\.[0-9]+)?/) == 0) exit 1
+        n = substr(r, 1, RLENGTH); u = substr(r, RLENGTH + 1)
+        if (u == "" || u == "bit") m = 1
+        else if (u == "kbit") m = 1e3
+        else if (u == "mbit") m = 1e6
+        else if (u == "gbit") m = 1e9
+        else exit 1
+        v = n * m
+        if (v < 1e5 || v > 1e11) exit 1
+        printf "%.0f\n", v
+    }'
+}
+
+valid_mtu() { [[ $1 =~ ^[0-9]+$ ]] && [ "$1" -ge 576 ] && [ "$1" -le 65535 ]; }
+
+apply_mtu() {
+    local mtu=$1
+    in_cli ip link set dev "$cli_if" mtu "$mtu"
+    in_srv ip link set dev "$srv_if" mtu "$mtu"
+    echo "$mtu" >"$state/mtu"
+}
+
+# Shape both directions (each end's egress) to the Ethernet line rate in bit/s, or remove shaping ("off").
+apply_shape() {
+    local rate=$1 mtu
+    mtu=$(saved mtu)
+    for spec in "$cli_ns $cli_if" "$srv_ns $srv_if"; do
+        set -- $spec
+        ip netns exec "$1" tc qdisc del dev "$2" root 2>/dev/null || true
+    done
+    if [ "$rate" = off ]; then
+        rm -f "$state/rate"
+        return
+    fi
+    local tbf_rate burst limit
+    tbf_rate=$(awk -v r="$rate" -v m="$mtu" 'BEGIN { printf "%.0f", r * (m + 14) / (m + 38) }')
+    burst=$(awk -v r="$rate" 'BEGIN { b = r / 8 * 0.002; if (b < 32768) b = 32768; printf "%.0f", b }')
+    # The queue of a real interface: 1000 full frames (the default txqueuelen). A shorter queue drops
+    # packets under TCP's bursts (measured: about 800 retransmissions/s with BBR at 100 Mbit/s and a 20 ms
+    # queue, none with this one), which a host sending at its own line rate never sees.
+    limit=$(awk -v m="$mtu" -v b="$burst" 'BEGIN { l = 1000 * (m + 14); if (l < 4 * b) l = 4 * b; printf "%.0f", l }')
+    for spec in "$cli_ns $cli_if" "$srv_ns $srv_if"; do
+        set -- $spec
+        ip netns exec "$1" tc qdisc add dev "$2" root tbf rate "${tbf_rate}bit" burst "$burst" limit "$limit"
+    done
+    echo "$rate" >"$state/rate"
+}
+
+stop_server() {
+    local name=$1 pidfile=$state/$1.pid pid
+    [ -f "$pidfile" ] || return 0
+    pid=$(cat "$pidfile")
+    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+        kill "$pid" 2>/dev/null || true
+        for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -9 "$pid" 2>/dev/null || true
+    fi
+    rm -f "$pidfile"
+}
+
+cmd_down() {
+    need_root
+    if [ -d "$state" ]; then
+        for pidfile in "$state"/*.pid; do
+            [ -e "$pidfile" ] && stop_server "$(basename "$pidfile" .pid)"
+        done
+    fi
+    # Whatever else still runs inside the namespaces (a crashed test's servers) goes too.
+    for ns in "$cli_ns" "$srv_ns"; do
+        if exists "$ns"; then
+            pids=$(ip netns pids "$ns" 2>/dev/null || true)
+            [ -z "$pids" ] || kill -9 $pids 2>/dev/null || true
+            ip netns del "$ns" 2>/dev/null || true   # deleting a namespace deletes its veth end and the peer
+        fi
+    done
+    rm -rf "$state"
+    if exists "$cli_ns" || exists "$srv_ns"; then
+        die "lab $id: could not delete the namespaces $cli_ns/$srv_ns: see 'ip netns pids' for what holds them"
+    fi
+}
+
+cmd_up() {
+    local mtu=1500 rate=""
+    while [ $# -gt 0 ]; do
+        case $1 in
+            --mtu) mtu=${2:-}; shift 2 ;;
+            --rate) rate=${2:-}; shift 2 ;;
+            *) die "up: unknown option '$1' (use --mtu N, --rate RATE)" ;;
+        esac
+    done
+    valid_mtu "$mtu" || die "up: MTU '$mtu' is not a number from 576 to 65535"
+    local rate_bps=""
+    if [ -n "$rate" ]; then
+        rate_bps=$(parse_rate "$rate") || die "up: rate '$rate' is not like 1gbit, 100mbit or a number of bit/s (100 kbit/s to 100 Gbit/s)"
+    fi
+    need_root
+    cmd_down
+    mkdir -p "$state"
+    ip netns add "$cli_ns"
+    ip netns add "$srv_ns"
+    ip link add "$cli_if" netns "$cli_ns" type veth peer name "$srv_if" netns "$srv_ns"
+    in_cli ip link set lo up
+    in_srv ip link set lo up
+    in_cli ip addr add "$cli_addr/$prefix" dev "$cli_if"
+    in_srv ip addr add "$srv_addr/$prefix" dev "$srv_if"
+    apply_mtu "$mtu"
+    in_cli ip link set "$cli_if" up
+    in_srv ip link set "$srv_if" up
+    [ -z "$rate_bps" ] || apply_shape "$rate_bps"
+    # Wait until the link passes traffic: a TCP connect to a closed port of the server is answered with a
+    # reset ("refused") only when packets get through (no ping needed).
+    local ok="" out
+    for _ in $(seq 30); do
+        out=$(in_cli timeout 2 bash -c "exec 3<>/dev/tcp/$srv_addr/9" 2>&1) && { ok=1; break; }
+        if grep -qi refused <<<"$out"; then ok=1; break; fi
+        sleep 0.1
+    done
+    [ -n "$ok" ] || die "lab $id: $cli_ns cannot reach $srv_addr after setup: check 'lab.sh status'"
+    echo "lab $id up: $cli_ns ($cli_addr) <-> $srv_ns ($srv_addr), MTU $mtu, rate $([ -n "$rate_bps" ] && echo "$rate_bps bit/s (Ethernet line)" || echo unshaped)"
+}
+
+cmd_mtu() {
+    local mtu=${1:-}
+    valid_mtu "$mtu" || die "mtu: '$mtu' is not a number from 576 to 65535"
+    need_root; require_up
+    apply_mtu "$mtu"
+    local rate; rate=$(saved rate)
+    [ -z "$rate" ] || apply_shape "$rate"
+    echo "lab $id: MTU $mtu on $cli_if and $srv_if"
+}
+
+cmd_shape() {
+    local arg=${1:-}
+    [ -n "$arg" ] || die "shape: give a rate (1gbit, 100mbit, ...) or 'off'"
+    need_root; require_up
+    if [ "$arg" = off ]; then
+        apply_shape off
+        echo "lab $id: shaping off"
+        return
+    fi
+    local rate; rate=$(parse_rate "$arg") || die "shape: rate '$arg' is not like 1gbit, 100mbit or a number of bit/s (100 kbit/s to 100 Gbit/s)"
+    apply_shape "$rate"
+    echo "lab $id: Ethernet line rate $rate bit/s at MTU $(saved mtu) (theoretical TCP goodput $(theory "$rate" "$(saved mtu)") bytes/s)"
+}
+
+# Theoretical TCP goodput with timestamps on an Ethernet line, in bytes/s.
+theory() { awk -v r="$1" -v m="$2" 'BEGIN { printf "%.0f", r * (m - 52) / (m + 38) / 8 }'; }
+
+cmd_env() {
+    require_up
+    local rate mtu
+    rate=$(saved rate); mtu=$(saved mtu)
+    cat <<EOF
+WBL_ID=$id
+WBL_CLI_NS=$cli_ns
+WBL_SRV_NS=$srv_ns
+WBL_CLI_IF=$cli_if
+WBL_SRV_IF=$srv_if
+WBL_CLI_ADDR=$cli_addr
+WBL_SRV_ADDR=$srv_addr
+WBL_MTU=$mtu
+WBL_RATE_BPS=${rate:-0}
+WBL_LINK_SPEED_MBPS=$([ -n "$rate" ] && awk -v r="$rate" 'BEGIN { printf "%.0f", r / 1e6 }' || echo 0)
+WBL_THEORY_BYTES_PER_S=$([ -n "$rate" ] && theory "$rate" "$mtu" || echo 0)
+EOF
+}
+
+cmd_status() {
+    if ! exists "$cli_ns" && ! exists "$srv_ns"; then
+        echo "lab $id: down"
+        return 0
+    fi
+    echo "lab $id: MTU $(saved mtu), rate $( [ -n "$(saved rate)" ] && echo "$(saved rate) bit/s" || echo unshaped)"
+    for spec in "$cli_ns $cli_if" "$srv_ns $srv_if"; do
+        set -- $spec
+        echo "== $1"
+        ip netns exec "$1" ip -brief addr show dev "$2" 2>&1 || true
+        ip netns exec "$1" ip -details link show dev "$2" 2>&1 | grep -o 'mtu [0-9]*' | head -1 || true
+        ip netns exec "$1" tc qdisc show dev "$2" 2>&1 || true
+    done
+    for pidfile in "$state"/*.pid; do
+        [ -e "$pidfile" ] || continue
+        local pid; pid=$(cat "$pidfile")
+        if kill -0 "$pid" 2>/dev/null; then s=running; else s=dead; fi
+        echo "server $(basename "$pidfile" .pid): pid $pid ($s), log $state/$(basename "$pidfile" .pid).log"
+    done
+}
+
+cmd_exec() {
+    local side=${1:-}; shift || true
+    require_up
+    case $side in
+        cli) exec ip netns exec "$cli_ns" "$@" ;;
+        srv) exec ip netns exec "$srv_ns" "$@" ;;
+        *) die "exec: say 'cli' or 'srv' before the command" ;;
+    esac
+}
+
+# Starts a server in the server namespace in the background and waits until it listens on PORT.
+start_server() {
+    local name=$1 port=$2; shift 2
+    stop_server "$name"
+    ip netns exec "$srv_ns" setsid "$@" >"$state/$name.log" 2>&1 </dev/null &
+    echo $! >"$state/$name.pid"
+    for _ in $(seq 100); do
+        if in_srv ss -Hltn "sport = :$port" 2>/dev/null | grep -q .; then
+            echo "lab $id: $name listens on $srv_addr:$port (pid $(cat "$state/$name.pid"), log $state/$name.log)"
+            return 0
+        fi
+        kill -0 "$(cat "$state/$name.pid")" 2>/dev/null || break
+        sleep 0.1
+    done
+    tail -5 "$state/$name.log" >&2 || true
+    stop_server "$name"
+    die "lab $id: $name did not start listening on $srv_addr:$port: see the log lines above"
+}
+
+cmd_serve() {
+    local what=${1:-}; shift || true
+    need_root; require_up
+    case $what in
+        iperf3)
+            local port=${1:-5201}
+            command -v iperf3 >/dev/null || die "serve: iperf3 is missing: apt-get install iperf3"
+            start_server iperf3 "$port" iperf3 -s -B "$srv_addr" -p "$port"
+            ;;
+        wirebenchd)
+            local path=${1:-}; shift || true
+            [ -x "$path" ] || die "serve wirebenchd: '$path' is not an executable wirebenchd: give the path of the built binary"
+            start_server wirebenchd 5301 "$path" --listen "$srv_addr:5301" "$@"
+            ;;
+        *) die "serve: unknown server '$what' (iperf3, wirebenchd)" ;;
+    esac
+}
+
+cmd_stop() {
+    local name=${1:-}
+    [ -n "$name" ] || die "stop: name a server (iperf3, wirebenchd)"
+    need_root
+    stop_server "$name"
+}
+
+verb=${1:-}
+shift || true
+case $verb in
+    up) cmd_up "$@" ;;
+    down) cmd_down ;;
+    mtu) cmd_mtu "$@" ;;
+    shape) cmd_shape "$@" ;;
+    status) cmd_status ;;
+    env) cmd_env ;;
+    exec) cmd_exec "$@" ;;
+    serve) cmd_serve "$@" ;;
+    stop) cmd_stop "$@" ;;
+    *) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; [ -z "$verb" ] || [ "$verb" = help ] || exit 2 ;;
+esac
