@@ -1,0 +1,543 @@
+#include "Responder.h"
+
+#include "ControlMessage.h"
+#include "Socket.h"
+
+#include <QStringList>
+#include <QSysInfo>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace wb {
+
+using namespace wb::net;
+
+namespace {
+
+constexpr int kMinDataBuffer = 256 * 1024; // read at least this much per recv(): fewer syscalls
+constexpr qint64 kMsNs = 1000000;
+
+bool toSockaddr(const QHostAddress &address, quint16 port, sockaddr_storage *out, socklen_t *len)
+{
+    std::memset(out, 0, sizeof(*out));
+    QHostAddress a = address;
+    if (a == QHostAddress(QHostAddress::Any))
+        a = QHostAddress(QHostAddress::AnyIPv6); // dual stack below
+    if (a.protocol() == QAbstractSocket::IPv4Protocol) {
+        auto *s = reinterpret_cast<sockaddr_in *>(out);
+        s->sin_family = AF_INET;
+        s->sin_port = htons(port);
+        s->sin_addr.s_addr = htonl(a.toIPv4Address());
+        *len = sizeof(sockaddr_in);
+        return true;
+    }
+    if (a.protocol() == QAbstractSocket::IPv6Protocol) {
+        auto *s = reinterpret_cast<sockaddr_in6 *>(out);
+        s->sin6_family = AF_INET6;
+        s->sin6_port = htons(port);
+        const Q_IPV6ADDR v6 = a.toIPv6Address();
+        std::memcpy(&s->sin6_addr, v6.c, 16);
+        bool ok = false;
+        const quint32 scope = a.scopeId().toUInt(&ok);
+        if (ok)
+            s->sin6_scope_id = scope;
+        *len = sizeof(sockaddr_in6);
+        return true;
+    }
+    return false;
+}
+
+QString mbps(qint64 bytes, double seconds)
+{
+    if (seconds <= 0)
+        return QStringLiteral("- MB/s");
+    return QStringLiteral("%1 MB/s").arg(bytes / seconds / 1e6, 0, 'f', 1);
+}
+
+} // namespace
+
+class Responder::Private
+{
+public:
+    Private(Responder *q, const ResponderConfig &config) : q(q), cfg(config) {}
+
+    void acceptLoop();
+    void session(Fd client, sockaddr_storage peer);
+    void refuseBusy(Fd client, const sockaddr_storage &peer);
+    void log(const QString &line) { emit q->logLine(line); }
+    bool stopping() const { return m_stopping.load(); }
+
+    Responder *q;
+    ResponderConfig cfg;
+    Fd listenFd;
+    int wake[2] = {-1, -1};
+    std::thread acceptThread;
+    std::thread sessionThread;
+    std::atomic_bool m_stopping{false};
+    std::atomic_bool sessionActive{false};
+    std::atomic_bool sessionFinishing{false}; ///< test over, only closing politely: not busy any more
+    bool running = false;
+    quint16 boundPort = 0;
+    QHostAddress boundAddress;
+};
+
+Responder::Responder(const ResponderConfig &config, QObject *parent)
+    : QObject(parent)
+    , d(std::make_unique<Private>(this, config))
+{
+}
+
+Responder::~Responder()
+{
+    stop();
+}
+
+bool Responder::start(QString *error)
+{
+    if (d->running)
+        return true;
+    auto fail = [&](const QString &what, int err) {
+        if (error)
+            *error = QStringLiteral("wirebenchd: cannot %1 on %2 port %3: %4")
+                         .arg(what, d->cfg.address.toString())
+                         .arg(d->cfg.port)
+                         .arg(errnoText(err));
+        d->listenFd.reset();
+        return false;
+    };
+    sockaddr_storage sa{};
+    socklen_t len = 0;
+    if (!toSockaddr(d->cfg.address, d->cfg.port, &sa, &len)) {
+        if (error)
+            *error = QStringLiteral("wirebenchd: \"%1\" is not an IPv4 or IPv6 address to listen on").arg(d->cfg.address.toString());
+        return false;
+    }
+    d->listenFd.reset(::socket(sa.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    if (!d->listenFd.valid())
+        return fail(QStringLiteral("create a socket"), errno);
+    setIntOption(d->listenFd.get(), SOL_SOCKET, SO_REUSEADDR, 1);
+    if (sa.ss_family == AF_INET6) // "Any" and "::" accept IPv4 too
+        setIntOption(d->listenFd.get(), IPPROTO_IPV6, IPV6_V6ONLY, d->cfg.address == QHostAddress(QHostAddress::Any) ? 0 : 1);
+    if (::bind(d->listenFd.get(), reinterpret_cast<sockaddr *>(&sa), len) != 0)
+        return fail(QStringLiteral("listen"), errno);
+    if (::listen(d->listenFd.get(), 16) != 0)
+        return fail(QStringLiteral("listen"), errno);
+    setNonBlocking(d->listenFd.get(), true);
+    sockaddr_storage bound{};
+    socklen_t blen = sizeof(bound);
+    getsockname(d->listenFd.get(), reinterpret_cast<sockaddr *>(&bound), &blen);
+    d->boundPort = portOf(bound);
+    d->boundAddress = d->cfg.address;
+    if (::pipe2(d->wake, O_CLOEXEC | O_NONBLOCK) != 0)
+        return fail(QStringLiteral("create a wake-up pipe"), errno);
+    d->m_stopping.store(false);
+    d->running = true;
+    d->acceptThread = std::thread([this] { d->acceptLoop(); });
+    return true;
+}
+
+void Responder::stop()
+{
+    if (!d->running)
+        return;
+    d->m_stopping.store(true);
+    const char c = 'x';
+    [[maybe_unused]] ssize_t w = ::write(d->wake[1], &c, 1);
+    if (d->acceptThread.joinable())
+        d->acceptThread.join();
+    if (d->sessionThread.joinable())
+        d->sessionThread.join();
+    ::close(d->wake[0]);
+    ::close(d->wake[1]);
+    d->wake[0] = d->wake[1] = -1;
+    d->listenFd.reset();
+    d->running = false;
+}
+
+bool Responder::isRunning() const
+{
+    return d->running;
+}
+
+QHostAddress Responder::address() const
+{
+    return d->boundAddress;
+}
+
+quint16 Responder::port() const
+{
+    return d->boundPort;
+}
+
+void Responder::Private::acceptLoop()
+{
+    while (!stopping()) {
+        pollfd fds[2] = {{listenFd.get(), POLLIN, 0}, {wake[0], POLLIN, 0}};
+        const int pr = ::poll(fds, 2, 500);
+        if (pr <= 0)
+            continue;
+        if (fds[1].revents)
+            break;
+        sockaddr_storage peer{};
+        socklen_t plen = sizeof(peer);
+        Fd client(::accept4(listenFd.get(), reinterpret_cast<sockaddr *>(&peer), &plen, SOCK_CLOEXEC));
+        if (!client.valid())
+            continue; // EAGAIN, ECONNABORTED, EMFILE: try again on the next wake-up
+        if (sessionActive.load() && !sessionFinishing.load()) {
+            refuseBusy(std::move(client), peer);
+            continue;
+        }
+        if (sessionThread.joinable())
+            sessionThread.join();
+        sessionActive.store(true);
+        sessionFinishing.store(false);
+        sessionThread = std::thread([this, fd = client.release(), peer] {
+            session(Fd(fd), peer);
+            sessionActive.store(false);
+        });
+    }
+}
+
+void Responder::Private::refuseBusy(Fd client, const sockaddr_storage &peer)
+{
+    ControlChannel ch(client.get(), cfg.maxControlMessageBytes);
+    ch.write(control::busyMessage(QStringLiteral("wirebenchd on %1 is busy with another test; try again when it ends")
+                                      .arg(QSysInfo::machineHostName())),
+             nullptr, 200);
+    ::shutdown(client.get(), SHUT_WR);
+    log(QStringLiteral("%1: refused, busy with another test").arg(endpointText(peer)));
+}
+
+namespace {
+
+/// Half-close, then read what the peer still sends until it closes, so that our last message is not
+/// destroyed by a reset (closing with unread data sends RST).
+void lingeringClose(int fd, int timeoutMs)
+{
+    ::shutdown(fd, SHUT_WR);
+    const qint64 deadline = nowNs() + qint64(timeoutMs) * kMsNs;
+    char buf[4096];
+    while (nowNs() < deadline) {
+        pollfd p{fd, POLLIN, 0};
+        if (::poll(&p, 1, 100) <= 0)
+            continue;
+        const ssize_t n = ::recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+        if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+            return;
+    }
+}
+
+} // namespace
+
+void Responder::Private::session(Fd client, sockaddr_storage peer)
+{
+    const QString who = endpointText(peer);
+    ControlChannel ch(client.get(), cfg.maxControlMessageBytes);
+    const auto shouldStop = [this] { return stopping(); };
+    QString err;
+
+    auto refuse = [&](const QString &code, const QString &text) {
+        ch.write(control::errorMessage(code, text), nullptr, 1000);
+        log(QStringLiteral("%1: %2").arg(who, text));
+        lingeringClose(client.get(), 1000);
+    };
+    // Reads one message of the expected type; answers everything else with an error and gives up.
+    auto expect = [&](const char *type, QJsonObject *m) {
+        const ControlChannel::Read r = ch.read(m, cfg.handshakeTimeoutMs, &err, shouldStop);
+        switch (r) {
+        case ControlChannel::Read::Message:
+            if (m->value(QLatin1String("type")).toString() == QLatin1String(type))
+                return true;
+            if (m->value(QLatin1String("type")).toString() == QLatin1String(control::kStop)) {
+                log(QStringLiteral("%1: client stopped before the test").arg(who));
+                return false;
+            }
+            refuse(QStringLiteral("bad-message"), QStringLiteral("expected a \"%1\" message, got \"%2\"")
+                                                      .arg(QLatin1String(type), m->value(QLatin1String("type")).toString()));
+            return false;
+        case ControlChannel::Read::Timeout:
+            refuse(QStringLiteral("timeout"), QStringLiteral("dropped: no \"%1\" message within %2 ms (%3)")
+                                                  .arg(QLatin1String(type))
+                                                  .arg(cfg.handshakeTimeoutMs)
+                                                  .arg(err));
+            return false;
+        case ControlChannel::Read::Closed:
+            log(QStringLiteral("%1: closed the connection before the test").arg(who));
+            return false;
+        case ControlChannel::Read::Error:
+            refuse(QStringLiteral("bad-message"), QStringLiteral("bad control message: %1").arg(err));
+            return false;
+        case ControlChannel::Read::Stopped:
+            ch.write(control::errorMessage(QStringLiteral("shutdown"), QStringLiteral("wirebenchd is shutting down")), nullptr, 500);
+            return false;
+        }
+        return false;
+    };
+
+    const control::Hello self = control::Hello::local(QStringLiteral("wirebenchd " WIREBENCH_VERSION));
+    if (!ch.write(self.toJson(), &err)) {
+        log(QStringLiteral("%1: cannot send hello: %2").arg(who, err));
+        return;
+    }
+    QJsonObject m;
+    if (!expect(control::kHello, &m))
+        return;
+    control::Hello hello;
+    if (!control::Hello::fromJson(m, &hello, &err))
+        return refuse(QStringLiteral("bad-message"), err);
+    if (hello.version != control::kProtocolVersion) {
+        return refuse(QStringLiteral("version"),
+                      QStringLiteral("client speaks control protocol version %1, this wirebenchd (%2) speaks version %3: "
+                                     "use matching Wirebench versions")
+                          .arg(hello.version)
+                          .arg(self.software)
+                          .arg(control::kProtocolVersion));
+    }
+    if (!expect(control::kTest, &m))
+        return;
+    control::TestRequest req;
+    if (!control::TestRequest::fromJson(m, &req, &err))
+        return refuse(QStringLiteral("bad-message"), err);
+    if (req.durationMs > cfg.maxDurationMs) {
+        return refuse(QStringLiteral("limit"), QStringLiteral("refused a %1 s test: this wirebenchd allows at most %2 s (--max-duration)")
+                                                   .arg(req.durationMs / 1000.0)
+                                                   .arg(cfg.maxDurationMs / 1000.0));
+    }
+    if (req.messageSize > cfg.maxMessageSize) {
+        return refuse(QStringLiteral("limit"), QStringLiteral("refused a message size of %1 bytes: this wirebenchd allows at most %2 bytes")
+                                                   .arg(req.messageSize)
+                                                   .arg(cfg.maxMessageSize));
+    }
+
+    // The data connection: a fresh listening socket on the address the client reached us at. Options set
+    // on it before listen() are inherited by the accepted socket, and the MSS is announced in the SYN-ACK.
+    sockaddr_storage local{};
+    socklen_t llen = sizeof(local);
+    getsockname(client.get(), reinterpret_cast<sockaddr *>(&local), &llen);
+    if (local.ss_family == AF_INET)
+        reinterpret_cast<sockaddr_in *>(&local)->sin_port = 0;
+    else
+        reinterpret_cast<sockaddr_in6 *>(&local)->sin6_port = 0;
+    Fd dataListen(::socket(local.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    if (!dataListen.valid())
+        return refuse(QStringLiteral("socket"), QStringLiteral("cannot create the data socket: %1").arg(errnoText(errno)));
+    if (req.mss > 0 && !setIntOption(dataListen.get(), IPPROTO_TCP, TCP_MAXSEG, req.mss, &err))
+        return refuse(QStringLiteral("socket"), QStringLiteral("cannot set the MSS to %1 bytes: %2").arg(req.mss).arg(err));
+    if (req.sendBuffer > 0 && !setIntOption(dataListen.get(), SOL_SOCKET, SO_SNDBUF, req.sendBuffer, &err))
+        return refuse(QStringLiteral("socket"), QStringLiteral("cannot set the send buffer to %1 bytes: %2").arg(req.sendBuffer).arg(err));
+    if (req.recvBuffer > 0 && !setIntOption(dataListen.get(), SOL_SOCKET, SO_RCVBUF, req.recvBuffer, &err))
+        return refuse(QStringLiteral("socket"), QStringLiteral("cannot set the receive buffer to %1 bytes: %2").arg(req.recvBuffer).arg(err));
+    if (::bind(dataListen.get(), reinterpret_cast<sockaddr *>(&local), llen) != 0 || ::listen(dataListen.get(), 1) != 0)
+        return refuse(QStringLiteral("socket"), QStringLiteral("cannot open a data port: %1").arg(errnoText(errno)));
+    sockaddr_storage dataLocal{};
+    socklen_t dlen = sizeof(dataLocal);
+    getsockname(dataListen.get(), reinterpret_cast<sockaddr *>(&dataLocal), &dlen);
+    control::Ready ready;
+    ready.dataPort = portOf(dataLocal);
+    if (!ch.write(ready.toJson(), &err)) {
+        log(QStringLiteral("%1: cannot send ready: %2").arg(who, err));
+        return;
+    }
+
+    Fd data;
+    const qint64 acceptDeadline = nowNs() + qint64(cfg.handshakeTimeoutMs) * kMsNs;
+    while (!data.valid()) {
+        if (stopping())
+            return;
+        if (nowNs() >= acceptDeadline)
+            return refuse(QStringLiteral("timeout"), QStringLiteral("dropped: no data connection within %1 ms").arg(cfg.handshakeTimeoutMs));
+        pollfd fds[2] = {{dataListen.get(), POLLIN, 0}, {client.get(), POLLIN, 0}};
+        if (::poll(fds, 2, 100) <= 0)
+            continue;
+        if (fds[1].revents) { // the client spoke or left instead of connecting
+            const ControlChannel::Read r = ch.read(&m, 0, &err);
+            if (r == ControlChannel::Read::Closed || r == ControlChannel::Read::Message) {
+                log(QStringLiteral("%1: client left before the data connection").arg(who));
+                return;
+            }
+            if (r == ControlChannel::Read::Error)
+                return refuse(QStringLiteral("bad-message"), QStringLiteral("bad control message: %1").arg(err));
+        }
+        if (fds[0].revents) {
+            sockaddr_storage dpeer{};
+            socklen_t dplen = sizeof(dpeer);
+            Fd candidate(::accept4(dataListen.get(), reinterpret_cast<sockaddr *>(&dpeer), &dplen, SOCK_CLOEXEC));
+            if (candidate.valid() && sameHost(dpeer, peer))
+                data = std::move(candidate); // a stranger's connection is closed by ~Fd
+        }
+    }
+    dataListen.reset();
+    setIoTimeouts(data.get(), 100);
+
+    const qint64 intervalNs = qint64(req.sampleIntervalMs) * kMsNs;
+    const double cpu0 = threadCpuSeconds();
+    const qint64 start = nowNs();
+    QString problem;    // why the test ended early, for the log and an error reply
+    bool clientStopped = false;
+
+    // Looks at the control connection without waiting: a stop, or the client gone.
+    auto pollControl = [&] {
+        const ControlChannel::Read r = ch.read(&m, 0, &err);
+        if (r == ControlChannel::Read::Message && m.value(QLatin1String("type")).toString() == QLatin1String(control::kStop))
+            clientStopped = true;
+        else if (r == ControlChannel::Read::Closed)
+            problem = QStringLiteral("client closed the control connection mid-test");
+        else if (r == ControlChannel::Read::Error)
+            problem = QStringLiteral("bad control message mid-test: %1").arg(err);
+        else if (r == ControlChannel::Read::Message)
+            problem = QStringLiteral("unexpected \"%1\" message mid-test").arg(m.value(QLatin1String("type")).toString());
+    };
+
+    control::Result result;
+    const QString testName = req.direction == control::TestRequest::Direction::Send
+                                 ? QStringLiteral("tcp-send (client → server)")
+                                 : QStringLiteral("tcp-recv (server → client)");
+    if (req.direction == control::TestRequest::Direction::Send) {
+        // We receive. The figure is our count from first byte to last byte; progress goes out every interval.
+        std::vector<char> buf(size_t(qMax(req.messageSize, kMinDataBuffer)));
+        qint64 bytes = 0, first = -1, last = -1;
+        qint64 nextProgress = start + intervalNs;
+        const qint64 giveUp = start + (qint64(req.durationMs) + 30000) * kMsNs;
+        for (;;) {
+            const ssize_t n = ::recv(data.get(), buf.data(), buf.size(), 0);
+            const qint64 now = nowNs();
+            if (n > 0) {
+                if (first < 0)
+                    first = now;
+                last = now;
+                bytes += n;
+            } else if (n == 0) {
+                break; // the client is done
+            } else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+                problem = QStringLiteral("data connection failed: %1").arg(errnoText(errno));
+                break;
+            }
+            if (now >= nextProgress) {
+                nextProgress = now + intervalNs;
+                control::Progress p;
+                p.bytes = bytes;
+                p.seconds = first >= 0 ? (last - first) / 1e9 : 0;
+                if (!ch.write(p.toJson(), &err, 1000)) {
+                    problem = QStringLiteral("cannot send progress: %1").arg(err);
+                    break;
+                }
+                pollControl();
+                if (!problem.isEmpty())
+                    break;
+            }
+            if (stopping()) {
+                problem = QStringLiteral("wirebenchd is shutting down");
+                break;
+            }
+            if (now > giveUp) {
+                problem = QStringLiteral("client kept sending 30 s past the test's duration");
+                break;
+            }
+        }
+        const TcpInfo ti = tcpInfo(data.get());
+        result.bytes = bytes;
+        result.seconds = first >= 0 ? (last - first) / 1e9 : 0;
+        result.mss = ti.sndMss;
+        result.rttUs = ti.rttUs;
+        result.rttVarUs = ti.rttVarUs;
+        result.retransmits = ti.totalRetrans;
+    } else {
+        // We send for the requested duration, then half-close; the client counts.
+        std::vector<char> buf(size_t(req.messageSize));
+        for (size_t i = 0; i < buf.size(); ++i)
+            buf[i] = char('a' + i % 26);
+        qint64 sent = 0;
+        size_t off = 0;
+        const qint64 end = start + qint64(req.durationMs) * kMsNs;
+        qint64 nextCheck = start + 20 * kMsNs;
+        for (;;) {
+            const qint64 now = nowNs();
+            if (now >= end)
+                break;
+            const ssize_t n = ::send(data.get(), buf.data() + off, buf.size() - off, MSG_NOSIGNAL);
+            if (n > 0) {
+                sent += n;
+                off += size_t(n);
+                if (off == buf.size())
+                    off = 0;
+            } else if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+                if (errno == EPIPE || errno == ECONNRESET)
+                    clientStopped = true; // the client closed the data connection: a stop
+                else
+                    problem = QStringLiteral("data connection failed: %1").arg(errnoText(errno));
+                break;
+            }
+            if (now >= nextCheck) {
+                nextCheck = now + 20 * kMsNs;
+                pollControl();
+                if (clientStopped || !problem.isEmpty())
+                    break;
+                if (stopping()) {
+                    problem = QStringLiteral("wirebenchd is shutting down");
+                    break;
+                }
+            }
+        }
+        ::shutdown(data.get(), SHUT_WR);
+        const TcpInfo ti = tcpInfo(data.get());
+        result.senderBytes = sent;
+        result.mss = ti.sndMss;
+        result.rttUs = ti.rttUs;
+        result.rttVarUs = ti.rttVarUs;
+        result.retransmits = ti.totalRetrans;
+    }
+    const double cpu1 = threadCpuSeconds();
+    const double wall = (nowNs() - start) / 1e9;
+    if (cpu0 >= 0 && cpu1 >= 0 && wall > 0)
+        result.cpuPercent = (cpu1 - cpu0) / wall * 100;
+
+    if (!problem.isEmpty() && problem != QLatin1String("client closed the control connection mid-test")) {
+        ch.write(control::errorMessage(QStringLiteral("aborted"), QStringLiteral("test aborted: %1").arg(problem)), nullptr, 1000);
+    } else if (problem.isEmpty()) {
+        ch.write(result.toJson(), &err, 2000);
+    }
+
+    QString line = QStringLiteral("%1: %2, %3 s asked, message %4 B, mss %5")
+                       .arg(who, testName)
+                       .arg(req.durationMs / 1000.0)
+                       .arg(req.messageSize)
+                       .arg(result.mss);
+    if (req.direction == control::TestRequest::Direction::Send) {
+        line += QStringLiteral(": received %1 B in %2 s = %3").arg(result.bytes).arg(result.seconds, 0, 'f', 3).arg(mbps(result.bytes, result.seconds));
+    } else {
+        line += QStringLiteral(": sent %1 B").arg(result.senderBytes);
+        if (problem.isEmpty() && !clientStopped) {
+            // The client answers with its own (receiver's) count: that is the figure.
+            const ControlChannel::Read r = ch.read(&m, 30000, &err, shouldStop);
+            control::Result theirs;
+            if (r == ControlChannel::Read::Message && control::Result::fromJson(m, &theirs, nullptr)) {
+                line += QStringLiteral(", client received %1 B in %2 s = %3")
+                            .arg(theirs.bytes)
+                            .arg(theirs.seconds, 0, 'f', 3)
+                            .arg(mbps(theirs.bytes, theirs.seconds));
+            }
+        }
+    }
+    if (clientStopped)
+        line += QStringLiteral(" (stopped by the client)");
+    if (!problem.isEmpty())
+        line += QStringLiteral(" (ended early: %1)").arg(problem);
+    data.reset();
+    sessionFinishing.store(true); // a client that connects from now on is served (after the close below)
+    log(line);
+    lingeringClose(client.get(), 1000);
+}
+
+} // namespace wb

@@ -1,0 +1,226 @@
+#include "Socket.h"
+
+#include "ControlMessage.h"
+
+#include <algorithm>
+
+#include <arpa/inet.h>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+namespace wb::net {
+
+Fd &Fd::operator=(Fd &&o) noexcept
+{
+    if (this != &o)
+        reset(o.release());
+    return *this;
+}
+
+int Fd::release()
+{
+    const int fd = m_fd;
+    m_fd = -1;
+    return fd;
+}
+
+void Fd::reset(int fd)
+{
+    if (m_fd >= 0)
+        ::close(m_fd);
+    m_fd = fd;
+}
+
+double threadCpuSeconds()
+{
+#ifdef RUSAGE_THREAD
+    rusage ru{};
+    if (getrusage(RUSAGE_THREAD, &ru) != 0)
+        return -1;
+    return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+#else
+    return -1;
+#endif
+}
+
+TcpInfo tcpInfo(int fd)
+{
+    TcpInfo info;
+#ifdef TCP_INFO
+    tcp_info ti{};
+    socklen_t len = sizeof(ti);
+    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) == 0) {
+        info.valid = true;
+        info.sndMss = int(ti.tcpi_snd_mss);
+        info.rttUs = ti.tcpi_rtt;
+        info.rttVarUs = ti.tcpi_rttvar;
+        info.totalRetrans = ti.tcpi_total_retrans;
+    }
+#endif
+    return info;
+}
+
+QString errnoText(int err)
+{
+    return QString::fromLocal8Bit(std::strerror(err));
+}
+
+bool setIntOption(int fd, int level, int option, int value, QString *error)
+{
+    if (setsockopt(fd, level, option, &value, sizeof(value)) == 0)
+        return true;
+    if (error)
+        *error = errnoText(errno);
+    return false;
+}
+
+bool setNonBlocking(int fd, bool on)
+{
+    const int flags = fcntl(fd, F_GETFL, 0);
+    if (flags < 0)
+        return false;
+    return fcntl(fd, F_SETFL, on ? (flags | O_NONBLOCK) : (flags & ~O_NONBLOCK)) == 0;
+}
+
+void setIoTimeouts(int fd, int ms)
+{
+    timeval tv{};
+    tv.tv_sec = ms / 1000;
+    tv.tv_usec = (ms % 1000) * 1000;
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+}
+
+QString hostText(const sockaddr_storage &addr)
+{
+    char buf[INET6_ADDRSTRLEN] = {};
+    if (addr.ss_family == AF_INET) {
+        const auto *a = reinterpret_cast<const sockaddr_in *>(&addr);
+        inet_ntop(AF_INET, &a->sin_addr, buf, sizeof(buf));
+    } else if (addr.ss_family == AF_INET6) {
+        const auto *a = reinterpret_cast<const sockaddr_in6 *>(&addr);
+        inet_ntop(AF_INET6, &a->sin6_addr, buf, sizeof(buf));
+    }
+    return QString::fromLatin1(buf);
+}
+
+quint16 portOf(const sockaddr_storage &addr)
+{
+    if (addr.ss_family == AF_INET)
+        return ntohs(reinterpret_cast<const sockaddr_in *>(&addr)->sin_port);
+    if (addr.ss_family == AF_INET6)
+        return ntohs(reinterpret_cast<const sockaddr_in6 *>(&addr)->sin6_port);
+    return 0;
+}
+
+QString endpointText(const sockaddr_storage &addr)
+{
+    const QString host = hostText(addr);
+    if (addr.ss_family == AF_INET6)
+        return QStringLiteral("[%1]:%2").arg(host).arg(portOf(addr));
+    return QStringLiteral("%1:%2").arg(host).arg(portOf(addr));
+}
+
+bool sameHost(const sockaddr_storage &a, const sockaddr_storage &b)
+{
+    return hostText(a) == hostText(b);
+}
+
+bool ControlChannel::write(const QJsonObject &message, QString *error, int timeoutMs)
+{
+    const QByteArray frame = control::encode(message);
+    qsizetype off = 0;
+    const qint64 deadline = nowNs() + qint64(timeoutMs) * 1000000;
+    while (off < frame.size()) {
+        const ssize_t n = ::send(m_fd, frame.constData() + off, size_t(frame.size() - off), MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n > 0) {
+            off += n;
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            const qint64 left = (deadline - nowNs()) / 1000000;
+            if (left <= 0) {
+                if (error)
+                    *error = QStringLiteral("timed out sending a control message");
+                return false;
+            }
+            pollfd p{m_fd, POLLOUT, 0};
+            ::poll(&p, 1, int(qMin<qint64>(left, 100)));
+            continue;
+        }
+        if (error)
+            *error = errnoText(n < 0 ? errno : EPIPE);
+        return false;
+    }
+    return true;
+}
+
+ControlChannel::Read ControlChannel::read(QJsonObject *message, int timeoutMs, QString *error,
+                                          const std::function<bool()> &shouldStop)
+{
+    const qint64 deadline = nowNs() + qint64(qMax(0, timeoutMs)) * 1000000;
+    char buf[16384];
+    for (;;) {
+        const control::Decoded d = control::decode(m_in, m_max);
+        if (d.status == control::Decoded::Status::Message) {
+            *message = d.message;
+            m_in.remove(0, d.consumed);
+            return Read::Message;
+        }
+        if (d.status == control::Decoded::Status::Error) {
+            if (error)
+                *error = d.error;
+            m_in.clear();
+            return Read::Error;
+        }
+        if (shouldStop && shouldStop())
+            return Read::Stopped;
+        const qint64 leftMs = (deadline - nowNs()) / 1000000;
+        pollfd p{m_fd, POLLIN, 0};
+        const int pr = ::poll(&p, 1, int(std::clamp<qint64>(leftMs, 0, 100)));
+        if (pr < 0 && errno != EINTR) {
+            if (error)
+                *error = errnoText(errno);
+            return Read::Error;
+        }
+        if (pr > 0) {
+            const ssize_t n = ::recv(m_fd, buf, sizeof(buf), MSG_DONTWAIT);
+            if (n > 0) {
+                m_in.append(buf, n);
+                continue;
+            }
+            if (n == 0) {
+                if (!m_in.isEmpty()) {
+                    if (error)
+                        *error = control::decodeOne(m_in, m_max).error;
+                    m_in.clear();
+                    return Read::Error;
+                }
+                return Read::Closed;
+            }
+            if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+                if (error)
+                    *error = errnoText(errno);
+                return errno == ECONNRESET ? Read::Closed : Read::Error;
+            }
+            continue;
+        }
+        if (nowNs() >= deadline) {
+            if (error) {
+                *error = m_in.isEmpty() ? QStringLiteral("no control message within %1 ms").arg(timeoutMs)
+                                        : control::decodeOne(m_in, m_max).error;
+            }
+            return Read::Timeout;
+        }
+    }
+}
+
+} // namespace wb::net
