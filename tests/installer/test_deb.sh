@@ -131,6 +131,13 @@ if command -v systemd-analyze >/dev/null && [ -z "$root" ]; then
     unit_msgs=$(systemd-analyze verify /lib/systemd/system/wirebenchd.service 2>&1 | grep '^wirebenchd.service' || true)
     [ -z "$unit_msgs" ] || fail "systemd-analyze verify: $unit_msgs"
 fi
+if command -v systemd-analyze >/dev/null; then
+    # The hardening must keep systemd's exposure score at or below 2.0 ("OK"; 16 of 100 when written).
+    exposure=$(systemd-analyze security --offline=true "$root/lib/systemd/system/wirebenchd.service" 2>&1 | grep 'Overall exposure')
+    echo "wirebenchd.service: ${exposure:-no exposure score}"
+    systemd-analyze security --offline=true --threshold=20 "$root/lib/systemd/system/wirebenchd.service" >/dev/null 2>&1 \
+        || fail "wirebenchd.service is less hardened than before ($exposure): keep DynamicUser, the Protect* options and the system-call filter"
+fi
 # Enabled by default would start a network service nobody configured.
 if [ -z "$root" ] && command -v systemctl >/dev/null; then
     state=$(systemctl is-enabled wirebenchd.service 2>/dev/null || true)
