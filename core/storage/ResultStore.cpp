@@ -59,6 +59,17 @@ QStringList SessionInfo::hostNames() const
 
 namespace {
 
+// A null QString binds as SQL NULL; the text columns are NOT NULL DEFAULT ''.
+QVariant str(const QString &s)
+{
+    return s.isNull() ? QVariant(QStringLiteral("")) : QVariant(s);
+}
+
+QVariant nullIfEmpty(const QString &s)
+{
+    return s.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(s);
+}
+
 const char kSqliteMagic[] = "SQLite format 3"; // followed by a NUL: the first 16 bytes of every SQLite 3 file
 
 QString isoUtc(const QDateTime &t)
@@ -177,11 +188,11 @@ bool insertHost(QSqlDatabase &db, qint64 sessionId, int position, const Host &ho
                              " link_speed_Mbps, embedded, options_json) VALUES (?,?,?,?,?,?,?,?,?,?)"));
     q.addBindValue(sessionId);
     q.addBindValue(position);
-    q.addBindValue(host.name);
-    q.addBindValue(host.address);
+    q.addBindValue(str(host.name));
+    q.addBindValue(str(host.address));
     q.addBindValue(int(host.port));
-    q.addBindValue(host.osLabel);
-    q.addBindValue(host.serverType);
+    q.addBindValue(str(host.osLabel));
+    q.addBindValue(str(host.serverType));
     q.addBindValue(host.linkSpeedMbps);
     q.addBindValue(host.embedded ? 1 : 0);
     q.addBindValue(jsonText(QJsonObject::fromVariantMap(PlanJson::withoutSecrets(host.options))));
@@ -230,15 +241,11 @@ bool backfillHostsV2(QSqlDatabase &db, QString *error)
     return true;
 }
 
-QVariant nullIfEmpty(const QString &s)
-{
-    return s.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(s);
-}
-
 } // namespace
 
 ResultStore::ResultStore()
     : m_connectionPrefix(QStringLiteral("wirebench-store-%1-").arg(QUuid::createUuid().toString(QUuid::Id128)))
+    , m_context(std::make_unique<QObject>())
 {
 }
 
@@ -275,22 +282,41 @@ bool ResultStore::fail(QString *error, const QString &message) const
 
 QSqlDatabase ResultStore::db() const
 {
-    const QString name = m_connectionPrefix + QString::number(quintptr(QThread::currentThread()), 16);
+    QThread *thread = QThread::currentThread();
+    const QString name = m_connectionPrefix + QString::number(quintptr(thread), 16);
     if (QSqlDatabase::contains(name)) {
         QSqlDatabase existing = QSqlDatabase::database(name, false);
-        if (existing.isValid() && existing.isOpen())
+        if (existing.isOpen())
             return existing;
-        // A connection left by a finished thread whose address was reused, or one that was closed.
         existing = QSqlDatabase();
         QSqlDatabase::removeDatabase(name);
     }
     QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
     db.setDatabaseName(m_path);
     db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=10000"));
+    bool isNew = false;
     {
         QMutexLocker lock(&m_mutex);
-        if (!m_connections.contains(name))
-            m_connections.append(name);
+        isNew = !m_connections.contains(name);
+        m_connections.insert(name, thread);
+    }
+    if (isNew && thread != m_context->thread()) {
+        // A worker thread's connection must be closed in that thread, before it ends.
+        QObject::connect(
+            thread, &QThread::finished, m_context.get(),
+            [this, name] {
+                {
+                    QMutexLocker lock(&m_mutex);
+                    if (!m_connections.remove(name))
+                        return;
+                }
+                {
+                    QSqlDatabase d = QSqlDatabase::database(name, false);
+                    d.close();
+                }
+                QSqlDatabase::removeDatabase(name);
+            },
+            Qt::DirectConnection);
     }
     if (db.open()) {
         QSqlQuery q(db);
@@ -302,18 +328,18 @@ QSqlDatabase ResultStore::db() const
 
 void ResultStore::dropConnections()
 {
-    QStringList names;
+    QHash<QString, QThread *> names;
     {
         QMutexLocker lock(&m_mutex);
         names.swap(m_connections);
     }
-    for (const QString &name : names) {
-        {
-            QSqlDatabase d = QSqlDatabase::database(name, false);
-            if (d.isValid())
-                d.close();
+    for (auto it = names.cbegin(); it != names.cend(); ++it) {
+        if (it.value() == QThread::currentThread()) {
+            QSqlDatabase d = QSqlDatabase::database(it.key(), false);
+            d.close();
         }
-        QSqlDatabase::removeDatabase(name);
+        // Another live thread's connection cannot be closed from here; removing it invalidates it.
+        QSqlDatabase::removeDatabase(it.key());
     }
 }
 
@@ -332,15 +358,31 @@ int ResultStore::fileSchemaVersion(const QString &path, QString *error)
             *error = f.errorString();
         return -1;
     }
-    const QByteArray header = f.read(100);
-    if (header.size() < 100 || !header.startsWith(QByteArray(kSqliteMagic, sizeof(kSqliteMagic)))) {
+    if (f.read(16) != QByteArray(kSqliteMagic, sizeof(kSqliteMagic))) {
         if (error)
             *error = QStringLiteral("not an SQLite database");
         return -1;
     }
-    // user_version is a big-endian 32-bit integer at offset 60 of the header.
-    const auto *p = reinterpret_cast<const uchar *>(header.constData()) + 60;
-    return int((quint32(p[0]) << 24) | (quint32(p[1]) << 16) | (quint32(p[2]) << 8) | quint32(p[3]));
+    f.close();
+    // The header's copy of user_version may lag behind the WAL: ask SQLite, read-only.
+    const QString name = QStringLiteral("wirebench-version-probe-%1").arg(QUuid::createUuid().toString(QUuid::Id128));
+    int version = -1;
+    {
+        QSqlDatabase d = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+        d.setDatabaseName(path);
+        d.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=10000"));
+        if (d.open()) {
+            QSqlQuery q(d);
+            if (q.exec(QStringLiteral("PRAGMA user_version")) && q.next())
+                version = q.value(0).toInt();
+            else if (error)
+                *error = sqlError(q);
+        } else if (error) {
+            *error = d.lastError().text().simplified();
+        }
+    }
+    QSqlDatabase::removeDatabase(name);
+    return version;
 }
 
 bool ResultStore::open(const QString &path, QString *error)
@@ -500,8 +542,8 @@ qint64 ResultStore::beginSession(const TestPlan &plan, QString *error)
     q.addBindValue(isoUtc(QDateTime::currentDateTimeUtc()));
     q.addBindValue(sessionStateName(SessionState::Running));
     q.addBindValue(jsonText(PlanJson::planToJson(plan)));
-    q.addBindValue(QSysInfo::machineHostName());
-    q.addBindValue(QSysInfo::prettyProductName());
+    q.addBindValue(str(QSysInfo::machineHostName()));
+    q.addBindValue(str(QSysInfo::prettyProductName()));
     q.addBindValue(QStringLiteral(WIREBENCH_VERSION));
     QString why;
     qint64 id = 0;
@@ -537,13 +579,13 @@ qint64 ResultStore::addRun(qint64 sessionId, const RunResult &r, QString *error)
         " started_at, params_json, extra_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
     q.addBindValue(sessionId);
     q.addBindValue(r.spec.index);
-    q.addBindValue(r.spec.host.name);
-    q.addBindValue(r.spec.host.address);
+    q.addBindValue(str(r.spec.host.name));
+    q.addBindValue(str(r.spec.host.address));
     q.addBindValue(int(r.spec.host.port));
-    q.addBindValue(r.spec.host.serverType);
-    q.addBindValue(r.spec.host.osLabel);
-    q.addBindValue(r.serverOs);
-    q.addBindValue(r.spec.protocol);
+    q.addBindValue(str(r.spec.host.serverType));
+    q.addBindValue(str(r.spec.host.osLabel));
+    q.addBindValue(str(r.serverOs));
+    q.addBindValue(str(r.spec.protocol));
     q.addBindValue(r.spec.frameSize);
     q.addBindValue(r.mss);
     q.addBindValue(r.spec.repetition);
@@ -552,7 +594,7 @@ qint64 ResultStore::addRun(qint64 sessionId, const RunResult &r, QString *error)
     q.addBindValue(r.senderBytes);
     q.addBindValue(r.megabytesPerSecond());
     q.addBindValue(runStatusName(r.status));
-    q.addBindValue(r.error);
+    q.addBindValue(str(r.error));
     q.addBindValue(jsonText(QJsonArray::fromStringList(r.warnings)));
     q.addBindValue(nullIfEmpty(isoUtc(r.startedAt)));
     q.addBindValue(jsonText(PlanJson::paramsToJson(r.spec.params)));
@@ -642,7 +684,7 @@ qint64 ResultStore::importRuns(const QString &title, const RunResultList &runs, 
         return 0;
     QSqlQuery q(db());
     q.prepare(QStringLiteral("UPDATE sessions SET title = ?, started_at = COALESCE(?, started_at) WHERE id = ?"));
-    q.addBindValue(title);
+    q.addBindValue(str(title));
     QDateTime first;
     for (const RunResult &r : runs) {
         if (r.startedAt.isValid() && (!first.isValid() || r.startedAt < first))

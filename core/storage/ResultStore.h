@@ -4,7 +4,9 @@
 #include "model/RunResult.h"
 #include "plan/TestPlan.h"
 
+#include <QHash>
 #include <QMutex>
+#include <QObject>
 #include <QSqlDatabase>
 #include <QString>
 #include <QStringList>
@@ -12,6 +14,7 @@
 #include <memory>
 
 class QLockFile;
+class QThread;
 
 namespace wb {
 
@@ -87,7 +90,8 @@ private:
     QString m_backupPath;
     std::unique_ptr<QLockFile> m_lock;
     mutable QMutex m_mutex;           // guards m_connections and m_lastError
-    mutable QStringList m_connections;
+    mutable QHash<QString, QThread *> m_connections; // connection name -> the thread that made it
+    std::unique_ptr<QObject> m_context; // receiver for QThread::finished (closes that thread's connection)
     mutable QString m_lastError;
 };
 

@@ -1,0 +1,358 @@
+#include "storage/ResultStore.h"
+#include "StoreTestData.h"
+
+#include <QFile>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+using namespace wb;
+
+class TestResultStore : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void roundTrip();
+    void secretsNeverStored();
+    void filter();
+    void deleteAndFind();
+    void walMode();
+    void otherThread();
+    void secondStoreDoesNotInterruptFirst();
+    void closedStoreFailsCleanly();
+
+private:
+    static void compareRuns(const RunResult &a, const RunResult &b);
+};
+
+void TestResultStore::compareRuns(const RunResult &got, const RunResult &want)
+{
+    QCOMPARE(got.spec.index, want.spec.index);
+    QCOMPARE(got.spec.host.name, want.spec.host.name);
+    QCOMPARE(got.spec.host.address, want.spec.host.address);
+    QCOMPARE(got.spec.host.port, want.spec.host.port);
+    QCOMPARE(got.spec.host.osLabel, want.spec.host.osLabel);
+    QCOMPARE(got.spec.host.linkSpeedMbps, want.spec.host.linkSpeedMbps);
+    QCOMPARE(got.spec.protocol, want.spec.protocol);
+    QCOMPARE(got.spec.frameSize, want.spec.frameSize);
+    QCOMPARE(got.spec.repetition, want.spec.repetition);
+    QCOMPARE(got.spec.params.durationMs, want.spec.params.durationMs);
+    QCOMPARE(got.spec.params.messageSize, want.spec.params.messageSize);
+    QCOMPARE(got.status, want.status);
+    QCOMPARE(got.error, want.error);
+    QCOMPARE(got.warnings, want.warnings);
+    QCOMPARE(got.startedAt, want.startedAt);
+    QCOMPARE(got.bytes, want.bytes);
+    QCOMPARE(got.seconds, want.seconds);
+    QCOMPARE(got.senderBytes, want.senderBytes);
+    QCOMPARE(got.mss, want.mss);
+    QCOMPARE(got.serverOs, want.serverOs);
+    QCOMPARE(got.extra, want.extra);
+    QCOMPARE(got.samples.size(), want.samples.size());
+    for (qsizetype i = 0; i < got.samples.size(); ++i) {
+        QCOMPARE(got.samples.at(i).runIndex, want.samples.at(i).runIndex);
+        QCOMPARE(got.samples.at(i).endSeconds, want.samples.at(i).endSeconds);
+        QCOMPARE(got.samples.at(i).intervalSeconds, want.samples.at(i).intervalSeconds);
+        QCOMPARE(got.samples.at(i).bytes, want.samples.at(i).bytes);
+    }
+}
+
+void TestResultStore::roundTrip()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("sub/results.sqlite"));
+    const TestPlan plan = wbtest::plan();
+    const QList<RunSpec> specs = plan.expand();
+    RunResultList written;
+    qint64 sessionId = 0;
+    {
+        ResultStore store;
+        QString error;
+        QVERIFY2(store.open(path, &error), qPrintable(error));
+        QCOMPARE(store.versionAtOpen(), 0);
+        sessionId = store.beginSession(plan, &error);
+        QVERIFY2(sessionId > 0, qPrintable(error));
+        for (int i = 0; i < 3; ++i) {
+            RunResult r = wbtest::run(specs.at(i), 1000000 + i, 20 + i);
+            if (i == 1) {
+                r.warnings = {QStringLiteral("faster than the 1000 Mbit/s link: check the link speed"),
+                              QStringLiteral("sender and receiver disagree by 4096 B")};
+                QVariantMap nested;
+                nested.insert(QStringLiteral("cpu_local_percent"), 12.5);
+                r.extra.insert(QStringLiteral("cpu"), nested);
+                r.extra.insert(QStringLiteral("retransmits"), 3);
+            }
+            if (i == 2) {
+                r.status = RunStatus::Failed;
+                r.error = QStringLiteral("win-fs (127.0.0.3:5301): connection refused; start wirebenchd there");
+                r.samples.clear();
+                r.bytes = 0;
+                r.seconds = 0;
+                r.extra.clear();
+                r.startedAt = QDateTime();
+            }
+            QVERIFY2(store.addRun(sessionId, r, &error) > 0, qPrintable(error));
+            written.append(r);
+        }
+        QVERIFY2(store.endSession(sessionId, SessionState::Cancelled, &error), qPrintable(error));
+    }
+
+    ResultStore store;
+    QString error;
+    QVERIFY2(store.open(path, &error), qPrintable(error));
+    QCOMPARE(store.versionAtOpen(), ResultStore::kSchemaVersion);
+    QCOMPARE(store.interruptedAtOpen(), 0);
+    const SessionInfoList sessions = store.sessions(SessionFilter(), &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(sessions.size(), 1);
+    const SessionInfo &s = sessions.first();
+    QCOMPARE(s.id, sessionId);
+    QCOMPARE(s.uuid.size(), 36);
+    QCOMPARE(s.state, SessionState::Cancelled);
+    QVERIFY(s.startedAt.isValid());
+    QVERIFY(s.endedAt.isValid());
+    QVERIFY(s.endedAt >= s.startedAt);
+    QCOMPARE(s.hostNames(), QStringList({QStringLiteral("linux-fs"), QStringLiteral("win-fs")}));
+    QCOMPARE(s.hosts.at(1).osLabel, QStringLiteral("Windows Server 2003"));
+    QCOMPARE(s.protocols, plan.protocols);
+    QCOMPARE(s.frameSizes, plan.frameSizes);
+    QCOMPARE(s.runCount, 3);
+    QCOMPARE(s.okRuns, 2);
+    QCOMPARE(s.plannedRuns, plan.runCount());
+    QCOMPARE(s.plan.repetitions, 2);
+    QCOMPARE(s.plan.params.messageSize, 1472);
+    QCOMPARE(s.wirebenchVersion, QStringLiteral(WIREBENCH_VERSION));
+    QVERIFY(!s.machineHostname.isEmpty());
+    QVERIFY(!s.machineOs.isEmpty());
+
+    QList<qint64> ids;
+    const RunResultList runs = store.runs(sessionId, &error, &ids);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(runs.size(), written.size());
+    QCOMPARE(ids.size(), written.size());
+    for (qsizetype i = 0; i < runs.size(); ++i)
+        compareRuns(runs.at(i), written.at(i));
+    QCOMPARE(runs.at(1).extra.value(QStringLiteral("cpu")).toMap().value(QStringLiteral("cpu_local_percent")).toDouble(),
+             12.5);
+}
+
+void TestResultStore::secretsNeverStored()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("results.sqlite"));
+    {
+        ResultStore store;
+        QVERIFY(store.open(path));
+        const qint64 id = store.beginSession(wbtest::plan());
+        QVERIFY(id > 0);
+        QVERIFY(store.addRun(id, wbtest::run(wbtest::plan().expand().first(), 100, 3)) > 0);
+        const SessionInfoList list = store.sessions();
+        QCOMPARE(list.size(), 1);
+        QVERIFY(!list.first().hosts.first().options.contains(QStringLiteral("ftp.password")));
+        QCOMPARE(list.first().hosts.first().options.value(QStringLiteral("smb.share")).toString(),
+                 QStringLiteral("bench"));
+        QVERIFY(!store.runs(id).first().spec.host.options.contains(QStringLiteral("ftp.password")));
+    }
+    // Not in any table, not in the plan JSON, not in the WAL: look at the raw bytes of every file.
+    for (const QString &name : QDir(dir.path()).entryList(QDir::Files)) {
+        QFile f(dir.filePath(name));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY2(!f.readAll().contains("hunter2"), qPrintable(name));
+    }
+}
+
+void TestResultStore::filter()
+{
+    QTemporaryDir dir;
+    ResultStore store;
+    QString error;
+    QVERIFY2(store.open(dir.filePath(QStringLiteral("results.sqlite")), &error), qPrintable(error));
+
+    TestPlan a = wbtest::plan();           // linux-fs + win-fs, tcp-send/recv, 1500/9000
+    TestPlan b;
+    b.hosts = {wbtest::host(QStringLiteral("nas"), QStringLiteral("127.0.0.9"), QStringLiteral("FreeBSD"))};
+    b.protocols = {QStringLiteral("ftp-get")};
+    b.frameSizes = {1500};
+    b.repetitions = 1;
+    const qint64 idA = store.beginSession(a);
+    const qint64 idB = store.beginSession(b);
+    QVERIFY(idA > 0 && idB > idA);
+    QVERIFY(store.endSession(idA, SessionState::Finished));
+    // A run whose protocol the plan did not name still shows in the list.
+    RunSpec extraSpec = b.expand().first();
+    extraSpec.protocol = QStringLiteral("iperf3-send");
+    extraSpec.frameSize = 4000;
+    QVERIFY(store.addRun(idB, wbtest::run(extraSpec, 10, 2)) > 0);
+
+    auto ids = [&](const SessionFilter &f) {
+        QList<qint64> out;
+        for (const SessionInfo &s : store.sessions(f))
+            out << s.id;
+        return out;
+    };
+    QCOMPARE(ids(SessionFilter()), QList<qint64>({idB, idA})); // newest first
+    SessionFilter f;
+    f.text = QStringLiteral("windows");
+    QCOMPARE(ids(f), QList<qint64>({idA}));
+    f = SessionFilter();
+    f.text = QStringLiteral("FTP");
+    QCOMPARE(ids(f), QList<qint64>({idB}));
+    f = SessionFilter();
+    f.states = {SessionState::Running};
+    QCOMPARE(ids(f), QList<qint64>({idB}));
+    f.states = {SessionState::Finished, SessionState::Cancelled};
+    QCOMPARE(ids(f), QList<qint64>({idA}));
+    f = SessionFilter();
+    f.protocol = QStringLiteral("iperf3-send");
+    QCOMPARE(ids(f), QList<qint64>({idB}));
+    f = SessionFilter();
+    f.frameSize = 9000;
+    QCOMPARE(ids(f), QList<qint64>({idA}));
+    f.frameSize = 4000;
+    QCOMPARE(ids(f), QList<qint64>({idB}));
+    f = SessionFilter();
+    f.host = QStringLiteral("127.0.0.2");
+    QCOMPARE(ids(f), QList<qint64>({idA}));
+    f.host = QStringLiteral("NAS");
+    QCOMPARE(ids(f), QList<qint64>({idB}));
+    f = SessionFilter();
+    f.from = QDateTime::currentDateTimeUtc().addDays(-1);
+    f.to = QDateTime::currentDateTimeUtc().addDays(1);
+    QCOMPARE(ids(f).size(), 2);
+    f.to = QDateTime::currentDateTimeUtc().addDays(-1);
+    QCOMPARE(ids(f).size(), 0);
+    f = SessionFilter();
+    f.limit = 1;
+    QCOMPARE(ids(f), QList<qint64>({idB}));
+
+    const SessionInfoList all = store.sessions();
+    QCOMPARE(all.first().protocols, QStringList({QStringLiteral("ftp-get"), QStringLiteral("iperf3-send")}));
+    QCOMPARE(all.first().frameSizes, QList<int>({1500, 4000}));
+    QCOMPARE(all.first().runCount, 1);
+    QCOMPARE(all.last().runCount, 0);
+}
+
+void TestResultStore::deleteAndFind()
+{
+    QTemporaryDir dir;
+    ResultStore store;
+    QVERIFY(store.open(dir.filePath(QStringLiteral("results.sqlite"))));
+    const TestPlan plan = wbtest::plan();
+    const qint64 keep = store.beginSession(plan);
+    const qint64 drop = store.beginSession(plan);
+    for (const RunSpec &spec : plan.expand().mid(0, 2)) {
+        QVERIFY(store.addRun(keep, wbtest::run(spec, 5, 4)) > 0);
+        QVERIFY(store.addRun(drop, wbtest::run(spec, 7, 4)) > 0);
+    }
+    SessionInfo info;
+    QVERIFY(store.session(drop, &info));
+    QCOMPARE(store.findSession(QString::number(drop)), drop);
+    QCOMPARE(store.findSession(info.uuid.left(8).toUpper()), drop);
+    QString error;
+    QCOMPARE(store.findSession(QStringLiteral("no-such-session"), &error), 0);
+    QVERIFY(error.contains(QStringLiteral("no session")));
+
+    QVERIFY2(store.deleteSession(drop, &error), qPrintable(error));
+    QVERIFY(!store.session(drop, &info, &error));
+    QCOMPARE(store.runs(drop).size(), 0);
+    QCOMPARE(store.runs(keep).size(), 2);
+    QCOMPARE(store.runs(keep).first().samples.size(), 4);
+    QVERIFY(!store.deleteSession(drop, &error));
+    QVERIFY(error.contains(QStringLiteral("no session")));
+
+    // No orphan rows left behind.
+    QSqlDatabase raw = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw-delete"));
+    raw.setDatabaseName(store.path());
+    QVERIFY(raw.open());
+    {
+        QSqlQuery q(raw);
+        QVERIFY(q.exec(QStringLiteral("SELECT (SELECT COUNT(*) FROM samples), (SELECT COUNT(*) FROM runs),"
+                                      " (SELECT COUNT(*) FROM session_hosts)")));
+        QVERIFY(q.next());
+        QCOMPARE(q.value(0).toInt(), 8);
+        QCOMPARE(q.value(1).toInt(), 2);
+        QCOMPARE(q.value(2).toInt(), 2);
+    }
+    raw = QSqlDatabase();
+    QSqlDatabase::removeDatabase(QStringLiteral("raw-delete"));
+}
+
+void TestResultStore::walMode()
+{
+    QTemporaryDir dir;
+    ResultStore store;
+    QVERIFY(store.open(dir.filePath(QStringLiteral("results.sqlite"))));
+    QCOMPARE(ResultStore::fileSchemaVersion(store.path()), ResultStore::kSchemaVersion);
+    QSqlDatabase raw = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw-wal"));
+    raw.setDatabaseName(store.path());
+    QVERIFY(raw.open());
+    {
+        QSqlQuery q(raw);
+        QVERIFY(q.exec(QStringLiteral("PRAGMA journal_mode")));
+        QVERIFY(q.next());
+        QCOMPARE(q.value(0).toString(), QStringLiteral("wal"));
+    }
+    raw = QSqlDatabase();
+    QSqlDatabase::removeDatabase(QStringLiteral("raw-wal"));
+}
+
+void TestResultStore::otherThread()
+{
+    QTemporaryDir dir;
+    ResultStore store;
+    QVERIFY(store.open(dir.filePath(QStringLiteral("results.sqlite"))));
+    const TestPlan plan = wbtest::plan();
+    const qint64 id = store.beginSession(plan);
+    QVERIFY(id > 0);
+    // The engine's worker thread stores runs while the GUI thread reads the list.
+    qint64 stored = 0;
+    QString threadError;
+    std::unique_ptr<QThread> worker(QThread::create([&] {
+        for (const RunSpec &spec : plan.expand())
+            stored += store.addRun(id, wbtest::run(spec, 50, 5), &threadError) > 0 ? 1 : 0;
+    }));
+    worker->start();
+    QVERIFY(worker->wait(60000));
+    QVERIFY2(threadError.isEmpty(), qPrintable(threadError));
+    QCOMPARE(stored, qint64(plan.runCount()));
+    QCOMPARE(store.runs(id).size(), plan.runCount());
+}
+
+void TestResultStore::secondStoreDoesNotInterruptFirst()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("results.sqlite"));
+    ResultStore gui;
+    QVERIFY(gui.open(path));
+    const qint64 id = gui.beginSession(wbtest::plan());
+    {
+        ResultStore cli; // a second user of the same file while the first one runs a plan
+        QString error;
+        QVERIFY2(cli.open(path, &error), qPrintable(error));
+        QCOMPARE(cli.interruptedAtOpen(), 0);
+        SessionInfo info;
+        QVERIFY(cli.session(id, &info));
+        QCOMPARE(info.state, SessionState::Running);
+    }
+    QVERIFY(gui.addRun(id, wbtest::run(wbtest::plan().expand().first(), 10, 2)) > 0);
+    QVERIFY(gui.endSession(id, SessionState::Finished));
+}
+
+void TestResultStore::closedStoreFailsCleanly()
+{
+    ResultStore store;
+    QString error;
+    QCOMPARE(store.beginSession(wbtest::plan(), &error), 0);
+    QVERIFY(error.contains(QStringLiteral("not open")));
+    QCOMPARE(store.addRun(1, RunResult(), &error), 0);
+    QVERIFY(store.sessions(SessionFilter(), &error).isEmpty());
+    QVERIFY(store.runs(1, &error).isEmpty());
+    QVERIFY(!store.endSession(1, SessionState::Finished, &error));
+}
+
+QTEST_GUILESS_MAIN(TestResultStore)
+#include "TestResultStore.moc"
