@@ -11,7 +11,10 @@
 #   lab.sh exec cli|srv CMD [ARGS...]   run a command in the client or server namespace
 #   lab.sh serve iperf3 [PORT]          start iperf3 -s in the server namespace (default port 5201)
 #   lab.sh serve wirebenchd PATH [ARGS] start a wirebenchd binary in the server namespace (port 5301)
-#   lab.sh stop NAME                    stop a server started with serve (iperf3, wirebenchd)
+#   lab.sh serve vsftpd CONF [PORT]     start vsftpd with your config in the server namespace (port 21)
+#   lab.sh serve smbd CONF [PORT]       start smbd with your smb.conf in the server namespace (port 445)
+#   lab.sh serve cmd NAME PORT CMD...   start any server that listens on PORT in the server namespace
+#   lab.sh stop NAME                    stop a server started with serve
 #
 # Environment: WBL_ID (default "0", at most 8 of [a-z0-9]) makes the names unique so several labs can
 # exist side by side: namespaces wbl-cli-ID and wbl-srv-ID, veth ends wbc-ID and wbs-ID.
@@ -284,13 +287,34 @@ cmd_serve() {
             [ -x "$path" ] || die "serve wirebenchd: '$path' is not an executable wirebenchd: give the path of the built binary"
             start_server wirebenchd 5301 "$path" --listen "$srv_addr:5301" "$@"
             ;;
-        *) die "serve: unknown server '$what' (iperf3, wirebenchd)" ;;
+        vsftpd)
+            # The caller's config (listen=YES, background=NO, its own users and directories); the lab only
+            # runs it inside the server namespace, where it can only listen on the lab's addresses.
+            local conf=${1:-} port=${2:-21}
+            [ -r "$conf" ] || die "serve vsftpd: give a readable vsftpd.conf (with listen=YES and background=NO)"
+            command -v vsftpd >/dev/null || die "serve vsftpd: vsftpd is missing: apt-get install vsftpd"
+            start_server vsftpd "$port" vsftpd "$conf"
+            ;;
+        smbd)
+            local conf=${1:-} port=${2:-445}
+            [ -r "$conf" ] || die "serve smbd: give a readable smb.conf (with its own lock, state, pid and private dirs)"
+            command -v smbd >/dev/null || die "serve smbd: smbd is missing: apt-get install samba"
+            start_server smbd "$port" smbd --foreground --no-process-group --debug-stdout -s "$conf"
+            ;;
+        cmd)
+            # Any other server: serve cmd NAME PORT COMMAND [ARGS...]
+            local name=${1:-} port=${2:-}; shift 2 || true
+            [[ $name =~ ^[a-z0-9_-]+$ ]] || die "serve cmd: give a NAME of [a-z0-9_-], a PORT and the command"
+            [[ $port =~ ^[0-9]+$ ]] && [ $# -gt 0 ] || die "serve cmd $name: give the PORT it listens on and the command"
+            start_server "$name" "$port" "$@"
+            ;;
+        *) die "serve: unknown server '$what' (iperf3, wirebenchd, vsftpd, smbd, cmd)" ;;
     esac
 }
 
 cmd_stop() {
     local name=${1:-}
-    [ -n "$name" ] || die "stop: name a server (iperf3, wirebenchd)"
+    [ -n "$name" ] || die "stop: name a server (iperf3, wirebenchd, vsftpd, smbd or a cmd NAME)"
     need_root
     stop_server "$name"
 }
@@ -307,5 +331,5 @@ case $verb in
     exec) cmd_exec "$@" ;;
     serve) cmd_serve "$@" ;;
     stop) cmd_stop "$@" ;;
-    *) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; [ -z "$verb" ] || [ "$verb" = help ] || exit 2 ;;
+    *) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; [ -z "$verb" ] || [ "$verb" = help ] || exit 2 ;;
 esac
