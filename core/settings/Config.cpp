@@ -1,0 +1,287 @@
+#include "Config.h"
+
+#include "protocols/DriverRegistry.h"
+
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSettings>
+#include <QSysInfo>
+
+namespace wb {
+
+namespace {
+
+// The table of keys: one place to see what is stored.
+const QString kSchema = QStringLiteral("schemaVersion");
+const QString kHosts = QStringLiteral("hosts/list");
+const QString kPlanProtocols = QStringLiteral("plan/protocols");
+const QString kPlanFrames = QStringLiteral("plan/frameSizes");
+const QString kPlanReps = QStringLiteral("plan/repetitions");
+const QString kPlanDuration = QStringLiteral("plan/durationMs");
+const QString kPlanMessage = QStringLiteral("plan/messageSize");
+const QString kPlanSndBuf = QStringLiteral("plan/sendBufferBytes");
+const QString kPlanRcvBuf = QStringLiteral("plan/recvBufferBytes");
+const QString kPlanSample = QStringLiteral("plan/sampleIntervalMs");
+const QString kUnit = QStringLiteral("view/rateUnit");
+const QString kGeometry = QStringLiteral("window/geometry");
+const QString kState = QStringLiteral("window/state");
+
+bool isSecretOption(const QString &key)
+{
+    for (const ProtocolInfo &info : DriverRegistry::protocols()) {
+        for (const OptionSpec &option : info.hostOptions) {
+            if (option.key == key && option.type == OptionSpec::Type::Secret)
+                return true;
+        }
+    }
+    // Belt and braces for options no registered protocol declares yet.
+    const QString lower = key.toLower();
+    return lower.contains(QLatin1String("password")) || lower.contains(QLatin1String("secret"))
+        || lower.endsWith(QLatin1String(".key")) || lower.contains(QLatin1String("token"));
+}
+
+// "Linux", "Windows", "macOS": the short label the comparison chart's legend shows.
+QString shortOsLabel()
+{
+    const QString kernel = QSysInfo::kernelType();
+    if (kernel == QLatin1String("linux"))
+        return QStringLiteral("Linux");
+    if (kernel == QLatin1String("winnt"))
+        return QStringLiteral("Windows");
+    if (kernel == QLatin1String("darwin"))
+        return QStringLiteral("macOS");
+    return QSysInfo::prettyProductName();
+}
+
+int intIn(const QVariant &value, int fallback, int min, int max)
+{
+    bool ok = false;
+    const int v = value.toInt(&ok);
+    return ok && v >= min && v <= max ? v : fallback;
+}
+
+} // namespace
+
+Config::Config(const QString &fileName)
+{
+    if (fileName.isEmpty()) {
+        if (QCoreApplication::organizationName().isEmpty())
+            QCoreApplication::setOrganizationName(QStringLiteral("Wirebench"));
+        if (QCoreApplication::applicationName().isEmpty())
+            QCoreApplication::setApplicationName(QStringLiteral("wirebench"));
+        m_settings = std::make_unique<QSettings>(QSettings::UserScope, QStringLiteral("Wirebench"),
+                                                 QStringLiteral("wirebench"));
+    } else {
+        m_settings = std::make_unique<QSettings>(fileName, QSettings::IniFormat);
+    }
+    migrate();
+}
+
+Config::~Config()
+{
+    m_settings->sync();
+}
+
+QString Config::fileName() const
+{
+    return m_settings->fileName();
+}
+
+int Config::schemaVersion() const
+{
+    return m_settings->value(kSchema, 0).toInt();
+}
+
+void Config::migrate()
+{
+    const int version = schemaVersion();
+    if (version == kSchemaVersion)
+        return;
+    if (version > kSchemaVersion) {
+        // A newer release wrote this file: read what we understand, never rewrite its version.
+        return;
+    }
+    // Version 0 (no file yet) -> 1: nothing to convert, defaults apply.
+    m_settings->setValue(kSchema, kSchemaVersion);
+}
+
+Host Config::loopbackHost()
+{
+    Host host;
+    host.name = QStringLiteral("This computer (loopback)");
+    host.address = QStringLiteral("127.0.0.1");
+    host.port = 0; // replaced by the embedded responder's port when a plan starts
+    host.osLabel = shortOsLabel();
+    host.serverType = QStringLiteral("wirebenchd");
+    host.embedded = true;
+    return host;
+}
+
+QByteArray Config::hostsToJson(const QList<HostEntry> &hosts)
+{
+    QJsonArray array;
+    for (const HostEntry &entry : hosts) {
+        const Host &h = entry.host;
+        QJsonObject o;
+        o.insert(QStringLiteral("name"), h.name);
+        o.insert(QStringLiteral("address"), h.address);
+        o.insert(QStringLiteral("port"), int(h.port));
+        o.insert(QStringLiteral("os"), h.osLabel);
+        o.insert(QStringLiteral("serverType"), h.serverType);
+        if (h.linkSpeedMbps > 0)
+            o.insert(QStringLiteral("linkSpeedMbps"), h.linkSpeedMbps);
+        if (h.embedded)
+            o.insert(QStringLiteral("embedded"), true);
+        o.insert(QStringLiteral("selected"), entry.selected);
+        QJsonObject options;
+        for (auto it = h.options.cbegin(); it != h.options.cend(); ++it) {
+            if (!isSecretOption(it.key()))
+                options.insert(it.key(), QJsonValue::fromVariant(it.value()));
+        }
+        if (!options.isEmpty())
+            o.insert(QStringLiteral("options"), options);
+        array.append(o);
+    }
+    return QJsonDocument(array).toJson(QJsonDocument::Compact);
+}
+
+QList<HostEntry> Config::hostsFromJson(const QByteArray &json, bool *ok)
+{
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    if (ok)
+        *ok = parseError.error == QJsonParseError::NoError && doc.isArray();
+    QList<HostEntry> out;
+    const QJsonArray array = doc.array();
+    for (const QJsonValue &value : array) {
+        const QJsonObject o = value.toObject();
+        HostEntry entry;
+        Host &h = entry.host;
+        h.name = o.value(QStringLiteral("name")).toString();
+        h.address = o.value(QStringLiteral("address")).toString().trimmed();
+        const int port = o.value(QStringLiteral("port")).toInt();
+        h.port = port > 0 && port <= 65535 ? quint16(port) : 0;
+        h.osLabel = o.value(QStringLiteral("os")).toString();
+        h.serverType = o.value(QStringLiteral("serverType")).toString(QStringLiteral("wirebenchd"));
+        h.linkSpeedMbps = qMax(0.0, o.value(QStringLiteral("linkSpeedMbps")).toDouble());
+        h.embedded = o.value(QStringLiteral("embedded")).toBool();
+        h.options = o.value(QStringLiteral("options")).toObject().toVariantMap();
+        entry.selected = o.value(QStringLiteral("selected")).toBool(true);
+        if (h.address.isEmpty() && !h.embedded)
+            continue;
+        out.append(entry);
+    }
+    return out;
+}
+
+QList<HostEntry> Config::hosts() const
+{
+    if (!m_settings->contains(kHosts))
+        return {HostEntry{loopbackHost(), true}};
+    bool ok = false;
+    const QList<HostEntry> list = hostsFromJson(m_settings->value(kHosts).toByteArray(), &ok);
+    if (!ok)
+        return {HostEntry{loopbackHost(), true}};
+    return list;
+}
+
+void Config::setHosts(const QList<HostEntry> &hosts)
+{
+    m_settings->setValue(kHosts, QString::fromUtf8(hostsToJson(hosts)));
+}
+
+TestPlan Config::lastPlan() const
+{
+    TestPlan plan;
+    const TestParams defaults;
+    plan.protocols = QStringList{QStringLiteral("tcp-send"), QStringLiteral("tcp-recv")};
+    plan.frameSizes = {1500, 9000};
+    if (m_settings->contains(kPlanProtocols)) {
+        QStringList protocols;
+        for (const QString &id : m_settings->value(kPlanProtocols).toStringList()) {
+            if (DriverRegistry::has(id))
+                protocols << id;
+        }
+        plan.protocols = protocols;
+    }
+    if (m_settings->contains(kPlanFrames)) {
+        QList<int> frames;
+        for (const QString &text : m_settings->value(kPlanFrames).toStringList()) {
+            const int frame = intIn(text, 0, 576, 65535);
+            if (frame > 0 && !frames.contains(frame))
+                frames << frame;
+        }
+        plan.frameSizes = frames;
+    }
+    plan.repetitions = intIn(m_settings->value(kPlanReps), 5, 1, 1000);
+    plan.params.durationMs = intIn(m_settings->value(kPlanDuration), defaults.durationMs, 100, 24 * 3600 * 1000);
+    plan.params.messageSize = intIn(m_settings->value(kPlanMessage), defaults.messageSize, 1, 16 * 1024 * 1024);
+    plan.params.sendBufferBytes = intIn(m_settings->value(kPlanSndBuf), 0, 0, 1 << 30);
+    plan.params.recvBufferBytes = intIn(m_settings->value(kPlanRcvBuf), 0, 0, 1 << 30);
+    plan.params.sampleIntervalMs = intIn(m_settings->value(kPlanSample), defaults.sampleIntervalMs, 10, 60000);
+    return plan;
+}
+
+void Config::setLastPlan(const TestPlan &plan)
+{
+    QStringList frames;
+    for (int frame : plan.frameSizes)
+        frames << QString::number(frame);
+    m_settings->setValue(kPlanProtocols, plan.protocols);
+    m_settings->setValue(kPlanFrames, frames);
+    m_settings->setValue(kPlanReps, plan.repetitions);
+    m_settings->setValue(kPlanDuration, plan.params.durationMs);
+    m_settings->setValue(kPlanMessage, plan.params.messageSize);
+    m_settings->setValue(kPlanSndBuf, plan.params.sendBufferBytes);
+    m_settings->setValue(kPlanRcvBuf, plan.params.recvBufferBytes);
+    m_settings->setValue(kPlanSample, plan.params.sampleIntervalMs);
+}
+
+RateUnit Config::rateUnit() const
+{
+    return Units::fromId(m_settings->value(kUnit, Units::id(RateUnit::MBps)).toString());
+}
+
+void Config::setRateUnit(RateUnit unit)
+{
+    m_settings->setValue(kUnit, Units::id(unit));
+}
+
+QByteArray Config::windowGeometry() const
+{
+    return m_settings->value(kGeometry).toByteArray();
+}
+
+void Config::setWindowGeometry(const QByteArray &geometry)
+{
+    m_settings->setValue(kGeometry, geometry);
+}
+
+QByteArray Config::windowState() const
+{
+    return m_settings->value(kState).toByteArray();
+}
+
+void Config::setWindowState(const QByteArray &state)
+{
+    m_settings->setValue(kState, state);
+}
+
+QByteArray Config::splitterState(const QString &name) const
+{
+    return m_settings->value(QStringLiteral("window/splitter/") + name).toByteArray();
+}
+
+void Config::setSplitterState(const QString &name, const QByteArray &state)
+{
+    m_settings->setValue(QStringLiteral("window/splitter/") + name, state);
+}
+
+void Config::sync()
+{
+    m_settings->sync();
+}
+
+} // namespace wb

@@ -1,0 +1,208 @@
+#include "HostListPanel.h"
+
+#include "HostDialog.h"
+#include "net/Responder.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace wb {
+
+HostListPanel::HostListPanel(Config *config, QWidget *parent)
+    : QWidget(parent)
+    , m_config(config)
+{
+    setObjectName(QStringLiteral("hostListPanel"));
+    m_table = new QTableWidget(0, ColumnCount, this);
+    m_table->setObjectName(QStringLiteral("hostTable"));
+    m_table->setHorizontalHeaderLabels({tr("Host"), tr("Address"), tr("Port"), tr("OS"), tr("Server")});
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->setVisible(false);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setToolTip(tr("Tick the hosts the next plan runs against; double-click to edit"));
+
+    m_add = new QPushButton(tr("Add..."), this);
+    m_add->setObjectName(QStringLiteral("addHostButton"));
+    m_edit = new QPushButton(tr("Edit..."), this);
+    m_edit->setObjectName(QStringLiteral("editHostButton"));
+    m_remove = new QPushButton(tr("Remove"), this);
+    m_remove->setObjectName(QStringLiteral("removeHostButton"));
+    connect(m_add, &QPushButton::clicked, this, &HostListPanel::addWithDialog);
+    connect(m_edit, &QPushButton::clicked, this, &HostListPanel::editWithDialog);
+    connect(m_remove, &QPushButton::clicked, this, &HostListPanel::removeCurrent);
+    connect(m_table, &QTableWidget::cellDoubleClicked, this, &HostListPanel::editWithDialog);
+    connect(m_table, &QTableWidget::itemSelectionChanged, this, &HostListPanel::updateButtons);
+    connect(m_table, &QTableWidget::itemChanged, this, [this](QTableWidgetItem *item) {
+        if (m_refreshing || item->column() != Name || item->row() >= m_entries.size())
+            return;
+        const bool checked = item->checkState() == Qt::Checked;
+        if (m_entries[item->row()].selected != checked)
+            setSelected(item->row(), checked);
+    });
+
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_add);
+    buttons->addWidget(m_edit);
+    buttons->addWidget(m_remove);
+    buttons->addStretch(1);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_table, 1);
+    layout->addLayout(buttons);
+
+    if (m_config)
+        m_entries = m_config->hosts();
+    refresh();
+}
+
+QList<Host> HostListPanel::selectedHosts() const
+{
+    QList<Host> hosts;
+    for (const HostEntry &e : m_entries) {
+        if (e.selected)
+            hosts << e.host;
+    }
+    return hosts;
+}
+
+void HostListPanel::setEntries(const QList<HostEntry> &entries)
+{
+    m_entries = entries;
+    save();
+    refresh();
+}
+
+void HostListPanel::addHost(const Host &host)
+{
+    m_entries.append(HostEntry{host, true});
+    save();
+    refresh();
+    m_table->selectRow(int(m_entries.size()) - 1);
+}
+
+void HostListPanel::replaceHost(int row, const Host &host)
+{
+    if (row < 0 || row >= m_entries.size())
+        return;
+    m_entries[row].host = host;
+    save();
+    refresh();
+}
+
+void HostListPanel::removeHost(int row)
+{
+    if (row < 0 || row >= m_entries.size() || m_entries.at(row).host.embedded)
+        return;
+    m_entries.removeAt(row);
+    save();
+    refresh();
+}
+
+void HostListPanel::setSelected(int row, bool selected)
+{
+    if (row < 0 || row >= m_entries.size())
+        return;
+    m_entries[row].selected = selected;
+    save();
+    refresh();
+}
+
+void HostListPanel::setEmbeddedState(quint16 port, const QString &error)
+{
+    m_embeddedPort = port;
+    m_embeddedError = error;
+    refresh();
+}
+
+void HostListPanel::addWithDialog()
+{
+    Host blank;
+    blank.osLabel = QStringLiteral("Linux");
+    HostDialog dialog(blank, this);
+    if (dialog.exec() == QDialog::Accepted)
+        addHost(dialog.host());
+}
+
+void HostListPanel::editWithDialog()
+{
+    const int row = m_table->currentRow();
+    if (row < 0 || row >= m_entries.size())
+        return;
+    HostDialog dialog(m_entries.at(row).host, this);
+    if (dialog.exec() == QDialog::Accepted)
+        replaceHost(row, dialog.host());
+}
+
+void HostListPanel::removeCurrent()
+{
+    removeHost(m_table->currentRow());
+}
+
+void HostListPanel::save()
+{
+    if (m_config) {
+        m_config->setHosts(m_entries);
+        m_config->sync();
+    }
+    emit hostsChanged();
+}
+
+void HostListPanel::refresh()
+{
+    m_refreshing = true;
+    const int current = m_table->currentRow();
+    m_table->setRowCount(int(m_entries.size()));
+    for (int row = 0; row < m_entries.size(); ++row) {
+        const HostEntry &e = m_entries.at(row);
+        const Host &h = e.host;
+        auto set = [&](int column, const QString &text) {
+            auto *item = new QTableWidgetItem(text);
+            item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+            m_table->setItem(row, column, item);
+            return item;
+        };
+        QTableWidgetItem *name = set(Name, h.displayName());
+        name->setFlags(name->flags() | Qt::ItemIsUserCheckable);
+        name->setCheckState(e.selected ? Qt::Checked : Qt::Unchecked);
+        set(Address, h.address);
+        QString port = h.port ? QString::number(h.port) : tr("%1 (default)").arg(ResponderConfig::kDefaultPort);
+        QString serverType = h.serverType;
+        if (h.embedded) {
+            port = m_embeddedPort ? QString::number(m_embeddedPort) : tr("-");
+            serverType = tr("built-in wirebenchd");
+            if (!m_embeddedError.isEmpty()) {
+                serverType = tr("not running: %1").arg(m_embeddedError);
+                name->setForeground(QColor(190, 30, 30));
+            }
+        }
+        set(Port, port);
+        set(Os, h.osLabel);
+        QTableWidgetItem *server = set(ServerType, serverType);
+        server->setToolTip(serverType);
+        if (h.embedded && !m_embeddedError.isEmpty())
+            server->setForeground(QColor(190, 30, 30));
+    }
+    if (current >= 0 && current < m_entries.size())
+        m_table->selectRow(current);
+    m_refreshing = false;
+    updateButtons();
+}
+
+void HostListPanel::updateButtons()
+{
+    const int row = m_table->currentRow();
+    const bool valid = row >= 0 && row < m_entries.size();
+    m_edit->setEnabled(valid);
+    const bool embedded = valid && m_entries.at(row).host.embedded;
+    m_remove->setEnabled(valid && !embedded);
+    m_remove->setToolTip(embedded ? tr("The loopback host is built in: untick it to leave it out of a plan")
+                                  : tr("Remove the selected host"));
+}
+
+} // namespace wb

@@ -1,0 +1,61 @@
+#pragma once
+
+#include "settings/Config.h"
+
+#include <QList>
+#include <QWidget>
+
+class QPushButton;
+class QTableWidget;
+
+namespace wb {
+
+/// The list of hosts to measure against (name, address, port, OS label, server type), a checkbox per host
+/// to choose which run, Add/Edit/Remove through HostDialog. Every change is saved through Config.
+class HostListPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    enum Column { Name, Address, Port, Os, ServerType, ColumnCount };
+
+    explicit HostListPanel(Config *config, QWidget *parent = nullptr);
+
+    QList<HostEntry> entries() const { return m_entries; }
+    /// The checked hosts, in list order.
+    QList<Host> selectedHosts() const;
+    QTableWidget *table() const { return m_table; }
+
+public slots:
+    void setEntries(const QList<HostEntry> &entries);
+    void addHost(const wb::Host &host);
+    void replaceHost(int row, const wb::Host &host);
+    void removeHost(int row);
+    void setSelected(int row, bool selected);
+    /// The embedded responder's state: its port once it listens, or why it could not start.
+    void setEmbeddedState(quint16 port, const QString &error);
+
+    /// Button handlers (open HostDialog).
+    void addWithDialog();
+    void editWithDialog();
+    void removeCurrent();
+
+signals:
+    void hostsChanged();
+
+private:
+    void refresh();
+    void save();
+    void updateButtons();
+
+    Config *m_config = nullptr;
+    QList<HostEntry> m_entries;
+    QTableWidget *m_table = nullptr;
+    QPushButton *m_add = nullptr;
+    QPushButton *m_edit = nullptr;
+    QPushButton *m_remove = nullptr;
+    quint16 m_embeddedPort = 0;
+    QString m_embeddedError;
+    bool m_refreshing = false;
+};
+
+} // namespace wb

@@ -1,0 +1,263 @@
+#include "PlanEditorPanel.h"
+
+#include "protocols/DriverRegistry.h"
+#include "settings/Config.h"
+#include "stats/Units.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QRegularExpression>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace wb {
+
+PlanEditorPanel::PlanEditorPanel(Config *config, QWidget *parent)
+    : QWidget(parent)
+    , m_config(config)
+{
+    setObjectName(QStringLiteral("planEditorPanel"));
+
+    auto *protocolBox = new QGroupBox(tr("Protocols"), this);
+    auto *protocolLayout = new QVBoxLayout(protocolBox);
+    for (const ProtocolInfo &info : DriverRegistry::protocols()) {
+        auto *check = new QCheckBox(info.title, protocolBox);
+        check->setObjectName(QStringLiteral("protocolCheck_") + info.id);
+        check->setToolTip(info.description);
+        protocolLayout->addWidget(check);
+        m_protocols.insert(info.id, check);
+        connect(check, &QCheckBox::toggled, this, &PlanEditorPanel::onChanged);
+    }
+
+    auto *frameBox = new QGroupBox(tr("Ethernet frame sizes (MTU)"), this);
+    m_frame1500 = new QCheckBox(tr("1500 B (standard)"), frameBox);
+    m_frame1500->setObjectName(QStringLiteral("frame1500Check"));
+    m_frame9000 = new QCheckBox(tr("9000 B (jumbo)"), frameBox);
+    m_frame9000->setObjectName(QStringLiteral("frame9000Check"));
+    m_customFrames = new QLineEdit(frameBox);
+    m_customFrames->setObjectName(QStringLiteral("customFramesEdit"));
+    m_customFrames->setPlaceholderText(tr("more, e.g. 4000, 7000"));
+    m_customFrames->setToolTip(tr("Further frame sizes in bytes (576..65535), separated by commas. "
+                                  "The TCP MSS is the frame size minus 40 B."));
+    auto *frameLayout = new QHBoxLayout(frameBox);
+    frameLayout->addWidget(m_frame1500);
+    frameLayout->addWidget(m_frame9000);
+    frameLayout->addWidget(m_customFrames, 1);
+    connect(m_frame1500, &QCheckBox::toggled, this, &PlanEditorPanel::onChanged);
+    connect(m_frame9000, &QCheckBox::toggled, this, &PlanEditorPanel::onChanged);
+    connect(m_customFrames, &QLineEdit::textChanged, this, &PlanEditorPanel::onChanged);
+
+    m_repetitions = new QSpinBox(this);
+    m_repetitions->setObjectName(QStringLiteral("repetitionsSpin"));
+    m_repetitions->setRange(1, 1000);
+    m_repetitions->setValue(5);
+    m_duration = new QDoubleSpinBox(this);
+    m_duration->setObjectName(QStringLiteral("durationSpin"));
+    m_duration->setRange(0.1, 3600);
+    m_duration->setDecimals(1);
+    m_duration->setSingleStep(1);
+    m_duration->setSuffix(tr(" s"));
+    m_duration->setValue(10);
+
+    m_messagePreset = new QComboBox(this);
+    m_messagePreset->setObjectName(QStringLiteral("messagePresetCombo"));
+    m_messagePreset->addItem(tr("128 KiB (default)"), 128 * 1024);
+    m_messagePreset->addItem(tr("1472 B (netperf -m 1472)"), kNetperfMessageSize);
+    m_messagePreset->addItem(tr("64 KiB"), 64 * 1024);
+    m_messagePreset->addItem(tr("1 MiB"), 1024 * 1024);
+    m_messagePreset->addItem(tr("Custom"), 0);
+    m_messageSize = new QSpinBox(this);
+    m_messageSize->setObjectName(QStringLiteral("messageSizeSpin"));
+    m_messageSize->setRange(1, 16 * 1024 * 1024);
+    m_messageSize->setSuffix(tr(" B"));
+    m_messageSize->setValue(128 * 1024);
+    m_messageSize->setToolTip(tr("Bytes per send() call, as netperf -m"));
+    auto *messageRow = new QHBoxLayout;
+    messageRow->addWidget(m_messagePreset, 1);
+    messageRow->addWidget(m_messageSize);
+    connect(m_messagePreset, &QComboBox::activated, this, [this] {
+        const int size = m_messagePreset->currentData().toInt();
+        if (size > 0)
+            m_messageSize->setValue(size);
+    });
+    connect(m_messageSize, &QSpinBox::valueChanged, this, [this] {
+        syncMessagePreset();
+        onChanged();
+    });
+
+    m_bufferMode = new QComboBox(this);
+    m_bufferMode->setObjectName(QStringLiteral("socketBufferCombo"));
+    m_bufferMode->addItem(tr("System default"));
+    m_bufferMode->addItem(tr("Fixed size"));
+    m_bufferSize = new QSpinBox(this);
+    m_bufferSize->setObjectName(QStringLiteral("socketBufferSpin"));
+    m_bufferSize->setRange(4, 1024 * 1024);
+    m_bufferSize->setSuffix(tr(" KiB"));
+    m_bufferSize->setValue(256);
+    m_bufferSize->setToolTip(tr("SO_SNDBUF and SO_RCVBUF on both ends"));
+    auto *bufferRow = new QHBoxLayout;
+    bufferRow->addWidget(m_bufferMode, 1);
+    bufferRow->addWidget(m_bufferSize);
+    connect(m_bufferMode, &QComboBox::currentIndexChanged, this, &PlanEditorPanel::onChanged);
+    connect(m_bufferSize, &QSpinBox::valueChanged, this, &PlanEditorPanel::onChanged);
+
+    m_sampleInterval = new QSpinBox(this);
+    m_sampleInterval->setObjectName(QStringLiteral("sampleIntervalSpin"));
+    m_sampleInterval->setRange(10, 10000);
+    m_sampleInterval->setSingleStep(50);
+    m_sampleInterval->setSuffix(tr(" ms"));
+    m_sampleInterval->setValue(100);
+    connect(m_repetitions, &QSpinBox::valueChanged, this, &PlanEditorPanel::onChanged);
+    connect(m_duration, &QDoubleSpinBox::valueChanged, this, &PlanEditorPanel::onChanged);
+    connect(m_sampleInterval, &QSpinBox::valueChanged, this, &PlanEditorPanel::onChanged);
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("Repetitions:"), m_repetitions);
+    form->addRow(tr("Duration of a run:"), m_duration);
+    form->addRow(tr("Message size:"), messageRow);
+    form->addRow(tr("Socket buffers:"), bufferRow);
+    form->addRow(tr("Sample interval:"), m_sampleInterval);
+
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("planSummaryLabel"));
+    m_summary->setWordWrap(true);
+    m_problems = new QLabel(this);
+    m_problems->setObjectName(QStringLiteral("planProblemsLabel"));
+    m_problems->setStyleSheet(QStringLiteral("color: #b01e1e"));
+    m_problems->setWordWrap(true);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(protocolBox);
+    layout->addWidget(frameBox);
+    layout->addLayout(form);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_problems);
+    layout->addStretch(1);
+
+    TestPlan initial;
+    initial.protocols = QStringList{QStringLiteral("tcp-send"), QStringLiteral("tcp-recv")};
+    initial.frameSizes = {1500, 9000};
+    setPlan(m_config ? m_config->lastPlan() : initial);
+}
+
+void PlanEditorPanel::syncMessagePreset()
+{
+    const int index = m_messagePreset->findData(m_messageSize->value());
+    m_messagePreset->setCurrentIndex(index >= 0 ? index : m_messagePreset->count() - 1);
+}
+
+QList<int> PlanEditorPanel::customFrames(QStringList *errors) const
+{
+    QList<int> frames;
+    static const QRegularExpression separators(QStringLiteral("[,;\\s]+"));
+    for (const QString &part : m_customFrames->text().split(separators, Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const int frame = part.toInt(&ok);
+        if (!ok || frame < 576 || frame > 65535) {
+            if (errors)
+                *errors << tr("Custom frame size \"%1\" is not a number of bytes in 576..65535.").arg(part);
+            continue;
+        }
+        if (!frames.contains(frame))
+            frames << frame;
+    }
+    return frames;
+}
+
+TestPlan PlanEditorPanel::plan() const
+{
+    TestPlan plan;
+    plan.protocols.clear();
+    for (const ProtocolInfo &info : DriverRegistry::protocols()) {
+        if (m_protocols.value(info.id)->isChecked())
+            plan.protocols << info.id;
+    }
+    plan.frameSizes.clear();
+    if (m_frame1500->isChecked())
+        plan.frameSizes << 1500;
+    if (m_frame9000->isChecked())
+        plan.frameSizes << 9000;
+    for (int frame : customFrames(nullptr)) {
+        if (!plan.frameSizes.contains(frame))
+            plan.frameSizes << frame;
+    }
+    plan.repetitions = m_repetitions->value();
+    plan.params.durationMs = int(std::lround(m_duration->value() * 1000));
+    plan.params.messageSize = m_messageSize->value();
+    const int buffer = m_bufferMode->currentIndex() == 1 ? m_bufferSize->value() * 1024 : 0;
+    plan.params.sendBufferBytes = buffer;
+    plan.params.recvBufferBytes = buffer;
+    plan.params.sampleIntervalMs = m_sampleInterval->value();
+    return plan;
+}
+
+QStringList PlanEditorPanel::problems() const
+{
+    QStringList problems;
+    customFrames(&problems);
+    TestPlan p = plan();
+    Host placeholder;
+    placeholder.embedded = true;
+    p.hosts = {placeholder}; // hosts are the host list's business
+    problems << p.validate();
+    return problems;
+}
+
+void PlanEditorPanel::setPlan(const TestPlan &plan)
+{
+    m_loading = true;
+    for (auto it = m_protocols.cbegin(); it != m_protocols.cend(); ++it)
+        it.value()->setChecked(plan.protocols.contains(it.key()));
+    m_frame1500->setChecked(plan.frameSizes.contains(1500));
+    m_frame9000->setChecked(plan.frameSizes.contains(9000));
+    QStringList custom;
+    for (int frame : plan.frameSizes) {
+        if (frame != 1500 && frame != 9000)
+            custom << QString::number(frame);
+    }
+    m_customFrames->setText(custom.join(QStringLiteral(", ")));
+    m_repetitions->setValue(plan.repetitions);
+    m_duration->setValue(plan.params.durationMs / 1000.0);
+    m_messageSize->setValue(plan.params.messageSize);
+    syncMessagePreset();
+    const int buffer = std::max(plan.params.sendBufferBytes, plan.params.recvBufferBytes);
+    m_bufferMode->setCurrentIndex(buffer > 0 ? 1 : 0);
+    if (buffer > 0)
+        m_bufferSize->setValue(std::max(4, buffer / 1024));
+    m_sampleInterval->setValue(plan.params.sampleIntervalMs);
+    m_loading = false;
+    onChanged();
+}
+
+void PlanEditorPanel::onChanged()
+{
+    m_bufferSize->setEnabled(m_bufferMode->currentIndex() == 1);
+    if (m_loading)
+        return;
+    const TestPlan p = plan();
+    const int tests = int(p.protocols.size() * p.frameSizes.size());
+    const double seconds = double(tests) * p.repetitions * p.params.durationMs / 1000.0;
+    m_summary->setText(tr("%1 test(s) x %2 repetition(s) per host: about %3 s of measuring per host; "
+                          "message %4.")
+                           .arg(tests)
+                           .arg(p.repetitions)
+                           .arg(seconds, 0, 'f', 0)
+                           .arg(Units::formatBytes(p.params.messageSize)));
+    const QStringList list = problems();
+    m_problems->setText(list.join(QLatin1Char('\n')));
+    m_problems->setVisible(!list.isEmpty());
+    if (m_config)
+        m_config->setLastPlan(p);
+    emit planChanged();
+}
+
+} // namespace wb

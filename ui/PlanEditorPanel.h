@@ -1,0 +1,63 @@
+#pragma once
+
+#include "plan/TestPlan.h"
+
+#include <QMap>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace wb {
+
+class Config;
+
+/// What to run: protocols, frame sizes (1500, 9000, custom), repetitions, duration, message size, socket
+/// buffers and the sample interval. Builds a TestPlan without hosts (the host list supplies them).
+/// Saves every change through Config when one is given.
+class PlanEditorPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    static constexpr int kNetperfMessageSize = 1472;
+
+    explicit PlanEditorPanel(Config *config, QWidget *parent = nullptr);
+
+    /// The plan as edited; hosts is empty.
+    TestPlan plan() const;
+    /// Problems of the plan's own settings (hosts are not checked here); empty when it can run.
+    QStringList problems() const;
+
+public slots:
+    void setPlan(const wb::TestPlan &plan);
+
+signals:
+    void planChanged();
+
+private:
+    QList<int> customFrames(QStringList *errors) const;
+    void onChanged();
+    void syncMessagePreset();
+
+    Config *m_config = nullptr;
+    bool m_loading = false;
+    QMap<QString, QCheckBox *> m_protocols;
+    QCheckBox *m_frame1500 = nullptr;
+    QCheckBox *m_frame9000 = nullptr;
+    QLineEdit *m_customFrames = nullptr;
+    QSpinBox *m_repetitions = nullptr;
+    QDoubleSpinBox *m_duration = nullptr;
+    QComboBox *m_messagePreset = nullptr;
+    QSpinBox *m_messageSize = nullptr;
+    QComboBox *m_bufferMode = nullptr;
+    QSpinBox *m_bufferSize = nullptr;
+    QSpinBox *m_sampleInterval = nullptr;
+    QLabel *m_summary = nullptr;
+    QLabel *m_problems = nullptr;
+};
+
+} // namespace wb

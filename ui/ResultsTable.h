@@ -1,0 +1,27 @@
+#pragma once
+
+#include "model/RunResult.h"
+
+#include <QTableWidget>
+
+namespace wb {
+
+/// One row per finished run, filled in as each run ends. A failed run shows its error.
+class ResultsTable : public QTableWidget
+{
+    Q_OBJECT
+public:
+    enum Column { Index, HostName, Os, Protocol, Frame, Mss, Repetition, MBps, Mbps, Status, Error, ColumnCount };
+
+    explicit ResultsTable(QWidget *parent = nullptr);
+    const RunResultList &results() const { return m_results; }
+
+public slots:
+    void clearResults();
+    void addResult(const wb::RunResult &result);
+
+private:
+    RunResultList m_results;
+};
+
+} // namespace wb

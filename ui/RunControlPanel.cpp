@@ -1,0 +1,104 @@
+#include "RunControlPanel.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QStyle>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace wb {
+
+RunControlPanel::RunControlPanel(QWidget *parent)
+    : QWidget(parent)
+{
+    setObjectName(QStringLiteral("runControlPanel"));
+    m_start = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Start"), this);
+    m_start->setObjectName(QStringLiteral("startButton"));
+    m_start->setToolTip(tr("Run the plan: every chosen host x protocol x frame size, repeated"));
+    m_stop = new QPushButton(style()->standardIcon(QStyle::SP_MediaStop), tr("Stop"), this);
+    m_stop->setObjectName(QStringLiteral("stopButton"));
+    m_stop->setToolTip(tr("End the current run within a second; finished runs stay"));
+    m_progress = new QProgressBar(this);
+    m_progress->setObjectName(QStringLiteral("progressBar"));
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_progress->setTextVisible(true);
+    m_progress->setFormat(tr("Ready"));
+    m_progress->setMinimumWidth(260);
+    m_status = new QLabel(tr("Choose hosts and tests, then press Start."), this);
+    m_status->setObjectName(QStringLiteral("statusLabel"));
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status->setWordWrap(true);
+
+    connect(m_start, &QPushButton::clicked, this, &RunControlPanel::startRequested);
+    connect(m_stop, &QPushButton::clicked, this, &RunControlPanel::stopRequested);
+
+    auto *row = new QHBoxLayout;
+    row->addWidget(m_start);
+    row->addWidget(m_stop);
+    row->addWidget(m_progress, 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(row);
+    layout->addWidget(m_status);
+    setRunning(false);
+}
+
+QString RunControlPanel::statusText() const
+{
+    return m_status->text();
+}
+
+QString RunControlPanel::progressText() const
+{
+    return m_progress->text();
+}
+
+QString RunControlPanel::formatDuration(double seconds)
+{
+    const qint64 total = std::isfinite(seconds) && seconds > 0 ? qint64(std::ceil(seconds)) : 0;
+    const qint64 h = total / 3600, m = (total % 3600) / 60, s = total % 60;
+    if (h > 0)
+        return QStringLiteral("%1:%2:%3").arg(h).arg(m, 2, 10, QLatin1Char('0')).arg(s, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("%1:%2").arg(m).arg(s, 2, 10, QLatin1Char('0'));
+}
+
+void RunControlPanel::setRunning(bool running)
+{
+    m_running = running;
+    m_start->setEnabled(!running && m_startAllowed);
+    m_stop->setEnabled(running);
+}
+
+void RunControlPanel::setStartEnabled(bool enabled, const QString &reason)
+{
+    m_startAllowed = enabled;
+    m_start->setEnabled(!m_running && enabled);
+    m_start->setToolTip(enabled ? tr("Run the plan: every chosen host x protocol x frame size, repeated") : reason);
+}
+
+void RunControlPanel::setProgress(int runsDone, int runsTotal, double secondsLeft)
+{
+    m_progress->setRange(0, std::max(1, runsTotal));
+    m_progress->setValue(std::clamp(runsDone, 0, std::max(1, runsTotal)));
+    if (runsTotal <= 0) {
+        m_progress->setFormat(tr("Ready"));
+    } else if (runsDone >= runsTotal) {
+        m_progress->setFormat(tr("%1 of %2 runs done").arg(runsDone).arg(runsTotal));
+    } else {
+        m_progress->setFormat(tr("Run %1 of %2 - about %3 left")
+                                  .arg(runsDone + 1)
+                                  .arg(runsTotal)
+                                  .arg(formatDuration(secondsLeft)));
+    }
+}
+
+void RunControlPanel::setStatus(const QString &text)
+{
+    m_status->setText(text);
+}
+
+} // namespace wb

@@ -1,0 +1,43 @@
+#pragma once
+
+#include <QWidget>
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+
+namespace wb {
+
+/// Start and Stop, the progress of the whole matrix ("Run k of n - about m:ss left") and a status line.
+class RunControlPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit RunControlPanel(QWidget *parent = nullptr);
+
+    bool isRunning() const { return m_running; }
+    QString statusText() const;
+    QString progressText() const;
+    /// "1:05"; "0:07"; "1:02:03" for an hour and more.
+    static QString formatDuration(double seconds);
+
+public slots:
+    void setRunning(bool running);
+    void setProgress(int runsDone, int runsTotal, double secondsLeft);
+    void setStatus(const QString &text);
+    void setStartEnabled(bool enabled, const QString &reason = {});
+
+signals:
+    void startRequested();
+    void stopRequested();
+
+private:
+    QPushButton *m_start = nullptr;
+    QPushButton *m_stop = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QLabel *m_status = nullptr;
+    bool m_running = false;
+    bool m_startAllowed = true;
+};
+
+} // namespace wb

@@ -1,0 +1,239 @@
+#include "ThroughputChart.h"
+
+#include "ChartExporter.h"
+#include "ChartStyle.h"
+
+#include <qcustomplot.h>
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMenu>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace wb {
+
+namespace {
+const QString kIdleHint = QObject::tr("Press Start to measure: the throughput of each repetition appears here live.");
+}
+
+ThroughputChart::ThroughputChart(QWidget *parent)
+    : QWidget(parent)
+{
+    setObjectName(QStringLiteral("throughputChart"));
+    m_plot = new QCustomPlot(this);
+    m_plot->setObjectName(QStringLiteral("throughputPlot"));
+    m_plot->setMinimumSize(320, 200);
+    m_title = ChartStyle::addTitle(m_plot, tr("Live throughput"));
+    ChartStyle::styleAxes(m_plot);
+    m_plot->xAxis->setLabel(tr("Time (s)"));
+    m_plot->xAxis->setRange(0, 10);
+    m_plot->yAxis->setRange(0, 100);
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    m_hint = ChartStyle::addHint(m_plot, kIdleHint);
+    m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_plot, &QWidget::customContextMenuRequested, this, &ThroughputChart::showContextMenu);
+
+    m_unitCombo = new UnitComboBox(this);
+    connect(m_unitCombo, &UnitComboBox::unitChanged, this, &ThroughputChart::setUnit);
+
+    auto *header = new QHBoxLayout;
+    header->addStretch(1);
+    auto *unitLabel = new QLabel(tr("Unit:"), this);
+    unitLabel->setBuddy(m_unitCombo);
+    header->addWidget(unitLabel);
+    header->addWidget(m_unitCombo);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(header);
+    layout->addWidget(m_plot, 1);
+
+    m_replotTimer.setInterval(100);
+    connect(&m_replotTimer, &QTimer::timeout, this, [this] {
+        if (m_dirty)
+            replotNow();
+    });
+    m_replotTimer.start();
+    setUnit(m_unit);
+    m_plot->legend->setVisible(false);
+}
+
+QString ThroughputChart::title() const
+{
+    return m_title->text();
+}
+
+QCPGraph *ThroughputChart::graphForRepetition(int rep) const
+{
+    for (const Series &s : m_series) {
+        if (s.repetition == rep)
+            return s.graph;
+    }
+    return nullptr;
+}
+
+double ThroughputChart::valueOf(double bytes, double interval) const
+{
+    return interval > 0 ? Units::fromBytesPerSecond(bytes / interval, m_unit) : 0.0;
+}
+
+void ThroughputChart::setUnit(RateUnit unit)
+{
+    const bool changed = unit != m_unit;
+    m_unit = unit;
+    m_unitCombo->setUnit(unit);
+    m_plot->yAxis->setLabel(tr("Throughput (%1)").arg(Units::label(unit)));
+    for (Series &s : m_series)
+        rebuildGraph(s);
+    if (changed) {
+        updateAxes();
+        emit unitChanged(unit);
+    }
+    m_dirty = true;
+}
+
+void ThroughputChart::clear()
+{
+    m_plot->clearGraphs();
+    m_series.clear();
+    m_seriesByRun.clear();
+    m_testKey.clear();
+    m_plot->legend->setVisible(false);
+    m_dirty = true;
+}
+
+void ThroughputChart::onPlanStarted(int runCount)
+{
+    clear();
+    m_title->setText(tr("Live throughput"));
+    m_hint->setText(tr("Waiting for the first samples of %n run(s)...", nullptr, runCount));
+    m_hint->setVisible(true);
+    replotNow();
+}
+
+void ThroughputChart::onRunStarted(const RunSpec &spec)
+{
+    const QString key = spec.host.displayName() + QLatin1Char('|') + spec.host.address + QLatin1Char('|')
+        + spec.testKey();
+    if (key != m_testKey) {
+        clear();
+        m_testKey = key;
+    }
+    m_durationSeconds = spec.params.durationMs / 1000.0;
+    m_testLabel = tr("%1 @ %2 B frame, %3").arg(spec.protocol).arg(spec.frameSize).arg(spec.host.displayName());
+    m_title->setText(tr("Live throughput: %1").arg(m_testLabel));
+
+    Series s;
+    s.runIndex = spec.index;
+    s.repetition = spec.repetition;
+    s.graph = m_plot->addGraph();
+    s.graph->setName(tr("rep %1").arg(spec.repetition));
+    QPen pen(ChartStyle::seriesColor(spec.repetition - 1));
+    pen.setWidthF(2);
+    s.graph->setPen(pen);
+    s.graph->setLineStyle(QCPGraph::lsLine);
+    s.graph->setAdaptiveSampling(true);
+    m_seriesByRun.insert(spec.index, int(m_series.size()));
+    m_series.append(s);
+    m_plot->legend->setVisible(true);
+    updateAxes();
+    m_dirty = true;
+}
+
+void ThroughputChart::addSamples(const SampleList &samples)
+{
+    for (const Sample &sample : samples) {
+        const auto it = m_seriesByRun.constFind(sample.runIndex);
+        if (it == m_seriesByRun.constEnd())
+            continue; // a sample of a run whose start we did not see (or of a cleared test)
+        appendPoint(m_series[*it], sample.endSeconds, double(sample.bytes), sample.intervalSeconds);
+    }
+    if (!samples.isEmpty() && !m_series.isEmpty()) {
+        m_hint->setVisible(false);
+        m_dirty = true;
+    }
+}
+
+void ThroughputChart::appendPoint(Series &s, double end, double bytes, double interval)
+{
+    s.pendingBytes += bytes;
+    s.pendingInterval += interval;
+    if (++s.pendingCount < s.stride)
+        return;
+    s.end.append(end);
+    s.bytes.append(s.pendingBytes);
+    s.interval.append(s.pendingInterval);
+    s.graph->addData(end, valueOf(s.pendingBytes, s.pendingInterval));
+    s.pendingBytes = 0;
+    s.pendingInterval = 0;
+    s.pendingCount = 0;
+    if (s.end.size() > kMaxPointsPerLine)
+        decimate(s);
+}
+
+void ThroughputChart::decimate(Series &s)
+{
+    // Merge neighbours: the merged point is the byte-weighted rate over both intervals.
+    QVector<double> end, bytes, interval;
+    const qsizetype n = s.end.size();
+    for (qsizetype i = 0; i + 1 < n; i += 2) {
+        end.append(s.end.at(i + 1));
+        bytes.append(s.bytes.at(i) + s.bytes.at(i + 1));
+        interval.append(s.interval.at(i) + s.interval.at(i + 1));
+    }
+    if (n % 2) {
+        // An odd last point becomes the start of the next merged point.
+        s.pendingBytes = s.bytes.last();
+        s.pendingInterval = s.interval.last();
+        s.pendingCount = s.stride;
+    }
+    s.end = end;
+    s.bytes = bytes;
+    s.interval = interval;
+    s.stride *= 2;
+    rebuildGraph(s);
+}
+
+void ThroughputChart::rebuildGraph(Series &s)
+{
+    QVector<double> values(s.end.size());
+    for (qsizetype i = 0; i < s.end.size(); ++i)
+        values[i] = valueOf(s.bytes.at(i), s.interval.at(i));
+    s.graph->setData(s.end, values, true);
+}
+
+void ThroughputChart::updateAxes()
+{
+    double tMax = m_durationSeconds;
+    double yMax = 0;
+    for (const Series &s : m_series) {
+        if (!s.end.isEmpty())
+            tMax = std::max(tMax, s.end.last());
+        bool found = false;
+        const QCPRange range = s.graph->getValueRange(found);
+        if (found)
+            yMax = std::max(yMax, range.upper);
+    }
+    m_plot->xAxis->setRange(0, tMax > 0 ? tMax : 10);
+    if (yMax > 0)
+        m_plot->yAxis->setRange(0, yMax * 1.12);
+}
+
+void ThroughputChart::replotNow()
+{
+    updateAxes();
+    m_dirty = false;
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ThroughputChart::showContextMenu(const QPoint &pos)
+{
+    QMenu menu(this);
+    menu.addAction(tr("Export live graph..."), this, [this] {
+        ChartExporter::exportWithDialog(this, m_plot, QStringLiteral("wirebench-live-graph"));
+    });
+    menu.exec(m_plot->mapToGlobal(pos));
+}
+
+} // namespace wb

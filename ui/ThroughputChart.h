@@ -1,0 +1,88 @@
+#pragma once
+
+#include "model/RunSpec.h"
+#include "model/Sample.h"
+#include "stats/Units.h"
+
+#include <QHash>
+#include <QList>
+#include <QTimer>
+#include <QVector>
+#include <QWidget>
+
+class QCustomPlot;
+class QCPGraph;
+class QCPItemText;
+class QCPTextElement;
+
+namespace wb {
+
+class UnitComboBox;
+
+/// The live graph: throughput against time, one line per repetition of the current test.
+/// Samples are appended to the graphs' data as they arrive; drawing happens on a ~100 ms timer with
+/// rpQueuedReplot. A long run is decimated (pairs of points merged) so a redraw stays cheap.
+class ThroughputChart : public QWidget
+{
+    Q_OBJECT
+public:
+    static constexpr int kMaxPointsPerLine = 2000;
+
+    explicit ThroughputChart(QWidget *parent = nullptr);
+
+    RateUnit unit() const { return m_unit; }
+    QCustomPlot *plot() const { return m_plot; }
+    /// The line of repetition rep (1-based) of the current test, or nullptr.
+    QCPGraph *graphForRepetition(int rep) const;
+    int lineCount() const { return int(m_series.size()); }
+    QString title() const;
+
+public slots:
+    void setUnit(wb::RateUnit unit);
+    void clear();
+    void onPlanStarted(int runCount);
+    void onRunStarted(const wb::RunSpec &spec);
+    void addSamples(const wb::SampleList &samples);
+    /// Draws pending changes now (normally the timer does it).
+    void replotNow();
+
+signals:
+    void unitChanged(wb::RateUnit unit);
+
+private:
+    struct Series
+    {
+        int runIndex = 0;
+        int repetition = 0;
+        QCPGraph *graph = nullptr;
+        QVector<double> end;      ///< seconds since the run's start
+        QVector<double> bytes;
+        QVector<double> interval; ///< seconds
+        int stride = 1;           ///< raw samples per stored point after decimation
+        double pendingBytes = 0;
+        double pendingInterval = 0;
+        int pendingCount = 0;
+    };
+
+    void appendPoint(Series &s, double end, double bytes, double interval);
+    void decimate(Series &s);
+    void rebuildGraph(Series &s);
+    void updateAxes();
+    void showContextMenu(const QPoint &pos);
+    double valueOf(double bytes, double interval) const;
+
+    QCustomPlot *m_plot = nullptr;
+    UnitComboBox *m_unitCombo = nullptr;
+    QCPTextElement *m_title = nullptr;
+    QCPItemText *m_hint = nullptr;
+    QTimer m_replotTimer;
+    bool m_dirty = false;
+    RateUnit m_unit = RateUnit::MBps;
+    QString m_testLabel;
+    QString m_testKey;         ///< host + protocol + frame of the lines on screen
+    double m_durationSeconds = 0;
+    QList<Series> m_series;
+    QHash<int, int> m_seriesByRun; ///< RunSpec::index -> m_series position
+};
+
+} // namespace wb
