@@ -2,6 +2,7 @@
 
 #include "iperf3/Iperf3Driver.h"
 #include "tcp/TcpDriver.h"
+#include "ftp/FtpDriver.h"
 
 namespace wb {
 
@@ -11,6 +12,7 @@ const QList<ProtocolInfo> &DriverRegistry::protocols()
     static const QList<ProtocolInfo> all = [] {
         QList<ProtocolInfo> list;
         list << TcpDriver::protocolInfos();
+        list << FtpDriver::protocolInfos();
         list << Iperf3Driver::protocolInfos();
         return list;
     }();

@@ -1,0 +1,70 @@
+#include "TransferError.h"
+
+namespace wb {
+
+namespace {
+
+QString advice(TransferFault fault, int port)
+{
+    switch (fault) {
+    case TransferFault::LoginRefused: return QStringLiteral("check the user name and password");
+    case TransferFault::NoSuchPath: return QStringLiteral("check the path and the user's rights on it");
+    case TransferFault::NoSuchShare: return QStringLiteral("check the share name (smbclient -L HOST lists the shares)");
+    case TransferFault::PermissionDenied: return QStringLiteral("check the user's rights on that path on the server");
+    case TransferFault::NotListening:
+        return QStringLiteral("check that the server is running and listening on port %1").arg(port);
+    case TransferFault::Unreachable: return QStringLiteral("check the address and the network path to the host");
+    case TransferFault::TimedOut: return QStringLiteral("check the address, the firewall and that the server answers");
+    case TransferFault::ClosedMidTransfer:
+        return QStringLiteral("check the server's log and that the server is still running");
+    case TransferFault::RemoteDiskFull: return QStringLiteral("free space on the server or choose a smaller file size");
+    case TransferFault::LocalDiskFull: return QStringLiteral("free space on this computer or use the memory sink");
+    case TransferFault::LocalError: return QStringLiteral("check the local file and its folder");
+    case TransferFault::TlsFailed:
+        return QStringLiteral("check that the server offers TLS and that its certificate is trusted");
+    case TransferFault::Mismatch: return QStringLiteral("check the server's disk and the network path; run again");
+    case TransferFault::Other:
+    case TransferFault::None: break;
+    }
+    return QStringLiteral("check the server's log");
+}
+
+} // namespace
+
+QString transferErrorLine(const RunSpec &spec, int port, const QString &protocolTitle, TransferFault fault,
+                          const QString &what)
+{
+    QString where = spec.host.address;
+    if (where.contains(QLatin1Char(':')))
+        where = QLatin1Char('[') + where + QLatin1Char(']');
+    QString line = QStringLiteral("%1 (%2:%3): %4: %5: %6")
+                       .arg(spec.host.displayName(), where, QString::number(port), protocolTitle, what,
+                            advice(fault, port));
+    line.replace(QLatin1Char('\n'), QLatin1Char(' '));
+    line.remove(QLatin1Char('\r'));
+    return line;
+}
+
+QString transferFaultName(TransferFault fault)
+{
+    switch (fault) {
+    case TransferFault::None: return QStringLiteral("none");
+    case TransferFault::LoginRefused: return QStringLiteral("login_refused");
+    case TransferFault::NoSuchPath: return QStringLiteral("no_such_path");
+    case TransferFault::NoSuchShare: return QStringLiteral("no_such_share");
+    case TransferFault::PermissionDenied: return QStringLiteral("permission_denied");
+    case TransferFault::NotListening: return QStringLiteral("not_listening");
+    case TransferFault::Unreachable: return QStringLiteral("unreachable");
+    case TransferFault::TimedOut: return QStringLiteral("timed_out");
+    case TransferFault::ClosedMidTransfer: return QStringLiteral("closed_mid_transfer");
+    case TransferFault::RemoteDiskFull: return QStringLiteral("remote_disk_full");
+    case TransferFault::LocalDiskFull: return QStringLiteral("local_disk_full");
+    case TransferFault::LocalError: return QStringLiteral("local_error");
+    case TransferFault::TlsFailed: return QStringLiteral("tls_failed");
+    case TransferFault::Mismatch: return QStringLiteral("mismatch");
+    case TransferFault::Other: return QStringLiteral("other");
+    }
+    return QStringLiteral("other");
+}
+
+} // namespace wb

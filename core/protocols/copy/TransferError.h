@@ -1,0 +1,36 @@
+#pragma once
+
+#include "model/RunSpec.h"
+
+#include <QString>
+
+namespace wb {
+
+/// The faults a file transfer can meet, each with its own advice to the user.
+enum class TransferFault {
+    None,
+    LoginRefused,       ///< wrong password or unknown user (servers do not say which)
+    NoSuchPath,
+    NoSuchShare,
+    PermissionDenied,
+    NotListening,
+    Unreachable,
+    TimedOut,
+    ClosedMidTransfer,
+    RemoteDiskFull,
+    LocalDiskFull,
+    LocalError,
+    TlsFailed,
+    Mismatch,           ///< byte count or content differs
+    Other,
+};
+
+/// Builds the one-line error of a failed transfer: "<host> (<addr>:<port>): <protocol>: <what>: <advice>".
+/// `what` names what failed (never a secret); the advice follows from the fault.
+QString transferErrorLine(const RunSpec &spec, int port, const QString &protocolTitle, TransferFault fault,
+                          const QString &what);
+
+/// The JSON name of a fault, recorded in RunResult::extra["fault"] so that tests and exports can tell them apart.
+QString transferFaultName(TransferFault fault);
+
+} // namespace wb

@@ -1,0 +1,625 @@
+#include "FtpDriver.h"
+
+#include "protocols/ThroughputMeter.h"
+#include "protocols/copy/TransferData.h"
+#include "protocols/copy/TransferError.h"
+
+#include <QUrl>
+
+#include <curl/curl.h>
+
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+
+namespace wb {
+
+namespace {
+
+const QString DefaultFileName = QStringLiteral("wirebench-test.bin");
+constexpr long TransferBufferBytes = 1024 * 1024; // libcurl caps the upload buffer at 2 MiB
+constexpr long StallSeconds = 30;                  // no byte for this long = the server is gone
+
+void globalInit()
+{
+    static std::once_flag once;
+    std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+struct FtpSettings
+{
+    QString user;
+    QString password; // from Host::options until the key store lands; never copied into results or errors
+    QString path;
+    int port = 21;
+    bool active = false;
+    bool tls = false;
+    bool tlsVerify = true;
+
+    static FtpSettings fromHost(const Host &host)
+    {
+        FtpSettings s;
+        const QVariantMap &o = host.options;
+        s.user = o.value(QStringLiteral("ftp.user")).toString();
+        s.password = o.value(QStringLiteral("ftp.password")).toString();
+        s.path = o.value(QStringLiteral("ftp.path")).toString().trimmed();
+        if (s.path.isEmpty())
+            s.path = DefaultFileName;
+        else if (s.path.endsWith(QLatin1Char('/')))
+            s.path += DefaultFileName;
+        s.port = o.value(QStringLiteral("ftp.port"), 21).toInt();
+        if (s.port <= 0 || s.port > 65535)
+            s.port = 21;
+        s.active = o.value(QStringLiteral("ftp.active"), false).toBool();
+        s.tls = o.value(QStringLiteral("ftp.tls"), false).toBool();
+        s.tlsVerify = o.value(QStringLiteral("ftp.tls_verify"), true).toBool();
+        return s;
+    }
+
+    QByteArray url(const QString &address) const
+    {
+        QByteArray u = "ftp://";
+        QByteArray host = QUrl::toAce(address);
+        if (host.isEmpty())
+            host = address.toUtf8();
+        if (address.contains(QLatin1Char(':')))
+            host = '[' + address.toUtf8() + ']';
+        u += host + ':' + QByteArray::number(port) + '/';
+        if (path.startsWith(QLatin1Char('/')))
+            u += "%2F"; // absolute path: libcurl then starts with CWD /
+        const QStringList parts = path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+        QByteArrayList encoded;
+        for (const QString &p : parts)
+            encoded << QUrl::toPercentEncoding(p);
+        u += encoded.join('/');
+        return u;
+    }
+};
+
+/// State shared with libcurl's callbacks during one request.
+struct Transfer
+{
+    enum class Mode { Download, Upload, ReadBack };
+
+    RunObserver *observer = nullptr;
+    ThroughputMeter *meter = nullptr; ///< null for untimed requests (seed upload, read-back)
+    Mode mode = Mode::Download;
+    LocalSink *sink = nullptr;
+    LocalSource *source = nullptr;
+    qint64 uploadLimit = 0;            ///< bytes the read callback hands out
+    qint64 handedOut = 0;
+    qint64 received = 0;
+    qint64 uploaded = 0;               ///< ulnow as libcurl reports it
+    bool meterStarted = false;
+    bool stopped = false;
+    bool localFailed = false;
+    TransferFault localFault = TransferFault::None;
+    QString localError;
+    std::vector<char> reference;
+
+    // Socket and identity, kept across the requests of one run.
+    int mssWanted = 0;
+    int lastFd = -1;
+    int mss = 0;
+    bool mssSetFailed = false;
+    QString greeting;
+    QString syst;
+    QString lastReply;
+
+    void startMeter()
+    {
+        if (meter && !meterStarted) {
+            meter->start();
+            meterStarted = true;
+        }
+    }
+
+    void readMss()
+    {
+        if (mss > 0 || lastFd < 0)
+            return;
+        tcp_info info{};
+        socklen_t len = sizeof(info);
+        if (getsockopt(lastFd, IPPROTO_TCP, TCP_INFO, &info, &len) == 0 && info.tcpi_snd_mss > 0)
+            mss = int(info.tcpi_snd_mss);
+    }
+};
+
+int sockoptCallback(void *clientp, curl_socket_t fd, curlsocktype purpose)
+{
+    auto *t = static_cast<Transfer *>(clientp);
+    t->lastFd = fd;
+    t->mss = 0; // a new connection: read its MSS once data flows
+    if (t->mssWanted > 0 && setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &t->mssWanted, sizeof(t->mssWanted)) != 0)
+        t->mssSetFailed = true;
+    Q_UNUSED(purpose) // IPCXN (control, passive data) or ACCEPT (active data: only our sends follow it)
+    return CURL_SOCKOPT_OK;
+}
+
+int debugCallback(CURL *, curl_infotype type, char *data, size_t size, void *clientp)
+{
+    if (type != CURLINFO_HEADER_IN) // never look at what we send: it holds the password
+        return 0;
+    auto *t = static_cast<Transfer *>(clientp);
+    const QString line = QString::fromUtf8(data, qsizetype(size)).trimmed();
+    if (line.isEmpty())
+        return 0;
+    if (line.size() >= 4 && line[3] == QLatin1Char(' '))
+        t->lastReply = line.left(200);
+    if (t->greeting.isEmpty() && line.startsWith(QLatin1String("220")))
+        t->greeting = line.mid(4).trimmed();
+    else if (t->syst.isEmpty() && line.startsWith(QLatin1String("215")))
+        t->syst = line.mid(4).trimmed();
+    return 0;
+}
+
+size_t writeCallback(char *data, size_t, size_t n, void *userp)
+{
+    auto *t = static_cast<Transfer *>(userp);
+    if (t->observer->stopRequested()) {
+        t->stopped = true;
+        return 0;
+    }
+    t->startMeter();
+    if (t->mode == Transfer::Mode::ReadBack) {
+        if (t->reference.size() < n)
+            t->reference.resize(n);
+        if (!t->source->reference(t->reference.data(), t->received, qint64(n), &t->localError)) {
+            t->localFailed = true;
+            t->localFault = TransferFault::LocalError;
+            return 0;
+        }
+        if (std::memcmp(t->reference.data(), data, n) != 0) {
+            qint64 at = t->received;
+            while (at - t->received < qint64(n) && data[at - t->received] == t->reference[size_t(at - t->received)])
+                ++at;
+            t->localFailed = true;
+            t->localFault = TransferFault::Mismatch;
+            t->localError = QStringLiteral("the stored file differs from what was sent at byte %1").arg(at);
+            return 0;
+        }
+    } else if (t->sink && !t->sink->write(data, qint64(n), &t->localError)) {
+        t->localFailed = true;
+        t->localFault = t->sink->localDiskFull() ? TransferFault::LocalDiskFull
+            : t->sink->mismatchAt() >= 0        ? TransferFault::Mismatch
+                                                : TransferFault::LocalError;
+        return 0;
+    }
+    t->received += qint64(n);
+    if (t->meter && t->mode == Transfer::Mode::Download)
+        t->meter->add(qint64(n));
+    return n;
+}
+
+size_t readCallback(char *buffer, size_t size, size_t nitems, void *userp)
+{
+    auto *t = static_cast<Transfer *>(userp);
+    if (t->observer->stopRequested()) {
+        t->stopped = true;
+        return CURL_READFUNC_ABORT;
+    }
+    t->startMeter();
+    const qint64 want = qMin<qint64>(qint64(size * nitems), t->uploadLimit - t->handedOut);
+    if (want <= 0)
+        return 0;
+    const qint64 got = t->source->read(buffer, want, &t->localError);
+    if (got < 0) {
+        t->localFailed = true;
+        t->localFault = TransferFault::LocalError;
+        return CURL_READFUNC_ABORT;
+    }
+    t->handedOut += got;
+    return size_t(got);
+}
+
+int xferinfoCallback(void *clientp, curl_off_t, curl_off_t dlnow, curl_off_t, curl_off_t ulnow)
+{
+    auto *t = static_cast<Transfer *>(clientp);
+    if (t->observer->stopRequested()) {
+        t->stopped = true;
+        return 1;
+    }
+    if (dlnow > 0 || ulnow > 0)
+        t->readMss();
+    if (t->meter && t->meterStarted) {
+        if (t->mode == Transfer::Mode::Upload) {
+            t->meter->add(qint64(ulnow) - t->uploaded);
+            t->uploaded = qint64(ulnow);
+        } else {
+            t->meter->add(0); // keep samples coming while the data stalls
+        }
+    }
+    return 0;
+}
+
+class FtpRun
+{
+public:
+    FtpRun(const RunSpec &spec, RunObserver &observer, FtpDriver::Direction direction)
+        : m_spec(spec)
+        , m_observer(observer)
+        , m_direction(direction)
+        , m_ftp(FtpSettings::fromHost(spec.host))
+        , m_transfer(TransferSettings::fromParams(spec.params))
+        , m_meter(spec.index, spec.params.sampleIntervalMs, observer)
+    {
+        m_title = direction == FtpDriver::Direction::Get ? QStringLiteral("FTP GET") : QStringLiteral("FTP PUT");
+        m_result.spec = spec;
+        m_result.startedAt = QDateTime::currentDateTimeUtc();
+        m_state.observer = &observer;
+        m_state.mssWanted = spec.frameSize > 40 ? spec.frameSize - 40 : 0;
+    }
+
+    ~FtpRun()
+    {
+        if (m_curl)
+            curl_easy_cleanup(m_curl);
+    }
+
+    RunResult run();
+
+private:
+    void setup();
+    CURLcode perform(Transfer::Mode mode, ThroughputMeter *meter, qint64 uploadBytes);
+    qint64 remoteSize(CURLcode *code);
+    RunResult fail(TransferFault fault, const QString &what);
+    RunResult failCurl(CURLcode code, const QString &during);
+    RunResult cancelled();
+    void finishIdentity();
+    void fillTiming(qint64 bytes, bool completed);
+
+    RunSpec m_spec;
+    RunObserver &m_observer;
+    FtpDriver::Direction m_direction;
+    FtpSettings m_ftp;
+    TransferSettings m_transfer;
+    ThroughputMeter m_meter;
+    RunResult m_result;
+    QString m_title;
+    CURL *m_curl = nullptr;
+    Transfer m_state;
+    LocalSource m_source;
+    LocalSink m_sink;
+    char m_curlError[CURL_ERROR_SIZE] = {};
+};
+
+void FtpRun::setup()
+{
+    CURL *c = m_curl;
+    curl_easy_setopt(c, CURLOPT_URL, m_ftp.url(m_spec.host.address).constData());
+    if (!m_ftp.user.isEmpty()) {
+        curl_easy_setopt(c, CURLOPT_USERNAME, m_ftp.user.toUtf8().constData());
+        curl_easy_setopt(c, CURLOPT_PASSWORD, m_ftp.password.toUtf8().constData());
+    } // else libcurl logs in as "anonymous"
+    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, m_curlError);
+    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
+    curl_easy_setopt(c, CURLOPT_SERVER_RESPONSE_TIMEOUT, StallSeconds);
+    curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, StallSeconds);
+    curl_easy_setopt(c, CURLOPT_BUFFERSIZE, TransferBufferBytes);
+    curl_easy_setopt(c, CURLOPT_UPLOAD_BUFFERSIZE, TransferBufferBytes);
+    curl_easy_setopt(c, CURLOPT_SOCKOPTFUNCTION, sockoptCallback);
+    curl_easy_setopt(c, CURLOPT_SOCKOPTDATA, &m_state);
+    curl_easy_setopt(c, CURLOPT_VERBOSE, 1L); // feeds debugCallback: greeting, SYST, last reply
+    curl_easy_setopt(c, CURLOPT_DEBUGFUNCTION, debugCallback);
+    curl_easy_setopt(c, CURLOPT_DEBUGDATA, &m_state);
+    curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+    curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, xferinfoCallback);
+    curl_easy_setopt(c, CURLOPT_XFERINFODATA, &m_state);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, writeCallback);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, &m_state);
+    curl_easy_setopt(c, CURLOPT_READFUNCTION, readCallback);
+    curl_easy_setopt(c, CURLOPT_READDATA, &m_state);
+    curl_easy_setopt(c, CURLOPT_FTP_USE_EPSV, 1L);
+    if (m_ftp.active)
+        curl_easy_setopt(c, CURLOPT_FTPPORT, "-"); // the control connection's own address
+    if (m_ftp.tls) {
+        curl_easy_setopt(c, CURLOPT_USE_SSL, long(CURLUSESSL_ALL));
+        curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, m_ftp.tlsVerify ? 1L : 0L);
+        curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, m_ftp.tlsVerify ? 2L : 0L);
+    }
+}
+
+CURLcode FtpRun::perform(Transfer::Mode mode, ThroughputMeter *meter, qint64 uploadBytes)
+{
+    m_state.mode = mode;
+    m_state.meter = meter;
+    m_state.meterStarted = false;
+    m_state.received = 0;
+    m_state.uploaded = 0;
+    m_state.handedOut = 0;
+    m_state.uploadLimit = uploadBytes;
+    m_state.source = &m_source;
+    m_state.sink = mode == Transfer::Mode::Download ? &m_sink : nullptr;
+    m_curlError[0] = 0;
+    // The rate limit applies to the timed transfer only, never to seeding or reading back.
+    const curl_off_t rate = meter ? curl_off_t(m_transfer.maxRateBytesPerSecond) : 0;
+    curl_easy_setopt(m_curl, CURLOPT_MAX_RECV_SPEED_LARGE, rate);
+    curl_easy_setopt(m_curl, CURLOPT_MAX_SEND_SPEED_LARGE, rate);
+    curl_easy_setopt(m_curl, CURLOPT_NOBODY, 0L);
+    curl_easy_setopt(m_curl, CURLOPT_QUOTE, nullptr);
+    if (mode == Transfer::Mode::Upload) {
+        curl_easy_setopt(m_curl, CURLOPT_UPLOAD, 1L);
+        curl_easy_setopt(m_curl, CURLOPT_INFILESIZE_LARGE, curl_off_t(uploadBytes));
+    } else {
+        curl_easy_setopt(m_curl, CURLOPT_UPLOAD, 0L);
+    }
+    return curl_easy_perform(m_curl);
+}
+
+qint64 FtpRun::remoteSize(CURLcode *code)
+{
+    // SIZE (and SYST, for the server's identity; "*" = a refusal is no error).
+    curl_slist *quote = curl_slist_append(nullptr, "*SYST");
+    curl_easy_setopt(m_curl, CURLOPT_UPLOAD, 0L);
+    curl_easy_setopt(m_curl, CURLOPT_NOBODY, 1L);
+    curl_easy_setopt(m_curl, CURLOPT_QUOTE, m_state.syst.isEmpty() ? quote : nullptr);
+    m_state.meter = nullptr;
+    *code = curl_easy_perform(m_curl);
+    curl_easy_setopt(m_curl, CURLOPT_QUOTE, nullptr);
+    curl_easy_setopt(m_curl, CURLOPT_NOBODY, 0L);
+    curl_slist_free_all(quote);
+    curl_off_t size = -1;
+    if (*code == CURLE_OK)
+        curl_easy_getinfo(m_curl, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &size);
+    return qint64(size);
+}
+
+void FtpRun::finishIdentity()
+{
+    if (m_state.greeting.isEmpty() && m_state.syst.isEmpty())
+        return;
+    QString greeting = m_state.greeting;
+    if (greeting.startsWith(QLatin1Char('(')) && greeting.endsWith(QLatin1Char(')')))
+        greeting = greeting.mid(1, greeting.size() - 2); // vsftpd: "220 (vsFTPd 3.0.3)"
+    QString os = greeting;
+    if (!m_state.syst.isEmpty())
+        os += (os.isEmpty() ? QString() : QStringLiteral(" ")) + QLatin1Char('(') + m_state.syst + QLatin1Char(')');
+    m_result.serverOs = os;
+    m_result.extra.insert(QStringLiteral("server_greeting"), m_state.greeting);
+    m_result.extra.insert(QStringLiteral("server_syst"), m_state.syst);
+    m_result.extra.insert(QStringLiteral("server_identity_source"), QStringLiteral("FTP greeting (220) and SYST (215)"));
+}
+
+void FtpRun::fillTiming(qint64 bytes, bool completed)
+{
+    m_meter.finish();
+    m_result.samples = m_meter.samples();
+    m_result.bytes = bytes;
+    m_result.seconds = m_meter.elapsedSeconds();
+    // The figure of a complete transfer: libcurl's transfer time, from "about to transfer" (PRETRANSFER)
+    // to the server's final reply (226), which the server sends once it has sent (GET) or received and
+    // stored (PUT) the last byte. A broken transfer keeps the meter's time.
+    curl_off_t total = 0;
+    curl_off_t pre = 0;
+    if (completed && curl_easy_getinfo(m_curl, CURLINFO_TOTAL_TIME_T, &total) == CURLE_OK
+        && curl_easy_getinfo(m_curl, CURLINFO_PRETRANSFER_TIME_T, &pre) == CURLE_OK && total > pre) {
+        m_result.seconds = double(total - pre) / 1e6;
+        m_result.extra.insert(QStringLiteral("meter_seconds"), m_meter.elapsedSeconds());
+    }
+    m_state.readMss();
+    m_result.mss = m_state.mss;
+    if (m_state.mssSetFailed)
+        m_result.warnings << QStringLiteral("TCP_MAXSEG %1 was refused by this system; the MSS is the system's")
+                                 .arg(m_state.mssWanted);
+}
+
+RunResult FtpRun::fail(TransferFault fault, const QString &what)
+{
+    m_result.status = RunStatus::Failed;
+    m_result.error = transferErrorLine(m_spec, m_ftp.port, m_title, fault, what);
+    m_result.extra.insert(QStringLiteral("fault"), transferFaultName(fault));
+    finishIdentity();
+    return m_result;
+}
+
+RunResult FtpRun::cancelled()
+{
+    m_result.status = RunStatus::Cancelled;
+    m_result.error = QStringLiteral("%1: %2 stopped by the user").arg(m_spec.host.displayName(), m_title);
+    finishIdentity();
+    return m_result;
+}
+
+RunResult FtpRun::failCurl(CURLcode code, const QString &during)
+{
+    if (m_state.stopped || (code == CURLE_ABORTED_BY_CALLBACK && m_observer.stopRequested()))
+        return cancelled();
+    if (m_state.localFailed)
+        return fail(m_state.localFault, m_state.localError);
+    long reply = 0;
+    long osErrno = 0;
+    curl_easy_getinfo(m_curl, CURLINFO_RESPONSE_CODE, &reply);
+    curl_easy_getinfo(m_curl, CURLINFO_OS_ERRNO, &osErrno);
+    const QString path = QLatin1Char('"') + m_ftp.path + QLatin1Char('"');
+    const QString user = m_ftp.user.isEmpty() ? QStringLiteral("anonymous") : m_ftp.user;
+    const QString said = m_state.lastReply.isEmpty()
+        ? QString()
+        : QStringLiteral(" (server said \"%1\")").arg(m_state.lastReply);
+    const bool moved = m_state.received > 0 || m_state.uploaded > 0 || m_state.handedOut > 0;
+    switch (code) {
+    case CURLE_COULDNT_RESOLVE_HOST:
+        return fail(TransferFault::Unreachable, QStringLiteral("cannot resolve the host name"));
+    case CURLE_COULDNT_CONNECT:
+        if (osErrno == EHOSTUNREACH || osErrno == ENETUNREACH)
+            return fail(TransferFault::Unreachable, QStringLiteral("no route to the host"));
+        if (osErrno == ETIMEDOUT)
+            return fail(TransferFault::TimedOut, QStringLiteral("connecting timed out"));
+        return fail(TransferFault::NotListening, QStringLiteral("connection refused %1").arg(during));
+    case CURLE_LOGIN_DENIED:
+        return fail(TransferFault::LoginRefused, QStringLiteral("login refused for user \"%1\"%2").arg(user, said));
+    case CURLE_REMOTE_ACCESS_DENIED:
+        return fail(TransferFault::NoSuchPath,
+                    QStringLiteral("cannot enter the folder of %1 (missing or not permitted)%2").arg(path, said));
+    case CURLE_REMOTE_FILE_NOT_FOUND:
+    case CURLE_FTP_COULDNT_RETR_FILE:
+        return fail(TransferFault::NoSuchPath, QStringLiteral("no readable file %1%2").arg(path, said));
+    case CURLE_UPLOAD_FAILED:
+        if (reply == 452 || reply == 552)
+            return fail(TransferFault::RemoteDiskFull, QStringLiteral("the server cannot store %1%2").arg(path, said));
+        return fail(TransferFault::PermissionDenied, QStringLiteral("the server refused to store %1%2").arg(path, said));
+    case CURLE_USE_SSL_FAILED:
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_PEER_FAILED_VERIFICATION:
+        return fail(TransferFault::TlsFailed, QStringLiteral("explicit FTPS failed: %1").arg(
+                                                  QString::fromUtf8(curl_easy_strerror(code))));
+    case CURLE_OPERATION_TIMEDOUT:
+        return fail(moved ? TransferFault::ClosedMidTransfer : TransferFault::TimedOut,
+                    QStringLiteral("no progress for %1 s %2").arg(StallSeconds).arg(during));
+    default:
+        break;
+    }
+    if (reply == 451 || reply == 452 || reply == 552)
+        return fail(TransferFault::RemoteDiskFull, QStringLiteral("the server could not write the file%1").arg(said));
+    if (code == CURLE_PARTIAL_FILE || code == CURLE_RECV_ERROR || code == CURLE_SEND_ERROR
+        || code == CURLE_GOT_NOTHING || code == CURLE_FTP_WEIRD_SERVER_REPLY || code == CURLE_WEIRD_SERVER_REPLY
+        || code == CURLE_FTP_ACCEPT_FAILED || code == CURLE_FTP_ACCEPT_TIMEOUT || moved) {
+        const qint64 n = qMax(m_state.received, qMax(m_state.uploaded, m_state.handedOut));
+        return fail(TransferFault::ClosedMidTransfer,
+                    QStringLiteral("the server closed the connection after %1 bytes %2 (%3)")
+                        .arg(n)
+                        .arg(during, QString::fromUtf8(curl_easy_strerror(code))));
+    }
+    return fail(TransferFault::Other, QStringLiteral("%1 %2%3").arg(QString::fromUtf8(curl_easy_strerror(code)), during, said));
+}
+
+RunResult FtpRun::run()
+{
+    globalInit();
+    m_curl = curl_easy_init();
+    if (!m_curl)
+        return fail(TransferFault::LocalError, QStringLiteral("libcurl could not start"));
+    setup();
+    const qint64 size = m_spec.params.fileSizeBytes;
+    if (size <= 0)
+        return fail(TransferFault::Other, QStringLiteral("the file size must be more than 0 bytes"));
+    QString localError;
+
+    if (m_direction == FtpDriver::Direction::Get) {
+        m_observer.status(QStringLiteral("checking %1 on the server").arg(m_ftp.path));
+        CURLcode code = CURLE_OK;
+        qint64 remote = remoteSize(&code);
+        if (code != CURLE_OK && code != CURLE_REMOTE_FILE_NOT_FOUND)
+            return failCurl(code, QStringLiteral("while checking the file"));
+        if (code == CURLE_REMOTE_FILE_NOT_FOUND || remote != size) {
+            if (!m_transfer.createSeed) {
+                return code == CURLE_REMOTE_FILE_NOT_FOUND
+                    ? fail(TransferFault::NoSuchPath, QStringLiteral("no file \"%1\" on the server (or let Wirebench create it)").arg(m_ftp.path))
+                    : fail(TransferFault::Mismatch, QStringLiteral("the server's \"%1\" has %2 bytes, the plan asks for %3")
+                                                        .arg(m_ftp.path).arg(remote).arg(size));
+            }
+            if (remote >= 0)
+                m_result.warnings << QStringLiteral("replaced the server's %1 (%2 bytes) with a %3-byte test file")
+                                         .arg(m_ftp.path).arg(remote).arg(size);
+            m_observer.status(QStringLiteral("uploading the seed file %1 (%2 bytes)").arg(m_ftp.path).arg(size));
+            TransferSettings memory;
+            if (!m_source.open(memory, size, &localError))
+                return fail(TransferFault::LocalError, localError);
+            code = perform(Transfer::Mode::Upload, nullptr, size);
+            if (code != CURLE_OK)
+                return failCurl(code, QStringLiteral("while uploading the seed file"));
+            m_result.extra.insert(QStringLiteral("seeded"), true);
+        }
+        m_state.mss = 0;
+        if (!m_sink.open(m_transfer, &localError))
+            return fail(TransferFault::LocalError, localError);
+        m_observer.status(QStringLiteral("downloading %1").arg(m_ftp.path));
+        code = perform(Transfer::Mode::Download, &m_meter, 0);
+        const bool sinkOk = code == CURLE_OK && m_sink.finish(&localError);
+        fillTiming(m_state.received, code == CURLE_OK);
+        m_result.senderBytes = size;
+        if (code != CURLE_OK)
+            return failCurl(code, QStringLiteral("during the download"));
+        if (!sinkOk)
+            return fail(m_sink.localDiskFull() ? TransferFault::LocalDiskFull : TransferFault::LocalError, localError);
+        if (m_sink.isFile())
+            m_result.extra.insert(QStringLiteral("disk_MBps"), m_sink.disk().megabytesPerSecond());
+        if (m_state.received != size)
+            return fail(TransferFault::Mismatch,
+                        QStringLiteral("received %1 bytes of %2").arg(m_state.received).arg(size));
+        if (m_transfer.verify)
+            m_result.extra.insert(QStringLiteral("verified"), QStringLiteral("content matches the test pattern"));
+    } else {
+        if (!m_source.open(m_transfer, size, &localError))
+            return fail(TransferFault::LocalError, localError);
+        m_observer.status(QStringLiteral("uploading %1").arg(m_ftp.path));
+        const CURLcode code = perform(Transfer::Mode::Upload, &m_meter, size);
+        fillTiming(m_state.uploaded, code == CURLE_OK);
+        m_result.senderBytes = m_state.uploaded;
+        if (code != CURLE_OK)
+            return failCurl(code, QStringLiteral("during the upload"));
+        if (m_source.isFile())
+            m_result.extra.insert(QStringLiteral("disk_MBps"), m_source.disk().megabytesPerSecond());
+        // The server's own count: SIZE after the upload.
+        CURLcode sizeCode = CURLE_OK;
+        const qint64 stored = remoteSize(&sizeCode);
+        if (sizeCode != CURLE_OK && stored < 0)
+            m_result.warnings << QStringLiteral("the server did not answer SIZE; the byte count is the client's");
+        else
+            m_result.bytes = stored;
+        if (stored >= 0 && stored != size)
+            return fail(TransferFault::Mismatch, QStringLiteral("the server stored %1 bytes of %2").arg(stored).arg(size));
+        if (m_transfer.verify) {
+            m_observer.status(QStringLiteral("reading %1 back to verify it").arg(m_ftp.path));
+            const CURLcode vcode = perform(Transfer::Mode::ReadBack, nullptr, 0);
+            if (vcode != CURLE_OK)
+                return failCurl(vcode, QStringLiteral("while reading the file back"));
+            if (m_state.received != size)
+                return fail(TransferFault::Mismatch,
+                            QStringLiteral("read back %1 bytes of %2").arg(m_state.received).arg(size));
+            m_result.extra.insert(QStringLiteral("verified"), QStringLiteral("read back and compared byte for byte"));
+        }
+    }
+
+    m_result.status = RunStatus::Ok;
+    finishIdentity();
+    return m_result;
+}
+
+} // namespace
+
+QList<ProtocolInfo> FtpDriver::protocolInfos()
+{
+    using T = OptionSpec::Type;
+    const QList<OptionSpec> options = {
+        {QStringLiteral("ftp.user"), QStringLiteral("FTP user"), T::Text, QString(), {},
+         QStringLiteral("Empty: anonymous login")},
+        {QStringLiteral("ftp.password"), QStringLiteral("FTP password"), T::Secret, QString(), {}, QString()},
+        {QStringLiteral("ftp.path"), QStringLiteral("FTP remote file"), T::Text, DefaultFileName, {},
+         QStringLiteral("Relative to the login folder; a leading / makes it absolute; a trailing / adds ")
+             + DefaultFileName},
+        {QStringLiteral("ftp.port"), QStringLiteral("FTP port"), T::Integer, 21, {}, QString()},
+        {QStringLiteral("ftp.active"), QStringLiteral("FTP active mode (PORT/EPRT)"), T::Bool, false, {},
+         QStringLiteral("Off: passive mode (EPSV, then PASV)")},
+        {QStringLiteral("ftp.tls"), QStringLiteral("Explicit FTPS (AUTH TLS)"), T::Bool, false, {}, QString()},
+        {QStringLiteral("ftp.tls_verify"), QStringLiteral("Verify the FTPS certificate"), T::Bool, true, {}, QString()},
+    };
+    ProtocolInfo get;
+    get.id = QStringLiteral("ftp-get");
+    get.title = QStringLiteral("FTP GET (server → client)");
+    get.description = QStringLiteral("Downloads one file of the chosen size by FTP (uploads it first if missing).");
+    get.timed = false;
+    get.family = QStringLiteral("ftp");
+    get.hostOptions = options;
+    get.create = [] { return std::make_unique<FtpDriver>(Direction::Get); };
+    ProtocolInfo put = get;
+    put.id = QStringLiteral("ftp-put");
+    put.title = QStringLiteral("FTP PUT (client → server)");
+    put.description = QStringLiteral("Uploads one generated file of the chosen size by FTP.");
+    put.create = [] { return std::make_unique<FtpDriver>(Direction::Put); };
+    return {get, put};
+}
+
+RunResult FtpDriver::run(const RunSpec &spec, RunObserver &observer)
+{
+    FtpRun run(spec, observer, m_direction);
+    return run.run();
+}
+
+} // namespace wb

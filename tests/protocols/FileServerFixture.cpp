@@ -1,0 +1,278 @@
+#include "FileServerFixture.h"
+
+#include <QCoreApplication>
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QFile>
+#include <QHostAddress>
+#include <QRandomGenerator>
+#include <QStandardPaths>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QThread>
+
+#include <csignal>
+
+#include <sys/types.h>
+#include <unistd.h>
+
+namespace wb::test {
+
+namespace {
+
+bool writeFile(const QString &path, const QByteArray &text)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(text) == text.size();
+}
+
+/// Pids of all descendants of root, read from /proc (children first found, then theirs).
+QList<qint64> descendants(qint64 root)
+{
+    QList<qint64> found{root};
+    bool grew = true;
+    QList<qint64> result;
+    while (grew) {
+        grew = false;
+        const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        for (const QString &e : entries) {
+            bool ok = false;
+            const qint64 pid = e.toLongLong(&ok);
+            if (!ok || found.contains(pid))
+                continue;
+            QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+            if (!stat.open(QIODevice::ReadOnly))
+                continue;
+            const QByteArray line = stat.readAll();
+            const int close = line.lastIndexOf(')');
+            const QList<QByteArray> fields = line.mid(close + 2).split(' ');
+            if (fields.size() > 2 && found.contains(fields.at(1).toLongLong())) {
+                found << pid;
+                result << pid;
+                grew = true;
+            }
+        }
+    }
+    return result;
+}
+
+} // namespace
+
+FileServerFixture::FileServerFixture() = default;
+
+FileServerFixture::~FileServerFixture()
+{
+    stopAll();
+    if (m_userCreated)
+        run(QStringLiteral("userdel"), {QStringLiteral("-f"), m_user}, {}, nullptr);
+}
+
+bool FileServerFixture::run(const QString &program, const QStringList &args, const QByteArray &input, QString *output)
+{
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(program, args);
+    if (!p.waitForStarted(10000))
+        return false;
+    if (!input.isEmpty())
+        p.write(input);
+    p.closeWriteChannel();
+    p.waitForFinished(30000);
+    if (output)
+        *output = QString::fromLocal8Bit(p.readAll()).trimmed();
+    return p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+}
+
+quint16 FileServerFixture::freePort()
+{
+    QTcpServer s;
+    s.listen(QHostAddress::LocalHost, 0);
+    return s.serverPort();
+}
+
+bool FileServerFixture::prepare(QString *why)
+{
+    if (geteuid() != 0) {
+        *why = QStringLiteral("needs root: the test creates a Unix user for vsftpd and smbd");
+        return false;
+    }
+    for (const char *tool : {"/usr/sbin/vsftpd", "/usr/sbin/smbd", "/usr/bin/smbpasswd", "/usr/sbin/useradd"}) {
+        if (!QFile::exists(QLatin1String(tool))) {
+            *why = QStringLiteral("%1 is not installed (apt-get install vsftpd samba)").arg(QLatin1String(tool));
+            return false;
+        }
+    }
+    m_dir = std::make_unique<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/wbfs-XXXXXX"));
+    if (!m_dir->isValid()) {
+        *why = QStringLiteral("cannot create a temporary folder");
+        return false;
+    }
+    // The servers drop to the test user, who must be able to walk into the folder.
+    QFile::setPermissions(m_dir->path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
+                                             | QFileDevice::ReadGroup | QFileDevice::ExeGroup
+                                             | QFileDevice::ReadOther | QFileDevice::ExeOther);
+    QDir d(m_dir->path());
+    for (const char *sub : {"home", "share", "scratch", "empty", "smb/private", "smb/lock", "smb/state", "smb/cache",
+                            "smb/pid", "smb/ncalrpc", "smb/log"})
+        d.mkpath(QLatin1String(sub));
+    m_user = QStringLiteral("wbt%1x%2").arg(getpid()).arg(QRandomGenerator::global()->bounded(1000));
+    m_password = QStringLiteral("Pw-%1").arg(QRandomGenerator::global()->generate(), 0, 16);
+    QString out;
+    if (!run(QStringLiteral("useradd"),
+             {QStringLiteral("-M"), QStringLiteral("-d"), ftpRoot(), QStringLiteral("-s"), QStringLiteral("/bin/sh"), m_user},
+             {}, &out)) {
+        *why = QStringLiteral("useradd %1 failed: %2").arg(m_user, out);
+        return false;
+    }
+    m_userCreated = true;
+    if (!run(QStringLiteral("chpasswd"), {}, (m_user + QLatin1Char(':') + m_password + QLatin1Char('\n')).toUtf8(), &out)) {
+        *why = QStringLiteral("chpasswd failed: %1").arg(out);
+        return false;
+    }
+    for (const QString &dir : {ftpRoot(), smbRoot()}) {
+        if (!run(QStringLiteral("chown"), {m_user, dir}, {}, &out)) {
+            *why = QStringLiteral("chown failed: %1").arg(out);
+            return false;
+        }
+    }
+    return true;
+}
+
+bool FileServerFixture::waitForPort(quint16 port, QProcess &process, QString *why)
+{
+    QDeadlineTimer deadline(20000);
+    while (!deadline.hasExpired()) {
+        if (process.state() != QProcess::Running) {
+            *why = QStringLiteral("%1 exited: %2").arg(process.program(),
+                                                       QString::fromLocal8Bit(process.readAll()).trimmed());
+            return false;
+        }
+        QTcpSocket s;
+        s.connectToHost(QHostAddress::LocalHost, port);
+        if (s.waitForConnected(500)) {
+            s.disconnectFromHost();
+            return true;
+        }
+        QThread::msleep(100);
+    }
+    *why = QStringLiteral("%1 did not listen on 127.0.0.1:%2 within 20 s").arg(process.program()).arg(port);
+    return false;
+}
+
+bool FileServerFixture::startFtp(QString *why)
+{
+    m_ftpPort = freePort();
+    const QString conf = m_dir->path() + QStringLiteral("/vsftpd.conf");
+    const QByteArray text = QStringLiteral(
+        "listen=YES\nlisten_ipv6=NO\nlisten_address=127.0.0.1\nlisten_port=%1\nbackground=NO\n"
+        "seccomp_sandbox=NO\nanonymous_enable=NO\nlocal_enable=YES\nwrite_enable=YES\nlocal_umask=022\n"
+        "pasv_enable=YES\npasv_address=127.0.0.1\nport_enable=YES\nconnect_from_port_20=NO\n"
+        "pam_service_name=vsftpd\nsecure_chroot_dir=%2/empty\nxferlog_enable=NO\n"
+        "vsftpd_log_file=%2/vsftpd.log\nmax_clients=50\n")
+                                .arg(m_ftpPort)
+                                .arg(m_dir->path())
+                                .toUtf8();
+    if (!writeFile(conf, text)) {
+        *why = QStringLiteral("cannot write %1").arg(conf);
+        return false;
+    }
+    m_ftp.setProcessChannelMode(QProcess::MergedChannels);
+    m_ftp.start(QStringLiteral("/usr/sbin/vsftpd"), {conf});
+    if (!m_ftp.waitForStarted(10000)) {
+        *why = QStringLiteral("vsftpd did not start: %1").arg(m_ftp.errorString());
+        return false;
+    }
+    return waitForPort(m_ftpPort, m_ftp, why);
+}
+
+bool FileServerFixture::startSmb(QString *why)
+{
+    m_smbPort = freePort();
+    const QString dir = m_dir->path();
+    const QString conf = dir + QStringLiteral("/smb.conf");
+    const QByteArray text = QStringLiteral(
+        "[global]\n  server role = standalone server\n  workgroup = WBTEST\n  netbios name = WBTEST\n"
+        "  server string = Wirebench test Samba\n  interfaces = 127.0.0.1\n  bind interfaces only = yes\n"
+        "  smb ports = %1\n  disable netbios = yes\n  private dir = %2/smb/private\n  lock directory = %2/smb/lock\n"
+        "  state directory = %2/smb/state\n  cache directory = %2/smb/cache\n  pid directory = %2/smb/pid\n"
+        "  ncalrpc dir = %2/smb/ncalrpc\n  log file = %2/smb/log/log.%m\n"
+        "  passdb backend = tdbsam:%2/smb/private/passdb.tdb\n  server min protocol = SMB2_02\n"
+        "  load printers = no\n  printing = bsd\n  printcap name = /dev/null\n  disable spoolss = yes\n"
+        "  map to guest = never\n  server services = -s3fs\n"
+        "[wbshare]\n  path = %2/share\n  read only = no\n  guest ok = no\n")
+                                .arg(m_smbPort)
+                                .arg(dir)
+                                .toUtf8();
+    if (!writeFile(conf, text)) {
+        *why = QStringLiteral("cannot write %1").arg(conf);
+        return false;
+    }
+    QString out;
+    const QByteArray pw = (m_password + QLatin1Char('\n') + m_password + QLatin1Char('\n')).toUtf8();
+    if (!run(QStringLiteral("smbpasswd"), {QStringLiteral("-c"), conf, QStringLiteral("-s"), QStringLiteral("-a"), m_user},
+             pw, &out)) {
+        *why = QStringLiteral("smbpasswd -a failed: %1").arg(out);
+        return false;
+    }
+    m_smb.setProcessChannelMode(QProcess::MergedChannels);
+    m_smb.start(QStringLiteral("/usr/sbin/smbd"), {QStringLiteral("--foreground"), QStringLiteral("--no-process-group"),
+                                                    QStringLiteral("--configfile=") + conf});
+    if (!m_smb.waitForStarted(10000)) {
+        *why = QStringLiteral("smbd did not start: %1").arg(m_smb.errorString());
+        return false;
+    }
+    return waitForPort(m_smbPort, m_smb, why);
+}
+
+int FileServerFixture::killSessions(bool ftp)
+{
+    QProcess &p = ftp ? m_ftp : m_smb;
+    if (p.state() != QProcess::Running)
+        return 0;
+    const QList<qint64> pids = descendants(p.processId());
+    for (qint64 pid : pids)
+        ::kill(pid_t(pid), SIGKILL);
+    return int(pids.size());
+}
+
+void FileServerFixture::stopAll()
+{
+    for (QProcess *p : {&m_ftp, &m_smb}) {
+        if (p->state() == QProcess::NotRunning)
+            continue;
+        const QList<qint64> children = descendants(p->processId());
+        p->terminate();
+        if (!p->waitForFinished(5000)) {
+            p->kill();
+            p->waitForFinished(5000);
+        }
+        for (qint64 pid : children)
+            ::kill(pid_t(pid), SIGKILL);
+    }
+}
+
+Host FileServerFixture::ftpHost() const
+{
+    Host h;
+    h.name = QStringLiteral("test-vsftpd");
+    h.address = QStringLiteral("127.0.0.1");
+    h.options.insert(QStringLiteral("ftp.user"), m_user);
+    h.options.insert(QStringLiteral("ftp.password"), m_password);
+    h.options.insert(QStringLiteral("ftp.port"), m_ftpPort);
+    return h;
+}
+
+Host FileServerFixture::smbHost() const
+{
+    Host h;
+    h.name = QStringLiteral("test-samba");
+    h.address = QStringLiteral("127.0.0.1");
+    h.options.insert(QStringLiteral("smb.share"), QStringLiteral("wbshare"));
+    h.options.insert(QStringLiteral("smb.user"), m_user);
+    h.options.insert(QStringLiteral("smb.password"), m_password);
+    h.options.insert(QStringLiteral("smb.domain"), QStringLiteral("WBTEST"));
+    h.options.insert(QStringLiteral("smb.port"), m_smbPort);
+    return h;
+}
+
+} // namespace wb::test

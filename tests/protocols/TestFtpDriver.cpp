@@ -1,0 +1,280 @@
+// FTP GET and PUT against a real vsftpd on 127.0.0.1.
+#include "FileServerFixture.h"
+
+#include "protocols/DriverRegistry.h"
+#include "protocols/copy/TransferData.h"
+
+#include <QFile>
+#include <QtTest>
+
+using namespace wb;
+using namespace wb::test;
+
+namespace {
+
+constexpr qint64 FourMiB = 4LL * 1024 * 1024;
+
+qint64 patternMismatchInFile(const QString &path, qint64 expectedSize)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly) || f.size() != expectedSize)
+        return -2;
+    const QByteArray all = f.readAll();
+    return TestPattern::firstMismatch(all.constData(), 0, all.size());
+}
+
+} // namespace
+
+class TestFtpDriver : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void putThenGetByteExact();
+    void getSeedsMissingFile();
+    void getToLocalFile();
+    void activeMode();
+    void getMissingFileWithoutSeed();
+    void putIntoMissingFolder();
+    void wrongPassword();
+    void unknownUser();
+    void serverNotListening();
+    void stopMidTransfer();
+    void serverKilledMidTransfer();
+
+private:
+    RunSpec spec(const QString &protocol, qint64 size, const QString &path) const;
+    RunResult runSpec(const RunSpec &s, TestObserver &observer) const;
+
+    std::unique_ptr<FileServerFixture> m_servers;
+    bool m_ready = false;
+    QString m_why;
+};
+
+void TestFtpDriver::initTestCase()
+{
+    m_servers = std::make_unique<FileServerFixture>();
+    m_ready = m_servers->prepare(&m_why) && m_servers->startFtp(&m_why);
+    if (!m_ready)
+        qWarning("%s", qPrintable(m_why));
+    QVERIFY(DriverRegistry::has(QStringLiteral("ftp-get")));
+    QVERIFY(DriverRegistry::has(QStringLiteral("ftp-put")));
+}
+
+void TestFtpDriver::cleanupTestCase()
+{
+    m_servers.reset();
+}
+
+RunSpec TestFtpDriver::spec(const QString &protocol, qint64 size, const QString &path) const
+{
+    RunSpec s;
+    s.protocol = protocol;
+    s.host = m_servers->ftpHost();
+    s.host.options.insert(QStringLiteral("ftp.path"), path);
+    s.frameSize = 1500;
+    s.params.fileSizeBytes = size;
+    s.params.options.insert(QLatin1String(TransferSettings::VerifyKey), true);
+    return s;
+}
+
+RunResult TestFtpDriver::runSpec(const RunSpec &s, TestObserver &observer) const
+{
+    auto driver = DriverRegistry::create(s.protocol);
+    Q_ASSERT(driver);
+    return driver->run(s, observer);
+}
+
+void TestFtpDriver::putThenGetByteExact()
+{
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    TestObserver put;
+    const RunResult up = runSpec(spec(QStringLiteral("ftp-put"), FourMiB, QStringLiteral("put.bin")), put);
+    QVERIFY2(up.ok(), qPrintable(up.error));
+    QCOMPARE(up.bytes, FourMiB);      // the server's SIZE
+    QCOMPARE(up.senderBytes, FourMiB);
+    QVERIFY(up.seconds > 0);
+    QVERIFY(!up.samples.isEmpty());
+    QVERIFY(up.extra.contains(QStringLiteral("verified")));
+    // What vsftpd stored, read independently of the driver.
+    QCOMPARE(patternMismatchInFile(m_servers->ftpRoot() + QStringLiteral("/put.bin"), FourMiB), -1);
+    // Identity from the greeting and SYST.
+    QVERIFY2(up.serverOs.contains(QStringLiteral("vsFTPd")), qPrintable(up.serverOs));
+    QVERIFY2(up.serverOs.contains(QStringLiteral("UNIX")), qPrintable(up.serverOs));
+    QVERIFY(up.extra.value(QStringLiteral("server_identity_source")).toString().contains(QStringLiteral("SYST")));
+    QVERIFY2(up.mss > 0 && up.mss <= 1460, qPrintable(QString::number(up.mss)));
+
+    TestObserver get;
+    const RunResult down = runSpec(spec(QStringLiteral("ftp-get"), FourMiB, QStringLiteral("put.bin")), get);
+    QVERIFY2(down.ok(), qPrintable(down.error));
+    QCOMPARE(down.bytes, FourMiB);
+    QVERIFY(down.seconds > 0);
+    QVERIFY(!down.extra.contains(QStringLiteral("seeded")));
+    QVERIFY(down.extra.contains(QStringLiteral("verified")));
+    qint64 sampled = 0;
+    for (const Sample &s : down.samples)
+        sampled += s.bytes;
+    QCOMPARE(sampled, FourMiB); // the live samples add up to the figure's bytes
+    QVERIFY2(down.mss > 0 && down.mss <= 1460, qPrintable(QString::number(down.mss)));
+}
+
+void TestFtpDriver::getSeedsMissingFile()
+{
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    TestObserver o;
+    const qint64 size = 3 * 1024 * 1024 + 17; // not a multiple of anything
+    const RunResult r = runSpec(spec(QStringLiteral("ftp-get"), size, QStringLiteral("seeded.bin")), o);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(r.bytes, size);
+    QCOMPARE(r.extra.value(QStringLiteral("seeded")).toBool(), true);
+    QCOMPARE(patternMismatchInFile(m_servers->ftpRoot() + QStringLiteral("/seeded.bin"), size), -1);
+}
+
+void TestFtpDriver::getToLocalFile()
+{
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    RunSpec s = spec(QStringLiteral("ftp-get"), FourMiB, QStringLiteral("tofile.bin"));
+    const QString local = m_servers->scratch() + QStringLiteral("/ftp-get-sink.bin");
+    s.params.options.insert(QLatin1String(TransferSettings::SinkKey), QStringLiteral("file"));
+    s.params.options.insert(QLatin1String(TransferSettings::LocalPathKey), local);
+    s.params.options.insert(QLatin1String(TransferSettings::UnbufferedKey), true);
+    TestObserver o;
+    const RunResult r = runSpec(s, o);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(patternMismatchInFile(local, FourMiB), -1);
+    QVERIFY(r.extra.value(QStringLiteral("disk_MBps")).toDouble() > 0);
+}
+
+void TestFtpDriver::activeMode()
+{
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    RunSpec s = spec(QStringLiteral("ftp-put"), FourMiB, QStringLiteral("active.bin"));
+    s.host.options.insert(QStringLiteral("ftp.active"), true);
+    TestObserver o;
+    const RunResult r = runSpec(s, o);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(patternMismatchInFile(m_servers->ftpRoot() + QStringLiteral("/active.bin"), FourMiB), -1);
+    s.protocol = QStringLiteral("ftp-get");
+    const RunResult g = runSpec(s, o);
+    QVERIFY2(g.ok(), qPrintable(g.error));
+    QCOMPARE(g.bytes, FourMiB);
+}
+
+void TestFtpDriver::getMissingFileWithoutSeed()
+{
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    RunSpec s = spec(QStringLiteral("ftp-get"), FourMiB, QStringLiteral("does-not-exist.bin"));
+    s.params.options.insert(QLatin1String(TransferSettings::CreateSeedKey), false);
+    TestObserver o;
+    const RunResult r = runSpec(s, o);
+    qInfo("%s", qPrintable(r.error));
+    QCOMPARE(r.status, RunStatus::Failed);
+    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("no_such_path"));
+    QVERIFY2(r.error.contains(QStringLiteral("test-vsftpd")) && r.error.contains(QStringLiteral("FTP GET"))
+                 && r.error.contains(QStringLiteral("does-not-exist.bin")),
+             qPrintable(r.error));
+    QVERIFY(!r.error.contains(QLatin1Char('\n')));
+    QVERIFY(!QFile::exists(m_servers->ftpRoot() + QStringLiteral("/does-not-exist.bin")));
+}
+
+void TestFtpDriver::putIntoMissingFolder()
+{
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    TestObserver o;
+    const RunResult r = runSpec(spec(QStringLiteral("ftp-put"), FourMiB, QStringLiteral("no/such/dir/x.bin")), o);
+    qInfo("%s", qPrintable(r.error));
+    QCOMPARE(r.status, RunStatus::Failed);
+    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("no_such_path"));
+    QVERIFY2(r.error.contains(QStringLiteral("check the path")), qPrintable(r.error));
+}
+
+void TestFtpDriver::wrongPassword()
+{
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    RunSpec s = spec(QStringLiteral("ftp-put"), FourMiB, QStringLiteral("pw.bin"));
+    s.host.options.insert(QStringLiteral("ftp.password"), QStringLiteral("not-the-password-42"));
+    TestObserver o;
+    const RunResult r = runSpec(s, o);
+    qInfo("%s", qPrintable(r.error));
+    QCOMPARE(r.status, RunStatus::Failed);
+    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("login_refused"));
+    QVERIFY2(r.error.contains(m_servers->user()) && r.error.contains(QStringLiteral("password")), qPrintable(r.error));
+    QVERIFY(!r.error.contains(QStringLiteral("not-the-password-42")));
+    for (const QVariant &v : r.extra)
+        QVERIFY(!v.toString().contains(QStringLiteral("not-the-password-42")));
+}
+
+void TestFtpDriver::unknownUser()
+{
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    RunSpec s = spec(QStringLiteral("ftp-get"), FourMiB, QStringLiteral("put.bin"));
+    s.host.options.insert(QStringLiteral("ftp.user"), QStringLiteral("nobody-like-this"));
+    TestObserver o;
+    const RunResult r = runSpec(s, o);
+    qInfo("%s", qPrintable(r.error));
+    QCOMPARE(r.status, RunStatus::Failed);
+    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("login_refused"));
+    QVERIFY(!r.error.contains(m_servers->password()));
+}
+
+void TestFtpDriver::serverNotListening()
+{
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    RunSpec s = spec(QStringLiteral("ftp-get"), FourMiB, QStringLiteral("x.bin"));
+    const quint16 port = FileServerFixture::closedPort();
+    s.host.options.insert(QStringLiteral("ftp.port"), port);
+    TestObserver o;
+    const RunResult r = runSpec(s, o);
+    qInfo("%s", qPrintable(r.error));
+    QCOMPARE(r.status, RunStatus::Failed);
+    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("not_listening"));
+    QVERIFY2(r.error.contains(QString::number(port)), qPrintable(r.error));
+}
+
+void TestFtpDriver::stopMidTransfer()
+{
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    for (const QString &protocol : {QStringLiteral("ftp-put"), QStringLiteral("ftp-get")}) {
+        RunSpec s = spec(protocol, 64LL * 1024 * 1024, QStringLiteral("slow.bin"));
+        s.params.options.insert(QLatin1String(TransferSettings::MaxRateKey), 4 * 1024 * 1024);
+        TestObserver o;
+        o.onSample = [&o](int n) {
+            if (n == 3)
+                o.stop.store(true);
+        };
+        const RunResult r = runSpec(s, o);
+        qInfo("%s: %s after %lld bytes", qPrintable(protocol), qPrintable(r.error), r.bytes);
+        QCOMPARE(r.status, RunStatus::Cancelled);
+        QVERIFY(r.samples.size() >= 3); // what was measured is kept
+        QVERIFY2(r.bytes > 0 && r.bytes < s.params.fileSizeBytes, qPrintable(QString::number(r.bytes)));
+        QVERIFY(r.seconds > 0);
+    }
+}
+
+void TestFtpDriver::serverKilledMidTransfer()
+{
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    for (const QString &protocol : {QStringLiteral("ftp-get"), QStringLiteral("ftp-put")}) {
+        RunSpec s = spec(protocol, 64LL * 1024 * 1024, QStringLiteral("slow.bin"));
+        s.params.options.insert(QLatin1String(TransferSettings::MaxRateKey), 4 * 1024 * 1024);
+        TestObserver o;
+        int killed = 0;
+        o.onSample = [&](int n) {
+            if (n == 3)
+                killed = m_servers->killSessions(true);
+        };
+        const RunResult r = runSpec(s, o);
+        qInfo("%s", qPrintable(r.error));
+        QVERIFY(killed > 0);
+        QCOMPARE(r.status, RunStatus::Failed);
+        QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("closed_mid_transfer"));
+        QVERIFY2(r.error.contains(QStringLiteral("test-vsftpd")) && r.error.contains(QStringLiteral("closed")),
+                 qPrintable(r.error));
+        QVERIFY(!r.samples.isEmpty());
+    }
+}
+
+QTEST_GUILESS_MAIN(TestFtpDriver)
+#include "TestFtpDriver.moc"
