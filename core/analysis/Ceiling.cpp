@@ -62,8 +62,15 @@ QString Ceiling::formatBuffer(double bytes)
 
 QString Ceiling::formatRtt(double us)
 {
-    if (us >= 1000)
-        return compact(us / 1000.0, 2) + QStringLiteral(" ms");
+    if (us >= 1000) {
+        // Two decimals under 10 ms (1.25 ms), one above (12.5 ms), trailing zeros dropped.
+        QString s = QString::number(us / 1000.0, 'f', us < 10000 ? 2 : 1);
+        while (s.endsWith(QLatin1Char('0')))
+            s.chop(1);
+        if (s.endsWith(QLatin1Char('.')))
+            s.chop(1);
+        return s + QStringLiteral(" ms");
+    }
     return QString::number(qint64(std::llround(us))) + QStringLiteral(" us");
 }
 

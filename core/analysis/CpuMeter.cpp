@@ -27,9 +27,10 @@ CpuMeter::Snapshot CpuMeter::take()
     QFile f(QStringLiteral("/proc/stat"));
     if (f.open(QIODevice::ReadOnly)) {
         // "cpu  user nice system idle iowait irq softirq steal guest guest_nice"; guest time is already
-        // inside user, so it is not added again. Idle and iowait are not busy.
-        while (!f.atEnd()) {
-            const QByteArray line = f.readLine();
+        // inside user, so it is not added again. Idle and iowait are not busy. (/proc files report size 0,
+        // so read them whole rather than testing atEnd().)
+        const QList<QByteArray> lines = f.readAll().split('\n');
+        for (const QByteArray &line : lines) {
             if (!line.startsWith("cpu"))
                 break;
             const QList<QByteArray> parts = line.simplified().split(' ');

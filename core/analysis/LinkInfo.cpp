@@ -201,7 +201,7 @@ LinkInfo LinkProbe::probe(const QString &address)
         static const QRegularExpression hostName(QStringLiteral("^[A-Za-z0-9_]([A-Za-z0-9_.-]*[A-Za-z0-9_])?$"));
         if (!hostName.match(text).hasMatch()) {
             info.error = QStringLiteral("\"%1\" is neither an IP address nor a host name; check the address")
-                             .arg(address.left(80));
+                             .arg(address.left(80).simplified());
             return info;
         }
         const QHostInfo hi = QHostInfo::fromName(text);

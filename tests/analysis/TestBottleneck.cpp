@@ -1,0 +1,223 @@
+#include "analysis/Bottleneck.h"
+#include "analysis/RunAnalyzer.h"
+
+#include <QTest>
+
+#include <functional>
+
+using namespace wb;
+
+Q_DECLARE_METATYPE(wb::Evidence)
+
+namespace {
+// A test over a gigabit link at MTU 1500 (ceiling 117.7 MB/s) that measured mbps MB/s.
+Evidence gigabit(double MBps, const std::function<void(Evidence &)> &tweak = {})
+{
+    Evidence e;
+    e.runs = 5;
+    e.measuredBytesPerSecond = MBps * 1e6;
+    e.linkSpeedMbps = 1000;
+    e.linkSpeedSource = QStringLiteral("local");
+    e.localSpeedMbps = 1000;
+    e.duplex = QStringLiteral("full");
+    e.interfaceName = QStringLiteral("eth0");
+    e.mtu = 1500;
+    if (tweak)
+        tweak(e);
+    return e;
+}
+} // namespace
+
+class TestBottleneck : public QObject
+{
+    Q_OBJECT
+private slots:
+    void sentence_data()
+    {
+        QTest::addColumn<Evidence>("evidence");
+        QTest::addColumn<QString>("expected");
+
+        QTest::newRow("no successful run") << gigabit(0, [](Evidence &e) { e.runs = 0; })
+                                           << QStringLiteral("no successful run to judge");
+        QTest::newRow("above the ceiling")
+            << gigabit(500) << QStringLiteral("above the line-rate ceiling: 425% of the 1 Gbit/s ceiling at MTU 1500 "
+                                              "(117.7 MB/s), so a cache, compression or a counting error");
+        QTest::newRow("at line rate") << gigabit(116.5) << QStringLiteral("at line rate (99% of the 1 Gbit/s ceiling)");
+        QTest::newRow("a hair above, within tolerance")
+            << gigabit(118.2) << QStringLiteral("at line rate (100% of the 1 Gbit/s ceiling)");
+        QTest::newRow("at line rate beats a busy CPU")
+            << gigabit(117, [](Evidence &e) { e.localCpuPercent = 99; })
+            << QStringLiteral("at line rate (99% of the 1 Gbit/s ceiling)");
+        QTest::newRow("negotiated lower than the override")
+            << gigabit(11.7, [](Evidence &e) {
+                   e.linkSpeedSource = QStringLiteral("override");
+                   e.localSpeedMbps = 100;
+               })
+            << QStringLiteral("limited by the link: eth0 negotiated 100 Mbit/s, below the 1 Gbit/s expected for this "
+                              "host (its ceiling is 11.8 MB/s)");
+        QTest::newRow("half duplex") << gigabit(30, [](Evidence &e) { e.duplex = QStringLiteral("half"); })
+                                     << QStringLiteral("limited by a half-duplex link on eth0: set both ends to "
+                                                       "auto-negotiate full duplex");
+        QTest::newRow("socket buffer at its limit")
+            << gigabit(4.05, [](Evidence &e) {
+                   e.socketBufferBytes = 32768;
+                   e.rttUs = 8000;
+               })
+            << QStringLiteral("limited by the socket buffer: 32 KiB at 8 ms RTT allows 4.1 MB/s");
+        QTest::newRow("system socket buffer at its limit")
+            << gigabit(40, [](Evidence &e) {
+                   e.socketBufferBytes = 4194304;
+                   e.socketBufferFromSystem = true;
+                   e.rttUs = 100000;
+               })
+            << QStringLiteral("limited by the socket buffer: 4 MiB (the system's maximum) at 100 ms RTT allows "
+                              "41.9 MB/s");
+        QTest::newRow("socket buffer far above the result is no cause")
+            << gigabit(60, [](Evidence &e) {
+                   e.socketBufferBytes = 32768;
+                   e.rttUs = 100; // allows 327.7 MB/s
+               })
+            << QStringLiteral("below expectation with no evident cause: check cabling, duplex and switch (51% of "
+                              "the 1 Gbit/s ceiling)");
+        QTest::newRow("local disk") << gigabit(61, [](Evidence &e) { e.localDiskBytesPerSecond = 62e6; })
+                                    << QStringLiteral("limited by the local disk (read 62 MB/s, network ceiling "
+                                                      "117.7 MB/s)");
+        QTest::newRow("remote disk") << gigabit(39, [](Evidence &e) { e.remoteDiskBytesPerSecond = 40e6; })
+                                     << QStringLiteral("limited by the remote disk (write 40 MB/s, network ceiling "
+                                                       "117.7 MB/s)");
+        QTest::newRow("a fast disk is no cause")
+            << gigabit(30, [](Evidence &e) { e.localDiskBytesPerSecond = 500e6; })
+            << QStringLiteral("below expectation with no evident cause: check cabling, duplex and switch (25% of "
+                              "the 1 Gbit/s ceiling)");
+        QTest::newRow("CPU-bound server") << gigabit(70, [](Evidence &e) { e.remoteCpuPercent = 98; })
+                                          << QStringLiteral("CPU-bound on the server (98%)");
+        QTest::newRow("CPU-bound client") << gigabit(70, [](Evidence &e) { e.localCpuPercent = 97; })
+                                          << QStringLiteral("CPU-bound on this computer (97%)");
+        QTest::newRow("server busy, but under the line") << gigabit(70, [](Evidence &e) { e.remoteCpuPercent = 60; })
+                                                         << QStringLiteral("below expectation with no evident cause: "
+                                                                           "check cabling, duplex and switch (59% of "
+                                                                           "the 1 Gbit/s ceiling)");
+        QTest::newRow("retransmissions")
+            << gigabit(50, [](Evidence &e) {
+                   e.retransmits = 5000;
+                   e.segments = 100000;
+               })
+            << QStringLiteral("limited by retransmissions (5000 segments resent, 5% of those sent): look for packet "
+                              "loss, a bad cable or a duplex mismatch");
+        QTest::newRow("a few retransmissions are no cause")
+            << gigabit(50, [](Evidence &e) {
+                   e.retransmits = 3;
+                   e.segments = 100000;
+               })
+            << QStringLiteral("below expectation with no evident cause: check cabling, duplex and switch (42% of "
+                              "the 1 Gbit/s ceiling)");
+        QTest::newRow("the netperf result: 4.86 MiB/s over gigabit") << gigabit(4.86 * 1.048576)
+                                                                     << QStringLiteral(
+                                                                            "below expectation with no evident cause: "
+                                                                            "check cabling, duplex and switch (4.3% of "
+                                                                            "the 1 Gbit/s ceiling)");
+        QTest::newRow("unknown link, loopback note")
+            << gigabit(3000, [](Evidence &e) {
+                   e.linkSpeedMbps = -1;
+                   e.localSpeedMbps = -1;
+                   e.linkNote = QStringLiteral("loopback interface lo reports no speed");
+               })
+            << QStringLiteral("link speed unknown (loopback interface lo reports no speed): set it per host to "
+                              "compare with line rate");
+        QTest::newRow("unknown link, no note") << gigabit(3000, [](Evidence &e) { e.linkSpeedMbps = -1; })
+                                               << QStringLiteral("link speed unknown (loopback/virtual): set it per "
+                                                                 "host to compare with line rate");
+        QTest::newRow("unknown link, CPU-bound")
+            << gigabit(3000, [](Evidence &e) {
+                   e.linkSpeedMbps = -1;
+                   e.localCpuPercent = 100;
+               })
+            << QStringLiteral("CPU-bound on this computer (100%); link speed unknown (loopback/virtual), so no "
+                              "line-rate comparison");
+        QTest::newRow("unknown link, local disk")
+            << gigabit(61, [](Evidence &e) {
+                   e.linkSpeedMbps = -1;
+                   e.localDiskBytesPerSecond = 62e6;
+               })
+            << QStringLiteral("limited by the local disk (read 62 MB/s); link speed unknown (loopback/virtual), so "
+                              "no line-rate comparison");
+        QTest::newRow("100 Mbit override at line rate")
+            << gigabit(11.7, [](Evidence &e) {
+                   e.linkSpeedMbps = 100;
+                   e.linkSpeedSource = QStringLiteral("override");
+                   e.localSpeedMbps = -1;
+               })
+            << QStringLiteral("at line rate (99% of the 100 Mbit/s ceiling)");
+    }
+    void sentence()
+    {
+        QFETCH(Evidence, evidence);
+        QFETCH(QString, expected);
+        QCOMPARE(Bottleneck::sentence(evidence), expected);
+    }
+
+    void thresholdsAreConfigurable()
+    {
+        AnalysisThresholds t;
+        t.atLineRatePercent = 80;
+        QCOMPARE(Bottleneck::sentence(gigabit(100), t), QStringLiteral("at line rate (85% of the 1 Gbit/s ceiling)"));
+        const AnalysisThresholds fromOptions = RunAnalyzer::thresholdsFrom(
+            {{QStringLiteral("analysis.far_below_percent"), 30}, {QStringLiteral("analysis.cpu_busy_percent"), 75}});
+        QCOMPARE(fromOptions.farBelowPercent, 30.0);
+        QCOMPARE(fromOptions.cpuBusyPercent, 75.0);
+        QCOMPARE(Bottleneck::sentence(gigabit(70, [](Evidence &e) { e.localCpuPercent = 80; }), fromOptions),
+                 QStringLiteral("CPU-bound on this computer (80%)"));
+        const AnalysisThresholds nonsense = RunAnalyzer::thresholdsFrom(
+            {{QStringLiteral("analysis.far_below_percent"), QStringLiteral("lots")}});
+        QCOMPARE(nonsense.farBelowPercent, AnalysisThresholds{}.farBelowPercent);
+    }
+
+    void evidenceFromResults()
+    {
+        // Three repetitions of a test as RunAnalyzer and the TCP driver leave them, one failed.
+        RunResultList results;
+        const double rates[] = {4.0e6, 4.1e6, 3.9e6};
+        for (double rate : rates) {
+            RunResult r;
+            r.status = RunStatus::Ok;
+            r.spec.frameSize = 1500;
+            r.bytes = qint64(rate * 10);
+            r.seconds = 10;
+            r.mss = 1448;
+            r.extra = {{QStringLiteral("link_speed_Mbps"), 1000},
+                       {QStringLiteral("local_link_speed_Mbps"), 1000},
+                       {QStringLiteral("link_duplex"), QStringLiteral("full")},
+                       {QStringLiteral("interface"), QStringLiteral("eth0")},
+                       {QStringLiteral("ceiling_mtu"), 1500},
+                       {QStringLiteral("tcp_timestamps"), true},
+                       {QStringLiteral("socket_buffer_bytes"), 32768},
+                       {QStringLiteral("rtt_us"), rate == 4.0e6 ? 8000 : 8100},
+                       {QStringLiteral("retransmits"), 0}};
+            results.append(r);
+        }
+        RunResult failed;
+        failed.status = RunStatus::Failed;
+        failed.bytes = 999999999;
+        failed.seconds = 1;
+        results.append(failed);
+
+        const Evidence e = Bottleneck::evidenceFrom(results);
+        QCOMPARE(e.runs, 3);
+        QCOMPARE(e.measuredBytesPerSecond, 4.0e6); // the median
+        QCOMPARE(e.linkSpeedMbps, 1000.0);
+        QCOMPARE(e.mtu, 1500);
+        QCOMPARE(e.rttUs, 8100.0);
+        QCOMPARE(e.socketBufferBytes, 32768.0);
+        QCOMPARE(e.retransmits, 0.0);
+        QVERIFY(qAbs(e.segments - 4.0e7 / 1448) < 1e-6); // median of bytes / MSS
+        QCOMPARE(RunAnalyzer::bottleneckFor(results),
+                 QStringLiteral("limited by the socket buffer: 32 KiB at 8.1 ms RTT allows 4 MB/s"));
+
+        // Nothing usable: still a sentence, never a crash.
+        QCOMPARE(RunAnalyzer::bottleneckFor({failed}), QStringLiteral("no successful run to judge"));
+        QCOMPARE(RunAnalyzer::bottleneckFor({}), QStringLiteral("no successful run to judge"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBottleneck)
+#include "TestBottleneck.moc"

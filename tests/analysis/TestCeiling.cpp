@@ -1,0 +1,87 @@
+#include "analysis/Ceiling.h"
+
+#include <QTest>
+
+using namespace wb;
+
+class TestCeiling : public QObject
+{
+    Q_OBJECT
+private slots:
+    void goodput_data()
+    {
+        QTest::addColumn<double>("linkMbps");
+        QTest::addColumn<int>("mtu");
+        QTest::addColumn<bool>("timestamps");
+        QTest::addColumn<double>("expected"); // bytes/s, computed by hand: rate/8 x payload/(MTU + 38)
+
+        QTest::newRow("1 Gbit, 1500, timestamps") << 1000.0 << 1500 << true << 117685305.5916775;
+        QTest::newRow("1 Gbit, 1500, no timestamps") << 1000.0 << 1500 << false << 118660598.17945383;
+        QTest::newRow("1 Gbit, 9000, timestamps") << 1000.0 << 9000 << true << 123755255.58751936;
+        QTest::newRow("100 Mbit, 1500, timestamps") << 100.0 << 1500 << true << 11768530.55916775;
+        QTest::newRow("10 Gbit, 9000, timestamps") << 10000.0 << 9000 << true << 1237552555.8751936;
+        QTest::newRow("unknown speed") << -1.0 << 1500 << true << 0.0;
+        QTest::newRow("zero speed") << 0.0 << 1500 << true << 0.0;
+        QTest::newRow("MTU too small for headers") << 1000.0 << 52 << true << 0.0;
+        QTest::newRow("NaN speed") << qQNaN() << 1500 << true << 0.0;
+    }
+    void goodput()
+    {
+        QFETCH(double, linkMbps);
+        QFETCH(int, mtu);
+        QFETCH(bool, timestamps);
+        QFETCH(double, expected);
+        const double got = Ceiling::tcpGoodputBytesPerSecond(linkMbps, mtu, timestamps);
+        QVERIFY2(qAbs(got - expected) < 1e-3, qPrintable(QString::number(got, 'f', 4)));
+    }
+
+    void percent_data()
+    {
+        QTest::addColumn<double>("measured");
+        QTest::addColumn<double>("ceiling");
+        QTest::addColumn<double>("expected");
+        QTest::newRow("half") << 50.0 << 100.0 << 50.0;
+        QTest::newRow("above") << 150.0 << 100.0 << 150.0;
+        QTest::newRow("netperf 4.86 MiB/s over 1 Gbit") << 4.86 * 1048576 << 117685305.5916775 << 4.3302596992707185;
+        QTest::newRow("unknown ceiling") << 50.0 << 0.0 << -1.0;
+    }
+    void percent()
+    {
+        QFETCH(double, measured);
+        QFETCH(double, ceiling);
+        QFETCH(double, expected);
+        QVERIFY(qAbs(Ceiling::percentOf(measured, ceiling) - expected) < 1e-9);
+    }
+
+    void formatting_data()
+    {
+        QTest::addColumn<QString>("got");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("1 Gbit/s") << Ceiling::formatLinkSpeed(1000) << QStringLiteral("1 Gbit/s");
+        QTest::newRow("2.5 Gbit/s") << Ceiling::formatLinkSpeed(2500) << QStringLiteral("2.5 Gbit/s");
+        QTest::newRow("100 Mbit/s") << Ceiling::formatLinkSpeed(100) << QStringLiteral("100 Mbit/s");
+        QTest::newRow("unknown speed") << Ceiling::formatLinkSpeed(-1) << QStringLiteral("unknown");
+        QTest::newRow("117.7 MB/s") << Ceiling::formatMBps(117685305.59) << QStringLiteral("117.7 MB/s");
+        QTest::newRow("4.1 MB/s") << Ceiling::formatMBps(4096000) << QStringLiteral("4.1 MB/s");
+        QTest::newRow("62 MB/s") << Ceiling::formatMBps(62e6) << QStringLiteral("62 MB/s");
+        QTest::newRow("0.052 MB/s") << Ceiling::formatMBps(52000) << QStringLiteral("0.052 MB/s");
+        QTest::newRow("32 KiB") << Ceiling::formatBuffer(32768) << QStringLiteral("32 KiB");
+        QTest::newRow("4 MiB") << Ceiling::formatBuffer(4194304) << QStringLiteral("4 MiB");
+        QTest::newRow("900 B") << Ceiling::formatBuffer(900) << QStringLiteral("900 B");
+        QTest::newRow("8 ms") << Ceiling::formatRtt(8000) << QStringLiteral("8 ms");
+        QTest::newRow("250 us") << Ceiling::formatRtt(250) << QStringLiteral("250 us");
+        QTest::newRow("1.25 ms") << Ceiling::formatRtt(1250) << QStringLiteral("1.25 ms");
+        QTest::newRow("99%") << Ceiling::formatPercent(99.2) << QStringLiteral("99%");
+        QTest::newRow("4.3%") << Ceiling::formatPercent(4.33) << QStringLiteral("4.3%");
+        QTest::newRow("0.52%") << Ceiling::formatPercent(0.52) << QStringLiteral("0.52%");
+    }
+    void formatting()
+    {
+        QFETCH(QString, got);
+        QFETCH(QString, expected);
+        QCOMPARE(got, expected);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCeiling)
+#include "TestCeiling.moc"

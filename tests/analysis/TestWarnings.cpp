@@ -1,0 +1,160 @@
+#include "analysis/Bottleneck.h"
+#include "analysis/RunAnalyzer.h"
+
+#include <QTest>
+
+#include <functional>
+
+using namespace wb;
+
+Q_DECLARE_METATYPE(wb::Evidence)
+
+namespace {
+Evidence link(double linkMbps, double MBps, const std::function<void(Evidence &)> &tweak = {})
+{
+    Evidence e;
+    e.runs = 1;
+    e.measuredBytesPerSecond = MBps * 1e6;
+    e.linkSpeedMbps = linkMbps;
+    e.localSpeedMbps = linkMbps;
+    e.duplex = QStringLiteral("full");
+    e.interfaceName = QStringLiteral("eth0");
+    e.mtu = 1500;
+    if (tweak)
+        tweak(e);
+    return e;
+}
+} // namespace
+
+class TestWarnings : public QObject
+{
+    Q_OBJECT
+private slots:
+    void warnings_data()
+    {
+        QTest::addColumn<Evidence>("evidence");
+        QTest::addColumn<double>("farBelowPercent");
+        QTest::addColumn<QStringList>("expected");
+
+        QTest::newRow("above the ceiling of a configured 100 Mbit/s link")
+            << link(100, 500, [](Evidence &e) { e.linkSpeedSource = QStringLiteral("override"); }) << 50.0
+            << QStringList{QStringLiteral("500 MB/s is above the line-rate ceiling of 100 Mbit/s at MTU 1500 "
+                                          "(11.8 MB/s, 4249% of it): a cache, compression or a counting error")};
+        QTest::newRow("above the ceiling of 1 Gbit/s")
+            << link(1000, 130) << 50.0
+            << QStringList{QStringLiteral("130 MB/s is above the line-rate ceiling of 1 Gbit/s at MTU 1500 "
+                                          "(117.7 MB/s, 110% of it): a cache, compression or a counting error")};
+        QTest::newRow("within the 1% tolerance above") << link(1000, 118.5) << 50.0 << QStringList{};
+        QTest::newRow("at line rate") << link(1000, 117) << 50.0 << QStringList{};
+        QTest::newRow("60%: below, not far below") << link(1000, 70.6) << 50.0 << QStringList{};
+        QTest::newRow("far below, no evident cause")
+            << link(1000, 40) << 50.0
+            << QStringList{QStringLiteral(
+                   "40 MB/s is far below the line-rate ceiling: 34% of the 1 Gbit/s ceiling at MTU 1500 (117.7 "
+                   "MB/s). Likely causes: none evident in the figures measured; check for a link negotiated at a "
+                   "lower speed or half duplex, a socket buffer too small for the round-trip time, the local or "
+                   "remote disk, a busy CPU and retransmissions")};
+        QTest::newRow("40% with the threshold at 30%") << link(1000, 40) << 30.0 << QStringList{};
+        QTest::newRow("the netperf result: 4.86 MiB/s over gigabit")
+            << link(1000, 4.86 * 1.048576) << 50.0
+            << QStringList{QStringLiteral(
+                   "5.1 MB/s is far below the line-rate ceiling: 4.3% of the 1 Gbit/s ceiling at MTU 1500 (117.7 "
+                   "MB/s). Likely causes: none evident in the figures measured; check for a link negotiated at a "
+                   "lower speed or half duplex, a socket buffer too small for the round-trip time, the local or "
+                   "remote disk, a busy CPU and retransmissions")};
+        QTest::newRow("the netperf result, explained by a 32 KiB buffer at 6.5 ms RTT")
+            << link(1000, 4.86 * 1.048576,
+                    [](Evidence &e) {
+                        e.socketBufferBytes = 32768;
+                        e.rttUs = 6500;
+                    })
+            << 50.0
+            << QStringList{QStringLiteral(
+                   "5.1 MB/s is far below the line-rate ceiling: 4.3% of the 1 Gbit/s ceiling at MTU 1500 (117.7 "
+                   "MB/s). Likely causes: a socket buffer too small for the round-trip time: 32 KiB at 6.5 ms RTT "
+                   "allows 5 MB/s, and the result sits at that limit")};
+        QTest::newRow("far below with several causes")
+            << link(1000, 20,
+                    [](Evidence &e) {
+                        e.linkSpeedSource = QStringLiteral("override");
+                        e.localSpeedMbps = 100;
+                        e.duplex = QStringLiteral("half");
+                        e.localDiskBytesPerSecond = 21e6;
+                        e.localDiskOp = QStringLiteral("write");
+                        e.remoteCpuPercent = 95;
+                        e.localCpuPercent = 93;
+                        e.retransmits = 400;
+                        e.segments = 10000;
+                    })
+            << 50.0
+            << QStringList{QStringLiteral(
+                   "20 MB/s is far below the line-rate ceiling: 17% of the 1 Gbit/s ceiling at MTU 1500 (117.7 "
+                   "MB/s). Likely causes: the link negotiated a lower speed (eth0 negotiated 100 Mbit/s, below the "
+                   "1 Gbit/s expected for this host); eth0 runs at half duplex (collisions; set both ends to full "
+                   "duplex); the local disk (write 21 MB/s); a busy CPU on the server (95%); a busy CPU on this "
+                   "computer (93%); retransmissions (400 segments resent, 4% of those sent)")};
+        QTest::newRow("unknown link: nothing to compare with")
+            << link(-1, 3000) << 50.0 << QStringList{};
+        QTest::newRow("no successful run") << link(1000, 1, [](Evidence &e) { e.runs = 0; }) << 50.0 << QStringList{};
+    }
+    void warnings()
+    {
+        QFETCH(Evidence, evidence);
+        QFETCH(double, farBelowPercent);
+        QFETCH(QStringList, expected);
+        AnalysisThresholds t;
+        t.farBelowPercent = farBelowPercent;
+        QCOMPARE(Bottleneck::warnings(evidence, t), expected);
+    }
+
+    // The analyzer on a synthetic result to 127.0.0.1 (no traffic: the link probe only asks the kernel
+    // for a route): the override of 100 Mbit/s makes 1 GB in 1 s impossible.
+    void analyzerWarnsAboveConfiguredLink()
+    {
+        RunSpec spec;
+        spec.host.address = QStringLiteral("127.0.0.1");
+        spec.host.linkSpeedMbps = 100;
+        spec.protocol = QStringLiteral("tcp-send");
+        spec.frameSize = 1500;
+        RunAnalyzer analyzer;
+        analyzer.beforeRun(spec);
+        RunResult result;
+        result.spec = spec;
+        result.status = RunStatus::Ok;
+        result.bytes = 1000000000;
+        result.seconds = 1;
+        result.mss = 1448;
+        analyzer.afterRun(result);
+
+        QCOMPARE(result.warnings.size(), 1);
+        QVERIFY2(result.warnings.first().startsWith(QStringLiteral("1000 MB/s is above the line-rate ceiling of 100 "
+                                                                   "Mbit/s at MTU 1500 (11.8 MB/s")),
+                 qPrintable(result.warnings.first()));
+        const QVariantMap &x = result.extra;
+        QCOMPARE(x.value(QStringLiteral("link_speed_Mbps")).toDouble(), 100.0);
+        QCOMPARE(x.value(QStringLiteral("link_speed_source")).toString(), QStringLiteral("override"));
+        QCOMPARE(x.value(QStringLiteral("interface")).toString(), QStringLiteral("lo"));
+        QCOMPARE(x.value(QStringLiteral("link_duplex")).toString(), QStringLiteral("unknown"));
+        QVERIFY(qAbs(x.value(QStringLiteral("ceiling_MBps")).toDouble() - 11.768530559) < 1e-6);
+        QVERIFY(qAbs(x.value(QStringLiteral("percent_of_ceiling")).toDouble() - 8497.0) < 1.0);
+        QVERIFY(x.contains(QStringLiteral("cpu_local_percent")));
+        QVERIFY(x.contains(QStringLiteral("cpu_process_percent")));
+        QVERIFY(x.contains(QStringLiteral("service_demand_us_per_KB")));
+        QVERIFY(x.value(QStringLiteral("bottleneck")).toString().startsWith(QStringLiteral("above the line-rate")));
+
+        // Without the override the same figure is not judged against a made-up line.
+        spec.host.linkSpeedMbps = 0;
+        analyzer.beforeRun(spec);
+        RunResult plain = result;
+        plain.spec = spec;
+        plain.warnings.clear();
+        plain.extra.clear();
+        analyzer.afterRun(plain);
+        QVERIFY(plain.warnings.isEmpty());
+        QVERIFY(!plain.extra.contains(QStringLiteral("link_speed_Mbps")));
+        QVERIFY(plain.extra.value(QStringLiteral("bottleneck")).toString().contains(QStringLiteral("link speed unknown")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWarnings)
+#include "TestWarnings.moc"
