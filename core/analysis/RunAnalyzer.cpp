@@ -87,13 +87,16 @@ void RunAnalyzer::afterRun(RunResult &result)
     QVariantMap &x = result.extra;
     const RunSpec &spec = result.spec;
 
-    // What the run cost.
+    // What the run cost. A driver's own figure under cpu_local_percent (its thread) moves to
+    // cpu_thread_percent: cpu_local_percent is the whole system's here.
+    if (x.contains(QStringLiteral("cpu_local_percent")) && !x.contains(QStringLiteral("cpu_thread_percent")))
+        x.insert(QStringLiteral("cpu_thread_percent"), x.take(QStringLiteral("cpu_local_percent")));
     if (m_started) {
         m_started = false;
         const CpuUsage cpu = m_cpu.stop();
         if (cpu.valid) {
             x.insert(QStringLiteral("cpu_process_percent"), cpu.processPercent);
-            if (cpu.threadPercent >= 0)
+            if (cpu.threadPercent >= 0 && !x.contains(QStringLiteral("cpu_thread_percent")))
                 x.insert(QStringLiteral("cpu_thread_percent"), cpu.threadPercent);
             if (cpu.systemPercent >= 0) {
                 x.insert(QStringLiteral("cpu_local_percent"), cpu.systemPercent);
@@ -108,14 +111,16 @@ void RunAnalyzer::afterRun(RunResult &result)
                 x.insert(QStringLiteral("service_demand_process_us_per_KB"), sdp);
         }
     }
-    // The server's CPU, when its wirebenchd reported it: seconds, or a percentage of all its cores.
+    // The server's CPU, when its wirebenchd reported it: seconds, or a percentage where 100 = one core
+    // (wirebenchd reports its data thread that way) over the receiver's time.
     {
-        bool okSec = false, okPct = false, okCores = false;
+        bool okSec = false, okPct = false;
         double remoteSeconds = x.value(QStringLiteral("cpu_remote_seconds")).toDouble(&okSec);
         const double pct = x.value(QStringLiteral("cpu_remote_percent")).toDouble(&okPct);
-        const int cores = x.value(QStringLiteral("cpu_remote_cores")).toInt(&okCores);
-        if (!okSec && okPct && okCores && cores > 0 && result.seconds > 0)
-            remoteSeconds = pct / 100.0 * cores * result.seconds, okSec = true;
+        if (!okSec && okPct && pct >= 0 && result.seconds > 0) {
+            remoteSeconds = pct / 100.0 * result.seconds;
+            okSec = true;
+        }
         const double sd = okSec ? CpuMeter::serviceDemandUsPerKB(remoteSeconds, result.bytes) : -1;
         if (sd >= 0)
             x.insert(QStringLiteral("service_demand_remote_us_per_KB"), sd);

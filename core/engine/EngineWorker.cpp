@@ -18,6 +18,7 @@ EngineWorker::EngineWorker(QObject *parent)
 void EngineWorker::runPlan(const TestPlan &plan)
 {
     m_stop.store(false);
+    m_analyzer.reset();
     m_runs = plan.expand();
     const QList<RunSpec> &runs = m_runs;
     emit planStarted(int(runs.size()));
@@ -68,6 +69,7 @@ RunResult EngineWorker::runOne(const RunSpec &spec)
                                .arg(spec.protocol, spec.host.displayName())
                                .arg(spec.frameSize)
                                .arg(spec.repetition));
+        m_analyzer.beforeRun(spec);
         result = driver->run(spec, *this);
         result.spec = spec; // drivers may not rewrite what was asked
     }
@@ -75,6 +77,7 @@ RunResult EngineWorker::runOne(const RunSpec &spec)
         result.startedAt = startedAt;
     if (m_stop.load() && result.status == RunStatus::Ok)
         result.status = RunStatus::Cancelled;
+    m_analyzer.afterRun(result);
     if (result.ok() && result.bytes > 0) {
         const ProtocolInfo *info = DriverRegistry::find(spec.protocol);
         if (info && !info->timed)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis/RunAnalyzer.h"
 #include "model/RunResult.h"
 #include "plan/TestPlan.h"
 #include "protocols/ProtocolDriver.h"
@@ -48,6 +49,7 @@ private:
     double m_secondsPerByte = 0; ///< learnt from finished sized runs, for the time-left estimate
     QList<RunSpec> m_runs;       ///< the running plan, expanded
     int m_current = 0;
+    RunAnalyzer m_analyzer;      ///< link, ceiling, CPU cost, warnings and bottleneck around each run
 };
 
 } // namespace wb
