@@ -229,15 +229,24 @@ Outcome Session::connectControl()
         return fail(QStringLiteral("cannot resolve \"%1\" (%2)").arg(m_spec.host.address, QString::fromLocal8Bit(gai_strerror(rc))),
                     QStringLiteral("check the host's address"));
     IoStatus status = IoStatus::Failed;
-    for (addrinfo *ai = list; ai; ai = ai->ai_next) {
-        status = m_control.connectTo(ai->ai_addr, ai->ai_addrlen, 0, 0, 0, deadline(), m_stop);
-        if (status == IoStatus::Ok) {
-            std::memcpy(&m_address, ai->ai_addr, ai->ai_addrlen);
-            m_addressLength = ai->ai_addrlen;
-            break;
+    // An iperf3 server re-opens its listening socket around a test (when the client set -M or -w),
+    // so a refusal right after the previous test is retried for a moment before it counts.
+    QDeadlineTimer refusedUntil(2000);
+    for (;;) {
+        for (addrinfo *ai = list; ai; ai = ai->ai_next) {
+            status = m_control.connectTo(ai->ai_addr, ai->ai_addrlen, 0, 0, 0, deadline(), m_stop);
+            if (status == IoStatus::Ok) {
+                std::memcpy(&m_address, ai->ai_addr, ai->ai_addrlen);
+                m_addressLength = ai->ai_addrlen;
+                break;
+            }
+            if (status == IoStatus::Stopped)
+                break;
         }
-        if (status == IoStatus::Stopped)
+        if (status != IoStatus::Failed || m_control.lastErrno() != ECONNREFUSED || refusedUntil.hasExpired()
+            || m_stop())
             break;
+        ::poll(nullptr, 0, 100);
     }
     ::freeaddrinfo(list);
     if (status == IoStatus::Stopped)
