@@ -3,6 +3,7 @@
 #include "iperf3/Iperf3Driver.h"
 #include "tcp/TcpDriver.h"
 #include "ftp/FtpDriver.h"
+#include "smb/SmbDriver.h"
 
 namespace wb {
 
@@ -13,6 +14,7 @@ const QList<ProtocolInfo> &DriverRegistry::protocols()
         QList<ProtocolInfo> list;
         list << TcpDriver::protocolInfos();
         list << FtpDriver::protocolInfos();
+        list << SmbDriver::protocolInfos();
         list << Iperf3Driver::protocolInfos();
         return list;
     }();

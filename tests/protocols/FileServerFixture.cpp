@@ -215,6 +215,8 @@ bool FileServerFixture::startSmb(QString *why)
         return false;
     }
     m_smb.setProcessChannelMode(QProcess::MergedChannels);
+    // smbd signals its whole process group when it shuts down: give it a group of its own, not ours.
+    m_smb.setChildProcessModifier([] { ::setpgid(0, 0); });
     m_smb.start(QStringLiteral("/usr/sbin/smbd"), {QStringLiteral("--foreground"), QStringLiteral("--no-process-group"),
                                                     QStringLiteral("--configfile=") + conf});
     if (!m_smb.waitForStarted(10000)) {

@@ -1,0 +1,616 @@
+#include "SmbDriver.h"
+
+#include "protocols/ThroughputMeter.h"
+#include "protocols/copy/TransferData.h"
+#include "protocols/copy/TransferError.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QHostAddress>
+#include <QUrl>
+
+#include <libsmbclient.h>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace wb {
+
+namespace {
+
+const QString DefaultFileName = QStringLiteral("wirebench-test.bin");
+constexpr qint64 DefaultIoBytes = 4 * 1024 * 1024;
+constexpr qint64 MinIoBytes = 64 * 1024;
+constexpr qint64 SlowCallNs = 300LL * 1000 * 1000; // shrink the I/O size above this, so Stop stays quick
+
+struct SmbSettings
+{
+    QString share;
+    QString path;
+    QString user;
+    QString password; // from Host::options until the key store lands; never copied into results or errors
+    QString domain;
+    bool allowSmb1 = false;
+    int port = 445;
+    qint64 ioBytes = DefaultIoBytes;
+
+    static SmbSettings fromHost(const Host &host)
+    {
+        SmbSettings s;
+        const QVariantMap &o = host.options;
+        s.share = o.value(QStringLiteral("smb.share")).toString().trimmed();
+        s.path = o.value(QStringLiteral("smb.path")).toString().trimmed();
+        s.path.replace(QLatin1Char('\\'), QLatin1Char('/'));
+        while (s.path.startsWith(QLatin1Char('/')))
+            s.path.remove(0, 1);
+        if (s.path.isEmpty())
+            s.path = DefaultFileName;
+        else if (s.path.endsWith(QLatin1Char('/')))
+            s.path += DefaultFileName;
+        s.user = o.value(QStringLiteral("smb.user")).toString();
+        s.password = o.value(QStringLiteral("smb.password")).toString();
+        s.domain = o.value(QStringLiteral("smb.domain")).toString();
+        s.allowSmb1 = o.value(QStringLiteral("smb.allow_smb1"), false).toBool();
+        s.port = o.value(QStringLiteral("smb.port"), 445).toInt();
+        if (s.port <= 0 || s.port > 65535)
+            s.port = 445;
+        const qint64 io = o.value(QStringLiteral("smb.io_size"), DefaultIoBytes).toLongLong();
+        s.ioBytes = qBound<qint64>(MinIoBytes, io, 64LL * 1024 * 1024);
+        return s;
+    }
+
+    QByteArray url(const QString &address, bool withPath = true) const
+    {
+        QByteArray host = address.toUtf8();
+        if (address.contains(QLatin1Char(':')))
+            host = '[' + host + ']';
+        QByteArray u = "smb://" + host + '/' + QUrl::toPercentEncoding(share);
+        if (withPath) {
+            for (const QString &part : path.split(QLatin1Char('/'), Qt::SkipEmptyParts))
+                u += '/' + QUrl::toPercentEncoding(part);
+        }
+        return u;
+    }
+};
+
+void copyField(char *dst, int len, const QString &value)
+{
+    if (len <= 0)
+        return;
+    const QByteArray v = value.toUtf8();
+    const int n = qMin(len - 1, int(v.size()));
+    std::memcpy(dst, v.constData(), size_t(n));
+    dst[n] = 0;
+}
+
+void authCallback(SMBCCTX *ctx, const char *, const char *, char *wg, int wglen, char *un, int unlen, char *pw,
+                  int pwlen)
+{
+    const auto *s = static_cast<const SmbSettings *>(smbc_getOptionUserData(ctx));
+    if (!s)
+        return;
+    if (!s->domain.isEmpty())
+        copyField(wg, wglen, s->domain);
+    copyField(un, unlen, s->user);
+    copyField(pw, pwlen, s->password);
+}
+
+/// libsmbclient opens its own sockets: find the one to the server to read (and, for our sends, lower) its MSS.
+int findServerSocket(const QString &address, int port)
+{
+    const QHostAddress want(address);
+    int found = -1;
+    const QStringList fds = QDir(QStringLiteral("/proc/self/fd")).entryList(QDir::System | QDir::NoDotAndDotDot);
+    for (const QString &name : fds) {
+        bool ok = false;
+        const int fd = name.toInt(&ok);
+        if (!ok)
+            continue;
+        struct stat st {};
+        if (fstat(fd, &st) != 0 || !S_ISSOCK(st.st_mode))
+            continue;
+        sockaddr_storage peer{};
+        socklen_t len = sizeof(peer);
+        if (getpeername(fd, reinterpret_cast<sockaddr *>(&peer), &len) != 0)
+            continue;
+        QHostAddress addr(reinterpret_cast<sockaddr *>(&peer));
+        const int peerPort = peer.ss_family == AF_INET6 ? ntohs(reinterpret_cast<sockaddr_in6 *>(&peer)->sin6_port)
+                                                        : ntohs(reinterpret_cast<sockaddr_in *>(&peer)->sin_port);
+        if (peerPort == port && (want.isNull() || addr.isEqual(want, QHostAddress::TolerantConversion)))
+            found = fd;
+    }
+    return found;
+}
+
+qint64 nowNs()
+{
+    static QElapsedTimer clock = [] {
+        QElapsedTimer t;
+        t.start();
+        return t;
+    }();
+    return clock.nsecsElapsed();
+}
+
+class SmbRun
+{
+public:
+    SmbRun(const RunSpec &spec, RunObserver &observer, SmbDriver::Direction direction)
+        : m_spec(spec)
+        , m_observer(observer)
+        , m_direction(direction)
+        , m_smb(SmbSettings::fromHost(spec.host))
+        , m_transfer(TransferSettings::fromParams(spec.params))
+        , m_meter(spec.index, spec.params.sampleIntervalMs, observer)
+        , m_io(m_smb.ioBytes)
+    {
+        m_title = direction == SmbDriver::Direction::Read ? QStringLiteral("SMB read") : QStringLiteral("SMB write");
+        m_result.spec = spec;
+        m_result.startedAt = QDateTime::currentDateTimeUtc();
+    }
+
+    ~SmbRun()
+    {
+        closeFile();
+        if (m_ctx)
+            smbc_free_context(m_ctx, 1);
+    }
+
+    RunResult run();
+
+private:
+    bool init();
+    SMBCFILE *open(int flags, int *err);
+    void closeFile();
+    bool seed(qint64 size);
+    bool readBack(qint64 size);
+    void noteSocket();
+    void fillTiming(qint64 bytes);
+    RunResult fail(TransferFault fault, const QString &what);
+    RunResult failErrno(int err, const QString &during, bool opening);
+    RunResult cancelled();
+
+    RunSpec m_spec;
+    RunObserver &m_observer;
+    SmbDriver::Direction m_direction;
+    SmbSettings m_smb;
+    TransferSettings m_transfer;
+    ThroughputMeter m_meter;
+    RunResult m_result;
+    QString m_title;
+    SMBCCTX *m_ctx = nullptr;
+    SMBCFILE *m_file = nullptr;
+    qint64 m_io;
+    qint64 m_moved = 0;
+    bool m_stopped = false;
+    TransferFault m_pendingFault = TransferFault::None;
+    QString m_pendingError;
+};
+
+bool SmbRun::init()
+{
+    m_ctx = smbc_new_context();
+    if (!m_ctx)
+        return false;
+    smbc_setDebug(m_ctx, 0);
+    smbc_setOptionDebugToStderr(m_ctx, true);
+    smbc_setOptionUserData(m_ctx, &m_smb);
+    smbc_setFunctionAuthDataWithContext(m_ctx, authCallback);
+    smbc_setOptionNoAutoAnonymousLogin(m_ctx, true); // a wrong password must fail, not fall back to guest
+    smbc_setOptionUseKerberos(m_ctx, false);
+    smbc_setOptionFallbackAfterKerberos(m_ctx, true);
+    smbc_setTimeout(m_ctx, 20000);
+    smbc_setPort(m_ctx, uint16_t(m_smb.port));
+    smbc_setOptionProtocols(m_ctx, m_smb.allowSmb1 ? "NT1" : "SMB2_02", "SMB3");
+    if (!smbc_init_context(m_ctx)) {
+        smbc_free_context(m_ctx, 1);
+        m_ctx = nullptr;
+        return false;
+    }
+    return true;
+}
+
+SMBCFILE *SmbRun::open(int flags, int *err)
+{
+    errno = 0;
+    SMBCFILE *f = smbc_getFunctionOpen(m_ctx)(m_ctx, m_smb.url(m_spec.host.address).constData(), flags, 0644);
+    *err = errno;
+    return f;
+}
+
+void SmbRun::closeFile()
+{
+    if (m_file && m_ctx)
+        smbc_getFunctionClose(m_ctx)(m_ctx, m_file);
+    m_file = nullptr;
+}
+
+void SmbRun::noteSocket()
+{
+    if (m_result.mss > 0)
+        return;
+    const int fd = findServerSocket(m_spec.host.address, m_smb.port);
+    if (fd < 0)
+        return;
+    // libsmbclient connected before we could set TCP_MAXSEG: lowering it now shapes only what we send.
+    const int wanted = m_spec.frameSize > 40 ? m_spec.frameSize - 40 : 0;
+    if (wanted > 0)
+        setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &wanted, sizeof(wanted));
+    tcp_info info{};
+    socklen_t len = sizeof(info);
+    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &len) == 0 && info.tcpi_snd_mss > 0)
+        m_result.mss = int(info.tcpi_snd_mss);
+}
+
+bool SmbRun::seed(qint64 size)
+{
+    m_observer.status(QStringLiteral("writing the seed file %1 (%2 bytes)").arg(m_smb.path).arg(size));
+    int err = 0;
+    m_file = open(O_WRONLY | O_CREAT | O_TRUNC, &err);
+    if (!m_file) {
+        m_result = failErrno(err, QStringLiteral("while creating the seed file"), true);
+        return false;
+    }
+    auto write = smbc_getFunctionWrite(m_ctx);
+    std::vector<char> buffer(size_t(m_smb.ioBytes));
+    for (qint64 off = 0; off < size;) {
+        if (m_observer.stopRequested()) {
+            m_stopped = true;
+            m_result = cancelled();
+            return false;
+        }
+        const qint64 n = qMin<qint64>(m_smb.ioBytes, size - off);
+        TestPattern::fill(buffer.data(), off, n);
+        const ssize_t w = write(m_ctx, m_file, buffer.data(), size_t(n));
+        if (w <= 0) {
+            m_result = failErrno(errno, QStringLiteral("while writing the seed file"), false);
+            return false;
+        }
+        off += w;
+    }
+    closeFile();
+    m_result.extra.insert(QStringLiteral("seeded"), true);
+    return true;
+}
+
+bool SmbRun::readBack(qint64 size)
+{
+    m_observer.status(QStringLiteral("reading %1 back to verify it").arg(m_smb.path));
+    LocalSource reference;
+    QString error;
+    if (!reference.open(m_transfer, size, &error)) {
+        m_result = fail(TransferFault::LocalError, error);
+        return false;
+    }
+    int err = 0;
+    m_file = open(O_RDONLY, &err);
+    if (!m_file) {
+        m_result = failErrno(err, QStringLiteral("while reading the file back"), true);
+        return false;
+    }
+    auto read = smbc_getFunctionRead(m_ctx);
+    std::vector<char> buffer(size_t(m_smb.ioBytes));
+    std::vector<char> expected(size_t(m_smb.ioBytes));
+    qint64 off = 0;
+    for (;;) {
+        if (m_observer.stopRequested()) {
+            m_result = cancelled();
+            return false;
+        }
+        const ssize_t r = read(m_ctx, m_file, buffer.data(), buffer.size());
+        if (r < 0) {
+            m_result = failErrno(errno, QStringLiteral("while reading the file back"), false);
+            return false;
+        }
+        if (r == 0)
+            break;
+        if (off + r > size || !reference.reference(expected.data(), off, r, &error)
+            || std::memcmp(expected.data(), buffer.data(), size_t(r)) != 0) {
+            m_result = fail(TransferFault::Mismatch,
+                            QStringLiteral("the stored file differs from what was sent near byte %1").arg(off));
+            return false;
+        }
+        off += r;
+    }
+    closeFile();
+    if (off != size) {
+        m_result = fail(TransferFault::Mismatch, QStringLiteral("read back %1 bytes of %2").arg(off).arg(size));
+        return false;
+    }
+    m_result.extra.insert(QStringLiteral("verified"), QStringLiteral("read back and compared byte for byte"));
+    return true;
+}
+
+void SmbRun::fillTiming(qint64 bytes)
+{
+    m_meter.finish();
+    m_result.samples = m_meter.samples();
+    m_result.bytes = bytes;
+    m_result.seconds = m_meter.elapsedSeconds();
+    m_result.extra.insert(QStringLiteral("io_size_bytes"), m_io);
+}
+
+RunResult SmbRun::fail(TransferFault fault, const QString &what)
+{
+    m_result.status = RunStatus::Failed;
+    m_result.error = transferErrorLine(m_spec, m_smb.port, m_title, fault, what);
+    m_result.extra.insert(QStringLiteral("fault"), transferFaultName(fault));
+    return m_result;
+}
+
+RunResult SmbRun::cancelled()
+{
+    m_result.status = RunStatus::Cancelled;
+    m_result.error = QStringLiteral("%1: %2 stopped by the user").arg(m_spec.host.displayName(), m_title);
+    return m_result;
+}
+
+RunResult SmbRun::failErrno(int err, const QString &during, bool opening)
+{
+    const QString target = QStringLiteral("\\\\%1\\%2\\%3")
+                               .arg(m_spec.host.address, m_smb.share, QString(m_smb.path).replace(QLatin1Char('/'), QLatin1Char('\\')));
+    const QString user = m_smb.user.isEmpty() ? QStringLiteral("guest") : m_smb.user;
+    const QString sys = QString::fromLocal8Bit(std::strerror(err));
+    switch (err) {
+    case ECONNREFUSED:
+        return fail(TransferFault::NotListening, QStringLiteral("connection refused %1").arg(during));
+    case EHOSTUNREACH:
+    case ENETUNREACH:
+        return fail(TransferFault::Unreachable, QStringLiteral("no route to the host"));
+    case ETIMEDOUT:
+        return fail(m_moved > 0 ? TransferFault::ClosedMidTransfer : TransferFault::TimedOut,
+                    QStringLiteral("the server stopped answering %1").arg(during));
+    case ENOSPC:
+    case EDQUOT:
+        return fail(TransferFault::RemoteDiskFull, QStringLiteral("the server's disk is full %1").arg(during));
+    default:
+        break;
+    }
+    if (opening) {
+        switch (err) {
+        case EACCES:
+        case EPERM: {
+            // Tell a refused login from a refused file: can we list the share at all?
+            SMBCFILE *dir = smbc_getFunctionOpendir(m_ctx)(m_ctx, m_smb.url(m_spec.host.address, false).constData());
+            const int dirErr = errno;
+            if (dir) {
+                smbc_getFunctionClosedir(m_ctx)(m_ctx, dir);
+                return fail(TransferFault::PermissionDenied, QStringLiteral("access denied to %1 for user \"%2\"").arg(target, user));
+            }
+            if (dirErr == ENOENT || dirErr == ENODEV)
+                return fail(TransferFault::NoSuchShare, QStringLiteral("no share \"%1\"").arg(m_smb.share));
+            return fail(TransferFault::LoginRefused, QStringLiteral("logon refused for user \"%1\"").arg(user));
+        }
+        case ENOENT:
+        case ENOTDIR:
+        case ENODEV: {
+            SMBCFILE *dir = smbc_getFunctionOpendir(m_ctx)(m_ctx, m_smb.url(m_spec.host.address, false).constData());
+            if (dir) {
+                smbc_getFunctionClosedir(m_ctx)(m_ctx, dir);
+                return fail(TransferFault::NoSuchPath, QStringLiteral("no file or folder %1").arg(target));
+            }
+            return fail(TransferFault::NoSuchShare, QStringLiteral("no share \"%1\"").arg(m_smb.share));
+        }
+        case EINVAL:
+            if (m_smb.share.isEmpty())
+                return fail(TransferFault::NoSuchShare, QStringLiteral("no share is set"));
+            break;
+        default:
+            break;
+        }
+    }
+    if (m_moved > 0 || err == ECONNRESET || err == EPIPE || err == EIO || err == ECONNABORTED || err == ENOTCONN)
+        return fail(TransferFault::ClosedMidTransfer,
+                    QStringLiteral("the connection broke after %1 bytes %2 (%3)").arg(m_moved).arg(during, sys));
+    return fail(TransferFault::Other, QStringLiteral("%1 failed %2 (%3)").arg(target, during, sys));
+}
+
+RunResult SmbRun::run()
+{
+    const qint64 size = m_spec.params.fileSizeBytes;
+    if (size <= 0)
+        return fail(TransferFault::Other, QStringLiteral("the file size must be more than 0 bytes"));
+    if (m_smb.share.isEmpty())
+        return fail(TransferFault::NoSuchShare, QStringLiteral("no share is set for this host"));
+    if (!init())
+        return fail(TransferFault::LocalError, QStringLiteral("libsmbclient could not start (%1)")
+                                                   .arg(QString::fromLocal8Bit(std::strerror(errno))));
+    QString localError;
+    std::vector<char> buffer(size_t(m_smb.ioBytes));
+    RateLimiter limiter(m_transfer.maxRateBytesPerSecond);
+    m_observer.status(QStringLiteral("opening %1").arg(m_smb.path));
+
+    if (m_direction == SmbDriver::Direction::Read) {
+        int err = 0;
+        m_file = open(O_RDONLY, &err);
+        qint64 remote = -1;
+        if (m_file) {
+            struct stat st {};
+            if (smbc_getFunctionFstat(m_ctx)(m_ctx, m_file, &st) == 0)
+                remote = st.st_size;
+        } else if (err != ENOENT) {
+            return failErrno(err, QStringLiteral("while opening the file"), true);
+        }
+        if (remote != size) {
+            if (!m_transfer.createSeed) {
+                if (!m_file)
+                    return failErrno(err, QStringLiteral("while opening the file"), true);
+                return fail(TransferFault::Mismatch, QStringLiteral("the server's \"%1\" has %2 bytes, the plan asks for %3")
+                                                         .arg(m_smb.path).arg(remote).arg(size));
+            }
+            if (remote >= 0)
+                m_result.warnings << QStringLiteral("replaced the server's %1 (%2 bytes) with a %3-byte test file")
+                                         .arg(m_smb.path).arg(remote).arg(size);
+            closeFile();
+            if (!seed(size))
+                return m_result;
+            m_file = open(O_RDONLY, &err);
+            if (!m_file)
+                return failErrno(err, QStringLiteral("while opening the file"), true);
+        }
+        LocalSink sink;
+        if (!sink.open(m_transfer, &localError))
+            return fail(TransferFault::LocalError, localError);
+        auto read = smbc_getFunctionRead(m_ctx);
+        m_observer.status(QStringLiteral("reading %1").arg(m_smb.path));
+        m_meter.start();
+        limiter.start();
+        noteSocket();
+        for (;;) {
+            if (m_observer.stopRequested()) {
+                fillTiming(m_moved);
+                return cancelled();
+            }
+            const qint64 t0 = nowNs();
+            const ssize_t r = read(m_ctx, m_file, buffer.data(), size_t(m_io));
+            if (r < 0) {
+                const int e = errno;
+                fillTiming(m_moved);
+                return failErrno(e, QStringLiteral("during the read"), false);
+            }
+            if (r == 0)
+                break;
+            if (nowNs() - t0 > SlowCallNs && m_io > MinIoBytes)
+                m_io /= 2;
+            if (!sink.write(buffer.data(), r, &localError)) {
+                fillTiming(m_moved);
+                return fail(sink.localDiskFull() ? TransferFault::LocalDiskFull
+                                : sink.mismatchAt() >= 0 ? TransferFault::Mismatch : TransferFault::LocalError,
+                            localError);
+            }
+            m_moved += r;
+            m_meter.add(r);
+            limiter.throttle(m_moved);
+        }
+        const bool sinkOk = sink.finish(&localError);
+        fillTiming(m_moved);
+        closeFile();
+        m_result.senderBytes = size;
+        if (!sinkOk)
+            return fail(sink.localDiskFull() ? TransferFault::LocalDiskFull : TransferFault::LocalError, localError);
+        if (sink.isFile())
+            m_result.extra.insert(QStringLiteral("disk_MBps"), sink.disk().megabytesPerSecond());
+        if (m_moved != size)
+            return fail(TransferFault::Mismatch, QStringLiteral("received %1 bytes of %2").arg(m_moved).arg(size));
+        if (m_transfer.verify)
+            m_result.extra.insert(QStringLiteral("verified"), QStringLiteral("content matches the test pattern"));
+    } else {
+        LocalSource source;
+        if (!source.open(m_transfer, size, &localError))
+            return fail(TransferFault::LocalError, localError);
+        int err = 0;
+        m_file = open(O_WRONLY | O_CREAT | O_TRUNC, &err);
+        if (!m_file)
+            return failErrno(err, QStringLiteral("while creating the file"), true);
+        auto write = smbc_getFunctionWrite(m_ctx);
+        m_observer.status(QStringLiteral("writing %1").arg(m_smb.path));
+        m_meter.start();
+        limiter.start();
+        noteSocket();
+        while (m_moved < size) {
+            if (m_observer.stopRequested()) {
+                fillTiming(m_moved);
+                m_result.senderBytes = m_moved;
+                return cancelled();
+            }
+            const qint64 n = source.read(buffer.data(), m_io, &localError);
+            if (n <= 0) {
+                fillTiming(m_moved);
+                return fail(TransferFault::LocalError, localError);
+            }
+            const qint64 t0 = nowNs();
+            qint64 done = 0;
+            while (done < n) {
+                const ssize_t w = write(m_ctx, m_file, buffer.data() + done, size_t(n - done));
+                if (w <= 0) {
+                    const int e = w < 0 ? errno : EIO;
+                    fillTiming(m_moved);
+                    m_result.senderBytes = m_moved;
+                    return failErrno(e, QStringLiteral("during the write"), false);
+                }
+                done += w;
+            }
+            if (nowNs() - t0 > SlowCallNs && m_io > MinIoBytes)
+                m_io /= 2;
+            m_moved += n;
+            m_meter.add(n);
+            limiter.throttle(m_moved);
+        }
+        // Close inside the timed part: the server has the data once the close is answered.
+        closeFile();
+        fillTiming(m_moved);
+        m_result.senderBytes = m_moved;
+        if (source.isFile())
+            m_result.extra.insert(QStringLiteral("disk_MBps"), source.disk().megabytesPerSecond());
+        // The server's own count.
+        struct stat st {};
+        if (smbc_getFunctionStat(m_ctx)(m_ctx, m_smb.url(m_spec.host.address).constData(), &st) == 0) {
+            m_result.bytes = st.st_size;
+            if (st.st_size != size)
+                return fail(TransferFault::Mismatch,
+                            QStringLiteral("the server stored %1 bytes of %2").arg(qint64(st.st_size)).arg(size));
+        } else {
+            m_result.warnings << QStringLiteral("the server did not answer stat; the byte count is the client's");
+        }
+        if (m_transfer.verify && !readBack(size))
+            return m_result;
+    }
+    m_result.extra.insert(QStringLiteral("smb_protocols"),
+                          m_smb.allowSmb1 ? QStringLiteral("NT1..SMB3") : QStringLiteral("SMB2_02..SMB3"));
+    m_result.status = RunStatus::Ok;
+    return m_result;
+}
+
+} // namespace
+
+QList<ProtocolInfo> SmbDriver::protocolInfos()
+{
+    using T = OptionSpec::Type;
+    const QList<OptionSpec> options = {
+        {QStringLiteral("smb.share"), QStringLiteral("SMB share"), T::Text, QString(), {},
+         QStringLiteral("The share name, as in \\\\host\\share")},
+        {QStringLiteral("smb.path"), QStringLiteral("SMB file in the share"), T::Text, DefaultFileName, {},
+         QStringLiteral("A path inside the share; a trailing / adds ") + DefaultFileName},
+        {QStringLiteral("smb.user"), QStringLiteral("SMB user"), T::Text, QString(), {}, QString()},
+        {QStringLiteral("smb.password"), QStringLiteral("SMB password"), T::Secret, QString(), {}, QString()},
+        {QStringLiteral("smb.domain"), QStringLiteral("SMB domain or workgroup"), T::Text, QString(), {}, QString()},
+        {QStringLiteral("smb.port"), QStringLiteral("SMB port"), T::Integer, 445, {}, QString()},
+        {QStringLiteral("smb.allow_smb1"), QStringLiteral("Allow SMB1 (NT1)"), T::Bool, false, {},
+         QStringLiteral("Off: SMB2 and SMB3 only")},
+        {QStringLiteral("smb.io_size"), QStringLiteral("SMB I/O size (bytes)"), T::Integer, DefaultIoBytes, {},
+         QStringLiteral("Bytes per read or write call")},
+    };
+    ProtocolInfo read;
+    read.id = QStringLiteral("smb-read");
+    read.title = QStringLiteral("SMB read (server → client)");
+    read.description = QStringLiteral("Reads one file of the chosen size from an SMB share (writes it first if missing).");
+    read.timed = false;
+    read.clampsMss = false; // libsmbclient connects its own socket; the MSS is read and recorded
+    read.family = QStringLiteral("smb");
+    read.hostOptions = options;
+    read.create = [] { return std::make_unique<SmbDriver>(Direction::Read); };
+    ProtocolInfo write = read;
+    write.id = QStringLiteral("smb-write");
+    write.title = QStringLiteral("SMB write (client → server)");
+    write.description = QStringLiteral("Writes one generated file of the chosen size to an SMB share.");
+    write.create = [] { return std::make_unique<SmbDriver>(Direction::Write); };
+    return {read, write};
+}
+
+RunResult SmbDriver::run(const RunSpec &spec, RunObserver &observer)
+{
+    SmbRun run(spec, observer, m_direction);
+    return run.run();
+}
+
+} // namespace wb

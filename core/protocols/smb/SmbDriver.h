@@ -1,0 +1,23 @@
+#pragma once
+
+#include "protocols/DriverRegistry.h"
+#include "protocols/ProtocolDriver.h"
+
+namespace wb {
+
+/// SMB read (server → client) and write (client → server) of one file with libsmbclient's context API:
+/// one context per run (so per worker thread), SMB2/SMB3 (SMB1 only when the host allows it), large I/O.
+class SmbDriver : public ProtocolDriver
+{
+public:
+    enum class Direction { Read, Write };
+    explicit SmbDriver(Direction direction) : m_direction(direction) {}
+
+    static QList<ProtocolInfo> protocolInfos();
+    RunResult run(const RunSpec &spec, RunObserver &observer) override;
+
+private:
+    Direction m_direction;
+};
+
+} // namespace wb

@@ -1,0 +1,257 @@
+// SMB read and write against a real smbd on 127.0.0.1.
+#include "FileServerFixture.h"
+
+#include "protocols/DriverRegistry.h"
+#include "protocols/copy/TransferData.h"
+
+#include <QDir>
+#include <QFile>
+#include <QtTest>
+
+using namespace wb;
+using namespace wb::test;
+
+namespace {
+
+constexpr qint64 FourMiB = 4LL * 1024 * 1024;
+
+qint64 patternMismatchInFile(const QString &path, qint64 expectedSize)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly) || f.size() != expectedSize)
+        return -2;
+    const QByteArray all = f.readAll();
+    return TestPattern::firstMismatch(all.constData(), 0, all.size());
+}
+
+} // namespace
+
+class TestSmbDriver : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void writeThenReadByteExact();
+    void readSeedsMissingFile();
+    void readToLocalFile();
+    void wrongPassword();
+    void unknownUser();
+    void missingShare();
+    void missingPath();
+    void serverNotListening();
+    void stopMidTransfer();
+    void serverKilledMidTransfer();
+
+private:
+    RunSpec spec(const QString &protocol, qint64 size, const QString &path) const;
+    static RunResult runSpec(const RunSpec &s, TestObserver &observer);
+
+    std::unique_ptr<FileServerFixture> m_servers;
+    bool m_ready = false;
+    QString m_why;
+};
+
+void TestSmbDriver::initTestCase()
+{
+    m_servers = std::make_unique<FileServerFixture>();
+    m_ready = m_servers->prepare(&m_why) && m_servers->startSmb(&m_why);
+    if (!m_ready)
+        qWarning("%s", qPrintable(m_why));
+    QVERIFY(DriverRegistry::has(QStringLiteral("smb-read")));
+    QVERIFY(DriverRegistry::has(QStringLiteral("smb-write")));
+}
+
+void TestSmbDriver::cleanupTestCase()
+{
+    m_servers.reset();
+}
+
+RunSpec TestSmbDriver::spec(const QString &protocol, qint64 size, const QString &path) const
+{
+    RunSpec s;
+    s.protocol = protocol;
+    s.host = m_servers->smbHost();
+    s.host.options.insert(QStringLiteral("smb.path"), path);
+    s.frameSize = 1500;
+    s.params.fileSizeBytes = size;
+    s.params.options.insert(QLatin1String(TransferSettings::VerifyKey), true);
+    return s;
+}
+
+RunResult TestSmbDriver::runSpec(const RunSpec &s, TestObserver &observer)
+{
+    auto driver = DriverRegistry::create(s.protocol);
+    Q_ASSERT(driver);
+    return driver->run(s, observer);
+}
+
+void TestSmbDriver::writeThenReadByteExact()
+{
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    TestObserver w;
+    const qint64 size = FourMiB + 12345;
+    const RunResult up = runSpec(spec(QStringLiteral("smb-write"), size, QStringLiteral("write.bin")), w);
+    QVERIFY2(up.ok(), qPrintable(up.error));
+    QCOMPARE(up.bytes, size);
+    QCOMPARE(up.senderBytes, size);
+    QVERIFY(up.seconds > 0);
+    QVERIFY(!up.samples.isEmpty());
+    QVERIFY(up.extra.contains(QStringLiteral("verified")));
+    QCOMPARE(patternMismatchInFile(m_servers->smbRoot() + QStringLiteral("/write.bin"), size), -1);
+    QVERIFY2(up.mss > 0, "the MSS of libsmbclient's connection was not found");
+
+    TestObserver r;
+    const RunResult down = runSpec(spec(QStringLiteral("smb-read"), size, QStringLiteral("write.bin")), r);
+    QVERIFY2(down.ok(), qPrintable(down.error));
+    QCOMPARE(down.bytes, size);
+    QVERIFY(!down.extra.contains(QStringLiteral("seeded")));
+    qint64 sampled = 0;
+    for (const Sample &s : down.samples)
+        sampled += s.bytes;
+    QCOMPARE(sampled, size);
+}
+
+void TestSmbDriver::readSeedsMissingFile()
+{
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    QDir(m_servers->smbRoot()).mkpath(QStringLiteral("sub"));
+    QProcess::execute(QStringLiteral("chown"), {m_servers->user(), m_servers->smbRoot() + QStringLiteral("/sub")});
+    TestObserver o;
+    const RunResult r = runSpec(spec(QStringLiteral("smb-read"), FourMiB, QStringLiteral("sub/seeded.bin")), o);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(r.bytes, FourMiB);
+    QCOMPARE(r.extra.value(QStringLiteral("seeded")).toBool(), true);
+    QCOMPARE(patternMismatchInFile(m_servers->smbRoot() + QStringLiteral("/sub/seeded.bin"), FourMiB), -1);
+}
+
+void TestSmbDriver::readToLocalFile()
+{
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    RunSpec s = spec(QStringLiteral("smb-read"), FourMiB, QStringLiteral("tofile.bin"));
+    const QString local = m_servers->scratch() + QStringLiteral("/smb-read-sink.bin");
+    s.params.options.insert(QLatin1String(TransferSettings::SinkKey), QStringLiteral("file"));
+    s.params.options.insert(QLatin1String(TransferSettings::LocalPathKey), local);
+    TestObserver o;
+    const RunResult r = runSpec(s, o);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(patternMismatchInFile(local, FourMiB), -1);
+    QVERIFY(r.extra.value(QStringLiteral("disk_MBps")).toDouble() > 0);
+}
+
+void TestSmbDriver::wrongPassword()
+{
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    RunSpec s = spec(QStringLiteral("smb-write"), FourMiB, QStringLiteral("pw.bin"));
+    s.host.options.insert(QStringLiteral("smb.password"), QStringLiteral("not-the-password-42"));
+    TestObserver o;
+    const RunResult r = runSpec(s, o);
+    qInfo("%s", qPrintable(r.error));
+    QCOMPARE(r.status, RunStatus::Failed);
+    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("login_refused"));
+    QVERIFY(r.error.contains(QStringLiteral("test-samba")) && r.error.contains(QStringLiteral("SMB write")));
+    QVERIFY(!r.error.contains(QStringLiteral("not-the-password-42")));
+    QVERIFY(!QFile::exists(m_servers->smbRoot() + QStringLiteral("/pw.bin")));
+}
+
+void TestSmbDriver::unknownUser()
+{
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    RunSpec s = spec(QStringLiteral("smb-read"), FourMiB, QStringLiteral("write.bin"));
+    s.host.options.insert(QStringLiteral("smb.user"), QStringLiteral("nobody-like-this"));
+    TestObserver o;
+    const RunResult r = runSpec(s, o);
+    qInfo("%s", qPrintable(r.error));
+    QCOMPARE(r.status, RunStatus::Failed);
+    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("login_refused"));
+    QVERIFY(!r.error.contains(m_servers->password()));
+}
+
+void TestSmbDriver::missingShare()
+{
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    RunSpec s = spec(QStringLiteral("smb-read"), FourMiB, QStringLiteral("write.bin"));
+    s.host.options.insert(QStringLiteral("smb.share"), QStringLiteral("nosuchshare"));
+    TestObserver o;
+    const RunResult r = runSpec(s, o);
+    qInfo("%s", qPrintable(r.error));
+    QCOMPARE(r.status, RunStatus::Failed);
+    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("no_such_share"));
+    QVERIFY(r.error.contains(QStringLiteral("nosuchshare")));
+}
+
+void TestSmbDriver::missingPath()
+{
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    RunSpec s = spec(QStringLiteral("smb-read"), FourMiB, QStringLiteral("no-such-file.bin"));
+    s.params.options.insert(QLatin1String(TransferSettings::CreateSeedKey), false);
+    TestObserver o;
+    const RunResult r = runSpec(s, o);
+    qInfo("%s", qPrintable(r.error));
+    QCOMPARE(r.status, RunStatus::Failed);
+    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("no_such_path"));
+
+    RunSpec w = spec(QStringLiteral("smb-write"), FourMiB, QStringLiteral("no/such/dir/x.bin"));
+    const RunResult rw = runSpec(w, o);
+    qInfo("%s", qPrintable(rw.error));
+    QCOMPARE(rw.status, RunStatus::Failed);
+    QCOMPARE(rw.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("no_such_path"));
+}
+
+void TestSmbDriver::serverNotListening()
+{
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    RunSpec s = spec(QStringLiteral("smb-read"), FourMiB, QStringLiteral("write.bin"));
+    s.host.options.insert(QStringLiteral("smb.port"), FileServerFixture::closedPort());
+    TestObserver o;
+    const RunResult r = runSpec(s, o);
+    qInfo("%s", qPrintable(r.error));
+    QCOMPARE(r.status, RunStatus::Failed);
+    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("not_listening"));
+}
+
+void TestSmbDriver::stopMidTransfer()
+{
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    for (const QString &protocol : {QStringLiteral("smb-write"), QStringLiteral("smb-read")}) {
+        RunSpec s = spec(protocol, 64LL * 1024 * 1024, QStringLiteral("slow.bin"));
+        s.params.options.insert(QLatin1String(TransferSettings::MaxRateKey), 4 * 1024 * 1024);
+        s.host.options.insert(QStringLiteral("smb.io_size"), 256 * 1024);
+        TestObserver o;
+        o.onSample = [&o](int n) {
+            if (n == 3)
+                o.stop.store(true);
+        };
+        const RunResult r = runSpec(s, o);
+        qInfo("%s: %s after %lld bytes", qPrintable(protocol), qPrintable(r.error), r.bytes);
+        QCOMPARE(r.status, RunStatus::Cancelled);
+        QVERIFY(r.samples.size() >= 3);
+        QVERIFY(r.bytes > 0 && r.bytes < s.params.fileSizeBytes);
+    }
+}
+
+void TestSmbDriver::serverKilledMidTransfer()
+{
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    for (const QString &protocol : {QStringLiteral("smb-read"), QStringLiteral("smb-write")}) {
+        RunSpec s = spec(protocol, 64LL * 1024 * 1024, QStringLiteral("slow2.bin"));
+        s.params.options.insert(QLatin1String(TransferSettings::MaxRateKey), 4 * 1024 * 1024);
+        s.host.options.insert(QStringLiteral("smb.io_size"), 256 * 1024);
+        TestObserver o;
+        int killed = 0;
+        o.onSample = [&](int n) {
+            if (n == 3)
+                killed = m_servers->killSessions(false);
+        };
+        const RunResult r = runSpec(s, o);
+        qInfo("%s", qPrintable(r.error));
+        QVERIFY(killed > 0);
+        QCOMPARE(r.status, RunStatus::Failed);
+        QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("closed_mid_transfer"));
+        QVERIFY(!r.samples.isEmpty());
+    }
+}
+
+QTEST_GUILESS_MAIN(TestSmbDriver)
+#include "TestSmbDriver.moc"
