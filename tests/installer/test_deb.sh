@@ -15,6 +15,11 @@ info() { echo "--- $*"; }
 # Something the test needs is missing: a failure under CI, a note otherwise.
 need() { if [ "$ci" = "true" ]; then fail "$*"; else echo "SKIP (CI unset): $*"; fi; }
 
+# One installer test at a time on this machine (several build trees may run ctest at once): the package is
+# installed system-wide, and dpkg allows one user anyway.
+exec 9>/tmp/wirebench-installer-test.lock
+flock -w 900 9 || { echo "FAIL: another installer test held /tmp/wirebench-installer-test.lock for 15 minutes" >&2; exit 1; }
+
 scratch=$(mktemp -d /tmp/wirebench-deb-test.XXXXXX)
 installed_by_us=0
 cleanup() {
@@ -79,7 +84,7 @@ if [ "$(id -u)" = 0 ]; then
     fi
     info "apt-get install -y $deb"
     installed_by_us=1
-    if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$deb" >"$scratch/apt.log" 2>&1; then
+    if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=120 --no-install-recommends "$deb" >"$scratch/apt.log" 2>&1; then
         tail -20 "$scratch/apt.log" >&2
         echo "FAIL: apt-get could not install $(basename "$deb"): see the log above" >&2
         exit 1
@@ -147,7 +152,7 @@ fi
 # 7. Remove: nothing the package installed may be left.
 if [ -z "$root" ]; then
     info "apt-get purge -y wirebench"
-    DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq wirebench >"$scratch/purge.log" 2>&1 \
+    DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq -o DPkg::Lock::Timeout=120 wirebench >"$scratch/purge.log" 2>&1 \
         || { cat "$scratch/purge.log" >&2; fail "apt-get purge wirebench failed"; }
     installed_by_us=0
     dpkg-query -W -f='${Status}' wirebench 2>/dev/null | grep -q "ok installed" && fail "wirebench is still installed after purge"
