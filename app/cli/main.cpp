@@ -1,7 +1,71 @@
+// wirebench-cli: the engine without a window. All the work is in CliOptions and RunCommand.
+#include "ChartOutput.h"
+#include "CliOptions.h"
+#include "Console.h"
+#include "RunCommand.h"
+#include "protocols/DriverRegistry.h"
+
 #include <QCoreApplication>
+
+#include <cstring>
+
+using namespace wb;
+using namespace wb::cli;
+
+namespace {
+
+bool asksForChart(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--chart") == 0 || std::strncmp(argv[i], "--chart=", 8) == 0
+            || std::strcmp(argv[i], "-chart") == 0 || std::strncmp(argv[i], "-chart=", 7) == 0)
+            return true;
+    }
+    return false;
+}
+
+void listProtocols()
+{
+    for (const ProtocolInfo &info : DriverRegistry::protocols()) {
+        Console::out(QStringLiteral("%1  %2 - %3 %4")
+                         .arg(info.id.leftJustified(10), info.title, info.description,
+                              info.timed ? QStringLiteral("(timed: --duration)")
+                                         : QStringLiteral("(moves a file of a fixed size)")));
+    }
+}
+
+} // namespace
 
 int main(int argc, char *argv[])
 {
-    QCoreApplication app(argc, argv);
-    return 0;
+    std::unique_ptr<QCoreApplication> app = ChartOutput::createApplication(argc, argv, asksForChart(argc, argv));
+    QCoreApplication::setApplicationName(QStringLiteral("wirebench-cli"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(WIREBENCH_VERSION));
+
+    CliOptions options;
+    QString error;
+    if (!CliOptions::parse(QCoreApplication::arguments().mid(1), &options, &error)) {
+        Console::err(QStringLiteral("wirebench-cli: %1 (see wirebench-cli --help)").arg(error));
+        return 2;
+    }
+    switch (options.command) {
+    case CliOptions::Command::Help:
+        Console::out(CliOptions::helpText());
+        return 0;
+    case CliOptions::Command::Version:
+        Console::out(CliOptions::versionText());
+        return 0;
+    case CliOptions::Command::Protocols:
+        listProtocols();
+        return 0;
+    case CliOptions::Command::Run:
+        break;
+    }
+    if (!options.chartPath.isEmpty() && !ChartOutput::available()) {
+        Console::err(QStringLiteral("wirebench-cli: --chart is not available in this build (it was built without "
+                                    "the GUI's chart exporter); use --json or --csv and leave out --chart"));
+        return 2;
+    }
+    RunCommand run(options);
+    return run.exec();
 }

@@ -10,8 +10,10 @@ QList<TestSummary> TestSummary::build(const RunResultList &results)
         qsizetype at = -1;
         for (qsizetype i = 0; i < out.size(); ++i) {
             const TestSummary &t = out.at(i);
+            // The port too: two responders on one address (a lab, loopback tests) are two hosts.
             if (t.host.displayName() == r.spec.host.displayName() && t.host.address == r.spec.host.address
-                && t.protocol == r.spec.protocol && t.frameSize == r.spec.frameSize) {
+                && t.host.port == r.spec.host.port && t.protocol == r.spec.protocol
+                && t.frameSize == r.spec.frameSize) {
                 at = i;
                 break;
             }

@@ -1,0 +1,358 @@
+#include "CliOptions.h"
+
+#include "protocols/DriverRegistry.h"
+
+#include <QCommandLineParser>
+#include <QRegularExpression>
+
+#include <cmath>
+
+namespace wb::cli {
+
+namespace {
+
+QString usageLines()
+{
+    return QStringLiteral(
+        "Usage:\n"
+        "  wirebench-cli run --host ADDR[:PORT] [--host ...] --protocol tcp-send[,tcp-recv] --frame 1500[,9000]\n"
+        "                    --reps N --duration SECONDS --message-size BYTES [--send-buffer B] [--recv-buffer B]\n"
+        "                    [--server wirebenchd|iperf3] [--json FILE] [--csv FILE] [--chart FILE.png|.pdf|.jpg]\n"
+        "                    [--unit MBps|MiBps|Mbps] [--stop-on-error] [--interleave]\n"
+        "  wirebench-cli protocols        list the protocols this build offers\n"
+        "  wirebench-cli --version | --help\n"
+        "\n"
+        "Hosts: ADDR, ADDR:PORT, [IPv6]:PORT or NAME=ADDR[:PORT]; the port defaults to the server's\n"
+        "(wirebenchd 5301, iperf3 5201). Traffic goes only to the hosts named with --host.\n"
+        "Units: MB/s = 10^6 bytes/s, MiB/s = 2^20 bytes/s, Mbit/s = 10^6 bits/s. Sizes take K/KiB and M/MiB\n"
+        "(binary). Exit status: 0 all runs ok, 1 a run failed or a file could not be written, 2 usage error,\n"
+        "130 interrupted (Ctrl-C; runs finished so far are still printed and written).\n");
+}
+
+struct Parser
+{
+    QCommandLineParser p;
+    QCommandLineOption host{QStringLiteral("host"), QStringLiteral("Host to test, [NAME=]ADDR[:PORT]; repeatable."),
+                            QStringLiteral("ADDR[:PORT]")};
+    QCommandLineOption protocol{QStringLiteral("protocol"),
+                                QStringLiteral("Comma-separated protocol ids (see 'protocols'); default tcp-send."),
+                                QStringLiteral("LIST")};
+    QCommandLineOption frame{QStringLiteral("frame"),
+                             QStringLiteral("Comma-separated frame sizes (MTU) in bytes; MSS = frame - 40. Default 1500."),
+                             QStringLiteral("LIST")};
+    QCommandLineOption reps{QStringLiteral("reps"), QStringLiteral("Repetitions of each test; default 5."),
+                            QStringLiteral("N")};
+    QCommandLineOption duration{QStringLiteral("duration"),
+                                QStringLiteral("Length of one run in seconds; default 10."), QStringLiteral("SECONDS")};
+    QCommandLineOption messageSize{QStringLiteral("message-size"),
+                                   QStringLiteral("Bytes per send() call (netperf -m); default 128K."),
+                                   QStringLiteral("BYTES")};
+    QCommandLineOption sendBuffer{QStringLiteral("send-buffer"),
+                                  QStringLiteral("SO_SNDBUF in bytes; default: the system's."), QStringLiteral("BYTES")};
+    QCommandLineOption recvBuffer{QStringLiteral("recv-buffer"),
+                                  QStringLiteral("SO_RCVBUF in bytes; default: the system's."), QStringLiteral("BYTES")};
+    QCommandLineOption server{QStringLiteral("server"),
+                              QStringLiteral("Server type on the hosts: wirebenchd (default) or iperf3."),
+                              QStringLiteral("TYPE")};
+    QCommandLineOption json{QStringLiteral("json"), QStringLiteral("Write results and summary as JSON."),
+                            QStringLiteral("FILE")};
+    QCommandLineOption jsonSamples{QStringLiteral("json-samples"),
+                                   QStringLiteral("Include every run's 100 ms samples in the JSON file.")};
+    QCommandLineOption csv{QStringLiteral("csv"), QStringLiteral("Write one CSV row per run."), QStringLiteral("FILE")};
+    QCommandLineOption chart{QStringLiteral("chart"),
+                             QStringLiteral("Render the comparison chart (PNG, JPEG or PDF by extension)."),
+                             QStringLiteral("FILE")};
+    QCommandLineOption chartSize{QStringLiteral("chart-size"),
+                                 QStringLiteral("Chart size in pixels; default 1600x1000."), QStringLiteral("WxH")};
+    QCommandLineOption unit{QStringLiteral("unit"),
+                            QStringLiteral("Unit of the summary table and chart: MBps (default), MiBps or Mbps."),
+                            QStringLiteral("UNIT")};
+    QCommandLineOption interval{QStringLiteral("interval"),
+                                QStringLiteral("Sampling interval in milliseconds; default 100."), QStringLiteral("MS")};
+    QCommandLineOption stopOnError{QStringLiteral("stop-on-error"), QStringLiteral("Stop at the first failed run.")};
+    QCommandLineOption interleave{QStringLiteral("interleave"),
+                                  QStringLiteral("Alternate hosts (A B A B) rather than A A B B.")};
+    QCommandLineOption help{{QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help.")};
+    QCommandLineOption version{{QStringLiteral("v"), QStringLiteral("version")}, QStringLiteral("Show the version.")};
+
+    Parser()
+    {
+        p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+        p.addOptions({host, protocol, frame, reps, duration, messageSize, sendBuffer, recvBuffer, server, json,
+                      jsonSamples, csv, chart, chartSize, unit, interval, stopOnError, interleave, help, version});
+        p.addPositionalArgument(QStringLiteral("command"), QStringLiteral("run | protocols"));
+    }
+};
+
+QStringList splitList(const QStringList &values)
+{
+    QStringList out;
+    for (const QString &v : values) {
+        for (const QString &part : v.split(QLatin1Char(','), Qt::SkipEmptyParts))
+            out.append(part.trimmed());
+    }
+    return out;
+}
+
+} // namespace
+
+QString CliOptions::versionText()
+{
+    return QStringLiteral("wirebench-cli %1").arg(QStringLiteral(WIREBENCH_VERSION));
+}
+
+QString CliOptions::helpText()
+{
+    Parser parser;
+    QString options = parser.p.helpText();
+    // Qt's help starts with its own usage line; ours above says more.
+    const qsizetype at = options.indexOf(QStringLiteral("Options:"));
+    if (at > 0)
+        options = options.mid(at);
+    return versionText() + QStringLiteral(": measure network throughput from the command line.\n\n") + usageLines()
+           + QLatin1Char('\n') + options;
+}
+
+qint64 CliOptions::parseSize(const QString &text)
+{
+    static const QRegularExpression re(QStringLiteral("^\\s*(\\d+)\\s*(k|kib|m|mib)?\\s*$"),
+                                       QRegularExpression::CaseInsensitiveOption);
+    const QRegularExpressionMatch m = re.match(text);
+    if (!m.hasMatch())
+        return -1;
+    bool ok = false;
+    const qint64 n = m.captured(1).toLongLong(&ok);
+    if (!ok || n > (qint64(1) << 40))
+        return -1;
+    const QString suffix = m.captured(2).toLower();
+    if (suffix.startsWith(QLatin1Char('k')))
+        return n * 1024;
+    if (suffix.startsWith(QLatin1Char('m')))
+        return n * 1024 * 1024;
+    return n;
+}
+
+bool CliOptions::parseHost(const QString &input, Host *host, QString *error)
+{
+    auto fail = [&](const QString &why) {
+        if (error)
+            *error = QStringLiteral("--host \"%1\": %2").arg(input, why);
+        return false;
+    };
+    QString text = input.trimmed();
+    Host h;
+    const qsizetype eq = text.indexOf(QLatin1Char('='));
+    if (eq >= 0) {
+        h.name = text.left(eq).trimmed();
+        text = text.mid(eq + 1).trimmed();
+        if (h.name.isEmpty())
+            return fail(QStringLiteral("the name before '=' is empty"));
+    }
+    QString address = text;
+    QString portText;
+    if (text.startsWith(QLatin1Char('['))) {
+        const qsizetype close = text.indexOf(QLatin1Char(']'));
+        if (close < 0)
+            return fail(QStringLiteral("missing ']' after the IPv6 address; write [::1]:5301"));
+        address = text.mid(1, close - 1);
+        const QString rest = text.mid(close + 1);
+        if (!rest.isEmpty()) {
+            if (!rest.startsWith(QLatin1Char(':')))
+                return fail(QStringLiteral("expected ':PORT' after ']'"));
+            portText = rest.mid(1);
+        }
+    } else if (text.count(QLatin1Char(':')) == 1) {
+        const qsizetype colon = text.indexOf(QLatin1Char(':'));
+        address = text.left(colon);
+        portText = text.mid(colon + 1);
+    } // several colons and no brackets: a bare IPv6 address without a port
+    if (address.isEmpty())
+        return fail(QStringLiteral("the address is empty"));
+    if (address.contains(QRegularExpression(QStringLiteral("[\\s/\\[\\]]"))))
+        return fail(QStringLiteral("not a host name or IP address"));
+    if (!text.startsWith(QLatin1Char('[')) && text.count(QLatin1Char(':')) == 1 && portText.isEmpty())
+        return fail(QStringLiteral("the port after ':' is empty"));
+    if (!portText.isEmpty()) {
+        bool ok = false;
+        const int port = portText.toInt(&ok);
+        if (!ok || port < 1 || port > 65535)
+            return fail(QStringLiteral("the port must be a number from 1 to 65535"));
+        h.port = quint16(port);
+    }
+    h.address = address;
+    *host = h;
+    return true;
+}
+
+bool CliOptions::parse(const QStringList &arguments, CliOptions *options, QString *error)
+{
+    auto fail = [error](const QString &why) {
+        if (error)
+            *error = why;
+        return false;
+    };
+    Parser parser;
+    if (!parser.p.parse(QStringList{QStringLiteral("wirebench-cli")} + arguments))
+        return fail(parser.p.errorText());
+    CliOptions o;
+    if (parser.p.isSet(parser.help)) {
+        o.command = Command::Help;
+        *options = o;
+        return true;
+    }
+    if (parser.p.isSet(parser.version)) {
+        o.command = Command::Version;
+        *options = o;
+        return true;
+    }
+    const QStringList positional = parser.p.positionalArguments();
+    if (positional.isEmpty())
+        return fail(QStringLiteral("no command given; use 'run' or 'protocols'"));
+    if (positional.size() > 1)
+        return fail(QStringLiteral("unexpected argument \"%1\"").arg(positional.at(1)));
+    const QString command = positional.first();
+    if (command == QLatin1String("protocols")) {
+        o.command = Command::Protocols;
+        *options = o;
+        return true;
+    }
+    if (command == QLatin1String("help")) {
+        o.command = Command::Help;
+        *options = o;
+        return true;
+    }
+    if (command != QLatin1String("run"))
+        return fail(QStringLiteral("unknown command \"%1\"; use 'run' or 'protocols'").arg(command));
+    o.command = Command::Run;
+
+    TestPlan &plan = o.plan;
+    QString serverType = QStringLiteral("wirebenchd");
+    if (parser.p.isSet(parser.server)) {
+        serverType = parser.p.value(parser.server).trimmed().toLower();
+        if (serverType != QLatin1String("wirebenchd") && serverType != QLatin1String("iperf3"))
+            return fail(QStringLiteral("--server must be wirebenchd or iperf3, not \"%1\"")
+                            .arg(parser.p.value(parser.server)));
+    }
+    const QStringList hosts = parser.p.values(parser.host);
+    if (hosts.isEmpty())
+        return fail(QStringLiteral("name at least one host with --host ADDR[:PORT]"));
+    for (const QString &text : hosts) {
+        Host h;
+        QString why;
+        if (!parseHost(text, &h, &why))
+            return fail(why);
+        h.serverType = serverType;
+        plan.hosts.append(h);
+    }
+
+    plan.protocols = parser.p.isSet(parser.protocol) ? splitList(parser.p.values(parser.protocol))
+                                                     : QStringList{QStringLiteral("tcp-send")};
+    if (plan.protocols.isEmpty())
+        return fail(QStringLiteral("--protocol needs at least one protocol id"));
+    for (const QString &id : plan.protocols) {
+        if (!DriverRegistry::has(id)) {
+            QStringList known;
+            for (const ProtocolInfo &info : DriverRegistry::protocols())
+                known << info.id;
+            return fail(QStringLiteral("unknown protocol \"%1\"; this build offers: %2")
+                            .arg(id, known.join(QStringLiteral(", "))));
+        }
+    }
+    plan.protocols.removeDuplicates();
+
+    if (parser.p.isSet(parser.frame)) {
+        plan.frameSizes.clear();
+        for (const QString &f : splitList(parser.p.values(parser.frame))) {
+            bool ok = false;
+            const int frame = f.toInt(&ok);
+            if (!ok || frame < 576 || frame > 65535)
+                return fail(QStringLiteral("--frame \"%1\": a frame size is a number of bytes from 576 to 65535").arg(f));
+            if (!plan.frameSizes.contains(frame))
+                plan.frameSizes.append(frame);
+        }
+        if (plan.frameSizes.isEmpty())
+            return fail(QStringLiteral("--frame needs at least one frame size"));
+    }
+    if (parser.p.isSet(parser.reps)) {
+        bool ok = false;
+        plan.repetitions = parser.p.value(parser.reps).toInt(&ok);
+        if (!ok || plan.repetitions < 1 || plan.repetitions > 10000)
+            return fail(QStringLiteral("--reps must be a whole number from 1 to 10000"));
+    }
+    if (parser.p.isSet(parser.duration)) {
+        bool ok = false;
+        const double s = parser.p.value(parser.duration).toDouble(&ok);
+        if (!ok || !std::isfinite(s) || s < 0.1 || s > 24 * 3600)
+            return fail(QStringLiteral("--duration must be a number of seconds from 0.1 to 86400"));
+        plan.params.durationMs = int(std::lround(s * 1000));
+    }
+    auto sizeOption = [&](const QCommandLineOption &opt, const QString &name, qint64 min, qint64 max, int *out) {
+        if (!parser.p.isSet(opt))
+            return true;
+        const qint64 v = parseSize(parser.p.value(opt));
+        if (v < min || v > max)
+            return fail(QStringLiteral("--%1 \"%2\": give a number of bytes from %3 to %4 (K and M suffixes are "
+                                       "binary: 128K = 131072)")
+                            .arg(name, parser.p.value(opt))
+                            .arg(min)
+                            .arg(max));
+        *out = int(v);
+        return true;
+    };
+    if (!sizeOption(parser.messageSize, QStringLiteral("message-size"), 1, 16 * 1024 * 1024,
+                    &plan.params.messageSize)
+        || !sizeOption(parser.sendBuffer, QStringLiteral("send-buffer"), 0, 1024 * 1024 * 1024,
+                       &plan.params.sendBufferBytes)
+        || !sizeOption(parser.recvBuffer, QStringLiteral("recv-buffer"), 0, 1024 * 1024 * 1024,
+                       &plan.params.recvBufferBytes))
+        return false;
+    if (parser.p.isSet(parser.interval)) {
+        bool ok = false;
+        const int ms = parser.p.value(parser.interval).toInt(&ok);
+        if (!ok || ms < 10 || ms > 10000)
+            return fail(QStringLiteral("--interval must be a number of milliseconds from 10 to 10000"));
+        plan.params.sampleIntervalMs = ms;
+    }
+    plan.params.stopOnError = parser.p.isSet(parser.stopOnError);
+    plan.interleaveHosts = parser.p.isSet(parser.interleave);
+
+    if (parser.p.isSet(parser.unit)) {
+        bool ok = false;
+        o.unit = Units::fromId(parser.p.value(parser.unit), &ok);
+        if (!ok)
+            return fail(QStringLiteral("--unit must be MBps, MiBps or Mbps, not \"%1\"").arg(parser.p.value(parser.unit)));
+    }
+    o.jsonPath = parser.p.value(parser.json);
+    o.csvPath = parser.p.value(parser.csv);
+    o.chartPath = parser.p.value(parser.chart);
+    o.includeSamples = parser.p.isSet(parser.jsonSamples);
+    if (parser.p.isSet(parser.json) && o.jsonPath.isEmpty())
+        return fail(QStringLiteral("--json needs a file name"));
+    if (parser.p.isSet(parser.csv) && o.csvPath.isEmpty())
+        return fail(QStringLiteral("--csv needs a file name"));
+    if (parser.p.isSet(parser.chart)) {
+        const QString ext = o.chartPath.section(QLatin1Char('.'), -1).toLower();
+        if (o.chartPath.isEmpty() || !o.chartPath.contains(QLatin1Char('.'))
+            || !QStringList{QStringLiteral("png"), QStringLiteral("pdf"), QStringLiteral("jpg"), QStringLiteral("jpeg")}
+                    .contains(ext))
+            return fail(QStringLiteral("--chart \"%1\": the file name must end in .png, .pdf, .jpg or .jpeg")
+                            .arg(o.chartPath));
+    }
+    if (parser.p.isSet(parser.chartSize)) {
+        static const QRegularExpression re(QStringLiteral("^(\\d{2,5})[xX](\\d{2,5})$"));
+        const QRegularExpressionMatch m = re.match(parser.p.value(parser.chartSize).trimmed());
+        const int w = m.hasMatch() ? m.captured(1).toInt() : 0;
+        const int h = m.hasMatch() ? m.captured(2).toInt() : 0;
+        if (w < 100 || h < 100 || w > 20000 || h > 20000)
+            return fail(QStringLiteral("--chart-size must be WIDTHxHEIGHT in pixels, 100 to 20000 each, e.g. 1600x1000"));
+        o.chartSize = QSize(w, h);
+    }
+
+    const QStringList problems = plan.validate();
+    if (!problems.isEmpty())
+        return fail(problems.join(QLatin1Char(' ')));
+    *options = o;
+    return true;
+}
+
+} // namespace wb::cli

@@ -1,0 +1,36 @@
+#pragma once
+
+#include "plan/TestPlan.h"
+#include "stats/Units.h"
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+namespace wb::cli {
+
+/// What the command line asked for. Parsing never touches the network.
+struct CliOptions
+{
+    enum class Command { Run, Protocols, Help, Version };
+    Command command = Command::Help;
+    TestPlan plan;
+    QString jsonPath;
+    QString csvPath;
+    QString chartPath;
+    QSize chartSize{1600, 1000};
+    RateUnit unit = RateUnit::MBps;
+    bool includeSamples = false;
+
+    /// Parses arguments (without the program name). Returns false with a one-line reason on a usage error.
+    static bool parse(const QStringList &arguments, CliOptions *options, QString *error);
+    static QString helpText();
+    static QString versionText();
+
+    /// "ADDR", "ADDR:PORT", "[IPv6]:PORT", "IPv6", optionally prefixed by "NAME=".
+    static bool parseHost(const QString &text, Host *host, QString *error);
+    /// "131072", "128K", "128KiB", "4M", "4MiB" (binary prefixes). Returns -1 on bad input.
+    static qint64 parseSize(const QString &text);
+};
+
+} // namespace wb::cli

@@ -1,0 +1,286 @@
+#include "RunCommand.h"
+
+#include "ChartOutput.h"
+#include "Console.h"
+#include "export/CsvExport.h"
+#include "export/JsonExport.h"
+#include "stats/TestSummary.h"
+
+#include <QCoreApplication>
+#include <QSet>
+
+#include <csignal>
+
+namespace wb::cli {
+
+namespace {
+
+volatile std::sig_atomic_t g_interrupted = 0;
+
+extern "C" void onInterruptSignal(int)
+{
+    g_interrupted = 1;
+    // A second Ctrl-C ends the process at once.
+    std::signal(SIGINT, SIG_DFL);
+}
+
+QString osOf(const RunResult &r)
+{
+    const QString os = r.spec.host.osLabel.isEmpty() ? r.serverOs : r.spec.host.osLabel;
+    return os.isEmpty() ? QStringLiteral("OS unknown") : os;
+}
+
+/// The host as the user named it: NAME, or ADDR[:PORT] with IPv6 in brackets.
+QString hostLabel(const Host &h)
+{
+    if (!h.name.isEmpty())
+        return h.name;
+    const QString address = h.address.contains(QLatin1Char(':')) && h.port ? QStringLiteral("[%1]").arg(h.address)
+                                                                          : h.address;
+    return h.port ? QStringLiteral("%1:%2").arg(address).arg(h.port) : address;
+}
+
+QString fixed(double v, RateUnit unit)
+{
+    const double x = Units::fromBytesPerSecond(v * 1e6, unit); // v is in MB/s
+    return QString::number(x, 'f', std::abs(x) >= 100 ? 1 : 2);
+}
+
+} // namespace
+
+RunCommand::RunCommand(const CliOptions &options, QObject *parent)
+    : QObject(parent)
+    , m_options(options)
+{
+    connect(&m_engine, &Engine::planStarted, this, &RunCommand::onPlanStarted);
+    connect(&m_engine, &Engine::runFinished, this, &RunCommand::onRunFinished);
+    connect(&m_engine, &Engine::planFinished, this, &RunCommand::onPlanFinished);
+    m_signalPoll.setInterval(100);
+    connect(&m_signalPoll, &QTimer::timeout, this, &RunCommand::checkInterrupt);
+}
+
+int RunCommand::exec()
+{
+    g_interrupted = 0;
+    std::signal(SIGINT, onInterruptSignal);
+    std::signal(SIGTERM, onInterruptSignal);
+    m_signalPoll.start();
+    if (!m_engine.start(m_options.plan)) {
+        Console::err(QStringLiteral("wirebench-cli: the plan cannot run: %1")
+                         .arg(m_options.plan.validate().join(QLatin1Char(' '))));
+        return 2;
+    }
+    const int status = QCoreApplication::exec();
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    return status;
+}
+
+void RunCommand::checkInterrupt()
+{
+    if (!g_interrupted || m_interrupted)
+        return;
+    m_interrupted = true;
+    Console::err(QStringLiteral("wirebench-cli: interrupted; stopping the current run (within a second). "
+                                "Press Ctrl-C again to quit at once."));
+    m_engine.stop();
+}
+
+void RunCommand::onPlanStarted(int runCount)
+{
+    m_runCount = runCount;
+    const TestPlan &p = m_options.plan;
+    const double seconds = runCount * (p.params.durationMs / 1000.0);
+    Console::out(QStringLiteral("%1: %2 runs (%3 host(s) x %4 protocol(s) x %5 frame size(s) x %6 repetitions), "
+                                "%7 s each, about %8 s of measuring")
+                     .arg(CliOptions::versionText())
+                     .arg(runCount)
+                     .arg(p.hosts.size())
+                     .arg(p.protocols.size())
+                     .arg(p.frameSizes.size())
+                     .arg(p.repetitions)
+                     .arg(p.params.durationMs / 1000.0)
+                     .arg(seconds));
+}
+
+QString RunCommand::runLine(const RunResult &r) const
+{
+    QString mss = r.mss > 0 ? QStringLiteral(" (MSS %1)").arg(r.mss) : QString();
+    QString line = QStringLiteral("run %1/%2  %3  [%4]  %5  frame %6%7  rep %8/%9  ")
+                       .arg(r.spec.index + 1)
+                       .arg(m_runCount)
+                       .arg(hostLabel(r.spec.host), osOf(r), r.spec.protocol)
+                       .arg(r.spec.frameSize)
+                       .arg(mss)
+                       .arg(r.spec.repetition)
+                       .arg(m_options.plan.repetitions);
+    switch (r.status) {
+    case RunStatus::Ok: {
+        line += QStringLiteral("%1  %2").arg(Units::format(r.bytesPerSecond(), RateUnit::MBps),
+                                             Units::format(r.bytesPerSecond(), RateUnit::Mbps));
+        if (m_options.unit == RateUnit::MiBps)
+            line += QStringLiteral("  %1").arg(Units::format(r.bytesPerSecond(), RateUnit::MiBps));
+        line += QStringLiteral("  (%1 in %2 s)")
+                    .arg(Units::formatBytes(r.bytes))
+                    .arg(r.seconds, 0, 'f', 2);
+        break;
+    }
+    case RunStatus::Cancelled:
+        line += QStringLiteral("CANCELLED") + (r.error.isEmpty() ? QString() : QStringLiteral(": ") + r.error);
+        break;
+    case RunStatus::NotRun:
+        line += QStringLiteral("NOT RUN");
+        break;
+    case RunStatus::Failed:
+        line += QStringLiteral("FAILED: ") + (r.error.isEmpty() ? QStringLiteral("no reason given") : r.error);
+        break;
+    }
+    for (const QString &w : r.warnings)
+        line += QStringLiteral("\n    warning: ") + w;
+    return line;
+}
+
+void RunCommand::onRunFinished(const RunResult &result)
+{
+    m_results.append(result);
+    Console::out(runLine(result));
+}
+
+void RunCommand::printSummary()
+{
+    const QList<TestSummary> tests = TestSummary::build(m_results);
+    if (tests.isEmpty())
+        return;
+    const QString unit = Units::label(m_options.unit);
+    QList<QStringList> rows;
+    rows << QStringList{QStringLiteral("host"), QStringLiteral("OS"), QStringLiteral("test"), QStringLiteral("MSS"),
+                        QStringLiteral("ok/runs"), QStringLiteral("min"), QStringLiteral("median"),
+                        QStringLiteral("mean"), QStringLiteral("max"), QStringLiteral("stddev"),
+                        QStringLiteral("95% CI (+/-)")};
+    for (const TestSummary &t : tests) {
+        QStringList row{hostLabel(t.host),
+                        t.host.osLabel.isEmpty() ? QStringLiteral("-") : t.host.osLabel,
+                        t.protocol + QStringLiteral(" @ ") + QString::number(t.frameSize),
+                        t.mss > 0 ? QString::number(t.mss) : QStringLiteral("-"),
+                        QStringLiteral("%1/%2").arg(t.okRuns).arg(t.okRuns + t.failedRuns)};
+        if (t.okRuns > 0) {
+            row << fixed(t.MBps.min, m_options.unit) << fixed(t.MBps.median, m_options.unit)
+                << fixed(t.MBps.mean, m_options.unit) << fixed(t.MBps.max, m_options.unit)
+                << fixed(t.MBps.stddev, m_options.unit)
+                << (t.okRuns > 1 ? fixed(t.MBps.ci95HalfWidth, m_options.unit) : QStringLiteral("-"));
+        } else {
+            for (int i = 0; i < 6; ++i)
+                row << QStringLiteral("-");
+        }
+        rows << row;
+    }
+    QList<qsizetype> widths(rows.first().size(), 0);
+    for (const QStringList &row : rows)
+        for (qsizetype c = 0; c < row.size(); ++c)
+            widths[c] = qMax(widths[c], row.at(c).size());
+    Console::out(QStringLiteral("\nSummary per test over its successful repetitions (values in %1):").arg(unit));
+    for (const QStringList &row : rows) {
+        QString line;
+        for (qsizetype c = 0; c < row.size(); ++c) {
+            // Text columns left-aligned, numbers right-aligned.
+            line += c < 3 ? row.at(c).leftJustified(widths[c]) : row.at(c).rightJustified(widths[c]);
+            line += QStringLiteral("  ");
+        }
+        Console::out(line.trimmed());
+    }
+}
+
+bool RunCommand::writeOutputs()
+{
+    bool ok = true;
+    QString error;
+    if (!m_options.jsonPath.isEmpty()) {
+        JsonExport::Options opts;
+        opts.includeSamples = m_options.includeSamples;
+        if (JsonExport::write(m_options.jsonPath, m_results, opts, &error)) {
+            Console::out(QStringLiteral("Wrote %1 (JSON, throughput in MB/s and Mbit/s).").arg(m_options.jsonPath));
+        } else {
+            Console::err(QStringLiteral("wirebench-cli: ") + error);
+            ok = false;
+        }
+    }
+    if (!m_options.csvPath.isEmpty()) {
+        if (CsvExport::write(m_options.csvPath, m_results, &error)) {
+            Console::out(QStringLiteral("Wrote %1 (CSV, throughput in MB/s and Mbit/s).").arg(m_options.csvPath));
+        } else {
+            Console::err(QStringLiteral("wirebench-cli: ") + error);
+            ok = false;
+        }
+    }
+    if (!m_options.chartPath.isEmpty()) {
+        if (ChartOutput::write(m_results, m_options.unit, m_options.chartPath, m_options.chartSize, &error)) {
+            Console::out(QStringLiteral("Wrote %1 (comparison chart, %2x%3 px, %4).")
+                             .arg(m_options.chartPath)
+                             .arg(m_options.chartSize.width())
+                             .arg(m_options.chartSize.height())
+                             .arg(Units::label(m_options.unit)));
+        } else {
+            Console::err(QStringLiteral("wirebench-cli: ") + error);
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+void RunCommand::onPlanFinished(bool cancelled)
+{
+    m_signalPoll.stop();
+    // Runs the plan never reached are part of the record too (status "not-run").
+    QSet<int> done;
+    for (const RunResult &r : m_results)
+        done.insert(r.spec.index);
+    int notRun = 0;
+    for (const RunSpec &spec : m_options.plan.expand()) {
+        if (done.contains(spec.index))
+            continue;
+        RunResult r;
+        r.spec = spec;
+        r.status = RunStatus::NotRun;
+        r.error = m_interrupted || cancelled ? QStringLiteral("not run: the plan was interrupted")
+                                             : QStringLiteral("not run: the plan stopped after a failed run");
+        m_results.append(r);
+        ++notRun;
+    }
+    if (notRun > 0)
+        Console::out(QStringLiteral("%1 of %2 runs not run (the plan stopped early).").arg(notRun).arg(m_runCount));
+
+    printSummary();
+    const bool written = writeOutputs();
+
+    int failed = 0;
+    const RunResult *first = nullptr;
+    for (const RunResult &r : m_results) {
+        if (r.status == RunStatus::Failed) {
+            ++failed;
+            if (!first)
+                first = &r;
+        }
+    }
+    int status = 0;
+    if (m_interrupted || cancelled) {
+        int finished = 0;
+        for (const RunResult &r : m_results)
+            finished += r.status == RunStatus::Ok || r.status == RunStatus::Failed ? 1 : 0;
+        Console::err(QStringLiteral("wirebench-cli: interrupted after %1 of %2 runs; the finished runs are above")
+                         .arg(finished)
+                         .arg(m_runCount));
+        status = 130;
+    } else if (failed > 0) {
+        Console::err(failed == 1 ? QStringLiteral("wirebench-cli: run %1 failed: %2").arg(first->spec.index + 1).arg(first->error)
+                                 : QStringLiteral("wirebench-cli: %1 of %2 runs failed; first: %3")
+                                       .arg(failed)
+                                       .arg(m_runCount)
+                                       .arg(first->error));
+        status = 1;
+    } else if (!written) {
+        status = 1;
+    }
+    QCoreApplication::exit(status);
+}
+
+} // namespace wb::cli

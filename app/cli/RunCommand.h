@@ -1,0 +1,39 @@
+#pragma once
+
+#include "CliOptions.h"
+#include "engine/Engine.h"
+
+#include <QObject>
+#include <QTimer>
+
+namespace wb::cli {
+
+/// `wirebench-cli run`: drives the same Engine as the GUI, prints one line per finished run and a summary
+/// per test, writes the requested files and returns the exit status.
+class RunCommand : public QObject
+{
+    Q_OBJECT
+public:
+    explicit RunCommand(const CliOptions &options, QObject *parent = nullptr);
+
+    /// Runs the plan in the application's event loop; returns the process exit status.
+    int exec();
+
+private:
+    void onPlanStarted(int runCount);
+    void onRunFinished(const wb::RunResult &result);
+    void onPlanFinished(bool cancelled);
+    void checkInterrupt();
+    QString runLine(const RunResult &result) const;
+    void printSummary();
+    bool writeOutputs();
+
+    CliOptions m_options;
+    Engine m_engine;
+    QTimer m_signalPoll;
+    RunResultList m_results;
+    int m_runCount = 0;
+    bool m_interrupted = false;
+};
+
+} // namespace wb::cli
