@@ -104,6 +104,16 @@ QList<Cause> causes(const Evidence &e, const AnalysisThresholds &t)
         list.append({QStringLiteral("CPU-bound on this computer (%1)").arg(p),
                      QStringLiteral("a busy CPU on this computer (%1)").arg(p)});
     }
+    // The whole machine busy while the test's own thread was not: other programs took the CPU.
+    if (e.localSystemCpuPercent >= t.cpuBusyPercent && !(e.localCpuPercent >= t.cpuBusyPercent)) {
+        const QString what = QStringLiteral("all cores %1 busy").arg(Ceiling::formatPercent(e.localSystemCpuPercent));
+        const QString own = e.localCpuPercent >= 0 ? QStringLiteral(", this test's thread %1 of one core")
+                                                         .arg(Ceiling::formatPercent(e.localCpuPercent))
+                                                   : QString();
+        list.append({QStringLiteral("limited by other programs on this computer (%1%2): run it on a quiet machine")
+                         .arg(what, own),
+                     QStringLiteral("other programs keeping this computer busy (%1%2)").arg(what, own)});
+    }
     const double resent = e.retransmitPercent();
     if (resent >= t.retransmitPercent && e.retransmits > 0) {
         const QString what = QStringLiteral("%1 segments resent, %2 of those sent")
@@ -248,7 +258,8 @@ Evidence Bottleneck::evidenceFrom(const RunResultList &results)
     e.localDiskOp = x.value(QStringLiteral("disk_op"), e.localDiskOp).toString();
     e.remoteDiskBytesPerSecond = num("remote_disk_MBps", 0) * 1e6;
     e.remoteDiskOp = x.value(QStringLiteral("remote_disk_op"), e.remoteDiskOp).toString();
-    e.localCpuPercent = std::max(num("cpu_local_percent", -1), num("cpu_thread_percent", -1));
+    e.localCpuPercent = num("cpu_thread_percent", -1);
+    e.localSystemCpuPercent = num("cpu_local_percent", -1);
     e.remoteCpuPercent = num("cpu_remote_percent", -1);
     e.retransmits = num("retransmits", -1);
     e.segments = num("segments", 0);

@@ -39,7 +39,8 @@ struct Evidence
     QString localDiskOp = QStringLiteral("read");
     double remoteDiskBytesPerSecond = 0;
     QString remoteDiskOp = QStringLiteral("write");
-    double localCpuPercent = -1;       ///< the busier of: the engine's thread (of one core), the whole system
+    double localCpuPercent = -1;       ///< the test's own thread on this computer, % of one core
+    double localSystemCpuPercent = -1; ///< this computer as a whole, average over all cores (other programs too)
     double remoteCpuPercent = -1;      ///< as the server reported it
     double retransmits = -1;           ///< segments resent (TCP_INFO); -1 = unknown
     double segments = 0;               ///< data segments sent, for the share of retransmits

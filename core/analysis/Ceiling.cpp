@@ -41,6 +41,8 @@ QString Ceiling::formatLinkSpeed(double mbps)
 {
     if (!(mbps > 0))
         return QStringLiteral("unknown");
+    if (mbps >= 1e6)
+        return compact(mbps / 1e6, 3) + QStringLiteral(" Tbit/s");
     if (mbps >= 1000)
         return compact(mbps / 1000.0, 3) + QStringLiteral(" Gbit/s");
     return compact(mbps, 3) + QStringLiteral(" Mbit/s");

@@ -93,6 +93,19 @@ private slots:
                                           << QStringLiteral("CPU-bound on the server (98%)");
         QTest::newRow("CPU-bound client") << gigabit(70, [](Evidence &e) { e.localCpuPercent = 97; })
                                           << QStringLiteral("CPU-bound on this computer (97%)");
+        QTest::newRow("other programs busy")
+            << gigabit(70, [](Evidence &e) {
+                   e.localSystemCpuPercent = 100;
+                   e.localCpuPercent = 30;
+               })
+            << QStringLiteral("limited by other programs on this computer (all cores 100% busy, this test's thread "
+                              "30% of one core): run it on a quiet machine");
+        QTest::newRow("own thread busy beats a busy system")
+            << gigabit(70, [](Evidence &e) {
+                   e.localSystemCpuPercent = 100;
+                   e.localCpuPercent = 99;
+               })
+            << QStringLiteral("CPU-bound on this computer (99%)");
         QTest::newRow("server busy, but under the line") << gigabit(70, [](Evidence &e) { e.remoteCpuPercent = 60; })
                                                          << QStringLiteral("below expectation with no evident cause: "
                                                                            "check cabling, duplex and switch (59% of "

@@ -59,6 +59,7 @@ private slots:
         QTest::addColumn<QString>("expected");
         QTest::newRow("1 Gbit/s") << Ceiling::formatLinkSpeed(1000) << QStringLiteral("1 Gbit/s");
         QTest::newRow("2.5 Gbit/s") << Ceiling::formatLinkSpeed(2500) << QStringLiteral("2.5 Gbit/s");
+        QTest::newRow("1 Tbit/s") << Ceiling::formatLinkSpeed(1e6) << QStringLiteral("1 Tbit/s");
         QTest::newRow("100 Mbit/s") << Ceiling::formatLinkSpeed(100) << QStringLiteral("100 Mbit/s");
         QTest::newRow("unknown speed") << Ceiling::formatLinkSpeed(-1) << QStringLiteral("unknown");
         QTest::newRow("117.7 MB/s") << Ceiling::formatMBps(117685305.59) << QStringLiteral("117.7 MB/s");
