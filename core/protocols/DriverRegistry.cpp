@@ -4,6 +4,7 @@
 #include "tcp/TcpDriver.h"
 #include "ftp/FtpDriver.h"
 #include "smb/SmbDriver.h"
+#include "copy/CopyDriver.h"
 
 namespace wb {
 
@@ -15,6 +16,7 @@ const QList<ProtocolInfo> &DriverRegistry::protocols()
         list << TcpDriver::protocolInfos();
         list << FtpDriver::protocolInfos();
         list << SmbDriver::protocolInfos();
+        list << CopyDriver::protocolInfos();
         list << Iperf3Driver::protocolInfos();
         return list;
     }();

@@ -6,6 +6,7 @@
 #include <QFile>
 #include <QHostAddress>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -54,6 +55,21 @@ QList<qint64> descendants(qint64 root)
         }
     }
     return result;
+}
+
+/// Users left behind by a test process that was killed before its destructor ran (name: wbt<pid>x<n>).
+void removeStaleUsers()
+{
+    QFile passwd(QStringLiteral("/etc/passwd"));
+    if (!passwd.open(QIODevice::ReadOnly))
+        return;
+    static const QRegularExpression name(QStringLiteral("^wbt(\\d+)x\\d+$"));
+    for (const QByteArray &line : passwd.readAll().split('\n')) {
+        const QString user = QString::fromUtf8(line.left(line.indexOf(':')));
+        const QRegularExpressionMatch m = name.match(user);
+        if (m.hasMatch() && !QFile::exists(QStringLiteral("/proc/") + m.captured(1)))
+            QProcess::execute(QStringLiteral("userdel"), {QStringLiteral("-f"), user});
+    }
 }
 
 } // namespace
@@ -115,6 +131,7 @@ bool FileServerFixture::prepare(QString *why)
     for (const char *sub : {"home", "share", "scratch", "empty", "smb/private", "smb/lock", "smb/state", "smb/cache",
                             "smb/pid", "smb/ncalrpc", "smb/log"})
         d.mkpath(QLatin1String(sub));
+    removeStaleUsers();
     m_user = QStringLiteral("wbt%1x%2").arg(getpid()).arg(QRandomGenerator::global()->bounded(1000));
     m_password = QStringLiteral("Pw-%1").arg(QRandomGenerator::global()->generate(), 0, 16);
     QString out;

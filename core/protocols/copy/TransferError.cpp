@@ -37,9 +37,12 @@ QString transferErrorLine(const RunSpec &spec, int port, const QString &protocol
     QString where = spec.host.address;
     if (where.contains(QLatin1Char(':')))
         where = QLatin1Char('[') + where + QLatin1Char(']');
-    QString line = QStringLiteral("%1 (%2:%3): %4: %5: %6")
-                       .arg(spec.host.displayName(), where, QString::number(port), protocolTitle, what,
-                            advice(fault, port));
+    if (port > 0)
+        where += QLatin1Char(':') + QString::number(port);
+    const QString host = where.isEmpty() || where == spec.host.displayName()
+        ? spec.host.displayName()
+        : QStringLiteral("%1 (%2)").arg(spec.host.displayName(), where);
+    QString line = QStringLiteral("%1: %2: %3: %4").arg(host, protocolTitle, what, advice(fault, port));
     line.replace(QLatin1Char('\n'), QLatin1Char(' '));
     line.remove(QLatin1Char('\r'));
     return line;

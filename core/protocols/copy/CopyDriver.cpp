@@ -1,0 +1,420 @@
+#include "CopyDriver.h"
+
+#include "TransferData.h"
+#include "TransferError.h"
+#include "protocols/ThroughputMeter.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+
+#include <cerrno>
+#include <cstring>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace wb {
+
+namespace {
+
+const QString DefaultFileName = QStringLiteral("wirebench-test.bin");
+constexpr qint64 ChunkBytes = 4 * 1024 * 1024;
+constexpr qint64 MinChunkBytes = 64 * 1024;
+constexpr qint64 SlowCallNs = 300LL * 1000 * 1000;
+constexpr qint64 Alignment = 4096;
+
+QString targetPath(const Host &host)
+{
+    QString path = host.options.value(QStringLiteral("copy.path")).toString().trimmed();
+    if (path.isEmpty())
+        return path;
+    if (path.endsWith(QLatin1Char('/')) || QFileInfo(path).isDir())
+        path = path + (path.endsWith(QLatin1Char('/')) ? QString() : QStringLiteral("/")) + DefaultFileName;
+    return path;
+}
+
+class CopyRun
+{
+public:
+    CopyRun(const RunSpec &spec, RunObserver &observer, CopyDriver::Direction direction)
+        : m_spec(spec)
+        , m_observer(observer)
+        , m_direction(direction)
+        , m_transfer(TransferSettings::fromParams(spec.params))
+        , m_meter(spec.index, spec.params.sampleIntervalMs, observer)
+        , m_path(targetPath(spec.host))
+    {
+        m_title = direction == CopyDriver::Direction::Read ? QStringLiteral("copy read") : QStringLiteral("copy write");
+        m_result.spec = spec;
+        m_result.startedAt = QDateTime::currentDateTimeUtc();
+    }
+
+    ~CopyRun()
+    {
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
+
+    RunResult run();
+
+private:
+    bool openTarget(int flags);
+    bool seed(qint64 size);
+    bool readBack(qint64 size, LocalSource &reference);
+    void fillTiming();
+    RunResult fail(TransferFault fault, const QString &what);
+    RunResult failErrno(int err, const QString &during);
+    RunResult cancelled();
+
+    RunSpec m_spec;
+    RunObserver &m_observer;
+    CopyDriver::Direction m_direction;
+    TransferSettings m_transfer;
+    ThroughputMeter m_meter;
+    RunResult m_result;
+    QString m_title;
+    QString m_path;
+    int m_fd = -1;
+    bool m_direct = false;
+    qint64 m_moved = 0;
+};
+
+bool CopyRun::openTarget(int flags)
+{
+    const QByteArray path = QFile::encodeName(m_path);
+    m_direct = false;
+#ifdef O_DIRECT
+    if (m_transfer.unbuffered) {
+        m_fd = ::open(path.constData(), flags | O_DIRECT | O_CLOEXEC, 0644);
+        if (m_fd >= 0) {
+            m_direct = true;
+            return true;
+        }
+        if (errno != EINVAL)
+            return false;
+        m_result.warnings << QStringLiteral("%1 does not support unbuffered I/O (O_DIRECT); the copy went through "
+                                            "the page cache")
+                                 .arg(m_path);
+    }
+#endif
+    m_fd = ::open(path.constData(), flags | O_CLOEXEC, 0644);
+    return m_fd >= 0;
+}
+
+RunResult CopyRun::fail(TransferFault fault, const QString &what)
+{
+    m_result.status = RunStatus::Failed;
+    m_result.error = transferErrorLine(m_spec, 0, m_title, fault, what);
+    m_result.extra.insert(QStringLiteral("fault"), transferFaultName(fault));
+    return m_result;
+}
+
+RunResult CopyRun::cancelled()
+{
+    m_result.status = RunStatus::Cancelled;
+    m_result.error = QStringLiteral("%1: %2 stopped by the user").arg(m_spec.host.displayName(), m_title);
+    return m_result;
+}
+
+RunResult CopyRun::failErrno(int err, const QString &during)
+{
+    const QString sys = QString::fromLocal8Bit(std::strerror(err));
+    const QString file = QLatin1Char('"') + m_path + QLatin1Char('"');
+    switch (err) {
+    case ENOENT:
+    case ENOTDIR:
+        return fail(TransferFault::NoSuchPath, QStringLiteral("no file or folder %1 %2 (is the share mounted?)").arg(file, during));
+    case EACCES:
+    case EPERM:
+    case EROFS:
+        return fail(TransferFault::PermissionDenied, QStringLiteral("access to %1 denied %2 (%3)").arg(file, during, sys));
+    case ENOSPC:
+    case EDQUOT:
+    case EFBIG:
+        return fail(TransferFault::RemoteDiskFull, QStringLiteral("no space left on %1 %2").arg(file, during));
+    case EIO:
+    case ESTALE:
+    case ENOTCONN:
+    case EHOSTDOWN:
+    case ECONNRESET:
+    case ECONNABORTED:
+    case ETIMEDOUT:
+        return fail(TransferFault::ClosedMidTransfer,
+                    QStringLiteral("the mount stopped answering after %1 bytes %2 (%3)").arg(m_moved).arg(during, sys));
+    default:
+        break;
+    }
+    return fail(TransferFault::Other, QStringLiteral("%1 failed %2 (%3)").arg(file, during, sys));
+}
+
+void CopyRun::fillTiming()
+{
+    m_meter.finish();
+    m_result.samples = m_meter.samples();
+    m_result.bytes = m_moved;
+    m_result.seconds = m_meter.elapsedSeconds();
+    m_result.extra.insert(QStringLiteral("unbuffered"), m_direct);
+}
+
+bool CopyRun::seed(qint64 size)
+{
+    m_observer.status(QStringLiteral("writing the seed file %1 (%2 bytes)").arg(m_path).arg(size));
+    const int fd = ::open(QFile::encodeName(m_path).constData(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        m_result = failErrno(errno, QStringLiteral("while creating the seed file"));
+        return false;
+    }
+    AlignedBuffer buffer(ChunkBytes);
+    for (qint64 off = 0; off < size;) {
+        if (m_observer.stopRequested()) {
+            ::close(fd);
+            m_result = cancelled();
+            return false;
+        }
+        const qint64 n = qMin(ChunkBytes, size - off);
+        TestPattern::fill(buffer.data(), off, n);
+        const ssize_t w = ::write(fd, buffer.data(), size_t(n));
+        if (w <= 0) {
+            const int err = errno;
+            ::close(fd);
+            m_result = failErrno(err, QStringLiteral("while writing the seed file"));
+            return false;
+        }
+        off += w;
+    }
+    ::fdatasync(fd);
+    ::close(fd);
+    m_result.extra.insert(QStringLiteral("seeded"), true);
+    return true;
+}
+
+bool CopyRun::readBack(qint64 size, LocalSource &reference)
+{
+    m_observer.status(QStringLiteral("reading %1 back to verify it").arg(m_path));
+    const int fd = ::open(QFile::encodeName(m_path).constData(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        m_result = failErrno(errno, QStringLiteral("while reading the file back"));
+        return false;
+    }
+    ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED); // read what the far side holds, not our cache
+    AlignedBuffer buffer(ChunkBytes);
+    AlignedBuffer expected(ChunkBytes);
+    QString error;
+    qint64 off = 0;
+    for (;;) {
+        const ssize_t r = ::read(fd, buffer.data(), size_t(ChunkBytes));
+        if (r < 0) {
+            const int err = errno;
+            ::close(fd);
+            m_result = failErrno(err, QStringLiteral("while reading the file back"));
+            return false;
+        }
+        if (r == 0)
+            break;
+        if (off + r > size || !reference.reference(expected.data(), off, r, &error)
+            || std::memcmp(expected.data(), buffer.data(), size_t(r)) != 0) {
+            ::close(fd);
+            m_result = fail(TransferFault::Mismatch, QStringLiteral("the stored file differs from what was sent near byte %1").arg(off));
+            return false;
+        }
+        off += r;
+    }
+    ::close(fd);
+    if (off != size) {
+        m_result = fail(TransferFault::Mismatch, QStringLiteral("read back %1 bytes of %2").arg(off).arg(size));
+        return false;
+    }
+    m_result.extra.insert(QStringLiteral("verified"), QStringLiteral("read back and compared byte for byte"));
+    return true;
+}
+
+RunResult CopyRun::run()
+{
+    const qint64 size = m_spec.params.fileSizeBytes;
+    if (size <= 0)
+        return fail(TransferFault::Other, QStringLiteral("the file size must be more than 0 bytes"));
+    if (m_path.isEmpty())
+        return fail(TransferFault::NoSuchPath, QStringLiteral("no copy path is set for this host"));
+    QString localError;
+    RateLimiter limiter(m_transfer.maxRateBytesPerSecond);
+    AlignedBuffer buffer(ChunkBytes);
+    if (buffer.isNull())
+        return fail(TransferFault::LocalError, QStringLiteral("out of memory for the copy buffer"));
+    qint64 chunk = ChunkBytes;
+    QElapsedTimer callClock;
+
+    if (m_direction == CopyDriver::Direction::Read) {
+        struct stat st {};
+        const bool exists = ::stat(QFile::encodeName(m_path).constData(), &st) == 0;
+        if (!exists && errno != ENOENT)
+            return failErrno(errno, QStringLiteral("while looking for the file"));
+        if (!exists || st.st_size != size) {
+            if (!m_transfer.createSeed) {
+                if (!exists)
+                    return failErrno(ENOENT, QStringLiteral("(or let Wirebench create it)"));
+                return fail(TransferFault::Mismatch, QStringLiteral("\"%1\" has %2 bytes, the plan asks for %3")
+                                                         .arg(m_path).arg(qint64(st.st_size)).arg(size));
+            }
+            if (exists)
+                m_result.warnings << QStringLiteral("replaced %1 (%2 bytes) with a %3-byte test file")
+                                         .arg(m_path).arg(qint64(st.st_size)).arg(size);
+            if (!seed(size))
+                return m_result;
+        }
+        if (!openTarget(O_RDONLY))
+            return failErrno(errno, QStringLiteral("while opening the file"));
+        // Drop what the page cache holds of the file, so the figure is the network's (where the FS obeys).
+        ::posix_fadvise(m_fd, 0, 0, POSIX_FADV_DONTNEED);
+        LocalSink sink;
+        if (!sink.open(m_transfer, &localError))
+            return fail(TransferFault::LocalError, localError);
+        m_observer.status(QStringLiteral("reading %1").arg(m_path));
+        m_meter.start();
+        limiter.start();
+        for (;;) {
+            if (m_observer.stopRequested()) {
+                fillTiming();
+                return cancelled();
+            }
+            callClock.start();
+            const ssize_t r = ::read(m_fd, buffer.data(), size_t(chunk));
+            if (r < 0) {
+                if (errno == EINTR)
+                    continue;
+                const int err = errno;
+                fillTiming();
+                return failErrno(err, QStringLiteral("during the read"));
+            }
+            if (r == 0)
+                break;
+            if (callClock.nsecsElapsed() > SlowCallNs && chunk > MinChunkBytes)
+                chunk /= 2;
+            if (!sink.write(buffer.data(), r, &localError)) {
+                fillTiming();
+                return fail(sink.localDiskFull() ? TransferFault::LocalDiskFull
+                                : sink.mismatchAt() >= 0 ? TransferFault::Mismatch : TransferFault::LocalError,
+                            localError);
+            }
+            m_moved += r;
+            m_meter.add(r);
+            limiter.throttle(m_moved);
+        }
+        const bool sinkOk = sink.finish(&localError);
+        fillTiming();
+        m_result.senderBytes = size;
+        if (!sinkOk)
+            return fail(sink.localDiskFull() ? TransferFault::LocalDiskFull : TransferFault::LocalError, localError);
+        if (sink.isFile())
+            m_result.extra.insert(QStringLiteral("disk_MBps"), sink.disk().megabytesPerSecond());
+        if (m_moved != size)
+            return fail(TransferFault::Mismatch, QStringLiteral("read %1 bytes of %2").arg(m_moved).arg(size));
+        if (m_transfer.verify)
+            m_result.extra.insert(QStringLiteral("verified"), QStringLiteral("content matches the test pattern"));
+    } else {
+        LocalSource source;
+        if (!source.open(m_transfer, size, &localError))
+            return fail(TransferFault::LocalError, localError);
+        if (!openTarget(O_WRONLY | O_CREAT | O_TRUNC))
+            return failErrno(errno, QStringLiteral("while creating the file"));
+        m_observer.status(QStringLiteral("writing %1").arg(m_path));
+        m_meter.start();
+        limiter.start();
+        while (m_moved < size) {
+            if (m_observer.stopRequested()) {
+                fillTiming();
+                m_result.senderBytes = m_moved;
+                return cancelled();
+            }
+            const qint64 n = source.read(buffer.data(), chunk, &localError);
+            if (n <= 0) {
+                fillTiming();
+                return fail(TransferFault::LocalError, localError);
+            }
+#ifdef O_DIRECT
+            if (m_direct && (n % Alignment) != 0) {
+                // The unaligned tail of the file: O_DIRECT cannot write it, so finish buffered.
+                ::fcntl(m_fd, F_SETFL, ::fcntl(m_fd, F_GETFL) & ~O_DIRECT);
+                m_direct = false;
+                m_result.extra.insert(QStringLiteral("unbuffered_tail_bytes"), n % Alignment);
+            }
+#endif
+            callClock.start();
+            qint64 done = 0;
+            while (done < n) {
+                const ssize_t w = ::write(m_fd, buffer.data() + done, size_t(n - done));
+                if (w < 0 && errno == EINTR)
+                    continue;
+                if (w <= 0) {
+                    const int err = w < 0 ? errno : EIO;
+                    fillTiming();
+                    m_result.senderBytes = m_moved;
+                    return failErrno(err, QStringLiteral("during the write"));
+                }
+                done += w;
+            }
+            if (callClock.nsecsElapsed() > SlowCallNs && chunk > MinChunkBytes)
+                chunk /= 2;
+            m_moved += n;
+            m_meter.add(n);
+            limiter.throttle(m_moved);
+        }
+        // The data is at the far side once fdatasync() returns: that belongs to the timed part.
+        if (::fdatasync(m_fd) != 0 && errno != EINVAL) {
+            const int err = errno;
+            fillTiming();
+            return failErrno(err, QStringLiteral("while flushing the file"));
+        }
+        const int closed = ::close(m_fd);
+        const int closeErr = errno;
+        m_fd = -1;
+        fillTiming();
+        m_result.senderBytes = m_moved;
+        if (closed != 0)
+            return failErrno(closeErr, QStringLiteral("while closing the file"));
+        if (source.isFile())
+            m_result.extra.insert(QStringLiteral("disk_MBps"), source.disk().megabytesPerSecond());
+        struct stat st {};
+        if (::stat(QFile::encodeName(m_path).constData(), &st) == 0 && st.st_size != size)
+            return fail(TransferFault::Mismatch, QStringLiteral("the file holds %1 bytes of %2").arg(qint64(st.st_size)).arg(size));
+        if (m_transfer.verify && !readBack(size, source))
+            return m_result;
+    }
+    m_result.status = RunStatus::Ok;
+    return m_result;
+}
+
+} // namespace
+
+QList<ProtocolInfo> CopyDriver::protocolInfos()
+{
+    const QList<OptionSpec> options = {
+        {QStringLiteral("copy.path"), QStringLiteral("Mounted path"), OptionSpec::Type::Text, QString(), {},
+         QStringLiteral("A file or folder on a mounted share (CIFS/NFS mount, mapped drive, UNC path); a folder gets ")
+             + DefaultFileName},
+    };
+    ProtocolInfo read;
+    read.id = QStringLiteral("copy-read");
+    read.title = QStringLiteral("Copy from a mounted path (server → client)");
+    read.description = QStringLiteral("Reads one file from a path the OS has mounted, as robocopy from a mapped drive.");
+    read.timed = false;
+    read.clampsMss = false; // the OS's mount owns the connection
+    read.family = QStringLiteral("copy");
+    read.hostOptions = options;
+    read.create = [] { return std::make_unique<CopyDriver>(Direction::Read); };
+    ProtocolInfo write = read;
+    write.id = QStringLiteral("copy-write");
+    write.title = QStringLiteral("Copy to a mounted path (client → server)");
+    write.description = QStringLiteral("Writes one file to a path the OS has mounted, as robocopy to a mapped drive.");
+    write.create = [] { return std::make_unique<CopyDriver>(Direction::Write); };
+    return {read, write};
+}
+
+RunResult CopyDriver::run(const RunSpec &spec, RunObserver &observer)
+{
+    CopyRun run(spec, observer, m_direction);
+    return run.run();
+}
+
+} // namespace wb
