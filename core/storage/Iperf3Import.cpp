@@ -281,12 +281,6 @@ bool Iperf3Import::fromJson(const QByteArray &json, RunResultList *runs, QString
             } else {
                 r.status = RunStatus::Ok;
             }
-            if (r.ok() && frame <= 0)
-                r.warnings << QStringLiteral("frame size unknown: iperf3 did not report the path MTU; set it when "
-                                             "importing");
-            if (r.ok() && samplesFromSender && r.senderBytes > 0)
-                r.warnings << QStringLiteral("the live samples are the sender's counts (iperf3 counts on the "
-                                             "client); the figure is the receiver's");
             out.append(r);
         }
     }

@@ -358,12 +358,19 @@ int ResultStore::fileSchemaVersion(const QString &path, QString *error)
             *error = f.errorString();
         return -1;
     }
-    if (f.read(16) != QByteArray(kSqliteMagic, sizeof(kSqliteMagic))) {
+    const QByteArray header = f.read(100);
+    if (!header.startsWith(QByteArray(kSqliteMagic, sizeof(kSqliteMagic)))) {
         if (error)
             *error = QStringLiteral("not an SQLite database");
         return -1;
     }
     f.close();
+    const QFileInfo wal(path + QStringLiteral("-wal"));
+    if (header.size() == 100 && (!wal.exists() || wal.size() == 0)) {
+        // No pending WAL: the header is up to date. user_version: big-endian 32 bits at offset 60.
+        const auto *p = reinterpret_cast<const uchar *>(header.constData()) + 60;
+        return int((quint32(p[0]) << 24) | (quint32(p[1]) << 16) | (quint32(p[2]) << 8) | quint32(p[3]));
+    }
     // The header's copy of user_version may lag behind the WAL: ask SQLite, read-only.
     const QString name = QStringLiteral("wirebench-version-probe-%1").arg(QUuid::createUuid().toString(QUuid::Id128));
     int version = -1;
@@ -415,46 +422,42 @@ bool ResultStore::open(const QString &path, QString *error)
             return fail(error, QStringLiteral("is read-only; check its permissions or choose another store file"));
     }
 
+    // Every early return drops the connection first, so that nothing of ours stays attached to the file.
     QSqlDatabase d = db();
-    if (!d.isOpen()) {
-        const QString why = d.lastError().text().simplified();
+    auto refuse = [&](const QString &message) {
+        d = QSqlDatabase();
         close();
-        return fail(error, QStringLiteral("cannot be opened (%1); %2").arg(why, tryThis));
-    }
-    {
-        QSqlQuery q(d);
-        if (!q.exec(QStringLiteral("PRAGMA quick_check")) || !q.next()) {
-            const QString why = sqlError(q);
-            q = QSqlQuery();
-            close();
-            return fail(error, QStringLiteral("is damaged (%1); %2").arg(why, tryThis));
-        }
-        const QString verdict = q.value(0).toString();
-        if (verdict != QLatin1String("ok")) {
-            q = QSqlQuery();
-            close();
-            return fail(error, QStringLiteral("is damaged (integrity check: %1); %2").arg(verdict.simplified(), tryThis));
-        }
-    }
+        return fail(error, message);
+    };
+    if (!d.isOpen())
+        return refuse(QStringLiteral("cannot be opened (%1); %2").arg(d.lastError().text().simplified(), tryThis));
+
+    QString verdict;
+    QString why;
+    bool readable = false;
     int version = 0;
     {
         QSqlQuery q(d);
-        if (!q.exec(QStringLiteral("PRAGMA user_version")) || !q.next()) {
-            const QString why = sqlError(q);
-            q = QSqlQuery();
-            close();
-            return fail(error, QStringLiteral("cannot be read (%1); %2").arg(why, tryThis));
+        if (q.exec(QStringLiteral("PRAGMA quick_check")) && q.next()) {
+            verdict = q.value(0).toString().simplified();
+            if (q.exec(QStringLiteral("PRAGMA user_version")) && q.next()) {
+                version = q.value(0).toInt();
+                readable = true;
+            }
         }
-        version = q.value(0).toInt();
+        if (!readable)
+            why = sqlError(q);
     }
+    if (!readable)
+        return refuse(QStringLiteral("is damaged (%1); %2").arg(why, tryThis));
+    if (verdict != QLatin1String("ok"))
+        return refuse(QStringLiteral("is damaged (integrity check: %1); %2").arg(verdict.left(300), tryThis));
     m_versionAtOpen = version;
-    if (version > kSchemaVersion) {
-        close();
-        return fail(error, QStringLiteral("was written by a newer Wirebench (schema %1, this one knows %2); update "
-                                          "Wirebench or choose another store file")
-                               .arg(version)
-                               .arg(kSchemaVersion));
-    }
+    if (version > kSchemaVersion)
+        return refuse(QStringLiteral("was written by a newer Wirebench (schema %1, this one knows %2); update "
+                                     "Wirebench or choose another store file")
+                          .arg(version)
+                          .arg(kSchemaVersion));
     if (version > 0 && version < kSchemaVersion) {
         // Keep the old file as it was before changing its layout.
         QSqlQuery(d).exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
@@ -463,27 +466,23 @@ bool ResultStore::open(const QString &path, QString *error)
         if (QFile::copy(m_path, backup))
             m_backupPath = backup;
     }
+    QString mode;
     {
         QSqlQuery q(d);
-        if (!q.exec(QStringLiteral("PRAGMA journal_mode = WAL")) || !q.next()
-            || q.value(0).toString().compare(QLatin1String("wal"), Qt::CaseInsensitive) != 0) {
-            const QString why = q.lastError().isValid() ? sqlError(q) : q.value(0).toString();
-            q = QSqlQuery();
-            close();
-            return fail(error, QStringLiteral("cannot switch to WAL mode (%1); check that the folder is writable and "
-                                              "on a local disk")
-                                   .arg(why));
-        }
+        if (q.exec(QStringLiteral("PRAGMA journal_mode = WAL")) && q.next())
+            mode = q.value(0).toString();
+        else
+            why = sqlError(q);
     }
-    QString why;
-    if (!migrate(d, version, &why)) {
-        d = QSqlDatabase();
-        close();
-        return fail(error, QStringLiteral("cannot update its layout from schema %1 to %2 (%3); %4")
-                               .arg(version)
-                               .arg(kSchemaVersion)
-                               .arg(why, tryThis));
-    }
+    if (mode.compare(QLatin1String("wal"), Qt::CaseInsensitive) != 0)
+        return refuse(QStringLiteral("cannot switch to WAL mode (%1); check that the folder is writable and on a "
+                                     "local disk")
+                          .arg(why.isEmpty() ? mode : why));
+    if (!migrate(d, version, &why))
+        return refuse(QStringLiteral("cannot update its layout from schema %1 to %2 (%3); %4")
+                          .arg(version)
+                          .arg(kSchemaVersion)
+                          .arg(why, tryThis));
     m_open = true;
 
     // Only the first process on the file may decide that a running session is dead: a second Wirebench (the

@@ -1,0 +1,413 @@
+#include "ReportGenerator.h"
+
+#include "ResultStore.h"
+#include "analysis/RunAnalyzer.h"
+#include "stats/TestSummary.h"
+
+#include <QDir>
+#include <QSaveFile>
+
+#include <cmath>
+
+namespace wb {
+
+namespace {
+
+QString esc(const QString &s)
+{
+    return s.toHtmlEscaped();
+}
+
+QString fixed(double v, int decimals)
+{
+    return std::isfinite(v) ? QString::number(v, 'f', decimals) : QStringLiteral("n/a");
+}
+
+/// A throughput in `unit` with its unit, e.g. "117.60 MB/s".
+QString rate(double bytesPerSecond, RateUnit unit)
+{
+    const double v = Units::fromBytesPerSecond(bytesPerSecond, unit);
+    return fixed(v, std::fabs(v) >= 1000 ? 1 : 2) + QLatin1Char(' ') + Units::label(unit);
+}
+
+QString bytesText(qint64 bytes)
+{
+    return QString::number(bytes) + QStringLiteral(" B");
+}
+
+QString sizeText(qint64 bytes)
+{
+    if (bytes < 1024)
+        return bytesText(bytes);
+    return QStringLiteral("%1 B (%2)").arg(bytes).arg(Units::formatBytes(bytes));
+}
+
+QString dateText(const QDateTime &t)
+{
+    return t.isValid() ? t.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'")) : QStringLiteral("-");
+}
+
+QString frameText(int frame)
+{
+    return frame > 0 ? QStringLiteral("%1 B").arg(frame) : QStringLiteral("unclamped");
+}
+
+QString mssText(int mss)
+{
+    return mss > 0 ? QStringLiteral("%1 B").arg(mss) : QStringLiteral("unknown");
+}
+
+QString hostKey(const Host &h)
+{
+    return h.name + QLatin1Char('\n') + h.address;
+}
+
+double extraNumber(const QVariantMap &extra, const char *key, double fallback = 0)
+{
+    bool ok = false;
+    const double v = extra.value(QLatin1String(key)).toDouble(&ok);
+    return ok ? v : fallback;
+}
+
+/// The last value a host's runs recorded under `key` (runs are in time order).
+QString lastExtra(const RunResultList &runs, const Host &host, const char *key)
+{
+    QString value;
+    for (const RunResult &r : runs) {
+        if (hostKey(r.spec.host) == hostKey(host) && r.extra.contains(QLatin1String(key)))
+            value = r.extra.value(QLatin1String(key)).toString();
+    }
+    return value;
+}
+
+class Html
+{
+public:
+    void raw(const QString &s) { m_out += s; }
+    void line(const QString &s) { m_out += s + QLatin1Char('\n'); }
+    void heading(int level, const QString &text) { line(QStringLiteral("<h%1>%2</h%1>").arg(level).arg(esc(text))); }
+    void para(const QString &text, const QString &cls = QString())
+    {
+        line(cls.isEmpty() ? QStringLiteral("<p>%1</p>").arg(esc(text))
+                           : QStringLiteral("<p class=\"%1\">%2</p>").arg(cls, esc(text)));
+    }
+    void tableStart(const QString &id, const QStringList &headers)
+    {
+        line(QStringLiteral("<table id=\"%1\" border=\"1\" cellspacing=\"0\" cellpadding=\"3\">").arg(id));
+        raw(QStringLiteral("<thead><tr>"));
+        for (const QString &h : headers)
+            raw(QStringLiteral("<th>%1</th>").arg(esc(h)));
+        line(QStringLiteral("</tr></thead><tbody>"));
+    }
+    void row(const QStringList &cells, const QString &cls = QString())
+    {
+        raw(cls.isEmpty() ? QStringLiteral("<tr>") : QStringLiteral("<tr class=\"%1\">").arg(cls));
+        for (const QString &c : cells)
+            raw(QStringLiteral("<td>%1</td>").arg(esc(c)));
+        line(QStringLiteral("</tr>"));
+    }
+    void tableEnd() { line(QStringLiteral("</tbody></table>")); }
+    void definitions(const QList<QPair<QString, QString>> &items)
+    {
+        line(QStringLiteral("<table class=\"facts\" border=\"0\" cellspacing=\"0\" cellpadding=\"2\"><tbody>"));
+        for (const auto &[k, v] : items)
+            line(QStringLiteral("<tr><th align=\"left\">%1</th><td>%2</td></tr>").arg(esc(k), esc(v)));
+        line(QStringLiteral("</tbody></table>"));
+    }
+    QString text() const { return m_out; }
+
+private:
+    QString m_out;
+};
+
+} // namespace
+
+QString ReportGenerator::chartName(int index)
+{
+    return QStringLiteral("wirebench-chart:%1").arg(index);
+}
+
+QString ReportGenerator::html(const ReportInput &in, Images images)
+{
+    const SessionInfo &s = in.session;
+    const TestPlan &plan = s.plan;
+    const RateUnit unit = in.unit;
+    const bool showMbps = unit != RateUnit::Mbps;
+    const QDateTime generated = in.generatedAt.isValid() ? in.generatedAt : QDateTime::currentDateTimeUtc();
+    const QString title = !in.title.isEmpty() ? in.title
+                          : QStringLiteral("Wirebench report: %1, session %2")
+                                .arg(dateText(s.startedAt), s.uuid.isEmpty() ? QString::number(s.id) : s.uuid.left(8));
+
+    Html h;
+    h.line(QStringLiteral("<!DOCTYPE html>"));
+    h.line(QStringLiteral("<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">"));
+    h.line(QStringLiteral("<head><meta charset=\"utf-8\" /><title>%1</title>").arg(esc(title)));
+    h.line(QStringLiteral(
+        "<style>body { font-family: sans-serif; font-size: 10pt; } table { border-collapse: collapse; margin-bottom: "
+        "1em; } th { background: #e8e8e8; } td, th { padding: 3px 6px; } tr.failed td { color: #a00000; } "
+        ".warning { color: #8a5a00; } .note { color: #555555; font-size: 9pt; } img { max-width: 100%; }</style>"));
+    h.line(QStringLiteral("</head><body>"));
+    h.heading(1, title);
+    if (!s.title.isEmpty())
+        h.para(s.title);
+
+    // The session and the plan.
+    h.heading(2, QStringLiteral("Plan"));
+    QStringList frames;
+    for (int f : s.frameSizes.isEmpty() ? plan.frameSizes : s.frameSizes)
+        frames << frameText(f);
+    const TestParams &p = plan.params;
+    QList<QPair<QString, QString>> planFacts{
+        {QStringLiteral("Session"), QStringLiteral("%1 (id %2)").arg(s.uuid).arg(s.id)},
+        {QStringLiteral("State"), sessionStateName(s.state)},
+        {QStringLiteral("Started"), dateText(s.startedAt)},
+        {QStringLiteral("Ended"), dateText(s.endedAt)},
+        {QStringLiteral("Protocols"), (s.protocols.isEmpty() ? plan.protocols : s.protocols).join(QStringLiteral(", "))},
+        {QStringLiteral("Frame sizes"), frames.join(QStringLiteral(", "))},
+        {QStringLiteral("Repetitions"), QString::number(plan.repetitions)},
+        {QStringLiteral("Runs"), QStringLiteral("%1 stored (%2 ok) of %3 planned").arg(s.runCount).arg(s.okRuns)
+                                     .arg(s.plannedRuns)},
+        {QStringLiteral("Run length"), fixed(p.durationMs / 1000.0, 1) + QStringLiteral(" s")},
+        {QStringLiteral("Warm-up left out"), fixed(p.warmupMs / 1000.0, 1) + QStringLiteral(" s")},
+        {QStringLiteral("Message size"), sizeText(p.messageSize)},
+        {QStringLiteral("Send buffer"), p.sendBufferBytes > 0 ? sizeText(p.sendBufferBytes) : QStringLiteral("system default")},
+        {QStringLiteral("Receive buffer"), p.recvBufferBytes > 0 ? sizeText(p.recvBufferBytes) : QStringLiteral("system default")},
+        {QStringLiteral("Streams"), QString::number(p.streams)},
+        {QStringLiteral("Sample interval"), QStringLiteral("%1 ms").arg(p.sampleIntervalMs)},
+    };
+    bool fileProtocols = false;
+    for (const QString &proto : s.protocols)
+        fileProtocols = fileProtocols || proto.startsWith(QLatin1String("ftp")) || proto.startsWith(QLatin1String("smb"))
+                        || proto.startsWith(QLatin1String("copy"));
+    if (fileProtocols)
+        planFacts.append({QStringLiteral("File size"), sizeText(p.fileSizeBytes)});
+    h.definitions(planFacts);
+
+    // The environment: this machine and the hosts as they were.
+    h.heading(2, QStringLiteral("Environment"));
+    h.definitions({
+        {QStringLiteral("Measured from"), s.machineHostname.isEmpty() ? QStringLiteral("-") : s.machineHostname},
+        {QStringLiteral("Its OS"), s.machineOs.isEmpty() ? QStringLiteral("-") : s.machineOs},
+        {QStringLiteral("Wirebench version"), s.wirebenchVersion.isEmpty() ? QStringLiteral("-") : s.wirebenchVersion},
+    });
+    QList<Host> hosts = s.hosts;
+    for (const RunResult &r : in.runs) {
+        bool known = false;
+        for (const Host &host : std::as_const(hosts))
+            known = known || hostKey(host) == hostKey(r.spec.host);
+        if (!known)
+            hosts.append(r.spec.host);
+    }
+    h.tableStart(QStringLiteral("hosts"), {QStringLiteral("Host"), QStringLiteral("Address"), QStringLiteral("OS label"),
+                                           QStringLiteral("OS reported"), QStringLiteral("Server"),
+                                           QStringLiteral("Link speed"), QStringLiteral("Interface MTU"),
+                                           QStringLiteral("Path MTU"), QStringLiteral("Duplex")});
+    for (const Host &host : std::as_const(hosts)) {
+        QString reported;
+        for (const RunResult &r : in.runs) {
+            if (hostKey(r.spec.host) == hostKey(host) && !r.serverOs.isEmpty())
+                reported = r.serverOs;
+        }
+        QString speed = lastExtra(in.runs, host, "link_speed_Mbps");
+        if (!speed.isEmpty())
+            speed = fixed(speed.toDouble(), 0) + QStringLiteral(" Mbit/s");
+        else if (host.linkSpeedMbps > 0)
+            speed = fixed(host.linkSpeedMbps, 0) + QStringLiteral(" Mbit/s (set by the user)");
+        else if (const QString note = lastExtra(in.runs, host, "link_speed_note"); !note.isEmpty())
+            speed = QStringLiteral("unknown (%1)").arg(note);
+        else
+            speed = QStringLiteral("unknown");
+        const QString ifMtu = lastExtra(in.runs, host, "interface_mtu");
+        const QString iface = lastExtra(in.runs, host, "interface");
+        QString pathMtu = lastExtra(in.runs, host, "path_mtu");
+        if (pathMtu.isEmpty())
+            pathMtu = lastExtra(in.runs, host, "pmtu"); // iperf3 imports
+        const QString duplex = lastExtra(in.runs, host, "link_duplex");
+        const QString address = host.port > 0 ? QStringLiteral("%1:%2").arg(host.address).arg(host.port) : host.address;
+        h.row({host.displayName(), address, host.osLabel.isEmpty() ? QStringLiteral("-") : host.osLabel,
+               reported.isEmpty() ? QStringLiteral("-") : reported, host.serverType, speed,
+               ifMtu.isEmpty() ? QStringLiteral("unknown")
+                               : QStringLiteral("%1 B%2").arg(ifMtu, iface.isEmpty() ? QString()
+                                                                                     : QStringLiteral(" (%1)").arg(iface)),
+               pathMtu.isEmpty() ? QStringLiteral("unknown") : pathMtu + QStringLiteral(" B"),
+               duplex.isEmpty() ? QStringLiteral("unknown") : duplex});
+    }
+    h.tableEnd();
+
+    // Results per test.
+    const QList<TestSummary> summaries = TestSummary::build(in.runs);
+    h.heading(2, QStringLiteral("Results"));
+    h.para(QStringLiteral("Throughput is the receiver's byte count over the receiver's time (goodput), over the runs "
+                          "that succeeded. %1")
+               .arg(QStringLiteral("MB/s = 10^6 bytes/s, MiB/s = 2^20 bytes/s, Mbit/s = 10^6 bits/s.")),
+           QStringLiteral("note"));
+    QStringList headers{QStringLiteral("Host"), QStringLiteral("OS"), QStringLiteral("Test"), QStringLiteral("Frame"),
+                        QStringLiteral("MSS"), QStringLiteral("Runs ok"), QStringLiteral("Min"),
+                        QStringLiteral("Median"), QStringLiteral("Mean"), QStringLiteral("Max"),
+                        QStringLiteral("Std dev"), QStringLiteral("95% CI")};
+    if (showMbps)
+        headers << QStringLiteral("Median (Mbit/s)");
+    headers << QStringLiteral("Of line rate");
+    h.tableStart(QStringLiteral("summary"), headers);
+    for (const TestSummary &t : summaries) {
+        const Summary &m = t.MBps;
+        const bool any = t.okRuns > 0;
+        auto r = [&](double MBps) { return any ? rate(MBps * 1e6, unit) : QStringLiteral("-"); };
+        QStringList cells{t.host.displayName(), t.host.osLabel.isEmpty() ? QStringLiteral("-") : t.host.osLabel,
+                          t.protocol, frameText(t.frameSize), mssText(t.mss),
+                          QStringLiteral("%1 of %2").arg(t.okRuns).arg(t.okRuns + t.failedRuns),
+                          r(m.min), r(m.median), r(m.mean), r(m.max), r(m.stddev),
+                          any && m.n >= 2 ? QStringLiteral("\u00b1 ") + rate(m.ci95HalfWidth * 1e6, unit)
+                                          : QStringLiteral("-")};
+        if (showMbps)
+            cells << (any ? rate(m.median * 1e6, RateUnit::Mbps) : QStringLiteral("-"));
+        // Line rate: the analysis' ceiling when the runs carry it, else the link speed set for the host.
+        QString ofLine = QStringLiteral("-");
+        double percent = -1;
+        QList<double> pcts;
+        for (const RunResult &run : in.runs) {
+            if (run.ok() && hostKey(run.spec.host) == hostKey(t.host) && run.spec.protocol == t.protocol
+                && run.spec.frameSize == t.frameSize && run.extra.contains(QStringLiteral("percent_of_ceiling")))
+                pcts << extraNumber(run.extra, "percent_of_ceiling");
+        }
+        if (!pcts.isEmpty())
+            percent = Statistics::summarize(pcts).median;
+        else if (any && t.host.linkSpeedMbps > 0)
+            percent = m.median * 8 / t.host.linkSpeedMbps * 100;
+        if (percent >= 0)
+            ofLine = fixed(percent, 1) + QStringLiteral(" %");
+        cells << ofLine;
+        h.row(cells, t.failedRuns > 0 && t.okRuns == 0 ? QStringLiteral("failed") : QString());
+    }
+    h.tableEnd();
+
+    // What limited each test.
+    QStringList findings = in.findings;
+    if (findings.isEmpty()) {
+        for (const TestSummary &t : summaries) {
+            RunResultList testRuns;
+            QString sentence;
+            for (const RunResult &run : in.runs) {
+                if (hostKey(run.spec.host) == hostKey(t.host) && run.spec.protocol == t.protocol
+                    && run.spec.frameSize == t.frameSize) {
+                    testRuns << run;
+                    if (run.ok() && run.extra.contains(QStringLiteral("bottleneck")))
+                        sentence = run.extra.value(QStringLiteral("bottleneck")).toString();
+                }
+            }
+            if (sentence.isEmpty() && t.okRuns > 0)
+                sentence = RunAnalyzer::bottleneckFor(testRuns);
+            if (!sentence.isEmpty())
+                findings << QStringLiteral("%1, %2 @ %3: %4")
+                                .arg(t.host.displayName(), t.protocol, frameText(t.frameSize), sentence);
+        }
+    }
+    if (!findings.isEmpty()) {
+        h.heading(2, QStringLiteral("What limited each test"));
+        h.line(QStringLiteral("<ul id=\"findings\">"));
+        for (const QString &f : std::as_const(findings))
+            h.line(QStringLiteral("<li>%1</li>").arg(esc(f)));
+        h.line(QStringLiteral("</ul>"));
+    }
+
+    // Charts, rendered by the caller.
+    if (!in.charts.isEmpty()) {
+        h.heading(2, QStringLiteral("Charts"));
+        for (int i = 0; i < in.charts.size(); ++i) {
+            const ReportChart &c = in.charts.at(i);
+            h.heading(3, c.title);
+            const QString src = images == Images::Embedded
+                                    ? QStringLiteral("data:image/png;base64,") + QString::fromLatin1(c.png.toBase64())
+                                    : chartName(i);
+            h.line(QStringLiteral("<p><img src=\"%1\" alt=\"%2\" /></p>").arg(src, esc(c.title)));
+            if (!c.caption.isEmpty())
+                h.para(c.caption, QStringLiteral("note"));
+        }
+    }
+
+    // Every run.
+    h.heading(2, QStringLiteral("Runs"));
+    QStringList runHeaders{QStringLiteral("#"), QStringLiteral("Host"), QStringLiteral("Test"), QStringLiteral("Frame"),
+                           QStringLiteral("Rep."), QStringLiteral("Started"), QStringLiteral("Bytes"),
+                           QStringLiteral("Time"), QStringLiteral("Throughput")};
+    if (showMbps)
+        runHeaders << QStringLiteral("Throughput (Mbit/s)");
+    runHeaders << QStringLiteral("MSS") << QStringLiteral("Status") << QStringLiteral("Error");
+    h.tableStart(QStringLiteral("runs"), runHeaders);
+    for (qsizetype i = 0; i < in.runs.size(); ++i) {
+        const RunResult &r = in.runs.at(i);
+        const bool measured = r.ok() || r.bytes > 0;
+        QStringList cells{QString::number(i + 1), r.spec.host.displayName(), r.spec.protocol,
+                          frameText(r.spec.frameSize), QString::number(r.spec.repetition), dateText(r.startedAt),
+                          bytesText(r.bytes), fixed(r.seconds, 3) + QStringLiteral(" s"),
+                          measured ? rate(r.bytesPerSecond(), unit) : QStringLiteral("-")};
+        if (showMbps)
+            cells << (measured ? rate(r.bytesPerSecond(), RateUnit::Mbps) : QStringLiteral("-"));
+        cells << mssText(r.mss) << runStatusName(r.status) << (r.error.isEmpty() ? QStringLiteral("-") : r.error);
+        h.row(cells, r.ok() ? QString() : QStringLiteral("failed"));
+    }
+    h.tableEnd();
+
+    // Warnings, each once, with the runs that raised it.
+    QStringList warnings;
+    QList<QStringList> where;
+    for (qsizetype i = 0; i < in.runs.size(); ++i) {
+        for (const QString &w : in.runs.at(i).warnings) {
+            qsizetype at = warnings.indexOf(w);
+            if (at < 0) {
+                warnings << w;
+                where << QStringList();
+                at = warnings.size() - 1;
+            }
+            where[at] << QString::number(i + 1);
+        }
+    }
+    h.heading(2, QStringLiteral("Warnings"));
+    if (warnings.isEmpty()) {
+        h.para(QStringLiteral("No run raised a warning."));
+    } else {
+        h.line(QStringLiteral("<ul id=\"warnings\">"));
+        for (qsizetype i = 0; i < warnings.size(); ++i)
+            h.line(QStringLiteral("<li class=\"warning\">%1 (run %2)</li>")
+                       .arg(esc(warnings.at(i)), where.at(i).join(QStringLiteral(", "))));
+        h.line(QStringLiteral("</ul>"));
+    }
+
+    h.para(QStringLiteral("Generated %1 by Wirebench %2. MB/s = 10^6 bytes/s, MiB/s = 2^20 bytes/s, "
+                          "Mbit/s = 10^6 bits/s; B = bytes.")
+               .arg(dateText(generated), QStringLiteral(WIREBENCH_VERSION)),
+           QStringLiteral("note"));
+    h.line(QStringLiteral("</body></html>"));
+    return h.text();
+}
+
+bool ReportGenerator::writeHtml(const QString &path, const ReportInput &input, QString *error)
+{
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(html(input).toUtf8()) < 0 || !f.commit()) {
+        if (error)
+            *error = QStringLiteral("Report %1: cannot be written (%2); check the folder and free space")
+                         .arg(QDir::toNativeSeparators(path), f.errorString());
+        return false;
+    }
+    return true;
+}
+
+bool ReportGenerator::fromStore(const ResultStore &store, qint64 sessionId, ReportInput *input, QString *error)
+{
+    ReportInput in;
+    if (!store.session(sessionId, &in.session, error))
+        return false;
+    QString why;
+    in.runs = store.runs(sessionId, &why);
+    if (!why.isEmpty()) {
+        if (error)
+            *error = why;
+        return false;
+    }
+    if (input)
+        *input = in;
+    return true;
+}
+
+} // namespace wb
