@@ -250,6 +250,7 @@ void Responder::Private::session(Fd client, sockaddr_storage peer)
 
     auto refuse = [&](const QString &code, const QString &text) {
         ch.write(control::errorMessage(code, text), nullptr, 1000);
+        sessionFinishing.store(true);
         log(QStringLiteral("%1: %2").arg(who, text));
         lingeringClose(client.get(), 1000);
     };
@@ -503,6 +504,9 @@ void Responder::Private::session(Fd client, sockaddr_storage peer)
     if (cpu0 >= 0 && cpu1 >= 0 && wall > 0)
         result.cpuPercent = (cpu1 - cpu0) / wall * 100;
 
+    // From here on the test is over for the client: a client that connects now (typically the same one,
+    // for its next run) is served once this session has closed, not told "busy".
+    sessionFinishing.store(true);
     if (!problem.isEmpty() && problem != QLatin1String("client closed the control connection mid-test")) {
         ch.write(control::errorMessage(QStringLiteral("aborted"), QStringLiteral("test aborted: %1").arg(problem)), nullptr, 1000);
     } else if (problem.isEmpty()) {
@@ -535,7 +539,6 @@ void Responder::Private::session(Fd client, sockaddr_storage peer)
     if (!problem.isEmpty())
         line += QStringLiteral(" (ended early: %1)").arg(problem);
     data.reset();
-    sessionFinishing.store(true); // a client that connects from now on is served (after the close below)
     log(line);
     lingeringClose(client.get(), 1000);
 }

@@ -1,0 +1,214 @@
+#include "net/ControlMessage.h"
+
+#include <QJsonDocument>
+#include <QTest>
+
+using namespace wb;
+using namespace wb::control;
+
+namespace {
+
+QByteArray frame(const QByteArray &payload, qint64 declaredLength = -1)
+{
+    const quint32 n = quint32(declaredLength >= 0 ? declaredLength : payload.size());
+    QByteArray out;
+    out.append(char(n >> 24)).append(char(n >> 16)).append(char(n >> 8)).append(char(n));
+    return out + payload;
+}
+
+} // namespace
+
+class TestControlMessage : public QObject
+{
+    Q_OBJECT
+private slots:
+    void encodeHeader();
+    void decodeOne_data();
+    void decodeOne();
+    void streamDecoding();
+    void roundTrips();
+    void requestValidation_data();
+    void requestValidation();
+    void versionIsReadFromHello();
+};
+
+void TestControlMessage::encodeHeader()
+{
+    const QByteArray f = encode(QJsonObject{{QStringLiteral("type"), QStringLiteral("busy")}});
+    const QByteArray json = R"({"type":"busy"})";
+    QCOMPARE(f.size(), 4 + json.size());
+    QCOMPARE(f.left(4), QByteArray::fromHex("0000000f"));
+    QCOMPARE(f.mid(4), json);
+}
+
+void TestControlMessage::decodeOne_data()
+{
+    QTest::addColumn<QByteArray>("input");
+    QTest::addColumn<int>("maxBytes");
+    QTest::addColumn<bool>("ok");
+    QTest::addColumn<QString>("errorContains");
+
+    const QByteArray hello = R"({"type":"hello","version":1})";
+    QTest::newRow("valid") << frame(hello) << 1024 << true << QString();
+    QTest::newRow("utf-8 text") << frame(R"({"type":"error","code":"x","message":"größe ✓"})") << 1024 << true << QString();
+    QTest::newRow("empty buffer") << QByteArray() << 1024 << false << QStringLiteral("truncated");
+    QTest::newRow("half a header") << QByteArray::fromHex("0000") << 1024 << false << QStringLiteral("truncated");
+    QTest::newRow("truncated body") << frame(hello).left(12) << 1024 << false << QStringLiteral("truncated");
+    QTest::newRow("oversized declared") << frame(hello, 1 << 20) << 1024 << false << QStringLiteral("exceeds the limit");
+    QTest::newRow("oversized real") << frame(QByteArray(2000, ' ') + hello) << 1024 << false << QStringLiteral("exceeds the limit");
+    QTest::newRow("length 0") << frame(QByteArray()) << 1024 << false << QStringLiteral("empty");
+    QTest::newRow("max length 0xffffffff") << QByteArray::fromHex("ffffffff") << 1024 << false << QStringLiteral("exceeds");
+    QTest::newRow("garbage") << frame("\x01\x02garbage\xff") << 1024 << false << QStringLiteral("not valid JSON");
+    QTest::newRow("http request") << QByteArray("GET / HTTP/1.1\r\nHost: x\r\n\r\n") << 1024 << false << QStringLiteral("exceeds");
+    QTest::newRow("array") << frame("[1,2,3]") << 1024 << false << QStringLiteral("not a JSON object");
+    QTest::newRow("string") << frame("\"hello\"") << 1024 << false << QStringLiteral("not");
+    QTest::newRow("no type") << frame(R"({"version":1})") << 1024 << false << QStringLiteral("no \"type\"");
+    QTest::newRow("numeric type") << frame(R"({"type":5})") << 1024 << false << QStringLiteral("no \"type\"");
+    QTest::newRow("stray bytes") << frame(hello) + "xx" << 1024 << false << QStringLiteral("stray");
+}
+
+void TestControlMessage::decodeOne()
+{
+    QFETCH(QByteArray, input);
+    QFETCH(int, maxBytes);
+    QFETCH(bool, ok);
+    QFETCH(QString, errorContains);
+    const Decoded d = control::decodeOne(input, maxBytes);
+    QCOMPARE(d.ok(), ok);
+    if (!ok) {
+        QCOMPARE(d.status, Decoded::Status::Error);
+        QVERIFY2(d.error.contains(errorContains), qPrintable(d.error));
+        QVERIFY(!d.error.contains(QLatin1Char('\n')));
+    }
+}
+
+void TestControlMessage::streamDecoding()
+{
+    // Two frames fed byte by byte: Incomplete until each is whole, then exactly the frame's bytes consumed.
+    Progress p;
+    p.bytes = 123456789012LL;
+    p.seconds = 1.5;
+    const QByteArray stream = encode(Hello::local(QStringLiteral("test")).toJson()) + encode(p.toJson());
+    QByteArray buffer;
+    QList<QJsonObject> got;
+    for (char c : stream) {
+        buffer.append(c);
+        const Decoded d = decode(buffer, 64 * 1024);
+        QVERIFY2(d.status != Decoded::Status::Error, qPrintable(d.error));
+        if (d.ok()) {
+            got << d.message;
+            buffer.remove(0, d.consumed);
+        }
+    }
+    QVERIFY(buffer.isEmpty());
+    QCOMPARE(got.size(), 2);
+    Progress back;
+    QString error;
+    QVERIFY2(Progress::fromJson(got.at(1), &back, &error), qPrintable(error));
+    QCOMPARE(back.bytes, p.bytes);
+    QCOMPARE(back.seconds, p.seconds);
+}
+
+void TestControlMessage::roundTrips()
+{
+    QString error;
+    const Hello h = Hello::local(QStringLiteral("wirebenchd 1.2.3"));
+    Hello h2;
+    QVERIFY(Hello::fromJson(control::decodeOne(encode(h.toJson()), 4096).message, &h2, &error));
+    QCOMPARE(h2.software, h.software);
+    QCOMPARE(h2.kernel, h.kernel);
+    QCOMPARE(h2.hostname, h.hostname);
+    QCOMPARE(h2.cpus, h.cpus);
+    QVERIFY(!h2.osSummary().isEmpty());
+
+    TestRequest t;
+    t.direction = TestRequest::Direction::Recv;
+    t.durationMs = 2500;
+    t.messageSize = 1472;
+    t.sendBuffer = 65536;
+    t.recvBuffer = 131072;
+    t.mss = 8960;
+    t.sampleIntervalMs = 250;
+    TestRequest t2;
+    QVERIFY2(TestRequest::fromJson(control::decodeOne(encode(t.toJson()), 4096).message, &t2, &error), qPrintable(error));
+    QCOMPARE(t2.direction, t.direction);
+    QCOMPARE(t2.durationMs, t.durationMs);
+    QCOMPARE(t2.messageSize, t.messageSize);
+    QCOMPARE(t2.sendBuffer, t.sendBuffer);
+    QCOMPARE(t2.recvBuffer, t.recvBuffer);
+    QCOMPARE(t2.mss, t.mss);
+    QCOMPARE(t2.sampleIntervalMs, t.sampleIntervalMs);
+
+    Result r;
+    r.bytes = 9876543210LL;
+    r.seconds = 10.25;
+    r.senderBytes = 9876543211LL;
+    r.mss = 1448;
+    r.rttUs = 42;
+    r.retransmits = 3;
+    r.cpuPercent = 12.5;
+    Result r2;
+    QVERIFY2(Result::fromJson(control::decodeOne(encode(r.toJson()), 4096).message, &r2, &error), qPrintable(error));
+    QCOMPARE(r2.bytes, r.bytes);
+    QCOMPARE(r2.seconds, r.seconds);
+    QCOMPARE(r2.senderBytes, r.senderBytes);
+    QCOMPARE(r2.mss, r.mss);
+    QCOMPARE(r2.rttUs, r.rttUs);
+    QCOMPARE(r2.retransmits, r.retransmits);
+    QCOMPARE(r2.cpuPercent, r.cpuPercent);
+
+    Ready ready;
+    ready.dataPort = 40000;
+    Ready ready2;
+    QVERIFY(Ready::fromJson(ready.toJson(), &ready2, &error));
+    QCOMPARE(ready2.dataPort, 40000);
+
+    const QJsonObject e = control::decodeOne(encode(errorMessage(QStringLiteral("limit"), QStringLiteral("too long"))), 4096).message;
+    QCOMPARE(e.value(QLatin1String("type")).toString(), QStringLiteral("error"));
+    QCOMPARE(e.value(QLatin1String("code")).toString(), QStringLiteral("limit"));
+    QCOMPARE(e.value(QLatin1String("message")).toString(), QStringLiteral("too long"));
+}
+
+void TestControlMessage::requestValidation_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("errorContains");
+    const QByteArray good =
+        R"({"type":"test","direction":"send","duration_ms":1000,"message_size":131072,"send_buffer":0,"recv_buffer":0,"mss":1460,"sample_interval_ms":100})";
+    QTest::newRow("good") << good << QString();
+    QTest::newRow("wrong type") << QByteArray(good).replace("\"test\"", "\"hello\"") << QStringLiteral("expected a \"test\"");
+    QTest::newRow("bad direction") << QByteArray(good).replace("\"send\"", "\"both\"") << QStringLiteral("direction");
+    QTest::newRow("missing duration") << QByteArray(good).replace("\"duration_ms\":1000,", "") << QStringLiteral("lacks \"duration_ms\"");
+    QTest::newRow("negative size") << QByteArray(good).replace("131072", "-5") << QStringLiteral("message_size");
+    QTest::newRow("fractional size") << QByteArray(good).replace("131072", "1.5") << QStringLiteral("whole number");
+    QTest::newRow("string duration") << QByteArray(good).replace("1000", "\"1000\"") << QStringLiteral("duration_ms");
+    QTest::newRow("huge mss") << QByteArray(good).replace("1460", "70000") << QStringLiteral("mss");
+    QTest::newRow("zero duration") << QByteArray(good).replace("1000", "0") << QStringLiteral("duration_ms");
+}
+
+void TestControlMessage::requestValidation()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, errorContains);
+    const Decoded d = control::decodeOne(frame(json), 4096);
+    QVERIFY2(d.ok(), qPrintable(d.error));
+    TestRequest t;
+    QString error;
+    const bool ok = TestRequest::fromJson(d.message, &t, &error);
+    QCOMPARE(ok, errorContains.isEmpty());
+    if (!ok)
+        QVERIFY2(error.contains(errorContains), qPrintable(error));
+}
+
+void TestControlMessage::versionIsReadFromHello()
+{
+    Hello h;
+    QString error;
+    QVERIFY(!Hello::fromJson(QJsonObject{{QStringLiteral("type"), QStringLiteral("hello")}}, &h, &error));
+    QVERIFY2(error.contains(QStringLiteral("version")), qPrintable(error));
+    QVERIFY(Hello::fromJson(QJsonObject{{QStringLiteral("type"), QStringLiteral("hello")}, {QStringLiteral("version"), 7}}, &h, &error));
+    QCOMPARE(h.version, 7);
+}
+
+QTEST_GUILESS_MAIN(TestControlMessage)
+#include "TestControlMessage.moc"

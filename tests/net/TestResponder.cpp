@@ -1,0 +1,290 @@
+#include "net/ControlMessage.h"
+#include "net/Responder.h"
+#include "protocols/tcp/TcpDriver.h"
+
+#include <QDeadlineTimer>
+#include <QSignalSpy>
+#include <QTcpSocket>
+#include <QTest>
+
+#include <sys/socket.h>
+
+using namespace wb;
+using namespace wb::control;
+
+namespace {
+
+class Observer : public RunObserver
+{
+public:
+    void sample(const Sample &) override {}
+    bool stopRequested() const override { return false; }
+};
+
+/// A control connection driven by hand, to send what a well-behaved client never would.
+class RawClient
+{
+public:
+    bool connectTo(quint16 port)
+    {
+        m_socket.connectToHost(QHostAddress::LocalHost, port);
+        return m_socket.waitForConnected(5000);
+    }
+    void sendRaw(const QByteArray &bytes)
+    {
+        m_socket.write(bytes);
+        m_socket.flush();
+        m_socket.waitForBytesWritten(1000);
+    }
+    void send(const QJsonObject &o) { sendRaw(encode(o)); }
+    void halfClose() { ::shutdown(int(m_socket.socketDescriptor()), SHUT_WR); }
+    /// The next message, or an empty object when none came within timeoutMs.
+    QJsonObject next(int timeoutMs = 10000)
+    {
+        QDeadlineTimer deadline(timeoutMs);
+        for (;;) {
+            const Decoded d = decode(m_in, 1 << 20);
+            if (d.ok()) {
+                m_in.remove(0, d.consumed);
+                return d.message;
+            }
+            if (d.status == Decoded::Status::Error || deadline.hasExpired())
+                return {};
+            if (m_socket.bytesAvailable() == 0 && !m_socket.waitForReadyRead(100)
+                && m_socket.state() != QAbstractSocket::ConnectedState)
+                return {};
+            m_in += m_socket.readAll();
+        }
+    }
+    /// True when the server closes the connection within timeoutMs.
+    bool closedByServer(int timeoutMs = 10000)
+    {
+        QDeadlineTimer deadline(timeoutMs);
+        while (!deadline.hasExpired()) {
+            if (m_socket.state() == QAbstractSocket::UnconnectedState)
+                return true;
+            m_socket.waitForReadyRead(100);
+            m_in += m_socket.readAll();
+        }
+        return false;
+    }
+    QTcpSocket m_socket;
+    QByteArray m_in;
+};
+
+QString typeOf(const QJsonObject &o)
+{
+    return o.value(QLatin1String("type")).toString();
+}
+
+TestRequest goodRequest()
+{
+    TestRequest t;
+    t.durationMs = 500;
+    t.messageSize = 65536;
+    t.mss = 1460;
+    return t;
+}
+
+} // namespace
+
+class TestResponder : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void badFirstMessage_data();
+    void badFirstMessage();
+    void truncatedThenClosed();
+    void truncatedThenSilent();
+    void wrongVersion();
+    void limits_data();
+    void limits();
+    void silentClientIsDropped();
+    void secondClientGetsBusy();
+    void stillServesAGoodClient();
+    void stopAndRestart();
+
+private:
+    void expectError(RawClient &c, const QString &code, const QString &textContains);
+    bool helloed(RawClient &c);
+    std::unique_ptr<Responder> m_responder;
+    QStringList m_log;
+};
+
+void TestResponder::initTestCase()
+{
+    ResponderConfig config;
+    config.address = QHostAddress::LocalHost;
+    config.port = 0;
+    config.maxDurationMs = 5000;
+    config.maxMessageSize = 1024 * 1024;
+    config.maxControlMessageBytes = 4096;
+    config.handshakeTimeoutMs = 1500;
+    m_responder = std::make_unique<Responder>(config);
+    connect(m_responder.get(), &Responder::logLine, this, [this](const QString &line) { m_log << line; });
+    QString error;
+    QVERIFY2(m_responder->start(&error), qPrintable(error));
+    QVERIFY(m_responder->isRunning());
+}
+
+bool TestResponder::helloed(RawClient &c)
+{
+    if (!c.connectTo(m_responder->port()))
+        return false;
+    const QJsonObject hello = c.next();
+    if (typeOf(hello) != QLatin1String("hello")) qWarning() << "first message" << hello << m_log;
+    Hello h;
+    return Hello::fromJson(hello, &h, nullptr) && h.version == kProtocolVersion && h.software.startsWith(QLatin1String("wirebenchd "));
+}
+
+void TestResponder::expectError(RawClient &c, const QString &code, const QString &textContains)
+{
+    const QJsonObject reply = c.next();
+    QCOMPARE(typeOf(reply), QStringLiteral("error"));
+    QCOMPARE(reply.value(QLatin1String("code")).toString(), code);
+    const QString message = reply.value(QLatin1String("message")).toString();
+    QVERIFY2(message.contains(textContains), qPrintable(message));
+    QVERIFY(c.closedByServer());
+}
+
+void TestResponder::badFirstMessage_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("textContains");
+    auto frame = [](const QByteArray &payload) {
+        const quint32 n = quint32(payload.size());
+        return QByteArray(1, char(n >> 24)) + char(n >> 16) + char(n >> 8) + char(n) + payload;
+    };
+    QTest::newRow("garbage json") << frame("\x7f\x01 not json at all") << QStringLiteral("not valid JSON");
+    QTest::newRow("http request") << QByteArray("GET / HTTP/1.1\r\nHost: x\r\n\r\n") << QStringLiteral("exceeds the limit");
+    QTest::newRow("oversized") << frame(QByteArray(5000, 'x')) << QStringLiteral("exceeds the limit");
+    QTest::newRow("array") << frame("[]") << QStringLiteral("not a JSON object");
+    QTest::newRow("no type") << frame(R"({"version":1})") << QStringLiteral("no \"type\"");
+    QTest::newRow("test before hello") << encode(goodRequest().toJson()) << QStringLiteral("expected a \"hello\"");
+    QTest::newRow("hello without version") << frame(R"({"type":"hello"})") << QStringLiteral("version");
+    QTest::newRow("binary zeros") << QByteArray(16, '\0') << QStringLiteral("empty");
+}
+
+void TestResponder::badFirstMessage()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, textContains);
+    RawClient c;
+    QVERIFY(helloed(c));
+    c.sendRaw(bytes);
+    expectError(c, QStringLiteral("bad-message"), textContains);
+}
+
+void TestResponder::truncatedThenClosed()
+{
+    RawClient c;
+    QVERIFY(helloed(c));
+    c.sendRaw(encode(Hello::local(QStringLiteral("t")).toJson()).left(10));
+    c.halfClose();
+    expectError(c, QStringLiteral("bad-message"), QStringLiteral("truncated"));
+}
+
+void TestResponder::truncatedThenSilent()
+{
+    RawClient c;
+    QVERIFY(helloed(c));
+    c.send(Hello::local(QStringLiteral("t")).toJson());
+    c.sendRaw(encode(goodRequest().toJson()).left(20));
+    expectError(c, QStringLiteral("timeout"), QStringLiteral("truncated"));
+}
+
+void TestResponder::wrongVersion()
+{
+    RawClient c;
+    QVERIFY(helloed(c));
+    Hello h = Hello::local(QStringLiteral("future"));
+    h.version = kProtocolVersion + 1;
+    c.send(h.toJson());
+    expectError(c, QStringLiteral("version"), QStringLiteral("version %1").arg(kProtocolVersion + 1));
+}
+
+void TestResponder::limits_data()
+{
+    QTest::addColumn<int>("durationMs");
+    QTest::addColumn<int>("messageSize");
+    QTest::addColumn<QString>("textContains");
+    QTest::newRow("too long") << 6000 << 1024 << QStringLiteral("at most 5 s");
+    QTest::newRow("too big") << 1000 << 2 * 1024 * 1024 << QStringLiteral("at most 1048576 bytes");
+}
+
+void TestResponder::limits()
+{
+    QFETCH(int, durationMs);
+    QFETCH(int, messageSize);
+    QFETCH(QString, textContains);
+    RawClient c;
+    QVERIFY(helloed(c));
+    c.send(Hello::local(QStringLiteral("t")).toJson());
+    TestRequest t = goodRequest();
+    t.durationMs = durationMs;
+    t.messageSize = messageSize;
+    c.send(t.toJson());
+    expectError(c, QStringLiteral("limit"), textContains);
+}
+
+void TestResponder::silentClientIsDropped()
+{
+    m_log.clear();
+    RawClient c;
+    QVERIFY(helloed(c));
+    expectError(c, QStringLiteral("timeout"), QStringLiteral("no \"hello\""));
+    QTRY_VERIFY_WITH_TIMEOUT(!m_log.isEmpty(), 5000);
+    QVERIFY2(m_log.last().contains(QStringLiteral("dropped")), qPrintable(m_log.last()));
+}
+
+void TestResponder::secondClientGetsBusy()
+{
+    RawClient first;
+    QVERIFY(helloed(first));
+    first.send(Hello::local(QStringLiteral("t")).toJson());
+    RawClient second;
+    QVERIFY(second.connectTo(m_responder->port()));
+    const QJsonObject reply = second.next();
+    QCOMPARE(typeOf(reply), QStringLiteral("busy"));
+    QVERIFY(reply.value(QLatin1String("message")).toString().contains(QStringLiteral("busy")));
+    QVERIFY(second.closedByServer());
+    QTRY_VERIFY_WITH_TIMEOUT(!m_log.isEmpty() && m_log.last().contains(QStringLiteral("busy")), 5000);
+    first.m_socket.abort();
+}
+
+void TestResponder::stillServesAGoodClient()
+{
+    // After all the abuse above, a real test runs; the previous session may still be closing.
+    RunSpec spec;
+    spec.host.address = QStringLiteral("127.0.0.1");
+    spec.host.port = m_responder->port();
+    spec.protocol = QStringLiteral("tcp-recv");
+    spec.params.durationMs = 1000;
+    Observer observer;
+    RunResult r;
+    QDeadlineTimer deadline(15000);
+    do {
+        r = TcpDriver(TcpDriver::Direction::Receive).run(spec, observer);
+    } while (!r.ok() && r.error.contains(QStringLiteral("busy")) && !deadline.hasExpired() && (QTest::qWait(200), true));
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QVERIFY(r.bytes > 0);
+    QCOMPARE(r.bytes, r.senderBytes);
+}
+
+void TestResponder::stopAndRestart()
+{
+    // Stop while a client is connected mid-handshake: returns promptly, and the port can be served again.
+    RawClient c;
+    QVERIFY(helloed(c));
+    m_responder->stop();
+    QVERIFY(!m_responder->isRunning());
+    QVERIFY(c.closedByServer());
+    QString error;
+    QVERIFY2(m_responder->start(&error), qPrintable(error));
+    RawClient again;
+    QVERIFY(helloed(again));
+}
+
+QTEST_GUILESS_MAIN(TestResponder)
+#include "TestResponder.moc"
