@@ -82,6 +82,23 @@ QCPItemText *ChartStyle::addHint(QCustomPlot *plot, const QString &text)
     return hint;
 }
 
+void ChartStyle::placeLegendBelow(QCustomPlot *plot)
+{
+    // Below the axis rect the legend never hides data or value labels, in the window and in exports.
+    auto *legend = plot->legend;
+    if (QCPLayoutInset *inset = plot->axisRect()->insetLayout(); inset->elementCount() > 0)
+        inset->take(legend);
+    QCPLayoutGrid *layout = plot->plotLayout();
+    const int row = layout->rowCount();
+    layout->addElement(row, 0, legend);
+    layout->setRowStretchFactor(row, 0.001);
+    layout->simplify();
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setWrap(4);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setMargins(QMargins(8, 2, 8, 4));
+}
+
 void ChartStyle::styleAxes(QCustomPlot *plot)
 {
     QFont labelFont = plot->font();

@@ -26,6 +26,8 @@ public:
     /// A centred grey text that explains an empty chart ("Press Start to measure...").
     static QCPItemText *addHint(QCustomPlot *plot, const QString &text);
     static void styleAxes(QCustomPlot *plot);
+    /// Moves the legend out of the axis rect into a row under the plot, entries side by side.
+    static void placeLegendBelow(QCustomPlot *plot);
 };
 
 /// A combo box offering MB/s, MiB/s and Mbit/s (objectName "unitCombo").

@@ -36,7 +36,7 @@ ComparisonChart::ComparisonChart(QWidget *parent)
     m_plot->xAxis->setLabel(tr("Test (protocol @ Ethernet frame size)"));
     m_plot->xAxis->grid()->setVisible(false);
     m_plot->xAxis->setTickLength(0, 4);
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    ChartStyle::placeLegendBelow(m_plot);
     m_plot->legend->setVisible(false);
     m_hint = ChartStyle::addHint(m_plot, kIdleHint);
     m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
@@ -141,7 +141,7 @@ void ComparisonChart::rebuild()
     }
 
     m_plot->yAxis->setLabel(tr("Throughput (%1)").arg(Units::label(m_unit)));
-    m_title->setText(maxReps > 1 ? tr("Throughput per test: median of %1 repetitions, error bars min to max").arg(maxReps)
+    m_title->setText(maxReps > 1 ? tr("Throughput per test\nmedian of %1 repetitions, error bars from min to max").arg(maxReps)
                                  : tr("Throughput per test"));
     m_hint->setVisible(summaries.isEmpty());
     m_plot->legend->setVisible(!summaries.isEmpty());

@@ -24,7 +24,7 @@ HostListPanel::HostListPanel(Config *config, QWidget *parent)
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->setVisible(false);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setSectionResizeMode(Name, QHeaderView::Stretch);
     m_table->setToolTip(tr("Tick the hosts the next plan runs against; double-click to edit"));
 
     m_add = new QPushButton(tr("Add..."), this);
@@ -175,7 +175,7 @@ void HostListPanel::refresh()
         QString serverType = h.serverType;
         if (h.embedded) {
             port = m_embeddedPort ? QString::number(m_embeddedPort) : tr("-");
-            serverType = tr("built-in wirebenchd");
+            serverType = tr("built-in");
             if (!m_embeddedError.isEmpty()) {
                 serverType = tr("not running: %1").arg(m_embeddedError);
                 name->setForeground(QColor(190, 30, 30));

@@ -30,7 +30,7 @@ ThroughputChart::ThroughputChart(QWidget *parent)
     m_plot->xAxis->setLabel(tr("Time (s)"));
     m_plot->xAxis->setRange(0, 10);
     m_plot->yAxis->setRange(0, 100);
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    ChartStyle::placeLegendBelow(m_plot);
     m_hint = ChartStyle::addHint(m_plot, kIdleHint);
     m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_plot, &QWidget::customContextMenuRequested, this, &ThroughputChart::showContextMenu);
@@ -121,8 +121,8 @@ void ThroughputChart::onRunStarted(const RunSpec &spec)
         m_testKey = key;
     }
     m_durationSeconds = spec.params.durationMs / 1000.0;
-    m_testLabel = tr("%1 @ %2 B frame, %3").arg(spec.protocol).arg(spec.frameSize).arg(spec.host.displayName());
-    m_title->setText(tr("Live throughput: %1").arg(m_testLabel));
+    m_testLabel = tr("%1 @ %2 B frame - %3").arg(spec.protocol).arg(spec.frameSize).arg(spec.host.displayName());
+    m_title->setText(tr("Live throughput\n%1").arg(m_testLabel));
 
     Series s;
     s.runIndex = spec.index;

@@ -241,7 +241,13 @@ void Config::setLastPlan(const TestPlan &plan)
 
 RateUnit Config::rateUnit() const
 {
-    return Units::fromId(m_settings->value(kUnit, Units::id(RateUnit::MBps)).toString());
+    // Exact ids: "MBps" and "Mbps" differ only in case, so no case-insensitive matching here.
+    const QString id = m_settings->value(kUnit).toString();
+    for (RateUnit u : {RateUnit::MBps, RateUnit::MiBps, RateUnit::Mbps}) {
+        if (id == Units::id(u))
+            return u;
+    }
+    return RateUnit::MBps;
 }
 
 void Config::setRateUnit(RateUnit unit)

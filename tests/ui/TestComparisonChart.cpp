@@ -1,0 +1,172 @@
+#include "ChartExporter.h"
+#include "ComparisonChart.h"
+
+#include <qcustomplot.h>
+
+#include <QImage>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace wb;
+
+namespace {
+
+RunResult result(const QString &host, const QString &os, const QString &protocol, int frame, int rep, double MBps,
+                 RunStatus status = RunStatus::Ok)
+{
+    RunResult r;
+    r.spec.host.name = host;
+    r.spec.host.address = host + QStringLiteral(".lan");
+    r.spec.host.osLabel = os;
+    r.spec.protocol = protocol;
+    r.spec.frameSize = frame;
+    r.spec.repetition = rep;
+    r.status = status;
+    r.seconds = 2.0;
+    r.bytes = qint64(MBps * 1e6 * 2.0);
+    if (status != RunStatus::Ok)
+        r.error = host + QStringLiteral(": connection refused: start wirebenchd");
+    return r;
+}
+
+// 2 hosts x 2 tests (tcp-send @ 1500, tcp-send @ 9000), 3 repetitions each.
+RunResultList sampleResults()
+{
+    RunResultList list;
+    const QString send = QStringLiteral("tcp-send");
+    const QString lin = QStringLiteral("linux-box"), win = QStringLiteral("win-box");
+    for (auto [rep, a, b, c, d] : QList<std::tuple<int, double, double, double, double>>{
+             {1, 110, 90, 118, 70}, {2, 112, 80, 117, 75}, {3, 100, 95, 119, 60}}) {
+        list << result(lin, QStringLiteral("Linux"), send, 1500, rep, a);
+        list << result(win, QStringLiteral("Windows Server 2003"), send, 1500, rep, b);
+        list << result(lin, QStringLiteral("Linux"), send, 9000, rep, c);
+        list << result(win, QStringLiteral("Windows Server 2003"), send, 9000, rep, d);
+    }
+    return list;
+}
+
+} // namespace
+
+class TestComparisonChart : public QObject
+{
+    Q_OBJECT
+private slots:
+    void barsAreMedians();
+    void unitSwitch();
+    void failedTestsShown();
+    void hostColoursStable();
+    void renderWithoutWindow();
+};
+
+void TestComparisonChart::barsAreMedians()
+{
+    ComparisonChart chart;
+    for (const RunResult &r : sampleResults())
+        chart.addResult(r); // as runs end
+    QCOMPARE(chart.testKeys(), (QStringList{QStringLiteral("tcp-send @ 1500"), QStringLiteral("tcp-send @ 9000")}));
+
+    QCPBars *lin = chart.barsForHost(QStringLiteral("linux-box"));
+    QCPBars *win = chart.barsForHost(QStringLiteral("win-box"));
+    QVERIFY(lin && win);
+    QCOMPARE(lin->dataCount(), 2);
+    QCOMPARE(win->dataCount(), 2);
+    // Medians: linux 110 and 118, windows 90 and 70 (MB/s).
+    QCOMPARE(lin->data()->at(0)->value, 110.0);
+    QCOMPARE(lin->data()->at(1)->value, 118.0);
+    QCOMPARE(win->data()->at(0)->value, 90.0);
+    QCOMPARE(win->data()->at(1)->value, 70.0);
+    // The groups: test 1 at key 1, test 2 at key 2, the hosts side by side.
+    QVERIFY(lin->data()->at(0)->key < 1.0 && win->data()->at(0)->key > 1.0);
+    QVERIFY(lin->data()->at(1)->key < 2.0 && win->data()->at(1)->key > 2.0);
+
+    // Error bars from min to max.
+    QCPErrorBars *err = chart.errorBarsForHost(QStringLiteral("win-box"));
+    QVERIFY(err);
+    QCOMPARE(err->dataCount(), 2);
+    QCOMPARE(err->data()->at(0).errorMinus, 90.0 - 80.0);
+    QCOMPARE(err->data()->at(0).errorPlus, 95.0 - 90.0);
+    QCOMPARE(err->data()->at(1).errorMinus, 70.0 - 60.0);
+    QCOMPARE(err->data()->at(1).errorPlus, 75.0 - 70.0);
+    QCOMPARE(err->dataPlottable(), win);
+
+    // Legend "host name (OS label)"; error bars are not in the legend.
+    QCOMPARE(lin->name(), QStringLiteral("linux-box (Linux)"));
+    QCOMPARE(win->name(), QStringLiteral("win-box (Windows Server 2003)"));
+    QCOMPARE(chart.plot()->legend->itemCount(), 2);
+    QVERIFY(chart.plot()->legend->visible());
+
+    // Value labels with their unit, axis label with its unit.
+    QVERIFY(chart.valueLabels().contains(QStringLiteral("110.0 MB/s")));
+    QVERIFY(chart.valueLabels().contains(QStringLiteral("70.00 MB/s")));
+    QCOMPARE(chart.plot()->yAxis->label(), QStringLiteral("Throughput (MB/s)"));
+    QVERIFY(chart.title().contains(QStringLiteral("median of 3 repetitions")));
+}
+
+void TestComparisonChart::unitSwitch()
+{
+    ComparisonChart chart;
+    chart.setResults(sampleResults());
+    chart.setUnit(RateUnit::Mbps);
+    QCOMPARE(chart.barsForHost(QStringLiteral("linux-box"))->data()->at(0)->value, 880.0);
+    QCOMPARE(chart.errorBarsForHost(QStringLiteral("linux-box"))->data()->at(0).errorPlus, (112.0 - 110.0) * 8);
+    QCOMPARE(chart.plot()->yAxis->label(), QStringLiteral("Throughput (Mbit/s)"));
+    QVERIFY(chart.valueLabels().contains(QStringLiteral("880.0 Mbit/s")));
+    chart.setUnit(RateUnit::MiBps);
+    QCOMPARE(chart.barsForHost(QStringLiteral("win-box"))->data()->at(1)->value, 70e6 / 1048576.0);
+}
+
+void TestComparisonChart::failedTestsShown()
+{
+    ComparisonChart chart;
+    RunResultList list = sampleResults();
+    list << result(QStringLiteral("dead-box"), QStringLiteral("Linux"), QStringLiteral("tcp-send"), 1500, 1, 0,
+                   RunStatus::Failed);
+    chart.setResults(list);
+    QCPBars *dead = chart.barsForHost(QStringLiteral("dead-box"));
+    QVERIFY(dead);
+    QCOMPARE(dead->dataCount(), 0); // no fake zero bar
+    QVERIFY(chart.valueLabels().contains(QStringLiteral("failed")));
+    chart.clear();
+    QVERIFY(chart.testKeys().isEmpty());
+    QVERIFY(!chart.plot()->legend->visible());
+}
+
+void TestComparisonChart::hostColoursStable()
+{
+    ComparisonChart a, b;
+    a.setResults(sampleResults());
+    RunResultList reversed = sampleResults();
+    std::reverse(reversed.begin(), reversed.end());
+    b.setResults(reversed);
+    for (const QString &host : {QStringLiteral("linux-box"), QStringLiteral("win-box")})
+        QCOMPARE(a.barsForHost(host)->brush().color(), b.barsForHost(host)->brush().color());
+    QVERIFY(a.barsForHost(QStringLiteral("linux-box"))->brush().color()
+            != a.barsForHost(QStringLiteral("win-box"))->brush().color());
+}
+
+void TestComparisonChart::renderWithoutWindow()
+{
+    QTemporaryDir dir;
+    QString error;
+    const QString png = dir.filePath(QStringLiteral("chart.png"));
+    QVERIFY2(ChartExporter::renderComparison(sampleResults(), RateUnit::MBps, png, QSize(1200, 700), &error),
+             qPrintable(error));
+    QCOMPARE(QImage(png).size(), QSize(1200, 700));
+    const QString pdf = dir.filePath(QStringLiteral("chart.pdf"));
+    QVERIFY2(ChartExporter::renderComparison(sampleResults(), RateUnit::Mbps, pdf, QSize(800, 500), &error),
+             qPrintable(error));
+    QFile f(pdf);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QVERIFY(f.read(4) == "%PDF");
+    // Bad input: a reason, no crash.
+    QVERIFY(!ChartExporter::renderComparison(sampleResults(), RateUnit::MBps, dir.filePath(QStringLiteral("x.bmp")),
+                                             QSize(800, 500), &error));
+    QVERIFY(error.contains(QStringLiteral(".png")));
+    QVERIFY(!ChartExporter::renderComparison(sampleResults(), RateUnit::MBps,
+                                             dir.filePath(QStringLiteral("missing/x.png")), QSize(800, 500), &error));
+    QVERIFY(error.contains(QStringLiteral("does not exist")));
+    QVERIFY(!ChartExporter::renderComparison({}, RateUnit::MBps, png, QSize(0, 0), &error));
+}
+
+QTEST_MAIN(TestComparisonChart)
+#include "TestComparisonChart.moc"

@@ -1,0 +1,237 @@
+#include "ChartExporter.h"
+#include "ComparisonChart.h"
+#include "HostListPanel.h"
+#include "MainWindow.h"
+#include "PlanEditorPanel.h"
+#include "ResultsTable.h"
+#include "RunControlPanel.h"
+#include "ThroughputChart.h"
+#include "settings/Config.h"
+#include "stats/Statistics.h"
+
+#include <qcustomplot.h>
+
+#include <QAction>
+#include <QApplication>
+#include <QImage>
+#include <QLineEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+using namespace wb;
+
+class TestMainWindowRun : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void hintBeforeFirstRun();
+    void runAgainstEmbeddedResponder();
+    void stopKeepsFinishedRuns();
+
+private:
+    TestPlan shortPlan(int reps, int durationMs) const;
+    void fillNextExportDialog(const QString &path, QSize size);
+
+    QTemporaryDir m_dir;
+};
+
+void TestMainWindowRun::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+}
+
+TestPlan TestMainWindowRun::shortPlan(int reps, int durationMs) const
+{
+    TestPlan plan;
+    plan.protocols = {QStringLiteral("tcp-send")};
+    plan.frameSizes = {1500};
+    plan.repetitions = reps;
+    plan.params.durationMs = durationMs;
+    return plan;
+}
+
+void TestMainWindowRun::fillNextExportDialog(const QString &path, QSize size)
+{
+    QTimer::singleShot(0, this, [=] {
+        auto *dialog = qobject_cast<ExportDialog *>(QApplication::activeModalWidget());
+        QVERIFY(dialog);
+        dialog->findChild<QLineEdit *>(QStringLiteral("exportPathEdit"))->setText(path);
+        dialog->findChild<QSpinBox *>(QStringLiteral("exportWidthSpin"))->setValue(size.width());
+        dialog->findChild<QSpinBox *>(QStringLiteral("exportHeightSpin"))->setValue(size.height());
+        dialog->accept();
+    });
+}
+
+void TestMainWindowRun::hintBeforeFirstRun()
+{
+    Config config(m_dir.filePath(QStringLiteral("hint.ini")));
+    MainWindow window(&config);
+    auto hasHint = [](QCustomPlot *plot) {
+        for (int i = 0; i < plot->itemCount(); ++i) {
+            auto *text = qobject_cast<QCPItemText *>(plot->item(i));
+            if (text && text->visible() && text->text().startsWith(QStringLiteral("Press Start to measure")))
+                return true;
+        }
+        return false;
+    };
+    QVERIFY(hasHint(window.throughputChart()->plot()));
+    QVERIFY(hasHint(window.comparisonChart()->plot()));
+    QVERIFY2(window.embeddedPort() > 0, "the embedded responder did not start on 127.0.0.1");
+    QCOMPARE(window.hostList()->entries().size(), 1);
+    QVERIFY(window.hostList()->entries().first().host.embedded);
+}
+
+void TestMainWindowRun::runAgainstEmbeddedResponder()
+{
+    Config config(m_dir.filePath(QStringLiteral("run.ini")));
+    MainWindow window(&config);
+    window.planEditor()->setPlan(shortPlan(2, 1000));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY2(window.embeddedPort() > 0, "the embedded responder did not start on 127.0.0.1");
+
+    QSignalSpy done(&window, &MainWindow::planDone);
+    QSignalSpy samples(window.engine(), &Engine::samplesReady);
+    auto *start = window.findChild<QPushButton *>(QStringLiteral("startButton"));
+    QVERIFY(start && start->isEnabled());
+    QTest::mouseClick(start, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(window.runControl()->isRunning() || !done.isEmpty(), 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(done.size(), 1, 120000);
+    QCOMPARE(done.first().first().toBool(), false);
+    QVERIFY(start->isEnabled());
+
+    // The results table: one row per run, both ok, numbers with units in the header.
+    ResultsTable *table = window.resultsTable();
+    QCOMPARE(table->rowCount(), 2);
+    QCOMPARE(table->horizontalHeaderItem(ResultsTable::MBps)->text(), QStringLiteral("MB/s"));
+    QList<double> tableMBps;
+    for (int row = 0; row < 2; ++row) {
+        const RunResult &r = table->results().at(row);
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QVERIFY(r.bytes > 0 && r.seconds > 0);
+        QCOMPARE(table->item(row, ResultsTable::Status)->text(), QStringLiteral("ok"));
+        QCOMPARE(table->item(row, ResultsTable::HostName)->text(), QStringLiteral("This computer (loopback)"));
+        bool ok = false;
+        tableMBps << table->item(row, ResultsTable::MBps)->text().toDouble(&ok);
+        QVERIFY(ok);
+        qInfo("run %d: %.2f MB/s (%lld bytes in %.3f s), MSS %d B", row + 1, r.megabytesPerSecond(), r.bytes,
+              r.seconds, r.mss);
+    }
+
+    // The live graph: one line per repetition, holding exactly the samples the engine delivered.
+    ThroughputChart *live = window.throughputChart();
+    QCOMPARE(live->lineCount(), 2);
+    QHash<int, QList<Sample>> delivered;
+    for (const QList<QVariant> &args : samples) {
+        for (const Sample &s : args.first().value<SampleList>())
+            delivered[s.runIndex] << s;
+    }
+    for (int rep = 1; rep <= 2; ++rep) {
+        QCPGraph *graph = live->graphForRepetition(rep);
+        QVERIFY(graph);
+        QCOMPARE(graph->name(), QStringLiteral("rep %1").arg(rep));
+        const QList<Sample> &runSamples = delivered.value(rep - 1);
+        QVERIFY(!runSamples.isEmpty());
+        QCOMPARE(graph->dataCount(), int(runSamples.size()));
+        double graphMB = 0;
+        for (int i = 0; i < graph->dataCount(); ++i) {
+            QCOMPARE(graph->data()->at(i)->key, runSamples.at(i).endSeconds);
+            QCOMPARE(graph->data()->at(i)->value, runSamples.at(i).bytesPerSecond() / 1e6);
+            graphMB += graph->data()->at(i)->value * runSamples.at(i).intervalSeconds;
+        }
+        // The area under the line is the data the run moved (MB); it agrees with the run's figure.
+        const RunResult &r = table->results().at(rep - 1);
+        const double resultMB = r.bytes / 1e6;
+        qInfo("rep %d: live graph %.1f MB, result %.1f MB", rep, graphMB, resultMB);
+        QVERIFY2(qAbs(graphMB - resultMB) <= 0.2 * resultMB,
+                 qPrintable(QStringLiteral("graph %1 MB vs result %2 MB").arg(graphMB).arg(resultMB)));
+    }
+    QCOMPARE(live->plot()->yAxis->label(), QStringLiteral("Throughput (MB/s)"));
+
+    // The bar chart: the loopback host's bar is the median of the table's MB/s values.
+    ComparisonChart *comparison = window.comparisonChart();
+    QCPBars *bars = comparison->barsForHost(QStringLiteral("This computer (loopback)"));
+    QVERIFY(bars);
+    QCOMPARE(bars->dataCount(), 1);
+    const double median = Statistics::summarize(tableMBps).median;
+    QVERIFY2(qAbs(bars->data()->at(0)->value - median) < 0.011,
+             qPrintable(QStringLiteral("bar %1 vs table median %2").arg(bars->data()->at(0)->value).arg(median)));
+    QCPErrorBars *errors = comparison->errorBarsForHost(QStringLiteral("This computer (loopback)"));
+    const double lo = std::min(tableMBps.at(0), tableMBps.at(1)), hi = std::max(tableMBps.at(0), tableMBps.at(1));
+    QVERIFY(qAbs(bars->data()->at(0)->value - errors->data()->at(0).errorMinus - lo) < 0.011);
+    QVERIFY(qAbs(bars->data()->at(0)->value + errors->data()->at(0).errorPlus - hi) < 0.011);
+    QVERIFY(bars->name().startsWith(QStringLiteral("This computer (loopback) (")));
+
+    // Unit switch reaches both charts.
+    live->setUnit(RateUnit::Mbps);
+    QCOMPARE(comparison->unit(), RateUnit::Mbps);
+    QCPBars *barsMbps = comparison->barsForHost(QStringLiteral("This computer (loopback)"));
+    QVERIFY(qAbs(barsMbps->data()->at(0)->value - median * 8) < 0.09);
+    QCOMPARE(live->graphForRepetition(1)->data()->at(0)->value, delivered.value(0).first().bytesPerSecond() * 8 / 1e6);
+
+    // Export from the File menu through the dialog, at a chosen size.
+    const QString png = m_dir.filePath(QStringLiteral("comparison.png"));
+    fillNextExportDialog(png, QSize(1000, 600));
+    window.findChild<QAction *>(QStringLiteral("exportComparisonAction"))->trigger();
+    QCOMPARE(QImage(png).size(), QSize(1000, 600));
+    const QString livePng = m_dir.filePath(QStringLiteral("live.jpg"));
+    fillNextExportDialog(livePng, QSize(900, 500));
+    window.findChild<QAction *>(QStringLiteral("exportLiveAction"))->trigger();
+    QCOMPARE(QImage(livePng).size(), QSize(900, 500));
+
+    const QString pdf = m_dir.filePath(QStringLiteral("comparison.pdf"));
+    QString error;
+    QVERIFY2(ChartExporter::exportPlot(comparison->plot(), pdf, QSize(800, 500), &error), qPrintable(error));
+    QFile file(pdf);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.read(4), QByteArray("%PDF"));
+    const QString pdfinfo = QStandardPaths::findExecutable(QStringLiteral("pdfinfo"));
+    if (!pdfinfo.isEmpty()) {
+        QProcess info;
+        info.start(pdfinfo, {pdf});
+        QVERIFY(info.waitForFinished(30000));
+        const QString out = QString::fromUtf8(info.readAllStandardOutput());
+        const QRegularExpressionMatch m =
+            QRegularExpression(QStringLiteral("Page size:\\s+([0-9.]+) x ([0-9.]+) pts")).match(out);
+        QVERIFY2(m.hasMatch(), qPrintable(out));
+        QCOMPARE(qRound(m.captured(1).toDouble()), 800);
+        QCOMPARE(qRound(m.captured(2).toDouble()), 500);
+        QVERIFY2(QRegularExpression(QStringLiteral("Pages:\\s+1\\n")).match(out).hasMatch(), qPrintable(out));
+    }
+}
+
+void TestMainWindowRun::stopKeepsFinishedRuns()
+{
+    Config config(m_dir.filePath(QStringLiteral("stop.ini")));
+    MainWindow window(&config);
+    window.planEditor()->setPlan(shortPlan(3, 1500));
+    window.show();
+    QVERIFY2(window.embeddedPort() > 0, "the embedded responder did not start on 127.0.0.1");
+    QSignalSpy done(&window, &MainWindow::planDone);
+    QTest::mouseClick(window.findChild<QPushButton *>(QStringLiteral("startButton")), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(window.resultsTable()->rowCount(), 1, 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.throughputChart()->lineCount() == 2, 30000);
+    auto *stop = window.findChild<QPushButton *>(QStringLiteral("stopButton"));
+    QVERIFY(stop->isEnabled());
+    QTest::mouseClick(stop, Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(done.size(), 1, 60000);
+    QCOMPARE(done.first().first().toBool(), true);
+    // The finished run stays in the table and the chart; the cut run says so.
+    QVERIFY(window.resultsTable()->rowCount() >= 1);
+    const RunResult &first = window.resultsTable()->results().first();
+    QVERIFY2(first.ok(), qPrintable(first.error));
+    QVERIFY(window.comparisonChart()->barsForHost(QStringLiteral("This computer (loopback)")));
+    QVERIFY(window.throughputChart()->graphForRepetition(1)->dataCount() > 0);
+    QVERIFY(window.runControl()->statusText().startsWith(QStringLiteral("Stopped")));
+}
+
+QTEST_MAIN(TestMainWindowRun)
+#include "TestMainWindowRun.moc"

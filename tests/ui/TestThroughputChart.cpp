@@ -1,0 +1,152 @@
+#include "ThroughputChart.h"
+
+#include <qcustomplot.h>
+
+#include <QTest>
+
+using namespace wb;
+
+namespace {
+
+RunSpec spec(int index, int rep, const QString &protocol = QStringLiteral("tcp-send"), int frame = 1500)
+{
+    RunSpec s;
+    s.index = index;
+    s.repetition = rep;
+    s.protocol = protocol;
+    s.frameSize = frame;
+    s.host.name = QStringLiteral("fs1");
+    s.host.address = QStringLiteral("127.0.0.1");
+    s.params.durationMs = 2000;
+    return s;
+}
+
+// 0.1 s intervals: bytes = rate * 0.1
+SampleList samples(int runIndex, const QList<double> &bytesPerSecond)
+{
+    SampleList list;
+    for (int i = 0; i < bytesPerSecond.size(); ++i)
+        list << Sample{runIndex, 0.1 * (i + 1), 0.1, qint64(bytesPerSecond.at(i) * 0.1)};
+    return list;
+}
+
+} // namespace
+
+class TestThroughputChart : public QObject
+{
+    Q_OBJECT
+private slots:
+    void labelsAndHint();
+    void valuesInEachUnit_data();
+    void valuesInEachUnit();
+    void oneLinePerRepetition();
+    void newTestClearsLines();
+    void decimatesLongRuns();
+};
+
+void TestThroughputChart::labelsAndHint()
+{
+    ThroughputChart chart;
+    QCOMPARE(chart.plot()->xAxis->label(), QStringLiteral("Time (s)"));
+    QCOMPARE(chart.plot()->yAxis->label(), QStringLiteral("Throughput (MB/s)"));
+    bool hintShown = false;
+    for (int i = 0; i < chart.plot()->itemCount(); ++i) {
+        auto *text = qobject_cast<QCPItemText *>(chart.plot()->item(i));
+        if (text && text->visible() && text->text().startsWith(QStringLiteral("Press Start to measure")))
+            hintShown = true;
+    }
+    QVERIFY(hintShown);
+    chart.setUnit(RateUnit::Mbps);
+    QCOMPARE(chart.plot()->yAxis->label(), QStringLiteral("Throughput (Mbit/s)"));
+}
+
+void TestThroughputChart::valuesInEachUnit_data()
+{
+    QTest::addColumn<int>("unit");
+    QTest::addColumn<double>("expected"); // for 125,000,000 B/s
+    QTest::newRow("MB/s") << int(RateUnit::MBps) << 125.0;
+    QTest::newRow("MiB/s") << int(RateUnit::MiBps) << 125e6 / 1048576.0;
+    QTest::newRow("Mbit/s") << int(RateUnit::Mbps) << 1000.0;
+}
+
+void TestThroughputChart::valuesInEachUnit()
+{
+    QFETCH(int, unit);
+    QFETCH(double, expected);
+    ThroughputChart chart;
+    chart.onPlanStarted(1);
+    chart.onRunStarted(spec(0, 1));
+    chart.addSamples(samples(0, {125e6, 62.5e6}));
+    QCPGraph *graph = chart.graphForRepetition(1);
+    QVERIFY(graph);
+    QCOMPARE(graph->dataCount(), 2);
+    // Switching the unit after the data arrived converts what is on screen.
+    chart.setUnit(RateUnit(unit));
+    QCOMPARE(graph->data()->at(0)->key, 0.1);
+    QCOMPARE(graph->data()->at(0)->value, expected);
+    QCOMPARE(graph->data()->at(1)->value, expected / 2);
+    // And data arriving later is in the new unit too.
+    chart.addSamples({Sample{0, 0.3, 0.1, qint64(125e6 * 0.1)}});
+    QCOMPARE(graph->data()->at(2)->value, expected);
+    QVERIFY(chart.plot()->yAxis->label().contains(Units::label(RateUnit(unit))));
+}
+
+void TestThroughputChart::oneLinePerRepetition()
+{
+    ThroughputChart chart;
+    chart.onPlanStarted(2);
+    chart.onRunStarted(spec(0, 1));
+    chart.addSamples(samples(0, {100e6, 100e6}));
+    chart.onRunStarted(spec(1, 2));
+    chart.addSamples(samples(1, {50e6}));
+    QCOMPARE(chart.lineCount(), 2);
+    QCOMPARE(chart.graphForRepetition(1)->name(), QStringLiteral("rep 1"));
+    QCOMPARE(chart.graphForRepetition(2)->name(), QStringLiteral("rep 2"));
+    QCOMPARE(chart.graphForRepetition(2)->data()->at(0)->value, 50.0);
+    QVERIFY(chart.graphForRepetition(1)->pen().color() != chart.graphForRepetition(2)->pen().color());
+    QVERIFY(chart.plot()->legend->visible());
+    QVERIFY(chart.title().contains(QStringLiteral("tcp-send @ 1500 B")));
+    // Samples of an unknown run are ignored, not a crash.
+    chart.addSamples(samples(42, {1e6}));
+    chart.replotNow();
+}
+
+void TestThroughputChart::newTestClearsLines()
+{
+    ThroughputChart chart;
+    chart.onPlanStarted(2);
+    chart.onRunStarted(spec(0, 1));
+    chart.addSamples(samples(0, {100e6}));
+    chart.onRunStarted(spec(1, 1, QStringLiteral("tcp-recv")));
+    QCOMPARE(chart.lineCount(), 1);
+    QCOMPARE(chart.graphForRepetition(1)->dataCount(), 0);
+    QVERIFY(chart.title().contains(QStringLiteral("tcp-recv")));
+}
+
+void TestThroughputChart::decimatesLongRuns()
+{
+    ThroughputChart chart;
+    chart.onPlanStarted(1);
+    chart.onRunStarted(spec(0, 1));
+    // 3 hours of 100 ms samples at a constant 100 MB/s, in batches as the engine sends them.
+    const int total = 3 * 3600 * 10;
+    SampleList batch;
+    for (int i = 0; i < total; ++i) {
+        batch << Sample{0, 0.1 * (i + 1), 0.1, qint64(10e6)};
+        if (batch.size() == 10) {
+            chart.addSamples(batch);
+            batch.clear();
+        }
+    }
+    QCPGraph *graph = chart.graphForRepetition(1);
+    QVERIFY(graph->dataCount() <= ThroughputChart::kMaxPointsPerLine);
+    QVERIFY(graph->dataCount() >= ThroughputChart::kMaxPointsPerLine / 2);
+    // Merged points keep the rate: bytes over the merged intervals.
+    for (int i = 0; i < graph->dataCount(); i += 97)
+        QVERIFY(qAbs(graph->data()->at(i)->value - 100.0) < 1e-6);
+    QVERIFY(graph->data()->at(graph->dataCount() - 1)->key <= total * 0.1 + 1e-6);
+    QVERIFY(graph->data()->at(graph->dataCount() - 1)->key > total * 0.1 - 1000);
+}
+
+QTEST_MAIN(TestThroughputChart)
+#include "TestThroughputChart.moc"

@@ -1,0 +1,274 @@
+#include "MainWindow.h"
+
+#include "ChartExporter.h"
+#include "ComparisonChart.h"
+#include "HostListPanel.h"
+#include "PlanEditorPanel.h"
+#include "ResultsTable.h"
+#include "RunControlPanel.h"
+#include "ThroughputChart.h"
+#include "net/Responder.h"
+#include "settings/Config.h"
+
+#include <QCloseEvent>
+#include <QGroupBox>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QVBoxLayout>
+
+namespace wb {
+
+namespace {
+QWidget *boxed(const QString &title, QWidget *content, QWidget *parent)
+{
+    auto *box = new QGroupBox(title, parent);
+    auto *layout = new QVBoxLayout(box);
+    layout->addWidget(content);
+    return box;
+}
+} // namespace
+
+MainWindow::MainWindow(Config *config, QWidget *parent)
+    : QMainWindow(parent)
+    , m_config(config)
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowTitle(tr("Wirebench %1").arg(QStringLiteral(WIREBENCH_VERSION)));
+
+    m_hosts = new HostListPanel(config, this);
+    m_plan = new PlanEditorPanel(config, this);
+    m_run = new RunControlPanel(this);
+    m_live = new ThroughputChart(this);
+    m_comparison = new ComparisonChart(this);
+    m_results = new ResultsTable(this);
+
+    auto *planScroll = new QScrollArea(this);
+    planScroll->setWidgetResizable(true);
+    planScroll->setFrameShape(QFrame::NoFrame);
+    planScroll->setWidget(boxed(tr("Test plan"), m_plan, planScroll));
+    auto *left = new QSplitter(Qt::Vertical, this);
+    left->setObjectName(QStringLiteral("leftSplitter"));
+    left->addWidget(boxed(tr("Hosts"), m_hosts, left));
+    left->addWidget(planScroll);
+    left->setStretchFactor(1, 1);
+
+    m_chartSplitter = new QSplitter(Qt::Horizontal, this);
+    m_chartSplitter->setObjectName(QStringLiteral("chartSplitter"));
+    m_chartSplitter->addWidget(m_live);
+    m_chartSplitter->addWidget(m_comparison);
+    auto *right = new QWidget(this);
+    auto *rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    m_rightSplitter = new QSplitter(Qt::Vertical, right);
+    m_rightSplitter->setObjectName(QStringLiteral("rightSplitter"));
+    m_rightSplitter->addWidget(m_chartSplitter);
+    m_rightSplitter->addWidget(m_results);
+    m_rightSplitter->setStretchFactor(0, 3);
+    m_rightSplitter->setStretchFactor(1, 1);
+    rightLayout->addWidget(m_run);
+    rightLayout->addWidget(m_rightSplitter, 1);
+
+    m_mainSplitter = new QSplitter(Qt::Horizontal, this);
+    m_mainSplitter->setObjectName(QStringLiteral("mainSplitter"));
+    m_mainSplitter->addWidget(left);
+    m_mainSplitter->addWidget(right);
+    m_mainSplitter->setStretchFactor(1, 1);
+    m_mainSplitter->setSizes({430, 1170});
+    setCentralWidget(m_mainSplitter);
+
+    m_statusLabel = new QLabel(this);
+    m_statusLabel->setObjectName(QStringLiteral("responderStatusLabel"));
+    statusBar()->addWidget(m_statusLabel, 1);
+
+    buildMenus();
+    connectEngine();
+
+    const RateUnit unit = config->rateUnit();
+    m_live->setUnit(unit);
+    m_comparison->setUnit(unit);
+    connect(m_live, &ThroughputChart::unitChanged, m_comparison, &ComparisonChart::setUnit);
+    connect(m_comparison, &ComparisonChart::unitChanged, m_live, &ThroughputChart::setUnit);
+    connect(m_live, &ThroughputChart::unitChanged, this, [config](RateUnit u) { config->setRateUnit(u); });
+    connect(m_hosts, &HostListPanel::hostsChanged, this, &MainWindow::updateStartEnabled);
+    connect(m_plan, &PlanEditorPanel::planChanged, this, &MainWindow::updateStartEnabled);
+    connect(m_run, &RunControlPanel::startRequested, this, &MainWindow::startPlan);
+    connect(m_run, &RunControlPanel::stopRequested, this, &MainWindow::stopPlan);
+
+    startEmbeddedResponder();
+    updateStartEnabled();
+
+    if (!restoreGeometry(config->windowGeometry()))
+        resize(1600, 1000);
+    restoreState(config->windowState());
+    m_mainSplitter->restoreState(config->splitterState(m_mainSplitter->objectName()));
+    m_rightSplitter->restoreState(config->splitterState(m_rightSplitter->objectName()));
+    m_chartSplitter->restoreState(config->splitterState(m_chartSplitter->objectName()));
+}
+
+MainWindow::~MainWindow()
+{
+    m_engine.stop();
+}
+
+quint16 MainWindow::embeddedPort() const
+{
+    return m_responder && m_responder->isRunning() ? m_responder->port() : 0;
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *exportLive = file->addAction(tr("Export &live graph..."), this, [this] {
+        ChartExporter::exportWithDialog(this, m_live->plot(), QStringLiteral("wirebench-live-graph"));
+    });
+    exportLive->setObjectName(QStringLiteral("exportLiveAction"));
+    QAction *exportComparison = file->addAction(tr("Export &comparison chart..."), this, [this] {
+        ChartExporter::exportWithDialog(this, m_comparison->plot(), QStringLiteral("wirebench-comparison"));
+    });
+    exportComparison->setObjectName(QStringLiteral("exportComparisonAction"));
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+    quit->setObjectName(QStringLiteral("quitAction"));
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Wirebench"), this, &MainWindow::showAbout)->setObjectName(QStringLiteral("aboutAction"));
+}
+
+void MainWindow::startEmbeddedResponder()
+{
+    ResponderConfig rc;
+    rc.address = QHostAddress::LocalHost;
+    rc.port = 0;
+    m_responder = std::make_unique<Responder>(rc);
+    QString error;
+    if (m_responder->start(&error)) {
+        m_responderError.clear();
+        m_hosts->setEmbeddedState(m_responder->port(), {});
+        m_statusLabel->setText(tr("Built-in responder listening on 127.0.0.1:%1 (TCP) for \"This computer (loopback)\".")
+                                   .arg(m_responder->port()));
+    } else {
+        m_responderError = error.isEmpty() ? tr("could not listen on 127.0.0.1") : error;
+        m_hosts->setEmbeddedState(0, m_responderError);
+        m_statusLabel->setText(tr("Built-in responder did not start: %1. The loopback host cannot be measured; "
+                                  "untick it or start wirebenchd yourself and add it as a host.")
+                                   .arg(m_responderError));
+    }
+}
+
+void MainWindow::connectEngine()
+{
+    connect(&m_engine, &Engine::planStarted, m_live, &ThroughputChart::onPlanStarted);
+    connect(&m_engine, &Engine::runStarted, m_live, &ThroughputChart::onRunStarted);
+    connect(&m_engine, &Engine::samplesReady, m_live, &ThroughputChart::addSamples);
+    connect(&m_engine, &Engine::runFinished, m_results, &ResultsTable::addResult);
+    connect(&m_engine, &Engine::runFinished, m_comparison, &ComparisonChart::addResult);
+    connect(&m_engine, &Engine::progressChanged, m_run, &RunControlPanel::setProgress);
+    connect(&m_engine, &Engine::statusChanged, m_run, &RunControlPanel::setStatus);
+    connect(&m_engine, &Engine::runStarted, this, [this](const RunSpec &spec) {
+        m_run->setStatus(tr("Measuring %1 @ %2 B frame against %3, repetition %4...")
+                             .arg(spec.protocol)
+                             .arg(spec.frameSize)
+                             .arg(spec.host.displayName())
+                             .arg(spec.repetition));
+    });
+    connect(&m_engine, &Engine::runFinished, this, [this](const RunResult &r) {
+        if (r.ok())
+            ++m_okRuns;
+        else if (r.status == RunStatus::Failed)
+            ++m_failedRuns;
+        if (r.status == RunStatus::Failed)
+            m_run->setStatus(r.error);
+    });
+    connect(&m_engine, &Engine::planFinished, this, &MainWindow::onPlanFinished);
+}
+
+bool MainWindow::startPlan()
+{
+    if (m_engine.isRunning())
+        return false;
+    TestPlan plan = m_plan->plan();
+    for (Host host : m_hosts->selectedHosts()) {
+        if (host.embedded) {
+            if (!embeddedPort()) {
+                m_run->setStatus(tr("%1: the built-in responder is not running (%2): untick the host or restart Wirebench.")
+                                     .arg(host.displayName(), m_responderError));
+                return false;
+            }
+            host.address = QStringLiteral("127.0.0.1");
+            host.port = embeddedPort();
+        }
+        plan.hosts << host;
+    }
+    const QStringList problems = plan.validate();
+    if (!problems.isEmpty()) {
+        m_run->setStatus(problems.join(QLatin1Char(' ')));
+        return false;
+    }
+    m_results->clearResults();
+    m_comparison->clear();
+    m_okRuns = m_failedRuns = 0;
+    if (!m_engine.start(plan)) {
+        m_run->setStatus(tr("The engine did not accept the plan: a plan is still running."));
+        return false;
+    }
+    m_run->setRunning(true);
+    m_run->setProgress(0, plan.runCount(), double(plan.runCount()) * plan.params.durationMs / 1000.0);
+    return true;
+}
+
+void MainWindow::stopPlan()
+{
+    if (!m_engine.isRunning())
+        return;
+    m_run->setStatus(tr("Stopping: the current run ends within a second..."));
+    m_engine.stop();
+}
+
+void MainWindow::onPlanFinished(bool cancelled)
+{
+    m_run->setRunning(false);
+    updateStartEnabled();
+    QString text = cancelled ? tr("Stopped. %1 run(s) finished ok, %2 failed.") : tr("Done. %1 run(s) ok, %2 failed.");
+    text = text.arg(m_okRuns).arg(m_failedRuns);
+    if (m_failedRuns > 0)
+        text += tr(" The results table shows each error.");
+    m_run->setStatus(text);
+    emit planDone(cancelled);
+}
+
+void MainWindow::updateStartEnabled()
+{
+    QStringList problems = m_plan->problems();
+    if (m_hosts->selectedHosts().isEmpty())
+        problems.prepend(tr("Tick at least one host."));
+    m_run->setStartEnabled(problems.isEmpty(), problems.join(QLatin1Char('\n')));
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this, tr("About Wirebench"),
+                       tr("<b>Wirebench %1</b><p>Measures network throughput (TCP stream, more to come) between "
+                          "this computer and the hosts you list, and compares them.</p>"
+                          "<p>MB/s = 10<sup>6</sup> bytes/s, MiB/s = 2<sup>20</sup> bytes/s, "
+                          "Mbit/s = 10<sup>6</sup> bits/s.</p><p>Built with Qt %2 and QCustomPlot.</p>")
+                           .arg(QStringLiteral(WIREBENCH_VERSION), QString::fromLatin1(qVersion())));
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    m_engine.stop();
+    m_config->setWindowGeometry(saveGeometry());
+    m_config->setWindowState(saveState());
+    m_config->setSplitterState(m_mainSplitter->objectName(), m_mainSplitter->saveState());
+    m_config->setSplitterState(m_rightSplitter->objectName(), m_rightSplitter->saveState());
+    m_config->setSplitterState(m_chartSplitter->objectName(), m_chartSplitter->saveState());
+    m_config->sync();
+    event->accept();
+}
+
+} // namespace wb

@@ -1,0 +1,80 @@
+#pragma once
+
+#include "engine/Engine.h"
+
+#include <QMainWindow>
+
+#include <memory>
+
+class QLabel;
+class QSplitter;
+
+namespace wb {
+
+class ComparisonChart;
+class Config;
+class HostListPanel;
+class PlanEditorPanel;
+class Responder;
+class ResultsTable;
+class RunControlPanel;
+class ThroughputChart;
+
+/// Wires the panels to the engine and the embedded responder; holds no measuring or drawing logic.
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    /// config must outlive the window.
+    explicit MainWindow(Config *config, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    HostListPanel *hostList() const { return m_hosts; }
+    PlanEditorPanel *planEditor() const { return m_plan; }
+    RunControlPanel *runControl() const { return m_run; }
+    ThroughputChart *throughputChart() const { return m_live; }
+    ComparisonChart *comparisonChart() const { return m_comparison; }
+    ResultsTable *resultsTable() const { return m_results; }
+    Engine *engine() { return &m_engine; }
+    /// The embedded responder's port, 0 when it is not running.
+    quint16 embeddedPort() const;
+
+public slots:
+    /// Starts the plan of the checked hosts; false (with the reason in the status line) when it cannot.
+    bool startPlan();
+    void stopPlan();
+    void showAbout();
+
+signals:
+    void planDone(bool cancelled);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void buildMenus();
+    void startEmbeddedResponder();
+    void connectEngine();
+    void updateStartEnabled();
+    void onPlanFinished(bool cancelled);
+
+    Config *m_config = nullptr;
+    // Declared before the engine so that the engine (and its running driver) goes first.
+    std::unique_ptr<Responder> m_responder;
+    Engine m_engine;
+    QString m_responderError;
+    HostListPanel *m_hosts = nullptr;
+    PlanEditorPanel *m_plan = nullptr;
+    RunControlPanel *m_run = nullptr;
+    ThroughputChart *m_live = nullptr;
+    ComparisonChart *m_comparison = nullptr;
+    ResultsTable *m_results = nullptr;
+    QSplitter *m_mainSplitter = nullptr;
+    QSplitter *m_rightSplitter = nullptr;
+    QSplitter *m_chartSplitter = nullptr;
+    QLabel *m_statusLabel = nullptr;
+    int m_failedRuns = 0;
+    int m_okRuns = 0;
+};
+
+} // namespace wb
