@@ -10,6 +10,7 @@
 #include <QNetworkInterface>
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
