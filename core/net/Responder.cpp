@@ -224,12 +224,12 @@ namespace {
 
 /// Half-close, then read what the peer still sends until it closes, so that our last message is not
 /// destroyed by a reset (closing with unread data sends RST).
-void lingeringClose(int fd, int timeoutMs)
+void lingeringClose(int fd, int timeoutMs, const std::atomic_bool &stopping)
 {
     ::shutdown(fd, SHUT_WR);
     const qint64 deadline = nowNs() + qint64(timeoutMs) * kMsNs;
     char buf[4096];
-    while (nowNs() < deadline) {
+    while (nowNs() < deadline && !stopping.load()) {
         pollfd p{fd, POLLIN, 0};
         if (::poll(&p, 1, 100) <= 0)
             continue;
@@ -244,6 +244,7 @@ void lingeringClose(int fd, int timeoutMs)
 void Responder::Private::session(Fd client, sockaddr_storage peer)
 {
     const QString who = endpointText(peer);
+    setIntOption(client.get(), IPPROTO_TCP, TCP_NODELAY, 1); // small messages: no Nagle delay
     ControlChannel ch(client.get(), cfg.maxControlMessageBytes);
     const auto shouldStop = [this] { return stopping(); };
     QString err;
@@ -252,7 +253,7 @@ void Responder::Private::session(Fd client, sockaddr_storage peer)
         ch.write(control::errorMessage(code, text), nullptr, 1000);
         sessionFinishing.store(true);
         log(QStringLiteral("%1: %2").arg(who, text));
-        lingeringClose(client.get(), 1000);
+        lingeringClose(client.get(), 1000, m_stopping);
     };
     // Reads one message of the expected type; answers everything else with an error and gives up.
     auto expect = [&](const char *type, QJsonObject *m) {
@@ -540,7 +541,7 @@ void Responder::Private::session(Fd client, sockaddr_storage peer)
         line += QStringLiteral(" (ended early: %1)").arg(problem);
     data.reset();
     log(line);
-    lingeringClose(client.get(), 1000);
+    lingeringClose(client.get(), 1000, m_stopping);
 }
 
 } // namespace wb

@@ -1,6 +1,7 @@
 #include "engine/Engine.h"
 #include "net/Responder.h"
 
+#include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -85,8 +86,11 @@ void TestEngine::stopEndsTheRunningTest()
         QSignalSpy finished(&engine, &Engine::planFinished);
         QVERIFY(engine.start(plan(30000, 1, {protocol})));
         QTRY_VERIFY_WITH_TIMEOUT(!samples.isEmpty(), 10000); // data flows
+        QElapsedTimer sinceStop;
+        sinceStop.start();
         engine.stop();
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 5000);
+        qInfo("%s: planFinished %lld ms after Stop", qPrintable(protocol), sinceStop.elapsed()); // shown, not asserted
         QCOMPARE(finished.first().first().toBool(), true);
         QCOMPARE(runs.size(), 1);
         const RunResult r = runs.first().first().value<RunResult>();

@@ -29,6 +29,7 @@ constexpr int kHandshakeTimeoutMs = 5000;
 constexpr int kStopGraceMs = 800;          // after Stop, how long a sender waits for the receiver's count
 constexpr int kMinRecvBuffer = 256 * 1024; // read at least this much per recv(): fewer syscalls
 constexpr qint64 kMsNs = 1000000;
+constexpr int kMaxSettableMss = 32767; // Linux: TCP_MAXSEG above MAX_TCP_WINDOW is EINVAL
 
 /// Socket options the driver sets before connect().
 struct SocketSetup
@@ -90,7 +91,6 @@ Fd connectTo(const sockaddr *addr, socklen_t len, const SocketSetup &setup, cons
         }
     }
     setNonBlocking(fd.get(), false);
-    setIntOption(fd.get(), IPPROTO_TCP, TCP_NODELAY, 1);
     return fd;
 }
 
@@ -180,6 +180,9 @@ RunResult TcpDriver::run(const RunSpec &spec, RunObserver &observer)
                               .arg(port));
         return failed(QStringLiteral("cannot connect: %1: check the address and the network").arg(errnoText(connectErr)));
     }
+    // Control messages are small and want to go out at once. The data connection keeps Nagle, as netperf
+    // does, so that small message sizes (-m 1472) behave as they do there.
+    setIntOption(ctrl.get(), IPPROTO_TCP, TCP_NODELAY, 1);
     const QString serverIp = hostText(server);
     ControlChannel ch(ctrl.get(), 1024 * 1024);
     QJsonObject m;
@@ -241,6 +244,14 @@ RunResult TcpDriver::run(const RunSpec &spec, RunObserver &observer)
     req.sendBuffer = qMax(0, spec.params.sendBufferBytes);
     req.recvBuffer = qMax(0, spec.params.recvBufferBytes);
     req.mss = spec.frameSize > 40 + 48 ? spec.frameSize - 40 : 0;
+    if (req.mss > kMaxSettableMss) {
+        // Linux refuses a larger TCP_MAXSEG; the interface MTU (e.g. 65536 on loopback) bounds the MSS anyway.
+        r.warnings << QStringLiteral("frame size %1: TCP_MAXSEG accepts at most %2 bytes, so the MSS was left to the "
+                                     "system (bounded by the interface MTU)")
+                          .arg(spec.frameSize)
+                          .arg(kMaxSettableMss);
+        req.mss = 0;
+    }
     req.sampleIntervalMs = qBound(10, spec.params.sampleIntervalMs, 60000);
     if (!ch.write(control::Hello::local(QStringLiteral("wirebench " WIREBENCH_VERSION)).toJson(), &err)
         || !ch.write(req.toJson(), &err)) {
