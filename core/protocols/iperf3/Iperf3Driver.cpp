@@ -25,6 +25,9 @@ using namespace iperf3;
 namespace {
 
 constexpr int kDefaultTimeoutMs = 10000;
+/// An iperf3 server answers "busy" until it has cleaned up after the previous client, which takes a
+/// moment after the last byte of that test: the next repetition of a plan must not trip over it.
+constexpr int kBusyRetryMs = 3000;
 
 /// CPU time of the calling thread (the engine's worker does all of a run's I/O), in seconds.
 struct CpuTimes
@@ -114,15 +117,33 @@ private:
     CpuTimes m_cpu;                      ///< used during the measurement
     double m_cpuWallSeconds = 0;
     Results m_server;
+    bool m_measuring = false;            ///< the meter has been started
+    bool m_busy = false;                 ///< the last failure was the server's ACCESS_DENIED
 };
 
 RunResult Session::run()
 {
     Outcome o = prepare();
-    if (o == Outcome::Continue)
+    const QDeadlineTimer busyUntil(kBusyRetryMs);
+    while (o == Outcome::Continue) {
         o = connectControl();
-    if (o == Outcome::Continue)
-        o = handshake();
+        if (o == Outcome::Continue)
+            o = handshake();
+        if (o != Outcome::Failed || !m_busy || busyUntil.hasExpired())
+            break;
+        // Busy during the first moments: most likely the previous test is still being wrapped up.
+        m_streams.clear();
+        m_control.close();
+        m_busy = false;
+        m_result.status = RunStatus::Failed;
+        m_result.error.clear();
+        for (int i = 0; i < 3 && !m_stop(); ++i)
+            ::poll(nullptr, 0, 100);
+        if (m_stop())
+            o = cancel();
+        else
+            o = Outcome::Continue;
+    }
     if (o == Outcome::Continue)
         o = transfer();
     if (o == Outcome::Continue)
@@ -137,7 +158,8 @@ RunResult Session::run()
 
 Outcome Session::fail(const QString &what, const QString &tryText)
 {
-    m_meter.finish();
+    if (m_measuring)
+        m_meter.finish();
     m_result.status = RunStatus::Failed;
     m_result.error = QStringLiteral("%1: %2: %3").arg(hostLabel(), what, tryText);
     return Outcome::Failed;
@@ -145,7 +167,8 @@ Outcome Session::fail(const QString &what, const QString &tryText)
 
 Outcome Session::cancel()
 {
-    m_meter.finish();
+    if (m_measuring)
+        m_meter.finish();
     // CLIENT_TERMINATE lets the server end its side and serve the next client at once.
     if (m_control.isOpen()) {
         const char byte = char(ClientTerminate);
@@ -307,6 +330,7 @@ Outcome Session::unexpectedState(int state, const QString &expected)
 {
     switch (state) {
     case AccessDenied:
+        m_busy = true;
         return fail(QStringLiteral("the server is busy running a test: iperf3 serves one client at a time"),
                     QStringLiteral("try again when its current test has ended"));
     case ServerTerminate:
@@ -416,6 +440,7 @@ Outcome Session::transfer()
 
     auto startMeasuring = [&] {
         measuring = true;
+        m_measuring = true;
         m_meter.start();
         cpuStart = CpuTimes::now();
         for (size_t i = 0; i < n; ++i)
