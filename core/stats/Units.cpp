@@ -48,11 +48,18 @@ RateUnit Units::fromId(const QString &text, bool *ok)
 {
     if (ok)
         *ok = true;
+    const QString t = text.trimmed();
+    // Case matters for the ids: "MBps" is bytes, "Mbps" is bits.
     for (RateUnit u : {RateUnit::MBps, RateUnit::MiBps, RateUnit::Mbps}) {
-        if (text.compare(id(u), Qt::CaseInsensitive) == 0 || text == label(u))
+        if (t == id(u) || t == label(u))
             return u;
     }
-    if (text.compare(QLatin1String("Mbit/s"), Qt::CaseInsensitive) == 0)
+    // Spellings that cannot be mistaken whatever their case.
+    if (t.compare(QLatin1String("MiBps"), Qt::CaseInsensitive) == 0
+        || t.compare(QLatin1String("MiB/s"), Qt::CaseInsensitive) == 0)
+        return RateUnit::MiBps;
+    if (t.compare(QLatin1String("Mbit/s"), Qt::CaseInsensitive) == 0
+        || t.compare(QLatin1String("Mbits"), Qt::CaseInsensitive) == 0)
         return RateUnit::Mbps;
     if (ok)
         *ok = false;

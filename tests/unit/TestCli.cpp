@@ -1,0 +1,291 @@
+// Runs the built wirebench-cli as a user would; the end-to-end cases start a real wirebenchd on 127.0.0.1.
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+
+namespace {
+
+const QString kCli = QStringLiteral(WIREBENCH_CLI_PATH);
+const QString kDaemon = QStringLiteral(WIREBENCHD_PATH);
+
+struct Outcome
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Outcome runCli(const QStringList &args, int timeoutMs = 120000)
+{
+    QProcess p;
+    p.start(kCli, args);
+    Outcome o;
+    if (!p.waitForStarted(30000))
+        return o;
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        return o;
+    }
+    o.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    o.out = QString::fromUtf8(p.readAllStandardOutput());
+    o.err = QString::fromUtf8(p.readAllStandardError());
+    return o;
+}
+
+bool underCi()
+{
+    return qEnvironmentVariable("CI") == QLatin1String("true");
+}
+
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void help();
+    void version();
+    void protocols();
+    void usageErrors_data();
+    void usageErrors();
+    void refusedPort();
+    void realRun();
+    void interrupt();
+    void cleanupTestCase();
+
+private:
+    /// Starts wirebenchd on 127.0.0.1 on a free port; false (with a reason) when it cannot.
+    bool startDaemon(QString *why);
+
+    QProcess m_daemon;
+    quint16 m_port = 0;
+    QString m_daemonLog;
+};
+
+void TestCli::initTestCase()
+{
+    QVERIFY2(QFile::exists(kCli), qPrintable(kCli));
+}
+
+void TestCli::help()
+{
+    const Outcome o = runCli({QStringLiteral("--help")});
+    QCOMPARE(o.exitCode, 0);
+    for (const char *text : {"Usage:", "wirebench-cli run", "--host", "--protocol", "--frame", "--reps", "--duration",
+                             "--message-size", "--json", "--csv", "--chart", "--unit", "MB/s = 10^6 bytes/s"})
+        QVERIFY2(o.out.contains(QLatin1String(text)), text);
+}
+
+void TestCli::version()
+{
+    const Outcome o = runCli({QStringLiteral("--version")});
+    QCOMPARE(o.exitCode, 0);
+    QCOMPARE(o.out.trimmed(), QStringLiteral("wirebench-cli " WIREBENCH_VERSION));
+}
+
+void TestCli::protocols()
+{
+    const Outcome o = runCli({QStringLiteral("protocols")});
+    QCOMPARE(o.exitCode, 0);
+    QVERIFY2(o.out.contains(QStringLiteral("tcp-send")) && o.out.contains(QStringLiteral("tcp-recv")),
+             qPrintable(o.out));
+}
+
+void TestCli::usageErrors_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("no command") << QStringList{} << "no command";
+    QTest::newRow("no host") << QStringList{"run"} << "--host";
+    QTest::newRow("unknown option") << QStringList{"run", "--host", "127.0.0.1", "--bogus"} << "bogus";
+    QTest::newRow("bad protocol") << QStringList{"run", "--host", "127.0.0.1", "--protocol", "udp"} << "udp";
+    QTest::newRow("bad frame") << QStringList{"run", "--host", "127.0.0.1", "--frame", "15OO"} << "--frame";
+    QTest::newRow("bad reps") << QStringList{"run", "--host", "127.0.0.1", "--reps", "-1"} << "--reps";
+    QTest::newRow("bad port") << QStringList{"run", "--host", "127.0.0.1:65536"} << "port";
+    QTest::newRow("bad v6") << QStringList{"run", "--host", "[::1"} << "]";
+    QTest::newRow("bad unit") << QStringList{"run", "--host", "127.0.0.1", "--unit", "bps"} << "--unit";
+}
+
+void TestCli::usageErrors()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, reason);
+    const Outcome o = runCli(args);
+    QCOMPARE(o.exitCode, 2);
+    const QString err = o.err.trimmed();
+    QVERIFY2(err.contains(reason), qPrintable(err));
+    QVERIFY2(!err.contains(QLatin1Char('\n')), qPrintable(err)); // one line
+    QVERIFY(o.out.isEmpty());                                      // nothing was run
+}
+
+void TestCli::refusedPort()
+{
+    // Port 1 on loopback: nothing listens there, the connection is refused at once.
+    const Outcome o = runCli({QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1:1"),
+                              QStringLiteral("--reps"), QStringLiteral("1"), QStringLiteral("--duration"),
+                              QStringLiteral("1")});
+    QVERIFY2(o.exitCode != 0 && o.exitCode != 2, qPrintable(QString::number(o.exitCode)));
+    const QString err = o.err.trimmed();
+    QVERIFY2(!err.isEmpty() && !err.contains(QLatin1Char('\n')), qPrintable(err));
+    QVERIFY2(err.contains(QStringLiteral("127.0.0.1:1")), qPrintable(err));
+    QVERIFY2(o.out.contains(QStringLiteral("FAILED")), qPrintable(o.out));
+}
+
+bool TestCli::startDaemon(QString *why)
+{
+    if (m_daemon.state() == QProcess::Running)
+        return true;
+    if (!QFile::exists(kDaemon)) {
+        *why = QStringLiteral("wirebenchd was not built at %1").arg(kDaemon);
+        return false;
+    }
+    m_daemonLog.clear();
+    m_daemon.setProcessChannelMode(QProcess::MergedChannels);
+    m_daemon.start(kDaemon, {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")});
+    if (!m_daemon.waitForStarted(30000)) {
+        *why = QStringLiteral("wirebenchd did not start: %1").arg(m_daemon.errorString());
+        return false;
+    }
+    static const QRegularExpression listening(QStringLiteral("listening on 127\\.0\\.0\\.1:(\\d+)"));
+    QRegularExpressionMatch m;
+    for (int i = 0; i < 300 && !m.hasMatch(); ++i) {
+        if (m_daemon.state() != QProcess::Running)
+            break;
+        m_daemon.waitForReadyRead(100);
+        m_daemonLog += QString::fromUtf8(m_daemon.readAll());
+        m = listening.match(m_daemonLog);
+    }
+    if (!m.hasMatch()) {
+        *why = QStringLiteral("wirebenchd did not report its port: %1").arg(m_daemonLog);
+        m_daemon.kill();
+        m_daemon.waitForFinished();
+        return false;
+    }
+    m_port = quint16(m.captured(1).toUInt());
+    return m_port != 0;
+}
+
+void TestCli::realRun()
+{
+    QString why;
+    if (!startDaemon(&why)) {
+        if (underCi())
+            QFAIL(qPrintable(why));
+        QSKIP(qPrintable(why));
+    }
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString json = dir.filePath(QStringLiteral("run.json"));
+    const QString csv = dir.filePath(QStringLiteral("run.csv"));
+    const QString host = QStringLiteral("127.0.0.1:%1").arg(m_port);
+    const Outcome o = runCli({QStringLiteral("run"), QStringLiteral("--host"), host, QStringLiteral("--protocol"),
+                              QStringLiteral("tcp-send,tcp-recv"), QStringLiteral("--frame"), QStringLiteral("1500"),
+                              QStringLiteral("--reps"), QStringLiteral("1"), QStringLiteral("--duration"),
+                              QStringLiteral("1"), QStringLiteral("--json"), json, QStringLiteral("--csv"), csv});
+    QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
+    QVERIFY2(o.out.contains(QStringLiteral("run 1/2")) && o.out.contains(QStringLiteral("run 2/2")),
+             qPrintable(o.out));
+    QVERIFY(o.out.contains(QStringLiteral("MB/s")) && o.out.contains(QStringLiteral("Mbit/s")));
+    QVERIFY(o.out.contains(QStringLiteral("Summary")));
+
+    QFile file(json);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+    const QJsonArray results = root.value(QStringLiteral("results")).toArray();
+    QCOMPARE(results.size(), 2);
+    QStringList protocols;
+    for (const QJsonValue &v : results) {
+        const QJsonObject r = v.toObject();
+        QCOMPARE(r.value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
+        QCOMPARE(r.value(QStringLiteral("address")).toString(), QStringLiteral("127.0.0.1"));
+        QCOMPARE(r.value(QStringLiteral("port")).toInt(), int(m_port));
+        QCOMPARE(r.value(QStringLiteral("frame_size")).toInt(), 1500);
+        const double bytes = r.value(QStringLiteral("bytes")).toDouble();
+        const double seconds = r.value(QStringLiteral("seconds")).toDouble();
+        QVERIFY2(bytes > 0, "the receiver counted bytes");
+        QVERIFY2(seconds > 0.5 && seconds < 30, qPrintable(QString::number(seconds)));
+        QVERIFY(qAbs(r.value(QStringLiteral("throughput_MBps")).toDouble() - bytes / seconds / 1e6) < 1e-6);
+        QVERIFY(qAbs(r.value(QStringLiteral("throughput_Mbps")).toDouble() - bytes * 8 / seconds / 1e6) < 1e-6);
+        QVERIFY2(r.value(QStringLiteral("mss")).toInt() > 0, "the MSS in use was recorded");
+        QVERIFY(!r.value(QStringLiteral("os")).toString().isEmpty()); // from wirebenchd's hello
+        protocols << r.value(QStringLiteral("protocol")).toString();
+    }
+    QCOMPARE(protocols, QStringList({QStringLiteral("tcp-send"), QStringLiteral("tcp-recv")}));
+    const QJsonArray summary = root.value(QStringLiteral("summary")).toArray();
+    QCOMPARE(summary.size(), 2);
+    QCOMPARE(summary.at(0).toObject().value(QStringLiteral("ok_runs")).toInt(), 1);
+    QVERIFY(summary.at(0).toObject().value(QStringLiteral("median")).toDouble() > 0);
+    QVERIFY(root.value(QStringLiteral("meta")).toObject().value(QStringLiteral("unit_note")).toString().contains(
+        QStringLiteral("10^6 bytes/s")));
+
+    QFile csvFile(csv);
+    QVERIFY(csvFile.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(csvFile.readAll()).split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 3);
+    QVERIFY(lines.first().contains(QStringLiteral("throughput_MBps,throughput_Mbps")));
+}
+
+void TestCli::interrupt()
+{
+#ifdef Q_OS_UNIX
+    QString why;
+    if (!startDaemon(&why)) {
+        if (underCi())
+            QFAIL(qPrintable(why));
+        QSKIP(qPrintable(why));
+    }
+    QTemporaryDir dir;
+    const QString json = dir.filePath(QStringLiteral("interrupted.json"));
+    QProcess p;
+    p.start(kCli, {QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1:%1").arg(m_port),
+                   QStringLiteral("--reps"), QStringLiteral("3"), QStringLiteral("--duration"), QStringLiteral("3"),
+                   QStringLiteral("--json"), json});
+    QVERIFY(p.waitForStarted(30000));
+    QString out;
+    // Wait for the first run to end, then press Ctrl-C during the second.
+    QTRY_VERIFY_WITH_TIMEOUT((out += QString::fromUtf8(p.readAllStandardOutput()), out.contains(QStringLiteral("run 1/3"))),
+                             60000);
+    ::kill(pid_t(p.processId()), SIGINT);
+    QVERIFY(p.waitForFinished(60000));
+    out += QString::fromUtf8(p.readAllStandardOutput());
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), 130);
+    QVERIFY2(err.contains(QStringLiteral("interrupted")), qPrintable(err));
+    QVERIFY2(out.contains(QStringLiteral("Summary")), qPrintable(out)); // finished runs still printed
+
+    QFile file(json);
+    QVERIFY2(file.open(QIODevice::ReadOnly), "the JSON file is written after an interrupt");
+    const QJsonArray results =
+        QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("results")).toArray();
+    QCOMPARE(results.size(), 3); // every run of the plan, with what became of it
+    QCOMPARE(results.at(0).toObject().value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
+    QCOMPARE(results.at(2).toObject().value(QStringLiteral("status")).toString(), QStringLiteral("not-run"));
+#else
+    QSKIP("SIGINT is a Unix test");
+#endif
+}
+
+void TestCli::cleanupTestCase()
+{
+    if (m_daemon.state() == QProcess::Running) {
+        m_daemon.terminate();
+        if (!m_daemon.waitForFinished(10000)) {
+            m_daemon.kill();
+            m_daemon.waitForFinished();
+        }
+    }
+}
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "TestCli.moc"
