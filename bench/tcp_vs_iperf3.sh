@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Wirebench's TCP stream against iperf3 on loopback: 5 alternating pairs of 5-second runs.
+# Prints the median throughput of each (MB/s = 10^6 bytes/s, receiver-counted, as both tools report it),
+# the ratio wirebench/iperf3 and the CPU seconds per GB (10^9 bytes) of each client+server pair.
+#
+#   bench/tcp_vs_iperf3.sh [BUILD_DIR]        (default: build, then build-cli)
+# Environment: PAIRS (5), DURATION (5 s), FRAME (1500: both tools use MSS FRAME-40), MESSAGE (131072 B).
+# Traffic stays on 127.0.0.1. Not part of ctest: timings on a shared machine are not test material.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PAIRS=${PAIRS:-5}
+DURATION=${DURATION:-5}
+FRAME=${FRAME:-1500}
+MESSAGE=${MESSAGE:-131072}
+MSS=$((FRAME - 40))
+
+BUILD=${1:-}
+if [ -z "$BUILD" ]; then
+    for d in build build-cli build-test; do
+        if [ -x "$d/app/cli/wirebench-cli" ] && [ -x "$d/app/daemon/wirebenchd" ]; then BUILD=$d; break; fi
+    done
+fi
+CLI=${BUILD:-build}/app/cli/wirebench-cli
+DAEMON=${BUILD:-build}/app/daemon/wirebenchd
+for tool in "$CLI" "$DAEMON"; do
+    [ -x "$tool" ] || { echo "tcp_vs_iperf3: $tool not found; build first (cmake --build build) or pass the build folder" >&2; exit 2; }
+done
+for tool in iperf3 python3; do
+    command -v "$tool" >/dev/null || { echo "tcp_vs_iperf3: $tool is not installed; apt-get install $tool" >&2; exit 2; }
+done
+
+WORK=$(mktemp -d)
+WBD_PID=""
+IPERF_PID=""
+cleanup() {
+    [ -n "$WBD_PID" ] && kill "$WBD_PID" 2>/dev/null || true
+    [ -n "$IPERF_PID" ] && kill "$IPERF_PID" 2>/dev/null || true
+    wait 2>/dev/null || true
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+# CPU seconds (user + system, all threads) a running process has used so far.
+proc_cpu() {
+    python3 - "$1" <<'PY'
+import os, sys
+fields = open(f"/proc/{sys.argv[1]}/stat").read().rsplit(")", 1)[1].split()
+print((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"))
+PY
+}
+
+# Runs a client, prints "CPU_SECONDS" of the client (user + sys of it and its children).
+client_cpu() {
+    local out=$1; shift
+    /usr/bin/time -f "%U %S" -o "$out.time" "$@" >"$out.stdout" 2>"$out.stderr" || {
+        echo "tcp_vs_iperf3: client failed: $*" >&2; cat "$out.stderr" >&2; tail -3 "$out.stdout" >&2; exit 1; }
+    awk '{print $1 + $2}' "$out.time"
+}
+
+"$DAEMON" --listen 127.0.0.1:0 >"$WORK/wirebenchd.log" 2>&1 &
+WBD_PID=$!
+for _ in $(seq 100); do
+    WBD_PORT=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$WORK/wirebenchd.log" | head -1)
+    [ -n "$WBD_PORT" ] && break
+    sleep 0.1
+done
+[ -n "${WBD_PORT:-}" ] || { echo "tcp_vs_iperf3: wirebenchd did not start:" >&2; cat "$WORK/wirebenchd.log" >&2; exit 1; }
+
+IPERF_PORT=$(free_port)
+iperf3 -s -B 127.0.0.1 -p "$IPERF_PORT" >"$WORK/iperf3-server.log" 2>&1 &
+IPERF_PID=$!
+for _ in $(seq 100); do
+    grep -q "Server listening" "$WORK/iperf3-server.log" 2>/dev/null && break
+    sleep 0.1
+done
+
+echo "tcp_vs_iperf3: $PAIRS pairs of ${DURATION}-s runs on 127.0.0.1, frame $FRAME (MSS $MSS requested by both), message $MESSAGE B"
+echo "  wirebench: $("$CLI" --version) / wirebenchd on port $WBD_PORT; iperf3: $(iperf3 --version | head -1) on port $IPERF_PORT"
+printf "  %-4s %-10s %12s %12s %10s %10s %12s\n" pair tool "MB/s" "GB moved" "client s" "server s" "CPU s/GB"
+
+ROWS="$WORK/rows"
+: >"$ROWS"
+for pair in $(seq "$PAIRS"); do
+    # wirebench
+    s0=$(proc_cpu "$WBD_PID")
+    c=$(client_cpu "$WORK/wb$pair" "$CLI" run --host "127.0.0.1:$WBD_PORT" --protocol tcp-send --frame "$FRAME" \
+        --reps 1 --duration "$DURATION" --message-size "$MESSAGE" --json "$WORK/wb$pair.json")
+    s1=$(proc_cpu "$WBD_PID")
+    python3 - "$WORK/wb$pair.json" "$c" "$s0" "$s1" "$pair" >>"$ROWS" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+assert r["status"] == "ok", r["error"]
+print(sys.argv[5], "wirebench", r["bytes"] / r["seconds"] / 1e6, r["bytes"], sys.argv[2], float(sys.argv[4]) - float(sys.argv[3]))
+PY
+    # iperf3
+    s0=$(proc_cpu "$IPERF_PID")
+    c=$(client_cpu "$WORK/ip$pair" iperf3 -c 127.0.0.1 -p "$IPERF_PORT" -t "$DURATION" -M "$MSS" -l "$MESSAGE" -J)
+    s1=$(proc_cpu "$IPERF_PID")
+    python3 - "$WORK/ip$pair.stdout" "$c" "$s0" "$s1" "$pair" >>"$ROWS" <<'PY'
+import json, sys
+end = json.load(open(sys.argv[1]))["end"]
+rx = end["sum_received"]  # the receiver's count over the receiver's time, as Wirebench's figure
+print(sys.argv[5], "iperf3", rx["bytes"] / rx["seconds"] / 1e6, rx["bytes"], sys.argv[2], float(sys.argv[4]) - float(sys.argv[3]))
+PY
+    tail -2 "$ROWS" | while read -r p tool mbps bytes cc sc; do
+        python3 -c "import sys; p,t,m,b,c,s=sys.argv[1:]; b=float(b); print(f'  {p:<4} {t:<10} {float(m):12.1f} {b/1e9:12.2f} {float(c):10.2f} {float(s):10.2f} {(float(c)+float(s))/(b/1e9):12.3f}')" \
+            "$p" "$tool" "$mbps" "$bytes" "$cc" "$sc"
+    done
+done
+
+python3 - "$ROWS" <<'PY'
+import statistics, sys
+rows = [l.split() for l in open(sys.argv[1])]
+def pick(tool):
+    rs = [r for r in rows if r[1] == tool]
+    mbps = statistics.median(float(r[2]) for r in rs)
+    gb = sum(float(r[3]) for r in rs) / 1e9
+    cpu = sum(float(r[4]) + float(r[5]) for r in rs)
+    per_gb = statistics.median((float(r[4]) + float(r[5])) / (float(r[3]) / 1e9) for r in rs)
+    return mbps, per_gb, cpu / gb
+wb, ip = pick("wirebench"), pick("iperf3")
+print()
+print(f"  median throughput: wirebench {wb[0]:.1f} MB/s, iperf3 {ip[0]:.1f} MB/s (MB/s = 10^6 bytes/s)")
+print(f"  ratio wirebench/iperf3 (medians): {wb[0] / ip[0]:.3f}")
+print(f"  CPU seconds per GB (client+server, median of pairs): wirebench {wb[1]:.3f}, iperf3 {ip[1]:.3f} "
+      f"(overall {wb[2]:.3f} vs {ip[2]:.3f}; GB = 10^9 bytes)")
+PY
