@@ -5,10 +5,10 @@
 #
 #   bench/fileservers.sh [--size-mib N] [--reps N]      (defaults: 128 MiB, 5 pairs)
 #
-# Environment: BUILD_DIR (default build-bench), reused if it exists.
+# Environment: BUILD_DIR (default build-fileservers), reused if it exists.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-build="${BUILD_DIR:-$here/build-bench}"
+build="${BUILD_DIR:-$here/build-fileservers}"
 
 if [ "$(id -u)" != 0 ]; then
     echo "fileservers.sh: needs root (it creates a temporary Unix user for vsftpd and smbd); run it with sudo" >&2
