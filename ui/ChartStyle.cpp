@@ -85,14 +85,21 @@ QCPItemText *ChartStyle::addHint(QCustomPlot *plot, const QString &text)
 void ChartStyle::placeLegendBelow(QCustomPlot *plot)
 {
     // Below the axis rect the legend never hides data or value labels, in the window and in exports.
+    // It sits between two empty elements: an empty legend reports a tiny maximum width, which would
+    // otherwise squeeze the whole plot's column (QCustomPlot 2.1 layout rules).
     auto *legend = plot->legend;
     if (QCPLayoutInset *inset = plot->axisRect()->insetLayout(); inset->elementCount() > 0)
         inset->take(legend);
     QCPLayoutGrid *layout = plot->plotLayout();
     const int row = layout->rowCount();
-    layout->addElement(row, 0, legend);
+    auto *legendRow = new QCPLayoutGrid;
+    layout->addElement(row, 0, legendRow);
     layout->setRowStretchFactor(row, 0.001);
-    layout->simplify();
+    legendRow->addElement(0, 0, new QCPLayoutElement(plot));
+    legendRow->addElement(0, 1, legend);
+    legendRow->addElement(0, 2, new QCPLayoutElement(plot));
+    legendRow->setColumnStretchFactors({1, 0.001, 1});
+    legendRow->setMargins(QMargins(0, 0, 0, 0));
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     legend->setWrap(4);
     legend->setBorderPen(Qt::NoPen);

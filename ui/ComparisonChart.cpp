@@ -16,7 +16,7 @@
 namespace wb {
 
 namespace {
-const QString kIdleHint = QObject::tr("Press Start to measure: one bar per host and test appears here as runs end.");
+const QString kIdleHint = QObject::tr("Press Start to measure.\nOne bar per host and test appears here as runs end.");
 
 QString hostKey(const Host &host)
 {

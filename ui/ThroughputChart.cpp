@@ -15,7 +15,7 @@
 namespace wb {
 
 namespace {
-const QString kIdleHint = QObject::tr("Press Start to measure: the throughput of each repetition appears here live.");
+const QString kIdleHint = QObject::tr("Press Start to measure.\nThe throughput of each repetition appears here live.");
 }
 
 ThroughputChart::ThroughputChart(QWidget *parent)

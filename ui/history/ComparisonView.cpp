@@ -1,0 +1,681 @@
+#include "ComparisonView.h"
+
+#include "ChartStyle.h"
+#include "ExportExtras.h"
+#include "HistoryText.h"
+#include "RunOverlayChart.h"
+#include "stats/Statistics.h"
+#include "storage/ResultStore.h"
+
+#include <qcustomplot.h>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace wb {
+
+namespace {
+
+constexpr int kSessionRole = Qt::UserRole + 1;
+constexpr int kRunRole = Qt::UserRole + 2; // index into m_loaded[session]; -1 on session items
+constexpr int kLoadedRole = Qt::UserRole + 3;
+
+double medianOf(QList<double> values)
+{
+    return Statistics::summarize(std::move(values)).median;
+}
+
+} // namespace
+
+ComparisonView::ComparisonView(ResultStore *store, QWidget *parent)
+    : QWidget(parent)
+    , m_store(store)
+{
+    setObjectName(QStringLiteral("comparisonView"));
+    m_rebuildTimer.setSingleShot(true);
+    m_rebuildTimer.setInterval(0);
+    connect(&m_rebuildTimer, &QTimer::timeout, this, &ComparisonView::rebuildNow);
+    buildUi();
+    reload();
+    rebuildNow();
+}
+
+void ComparisonView::buildUi()
+{
+    m_tree = new QTreeWidget(this);
+    m_tree->setObjectName(QStringLiteral("comparisonRunTree"));
+    m_tree->setHeaderLabels({tr("Session / run"), tr("Throughput")});
+    m_tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_tree->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_tree->header()->setStretchLastSection(false);
+    m_tree->setToolTip(tr("Tick runs or whole sessions to compare them"));
+    connect(m_tree, &QTreeWidget::itemExpanded, this, &ComparisonView::loadSessionChildren);
+    connect(m_tree, &QTreeWidget::itemChanged, this, &ComparisonView::onItemChanged);
+
+    auto makeDimensionCombo = [this](const QString &name, CompareDimension initial) {
+        auto *combo = new QComboBox(this);
+        combo->setObjectName(name);
+        for (CompareDimension d : {CompareDimension::Test, CompareDimension::Protocol, CompareDimension::FrameSize,
+                                   CompareDimension::Host, CompareDimension::Os, CompareDimension::Session})
+            combo->addItem(dimensionName(d), int(d));
+        combo->setCurrentIndex(combo->findData(int(initial)));
+        connect(combo, &QComboBox::currentIndexChanged, this, &ComparisonView::scheduleRebuild);
+        return combo;
+    };
+    m_groupCombo = makeDimensionCombo(QStringLiteral("groupCombo"), CompareDimension::Test);
+    m_barCombo = makeDimensionCombo(QStringLiteral("barCombo"), CompareDimension::Host);
+    m_errorCombo = new QComboBox(this);
+    m_errorCombo->setObjectName(QStringLiteral("errorBarCombo"));
+    m_errorCombo->addItem(tr("min - max (bar: median)"), int(ErrorBarMode::MinMax));
+    m_errorCombo->addItem(tr("95% confidence (bar: mean)"), int(ErrorBarMode::Ci95));
+    m_errorCombo->addItem(tr("none (bar: median)"), int(ErrorBarMode::None));
+    connect(m_errorCombo, &QComboBox::currentIndexChanged, this, &ComparisonView::scheduleRebuild);
+    m_ceilingCheck = new QCheckBox(tr("% of line rate"), this);
+    m_ceilingCheck->setObjectName(QStringLiteral("ceilingCheck"));
+    m_ceilingCheck->setToolTip(tr("Add the share of the line-rate ceiling (where the runs measured it) to the labels"));
+    connect(m_ceilingCheck, &QCheckBox::toggled, this, &ComparisonView::scheduleRebuild);
+    m_unitCombo = new UnitComboBox(this);
+    connect(m_unitCombo, &UnitComboBox::unitChanged, this, &ComparisonView::setUnit);
+
+    auto *exportButton = new QPushButton(tr("Export..."), this);
+    exportButton->setObjectName(QStringLiteral("comparisonExportButton"));
+    connect(exportButton, &QPushButton::clicked, this, &ComparisonView::exportBars);
+    auto *copyButton = new QPushButton(tr("Copy"), this);
+    copyButton->setObjectName(QStringLiteral("comparisonCopyButton"));
+    copyButton->setToolTip(tr("Copy the chart on screen to the clipboard"));
+    connect(copyButton, &QPushButton::clicked, this, &ComparisonView::copyBars);
+
+    auto *controls = new QHBoxLayout;
+    auto addLabelled = [this, controls](const QString &text, QWidget *w) {
+        auto *label = new QLabel(text, this);
+        label->setBuddy(w);
+        controls->addWidget(label);
+        controls->addWidget(w);
+    };
+    addLabelled(tr("&Groups:"), m_groupCombo);
+    addLabelled(tr("&Bars:"), m_barCombo);
+    addLabelled(tr("&Error bars:"), m_errorCombo);
+    controls->addWidget(m_ceilingCheck);
+    addLabelled(tr("&Unit:"), m_unitCombo);
+    controls->addStretch(1);
+    controls->addWidget(exportButton);
+    controls->addWidget(copyButton);
+
+    m_plot = new QCustomPlot(this);
+    m_plot->setObjectName(QStringLiteral("comparisonViewPlot"));
+    m_plot->setMinimumSize(320, 200);
+    m_title = ChartStyle::addTitle(m_plot, tr("Comparison"));
+    ChartStyle::styleAxes(m_plot);
+    m_plot->xAxis->grid()->setVisible(false);
+    m_plot->xAxis->setTickLength(0, 4);
+    ChartStyle::placeLegendBelow(m_plot);
+    m_hint = ChartStyle::addHint(m_plot, tr("Tick runs or sessions on the left to compare them."));
+    m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_plot, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
+        QMenu menu(this);
+        menu.addAction(tr("Export chart..."), this, &ComparisonView::exportBars);
+        menu.addAction(tr("Copy to clipboard"), this, &ComparisonView::copyBars);
+        menu.exec(m_plot->mapToGlobal(pos));
+    });
+    m_overlay = new RunOverlayChart(this);
+
+    m_tabs = new QTabWidget(this);
+    m_tabs->setObjectName(QStringLiteral("comparisonTabs"));
+    m_tabs->addTab(m_plot, tr("Bars"));
+    m_tabs->addTab(m_overlay, tr("Live graphs overlaid"));
+
+    auto *right = new QWidget(this);
+    auto *rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->addLayout(controls);
+    rightLayout->addWidget(m_tabs, 1);
+
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(m_tree);
+    splitter->addWidget(right);
+    splitter->setStretchFactor(0, 0);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({300, 900});
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(splitter);
+}
+
+QString ComparisonView::dimensionName(CompareDimension dimension)
+{
+    switch (dimension) {
+    case CompareDimension::Test:
+        return tr("Test (protocol @ frame)");
+    case CompareDimension::Protocol:
+        return tr("Protocol");
+    case CompareDimension::FrameSize:
+        return tr("Frame size");
+    case CompareDimension::Host:
+        return tr("Host");
+    case CompareDimension::Os:
+        return tr("OS");
+    case CompareDimension::Session:
+        return tr("Session");
+    }
+    return {};
+}
+
+QString ComparisonView::keyOf(const ComparedRun &run, CompareDimension dimension)
+{
+    const RunSpec &spec = run.run.spec;
+    switch (dimension) {
+    case CompareDimension::Test:
+        return spec.testKey();
+    case CompareDimension::Protocol:
+        return spec.protocol;
+    case CompareDimension::FrameSize:
+        return QStringLiteral("%1 B").arg(spec.frameSize);
+    case CompareDimension::Host:
+        return spec.host.displayName();
+    case CompareDimension::Os: {
+        const QString os = !spec.host.osLabel.isEmpty() ? spec.host.osLabel : run.run.serverOs;
+        return os.isEmpty() ? tr("unknown OS") : os;
+    }
+    case CompareDimension::Session:
+        return run.sessionLabel.isEmpty() ? tr("session %1").arg(run.sessionId) : run.sessionLabel;
+    }
+    return {};
+}
+
+QList<ComparisonView::BarValue> ComparisonView::computeBars(const QList<ComparedRun> &runs, CompareDimension groups,
+                                                            CompareDimension bars, ErrorBarMode mode,
+                                                            QStringList *groupKeys, QStringList *barKeys)
+{
+    // Frame sizes (also inside a test key) sort by size; everything else keeps the order it was first seen in.
+    QList<ComparedRun> ordered = runs;
+    if (groups == CompareDimension::FrameSize || groups == CompareDimension::Test || bars == CompareDimension::FrameSize)
+        std::stable_sort(ordered.begin(), ordered.end(), [](const ComparedRun &a, const ComparedRun &b) {
+            return a.run.spec.frameSize < b.run.spec.frameSize;
+        });
+    QStringList gKeys, bKeys;
+    QHash<QString, QList<const ComparedRun *>> cells;
+    for (const ComparedRun &r : std::as_const(ordered)) {
+        const QString g = keyOf(r, groups);
+        const QString b = keyOf(r, bars);
+        if (!gKeys.contains(g))
+            gKeys << g;
+        if (!bKeys.contains(b))
+            bKeys << b;
+        cells[g + QChar(0x1f) + b] << &r;
+    }
+    QList<BarValue> result;
+    for (const QString &g : std::as_const(gKeys)) {
+        for (const QString &b : std::as_const(bKeys)) {
+            const auto it = cells.constFind(g + QChar(0x1f) + b);
+            if (it == cells.constEnd())
+                continue;
+            BarValue v;
+            v.group = g;
+            v.bar = b;
+            QList<double> rates, percents;
+            for (const ComparedRun *r : *it) {
+                if (!r->run.ok()) {
+                    ++v.failedRuns;
+                    continue;
+                }
+                ++v.okRuns;
+                rates << r->run.bytesPerSecond();
+                bool isNumber = false;
+                const double pct = r->run.extra.value(QStringLiteral("percent_of_ceiling")).toDouble(&isNumber);
+                if (isNumber && r->run.extra.contains(QStringLiteral("percent_of_ceiling")))
+                    percents << pct;
+            }
+            if (!rates.isEmpty()) {
+                const Summary s = Statistics::summarize(rates);
+                if (mode == ErrorBarMode::Ci95) {
+                    v.value = s.mean;
+                    v.low = s.ciLow();
+                    v.high = s.ciHigh();
+                } else {
+                    v.value = s.median;
+                    v.low = mode == ErrorBarMode::MinMax ? s.min : s.median;
+                    v.high = mode == ErrorBarMode::MinMax ? s.max : s.median;
+                }
+            }
+            if (!percents.isEmpty())
+                v.percentOfCeiling = medianOf(percents);
+            result << v;
+        }
+    }
+    if (groupKeys)
+        *groupKeys = gKeys;
+    if (barKeys)
+        *barKeys = bKeys;
+    return result;
+}
+
+CompareDimension ComparisonView::groupDimension() const
+{
+    return CompareDimension(m_groupCombo->currentData().toInt());
+}
+
+CompareDimension ComparisonView::barDimension() const
+{
+    return CompareDimension(m_barCombo->currentData().toInt());
+}
+
+ErrorBarMode ComparisonView::errorBarMode() const
+{
+    return ErrorBarMode(m_errorCombo->currentData().toInt());
+}
+
+QCPBars *ComparisonView::barsFor(const QString &barKey) const
+{
+    for (const BarSet &s : m_barSets) {
+        if (s.key == barKey)
+            return s.bars;
+    }
+    return nullptr;
+}
+
+QCPErrorBars *ComparisonView::errorBarsFor(const QString &barKey) const
+{
+    for (const BarSet &s : m_barSets) {
+        if (s.key == barKey)
+            return s.errors;
+    }
+    return nullptr;
+}
+
+QStringList ComparisonView::valueLabels() const
+{
+    QStringList texts;
+    for (const QCPItemText *label : m_labels)
+        texts << label->text();
+    return texts;
+}
+
+QString ComparisonView::title() const
+{
+    return m_title->text();
+}
+
+QString ComparisonView::footnote() const
+{
+    RunResultList runs;
+    for (const ComparedRun &r : m_selected)
+        runs << r.run;
+    return ExportExtras::footnoteFor(runs);
+}
+
+void ComparisonView::reload()
+{
+    QHash<qint64, bool> expanded;
+    for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
+        QTreeWidgetItem *item = m_tree->topLevelItem(i);
+        expanded.insert(item->data(0, kSessionRole).toLongLong(), item->isExpanded());
+    }
+    // Runs of sessions that are gone drop out of the selection.
+    const QList<ComparedRun> previous = m_selected;
+    m_updatingTree = true;
+    m_tree->clear();
+    m_updatingTree = false;
+    m_loaded.clear();
+    if (!m_store || !m_store->isOpen()) {
+        collectSelection();
+        return;
+    }
+    const SessionInfoList sessions = m_store->sessions();
+    m_updatingTree = true;
+    for (const SessionInfo &info : sessions) {
+        auto *item = new QTreeWidgetItem(m_tree);
+        item->setText(0, QStringLiteral("%1 - %2").arg(historytext::sessionLabel(info), historytext::hostsText(info)));
+        item->setText(1, tr("%n run(s)", nullptr, info.runCount));
+        item->setToolTip(0, tr("%1; protocols %2; frame sizes %3; %4")
+                                .arg(historytext::hostsText(info), info.protocols.join(QStringLiteral(", ")),
+                                     historytext::framesText(info), sessionStateName(info.state)));
+        item->setData(0, kSessionRole, info.id);
+        item->setData(0, kRunRole, -1);
+        item->setData(0, Qt::UserRole + 4, historytext::sessionLabel(info));
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable | Qt::ItemIsAutoTristate);
+        item->setCheckState(0, Qt::Unchecked);
+        item->setChildIndicatorPolicy(QTreeWidgetItem::ShowIndicator);
+    }
+    m_updatingTree = false;
+    // Re-check what was selected and still exists.
+    for (const ComparedRun &r : previous) {
+        for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
+            QTreeWidgetItem *item = m_tree->topLevelItem(i);
+            if (item->data(0, kSessionRole).toLongLong() != r.sessionId)
+                continue;
+            loadSessionChildren(item);
+            const QList<ComparedRun> &runs = m_loaded.value(r.sessionId);
+            for (int c = 0; c < item->childCount(); ++c) {
+                const int index = item->child(c)->data(0, kRunRole).toInt();
+                if (index >= 0 && index < runs.size() && runs.at(index).run.spec.index == r.run.spec.index
+                    && runs.at(index).run.startedAt == r.run.startedAt)
+                    item->child(c)->setCheckState(0, Qt::Checked);
+            }
+            item->setExpanded(expanded.value(r.sessionId));
+        }
+    }
+    collectSelection();
+}
+
+void ComparisonView::loadSessionChildren(QTreeWidgetItem *sessionItem)
+{
+    if (!sessionItem || sessionItem->parent() || sessionItem->data(0, kLoadedRole).toBool() || !m_store)
+        return;
+    const qint64 id = sessionItem->data(0, kSessionRole).toLongLong();
+    QString error;
+    const RunResultList runs = m_store->runs(id, &error);
+    if (!error.isEmpty()) {
+        sessionItem->setToolTip(0, error);
+        return;
+    }
+    const QString label = sessionItem->data(0, Qt::UserRole + 4).toString();
+    QList<ComparedRun> compared;
+    const bool wasUpdating = m_updatingTree;
+    m_updatingTree = true;
+    const Qt::CheckState parentState = sessionItem->checkState(0);
+    for (int i = 0; i < runs.size(); ++i) {
+        const RunResult &run = runs.at(i);
+        compared << ComparedRun{id, label, run};
+        auto *child = new QTreeWidgetItem(sessionItem);
+        child->setText(0, tr("%1 %2 @ %3 B rep %4")
+                              .arg(run.spec.host.displayName(), run.spec.protocol)
+                              .arg(run.spec.frameSize)
+                              .arg(run.spec.repetition));
+        child->setText(1, run.ok() ? Units::format(run.bytesPerSecond(), m_unit) : runStatusName(run.status));
+        if (!run.error.isEmpty())
+            child->setToolTip(0, run.error);
+        child->setData(0, kSessionRole, id);
+        child->setData(0, kRunRole, i);
+        child->setFlags(child->flags() | Qt::ItemIsUserCheckable);
+        child->setCheckState(0, parentState == Qt::Checked ? Qt::Checked : Qt::Unchecked);
+    }
+    m_loaded.insert(id, compared);
+    sessionItem->setData(0, kLoadedRole, true);
+    m_updatingTree = wasUpdating;
+}
+
+void ComparisonView::onItemChanged(QTreeWidgetItem *item, int column)
+{
+    if (m_updatingTree || column != 0)
+        return;
+    m_manualSelection = false;
+    // A session ticked before it was expanded: load its runs so that they can follow the tick.
+    if (!item->parent() && item->checkState(0) == Qt::Checked && !item->data(0, kLoadedRole).toBool()) {
+        loadSessionChildren(item);
+    }
+    scheduleRebuild();
+}
+
+void ComparisonView::addSession(qint64 sessionId)
+{
+    for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
+        QTreeWidgetItem *item = m_tree->topLevelItem(i);
+        if (item->data(0, kSessionRole).toLongLong() != sessionId)
+            continue;
+        loadSessionChildren(item);
+        m_manualSelection = false;
+        item->setCheckState(0, Qt::Checked);
+        for (int c = 0; c < item->childCount(); ++c)
+            item->child(c)->setCheckState(0, Qt::Checked);
+    }
+    scheduleRebuild();
+}
+
+void ComparisonView::setRuns(const QList<ComparedRun> &runs)
+{
+    m_updatingTree = true;
+    for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
+        QTreeWidgetItem *item = m_tree->topLevelItem(i);
+        item->setCheckState(0, Qt::Unchecked);
+        for (int c = 0; c < item->childCount(); ++c)
+            item->child(c)->setCheckState(0, Qt::Unchecked);
+    }
+    m_updatingTree = false;
+    m_rebuildTimer.stop();
+    m_manualSelection = true;
+    m_selected = runs;
+    rebuildBars();
+    rebuildOverlay();
+    emit selectionChanged(int(m_selected.size()));
+}
+
+void ComparisonView::collectSelection()
+{
+    QList<ComparedRun> selected;
+    for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
+        QTreeWidgetItem *item = m_tree->topLevelItem(i);
+        const QList<ComparedRun> &runs = m_loaded[item->data(0, kSessionRole).toLongLong()];
+        for (int c = 0; c < item->childCount(); ++c) {
+            QTreeWidgetItem *child = item->child(c);
+            const int index = child->data(0, kRunRole).toInt();
+            if (child->checkState(0) == Qt::Checked && index >= 0 && index < runs.size())
+                selected << runs.at(index);
+        }
+    }
+    const bool changed = selected.size() != m_selected.size();
+    m_selected = selected;
+    if (changed)
+        emit selectionChanged(int(m_selected.size()));
+}
+
+void ComparisonView::setGrouping(CompareDimension groups, CompareDimension bars)
+{
+    m_groupCombo->setCurrentIndex(m_groupCombo->findData(int(groups)));
+    m_barCombo->setCurrentIndex(m_barCombo->findData(int(bars)));
+    rebuildNow();
+}
+
+void ComparisonView::setErrorBarMode(ErrorBarMode mode)
+{
+    m_errorCombo->setCurrentIndex(m_errorCombo->findData(int(mode)));
+    rebuildNow();
+}
+
+void ComparisonView::setShowPercentOfCeiling(bool show)
+{
+    m_ceilingCheck->setChecked(show);
+    rebuildNow();
+}
+
+void ComparisonView::setUnit(RateUnit unit)
+{
+    m_unitCombo->setUnit(unit);
+    if (unit == m_unit)
+        return;
+    m_unit = unit;
+    m_overlay->setUnit(unit);
+    rebuildNow();
+}
+
+void ComparisonView::scheduleRebuild()
+{
+    m_rebuildTimer.start();
+}
+
+void ComparisonView::rebuildNow()
+{
+    m_rebuildTimer.stop();
+    // The tree is the selection unless setRuns() fed one (until the user ticks something).
+    if (!m_manualSelection)
+        collectSelection();
+    rebuildBars();
+    rebuildOverlay();
+}
+
+void ComparisonView::rebuildBars()
+{
+    for (QCPItemText *label : std::as_const(m_labels))
+        m_plot->removeItem(label);
+    m_labels.clear();
+    m_plot->clearPlottables();
+    m_barSets.clear();
+
+    const CompareDimension gDim = groupDimension();
+    const CompareDimension bDim = barDimension();
+    const ErrorBarMode mode = errorBarMode();
+    const QList<BarValue> values = computeBars(m_selected, gDim, bDim, mode, &m_groupKeys, &m_barKeys);
+
+    m_plot->xAxis->setLabel(dimensionName(gDim));
+    m_plot->yAxis->setLabel(tr("Throughput (%1)").arg(Units::label(m_unit)));
+    QString subtitle;
+    switch (mode) {
+    case ErrorBarMode::MinMax:
+        subtitle = tr("bar: median of the runs, error bars from min to max");
+        break;
+    case ErrorBarMode::Ci95:
+        subtitle = tr("bar: mean of the runs, error bars: 95% confidence interval");
+        break;
+    case ErrorBarMode::None:
+        subtitle = tr("bar: median of the runs");
+        break;
+    }
+    m_title->setText(tr("%1 per %2\n%3")
+                         .arg(dimensionName(bDim), dimensionName(gDim).toLower(), subtitle));
+    m_hint->setVisible(values.isEmpty());
+    m_plot->legend->setVisible(!values.isEmpty());
+
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (int i = 0; i < m_groupKeys.size(); ++i) {
+        QString label = m_groupKeys.at(i);
+        if (gDim == CompareDimension::Test)
+            label = label.replace(QLatin1String(" @ "), QLatin1String("\n")) + QLatin1String(" B frame");
+        ticker->addTick(i + 1, label);
+    }
+    m_plot->xAxis->setTicker(ticker);
+
+    const int nBars = int(m_barKeys.size());
+    const double groupWidth = 0.8;
+    const double barWidth = nBars > 0 ? groupWidth / nBars : groupWidth;
+    const bool narrow = nBars * std::max<qsizetype>(1, m_groupKeys.size()) > 6;
+    const bool withCeiling = m_ceilingCheck->isChecked();
+    double yMax = 0;
+    for (int b = 0; b < nBars; ++b) {
+        const QString &barKey = m_barKeys.at(b);
+        BarSet set;
+        set.key = barKey;
+        set.bars = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+        QString legend = barKey;
+        if (bDim == CompareDimension::Host) {
+            // The host's OS label, as the live comparison chart shows it.
+            for (const ComparedRun &r : std::as_const(m_selected)) {
+                if (r.run.spec.host.displayName() == barKey && !r.run.spec.host.osLabel.isEmpty()) {
+                    legend = tr("%1 (%2)").arg(barKey, r.run.spec.host.osLabel);
+                    break;
+                }
+            }
+        }
+        set.bars->setName(legend);
+        const QColor color = ChartStyle::hostColor(barKey);
+        set.bars->setPen(QPen(color.darker(130)));
+        set.bars->setBrush(color);
+        set.bars->setWidth(barWidth * 0.92);
+        set.errors = new QCPErrorBars(m_plot->xAxis, m_plot->yAxis);
+        set.errors->removeFromLegend();
+        set.errors->setDataPlottable(set.bars);
+        set.errors->setPen(QPen(QColor(40, 40, 40), 1.5));
+        set.errors->setWhiskerWidth(10);
+        set.errors->setVisible(mode != ErrorBarMode::None);
+        QVector<double> keys, heights, minus, plus;
+        const double offset = (b - (nBars - 1) / 2.0) * barWidth;
+        for (const BarValue &v : values) {
+            if (v.bar != barKey)
+                continue;
+            const double key = m_groupKeys.indexOf(v.group) + 1 + offset;
+            auto *label = new QCPItemText(m_plot);
+            label->position->setType(QCPItemPosition::ptPlotCoords);
+            label->setClipToAxisRect(true);
+            if (v.okRuns == 0) {
+                label->position->setCoords(key, 0);
+                label->setPositionAlignment(Qt::AlignBottom | Qt::AlignHCenter);
+                label->setText(tr("failed"));
+                label->setColor(QColor(190, 30, 30));
+                m_labels << label;
+                continue;
+            }
+            const double value = Units::fromBytesPerSecond(v.value, m_unit);
+            const double lo = Units::fromBytesPerSecond(v.low, m_unit);
+            const double hi = Units::fromBytesPerSecond(v.high, m_unit);
+            keys << key;
+            heights << value;
+            minus << std::max(0.0, value - lo);
+            plus << std::max(0.0, hi - value);
+            const double top = mode == ErrorBarMode::None ? value : std::max(value, hi);
+            yMax = std::max(yMax, top);
+            QString text = Units::format(v.value, m_unit);
+            if (withCeiling && v.percentOfCeiling >= 0)
+                text += (narrow ? QStringLiteral(" ") : QStringLiteral("\n"))
+                    + tr("%1% of line rate").arg(v.percentOfCeiling, 0, 'f', 0);
+            label->setText(text);
+            label->position->setCoords(key, top);
+            if (narrow) {
+                label->setRotation(-90);
+                label->setPositionAlignment(Qt::AlignVCenter | Qt::AlignLeft);
+                label->setPadding(QMargins(4, 0, 0, 0));
+            } else {
+                label->setPositionAlignment(Qt::AlignBottom | Qt::AlignHCenter);
+                label->setPadding(QMargins(0, 0, 0, 4));
+            }
+            m_labels << label;
+        }
+        set.bars->setData(keys, heights, true);
+        set.errors->setData(minus, plus);
+        m_barSets << set;
+    }
+    m_plot->xAxis->setRange(0.4, std::max<qsizetype>(1, m_groupKeys.size()) + 0.6);
+    m_plot->yAxis->setRange(0, yMax > 0 ? yMax * (narrow ? 1.5 : (withCeiling ? 1.25 : 1.15)) : 100);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ComparisonView::rebuildOverlay()
+{
+    QList<RunOverlayChart::Line> lines;
+    const bool manySessions = [this] {
+        QSet<qint64> ids;
+        for (const ComparedRun &r : std::as_const(m_selected))
+            ids.insert(r.sessionId);
+        return ids.size() > 1;
+    }();
+    for (const ComparedRun &r : std::as_const(m_selected)) {
+        if (r.run.samples.isEmpty())
+            continue;
+        QString label = RunOverlayChart::defaultLabel(r.run);
+        if (manySessions)
+            label += QStringLiteral(" [%1]").arg(keyOf(r, CompareDimension::Session));
+        lines << RunOverlayChart::Line{label, r.run};
+    }
+    m_overlay->setTitle(tr("Live graphs of %n run(s) on one time axis", nullptr, int(lines.size())));
+    m_overlay->setLines(lines);
+}
+
+void ComparisonView::exportBars()
+{
+    const bool bars = m_tabs->currentIndex() == 0;
+    ExportExtras::exportWithDialog(this, bars ? m_plot : m_overlay->plot(),
+                                   bars ? QStringLiteral("wirebench-comparison") : QStringLiteral("wirebench-live-graphs"),
+                                   footnote());
+}
+
+void ComparisonView::copyBars()
+{
+    QCustomPlot *plot = m_tabs->currentIndex() == 0 ? m_plot : m_overlay->plot();
+    ChartExportOptions options;
+    options.size = plot->size().expandedTo(QSize(800, 500));
+    options.footnote = footnote();
+    QString error;
+    if (!ExportExtras::copyToClipboard(plot, options, &error))
+        QMessageBox::warning(this, tr("Copy failed"), error);
+}
+
+} // namespace wb

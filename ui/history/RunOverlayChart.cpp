@@ -1,0 +1,145 @@
+#include "RunOverlayChart.h"
+
+#include "ChartStyle.h"
+#include "ExportExtras.h"
+
+#include <qcustomplot.h>
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMenu>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace wb {
+
+RunOverlayChart::RunOverlayChart(QWidget *parent)
+    : QWidget(parent)
+{
+    setObjectName(QStringLiteral("runOverlayChart"));
+    m_plot = new QCustomPlot(this);
+    m_plot->setObjectName(QStringLiteral("runOverlayPlot"));
+    m_plot->setMinimumSize(320, 200);
+    m_title = ChartStyle::addTitle(m_plot, tr("Live graphs"));
+    ChartStyle::styleAxes(m_plot);
+    m_plot->xAxis->setLabel(tr("Time since the run's start (s)"));
+    ChartStyle::placeLegendBelow(m_plot);
+    m_hint = ChartStyle::addHint(m_plot, tr("Select runs to see their live graphs on one time axis."));
+    m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_plot, &QWidget::customContextMenuRequested, this, &RunOverlayChart::showContextMenu);
+
+    m_unitCombo = new UnitComboBox(this);
+    connect(m_unitCombo, &UnitComboBox::unitChanged, this, &RunOverlayChart::setUnit);
+    auto *header = new QHBoxLayout;
+    header->addStretch(1);
+    auto *unitLabel = new QLabel(tr("Unit:"), this);
+    unitLabel->setBuddy(m_unitCombo);
+    header->addWidget(unitLabel);
+    header->addWidget(m_unitCombo);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(header);
+    layout->addWidget(m_plot, 1);
+    rebuild();
+}
+
+QString RunOverlayChart::title() const
+{
+    return m_title->text();
+}
+
+RunResultList RunOverlayChart::runs() const
+{
+    RunResultList list;
+    for (const Line &line : m_lines)
+        list << line.run;
+    return list;
+}
+
+QString RunOverlayChart::defaultLabel(const RunResult &run)
+{
+    return tr("%1 %2 @ %3 B rep %4")
+        .arg(run.spec.host.displayName(), run.spec.protocol)
+        .arg(run.spec.frameSize)
+        .arg(run.spec.repetition);
+}
+
+void RunOverlayChart::setLines(const QList<Line> &lines)
+{
+    m_lines = lines;
+    rebuild();
+}
+
+void RunOverlayChart::setUnit(RateUnit unit)
+{
+    m_unitCombo->setUnit(unit);
+    if (unit == m_unit)
+        return;
+    m_unit = unit;
+    rebuild();
+}
+
+void RunOverlayChart::setTitle(const QString &title)
+{
+    m_title->setText(title);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void RunOverlayChart::rebuild()
+{
+    m_plot->clearGraphs();
+    m_graphs.clear();
+    m_plot->yAxis->setLabel(tr("Throughput (%1)").arg(Units::label(m_unit)));
+    static const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine,
+                                          Qt::DashDotDotLine};
+    QHash<QString, int> perHost;
+    double xMax = 0;
+    double yMax = 0;
+    for (const Line &line : std::as_const(m_lines)) {
+        const QString host = line.run.spec.host.displayName();
+        QCPGraph *graph = m_plot->addGraph();
+        graph->setName(line.label.isEmpty() ? defaultLabel(line.run) : line.label);
+        QPen pen(ChartStyle::hostColor(host));
+        pen.setWidthF(1.8);
+        pen.setStyle(styles[perHost[host]++ % 5]);
+        graph->setPen(pen);
+        graph->setAdaptiveSampling(true);
+        QVector<double> keys, values;
+        keys.reserve(line.run.samples.size());
+        values.reserve(line.run.samples.size());
+        for (const Sample &s : line.run.samples) {
+            if (s.intervalSeconds <= 0)
+                continue;
+            keys << s.endSeconds;
+            values << Units::fromBytesPerSecond(s.bytesPerSecond(), m_unit);
+            xMax = std::max(xMax, s.endSeconds);
+            yMax = std::max(yMax, values.last());
+        }
+        graph->setData(keys, values, true);
+        m_graphs << graph;
+    }
+    m_hint->setVisible(m_graphs.isEmpty());
+    m_plot->legend->setVisible(!m_graphs.isEmpty());
+    m_plot->xAxis->setRange(0, xMax > 0 ? xMax : 10);
+    m_plot->yAxis->setRange(0, yMax > 0 ? yMax * 1.1 : 100);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void RunOverlayChart::showContextMenu(const QPoint &pos)
+{
+    QMenu menu(this);
+    menu.addAction(tr("Export live graphs..."), this, [this] {
+        ExportExtras::exportWithDialog(this, m_plot, QStringLiteral("wirebench-live-graphs"),
+                                       ExportExtras::footnoteFor(runs()));
+    });
+    menu.addAction(tr("Copy to clipboard"), this, [this] {
+        ChartExportOptions options;
+        options.size = m_plot->size();
+        options.footnote = ExportExtras::footnoteFor(runs());
+        ExportExtras::copyToClipboard(m_plot, options);
+    });
+    menu.exec(m_plot->mapToGlobal(pos));
+}
+
+} // namespace wb
