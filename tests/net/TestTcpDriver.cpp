@@ -1,12 +1,21 @@
+#include "net/ControlMessage.h"
 #include "net/Responder.h"
 #include "protocols/DriverRegistry.h"
 #include "protocols/tcp/TcpDriver.h"
 
+#include <QDateTime>
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTest>
 
 #include <atomic>
+#include <thread>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 using namespace wb;
 
@@ -15,9 +24,14 @@ namespace {
 class Observer : public RunObserver
 {
 public:
-    void sample(const Sample &s) override { samples.append(s); }
+    void sample(const Sample &s) override
+    {
+        samples.append(s);
+        samplesSeen.fetch_add(1);
+    }
     bool stopRequested() const override { return stop.load(); }
     SampleList samples;
+    std::atomic_int samplesSeen{0};
     std::atomic_bool stop{false};
 };
 
@@ -28,6 +42,53 @@ qint64 sum(const SampleList &samples)
         total += s.bytes;
     return total;
 }
+
+/// A peer that is not a (well-behaved) wirebenchd: accepts one connection on 127.0.0.1, sends `greeting`,
+/// then holds the connection open for holdMs. Runs on its own thread, as the driver blocks the test's.
+class FakeServer
+{
+public:
+    FakeServer(const QByteArray &greeting, int holdMs)
+    {
+        m_fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        ::bind(m_fd, reinterpret_cast<sockaddr *>(&a), sizeof(a));
+        ::listen(m_fd, 1);
+        socklen_t len = sizeof(a);
+        ::getsockname(m_fd, reinterpret_cast<sockaddr *>(&a), &len);
+        port = ntohs(a.sin_port);
+        m_thread = std::thread([this, greeting, holdMs] {
+            pollfd p{m_fd, POLLIN, 0};
+            if (::poll(&p, 1, 10000) <= 0)
+                return;
+            const int c = ::accept(m_fd, nullptr, nullptr);
+            if (c < 0)
+                return;
+            if (!greeting.isEmpty())
+                [[maybe_unused]] ssize_t n = ::send(c, greeting.constData(), size_t(greeting.size()), MSG_NOSIGNAL);
+            pollfd q{c, POLLIN, 0};
+            char buf[4096];
+            const qint64 end = QDateTime::currentMSecsSinceEpoch() + holdMs;
+            while (QDateTime::currentMSecsSinceEpoch() < end) { // read (and drop) until the client leaves
+                if (::poll(&q, 1, 50) > 0 && ::recv(c, buf, sizeof(buf), 0) <= 0)
+                    break;
+            }
+            ::close(c);
+        });
+    }
+    ~FakeServer()
+    {
+        m_thread.join();
+        ::close(m_fd);
+    }
+    quint16 port = 0;
+
+private:
+    int m_fd = -1;
+    std::thread m_thread;
+};
 
 } // namespace
 
@@ -41,6 +102,9 @@ private slots:
     void refusedPortGivesClearError();
     void unresolvableName();
     void busyServer();
+    void notAWirebenchd_data();
+    void notAWirebenchd();
+    void serverStopsMidTest();
 
 private:
     RunSpec spec(const QString &protocol, int frameSize, int durationMs = 1000) const;
@@ -132,6 +196,7 @@ void TestTcpDriver::refusedPortGivesClearError()
     QVERIFY2(r.error.contains(QStringLiteral("refused")), qPrintable(r.error));
     QVERIFY2(r.error.contains(QStringLiteral("wirebenchd --listen")), qPrintable(r.error));
     QVERIFY(!r.error.contains(QLatin1Char('\n')));
+    qInfo("%s", qPrintable(r.error));
 }
 
 void TestTcpDriver::unresolvableName()
@@ -157,6 +222,62 @@ void TestTcpDriver::busyServer()
     QCOMPARE(r.status, RunStatus::Failed);
     QVERIFY2(r.error.contains(QStringLiteral("busy")), qPrintable(r.error));
     holder.abort();
+}
+
+void TestTcpDriver::notAWirebenchd_data()
+{
+    QTest::addColumn<QByteArray>("greeting");
+    QTest::addColumn<int>("holdMs");
+    QTest::addColumn<QString>("errorContains");
+    QTest::newRow("ssh banner") << QByteArray("SSH-2.0-OpenSSH_9.2\r\n") << 8000 << QStringLiteral("is this port a wirebenchd");
+    QTest::newRow("silent") << QByteArray() << 8000 << QStringLiteral("no hello from wirebenchd within 5 s");
+    QTest::newRow("closes at once") << QByteArray() << 0 << QStringLiteral("closed the control connection");
+    control::Hello future = control::Hello::local(QStringLiteral("wirebenchd 9.0"));
+    future.version = 99;
+    QTest::newRow("newer protocol") << control::encode(future.toJson()) << 8000 << QStringLiteral("speaks control protocol version 99");
+    QTest::newRow("truncated hello") << control::encode(future.toJson()).left(30) << 0 << QStringLiteral("truncated");
+}
+
+void TestTcpDriver::notAWirebenchd()
+{
+    QFETCH(QByteArray, greeting);
+    QFETCH(int, holdMs);
+    QFETCH(QString, errorContains);
+    FakeServer fake(greeting, holdMs);
+    RunSpec s = spec(QStringLiteral("tcp-recv"), 1500);
+    s.host.port = fake.port;
+    Observer observer;
+    const RunResult r = TcpDriver(TcpDriver::Direction::Receive).run(s, observer);
+    QCOMPARE(r.status, RunStatus::Failed);
+    QVERIFY2(r.error.startsWith(QStringLiteral("loopback (127.0.0.1:%1): ").arg(fake.port)), qPrintable(r.error));
+    QVERIFY2(r.error.contains(errorContains), qPrintable(r.error));
+    qInfo("%s", qPrintable(r.error));
+}
+
+void TestTcpDriver::serverStopsMidTest()
+{
+    // The far end goes away during a 20 s test: the run fails with a one-line reason and keeps what was counted.
+    for (const auto direction : {TcpDriver::Direction::Send, TcpDriver::Direction::Receive}) {
+        ResponderConfig config;
+        config.address = QHostAddress::LocalHost;
+        config.port = 0;
+        Responder responder(config);
+        QVERIFY(responder.start());
+        RunSpec s = spec(direction == TcpDriver::Direction::Send ? QStringLiteral("tcp-send") : QStringLiteral("tcp-recv"), 1500, 20000);
+        s.host.port = responder.port();
+        Observer observer;
+        RunResult r;
+        std::thread runner([&] { r = TcpDriver(direction).run(s, observer); });
+        QTRY_VERIFY_WITH_TIMEOUT(observer.samplesSeen.load() > 2, 10000);
+        responder.stop();
+        runner.join();
+        QCOMPARE(r.status, RunStatus::Failed);
+        QVERIFY2(r.error.contains(QStringLiteral("mid-test")) || r.error.contains(QStringLiteral("ended the test")), qPrintable(r.error));
+        QVERIFY2(!r.error.contains(QLatin1Char('\n')), qPrintable(r.error));
+        qInfo("%s", qPrintable(r.error));
+        if (direction == TcpDriver::Direction::Receive)
+            QVERIFY(r.bytes > 0);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestTcpDriver)

@@ -5,7 +5,9 @@
 #include <QTcpServer>
 #include <QTest>
 
+#include <atomic>
 #include <csignal>
+#include <thread>
 
 using namespace wb;
 
@@ -14,9 +16,14 @@ namespace {
 class Observer : public RunObserver
 {
 public:
-    void sample(const Sample &s) override { samples.append(s); }
+    void sample(const Sample &s) override
+    {
+        samples.append(s);
+        seen.fetch_add(1);
+    }
     bool stopRequested() const override { return false; }
     SampleList samples;
+    std::atomic_int seen{0};
 };
 
 quint16 freePort()
@@ -37,6 +44,7 @@ private slots:
     void badArguments();
     void servesADriverAndLogs();
     void ipv6Loopback();
+    void killedMidTest();
 
 private:
     bool startDaemon(QProcess &p, const QStringList &args, QString *firstLine);
@@ -167,6 +175,31 @@ void TestWirebenchd::ipv6Loopback()
     ::kill(pid_t(daemon.processId()), SIGINT);
     QVERIFY(daemon.waitForFinished(10000));
     QCOMPARE(daemon.exitCode(), 0);
+}
+
+void TestWirebenchd::killedMidTest()
+{
+    // kill -9 during a test, both directions: the run fails with one line that says so, nothing hangs.
+    for (const auto direction : {TcpDriver::Direction::Send, TcpDriver::Direction::Receive}) {
+        const quint16 port = freePort();
+        QProcess daemon;
+        QString first;
+        QVERIFY2(startDaemon(daemon, {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(port)}, &first), qPrintable(first));
+        RunSpec spec;
+        spec.host.address = QStringLiteral("127.0.0.1");
+        spec.host.port = port;
+        spec.params.durationMs = 20000;
+        Observer observer;
+        RunResult r;
+        std::thread runner([&] { r = TcpDriver(direction).run(spec, observer); });
+        QTRY_VERIFY_WITH_TIMEOUT(observer.seen.load() > 2, 10000);
+        daemon.kill();
+        QVERIFY(daemon.waitForFinished(10000));
+        runner.join();
+        QCOMPARE(r.status, RunStatus::Failed);
+        QVERIFY2(r.error.contains(QStringLiteral("mid-test")), qPrintable(r.error));
+        qInfo("%s", qPrintable(r.error));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestWirebenchd)

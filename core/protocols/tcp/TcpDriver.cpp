@@ -309,7 +309,7 @@ RunResult TcpDriver::run(const RunSpec &spec, RunObserver &observer)
             if (rr == ControlChannel::Read::Timeout)
                 return;
             if (rr == ControlChannel::Read::Closed) {
-                problem = QStringLiteral("wirebenchd closed the connection mid-test: check its log");
+                problem = QStringLiteral("wirebenchd closed the connection mid-test (stopped or crashed?): check its log");
                 return;
             }
             if (rr != ControlChannel::Read::Message) {
@@ -470,6 +470,14 @@ RunResult TcpDriver::run(const RunSpec &spec, RunObserver &observer)
             senderInfo.rttVarUs = theirs.rttVarUs;
             senderInfo.totalRetrans = theirs.retransmits;
         }
+    }
+    if (problem.startsWith(QLatin1String("the data connection failed"))) {
+        // The server may have said why (shutting down, ...): its word beats "connection reset".
+        const QString dataProblem = problem;
+        problem.clear();
+        drainControl(200);
+        if (problem.isEmpty() || !problem.startsWith(QLatin1String("wirebenchd ended the test")))
+            problem = dataProblem;
     }
     r.samples = meter.samples();
 
