@@ -60,6 +60,8 @@ private slots:
     void usageErrors();
     void refusedPort();
     void realRun();
+    void chart_data();
+    void chart();
     void interrupt();
     void cleanupTestCase();
 
@@ -233,6 +235,53 @@ void TestCli::realRun()
     const QStringList lines = QString::fromUtf8(csvFile.readAll()).split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 3);
     QVERIFY(lines.first().contains(QStringLiteral("throughput_MBps,throughput_Mbps")));
+}
+
+void TestCli::chart_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::newRow("png") << QStringLiteral("chart.png");
+    QTest::newRow("pdf") << QStringLiteral("chart.pdf");
+}
+
+void TestCli::chart()
+{
+    QFETCH(QString, file);
+    QString why;
+    if (!startDaemon(&why)) {
+        if (underCi())
+            QFAIL(qPrintable(why));
+        QSKIP(qPrintable(why));
+    }
+    QTemporaryDir dir;
+    const QString path = dir.filePath(file);
+    const Outcome o = runCli({QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1:%1").arg(m_port),
+                              QStringLiteral("--reps"), QStringLiteral("2"), QStringLiteral("--duration"),
+                              QStringLiteral("0.5"), QStringLiteral("--chart"), path, QStringLiteral("--chart-size"),
+                              QStringLiteral("800x500"), QStringLiteral("--unit"), QStringLiteral("Mbps")});
+#if WIREBENCH_CLI_HAS_CHART
+    QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
+    QFile f(path);
+    QVERIFY2(f.open(QIODevice::ReadOnly), "the chart file exists");
+    const QByteArray head = f.read(64);
+    if (file.endsWith(QLatin1String(".png"))) {
+        // PNG: signature, then the IHDR chunk with width and height as big-endian 32-bit numbers.
+        QVERIFY(head.startsWith("\x89PNG\r\n\x1a\n"));
+        auto be32 = [&](int at) {
+            return (quint32(quint8(head.at(at))) << 24) | (quint32(quint8(head.at(at + 1))) << 16)
+                   | (quint32(quint8(head.at(at + 2))) << 8) | quint32(quint8(head.at(at + 3)));
+        };
+        QCOMPARE(be32(16), 800u);
+        QCOMPARE(be32(20), 500u);
+    } else {
+        QVERIFY(head.startsWith("%PDF-"));
+    }
+    QVERIFY(o.out.contains(QStringLiteral("Mbit/s")));
+#else
+    QCOMPARE(o.exitCode, 2);
+    QVERIFY2(o.err.contains(QStringLiteral("not available in this build")), qPrintable(o.err));
+    QVERIFY(!QFile::exists(path));
+#endif
 }
 
 void TestCli::interrupt()
