@@ -1,6 +1,8 @@
 #include "RunAnalyzer.h"
 
 #include "Ceiling.h"
+#include "FramePlanCheck.h"
+#include "SocketDiag.h"
 
 #include <QFile>
 
@@ -19,6 +21,29 @@ void RunAnalyzer::reset()
     m_links.clear();
     m_history.clear();
     m_started = false;
+    m_leftoversChecked = false;
+    m_notRun.clear();
+    m_pendingWarnings.clear();
+}
+
+QStringList RunAnalyzer::endPlan()
+{
+    const QStringList lines = m_mtu.restore();
+    if (!lines.isEmpty())
+        m_links.clear(); // the MTUs changed back
+    return lines;
+}
+
+void RunAnalyzer::duringRun()
+{
+    if (m_observePort == 0 || m_observedMss > 0)
+        return;
+    if (m_sinceObserve.isValid() && m_sinceObserve.elapsed() < 250)
+        return;
+    m_sinceObserve.start();
+    const LinkInfo link = m_links.value(m_currentAddress);
+    const QString addr = link.resolvedAddress.isEmpty() ? m_currentAddress : link.resolvedAddress;
+    m_observedMss = SocketDiag::observedMss(addr, m_observePort, true, &m_observeNote);
 }
 
 QString RunAnalyzer::testKey(const RunSpec &spec)
@@ -76,8 +101,46 @@ void RunAnalyzer::beforeRun(const RunSpec &spec)
 {
     m_thresholds = thresholdsFrom(spec.params.options, m_base);
     m_currentAddress = spec.host.address;
+    m_notRun.clear();
+    m_pendingWarnings.clear();
     if (!m_links.contains(spec.host.address))
         m_links.insert(spec.host.address, LinkProbe::probe(spec.host.address));
+
+    // Optional: set the local interface MTU to the frame size (root only; restored by endPlan()).
+    const bool setMtu = spec.params.options.value(FramePlanCheck::setInterfaceMtuOption()).toBool();
+    if (setMtu) {
+        if (!m_leftoversChecked) {
+            m_leftoversChecked = true;
+            m_pendingWarnings << InterfaceMtu::restoreLeftovers();
+        }
+        const LinkInfo link = m_links.value(spec.host.address);
+        QString e;
+        if (link.interfaceName.isEmpty()) {
+            m_pendingWarnings << QStringLiteral("%1: frames.set_interface_mtu is on but the local interface towards "
+                                                "it is unknown, so its MTU was left as it is")
+                                     .arg(spec.host.displayName());
+        } else if (link.interfaceMtu != spec.frameSize) {
+            if (m_mtu.apply(link.interfaceName, spec.frameSize, &e))
+                m_links.insert(spec.host.address, LinkProbe::probe(spec.host.address)); // the route's MTU changed
+            else
+                m_pendingWarnings << QStringLiteral("%1: %2").arg(spec.host.displayName(), e);
+        }
+    }
+    const FrameVerdict v =
+        FramePlanCheck::verdict(m_links.value(spec.host.address), spec.host, spec.frameSize, false);
+    if (!v.ok)
+        m_notRun = v.reason;
+
+    // Drivers that cannot clamp the MSS: observe what their connection uses.
+    m_observedMss = 0;
+    m_observeNote.clear();
+    m_sinceObserve.invalidate();
+    m_observePort = 0;
+    if (spec.protocol == QLatin1String("smb-read") || spec.protocol == QLatin1String("smb-write")) {
+        bool ok = false;
+        const int port = spec.host.options.value(QStringLiteral("smb.port"), 445).toInt(&ok);
+        m_observePort = ok && port > 0 && port < 65536 ? quint16(port) : 445;
+    }
     m_cpu.start();
     m_started = true;
 }
@@ -125,6 +188,26 @@ void RunAnalyzer::afterRun(RunResult &result)
         if (sd >= 0)
             x.insert(QStringLiteral("service_demand_remote_us_per_KB"), sd);
     }
+
+    // The MSS: the driver's own (TCP_INFO on its socket), else what sock_diag saw during the run.
+    if (result.mss > 0) {
+        if (!x.contains(QStringLiteral("mss_source")))
+            x.insert(QStringLiteral("mss_source"), QStringLiteral("tcp_info"));
+        if (m_observedMss > 0)
+            x.insert(QStringLiteral("mss_observed"), m_observedMss);
+    } else if (m_observedMss > 0) {
+        result.mss = m_observedMss;
+        x.insert(QStringLiteral("mss_source"), QStringLiteral("sock_diag"));
+    } else if (m_observePort != 0 && result.status != RunStatus::NotRun) {
+        x.insert(QStringLiteral("mss_source"), QStringLiteral("unknown"));
+        x.insert(QStringLiteral("mss_note"), m_observeNote.isEmpty() ? QStringLiteral("not observed") : m_observeNote);
+    }
+    m_observePort = 0;
+    for (const QString &w : std::as_const(m_pendingWarnings)) {
+        if (!result.warnings.contains(w))
+            result.warnings.append(w);
+    }
+    m_pendingWarnings.clear();
 
     // The link and its ceiling.
     LinkInfo link = m_links.value(spec.host.address);

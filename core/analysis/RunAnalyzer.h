@@ -2,9 +2,11 @@
 
 #include "Bottleneck.h"
 #include "CpuMeter.h"
+#include "InterfaceMtu.h"
 #include "LinkInfo.h"
 #include "model/RunResult.h"
 
+#include <QElapsedTimer>
 #include <QHash>
 
 namespace wb {
@@ -26,6 +28,18 @@ public:
     /// Forgets the cached links and the repetitions seen (call at the start of a plan).
     void reset();
 
+    /// After beforeRun: why this run's frame size cannot be run towards its host (path or interface
+    /// MTU below it), empty when it can. The engine then starts no driver and reports status NotRun
+    /// with this as the error. See FramePlanCheck.
+    QString notRunReason() const { return m_notRun; }
+    /// Call while a run goes on (the engine does on each sample): for drivers that cannot clamp the
+    /// MSS (smb-read, smb-write) it reads the MSS of this process's connection to the host's SMB port
+    /// through sock_diag, at most every 250 ms until found. afterRun records it (mss, mss_source).
+    void duringRun();
+    /// Call when a plan ends (finished, stopped or failed): puts back interface MTUs that
+    /// frames.set_interface_mtu changed. Returns one line per interface for the status line.
+    QStringList endPlan();
+
     /// The bottleneck sentence of one test from its results (pure; for the table, report and CLI).
     static QString bottleneckFor(const RunResultList &testResults, const AnalysisThresholds &t = {});
     /// The thresholds with overrides from a plan's TestParams::options
@@ -46,6 +60,16 @@ private:
     CpuMeter m_cpu;
     QString m_currentAddress;
     bool m_started = false;
+
+    // Frame sizes (docs/FRAMES.md).
+    QString m_notRun;                 ///< this run's not-run reason
+    QStringList m_pendingWarnings;    ///< for this run's result (MTU setter messages)
+    InterfaceMtu m_mtu;               ///< frames.set_interface_mtu: what was changed, to restore
+    bool m_leftoversChecked = false;  ///< restoreLeftovers() done for this plan
+    quint16 m_observePort = 0;        ///< SMB port whose connection's MSS to observe; 0 = none
+    int m_observedMss = 0;
+    QString m_observeNote;
+    QElapsedTimer m_sinceObserve;
 };
 
 } // namespace wb

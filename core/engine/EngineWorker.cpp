@@ -46,6 +46,8 @@ void EngineWorker::runPlan(const TestPlan &plan)
             break;
         }
     }
+    for (const QString &line : m_analyzer.endPlan()) // interface MTUs set for frame sizes go back
+        emit statusChanged(line);
     emit planFinished(cancelled);
 }
 
@@ -70,7 +72,12 @@ RunResult EngineWorker::runOne(const RunSpec &spec)
                                .arg(spec.frameSize)
                                .arg(spec.repetition));
         m_analyzer.beforeRun(spec);
-        result = driver->run(spec, *this);
+        if (const QString why = m_analyzer.notRunReason(); !why.isEmpty()) { // frame size above the path MTU
+            result.status = RunStatus::NotRun;
+            result.error = why; // names the host
+        } else {
+            result = driver->run(spec, *this);
+        }
         result.spec = spec; // drivers may not rewrite what was asked
     }
     if (!result.startedAt.isValid())
@@ -89,6 +96,7 @@ RunResult EngineWorker::runOne(const RunSpec &spec)
 void EngineWorker::sample(const Sample &s)
 {
     m_pendingSamples.append(s);
+    m_analyzer.duringRun(); // MSS of connections the driver does not own (sock_diag)
     if (m_sinceFlush.elapsed() >= kFlushIntervalMs)
         flushSamples();
 }
