@@ -1,20 +1,47 @@
 #include "ResultsTable.h"
 
 #include <QHeaderView>
+#include <QStyle>
+
+#include <optional>
 
 namespace wb {
+
+namespace {
+const QColor kNotRunColor(130, 130, 130);
+
+/// The number under key in extra, or nothing when the run did not report it.
+std::optional<double> extraNumber(const QVariantMap &extra, const char *key)
+{
+    const QVariant v = extra.value(QLatin1String(key));
+    bool ok = false;
+    const double d = v.toDouble(&ok);
+    if (!v.isValid() || !ok)
+        return std::nullopt;
+    return d;
+}
+} // namespace
 
 ResultsTable::ResultsTable(QWidget *parent)
     : QTableWidget(0, ColumnCount, parent)
 {
     setObjectName(QStringLiteral("resultsTable"));
-    setHorizontalHeaderLabels({tr("#"), tr("Host"), tr("OS"), tr("Protocol"), tr("Frame (B)"), tr("MSS (B)"),
-                               tr("Rep"), tr("MB/s"), tr("Mbit/s"), tr("Status"), tr("Error")});
+    setHorizontalHeaderLabels({tr("#"), tr("Host"), tr("OS"), tr("Protocol"), tr("Frame (B)"), tr("MSS (B)"), tr("Rep"),
+                               tr("MB/s"), tr("Mbit/s"), tr("% of ceiling"), tr("CPU local (%)"), tr("CPU remote (%)"),
+                               tr("Retransmits (segments)"), tr("RTT (ms)"), tr("Status"), tr("Error / warnings")});
     horizontalHeaderItem(MBps)->setToolTip(tr("Megabytes per second, 10^6 bytes/s, receiver's count over the receiver's time"));
     horizontalHeaderItem(Mbps)->setToolTip(tr("Megabits per second, 10^6 bits/s"));
+    horizontalHeaderItem(PercentOfCeiling)
+        ->setToolTip(tr("The result as a percentage of the TCP goodput the link allows at this frame size "
+                        "(blank when the link speed is unknown, e.g. loopback: set it per host)"));
+    horizontalHeaderItem(CpuLocal)->setToolTip(tr("This computer, whole system, average over all cores (0-100 %)"));
+    horizontalHeaderItem(CpuRemote)->setToolTip(tr("The server, as it reported it (100 % = one core)"));
+    horizontalHeaderItem(Retransmits)->setToolTip(tr("TCP segments retransmitted by the sender (TCP_INFO)"));
+    horizontalHeaderItem(RttMs)->setToolTip(tr("Smoothed round-trip time seen by TCP (TCP_INFO), milliseconds"));
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setAlternatingRowColors(true);
+    setWordWrap(false);
     verticalHeader()->setVisible(false);
     horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     horizontalHeader()->setStretchLastSection(true);
@@ -39,6 +66,9 @@ void ResultsTable::addResult(const RunResult &result)
         setItem(row, column, item);
         return item;
     };
+    auto setNumber = [&](int column, std::optional<double> value, int decimals) {
+        set(column, value ? QString::number(*value, 'f', decimals) : tr("-"), true);
+    };
     set(Index, QString::number(spec.index + 1), true);
     set(HostName, spec.host.displayName());
     set(Os, spec.host.osLabel.isEmpty() ? result.serverOs : spec.host.osLabel)->setToolTip(result.serverOs);
@@ -49,13 +79,41 @@ void ResultsTable::addResult(const RunResult &result)
     const bool ok = result.ok();
     set(MBps, ok ? QString::number(result.megabytesPerSecond(), 'f', 2) : tr("-"), true);
     set(Mbps, ok ? QString::number(result.megabitsPerSecond(), 'f', 1) : tr("-"), true);
-    QTableWidgetItem *status = set(Status, runStatusName(result.status));
+    const QVariantMap &x = result.extra;
+    setNumber(PercentOfCeiling, ok ? extraNumber(x, "percent_of_ceiling") : std::nullopt, 1);
+    if (ok && x.contains(QStringLiteral("ceiling_MBps")))
+        item(row, PercentOfCeiling)->setToolTip(tr("Ceiling %1 MB/s at MTU %2 B")
+                                                    .arg(x.value(QStringLiteral("ceiling_MBps")).toDouble(), 0, 'f', 1)
+                                                    .arg(x.value(QStringLiteral("ceiling_mtu")).toInt()));
+    setNumber(CpuLocal, extraNumber(x, "cpu_local_percent"), 1);
+    setNumber(CpuRemote, extraNumber(x, "cpu_remote_percent"), 1);
+    setNumber(Retransmits, extraNumber(x, "retransmits"), 0);
+    const std::optional<double> rtt = extraNumber(x, "rtt_us");
+    setNumber(RttMs, rtt ? std::optional<double>(*rtt / 1000.0) : std::nullopt, 3);
+
+    const bool notRun = result.status == RunStatus::NotRun;
+    QTableWidgetItem *status = set(Status, notRun ? tr("not run") : runStatusName(result.status));
     QString error = result.error;
     if (!result.warnings.isEmpty())
         error += (error.isEmpty() ? QString() : QStringLiteral("; ")) + result.warnings.join(QStringLiteral("; "));
     QTableWidgetItem *errorItem = set(Error, error);
     errorItem->setToolTip(error);
-    if (!ok) {
+    if (!result.warnings.isEmpty()) {
+        status->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
+        status->setToolTip(tr("Warning:\n%1").arg(result.warnings.join(QLatin1Char('\n'))));
+        status->setData(Qt::UserRole, true); // marks "has warnings" for tests and delegates
+    }
+    if (notRun) {
+        // Greyed out: nothing was measured, and the reason says why.
+        for (int c = 0; c < ColumnCount; ++c) {
+            if (QTableWidgetItem *it = item(row, c)) {
+                it->setForeground(kNotRunColor);
+                if (c != Error && c != Status)
+                    it->setToolTip(tr("Not run: %1").arg(result.error));
+            }
+        }
+        status->setToolTip(tr("Not run: %1").arg(result.error));
+    } else if (!ok) {
         const QColor color = result.status == RunStatus::Cancelled ? QColor(140, 100, 0) : QColor(190, 30, 30);
         status->setForeground(color);
         errorItem->setForeground(color);

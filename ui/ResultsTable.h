@@ -6,12 +6,32 @@
 
 namespace wb {
 
-/// One row per finished run, filled in as each run ends. A failed run shows its error.
+/// One row per finished run, filled in as each run ends. A failed run shows its error; a run with
+/// warnings carries a warning icon (the warnings in its tooltip); a run that was not started (a frame
+/// larger than the path MTU, ...) is greyed out with the reason.
 class ResultsTable : public QTableWidget
 {
     Q_OBJECT
 public:
-    enum Column { Index, HostName, Os, Protocol, Frame, Mss, Repetition, MBps, Mbps, Status, Error, ColumnCount };
+    enum Column {
+        Index,
+        HostName,
+        Os,
+        Protocol,
+        Frame,
+        Mss,
+        Repetition,
+        MBps,
+        Mbps,
+        PercentOfCeiling,
+        CpuLocal,
+        CpuRemote,
+        Retransmits,
+        RttMs,
+        Status,
+        Error,
+        ColumnCount
+    };
 
     explicit ResultsTable(QWidget *parent = nullptr);
     const RunResultList &results() const { return m_results; }

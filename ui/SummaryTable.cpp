@@ -1,0 +1,212 @@
+#include "SummaryTable.h"
+
+#include "analysis/RunAnalyzer.h"
+
+#include <QHeaderView>
+#include <QStyle>
+
+#include <algorithm>
+
+namespace wb {
+
+namespace {
+const QColor kNotRunColor(130, 130, 130);
+const QColor kFailedColor(190, 30, 30);
+
+// Same grouping as TestSummary::build: host name, address and port, protocol, frame size.
+RunResultList runsOf(const TestSummary &t, const RunResultList &results)
+{
+    RunResultList out;
+    for (const RunResult &r : results) {
+        if (t.host.displayName() == r.spec.host.displayName() && t.host.address == r.spec.host.address
+            && t.host.port == r.spec.host.port && t.protocol == r.spec.protocol && t.frameSize == r.spec.frameSize)
+            out.append(r);
+    }
+    return out;
+}
+
+/// Mean of extra[key] over the successful runs that report it; -1 when none does.
+double meanExtra(const RunResultList &runs, const QString &key, bool useMedian = false)
+{
+    QList<double> values;
+    for (const RunResult &r : runs) {
+        bool ok = false;
+        const double v = r.extra.value(key).toDouble(&ok);
+        if (r.ok() && r.extra.contains(key) && ok)
+            values << v;
+    }
+    if (values.isEmpty())
+        return -1;
+    if (useMedian) {
+        std::sort(values.begin(), values.end());
+        const qsizetype n = values.size();
+        return n % 2 ? values.at(n / 2) : (values.at(n / 2 - 1) + values.at(n / 2)) / 2;
+    }
+    double sum = 0;
+    for (double v : values)
+        sum += v;
+    return sum / double(values.size());
+}
+} // namespace
+
+SummaryTable::SummaryTable(QWidget *parent)
+    : QTableWidget(0, ColumnCount, parent)
+{
+    setObjectName(QStringLiteral("summaryTable"));
+    setEditTriggers(QAbstractItemView::NoEditTriggers);
+    setSelectionBehavior(QAbstractItemView::SelectRows);
+    setAlternatingRowColors(true);
+    setWordWrap(false);
+    verticalHeader()->setVisible(false);
+    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    horizontalHeader()->setStretchLastSection(true);
+    rebuild();
+}
+
+void SummaryTable::clearResults()
+{
+    m_results.clear();
+    rebuild();
+}
+
+void SummaryTable::addResult(const RunResult &result)
+{
+    m_results.append(result);
+    rebuild();
+}
+
+void SummaryTable::setResults(const RunResultList &results)
+{
+    m_results = results;
+    rebuild();
+}
+
+void SummaryTable::setUnit(RateUnit unit)
+{
+    if (unit == m_unit)
+        return;
+    m_unit = unit;
+    rebuild();
+}
+
+void SummaryTable::rebuild()
+{
+    const QString u = Units::label(m_unit);
+    setHorizontalHeaderLabels({tr("Host"), tr("OS"), tr("Protocol"), tr("Frame (B)"), tr("MSS (B)"), tr("Reps ok"),
+                               tr("Reps failed"), tr("Min (%1)").arg(u), tr("Median (%1)").arg(u),
+                               tr("Mean (%1)").arg(u), tr("Max (%1)").arg(u), tr("Std dev (%1)").arg(u),
+                               tr("95% CI of mean (%1)").arg(u), tr("% of ceiling"), tr("CPU local (%)"),
+                               tr("CPU remote (%)"), tr("Service demand (µs/KB)"), tr("Warnings"), tr("Bottleneck")});
+    horizontalHeaderItem(Ci95)->setToolTip(tr("The interval that holds the true mean with 95% confidence "
+                                              "(Student's t over the successful repetitions; needs 2 or more)"));
+    horizontalHeaderItem(StdDev)->setToolTip(tr("Sample standard deviation (n - 1) of the successful repetitions"));
+    horizontalHeaderItem(PercentOfCeiling)
+        ->setToolTip(tr("Median over the repetitions of the result as a percentage of the TCP goodput the link "
+                        "allows at this frame size (blank when the link speed is unknown: set it per host)"));
+    horizontalHeaderItem(CpuLocal)->setToolTip(tr("This computer, whole system, average over all cores (0-100 %), "
+                                                  "mean over the repetitions"));
+    horizontalHeaderItem(CpuRemote)->setToolTip(tr("The server, as it reported it (100 % = one core)"));
+    horizontalHeaderItem(ServiceDemand)
+        ->setToolTip(tr("Microseconds of CPU on this computer (all cores) per KB (1024 bytes) moved, as netperf"));
+    horizontalHeaderItem(Bottleneck)->setToolTip(tr("What most likely limited the test, from the evidence"));
+
+    m_summaries = TestSummary::build(m_results);
+    setRowCount(int(m_summaries.size()));
+    for (int row = 0; row < m_summaries.size(); ++row) {
+        const TestSummary &t = m_summaries.at(row);
+        const RunResultList runs = runsOf(t, m_results);
+        auto set = [&](int column, const QString &text, bool number = false) {
+            auto *item = new QTableWidgetItem(text);
+            if (number)
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            setItem(row, column, item);
+            return item;
+        };
+        auto rate = [&](double MBps) { return Units::fromBytesPerSecond(MBps * 1e6, m_unit); };
+        const int decimals = m_unit == RateUnit::Mbps ? 1 : 2;
+        auto setRate = [&](int column, double MBps) {
+            set(column, t.okRuns > 0 ? QString::number(rate(MBps), 'f', decimals) : tr("-"), true);
+        };
+        auto setOptional = [&](int column, double value, int places) {
+            set(column, value >= 0 ? QString::number(value, 'f', places) : tr("-"), true);
+        };
+
+        int notRun = 0;
+        QStringList warnings;
+        QString notRunReason;
+        for (const RunResult &r : runs) {
+            if (r.status == RunStatus::NotRun) {
+                ++notRun;
+                if (notRunReason.isEmpty())
+                    notRunReason = r.error;
+            }
+            for (const QString &w : r.warnings) {
+                if (!warnings.contains(w))
+                    warnings << w;
+            }
+        }
+        const bool allNotRun = notRun > 0 && notRun == runs.size();
+
+        set(HostName, t.host.displayName());
+        set(Os, t.host.osLabel);
+        set(Protocol, t.protocol);
+        set(Frame, QString::number(t.frameSize), true);
+        set(Mss, t.mss > 0 ? QString::number(t.mss) : tr("-"), true);
+        set(RepsOk, QString::number(t.okRuns), true);
+        QTableWidgetItem *failed = set(RepsFailed, QString::number(t.failedRuns), true);
+        if (t.failedRuns > 0) {
+            QStringList why = t.errors;
+            failed->setToolTip(why.join(QLatin1Char('\n')));
+            if (!allNotRun)
+                failed->setForeground(kFailedColor);
+        }
+        setRate(Min, t.MBps.min);
+        setRate(Median, t.MBps.median);
+        setRate(Mean, t.MBps.mean);
+        setRate(Max, t.MBps.max);
+        set(StdDev, t.okRuns > 1 ? QString::number(rate(t.MBps.stddev), 'f', decimals) : tr("-"), true);
+        QTableWidgetItem *ci = set(Ci95,
+                                   t.okRuns > 1 ? tr("%1 - %2")
+                                                      .arg(rate(t.MBps.ciLow()), 0, 'f', decimals)
+                                                      .arg(rate(t.MBps.ciHigh()), 0, 'f', decimals)
+                                                : tr("-"),
+                                   true);
+        ci->setToolTip(t.okRuns > 1 ? tr("mean %1 +/- %2 %3 (95%, Student's t, %4 repetitions)")
+                                          .arg(rate(t.MBps.mean), 0, 'f', decimals)
+                                          .arg(rate(t.MBps.ci95HalfWidth), 0, 'f', decimals)
+                                          .arg(u)
+                                          .arg(t.okRuns)
+                                    : tr("needs 2 or more successful repetitions"));
+        setOptional(PercentOfCeiling, meanExtra(runs, QStringLiteral("percent_of_ceiling"), true), 1);
+        const double ceiling = meanExtra(runs, QStringLiteral("ceiling_MBps"), true);
+        if (ceiling > 0)
+            item(row, PercentOfCeiling)->setToolTip(tr("of a ceiling of %1 MB/s").arg(ceiling, 0, 'f', 1));
+        setOptional(CpuLocal, meanExtra(runs, QStringLiteral("cpu_local_percent")), 1);
+        setOptional(CpuRemote, meanExtra(runs, QStringLiteral("cpu_remote_percent")), 1);
+        setOptional(ServiceDemand, meanExtra(runs, QStringLiteral("service_demand_us_per_KB")), 3);
+
+        QTableWidgetItem *warn = set(Warnings, warnings.join(QStringLiteral("; ")));
+        if (!warnings.isEmpty()) {
+            warn->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
+            warn->setToolTip(warnings.join(QLatin1Char('\n')));
+            warn->setForeground(QColor(170, 20, 20));
+        }
+        QString sentence;
+        if (allNotRun)
+            sentence = tr("not run: %1").arg(notRunReason);
+        else if (t.okRuns == 0)
+            sentence = tr("no successful run: %1").arg(t.errors.value(0));
+        else
+            sentence = RunAnalyzer::bottleneckFor(runs);
+        set(Bottleneck, sentence)->setToolTip(sentence);
+
+        if (allNotRun) {
+            for (int c = 0; c < ColumnCount; ++c) {
+                if (QTableWidgetItem *it = item(row, c))
+                    it->setForeground(kNotRunColor);
+            }
+        }
+    }
+}
+
+} // namespace wb
