@@ -1,8 +1,11 @@
 #include "EngineWorker.h"
 
+#include "analysis/RepeatUntilStable.h"
 #include "protocols/DriverRegistry.h"
 
 #include <QDateTime>
+#include <QHash>
+#include <QSet>
 
 namespace wb {
 
@@ -21,22 +24,50 @@ void EngineWorker::runPlan(const TestPlan &plan)
     m_analyzer.reset();
     m_runs = plan.expand();
     const QList<RunSpec> &runs = m_runs;
+    m_doneCount = 0;
+    m_totalCount = int(runs.size());
     emit planStarted(int(runs.size()));
     emit progressChanged(0, int(runs.size()), estimateSecondsLeft(runs, 0));
 
     bool cancelled = false;
+    QHash<QString, QList<double>> figures; // per test, for "repeat until stable"
+    QSet<QString> settled;                 // tests that need no more repetitions
+    int skipped = 0;
     for (int i = 0; i < runs.size(); ++i) {
         if (m_stop.load()) {
             cancelled = true;
             break;
         }
         const RunSpec &spec = runs.at(i);
+        const QString key = stabilityKey(spec);
+        if (settled.contains(key)) {
+            ++skipped;
+            continue;
+        }
         m_current = i;
         emit runStarted(spec);
         RunResult result = runOne(spec);
         flushSamples();
+        if (plan.params.stableTargetPercent > 0 && result.ok()) {
+            figures[key].append(result.megabytesPerSecond());
+            const StableDecision d = RepeatUntilStable::decide(figures.value(key), plan.params.minRepetitions,
+                                                               plan.repetitions, plan.params.stableTargetPercent);
+            if (!d.repeat) {
+                settled.insert(key);
+                result.extra.insert(QStringLiteral("stability"), d.note);
+                if (!d.targetReached)
+                    result.warnings.append(d.note);
+            }
+        }
         emit runFinished(result);
-        emit progressChanged(i + 1, int(runs.size()), estimateSecondsLeft(runs, i + 1));
+        // Settled tests shrink the plan: the remaining repetitions of each are not run.
+        int left = 0;
+        for (int j = i + 1; j < runs.size(); ++j)
+            left += settled.contains(stabilityKey(runs.at(j))) ? 0 : 1;
+        m_doneCount = i + 1 - skipped;
+        m_totalCount = m_doneCount + left;
+        const double share = left / qMax(1.0, double(runs.size() - i - 1));
+        emit progressChanged(m_doneCount, m_totalCount, estimateSecondsLeft(runs, i + 1) * share);
         if (result.status == RunStatus::Cancelled) {
             cancelled = true;
             break;
@@ -114,9 +145,15 @@ void EngineWorker::flushSamples()
         // Time left counts down during a run too, not only at its end.
         const double inRun = m_runClock.isValid() ? m_runClock.elapsed() / 1000.0 : 0;
         const double left = estimateSecondsLeft(m_runs, m_current);
-        emit progressChanged(m_current, int(m_runs.size()), qMax(0.0, left - inRun));
+        emit progressChanged(m_doneCount, m_totalCount, qMax(0.0, left - inRun));
     }
     m_sinceFlush.restart();
+}
+
+QString EngineWorker::stabilityKey(const RunSpec &spec)
+{
+    return spec.host.name + QLatin1Char('|') + spec.host.address + QLatin1Char(':') + QString::number(spec.host.port)
+           + QLatin1Char('|') + spec.testKey();
 }
 
 double EngineWorker::estimateSecondsLeft(const QList<RunSpec> &runs, int current) const

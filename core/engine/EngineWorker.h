@@ -40,6 +40,7 @@ private:
     void status(const QString &text) override;
     void flushSamples();
     RunResult runOne(const RunSpec &spec);
+    static QString stabilityKey(const RunSpec &spec);
     double estimateSecondsLeft(const QList<RunSpec> &runs, int current) const;
 
     std::atomic_bool m_stop{false};
@@ -49,6 +50,8 @@ private:
     double m_secondsPerByte = 0; ///< learnt from finished sized runs, for the time-left estimate
     QList<RunSpec> m_runs;       ///< the running plan, expanded
     int m_current = 0;
+    int m_doneCount = 0;  ///< runs finished (skipped repetitions of settled tests not counted)
+    int m_totalCount = 0; ///< runs the plan will make, as far as known now
     RunAnalyzer m_analyzer;      ///< link, ceiling, CPU cost, warnings and bottleneck around each run
 };
 

@@ -17,6 +17,11 @@ struct TestParams
     int streams = 1;                 ///< parallel streams where a protocol supports it
     qint64 fileSizeBytes = 256LL * 1024 * 1024; ///< file transfers (FTP, SMB, copy)
     bool stopOnError = false;        ///< stop the plan at the first failed run
+    /// "Repeat until stable" (netperf -i max,min -I 95,width): with a target > 0, a test stops repeating
+    /// once the 95% interval's half-width is within this percentage of the mean, after at least
+    /// minRepetitions and at most the plan's repetitions. 0 = always run every repetition.
+    double stableTargetPercent = 0;
+    int minRepetitions = 3;
     QVariantMap options;             ///< protocol-specific extras
 
     bool operator==(const TestParams &) const = default;
