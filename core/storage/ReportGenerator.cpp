@@ -18,6 +18,14 @@ QString esc(const QString &s)
     return s.toHtmlEscaped();
 }
 
+// Between a number and its unit: a no-break space, so that a narrow table cell never splits "118.00 MB/s".
+const QChar kNbsp(0x00A0);
+
+QString withUnit(const QString &number, const QString &unit)
+{
+    return number + kNbsp + unit;
+}
+
 QString fixed(double v, int decimals)
 {
     return std::isfinite(v) ? QString::number(v, 'f', decimals) : QStringLiteral("n/a");
@@ -27,19 +35,19 @@ QString fixed(double v, int decimals)
 QString rate(double bytesPerSecond, RateUnit unit)
 {
     const double v = Units::fromBytesPerSecond(bytesPerSecond, unit);
-    return fixed(v, std::fabs(v) >= 1000 ? 1 : 2) + QLatin1Char(' ') + Units::label(unit);
+    return withUnit(fixed(v, std::fabs(v) >= 1000 ? 1 : 2), Units::label(unit));
 }
 
 QString bytesText(qint64 bytes)
 {
-    return QString::number(bytes) + QStringLiteral(" B");
+    return withUnit(QString::number(bytes), QStringLiteral("B"));
 }
 
 QString sizeText(qint64 bytes)
 {
     if (bytes < 1024)
         return bytesText(bytes);
-    return QStringLiteral("%1 B (%2)").arg(bytes).arg(Units::formatBytes(bytes));
+    return QStringLiteral("%1 (%2)").arg(bytesText(bytes), Units::formatBytes(bytes).replace(QLatin1Char(' '), kNbsp));
 }
 
 QString dateText(const QDateTime &t)
@@ -49,12 +57,12 @@ QString dateText(const QDateTime &t)
 
 QString frameText(int frame)
 {
-    return frame > 0 ? QStringLiteral("%1 B").arg(frame) : QStringLiteral("unclamped");
+    return frame > 0 ? withUnit(QString::number(frame), QStringLiteral("B")) : QStringLiteral("unclamped");
 }
 
 QString mssText(int mss)
 {
-    return mss > 0 ? QStringLiteral("%1 B").arg(mss) : QStringLiteral("unknown");
+    return mss > 0 ? withUnit(QString::number(mss), QStringLiteral("B")) : QStringLiteral("unknown");
 }
 
 QString hostKey(const Host &h)
@@ -127,7 +135,7 @@ QString ReportGenerator::chartName(int index)
     return QStringLiteral("wirebench-chart:%1").arg(index);
 }
 
-QString ReportGenerator::html(const ReportInput &in, Images images)
+QString ReportGenerator::html(const ReportInput &in, Images images, double fontPoints)
 {
     const SessionInfo &s = in.session;
     const TestPlan &plan = s.plan;
@@ -143,9 +151,10 @@ QString ReportGenerator::html(const ReportInput &in, Images images)
     h.line(QStringLiteral("<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">"));
     h.line(QStringLiteral("<head><meta charset=\"utf-8\" /><title>%1</title>").arg(esc(title)));
     h.line(QStringLiteral(
-        "<style>body { font-family: sans-serif; font-size: 10pt; } table { border-collapse: collapse; margin-bottom: "
+        "<style>body { font-family: sans-serif; font-size: %1pt; } table { border-collapse: collapse; margin-bottom: "
         "1em; } th { background: #e8e8e8; } td, th { padding: 3px 6px; } tr.failed td { color: #a00000; } "
-        ".warning { color: #8a5a00; } .note { color: #555555; font-size: 9pt; } img { max-width: 100%; }</style>"));
+        ".warning { color: #8a5a00; } .note { color: #555555; } img { max-width: 100%; }</style>")
+               .arg(fontPoints > 0 ? fontPoints : 10.0));
     h.line(QStringLiteral("</head><body>"));
     h.heading(1, title);
     if (!s.title.isEmpty())
@@ -167,13 +176,13 @@ QString ReportGenerator::html(const ReportInput &in, Images images)
         {QStringLiteral("Repetitions"), QString::number(plan.repetitions)},
         {QStringLiteral("Runs"), QStringLiteral("%1 stored (%2 ok) of %3 planned").arg(s.runCount).arg(s.okRuns)
                                      .arg(s.plannedRuns)},
-        {QStringLiteral("Run length"), fixed(p.durationMs / 1000.0, 1) + QStringLiteral(" s")},
-        {QStringLiteral("Warm-up left out"), fixed(p.warmupMs / 1000.0, 1) + QStringLiteral(" s")},
+        {QStringLiteral("Run length"), withUnit(fixed(p.durationMs / 1000.0, 1), QStringLiteral("s"))},
+        {QStringLiteral("Warm-up left out"), withUnit(fixed(p.warmupMs / 1000.0, 1), QStringLiteral("s"))},
         {QStringLiteral("Message size"), sizeText(p.messageSize)},
         {QStringLiteral("Send buffer"), p.sendBufferBytes > 0 ? sizeText(p.sendBufferBytes) : QStringLiteral("system default")},
         {QStringLiteral("Receive buffer"), p.recvBufferBytes > 0 ? sizeText(p.recvBufferBytes) : QStringLiteral("system default")},
         {QStringLiteral("Streams"), QString::number(p.streams)},
-        {QStringLiteral("Sample interval"), QStringLiteral("%1 ms").arg(p.sampleIntervalMs)},
+        {QStringLiteral("Sample interval"), withUnit(QString::number(p.sampleIntervalMs), QStringLiteral("ms"))},
     };
     bool fileProtocols = false;
     for (const QString &proto : s.protocols)
@@ -210,9 +219,9 @@ QString ReportGenerator::html(const ReportInput &in, Images images)
         }
         QString speed = lastExtra(in.runs, host, "link_speed_Mbps");
         if (!speed.isEmpty())
-            speed = fixed(speed.toDouble(), 0) + QStringLiteral(" Mbit/s");
+            speed = withUnit(fixed(speed.toDouble(), 0), QStringLiteral("Mbit/s"));
         else if (host.linkSpeedMbps > 0)
-            speed = fixed(host.linkSpeedMbps, 0) + QStringLiteral(" Mbit/s (set by the user)");
+            speed = withUnit(fixed(host.linkSpeedMbps, 0), QStringLiteral("Mbit/s (set by the user)"));
         else if (const QString note = lastExtra(in.runs, host, "link_speed_note"); !note.isEmpty())
             speed = QStringLiteral("unknown (%1)").arg(note);
         else
@@ -227,9 +236,9 @@ QString ReportGenerator::html(const ReportInput &in, Images images)
         h.row({host.displayName(), address, host.osLabel.isEmpty() ? QStringLiteral("-") : host.osLabel,
                reported.isEmpty() ? QStringLiteral("-") : reported, host.serverType, speed,
                ifMtu.isEmpty() ? QStringLiteral("unknown")
-                               : QStringLiteral("%1 B%2").arg(ifMtu, iface.isEmpty() ? QString()
+                               : QStringLiteral("%1%2").arg(withUnit(ifMtu, QStringLiteral("B")), iface.isEmpty() ? QString()
                                                                                      : QStringLiteral(" (%1)").arg(iface)),
-               pathMtu.isEmpty() ? QStringLiteral("unknown") : pathMtu + QStringLiteral(" B"),
+               pathMtu.isEmpty() ? QStringLiteral("unknown") : withUnit(pathMtu, QStringLiteral("B")),
                duplex.isEmpty() ? QStringLiteral("unknown") : duplex});
     }
     h.tableEnd();
@@ -257,7 +266,7 @@ QString ReportGenerator::html(const ReportInput &in, Images images)
                           t.protocol, frameText(t.frameSize), mssText(t.mss),
                           QStringLiteral("%1 of %2").arg(t.okRuns).arg(t.okRuns + t.failedRuns),
                           r(m.min), r(m.median), r(m.mean), r(m.max), r(m.stddev),
-                          any && m.n >= 2 ? QStringLiteral("\u00b1 ") + rate(m.ci95HalfWidth * 1e6, unit)
+                          any && m.n >= 2 ? QStringLiteral("\u00b1") + kNbsp + rate(m.ci95HalfWidth * 1e6, unit)
                                           : QStringLiteral("-")};
         if (showMbps)
             cells << (any ? rate(m.median * 1e6, RateUnit::Mbps) : QStringLiteral("-"));
@@ -275,7 +284,7 @@ QString ReportGenerator::html(const ReportInput &in, Images images)
         else if (any && t.host.linkSpeedMbps > 0)
             percent = m.median * 8 / t.host.linkSpeedMbps * 100;
         if (percent >= 0)
-            ofLine = fixed(percent, 1) + QStringLiteral(" %");
+            ofLine = withUnit(fixed(percent, 1), QStringLiteral("%"));
         cells << ofLine;
         h.row(cells, t.failedRuns > 0 && t.okRuns == 0 ? QStringLiteral("failed") : QString());
     }
@@ -339,7 +348,7 @@ QString ReportGenerator::html(const ReportInput &in, Images images)
         const bool measured = r.ok() || r.bytes > 0;
         QStringList cells{QString::number(i + 1), r.spec.host.displayName(), r.spec.protocol,
                           frameText(r.spec.frameSize), QString::number(r.spec.repetition), dateText(r.startedAt),
-                          bytesText(r.bytes), fixed(r.seconds, 3) + QStringLiteral(" s"),
+                          bytesText(r.bytes), withUnit(fixed(r.seconds, 3), QStringLiteral("s")),
                           measured ? rate(r.bytesPerSecond(), unit) : QStringLiteral("-")};
         if (showMbps)
             cells << (measured ? rate(r.bytesPerSecond(), RateUnit::Mbps) : QStringLiteral("-"));

@@ -42,7 +42,8 @@ class ReportGenerator
 public:
     enum class Images { Embedded, Named }; ///< data: URIs, or `wirebench-chart:N` names for QTextDocument resources
 
-    static QString html(const ReportInput &input, Images images = Images::Embedded);
+    /// Numbers and units are joined by a no-break space (U+00A0), so that "118.00 MB/s" never wraps.
+    static QString html(const ReportInput &input, Images images = Images::Embedded, double fontPoints = 10);
     /// Writes atomically (QSaveFile). On failure returns false with a one-line reason in *error.
     static bool writeHtml(const QString &path, const ReportInput &input, QString *error = nullptr);
     /// Session, hosts and runs from the store; charts are left to the caller.
