@@ -100,7 +100,7 @@ int main(int argc, char *argv[])
     const QCommandLineOption listenOption(
         QStringLiteral("listen"),
         QStringLiteral("Address and control port to listen on: ADDR:PORT, [IPV6]:PORT or PORT (default 0.0.0.0:%1; "
-                       "use [::]:%1 for IPv6 and IPv4).")
+                       "[::]:%1 listens on IPv6 and IPv4).")
             .arg(wb::ResponderConfig::kDefaultPort),
         QStringLiteral("ADDR:PORT"));
     const QCommandLineOption maxDurationOption(QStringLiteral("max-duration"),

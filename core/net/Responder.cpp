@@ -128,8 +128,9 @@ bool Responder::start(QString *error)
     if (!d->listenFd.valid())
         return fail(QStringLiteral("create a socket"), errno);
     setIntOption(d->listenFd.get(), SOL_SOCKET, SO_REUSEADDR, 1);
-    if (sa.ss_family == AF_INET6) // "Any" and "::" accept IPv4 too
-        setIntOption(d->listenFd.get(), IPPROTO_IPV6, IPV6_V6ONLY, d->cfg.address == QHostAddress(QHostAddress::Any) ? 0 : 1);
+    if (sa.ss_family == AF_INET6) // "Any" and "::" accept IPv4 too (dual stack), other IPv6 addresses only IPv6
+        setIntOption(d->listenFd.get(), IPPROTO_IPV6, IPV6_V6ONLY,
+                     d->cfg.address == QHostAddress(QHostAddress::Any) || d->cfg.address == QHostAddress(QHostAddress::AnyIPv6) ? 0 : 1);
     if (::bind(d->listenFd.get(), reinterpret_cast<sockaddr *>(&sa), len) != 0)
         return fail(QStringLiteral("listen"), errno);
     if (::listen(d->listenFd.get(), 16) != 0)

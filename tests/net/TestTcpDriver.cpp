@@ -142,21 +142,31 @@ void TestTcpDriver::bothDirections_data()
 {
     QTest::addColumn<QString>("protocol");
     QTest::addColumn<int>("frameSize");
-    QTest::newRow("send 1500") << QStringLiteral("tcp-send") << 1500;
-    QTest::newRow("recv 1500") << QStringLiteral("tcp-recv") << 1500;
-    QTest::newRow("send 9000") << QStringLiteral("tcp-send") << 9000;
-    QTest::newRow("recv 9000") << QStringLiteral("tcp-recv") << 9000;
+    QTest::addColumn<int>("bufferBytes");
+    QTest::addColumn<int>("messageSize");
+    QTest::newRow("send 1500") << QStringLiteral("tcp-send") << 1500 << 0 << 128 * 1024;
+    QTest::newRow("recv 1500") << QStringLiteral("tcp-recv") << 1500 << 0 << 128 * 1024;
+    QTest::newRow("send 9000") << QStringLiteral("tcp-send") << 9000 << 0 << 128 * 1024;
+    QTest::newRow("recv 9000") << QStringLiteral("tcp-recv") << 9000 << 0 << 128 * 1024;
+    QTest::newRow("send 1500, 256 KiB buffers, -m 1472") << QStringLiteral("tcp-send") << 1500 << 256 * 1024 << 1472;
+    QTest::newRow("recv 1500, 256 KiB buffers, -m 1472") << QStringLiteral("tcp-recv") << 1500 << 256 * 1024 << 1472;
 }
 
 void TestTcpDriver::bothDirections()
 {
     QFETCH(QString, protocol);
     QFETCH(int, frameSize);
+    QFETCH(int, bufferBytes);
+    QFETCH(int, messageSize);
     auto driver = DriverRegistry::create(protocol);
     QVERIFY(driver);
     Observer observer;
     m_log.clear();
-    const RunResult r = driver->run(spec(protocol, frameSize), observer);
+    RunSpec s = spec(protocol, frameSize);
+    s.params.sendBufferBytes = bufferBytes;
+    s.params.recvBufferBytes = bufferBytes;
+    s.params.messageSize = messageSize;
+    const RunResult r = driver->run(s, observer);
     QVERIFY2(r.ok(), qPrintable(r.error));
     QVERIFY(r.bytes > 0);
     QVERIFY(r.seconds > 0);
@@ -170,6 +180,8 @@ void TestTcpDriver::bothDirections()
     // TCP_MAXSEG = frame - 40; the kernel takes TCP options (timestamps: 12 bytes) off that.
     QVERIFY2(r.mss <= frameSize - 40 && r.mss >= frameSize - 40 - 40, qPrintable(QString::number(r.mss)));
     QVERIFY(r.extra.contains(QStringLiteral("rtt_us")));
+    QVERIFY(r.extra.contains(QStringLiteral("cpu_thread_percent")));
+    QVERIFY(r.extra.contains(QStringLiteral("cpu_remote_percent")));
     QVERIFY(r.extra.contains(QStringLiteral("retransmits")));
     QVERIFY(!r.extra.value(QStringLiteral("server_hostname")).toString().isEmpty());
     QVERIFY2(r.serverOs.contains(QSysInfo::kernelVersion()), qPrintable(r.serverOs));

@@ -484,7 +484,7 @@ RunResult TcpDriver::run(const RunSpec &spec, RunObserver &observer)
     const double cpu1 = threadCpuSeconds();
     const double wall = (nowNs() - start) / 1e9;
     if (cpu0 >= 0 && cpu1 >= 0 && wall > 0)
-        r.extra.insert(QStringLiteral("cpu_local_percent"), (cpu1 - cpu0) / wall * 100);
+        r.extra.insert(QStringLiteral("cpu_thread_percent"), (cpu1 - cpu0) / wall * 100); // this driver's thread, % of one core
     if (haveResult && theirs.cpuPercent >= 0)
         r.extra.insert(QStringLiteral("cpu_remote_percent"), theirs.cpuPercent);
     if (senderInfo.valid) {
