@@ -110,8 +110,11 @@ public:
     void row(const QStringList &cells, const QString &cls = QString())
     {
         raw(cls.isEmpty() ? QStringLiteral("<tr>") : QStringLiteral("<tr class=\"%1\">").arg(cls));
-        for (const QString &c : cells)
-            raw(QStringLiteral("<td>%1</td>").arg(esc(c)));
+        for (const QString &c : cells) {
+            // A value with its unit never wraps (QTextDocument would break "MB/s" after the slash).
+            raw(c.contains(kNbsp) && c.size() < 40 ? QStringLiteral("<td class=\"n\">%1</td>").arg(esc(c))
+                                                   : QStringLiteral("<td>%1</td>").arg(esc(c)));
+        }
         line(QStringLiteral("</tr>"));
     }
     void tableEnd() { line(QStringLiteral("</tbody></table>")); }
@@ -153,7 +156,7 @@ QString ReportGenerator::html(const ReportInput &in, Images images, double fontP
     h.line(QStringLiteral(
         "<style>body { font-family: sans-serif; font-size: %1pt; } table { border-collapse: collapse; margin-bottom: "
         "1em; } th { background: #e8e8e8; } td, th { padding: 3px 6px; } tr.failed td { color: #a00000; } "
-        ".warning { color: #8a5a00; } .note { color: #555555; } img { max-width: 100%; }</style>")
+        ".n { white-space: nowrap; } .warning { color: #8a5a00; } .note { color: #555555; } img { max-width: 100%; }</style>")
                .arg(fontPoints > 0 ? fontPoints : 10.0));
     h.line(QStringLiteral("</head><body>"));
     h.heading(1, title);

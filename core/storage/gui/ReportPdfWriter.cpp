@@ -7,6 +7,7 @@
 #include <QPageSize>
 #include <QPdfWriter>
 #include <QTextDocument>
+#include <QTextOption>
 #include <QUrl>
 
 namespace wb {
@@ -26,6 +27,10 @@ bool ReportPdfWriter::write(const QString &path, const ReportInput &input, QStri
     }
 
     QTextDocument doc;
+    // Break lines at spaces only: a column is then at least as wide as its widest "118.00 MB/s" (no-break space).
+    QTextOption wrap;
+    wrap.setWrapMode(QTextOption::WordWrap);
+    doc.setDefaultTextOption(wrap);
     doc.setDefaultStyleSheet(QStringLiteral("th { background-color: #e8e8e8; } .note { color: #555555; }"));
     for (int i = 0; i < input.charts.size(); ++i) {
         QImage image;
