@@ -998,22 +998,29 @@ qint64 ResultStore::findSession(const QString &idOrUuid, QString *error) const
     if (!m_open)
         return fail(error, QStringLiteral("is not open")), 0;
     const QString text = idOrUuid.trimmed();
-    QSqlQuery q(db());
+    const QString none = QStringLiteral("has no session \"%1\"; list them with `wirebench-cli sessions`").arg(text);
+    if (text.isEmpty())
+        return fail(error, none), 0;
+    QSqlDatabase d = db();
+    // A number is an id first; a uuid prefix may also be all digits ("12345678"), so fall back to the uuids.
     bool isNumber = false;
     const qint64 number = text.toLongLong(&isNumber);
     if (isNumber) {
+        QSqlQuery q(d);
         q.prepare(QStringLiteral("SELECT id FROM sessions WHERE id = ?"));
         q.addBindValue(number);
-    } else {
-        q.prepare(QStringLiteral("SELECT id FROM sessions WHERE uuid LIKE ? ESCAPE '\\'"));
-        QString pattern = text.toLower();
-        pattern.replace(QLatin1Char('\\'), QLatin1String("\\\\"))
-            .replace(QLatin1Char('%'), QLatin1String("\\%"))
-            .replace(QLatin1Char('_'), QLatin1String("\\_"));
-        q.addBindValue(pattern + QLatin1Char('%'));
+        if (q.exec() && q.next())
+            return q.value(0).toLongLong();
     }
-    if (text.isEmpty() || !q.exec())
-        return fail(error, QStringLiteral("has no session \"%1\"; list them with `wirebench-cli sessions`").arg(text)), 0;
+    QSqlQuery q(d);
+    q.prepare(QStringLiteral("SELECT id FROM sessions WHERE uuid LIKE ? ESCAPE '\\'"));
+    QString pattern = text.toLower();
+    pattern.replace(QLatin1Char('\\'), QLatin1String("\\\\"))
+        .replace(QLatin1Char('%'), QLatin1String("\\%"))
+        .replace(QLatin1Char('_'), QLatin1String("\\_"));
+    q.addBindValue(pattern + QLatin1Char('%'));
+    if (!q.exec())
+        return fail(error, QStringLiteral("cannot look up session \"%1\" (%2)").arg(text, sqlError(q))), 0;
     QList<qint64> ids;
     while (q.next())
         ids.append(q.value(0).toLongLong());
@@ -1022,7 +1029,7 @@ qint64 ResultStore::findSession(const QString &idOrUuid, QString *error) const
     if (ids.size() > 1)
         return fail(error, QStringLiteral("has %1 sessions starting with \"%2\"; type more of the id").arg(ids.size()).arg(text)),
                0;
-    return fail(error, QStringLiteral("has no session \"%1\"; list them with `wirebench-cli sessions`").arg(text)), 0;
+    return fail(error, none), 0;
 }
 
 } // namespace wb

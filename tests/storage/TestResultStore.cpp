@@ -252,6 +252,7 @@ void TestResultStore::deleteAndFind()
     QVERIFY(store.session(drop, &info));
     QCOMPARE(store.findSession(QString::number(drop)), drop);
     QCOMPARE(store.findSession(info.uuid.left(8).toUpper()), drop);
+    QCOMPARE(store.findSession(info.uuid), drop);
     QString error;
     QCOMPARE(store.findSession(QStringLiteral("no-such-session"), &error), 0);
     QVERIFY(error.contains(QStringLiteral("no session")));
@@ -276,9 +277,14 @@ void TestResultStore::deleteAndFind()
         QCOMPARE(q.value(0).toInt(), 8);
         QCOMPARE(q.value(1).toInt(), 2);
         QCOMPARE(q.value(2).toInt(), 2);
+        // A uuid prefix made of digits is not taken for an id that does not exist.
+        QVERIFY(q.exec(QStringLiteral("UPDATE sessions SET uuid = '12345678-0000-4000-8000-000000000000' WHERE id = %1")
+                           .arg(keep)));
     }
     raw = QSqlDatabase();
     QSqlDatabase::removeDatabase(QStringLiteral("raw-delete"));
+    QCOMPARE(store.findSession(QStringLiteral("12345678")), keep);
+    QCOMPARE(store.findSession(QString::number(keep)), keep);
 }
 
 void TestResultStore::walMode()
