@@ -1,8 +1,11 @@
 #include "ChartExporter.h"
 #include "ComparisonChart.h"
+#include "stats/TestSummary.h"
 
 #include <qcustomplot.h>
 
+#include <QCheckBox>
+#include <QComboBox>
 #include <QImage>
 #include <QTemporaryDir>
 #include <QTest>
@@ -56,6 +59,11 @@ private slots:
     void failedTestsShown();
     void hostColoursStable();
     void renderWithoutWindow();
+    void ci95ErrorBars();
+    void warningMarker();
+    void notRunGap();
+    void ticksSayFrameAndMss();
+    void percentOfCeilingLabels();
 };
 
 void TestComparisonChart::barsAreMedians()
@@ -166,6 +174,143 @@ void TestComparisonChart::renderWithoutWindow()
                                              dir.filePath(QStringLiteral("missing/x.png")), QSize(800, 500), &error));
     QVERIFY(error.contains(QStringLiteral("does not exist")));
     QVERIFY(!ChartExporter::renderComparison({}, RateUnit::MBps, png, QSize(0, 0), &error));
+}
+
+void TestComparisonChart::ci95ErrorBars()
+{
+    ComparisonChart chart;
+    chart.setResults(sampleResults());
+    // The combo on the chart switches to the mean with its 95% interval; the title says so.
+    auto *combo = chart.findChild<QComboBox *>(QStringLiteral("errorBarCombo"));
+    QVERIFY(combo);
+    combo->setCurrentIndex(combo->findData(int(ComparisonChart::ErrorBars::Ci95)));
+    QCOMPARE(chart.errorBars(), ComparisonChart::ErrorBars::Ci95);
+    QVERIFY2(chart.title().contains(QStringLiteral("95% confidence interval of the mean")), qPrintable(chart.title()));
+    QVERIFY(chart.title().contains(QStringLiteral("mean of 3 repetitions")));
+
+    const QList<TestSummary> summaries = TestSummary::build(sampleResults());
+    int checked = 0;
+    for (const TestSummary &t : summaries) {
+        QCPBars *bars = chart.barsForHost(t.host.displayName());
+        QCPErrorBars *err = chart.errorBarsForHost(t.host.displayName());
+        QVERIFY(bars && err);
+        const int i = t.frameSize == 1500 ? 0 : 1;
+        QCOMPARE(bars->data()->at(i)->value, t.MBps.mean);
+        QVERIFY(t.MBps.ci95HalfWidth > 0);
+        QCOMPARE(err->data()->at(i).errorMinus, t.MBps.ci95HalfWidth);
+        QCOMPARE(err->data()->at(i).errorPlus, t.MBps.ci95HalfWidth);
+        // The ends of the drawn bar are mean -/+ the half-width.
+        QCOMPARE(bars->data()->at(i)->value - err->data()->at(i).errorMinus, t.MBps.ciLow());
+        QCOMPARE(bars->data()->at(i)->value + err->data()->at(i).errorPlus, t.MBps.ciHigh());
+        ++checked;
+    }
+    QCOMPARE(checked, 4);
+    // linux-box @ 1500: 110, 112, 100 -> mean 107.33: the label shows the mean.
+    QVERIFY(chart.valueLabels().contains(QStringLiteral("107.3 MB/s")));
+
+    chart.setErrorBars(ComparisonChart::ErrorBars::MinMax);
+    QCOMPARE(combo->currentData().toInt(), int(ComparisonChart::ErrorBars::MinMax));
+    QCOMPARE(chart.barsForHost(QStringLiteral("linux-box"))->data()->at(0)->value, 110.0);
+    QVERIFY(chart.title().contains(QStringLiteral("error bars from min to max")));
+}
+
+void TestComparisonChart::warningMarker()
+{
+    ComparisonChart chart;
+    RunResultList list = sampleResults();
+    const QString text = QStringLiteral("119 MB/s is above the line-rate ceiling of 1 Gbit/s at MTU 9000 "
+                                        "(123.8 MB/s, 96% of it): a cache, compression or a counting error");
+    list[10].warnings << text; // linux-box tcp-send @ 9000, repetition 3
+    QCOMPARE(list.at(10).spec.host.name, QStringLiteral("linux-box"));
+    QCOMPARE(list.at(10).spec.frameSize, 9000);
+    chart.setResults(list);
+
+    const QList<ComparisonChart::Marker> markers = chart.markers();
+    QCOMPARE(markers.size(), 1);
+    QCOMPARE(markers.first().host, QStringLiteral("linux-box"));
+    QCOMPARE(markers.first().test, QStringLiteral("tcp-send @ 9000"));
+    QVERIFY(!markers.first().notRun);
+    QCOMPARE(markers.first().text, text);
+    // Red outline around that bar, "!" in its label, the warning in the note under the legend and the tooltip.
+    QCOMPARE(chart.warningOutlines().size(), 1);
+    QCPItemRect *outline = chart.warningOutlines().first();
+    QCPBars *lin = chart.barsForHost(QStringLiteral("linux-box"));
+    QCOMPARE(outline->topLeft->coords().y(), lin->data()->at(1)->value);
+    QVERIFY(outline->topLeft->coords().x() < lin->data()->at(1)->key);
+    QVERIFY(outline->bottomRight->coords().x() > lin->data()->at(1)->key);
+    QVERIFY(outline->pen().color().red() > 150);
+    QVERIFY(chart.valueLabels().contains(QStringLiteral("! 118.0 MB/s")));
+    QVERIFY(chart.warningNote().contains(QStringLiteral("linux-box")));
+    QVERIFY(chart.warningNote().contains(QStringLiteral("above the line-rate ceiling")));
+    QVERIFY(chart.toolTipAt(lin->data()->at(1)->key, 50).contains(QStringLiteral("counting error")));
+    QVERIFY(chart.toolTipAt(lin->data()->at(0)->key, 50).isEmpty());
+
+    // Without warnings: no marker, no note.
+    chart.setResults(sampleResults());
+    QVERIFY(chart.markers().isEmpty());
+    QVERIFY(chart.warningOutlines().isEmpty());
+    QVERIFY(chart.warningNote().isEmpty());
+}
+
+void TestComparisonChart::notRunGap()
+{
+    ComparisonChart chart;
+    RunResultList list = sampleResults();
+    const QString reason = QStringLiteral("jumbo frames are not enabled end to end: path MTU to far (far.lan) is 1500 bytes");
+    for (int rep = 1; rep <= 3; ++rep) {
+        RunResult r = result(QStringLiteral("far"), QStringLiteral("Linux"), QStringLiteral("tcp-send"), 9000, rep, 0,
+                             RunStatus::NotRun);
+        r.error = reason;
+        list << r;
+    }
+    chart.setResults(list);
+    QCPBars *far = chart.barsForHost(QStringLiteral("far"));
+    QVERIFY(far);
+    QCOMPARE(far->dataCount(), 0); // a gap, not a zero bar
+    QVERIFY(chart.valueLabels().contains(QStringLiteral("not run")));
+    QVERIFY(!chart.valueLabels().contains(QStringLiteral("failed")));
+    bool found = false;
+    for (const ComparisonChart::Marker &m : chart.markers()) {
+        if (m.notRun && m.host == QStringLiteral("far") && m.test == QStringLiteral("tcp-send @ 9000")) {
+            found = true;
+            QCOMPARE(m.text, reason);
+            QVERIFY(chart.toolTipAt(m.area.center().x(), 1).contains(QStringLiteral("not run")));
+        }
+    }
+    QVERIFY(found);
+    // The other hosts' bars in that group are untouched.
+    QCOMPARE(chart.barsForHost(QStringLiteral("linux-box"))->data()->at(1)->value, 118.0);
+}
+
+void TestComparisonChart::ticksSayFrameAndMss()
+{
+    ComparisonChart chart;
+    RunResultList list = sampleResults();
+    for (RunResult &r : list)
+        r.mss = r.spec.frameSize - 52;
+    chart.setResults(list);
+    QCOMPARE(chart.tickLabels(), (QStringList{QStringLiteral("tcp-send\n1500 B frame, MSS 1448"),
+                                              QStringLiteral("tcp-send\n9000 B frame, MSS 8948")}));
+    // Unknown MSS: the frame alone.
+    chart.setResults(sampleResults());
+    QCOMPARE(chart.tickLabels().first(), QStringLiteral("tcp-send\n1500 B frame"));
+}
+
+void TestComparisonChart::percentOfCeilingLabels()
+{
+    ComparisonChart chart;
+    RunResultList list = sampleResults();
+    for (RunResult &r : list)
+        r.extra.insert(QStringLiteral("percent_of_ceiling"), r.megabytesPerSecond() / 117.685 * 100);
+    chart.setResults(list);
+    QVERIFY(chart.valueLabels().contains(QStringLiteral("110.0 MB/s")));
+    auto *check = chart.findChild<QCheckBox *>(QStringLiteral("percentOfCeilingCheck"));
+    QVERIFY(check);
+    check->setChecked(true);
+    QVERIFY(chart.showsPercentOfCeiling());
+    // linux-box @ 1500: median 110 MB/s = 93% of 117.685 MB/s.
+    QVERIFY2(chart.valueLabels().contains(QStringLiteral("110.0 MB/s\n93% of ceiling")),
+             qPrintable(chart.valueLabels().join(QLatin1Char('|'))));
 }
 
 QTEST_MAIN(TestComparisonChart)

@@ -1,0 +1,112 @@
+#include "ResultsTable.h"
+
+#include <QTest>
+
+using namespace wb;
+
+namespace {
+
+RunResult run(RunStatus status = RunStatus::Ok)
+{
+    RunResult r;
+    r.spec.host.name = QStringLiteral("fs1");
+    r.spec.host.address = QStringLiteral("10.0.0.5");
+    r.spec.protocol = QStringLiteral("tcp-send");
+    r.spec.frameSize = 1500;
+    r.spec.repetition = 1;
+    r.status = status;
+    r.seconds = 2.0;
+    r.bytes = status == RunStatus::Ok ? 220000000 : 0; // 110 MB/s
+    r.mss = 1448;
+    return r;
+}
+
+QString cell(const ResultsTable &t, int row, int column)
+{
+    const QTableWidgetItem *item = t.item(row, column);
+    return item ? item->text() : QString();
+}
+
+} // namespace
+
+class TestResultsTable : public QObject
+{
+    Q_OBJECT
+private slots:
+    void trustColumns();
+    void warningIcon();
+    void notRunGreyWithReason();
+};
+
+void TestResultsTable::trustColumns()
+{
+    ResultsTable table;
+    QCOMPARE(table.horizontalHeaderItem(ResultsTable::PercentOfCeiling)->text(), QStringLiteral("% of ceiling"));
+    QCOMPARE(table.horizontalHeaderItem(ResultsTable::CpuLocal)->text(), QStringLiteral("CPU local (%)"));
+    QCOMPARE(table.horizontalHeaderItem(ResultsTable::CpuRemote)->text(), QStringLiteral("CPU remote (%)"));
+    QCOMPARE(table.horizontalHeaderItem(ResultsTable::RttMs)->text(), QStringLiteral("RTT (ms)"));
+    QVERIFY(table.horizontalHeaderItem(ResultsTable::Retransmits)->text().contains(QStringLiteral("segments")));
+
+    RunResult r = run();
+    r.extra.insert(QStringLiteral("percent_of_ceiling"), 93.47);
+    r.extra.insert(QStringLiteral("ceiling_MBps"), 117.685);
+    r.extra.insert(QStringLiteral("ceiling_mtu"), 1500);
+    r.extra.insert(QStringLiteral("cpu_local_percent"), 12.34);
+    r.extra.insert(QStringLiteral("cpu_remote_percent"), 45.0);
+    r.extra.insert(QStringLiteral("retransmits"), 3);
+    r.extra.insert(QStringLiteral("rtt_us"), 250);
+    table.addResult(r);
+    QCOMPARE(cell(table, 0, ResultsTable::MBps), QStringLiteral("110.00"));
+    QCOMPARE(cell(table, 0, ResultsTable::PercentOfCeiling), QStringLiteral("93.5"));
+    QVERIFY(table.item(0, ResultsTable::PercentOfCeiling)->toolTip().contains(QStringLiteral("117.7 MB/s")));
+    QCOMPARE(cell(table, 0, ResultsTable::CpuLocal), QStringLiteral("12.3"));
+    QCOMPARE(cell(table, 0, ResultsTable::CpuRemote), QStringLiteral("45.0"));
+    QCOMPARE(cell(table, 0, ResultsTable::Retransmits), QStringLiteral("3"));
+    QCOMPARE(cell(table, 0, ResultsTable::RttMs), QStringLiteral("0.250"));
+    QCOMPARE(cell(table, 0, ResultsTable::Status), QStringLiteral("ok"));
+    QVERIFY(table.item(0, ResultsTable::Status)->icon().isNull());
+
+    // Not reported (loopback has no ceiling, a driver without TCP_INFO): a dash, not a zero.
+    table.addResult(run());
+    for (int c : {ResultsTable::PercentOfCeiling, ResultsTable::CpuLocal, ResultsTable::CpuRemote,
+                  ResultsTable::Retransmits, ResultsTable::RttMs})
+        QCOMPARE(cell(table, 1, c), QStringLiteral("-"));
+}
+
+void TestResultsTable::warningIcon()
+{
+    ResultsTable table;
+    RunResult r = run();
+    r.warnings << QStringLiteral("110 MB/s is above the line-rate ceiling of 100 Mbit/s at MTU 1500 (11.8 MB/s, "
+                                 "935% of it): a cache, compression or a counting error");
+    table.addResult(r);
+    QTableWidgetItem *status = table.item(0, ResultsTable::Status);
+    QVERIFY(!status->icon().isNull());
+    QVERIFY(status->toolTip().contains(QStringLiteral("counting error")));
+    QVERIFY(cell(table, 0, ResultsTable::Error).contains(QStringLiteral("above the line-rate ceiling")));
+}
+
+void TestResultsTable::notRunGreyWithReason()
+{
+    ResultsTable table;
+    table.addResult(run());
+    RunResult r = run(RunStatus::NotRun);
+    r.spec.frameSize = 9000;
+    r.mss = 0;
+    r.error = QStringLiteral("jumbo frames are not enabled end to end: path MTU to fs1 (10.0.0.5) is 1500 bytes");
+    table.addResult(r);
+    QCOMPARE(cell(table, 1, ResultsTable::Status), QStringLiteral("not run"));
+    QCOMPARE(cell(table, 1, ResultsTable::Error), r.error);
+    QCOMPARE(cell(table, 1, ResultsTable::MBps), QStringLiteral("-"));
+    const QColor okColor = table.item(0, ResultsTable::HostName)->foreground().color();
+    for (int c : {ResultsTable::HostName, ResultsTable::Frame, ResultsTable::Status, ResultsTable::Error}) {
+        const QColor grey = table.item(1, c)->foreground().color();
+        QVERIFY(grey != okColor);
+        QCOMPARE(grey.red(), grey.green()); // grey: no hue
+        QCOMPARE(grey.green(), grey.blue());
+    }
+    QVERIFY(table.item(1, ResultsTable::Frame)->toolTip().contains(QStringLiteral("path MTU")));
+}
+
+QTEST_MAIN(TestResultsTable)
+#include "TestResultsTable.moc"

@@ -1,0 +1,161 @@
+#include "SummaryTable.h"
+
+#include "analysis/RunAnalyzer.h"
+
+#include <QHeaderView>
+#include <QRegularExpression>
+#include <QTest>
+
+using namespace wb;
+
+namespace {
+
+RunResult run(const QString &host, int frame, int rep, double MBps, RunStatus status = RunStatus::Ok)
+{
+    RunResult r;
+    r.spec.host.name = host;
+    r.spec.host.address = QStringLiteral("10.0.0.5");
+    r.spec.host.osLabel = QStringLiteral("Linux");
+    r.spec.protocol = QStringLiteral("tcp-send");
+    r.spec.frameSize = frame;
+    r.spec.repetition = rep;
+    r.status = status;
+    r.seconds = 2.0;
+    r.bytes = qint64(MBps * 1e6 * 2.0);
+    r.mss = frame - 52;
+    // What RunAnalyzer writes for a 1 Gbit/s link set on the host.
+    r.extra.insert(QStringLiteral("link_speed_Mbps"), 1000.0);
+    r.extra.insert(QStringLiteral("link_speed_source"), QStringLiteral("override"));
+    r.extra.insert(QStringLiteral("ceiling_mtu"), frame);
+    r.extra.insert(QStringLiteral("ceiling_MBps"), 117.685);
+    r.extra.insert(QStringLiteral("percent_of_ceiling"), MBps / 117.685 * 100);
+    r.extra.insert(QStringLiteral("cpu_local_percent"), 10.0 + rep);
+    r.extra.insert(QStringLiteral("cpu_remote_percent"), 40.0);
+    r.extra.insert(QStringLiteral("service_demand_us_per_KB"), 0.5);
+    return r;
+}
+
+// 4 repetitions of 100, 110, 120, 130 MB/s.
+RunResultList fourRuns()
+{
+    return {run(QStringLiteral("fs1"), 1500, 1, 100), run(QStringLiteral("fs1"), 1500, 2, 110),
+            run(QStringLiteral("fs1"), 1500, 3, 120), run(QStringLiteral("fs1"), 1500, 4, 130)};
+}
+
+QString cell(const SummaryTable &t, int row, int column)
+{
+    const QTableWidgetItem *item = t.item(row, column);
+    return item ? item->text() : QString();
+}
+
+} // namespace
+
+class TestSummaryTable : public QObject
+{
+    Q_OBJECT
+private slots:
+    void statisticsCells();
+    void headersSayUnits();
+    void bottleneckAndWarnings();
+    void notRunTest();
+    void unitSwitch();
+};
+
+void TestSummaryTable::statisticsCells()
+{
+    SummaryTable table;
+    for (const RunResult &r : fourRuns())
+        table.addResult(r); // as runs end
+    QCOMPARE(table.rowCount(), 1);
+    QCOMPARE(cell(table, 0, SummaryTable::HostName), QStringLiteral("fs1"));
+    QCOMPARE(cell(table, 0, SummaryTable::Os), QStringLiteral("Linux"));
+    QCOMPARE(cell(table, 0, SummaryTable::Frame), QStringLiteral("1500"));
+    QCOMPARE(cell(table, 0, SummaryTable::Mss), QStringLiteral("1448"));
+    QCOMPARE(cell(table, 0, SummaryTable::RepsOk), QStringLiteral("4"));
+    QCOMPARE(cell(table, 0, SummaryTable::RepsFailed), QStringLiteral("0"));
+    QCOMPARE(cell(table, 0, SummaryTable::Min), QStringLiteral("100.00"));
+    QCOMPARE(cell(table, 0, SummaryTable::Median), QStringLiteral("115.00"));
+    QCOMPARE(cell(table, 0, SummaryTable::Mean), QStringLiteral("115.00"));
+    QCOMPARE(cell(table, 0, SummaryTable::Max), QStringLiteral("130.00"));
+    // Sample standard deviation sqrt(500/3) = 12.91; t(3) = 3.182 -> half-width 20.54 around 115.
+    QCOMPARE(cell(table, 0, SummaryTable::StdDev), QStringLiteral("12.91"));
+    QCOMPARE(cell(table, 0, SummaryTable::Ci95), QStringLiteral("94.46 - 135.54"));
+    QVERIFY(table.item(0, SummaryTable::Ci95)->toolTip().contains(QStringLiteral("+/- 20.54 MB/s")));
+    // Median of 100/117.685 .. 130/117.685 -> 97.7 %; CPU means; service demand.
+    QCOMPARE(cell(table, 0, SummaryTable::PercentOfCeiling), QStringLiteral("97.7"));
+    QCOMPARE(cell(table, 0, SummaryTable::CpuLocal), QStringLiteral("12.5"));
+    QCOMPARE(cell(table, 0, SummaryTable::CpuRemote), QStringLiteral("40.0"));
+    QCOMPARE(cell(table, 0, SummaryTable::ServiceDemand), QStringLiteral("0.500"));
+
+    // A second host adds a row; a failed repetition counts as failed and leaves the figures alone.
+    table.addResult(run(QStringLiteral("fs2"), 1500, 1, 50));
+    table.addResult(run(QStringLiteral("fs1"), 1500, 5, 0, RunStatus::Failed));
+    QCOMPARE(table.rowCount(), 2);
+    QCOMPARE(cell(table, 0, SummaryTable::RepsFailed), QStringLiteral("1"));
+    QCOMPARE(cell(table, 0, SummaryTable::Mean), QStringLiteral("115.00"));
+    // One repetition: no spread, no interval.
+    QCOMPARE(cell(table, 1, SummaryTable::StdDev), QStringLiteral("-"));
+    QCOMPARE(cell(table, 1, SummaryTable::Ci95), QStringLiteral("-"));
+    table.clearResults();
+    QCOMPARE(table.rowCount(), 0);
+}
+
+void TestSummaryTable::headersSayUnits()
+{
+    SummaryTable table;
+    const QRegularExpression unit(QStringLiteral("\\((B|MB/s|%|µs/KB)\\)$"));
+    for (int c : {SummaryTable::Frame, SummaryTable::Mss, SummaryTable::Min, SummaryTable::Median, SummaryTable::Mean,
+                  SummaryTable::Max, SummaryTable::StdDev, SummaryTable::Ci95, SummaryTable::CpuLocal,
+                  SummaryTable::CpuRemote, SummaryTable::ServiceDemand}) {
+        const QString header = table.horizontalHeaderItem(c)->text();
+        QVERIFY2(unit.match(header).hasMatch(), qPrintable(header));
+    }
+    QCOMPARE(table.horizontalHeaderItem(SummaryTable::PercentOfCeiling)->text(), QStringLiteral("% of ceiling"));
+}
+
+void TestSummaryTable::bottleneckAndWarnings()
+{
+    SummaryTable table;
+    const RunResultList runs = fourRuns();
+    table.setResults(runs);
+    const QString sentence = cell(table, 0, SummaryTable::Bottleneck);
+    QCOMPARE(sentence, RunAnalyzer::bottleneckFor(runs));
+    QVERIFY2(sentence.contains(QStringLiteral("at line rate")), qPrintable(sentence));
+    QVERIFY(cell(table, 0, SummaryTable::Warnings).isEmpty());
+
+    // A result far above the ceiling: the warning shows, with an icon and its text in the tooltip.
+    RunResult above = run(QStringLiteral("fs1"), 1500, 5, 300);
+    above.warnings << QStringLiteral("300 MB/s is above the line-rate ceiling of 1 Gbit/s at MTU 1500 (117.7 MB/s, "
+                                     "255% of it): a cache, compression or a counting error");
+    table.addResult(above);
+    QTableWidgetItem *warn = table.item(0, SummaryTable::Warnings);
+    QVERIFY(warn->text().contains(QStringLiteral("above the line-rate ceiling")));
+    QVERIFY(!warn->icon().isNull());
+    QVERIFY(warn->toolTip().contains(QStringLiteral("counting error")));
+    QCOMPARE(cell(table, 0, SummaryTable::Bottleneck), RunAnalyzer::bottleneckFor(table.results()));
+}
+
+void TestSummaryTable::notRunTest()
+{
+    SummaryTable table;
+    RunResult nr = run(QStringLiteral("fs1"), 9000, 1, 0, RunStatus::NotRun);
+    nr.error = QStringLiteral("jumbo frames are not enabled end to end: path MTU to fs1 (10.0.0.5) is 1500 bytes");
+    table.addResult(nr);
+    QCOMPARE(table.rowCount(), 1);
+    QCOMPARE(cell(table, 0, SummaryTable::RepsOk), QStringLiteral("0"));
+    QCOMPARE(cell(table, 0, SummaryTable::Mean), QStringLiteral("-"));
+    QVERIFY(cell(table, 0, SummaryTable::Bottleneck).startsWith(QStringLiteral("not run: jumbo frames")));
+}
+
+void TestSummaryTable::unitSwitch()
+{
+    SummaryTable table;
+    table.setResults(fourRuns());
+    table.setUnit(RateUnit::Mbps);
+    QCOMPARE(table.horizontalHeaderItem(SummaryTable::Mean)->text(), QStringLiteral("Mean (Mbit/s)"));
+    QCOMPARE(cell(table, 0, SummaryTable::Mean), QStringLiteral("920.0"));
+    QCOMPARE(cell(table, 0, SummaryTable::Min), QStringLiteral("800.0"));
+}
+
+QTEST_MAIN(TestSummaryTable)
+#include "TestSummaryTable.moc"
