@@ -157,7 +157,7 @@ void RunAnalyzer::afterRun(RunResult &result)
     if (m_started) {
         m_started = false;
         const CpuUsage cpu = m_cpu.stop();
-        if (cpu.valid) {
+        if (cpu.valid && result.status != RunStatus::NotRun) { // nothing ran: no cost to report
             x.insert(QStringLiteral("cpu_process_percent"), cpu.processPercent);
             if (cpu.threadPercent >= 0 && !x.contains(QStringLiteral("cpu_thread_percent")))
                 x.insert(QStringLiteral("cpu_thread_percent"), cpu.threadPercent);
