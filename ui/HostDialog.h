@@ -3,34 +3,57 @@
 #include "model/Host.h"
 
 #include <QDialog>
+#include <QMap>
 
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
+class QTabWidget;
 
 namespace wb {
 
-/// Adds or edits one host: name, address, port, OS label and server type. Secrets are not asked here.
+class CredentialStore;
+class OptionForm;
+
+/// Adds or edits one host: name, address, server type and port, OS label, link speed, and the per-host
+/// settings of every protocol family (one tab each, built from ProtocolInfo::hostOptions). Passwords and keys
+/// are password fields; they go to the CredentialStore, never into Host::options.
 class HostDialog : public QDialog
 {
     Q_OBJECT
 public:
-    explicit HostDialog(const Host &host, QWidget *parent = nullptr);
+    /// credentials may be null (no secrets are then shown or kept).
+    explicit HostDialog(const Host &host, QWidget *parent = nullptr, CredentialStore *credentials = nullptr);
 
+    /// The host as edited; its options never hold a secret.
     Host host() const;
+    /// Secret option key -> text as typed (empty = none).
+    QMap<QString, QString> secrets() const;
     /// Empty when the input is acceptable; otherwise one sentence.
     QString problem() const;
+    /// The tab of a family ("wirebenchd", "FTP", "SMB", "Copy", "iperf3") or null.
+    OptionForm *familyForm(const QString &title) const { return m_forms.value(title); }
+    QTabWidget *tabs() const { return m_tabs; }
 
     void accept() override;
 
 private:
+    void updatePortText();
+    void updateCredentialText();
+
     Host m_host;
+    CredentialStore *m_credentials = nullptr;
     QLineEdit *m_name = nullptr;
     QLineEdit *m_address = nullptr;
     QSpinBox *m_port = nullptr;
     QComboBox *m_os = nullptr;
     QComboBox *m_serverType = nullptr;
+    QDoubleSpinBox *m_linkSpeed = nullptr;
+    QTabWidget *m_tabs = nullptr;
+    QMap<QString, OptionForm *> m_forms;
+    QLabel *m_credentialLabel = nullptr;
     QLabel *m_problem = nullptr;
 };
 

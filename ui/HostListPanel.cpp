@@ -1,19 +1,24 @@
 #include "HostListPanel.h"
 
+#include "CredentialStore.h"
 #include "HostDialog.h"
 #include "net/Responder.h"
 
 #include <QHBoxLayout>
+#include <QMap>
 #include <QHeaderView>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace wb {
 
-HostListPanel::HostListPanel(Config *config, QWidget *parent)
+HostListPanel::HostListPanel(Config *config, QWidget *parent, CredentialStore *credentials)
     : QWidget(parent)
     , m_config(config)
+    , m_credentials(credentials ? credentials : new CredentialStore(CredentialStore::Mode::Auto, this))
 {
     setObjectName(QStringLiteral("hostListPanel"));
     m_table = new QTableWidget(0, ColumnCount, this);
@@ -58,7 +63,38 @@ HostListPanel::HostListPanel(Config *config, QWidget *parent)
 
     if (m_config)
         m_entries = m_config->hosts();
+    for (HostEntry &e : m_entries) {
+        e.host = absorbSecrets(e.host);
+        m_credentials->load(e.host.displayName());
+    }
     refresh();
+}
+
+QList<Host> HostListPanel::selectedHostsWithSecrets() const
+{
+    QList<Host> hosts;
+    for (const Host &h : selectedHosts())
+        hosts << m_credentials->withSecrets(h);
+    return hosts;
+}
+
+Host HostListPanel::absorbSecrets(const Host &host)
+{
+    for (const QString &key : CredentialStore::secretKeys()) {
+        const QString value = host.options.value(key).toString();
+        if (!value.isEmpty())
+            m_credentials->setSecret(host.displayName(), key, value);
+    }
+    return CredentialStore::withoutSecrets(host);
+}
+
+void HostListPanel::storeSecrets(const QString &oldName, const Host &host, const QMap<QString, QString> &secrets)
+{
+    const QString name = host.displayName();
+    if (!oldName.isEmpty() && oldName != name)
+        m_credentials->renameHost(oldName, name);
+    for (auto it = secrets.cbegin(); it != secrets.cend(); ++it)
+        m_credentials->setSecret(name, it.key(), it.value());
 }
 
 QList<Host> HostListPanel::selectedHosts() const
@@ -74,13 +110,15 @@ QList<Host> HostListPanel::selectedHosts() const
 void HostListPanel::setEntries(const QList<HostEntry> &entries)
 {
     m_entries = entries;
+    for (HostEntry &e : m_entries)
+        e.host = absorbSecrets(e.host);
     save();
     refresh();
 }
 
 void HostListPanel::addHost(const Host &host)
 {
-    m_entries.append(HostEntry{host, true});
+    m_entries.append(HostEntry{absorbSecrets(host), true});
     save();
     refresh();
     m_table->selectRow(int(m_entries.size()) - 1);
@@ -90,7 +128,7 @@ void HostListPanel::replaceHost(int row, const Host &host)
 {
     if (row < 0 || row >= m_entries.size())
         return;
-    m_entries[row].host = host;
+    m_entries[row].host = absorbSecrets(host);
     save();
     refresh();
 }
@@ -99,7 +137,11 @@ void HostListPanel::removeHost(int row)
 {
     if (row < 0 || row >= m_entries.size() || m_entries.at(row).host.embedded)
         return;
+    const QString name = m_entries.at(row).host.displayName();
     m_entries.removeAt(row);
+    if (std::none_of(m_entries.cbegin(), m_entries.cend(),
+                     [&](const HostEntry &e) { return e.host.displayName() == name; }))
+        m_credentials->removeHost(name);
     save();
     refresh();
 }
@@ -124,9 +166,11 @@ void HostListPanel::addWithDialog()
 {
     Host blank;
     blank.osLabel = QStringLiteral("Linux");
-    HostDialog dialog(blank, this);
-    if (dialog.exec() == QDialog::Accepted)
+    HostDialog dialog(blank, this, m_credentials);
+    if (dialog.exec() == QDialog::Accepted) {
+        storeSecrets({}, dialog.host(), dialog.secrets());
         addHost(dialog.host());
+    }
 }
 
 void HostListPanel::editWithDialog()
@@ -134,9 +178,11 @@ void HostListPanel::editWithDialog()
     const int row = m_table->currentRow();
     if (row < 0 || row >= m_entries.size())
         return;
-    HostDialog dialog(m_entries.at(row).host, this);
-    if (dialog.exec() == QDialog::Accepted)
+    HostDialog dialog(m_entries.at(row).host, this, m_credentials);
+    if (dialog.exec() == QDialog::Accepted) {
+        storeSecrets(m_entries.at(row).host.displayName(), dialog.host(), dialog.secrets());
         replaceHost(row, dialog.host());
+    }
 }
 
 void HostListPanel::removeCurrent()

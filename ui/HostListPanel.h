@@ -3,6 +3,7 @@
 #include "settings/Config.h"
 
 #include <QList>
+#include <QMap>
 #include <QWidget>
 
 class QPushButton;
@@ -10,19 +11,26 @@ class QTableWidget;
 
 namespace wb {
 
+class CredentialStore;
+
 /// The list of hosts to measure against (name, address, port, OS label, server type), a checkbox per host
-/// to choose which run, Add/Edit/Remove through HostDialog. Every change is saved through Config.
+/// to choose which run, Add/Edit/Remove through HostDialog. Every change is saved through Config; passwords and
+/// keys go to the CredentialStore (keychain), never into the hosts Config saves.
 class HostListPanel : public QWidget
 {
     Q_OBJECT
 public:
     enum Column { Name, Address, Port, Os, ServerType, ColumnCount };
 
-    explicit HostListPanel(Config *config, QWidget *parent = nullptr);
+    /// Without a credential store one is made (system keychain when it answers, else session memory).
+    explicit HostListPanel(Config *config, QWidget *parent = nullptr, CredentialStore *credentials = nullptr);
 
     QList<HostEntry> entries() const { return m_entries; }
     /// The checked hosts, in list order.
     QList<Host> selectedHosts() const;
+    /// The checked hosts with their secrets filled into Host::options, for the engine's copy of a plan only.
+    QList<Host> selectedHostsWithSecrets() const;
+    CredentialStore *credentials() const { return m_credentials; }
     QTableWidget *table() const { return m_table; }
 
 public slots:
@@ -46,8 +54,12 @@ private:
     void refresh();
     void save();
     void updateButtons();
+    /// Moves secrets found in host.options into the credential store and strips them.
+    Host absorbSecrets(const Host &host);
+    void storeSecrets(const QString &oldName, const Host &host, const QMap<QString, QString> &secrets);
 
     Config *m_config = nullptr;
+    CredentialStore *m_credentials = nullptr;
     QList<HostEntry> m_entries;
     QTableWidget *m_table = nullptr;
     QPushButton *m_add = nullptr;

@@ -1,6 +1,8 @@
 #include "PlanEditorPanel.h"
 
+#include "OptionForm.h"
 #include "protocols/DriverRegistry.h"
+#include "protocols/copy/TransferData.h"
 #include "settings/Config.h"
 #include "stats/Units.h"
 
@@ -12,8 +14,10 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QRegularExpression>
 #include <QSpinBox>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -25,6 +29,21 @@ PlanEditorPanel::PlanEditorPanel(Config *config, QWidget *parent)
     , m_config(config)
 {
     setObjectName(QStringLiteral("planEditorPanel"));
+
+    m_presets = new QToolButton(this);
+    m_presets->setObjectName(QStringLiteral("presetButton"));
+    m_presets->setText(tr("Presets"));
+    m_presets->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_presets->setPopupMode(QToolButton::InstantPopup);
+    m_presets->setToolTip(tr("Fill in a whole experiment in one click (hosts stay as ticked in the host list)"));
+    auto *presetMenu = new QMenu(m_presets);
+    QAction *shootout = presetMenu->addAction(tr("File-server shoot-out (SMB read/write, FTP GET/PUT x 1500/9000 B x 5)"),
+                                              this, &PlanEditorPanel::applyShootoutPreset);
+    shootout->setObjectName(QStringLiteral("shootoutPresetAction"));
+    QAction *netperf = presetMenu->addAction(tr("netperf TCP_STREAM (-m 1472, 32 KiB/64 KiB buffers, 10 s)"), this,
+                                             &PlanEditorPanel::applyNetperfPreset);
+    netperf->setObjectName(QStringLiteral("netperfPresetAction"));
+    m_presets->setMenu(presetMenu);
 
     auto *protocolBox = new QGroupBox(tr("Protocols"), this);
     auto *protocolLayout = new QVBoxLayout(protocolBox);
@@ -97,17 +116,28 @@ PlanEditorPanel::PlanEditorPanel(Config *config, QWidget *parent)
     m_bufferMode->setObjectName(QStringLiteral("socketBufferCombo"));
     m_bufferMode->addItem(tr("System default"));
     m_bufferMode->addItem(tr("Fixed size"));
+    m_bufferMode->addItem(tr("Send / receive"));
+    m_bufferMode->setToolTip(tr("Fixed size: the same SO_SNDBUF and SO_RCVBUF; Send / receive: each its own "
+                                "(netperf -s / -S)"));
     m_bufferSize = new QSpinBox(this);
     m_bufferSize->setObjectName(QStringLiteral("socketBufferSpin"));
     m_bufferSize->setRange(4, 1024 * 1024);
     m_bufferSize->setSuffix(tr(" KiB"));
     m_bufferSize->setValue(256);
-    m_bufferSize->setToolTip(tr("SO_SNDBUF and SO_RCVBUF on both ends"));
+    m_bufferSize->setToolTip(tr("SO_SNDBUF (and SO_RCVBUF when fixed) on both ends"));
+    m_recvBufferSize = new QSpinBox(this);
+    m_recvBufferSize->setObjectName(QStringLiteral("recvBufferSpin"));
+    m_recvBufferSize->setRange(4, 1024 * 1024);
+    m_recvBufferSize->setSuffix(tr(" KiB"));
+    m_recvBufferSize->setValue(256);
+    m_recvBufferSize->setToolTip(tr("SO_RCVBUF on both ends"));
     auto *bufferRow = new QHBoxLayout;
     bufferRow->addWidget(m_bufferMode, 1);
     bufferRow->addWidget(m_bufferSize);
+    bufferRow->addWidget(m_recvBufferSize);
     connect(m_bufferMode, &QComboBox::currentIndexChanged, this, &PlanEditorPanel::onChanged);
     connect(m_bufferSize, &QSpinBox::valueChanged, this, &PlanEditorPanel::onChanged);
+    connect(m_recvBufferSize, &QSpinBox::valueChanged, this, &PlanEditorPanel::onChanged);
 
     m_sampleInterval = new QSpinBox(this);
     m_sampleInterval->setObjectName(QStringLiteral("sampleIntervalSpin"));
@@ -126,6 +156,26 @@ PlanEditorPanel::PlanEditorPanel(Config *config, QWidget *parent)
     form->addRow(tr("Socket buffers:"), bufferRow);
     form->addRow(tr("Sample interval:"), m_sampleInterval);
 
+    // File transfers: shown only while FTP, SMB or copy is checked.
+    m_transferBox = new QGroupBox(tr("File transfers (FTP, SMB, copy)"), this);
+    m_transferBox->setObjectName(QStringLiteral("transferBox"));
+    m_fileSize = new QSpinBox(m_transferBox);
+    m_fileSize->setObjectName(QStringLiteral("fileSizeSpin"));
+    m_fileSize->setRange(1, 1024 * 1024);
+    m_fileSize->setSuffix(tr(" MiB"));
+    m_fileSize->setValue(kDefaultFileSizeMiB);
+    m_fileSize->setToolTip(tr("Size of the file each run moves (1 MiB = 2^20 bytes)"));
+    m_transferForm = new OptionForm(TransferSettings::planOptions(), m_transferBox);
+    m_transferForm->setObjectName(QStringLiteral("transferOptionsForm"));
+    m_transferForm->formLayout()->setContentsMargins(0, 0, 0, 0);
+    m_transferForm->formLayout()->insertRow(0, tr("File size:"), m_fileSize);
+    if (auto *path = qobject_cast<QLineEdit *>(m_transferForm->editor(QLatin1String(TransferSettings::LocalPathKey))))
+        path->setPlaceholderText(tr("e.g. /data/wirebench.bin (needed for a file source or sink)"));
+    auto *transferLayout = new QVBoxLayout(m_transferBox);
+    transferLayout->addWidget(m_transferForm);
+    connect(m_fileSize, &QSpinBox::valueChanged, this, &PlanEditorPanel::onChanged);
+    connect(m_transferForm, &OptionForm::changed, this, &PlanEditorPanel::onChanged);
+
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("planSummaryLabel"));
     m_summary->setWordWrap(true);
@@ -136,9 +186,14 @@ PlanEditorPanel::PlanEditorPanel(Config *config, QWidget *parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    auto *presetRow = new QHBoxLayout;
+    presetRow->addStretch(1);
+    presetRow->addWidget(m_presets);
+    layout->addLayout(presetRow);
     layout->addWidget(protocolBox);
     layout->addWidget(frameBox);
     layout->addLayout(form);
+    layout->addWidget(m_transferBox);
     layout->addWidget(m_summary);
     layout->addWidget(m_problems);
     layout->addStretch(1);
@@ -193,10 +248,12 @@ TestPlan PlanEditorPanel::plan() const
     plan.repetitions = m_repetitions->value();
     plan.params.durationMs = int(std::lround(m_duration->value() * 1000));
     plan.params.messageSize = m_messageSize->value();
-    const int buffer = m_bufferMode->currentIndex() == 1 ? m_bufferSize->value() * 1024 : 0;
-    plan.params.sendBufferBytes = buffer;
-    plan.params.recvBufferBytes = buffer;
+    const int mode = m_bufferMode->currentIndex();
+    plan.params.sendBufferBytes = mode == 0 ? 0 : m_bufferSize->value() * 1024;
+    plan.params.recvBufferBytes = mode == 0 ? 0 : (mode == 1 ? m_bufferSize : m_recvBufferSize)->value() * 1024;
     plan.params.sampleIntervalMs = m_sampleInterval->value();
+    plan.params.fileSizeBytes = qint64(m_fileSize->value()) * 1024 * 1024;
+    plan.params.options = m_transferForm->values();
     return plan;
 }
 
@@ -209,6 +266,11 @@ QStringList PlanEditorPanel::problems() const
     placeholder.embedded = true;
     p.hosts = {placeholder}; // hosts are the host list's business
     problems << p.validate();
+    if (anyTransferChecked()) {
+        const TransferSettings t = TransferSettings::fromParams(p.params);
+        if ((t.fileSource || t.fileSink) && t.localPath.trimmed().isEmpty())
+            problems << tr("File source or sink chosen: enter the local file's path, or choose memory.");
+    }
     return problems;
 }
 
@@ -229,29 +291,82 @@ void PlanEditorPanel::setPlan(const TestPlan &plan)
     m_duration->setValue(plan.params.durationMs / 1000.0);
     m_messageSize->setValue(plan.params.messageSize);
     syncMessagePreset();
-    const int buffer = std::max(plan.params.sendBufferBytes, plan.params.recvBufferBytes);
-    m_bufferMode->setCurrentIndex(buffer > 0 ? 1 : 0);
-    if (buffer > 0)
-        m_bufferSize->setValue(std::max(4, buffer / 1024));
+    const int send = plan.params.sendBufferBytes;
+    const int recv = plan.params.recvBufferBytes;
+    m_bufferMode->setCurrentIndex(send <= 0 && recv <= 0 ? 0 : (send == recv ? 1 : 2));
+    if (send > 0 || recv > 0) {
+        m_bufferSize->setValue(std::max(4, (send > 0 ? send : recv) / 1024));
+        m_recvBufferSize->setValue(std::max(4, (recv > 0 ? recv : send) / 1024));
+    }
     m_sampleInterval->setValue(plan.params.sampleIntervalMs);
+    m_fileSize->setValue(int(std::clamp<qint64>(plan.params.fileSizeBytes / (1024 * 1024), 1, 1024 * 1024)));
+    m_transferForm->setValues(plan.params.options);
     m_loading = false;
     onChanged();
 }
 
+bool PlanEditorPanel::anyTransferChecked() const
+{
+    for (const ProtocolInfo &info : DriverRegistry::protocols()) {
+        if (!info.timed && m_protocols.value(info.id)->isChecked())
+            return true;
+    }
+    return false;
+}
+
+void PlanEditorPanel::applyShootoutPreset()
+{
+    TestPlan p = plan();
+    p.protocols = {QStringLiteral("smb-read"), QStringLiteral("smb-write"), QStringLiteral("ftp-get"),
+                   QStringLiteral("ftp-put")};
+    p.protocols.removeIf([](const QString &id) { return !DriverRegistry::has(id); });
+    p.frameSizes = {1500, 9000};
+    p.repetitions = 5;
+    setPlan(p);
+}
+
+void PlanEditorPanel::applyNetperfPreset()
+{
+    TestPlan p = plan();
+    p.protocols = {QStringLiteral("tcp-send")};
+    p.params.messageSize = kNetperfMessageSize;
+    p.params.sendBufferBytes = 32 * 1024;
+    p.params.recvBufferBytes = 64 * 1024;
+    p.params.durationMs = 10000;
+    setPlan(p);
+}
+
 void PlanEditorPanel::onChanged()
 {
-    m_bufferSize->setEnabled(m_bufferMode->currentIndex() == 1);
+    const int bufferMode = m_bufferMode->currentIndex();
+    m_bufferSize->setEnabled(bufferMode != 0);
+    m_recvBufferSize->setEnabled(bufferMode == 2);
+    m_recvBufferSize->setVisible(bufferMode == 2);
+    m_transferBox->setVisible(anyTransferChecked());
+    if (QWidget *path = m_transferForm->editor(QLatin1String(TransferSettings::LocalPathKey))) {
+        const QVariantMap o = m_transferForm->values();
+        path->setEnabled(o.value(QLatin1String(TransferSettings::SourceKey)).toString() == QLatin1String("file")
+                         || o.value(QLatin1String(TransferSettings::SinkKey)).toString() == QLatin1String("file"));
+    }
     if (m_loading)
         return;
     const TestPlan p = plan();
-    const int tests = int(p.protocols.size() * p.frameSizes.size());
-    const double seconds = double(tests) * p.repetitions * p.params.durationMs / 1000.0;
-    m_summary->setText(tr("%1 test(s) x %2 repetition(s) per host: about %3 s of measuring per host; "
-                          "message %4.")
-                           .arg(tests)
-                           .arg(p.repetitions)
-                           .arg(seconds, 0, 'f', 0)
-                           .arg(Units::formatBytes(p.params.messageSize)));
+    int timed = 0;
+    int transfers = 0;
+    for (const QString &id : p.protocols) {
+        const ProtocolInfo *info = DriverRegistry::find(id);
+        (info && !info->timed ? transfers : timed) += int(p.frameSizes.size());
+    }
+    const double seconds = double(timed) * p.repetitions * p.params.durationMs / 1000.0;
+    QString summary = tr("%1 test(s) x %2 repetition(s) per host").arg(timed + transfers).arg(p.repetitions);
+    if (timed > 0)
+        summary += tr("; timed tests: about %1 s of measuring per host, message %2")
+                       .arg(seconds, 0, 'f', 0)
+                       .arg(Units::formatBytes(p.params.messageSize));
+    if (transfers > 0)
+        summary += tr("; file transfers: %1 x %2 per host").arg(transfers * p.repetitions).arg(
+            Units::formatBytes(p.params.fileSizeBytes));
+    m_summary->setText(summary + QLatin1Char('.'));
     const QStringList list = problems();
     m_problems->setText(list.join(QLatin1Char('\n')));
     m_problems->setVisible(!list.isEmpty());

@@ -11,19 +11,25 @@ class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
+class QGroupBox;
+class QToolButton;
 
 namespace wb {
 
 class Config;
+class OptionForm;
 
 /// What to run: protocols, frame sizes (1500, 9000, custom), repetitions, duration, message size, socket
-/// buffers and the sample interval. Builds a TestPlan without hosts (the host list supplies them).
+/// buffers and the sample interval, and, when a file-transfer protocol (FTP, SMB, copy) is checked, the file size
+/// and the plan-wide transfer settings (TransferSettings::planOptions). Presets build whole experiments in one
+/// click. Builds a TestPlan without hosts (the host list supplies them).
 /// Saves every change through Config when one is given.
 class PlanEditorPanel : public QWidget
 {
     Q_OBJECT
 public:
     static constexpr int kNetperfMessageSize = 1472;
+    static constexpr int kDefaultFileSizeMiB = 256;
 
     explicit PlanEditorPanel(Config *config, QWidget *parent = nullptr);
 
@@ -34,6 +40,10 @@ public:
 
 public slots:
     void setPlan(const wb::TestPlan &plan);
+    /// SMB read, SMB write, FTP GET, FTP PUT x 1500 and 9000 B frames x 5 repetitions (the original matrix).
+    void applyShootoutPreset();
+    /// netperf TCP_STREAM: tcp-send, -m 1472, 32 KiB send / 64 KiB receive buffers, 10 s.
+    void applyNetperfPreset();
 
 signals:
     void planChanged();
@@ -42,6 +52,7 @@ private:
     QList<int> customFrames(QStringList *errors) const;
     void onChanged();
     void syncMessagePreset();
+    bool anyTransferChecked() const;
 
     Config *m_config = nullptr;
     bool m_loading = false;
@@ -55,6 +66,11 @@ private:
     QSpinBox *m_messageSize = nullptr;
     QComboBox *m_bufferMode = nullptr;
     QSpinBox *m_bufferSize = nullptr;
+    QSpinBox *m_recvBufferSize = nullptr;
+    QToolButton *m_presets = nullptr;
+    QGroupBox *m_transferBox = nullptr;
+    QSpinBox *m_fileSize = nullptr;
+    OptionForm *m_transferForm = nullptr;
     QSpinBox *m_sampleInterval = nullptr;
     QLabel *m_summary = nullptr;
     QLabel *m_problems = nullptr;

@@ -24,6 +24,8 @@ const QString kPlanMessage = QStringLiteral("plan/messageSize");
 const QString kPlanSndBuf = QStringLiteral("plan/sendBufferBytes");
 const QString kPlanRcvBuf = QStringLiteral("plan/recvBufferBytes");
 const QString kPlanSample = QStringLiteral("plan/sampleIntervalMs");
+const QString kPlanFileSize = QStringLiteral("plan/fileSizeBytes");
+const QString kPlanOptions = QStringLiteral("plan/options"); // JSON object, secret keys removed
 const QString kUnit = QStringLiteral("view/rateUnit");
 const QString kGeometry = QStringLiteral("window/geometry");
 const QString kState = QStringLiteral("window/state");
@@ -221,6 +223,15 @@ TestPlan Config::lastPlan() const
     plan.params.sendBufferBytes = intIn(m_settings->value(kPlanSndBuf), 0, 0, 1 << 30);
     plan.params.recvBufferBytes = intIn(m_settings->value(kPlanRcvBuf), 0, 0, 1 << 30);
     plan.params.sampleIntervalMs = intIn(m_settings->value(kPlanSample), defaults.sampleIntervalMs, 10, 60000);
+    bool ok = false;
+    const qint64 fileSize = m_settings->value(kPlanFileSize).toLongLong(&ok);
+    if (ok && fileSize > 0 && fileSize <= (qint64(1) << 40))
+        plan.params.fileSizeBytes = fileSize;
+    const QJsonObject options = QJsonDocument::fromJson(m_settings->value(kPlanOptions).toByteArray()).object();
+    for (auto it = options.constBegin(); it != options.constEnd(); ++it) {
+        if (!isSecretOption(it.key()))
+            plan.params.options.insert(it.key(), it.value().toVariant());
+    }
     return plan;
 }
 
@@ -237,6 +248,13 @@ void Config::setLastPlan(const TestPlan &plan)
     m_settings->setValue(kPlanSndBuf, plan.params.sendBufferBytes);
     m_settings->setValue(kPlanRcvBuf, plan.params.recvBufferBytes);
     m_settings->setValue(kPlanSample, plan.params.sampleIntervalMs);
+    m_settings->setValue(kPlanFileSize, plan.params.fileSizeBytes);
+    QJsonObject options;
+    for (auto it = plan.params.options.cbegin(); it != plan.params.options.cend(); ++it) {
+        if (!isSecretOption(it.key()))
+            options.insert(it.key(), QJsonValue::fromVariant(it.value()));
+    }
+    m_settings->setValue(kPlanOptions, QString::fromUtf8(QJsonDocument(options).toJson(QJsonDocument::Compact)));
 }
 
 RateUnit Config::rateUnit() const

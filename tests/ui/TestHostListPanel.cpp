@@ -1,9 +1,15 @@
+#include "CredentialStore.h"
 #include "HostDialog.h"
+#include "OptionForm.h"
+#include "protocols/DriverRegistry.h"
 #include "HostListPanel.h"
 #include "settings/Config.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QTabWidget>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
@@ -24,6 +30,8 @@ private slots:
     void rejectsBadAddress();
     void checkboxChoosesHosts();
     void embeddedStateShown();
+    void genericOptionsRoundTrip();
+    void serverTypeDefaultPortAndLinkSpeed();
 
 private:
     // Fills the next modal HostDialog and presses OK (or Cancel).
@@ -154,6 +162,94 @@ void TestHostListPanel::embeddedStateShown()
     QCOMPARE(panel.table()->item(0, HostListPanel::Port)->text(), QStringLiteral("40123"));
     panel.setEmbeddedState(0, QStringLiteral("address in use"));
     QVERIFY(panel.table()->item(0, HostListPanel::ServerType)->text().contains(QStringLiteral("address in use")));
+}
+
+void TestHostListPanel::genericOptionsRoundTrip()
+{
+    CredentialStore store(CredentialStore::Mode::MemoryOnly);
+    Host blank;
+    HostDialog dialog(blank, nullptr, &store);
+    QStringList tabs;
+    for (int i = 0; i < dialog.tabs()->count(); ++i)
+        tabs << dialog.tabs()->tabText(i);
+    for (const char *title : {"wirebenchd", "FTP", "SMB", "Copy", "iperf3"})
+        QVERIFY2(tabs.contains(QLatin1String(title)), qPrintable(tabs.join(QLatin1Char(','))));
+    dialog.findChild<QLineEdit *>(QStringLiteral("hostAddressEdit"))->setText(QStringLiteral("fs.lan"));
+
+    // Every declared host option gets a non-default value through its editor.
+    QVariantMap expected;
+    int editors = 0;
+    for (const ProtocolInfo &info : DriverRegistry::protocols()) {
+        for (const OptionSpec &option : info.hostOptions) {
+            QWidget *editor = dialog.findChild<QWidget *>(QStringLiteral("option_") + option.key);
+            QVERIFY2(editor, qPrintable(option.key));
+            if (expected.contains(option.key) || option.type == OptionSpec::Type::Secret)
+                continue;
+            ++editors;
+            switch (option.type) {
+            case OptionSpec::Type::Text:
+                static_cast<QLineEdit *>(editor)->setText(QStringLiteral("v-") + option.key);
+                expected.insert(option.key, QStringLiteral("v-") + option.key);
+                break;
+            case OptionSpec::Type::Integer:
+                static_cast<QSpinBox *>(editor)->setValue(option.defaultValue.toInt() + 7);
+                expected.insert(option.key, option.defaultValue.toInt() + 7);
+                break;
+            case OptionSpec::Type::Bool:
+                static_cast<QCheckBox *>(editor)->setChecked(!option.defaultValue.toBool());
+                expected.insert(option.key, !option.defaultValue.toBool());
+                break;
+            case OptionSpec::Type::Choice:
+                static_cast<QComboBox *>(editor)->setCurrentText(option.choices.last());
+                if (option.choices.last() != option.defaultValue.toString())
+                    expected.insert(option.key, option.choices.last());
+                break;
+            case OptionSpec::Type::Secret:
+                break;
+            }
+        }
+    }
+    QVERIFY(editors >= 10); // FTP, SMB and copy declare at least that many
+    const Host edited = dialog.host();
+    QCOMPARE(edited.options, expected);
+
+    // Through the settings file and back into a new dialog: the same values in the same editors.
+    HostEntry entry{edited, true};
+    const QList<HostEntry> back = Config::hostsFromJson(Config::hostsToJson({entry}));
+    QCOMPARE(back.size(), 1);
+    QCOMPARE(back.first().host.options.keys(), expected.keys());
+    HostDialog again(back.first().host, nullptr, &store);
+    QCOMPARE(again.host().options, expected);
+    QCOMPARE(again.findChild<QLineEdit *>(QStringLiteral("option_ftp.user"))->text(), QStringLiteral("v-ftp.user"));
+
+    // Back to defaults: the option leaves Host::options (the driver's default applies).
+    again.findChild<QCheckBox *>(QStringLiteral("option_ftp.active"))->setChecked(false);
+    QVERIFY(!again.host().options.contains(QStringLiteral("ftp.active")));
+}
+
+void TestHostListPanel::serverTypeDefaultPortAndLinkSpeed()
+{
+    Host host;
+    host.address = QStringLiteral("10.0.0.9");
+    host.linkSpeedMbps = 1000;
+    HostDialog dialog(host);
+    auto *port = dialog.findChild<QSpinBox *>(QStringLiteral("hostPortSpin"));
+    QCOMPARE(port->specialValueText(), QStringLiteral("default (5301)"));
+    auto *type = dialog.findChild<QComboBox *>(QStringLiteral("hostServerTypeCombo"));
+    type->setCurrentIndex(type->findData(QStringLiteral("iperf3")));
+    QCOMPARE(port->specialValueText(), QStringLiteral("default (5201)"));
+    QCOMPARE(dialog.host().serverType, QStringLiteral("iperf3"));
+    auto *speed = dialog.findChild<QDoubleSpinBox *>(QStringLiteral("hostLinkSpeedSpin"));
+    QCOMPARE(speed->value(), 1000.0);
+    QCOMPARE(speed->suffix(), QStringLiteral(" Mbit/s"));
+    speed->setValue(0);
+    QCOMPARE(speed->text(), QStringLiteral("detect"));
+    speed->setValue(10000);
+    const Host h = dialog.host();
+    QCOMPARE(h.linkSpeedMbps, 10000.0);
+    const QList<HostEntry> back = Config::hostsFromJson(Config::hostsToJson({HostEntry{h, true}}));
+    QCOMPARE(back.first().host.linkSpeedMbps, 10000.0);
+    QCOMPARE(back.first().host.serverType, QStringLiteral("iperf3"));
 }
 
 QTEST_MAIN(TestHostListPanel)

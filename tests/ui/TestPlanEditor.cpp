@@ -1,5 +1,12 @@
 #include "PlanEditorPanel.h"
+#include "OptionForm.h"
+#include "protocols/copy/TransferData.h"
 #include "settings/Config.h"
+
+#include <QAction>
+#include <QGroupBox>
+#include <QMenu>
+#include <QToolButton>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -20,6 +27,9 @@ private slots:
     void netperfPreset();
     void problemsReported();
     void persisted();
+    void transferSettingsShownAndRoundTrip();
+    void shootoutPreset();
+    void netperfMenuPreset();
 
 private:
     template<typename T> T *child(QWidget &w, const char *name)
@@ -118,6 +128,107 @@ void TestPlanEditor::persisted()
     PlanEditorPanel panel(&config);
     QCOMPARE(panel.plan().repetitions, 7);
     QCOMPARE(panel.plan().frameSizes, QList<int>{1500});
+}
+
+void TestPlanEditor::transferSettingsShownAndRoundTrip()
+{
+    const QString file = m_dir.filePath(QStringLiteral("transfer.ini"));
+    {
+        Config config(file);
+        PlanEditorPanel panel(&config);
+        panel.show();
+        auto *box = child<QGroupBox>(panel, "transferBox");
+        QVERIFY(!box->isVisible()); // only TCP checked
+        child<QCheckBox>(panel, "protocolCheck_ftp-get")->setChecked(true);
+        QVERIFY(box->isVisible());
+        QCOMPARE(child<QSpinBox>(panel, "fileSizeSpin")->value(), 256);
+        QCOMPARE(panel.plan().params.fileSizeBytes, 256LL * 1024 * 1024);
+        // Every plan-wide option has its editor.
+        for (const OptionSpec &option : TransferSettings::planOptions())
+            QVERIFY2(panel.findChild<QWidget *>(QStringLiteral("option_") + option.key), qPrintable(option.key));
+        auto *path = child<QLineEdit>(panel, "option_transfer.local_path");
+        QVERIFY(!path->isEnabled()); // memory source and sink
+        child<QComboBox>(panel, "option_transfer.sink")->setCurrentText(QStringLiteral("file"));
+        QVERIFY(path->isEnabled());
+        QVERIFY(panel.problems().join(QLatin1Char(' ')).contains(QStringLiteral("local file")));
+        path->setText(QStringLiteral("/tmp/wb-sink.bin"));
+        QVERIFY(panel.problems().isEmpty());
+        child<QCheckBox>(panel, "option_transfer.unbuffered")->setChecked(true);
+        child<QCheckBox>(panel, "option_transfer.verify")->setChecked(true);
+        child<QCheckBox>(panel, "option_transfer.create_seed")->setChecked(false);
+        child<QSpinBox>(panel, "fileSizeSpin")->setValue(64);
+
+        const TestPlan plan = panel.plan();
+        QCOMPARE(plan.params.fileSizeBytes, 64LL * 1024 * 1024);
+        const TransferSettings t = TransferSettings::fromParams(plan.params);
+        QVERIFY(t.fileSink);
+        QVERIFY(!t.fileSource);
+        QCOMPARE(t.localPath, QStringLiteral("/tmp/wb-sink.bin"));
+        QVERIFY(t.unbuffered);
+        QVERIFY(t.verify);
+        QVERIFY(!t.createSeed);
+    }
+    // Saved through Config and read back into the editors.
+    Config config(file);
+    PlanEditorPanel panel(&config);
+    QCOMPARE(child<QSpinBox>(panel, "fileSizeSpin")->value(), 64);
+    QCOMPARE(child<QComboBox>(panel, "option_transfer.sink")->currentText(), QStringLiteral("file"));
+    QCOMPARE(child<QLineEdit>(panel, "option_transfer.local_path")->text(), QStringLiteral("/tmp/wb-sink.bin"));
+    QVERIFY(child<QCheckBox>(panel, "option_transfer.verify")->isChecked());
+    QVERIFY(!child<QCheckBox>(panel, "option_transfer.create_seed")->isChecked());
+    const TransferSettings t = TransferSettings::fromParams(panel.plan().params);
+    QVERIFY(t.fileSink && t.unbuffered && t.verify && !t.createSeed);
+}
+
+void TestPlanEditor::shootoutPreset()
+{
+    PlanEditorPanel panel(nullptr);
+    child<QSpinBox>(panel, "repetitionsSpin")->setValue(2);
+    auto *button = child<QToolButton>(panel, "presetButton");
+    QAction *action = button->menu()->findChild<QAction *>(QStringLiteral("shootoutPresetAction"));
+    QVERIFY(action);
+    action->trigger();
+    TestPlan plan = panel.plan();
+    QCOMPARE(plan.protocols, (QStringList{QStringLiteral("ftp-get"), QStringLiteral("ftp-put"),
+                                          QStringLiteral("smb-read"), QStringLiteral("smb-write")}));
+    QCOMPARE(plan.frameSizes, (QList<int>{1500, 9000}));
+    QCOMPARE(plan.repetitions, 5);
+    QCOMPARE(plan.params.fileSizeBytes, 256LL * 1024 * 1024);
+    QVERIFY(panel.problems().isEmpty());
+
+    // x the chosen hosts: a Linux and a Windows server.
+    Host linux_;
+    linux_.name = QStringLiteral("fs-linux");
+    linux_.address = QStringLiteral("127.0.0.1");
+    Host windows;
+    windows.name = QStringLiteral("fs-windows");
+    windows.address = QStringLiteral("127.0.0.2");
+    plan.hosts = {linux_, windows};
+    QVERIFY(plan.validate().isEmpty());
+    QCOMPARE(plan.runCount(), 4 * 2 * 5 * 2);
+    const QList<RunSpec> runs = plan.expand();
+    QCOMPARE(runs.size(), 80);
+    QSet<QString> cells;
+    for (const RunSpec &r : runs)
+        cells.insert(r.host.name + r.testKey() + QString::number(r.repetition));
+    QCOMPARE(cells.size(), 80); // every combination once
+}
+
+void TestPlanEditor::netperfMenuPreset()
+{
+    PlanEditorPanel panel(nullptr);
+    QAction *action = child<QToolButton>(panel, "presetButton")->menu()->findChild<QAction *>(
+        QStringLiteral("netperfPresetAction"));
+    QVERIFY(action);
+    action->trigger();
+    const TestPlan plan = panel.plan();
+    QCOMPARE(plan.protocols, QStringList{QStringLiteral("tcp-send")});
+    QCOMPARE(plan.params.messageSize, 1472);
+    QCOMPARE(plan.params.sendBufferBytes, 32 * 1024);
+    QCOMPARE(plan.params.recvBufferBytes, 64 * 1024);
+    QCOMPARE(plan.params.durationMs, 10000);
+    QCOMPARE(child<QComboBox>(panel, "messagePresetCombo")->currentText(), QStringLiteral("1472 B (netperf -m 1472)"));
+    QVERIFY(child<QSpinBox>(panel, "recvBufferSpin")->isEnabled());
 }
 
 QTEST_MAIN(TestPlanEditor)
