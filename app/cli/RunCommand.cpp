@@ -2,6 +2,7 @@
 
 #include "ChartOutput.h"
 #include "Console.h"
+#include "analysis/Bottleneck.h"
 #include "export/CsvExport.h"
 #include "export/JsonExport.h"
 #include "stats/TestSummary.h"
@@ -187,6 +188,19 @@ void RunCommand::printSummary()
             line += QStringLiteral("  ");
         }
         Console::out(line.trimmed());
+    }
+    bool heading = false;
+    for (const TestSummary &t : tests) {
+        if (t.okRuns == 0)
+            continue;
+        const QString sentence = Bottleneck::sentence(Bottleneck::evidenceFrom(t.runsOf(m_results)));
+        if (sentence.isEmpty())
+            continue;
+        if (!heading) {
+            Console::out(QStringLiteral("\nLikely bottleneck per test:"));
+            heading = true;
+        }
+        Console::out(QStringLiteral("%1  %2 @ %3: %4").arg(hostLabel(t.host), t.protocol).arg(t.frameSize).arg(sentence));
     }
 }
 

@@ -3,6 +3,7 @@
 #include "CliOptions.h"
 #include "Console.h"
 #include "RunCommand.h"
+#include "StoreCommands.h"
 #include "protocols/DriverRegistry.h"
 
 #include <QCoreApplication>
@@ -38,9 +39,12 @@ void listProtocols()
 
 int main(int argc, char *argv[])
 {
-    std::unique_ptr<QCoreApplication> app = ChartOutput::createApplication(argc, argv, asksForChart(argc, argv));
+    std::unique_ptr<QCoreApplication> app = ChartOutput::createApplication(argc, argv, asksForChart(argc, argv) || StoreCommands::needsGui(argc, argv));
     QCoreApplication::setApplicationName(QStringLiteral("wirebench-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(WIREBENCH_VERSION));
+
+    if (StoreCommands::handles(QCoreApplication::arguments().mid(1))) // sessions, show, report, import
+        return StoreCommands::exec(QCoreApplication::arguments().mid(1));
 
     CliOptions options;
     QString error;

@@ -1,5 +1,6 @@
 #include "JsonExport.h"
 
+#include "analysis/Bottleneck.h"
 #include "stats/TestSummary.h"
 
 #include <QFile>
@@ -84,7 +85,7 @@ QJsonObject JsonExport::runToJson(const RunResult &r, bool includeSamples)
     return o;
 }
 
-QJsonObject JsonExport::summaryToJson(const TestSummary &t)
+QJsonObject JsonExport::summaryToJson(const TestSummary &t, const RunResultList &testRuns)
 {
     QJsonObject o;
     o.insert(QStringLiteral("host"), t.host.displayName());
@@ -106,6 +107,13 @@ QJsonObject JsonExport::summaryToJson(const TestSummary &t)
     o.insert(QStringLiteral("ci95_low"), t.MBps.ciLow());
     o.insert(QStringLiteral("ci95_high"), t.MBps.ciHigh());
     o.insert(QStringLiteral("errors"), QJsonArray::fromStringList(t.errors));
+    if (t.okRuns > 0 && !testRuns.isEmpty()) {
+        const Evidence evidence = Bottleneck::evidenceFrom(testRuns);
+        o.insert(QStringLiteral("bottleneck"), Bottleneck::sentence(evidence));
+        const double percent = evidence.percentOfCeiling();
+        if (percent >= 0)
+            o.insert(QStringLiteral("percent_of_ceiling"), percent);
+    }
     return o;
 }
 
@@ -124,7 +132,7 @@ QJsonObject JsonExport::toJsonObject(const RunResultList &results, const Options
         runs.append(runToJson(r, options.includeSamples));
     QJsonArray summary;
     for (const TestSummary &t : TestSummary::build(results))
-        summary.append(summaryToJson(t));
+        summary.append(summaryToJson(t, t.runsOf(results)));
 
     QJsonObject root;
     root.insert(QStringLiteral("meta"), meta);

@@ -26,7 +26,8 @@ public:
     };
 
     static QJsonObject runToJson(const RunResult &result, bool includeSamples = false);
-    static QJsonObject summaryToJson(const TestSummary &summary);
+    /// One `summary` entry; with the test's runs it also carries the bottleneck sentence and % of ceiling.
+    static QJsonObject summaryToJson(const TestSummary &summary, const RunResultList &testRuns = {});
     static QJsonObject toJsonObject(const RunResultList &results, const Options &options);
     static QByteArray toJson(const RunResultList &results, const Options &options);
     static QByteArray toJson(const RunResultList &results) { return toJson(results, Options()); }

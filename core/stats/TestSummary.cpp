@@ -9,11 +9,7 @@ QList<TestSummary> TestSummary::build(const RunResultList &results)
     for (const RunResult &r : results) {
         qsizetype at = -1;
         for (qsizetype i = 0; i < out.size(); ++i) {
-            const TestSummary &t = out.at(i);
-            // The port too: two responders on one address (a lab, loopback tests) are two hosts.
-            if (t.host.displayName() == r.spec.host.displayName() && t.host.address == r.spec.host.address
-                && t.host.port == r.spec.host.port && t.protocol == r.spec.protocol
-                && t.frameSize == r.spec.frameSize) {
+            if (out.at(i).matches(r)) {
                 at = i;
                 break;
             }
@@ -43,6 +39,23 @@ QList<TestSummary> TestSummary::build(const RunResultList &results)
     }
     for (qsizetype i = 0; i < out.size(); ++i)
         out[i].MBps = Statistics::summarize(values.at(i));
+    return out;
+}
+
+bool TestSummary::matches(const RunResult &r) const
+{
+    // The port too: two responders on one address (a lab, loopback tests) are two hosts.
+    return host.displayName() == r.spec.host.displayName() && host.address == r.spec.host.address
+           && host.port == r.spec.host.port && protocol == r.spec.protocol && frameSize == r.spec.frameSize;
+}
+
+RunResultList TestSummary::runsOf(const RunResultList &results) const
+{
+    RunResultList out;
+    for (const RunResult &r : results) {
+        if (matches(r))
+            out.append(r);
+    }
     return out;
 }
 

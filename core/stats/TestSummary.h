@@ -21,6 +21,10 @@ struct TestSummary
 
     /// Groups results in first-seen order of host, protocol and frame size.
     static QList<TestSummary> build(const RunResultList &results);
+    /// True when the run belongs to this test (same host name, address and port, protocol, frame size).
+    bool matches(const RunResult &result) const;
+    /// The runs of this test, in their order in results.
+    RunResultList runsOf(const RunResultList &results) const;
 };
 
 } // namespace wb

@@ -148,6 +148,15 @@ void TestStatistics::testSummaryGroups()
     QCOMPARE(tests.at(1).errors.size(), 1); // distinct errors only
     QCOMPARE(tests.at(2).protocol, QStringLiteral("tcp-recv"));
     QVERIFY(near(tests.at(2).MBps.mean, 90.0));
+
+    // runsOf gives each test its own runs, in order, and nothing else.
+    QCOMPARE(tests.at(0).runsOf(results).size(), 2);
+    QCOMPARE(tests.at(0).runsOf(results).at(1).spec.repetition, 2);
+    QCOMPARE(tests.at(1).runsOf(results).size(), 2);
+    QCOMPARE(tests.at(2).runsOf(results).size(), 1);
+    QVERIFY(tests.at(0).matches(results.at(0)));
+    QVERIFY(!tests.at(0).matches(results.at(2))); // other port
+    QVERIFY(!tests.at(0).matches(results.at(4))); // other protocol
 }
 
 QTEST_GUILESS_MAIN(TestStatistics)

@@ -1,0 +1,419 @@
+#include "StoreCommands.h"
+
+#include "Console.h"
+#include "export/JsonExport.h"
+#include "stats/TestSummary.h"
+#include "stats/Units.h"
+#include "storage/Iperf3Import.h"
+#include "storage/ResultStore.h"
+#ifdef WIREBENCH_CLI_CHART
+#include "ReportWriter.h"
+#endif
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QHash>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSet>
+
+#include <cstdio>
+#include <cstring>
+
+namespace wb::cli {
+
+namespace {
+
+const QStringList &commands()
+{
+    static const QStringList names{QStringLiteral("sessions"), QStringLiteral("show"), QStringLiteral("report"),
+                                   QStringLiteral("import")};
+    return names;
+}
+
+/// The GUI's store: its AppDataLocation is made of the GUI's organisation and application names.
+QString guiStorePath()
+{
+    const QString org = QCoreApplication::organizationName();
+    const QString app = QCoreApplication::applicationName();
+    QCoreApplication::setOrganizationName(QStringLiteral("Wirebench"));
+    QCoreApplication::setApplicationName(QStringLiteral("wirebench"));
+    const QString path = ResultStore::defaultPath();
+    QCoreApplication::setOrganizationName(org);
+    QCoreApplication::setApplicationName(app);
+    return path;
+}
+
+struct Args
+{
+    QStringList positional;
+    QHash<QString, QString> values; ///< --name value
+    QSet<QString> flags;            ///< --name
+};
+
+/// Options that take a value; everything else starting with "--" is a flag.
+bool parseArgs(const QStringList &arguments, const QStringList &valueOptions, const QStringList &flagOptions,
+               Args *args, QString *error)
+{
+    for (int i = 0; i < arguments.size(); ++i) {
+        QString a = arguments.at(i);
+        if (!a.startsWith(QLatin1String("--"))) {
+            args->positional << a;
+            continue;
+        }
+        QString value;
+        const int eq = a.indexOf(QLatin1Char('='));
+        const bool inlineValue = eq > 0;
+        if (inlineValue) {
+            value = a.mid(eq + 1);
+            a = a.left(eq);
+        }
+        const QString name = a.mid(2);
+        if (valueOptions.contains(name)) {
+            if (!inlineValue) {
+                if (i + 1 >= arguments.size()) {
+                    *error = QStringLiteral("option --%1 needs a value").arg(name);
+                    return false;
+                }
+                value = arguments.at(++i);
+            }
+            args->values.insert(name, value);
+        } else if (flagOptions.contains(name) && !inlineValue) {
+            args->flags.insert(name);
+        } else {
+            *error = QStringLiteral("unknown option --%1").arg(name);
+            return false;
+        }
+    }
+    return true;
+}
+
+bool openStore(const Args &args, ResultStore *store)
+{
+    const QString path = args.values.value(QStringLiteral("store"), guiStorePath());
+    QString error;
+    if (!store->open(path, &error)) {
+        Console::err(QStringLiteral("wirebench-cli: result store %1: %2")
+                         .arg(QDir::toNativeSeparators(path), error));
+        return false;
+    }
+    return true;
+}
+
+qint64 resolveSession(const ResultStore &store, const QString &text)
+{
+    QString error;
+    if (text == QLatin1String("latest")) {
+        SessionFilter filter;
+        filter.limit = 1;
+        const SessionInfoList list = store.sessions(filter, &error);
+        if (list.isEmpty()) {
+            Console::err(QStringLiteral("wirebench-cli: the result store %1 holds no session yet%2")
+                             .arg(QDir::toNativeSeparators(store.path()),
+                                  error.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(error)));
+            return 0;
+        }
+        return list.first().id;
+    }
+    const qint64 id = store.findSession(text, &error);
+    if (id == 0)
+        Console::err(error.isEmpty() ? QStringLiteral("wirebench-cli: no single session matches \"%1\"; list them with "
+                                                      "`wirebench-cli sessions`")
+                                           .arg(text)
+                                     : QStringLiteral("wirebench-cli: %1").arg(error));
+    return id;
+}
+
+QString hostsOf(const SessionInfo &info)
+{
+    QStringList parts;
+    for (const Host &h : info.hosts)
+        parts << (h.osLabel.isEmpty() ? h.displayName() : QStringLiteral("%1 (%2)").arg(h.displayName(), h.osLabel));
+    return parts.join(QStringLiteral(", "));
+}
+
+QString framesOf(const SessionInfo &info)
+{
+    QStringList parts;
+    for (int f : info.frameSizes)
+        parts << QString::number(f);
+    return parts.join(QLatin1Char(','));
+}
+
+int sessionsCommand(const Args &args)
+{
+    ResultStore store;
+    if (!openStore(args, &store))
+        return 1;
+    SessionFilter filter;
+    bool ok = true;
+    if (args.values.contains(QStringLiteral("limit")))
+        filter.limit = args.values.value(QStringLiteral("limit")).toInt(&ok);
+    if (!ok || filter.limit < 0) {
+        Console::err(QStringLiteral("wirebench-cli: --limit takes a number of sessions, e.g. --limit 10"));
+        return 2;
+    }
+    QString error;
+    const SessionInfoList list = store.sessions(filter, &error);
+    if (!error.isEmpty()) {
+        Console::err(QStringLiteral("wirebench-cli: %1").arg(error));
+        return 1;
+    }
+    if (list.isEmpty()) {
+        Console::out(QStringLiteral("No sessions in %1.").arg(QDir::toNativeSeparators(store.path())));
+        return 0;
+    }
+    Console::out(QStringLiteral("%1  %2  %3  %4  %5  %6  %7  %8")
+                     .arg(QStringLiteral("ID").rightJustified(5), QStringLiteral("UUID").leftJustified(8),
+                          QStringLiteral("STARTED (local)").leftJustified(16), QStringLiteral("STATE").leftJustified(11),
+                          QStringLiteral("RUNS ok/all").leftJustified(11), QStringLiteral("FRAMES (B)").leftJustified(10),
+                          QStringLiteral("PROTOCOLS").leftJustified(20), QStringLiteral("HOSTS")));
+    for (const SessionInfo &s : list) {
+        QString hosts = hostsOf(s);
+        if (!s.title.isEmpty())
+            hosts += QStringLiteral(" [%1]").arg(s.title);
+        Console::out(QStringLiteral("%1  %2  %3  %4  %5  %6  %7  %8")
+                         .arg(QString::number(s.id).rightJustified(5), s.uuid.left(8).leftJustified(8),
+                              s.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")).leftJustified(16),
+                              sessionStateName(s.state).leftJustified(11),
+                              QStringLiteral("%1/%2").arg(s.okRuns).arg(s.runCount).leftJustified(11),
+                              framesOf(s).leftJustified(10), s.protocols.join(QLatin1Char(',')).leftJustified(20),
+                              hosts));
+    }
+    return 0;
+}
+
+int showCommand(const Args &args)
+{
+    if (args.positional.size() != 1) {
+        Console::err(QStringLiteral("wirebench-cli: show needs one SESSION (an id, a uuid prefix or `latest`)"));
+        return 2;
+    }
+    ResultStore store;
+    if (!openStore(args, &store))
+        return 1;
+    const qint64 id = resolveSession(store, args.positional.first());
+    if (id == 0)
+        return 1;
+    SessionInfo info;
+    QString error;
+    const RunResultList runs = store.runs(id, &error);
+    if (!error.isEmpty() || !store.session(id, &info, &error)) {
+        Console::err(QStringLiteral("wirebench-cli: session %1: %2").arg(id).arg(error));
+        return 1;
+    }
+    if (args.flags.contains(QStringLiteral("json"))) {
+        JsonExport::Options options;
+        options.includeSamples = args.flags.contains(QStringLiteral("samples"));
+        options.createdAt = info.startedAt;
+        QJsonObject object = JsonExport::toJsonObject(runs, options);
+        // The session this came from, beside the schema's own keys (the schema only ever adds keys).
+        QJsonObject session;
+        session.insert(QStringLiteral("id"), info.id);
+        session.insert(QStringLiteral("uuid"), info.uuid);
+        session.insert(QStringLiteral("state"), sessionStateName(info.state));
+        session.insert(QStringLiteral("started_at"), info.startedAt.toString(Qt::ISODateWithMs));
+        session.insert(QStringLiteral("title"), info.title);
+        session.insert(QStringLiteral("machine"), info.machineHostname);
+        object.insert(QStringLiteral("session"), session);
+        const QByteArray json = QJsonDocument(object).toJson(QJsonDocument::Indented);
+        std::fwrite(json.constData(), 1, size_t(json.size()), stdout);
+        std::fflush(stdout);
+        return 0;
+    }
+    RateUnit unit = RateUnit::MBps;
+    Console::out(QStringLiteral("Session %1 (%2), %3, started %4 on %5 (%6)")
+                     .arg(info.id)
+                     .arg(info.uuid, sessionStateName(info.state),
+                          info.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
+                          info.machineHostname, info.machineOs));
+    if (!info.title.isEmpty())
+        Console::out(info.title);
+    Console::out(QStringLiteral("Hosts: %1").arg(hostsOf(info)));
+    for (const RunResult &r : runs) {
+        const QString os = r.spec.host.osLabel.isEmpty() ? r.serverOs : r.spec.host.osLabel;
+        QString line = QStringLiteral("%1 (%2)  %3  frame %4 B  rep %5  ")
+                           .arg(r.spec.host.displayName(), os.isEmpty() ? QStringLiteral("OS unknown") : os,
+                                r.spec.protocol)
+                           .arg(r.spec.frameSize)
+                           .arg(r.spec.repetition);
+        if (r.ok())
+            line += QStringLiteral("%1  %2").arg(Units::format(r.bytesPerSecond(), unit),
+                                                 Units::format(r.bytesPerSecond(), RateUnit::Mbps));
+        else
+            line += QStringLiteral("%1: %2").arg(runStatusName(r.status), r.error);
+        Console::out(line);
+    }
+    const QList<TestSummary> summaries = TestSummary::build(runs);
+    if (!summaries.isEmpty())
+        Console::out(QStringLiteral("Summary per test (MB/s = 10^6 bytes/s): reps, min, median, mean, max, stddev"));
+    for (const TestSummary &t : summaries) {
+        Console::out(QStringLiteral("%1  %2 @ %3 B  n=%4  min %5  median %6  mean %7  max %8  stddev %9 MB/s")
+                         .arg(t.host.displayName(), t.protocol)
+                         .arg(t.frameSize)
+                         .arg(t.okRuns)
+                         .arg(t.MBps.min, 0, 'f', 1)
+                         .arg(t.MBps.median, 0, 'f', 1)
+                         .arg(t.MBps.mean, 0, 'f', 1)
+                         .arg(t.MBps.max, 0, 'f', 1)
+                         .arg(t.MBps.stddev, 0, 'f', 2));
+    }
+    return 0;
+}
+
+int reportCommand(const Args &args)
+{
+    if (args.positional.size() != 1) {
+        Console::err(QStringLiteral("wirebench-cli: report needs one SESSION (an id, a uuid prefix or `latest`)"));
+        return 2;
+    }
+    const QString html = args.values.value(QStringLiteral("html"));
+    const QString pdf = args.values.value(QStringLiteral("pdf"));
+    if (html.isEmpty() && pdf.isEmpty()) {
+        Console::err(QStringLiteral("wirebench-cli: report needs --html FILE, --pdf FILE or both"));
+        return 2;
+    }
+#ifdef WIREBENCH_CLI_CHART
+    ResultStore store;
+    if (!openStore(args, &store))
+        return 1;
+    const qint64 id = resolveSession(store, args.positional.first());
+    if (id == 0)
+        return 1;
+    QString error;
+    if (!ReportWriter::write(store, id, html, pdf, &error)) {
+        Console::err(QStringLiteral("wirebench-cli: %1").arg(error));
+        return 1;
+    }
+    if (!html.isEmpty())
+        Console::out(QStringLiteral("Report written to %1").arg(QDir::toNativeSeparators(QFileInfo(html).absoluteFilePath())));
+    if (!pdf.isEmpty())
+        Console::out(QStringLiteral("Report written to %1").arg(QDir::toNativeSeparators(QFileInfo(pdf).absoluteFilePath())));
+    return 0;
+#else
+    Console::err(QStringLiteral("wirebench-cli: report is not available in this build (built without the GUI "
+                                "library that draws its charts); use `show SESSION --json` instead"));
+    return 1;
+#endif
+}
+
+int importCommand(const Args &args)
+{
+    if (args.positional.size() != 2 || args.positional.first() != QLatin1String("iperf3")) {
+        Console::err(QStringLiteral("wirebench-cli: usage: import iperf3 FILE.json (the output of `iperf3 -J`)"));
+        return 2;
+    }
+    const QString file = args.positional.at(1);
+    Iperf3Import::Options options;
+    options.hostName = args.values.value(QStringLiteral("name"));
+    options.osLabel = args.values.value(QStringLiteral("os"));
+    options.source = QFileInfo(file).fileName();
+    bool ok = true;
+    if (args.values.contains(QStringLiteral("frame")))
+        options.frameSize = args.values.value(QStringLiteral("frame")).toInt(&ok);
+    if (!ok || options.frameSize < 0) {
+        Console::err(QStringLiteral("wirebench-cli: --frame takes the Ethernet frame size in bytes, e.g. --frame 1500"));
+        return 2;
+    }
+    RunResultList runs;
+    QString error;
+    if (!Iperf3Import::fromFile(file, &runs, &error, options)) {
+        Console::err(QStringLiteral("wirebench-cli: %1").arg(error));
+        return 1;
+    }
+    ResultStore store;
+    if (!openStore(args, &store))
+        return 1;
+    const QString title = args.values.value(QStringLiteral("title"),
+                                            QStringLiteral("iperf3 import: %1").arg(QFileInfo(file).fileName()));
+    const qint64 id = store.importRuns(title, runs, &error);
+    if (id == 0) {
+        Console::err(QStringLiteral("wirebench-cli: result store %1: %2")
+                         .arg(QDir::toNativeSeparators(store.path()), error));
+        return 1;
+    }
+    SessionInfo info;
+    store.session(id, &info);
+    int okRuns = 0;
+    for (const RunResult &r : runs)
+        okRuns += r.ok() ? 1 : 0;
+    Console::out(QStringLiteral("Imported %1 run(s) (%2 ok) from %3 as session %4 (%5)")
+                     .arg(runs.size())
+                     .arg(okRuns)
+                     .arg(QDir::toNativeSeparators(file))
+                     .arg(id)
+                     .arg(info.uuid));
+    for (const RunResult &r : runs) {
+        if (r.ok())
+            Console::out(QStringLiteral("  %1  %2  %3  %4").arg(r.spec.host.displayName(), r.spec.protocol,
+                                                               Units::format(r.bytesPerSecond(), RateUnit::MBps),
+                                                               Units::format(r.bytesPerSecond(), RateUnit::Mbps)));
+        else
+            Console::out(QStringLiteral("  %1  %2  %3: %4")
+                             .arg(r.spec.host.displayName(), r.spec.protocol, runStatusName(r.status), r.error));
+    }
+    return 0;
+}
+
+} // namespace
+
+bool StoreCommands::handles(const QStringList &arguments)
+{
+    return !arguments.isEmpty() && commands().contains(arguments.first());
+}
+
+bool StoreCommands::needsGui(int argc, char **argv)
+{
+    return argc > 1 && std::strcmp(argv[1], "report") == 0;
+}
+
+QString StoreCommands::helpText()
+{
+    return QStringLiteral(
+        "Result store:\n"
+        "  wirebench-cli sessions [--limit N]                 list stored sessions, newest first\n"
+        "  wirebench-cli show SESSION [--json [--samples]]    a session's runs and summary (JSON: docs/CLI.md schema)\n"
+        "  wirebench-cli report SESSION [--html FILE] [--pdf FILE]   the session report\n"
+        "  wirebench-cli import iperf3 FILE.json [--name HOST] [--os LABEL] [--frame BYTES] [--title TEXT]\n"
+        "  SESSION: an id, a uuid or its unique prefix, or `latest`. --store PATH: another store file\n"
+        "  (default: %1).")
+        .arg(QDir::toNativeSeparators(guiStorePath()));
+}
+
+int StoreCommands::exec(const QStringList &arguments)
+{
+    if (!handles(arguments))
+        return 2;
+    const QString command = arguments.first();
+    const QStringList rest = arguments.mid(1);
+    Args args;
+    QString error;
+    QStringList values{QStringLiteral("store")};
+    QStringList flags{QStringLiteral("help")};
+    if (command == QLatin1String("sessions"))
+        values << QStringLiteral("limit");
+    else if (command == QLatin1String("show"))
+        flags << QStringLiteral("json") << QStringLiteral("samples");
+    else if (command == QLatin1String("report"))
+        values << QStringLiteral("html") << QStringLiteral("pdf");
+    else if (command == QLatin1String("import"))
+        values << QStringLiteral("name") << QStringLiteral("os") << QStringLiteral("frame") << QStringLiteral("title");
+    if (!parseArgs(rest, values, flags, &args, &error)) {
+        Console::err(QStringLiteral("wirebench-cli %1: %2 (see wirebench-cli %1 --help)").arg(command, error));
+        return 2;
+    }
+    if (args.flags.contains(QStringLiteral("help"))) {
+        Console::out(helpText());
+        return 0;
+    }
+    if (command == QLatin1String("sessions"))
+        return sessionsCommand(args);
+    if (command == QLatin1String("show"))
+        return showCommand(args);
+    if (command == QLatin1String("report"))
+        return reportCommand(args);
+    return importCommand(args);
+}
+
+} // namespace wb::cli
