@@ -1,4 +1,5 @@
 // wirebenchd: the far end of a Wirebench test. A thin main around wb::Responder.
+#include "net/Auth.h"
 #include "net/Responder.h"
 
 #include <QCommandLineParser>
@@ -81,6 +82,27 @@ bool parseListen(const QString &text, QHostAddress *address, quint16 *port, QStr
     return true;
 }
 
+/// A positive number option within [minValue, maxValue]; false with a message on stderr.
+bool readNumber(const QCommandLineParser &parser, const QCommandLineOption &option, double minValue, double maxValue, double *out)
+{
+    if (!parser.isSet(option))
+        return true;
+    bool ok = false;
+    const double v = parser.value(option).toDouble(&ok);
+    if (!ok || v < minValue || v > maxValue) {
+        std::fprintf(stderr, "wirebenchd: --%s: \"%s\" is not a number from %g to %g\n", qPrintable(option.names().constFirst()),
+                     qPrintable(parser.value(option)), minValue, maxValue);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+bool isLoopback(const QHostAddress &a)
+{
+    return a.isLoopback();
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -92,9 +114,12 @@ int main(int argc, char *argv[])
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("The Wirebench responder: answers throughput tests from wirebench and wirebench-cli.\n"
-                       "Serves one test at a time; a second client gets a \"busy\" reply. Data flows on a\n"
-                       "separate TCP connection on a free port per test, so let the host accept TCP in general\n"
-                       "from the test clients, not only the control port."));
+                       "Serves one test at a time by default; clients beyond the queue get a \"busy\" reply. Data\n"
+                       "flows on a separate TCP connection that the client opens to a free port per test, so let the\n"
+                       "host accept TCP in general from the test clients, not only the control port.\n"
+                       "Clients prove a pre-shared key (generated on the first start, shown once, kept in the key\n"
+                       "file) unless --open is given; a wirebenchd listening on a loopback address only is open.\n"
+                       "wirebenchd needs no root and sends traffic only to the client that asked (docs/SECURITY.md)."));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption listenOption(
@@ -106,8 +131,48 @@ int main(int argc, char *argv[])
     const QCommandLineOption maxDurationOption(QStringLiteral("max-duration"),
                                                QStringLiteral("Longest test accepted, in seconds (default 60)."),
                                                QStringLiteral("SECONDS"));
+    const QCommandLineOption keyFileOption(QStringLiteral("key-file"),
+                                           QStringLiteral("File with the pre-shared key; created (mode 0600) with a new key when "
+                                                          "missing (default: %1).")
+                                               .arg(wb::auth::defaultKeyFilePath()),
+                                           QStringLiteral("PATH"));
+    const QCommandLineOption openOption(QStringLiteral("open"),
+                                        QStringLiteral("Open mode: serve clients without a key. Only on networks you trust."));
+    const QCommandLineOption maxRateOption(QStringLiteral("max-rate"),
+                                           QStringLiteral("Cap on what wirebenchd sends (tcp-recv tests), in MB/s (10^6 bytes/s; "
+                                                          "default: no cap)."),
+                                           QStringLiteral("MBPS"));
+    const QCommandLineOption maxConcurrentOption(QStringLiteral("max-concurrent"),
+                                                 QStringLiteral("Tests run at the same time (default 1)."), QStringLiteral("N"));
+    const QCommandLineOption queueOption(QStringLiteral("queue"),
+                                         QStringLiteral("Clients that wait for a free test slot (default 4); the next one gets "
+                                                        "\"busy\"."),
+                                         QStringLiteral("N"));
+    const QCommandLineOption allowOption(QStringLiteral("allow"),
+                                         QStringLiteral("Serve only clients in this network (CIDR, e.g. 192.168.1.0/24 or "
+                                                        "2001:db8::/32); repeatable. Default: every client."),
+                                         QStringLiteral("CIDR"));
+    const QCommandLineOption handshakeTimeoutOption(QStringLiteral("handshake-timeout"),
+                                                    QStringLiteral("Seconds a new client has to send its hello and key proof "
+                                                                   "(default 5)."),
+                                                    QStringLiteral("SECONDS"));
+    const QCommandLineOption idleTimeoutOption(QStringLiteral("idle-timeout"),
+                                               QStringLiteral("Seconds of silence after the handshake before a client is "
+                                                              "dropped (default 15)."),
+                                               QStringLiteral("SECONDS"));
+    const QCommandLineOption maxMessageOption(QStringLiteral("max-message"),
+                                              QStringLiteral("Largest control message accepted, in bytes (default 65536; before "
+                                                             "authentication at most 4096)."),
+                                              QStringLiteral("BYTES"));
+    const QCommandLineOption maxConnectionsOption(QStringLiteral("max-connections"),
+                                                  QStringLiteral("Connections handled at once, at any stage (default 32); more "
+                                                                 "are closed at once."),
+                                                  QStringLiteral("N"));
     parser.addOption(listenOption);
     parser.addOption(maxDurationOption);
+    for (const auto *o : {&keyFileOption, &openOption, &maxRateOption, &maxConcurrentOption, &queueOption, &allowOption,
+                          &handshakeTimeoutOption, &idleTimeoutOption, &maxMessageOption, &maxConnectionsOption})
+        parser.addOption(*o);
     parser.process(app);
 
     wb::ResponderConfig config;
@@ -128,6 +193,54 @@ int main(int argc, char *argv[])
             return 2;
         }
         config.maxDurationMs = int(seconds * 1000);
+    }
+
+    config.maxQueued = 4;
+    double rateMBps = 0, concurrent = config.maxConcurrent, queue = config.maxQueued, handshake = config.handshakeTimeoutMs / 1000.0,
+           idle = config.idleTimeoutMs / 1000.0, maxMessage = config.maxControlMessageBytes, maxConnections = config.maxConnections;
+    if (!readNumber(parser, maxRateOption, 0.001, 1e6, &rateMBps) || !readNumber(parser, maxConcurrentOption, 1, 64, &concurrent)
+        || !readNumber(parser, queueOption, 0, 1000, &queue) || !readNumber(parser, handshakeTimeoutOption, 0.1, 600, &handshake)
+        || !readNumber(parser, idleTimeoutOption, 1, 3600, &idle) || !readNumber(parser, maxMessageOption, 256, 16 * 1024 * 1024, &maxMessage)
+        || !readNumber(parser, maxConnectionsOption, 1, 10000, &maxConnections))
+        return 2;
+    config.maxRateBytesPerSec = qint64(rateMBps * 1e6);
+    config.maxConcurrent = int(concurrent);
+    config.maxQueued = int(queue);
+    config.handshakeTimeoutMs = int(handshake * 1000);
+    config.idleTimeoutMs = int(idle * 1000);
+    config.maxControlMessageBytes = int(maxMessage);
+    config.maxConnections = int(maxConnections);
+    for (const QString &cidr : parser.values(allowOption)) {
+        const auto net = QHostAddress::parseSubnet(cidr.trimmed());
+        if (net.first.isNull()) {
+            std::fprintf(stderr, "wirebenchd: --allow: \"%s\" is not a network (write e.g. 192.168.1.0/24)\n", qPrintable(cidr));
+            return 2;
+        }
+        config.allow << net;
+    }
+
+    // The key: asked for unless --open, or unless only this computer can reach us (as the GUI's embedded responder).
+    QString mode;
+    if (parser.isSet(openOption)) {
+        mode = QStringLiteral("open mode: no key asked (--open)");
+    } else if (isLoopback(config.address) && !parser.isSet(keyFileOption)) {
+        mode = QStringLiteral("open mode: loopback only");
+    } else {
+        const QString path = parser.isSet(keyFileOption) ? parser.value(keyFileOption) : wb::auth::defaultKeyFilePath();
+        bool created = false;
+        QString error;
+        if (!wb::auth::loadOrCreateKeyFile(path, &config.key, &created, &error)) {
+            std::fprintf(stderr, "wirebenchd: %s\n", qPrintable(error));
+            return 1;
+        }
+        if (created) {
+            std::fprintf(stdout,
+                         "wirebenchd: new key (shown once; enter it in the host's settings in Wirebench, or give "
+                         "wirebench-cli --key):\n\n    %s\n\nIt is kept in %s (readable by this user only).\n",
+                         qPrintable(config.key), qPrintable(path));
+            std::fflush(stdout);
+        }
+        mode = QStringLiteral("clients must prove the key in %1").arg(path);
     }
 
     // Signals become a byte on a socket pair, so that the shutdown runs in the event loop, not in the handler.
@@ -159,9 +272,15 @@ int main(int argc, char *argv[])
     const QString shown = config.address.protocol() == QAbstractSocket::IPv6Protocol || config.address == QHostAddress(QHostAddress::Any)
                               ? QStringLiteral("[%1]:%2").arg(config.address.toString()).arg(responder.port())
                               : QStringLiteral("%1:%2").arg(config.address.toString()).arg(responder.port());
-    printLine(QStringLiteral("wirebenchd %1 listening on %2 (max test %3 s)")
+    printLine(QStringLiteral("wirebenchd %1 listening on %2 (max test %3 s, %4 at a time, queue %5%6%7; %8)")
                   .arg(QStringLiteral(WIREBENCH_VERSION), shown)
-                  .arg(config.maxDurationMs / 1000.0));
+                  .arg(config.maxDurationMs / 1000.0)
+                  .arg(config.maxConcurrent)
+                  .arg(config.maxQueued)
+                  .arg(config.maxRateBytesPerSec > 0 ? QStringLiteral(", sends at most %1 MB/s").arg(config.maxRateBytesPerSec / 1e6)
+                                                     : QString())
+                  .arg(config.allow.isEmpty() ? QString() : QStringLiteral(", %1 allowed networks").arg(config.allow.size()))
+                  .arg(mode));
     const int rc = app.exec();
     responder.stop();
     printLine(QStringLiteral("wirebenchd stopped"));

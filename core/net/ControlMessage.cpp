@@ -7,6 +7,7 @@
 #include <QThread>
 
 #include <cmath>
+#include <utility>
 
 namespace wb::control {
 
@@ -170,7 +171,7 @@ Hello Hello::local(const QString &software)
 
 QJsonObject Hello::toJson() const
 {
-    return QJsonObject{{QStringLiteral("type"), QLatin1String(kHello)},
+    QJsonObject o{{QStringLiteral("type"), QLatin1String(kHello)},
                        {QStringLiteral("version"), version},
                        {QStringLiteral("software"), software},
                        {QStringLiteral("os_name"), osName},
@@ -178,6 +179,15 @@ QJsonObject Hello::toJson() const
                        {QStringLiteral("kernel"), kernel},
                        {QStringLiteral("hostname"), hostname},
                        {QStringLiteral("cpus"), cpus}};
+    if (!nonce.isEmpty())
+        o.insert(QStringLiteral("nonce"), QString::fromLatin1(nonce.toBase64()));
+    if (!auth.isEmpty())
+        o.insert(QStringLiteral("auth"), auth);
+    if (!mac.isEmpty())
+        o.insert(QStringLiteral("mac"), QString::fromLatin1(mac.toBase64()));
+    if (linkSpeedMbps > 0)
+        o.insert(QStringLiteral("link_speed_mbps"), linkSpeedMbps);
+    return o;
 }
 
 bool Hello::fromJson(const QJsonObject &o, Hello *out, QString *error)
@@ -194,6 +204,22 @@ bool Hello::fromJson(const QJsonObject &o, Hello *out, QString *error)
     h.kernel = o.value(QLatin1String("kernel")).toString();
     h.hostname = o.value(QLatin1String("hostname")).toString();
     h.cpus = o.value(QLatin1String("cpus")).toInt();
+    h.auth = o.value(QLatin1String("auth")).toString();
+    h.linkSpeedMbps = qMax(0.0, o.value(QLatin1String("link_speed_mbps")).toDouble(0));
+    // Nonce and proof: base64 of at most 64 bytes; anything else is a malformed hello.
+    for (const auto &[key, target] : {std::pair{"nonce", &h.nonce}, std::pair{"mac", &h.mac}}) {
+        const QJsonValue v = o.value(QLatin1String(key));
+        if (v.isUndefined())
+            continue;
+        const QString text = v.toString();
+        const auto decoded = QByteArray::fromBase64Encoding(text.toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
+        if (!v.isString() || text.size() > 128 || !decoded) {
+            if (error)
+                *error = QStringLiteral("\"%1\" in a \"hello\" message must be base64 of at most 64 bytes").arg(QLatin1String(key));
+            return false;
+        }
+        *target = *decoded;
+    }
     *out = h;
     return true;
 }
@@ -329,6 +355,19 @@ QJsonObject busyMessage(const QString &text)
 QJsonObject stopMessage()
 {
     return QJsonObject{{QStringLiteral("type"), QLatin1String(kStop)}};
+}
+
+QJsonObject welcomeMessage(const QByteArray &mac)
+{
+    QJsonObject o{{QStringLiteral("type"), QLatin1String(kWelcome)}};
+    if (!mac.isEmpty())
+        o.insert(QStringLiteral("mac"), QString::fromLatin1(mac.toBase64()));
+    return o;
+}
+
+QJsonObject queuedMessage(int position)
+{
+    return QJsonObject{{QStringLiteral("type"), QLatin1String(kQueued)}, {QStringLiteral("position"), position}};
 }
 
 } // namespace wb::control

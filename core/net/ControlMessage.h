@@ -13,7 +13,7 @@ namespace wb {
 /// that many bytes of compact UTF-8 JSON holding one object with a "type" member.
 namespace control {
 
-constexpr int kProtocolVersion = 1;
+constexpr int kProtocolVersion = 2; ///< 2: nonces, key proofs, welcome and queued
 constexpr int kHeaderBytes = 4;
 
 /// Message types.
@@ -25,6 +25,8 @@ inline constexpr char kResult[] = "result";
 inline constexpr char kStop[] = "stop";
 inline constexpr char kError[] = "error";
 inline constexpr char kBusy[] = "busy";
+inline constexpr char kWelcome[] = "welcome";
+inline constexpr char kQueued[] = "queued";
 
 /// One frame: the length prefix and the compact JSON of the object.
 QByteArray encode(const QJsonObject &message);
@@ -61,6 +63,10 @@ struct Hello
     QString kernel;     ///< "Linux 6.1.0-18-amd64"
     QString hostname;
     int cpus = 0;
+    QByteArray nonce;       ///< fresh random bytes of this connection (base64 in JSON)
+    QString auth;           ///< server: "hmac-sha256" (a key is required) or "none" (open mode)
+    QByteArray mac;         ///< client: HMAC proof of the key (auth::clientProof), empty without a key
+    double linkSpeedMbps = 0; ///< server: speed of the interface that serves this client, Mbit/s, 0 = unknown
 
     /// This process's description of itself.
     static Hello local(const QString &software);
@@ -124,6 +130,10 @@ struct Result
 QJsonObject errorMessage(const QString &code, const QString &text);
 QJsonObject busyMessage(const QString &text);
 QJsonObject stopMessage();
+/// welcome: the server accepted the client (after its hello); mac = auth::serverProof when a key is in use.
+QJsonObject welcomeMessage(const QByteArray &mac);
+/// queued: all test slots are taken; the client waits, position 1 is next.
+QJsonObject queuedMessage(int position);
 
 } // namespace control
 } // namespace wb

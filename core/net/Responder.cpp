@@ -1,19 +1,26 @@
 #include "Responder.h"
 
+#include "Auth.h"
 #include "ControlMessage.h"
 #include "Socket.h"
 
+#include <QFile>
 #include <QStringList>
 #include <QSysInfo>
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
 
 #include <fcntl.h>
+#include <ifaddrs.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -66,6 +73,40 @@ QString mbps(qint64 bytes, double seconds)
     return QStringLiteral("%1 MB/s").arg(bytes / seconds / 1e6, 0, 'f', 1);
 }
 
+/// The client's address as QHostAddress, IPv4-mapped IPv6 turned back into IPv4 (for the allow-list).
+QHostAddress peerAddress(const sockaddr_storage &peer)
+{
+    QHostAddress a(reinterpret_cast<const sockaddr *>(&peer));
+    bool ok = false;
+    const quint32 v4 = a.toIPv4Address(&ok);
+    return ok ? QHostAddress(v4) : a;
+}
+
+/// Speed in Mbit/s of the interface that holds the local address of a connection (/sys/class/net/IF/speed);
+/// 0 when unknown (loopback, virtual interfaces, other systems).
+double linkSpeedMbpsOf(const sockaddr_storage &local)
+{
+    const QHostAddress want = peerAddress(local);
+    ifaddrs *list = nullptr;
+    if (::getifaddrs(&list) != 0)
+        return 0;
+    QString name;
+    for (ifaddrs *i = list; i && name.isEmpty(); i = i->ifa_next) {
+        if (i->ifa_addr && (i->ifa_addr->sa_family == AF_INET || i->ifa_addr->sa_family == AF_INET6)
+            && QHostAddress(i->ifa_addr).isEqual(want, QHostAddress::TolerantConversion))
+            name = QString::fromLocal8Bit(i->ifa_name);
+    }
+    ::freeifaddrs(list);
+    if (name.isEmpty() || name.contains(QLatin1Char('/')))
+        return 0;
+    QFile f(QStringLiteral("/sys/class/net/%1/speed").arg(name));
+    if (!f.open(QIODevice::ReadOnly))
+        return 0;
+    bool ok = false;
+    const double mbps = QString::fromLatin1(f.readAll()).trimmed().toDouble(&ok);
+    return ok && mbps > 0 ? mbps : 0;
+}
+
 } // namespace
 
 class Responder::Private
@@ -73,21 +114,37 @@ class Responder::Private
 public:
     Private(Responder *q, const ResponderConfig &config) : q(q), cfg(config) {}
 
+    enum class Slot { Got, Busy, Left, Stopped };
+
     void acceptLoop();
     void session(Fd client, sockaddr_storage peer);
-    void refuseBusy(Fd client, const sockaddr_storage &peer);
+    Slot acquireSlot(int fd, ControlChannel &ch);
+    void releaseSlot();
+    void reap(bool all);
+    bool allowed(const sockaddr_storage &peer) const;
     void log(const QString &line) { emit q->logLine(line); }
     bool stopping() const { return m_stopping.load(); }
+
+    struct Connection
+    {
+        std::thread thread;
+        std::shared_ptr<std::atomic_bool> done;
+    };
 
     Responder *q;
     ResponderConfig cfg;
     Fd listenFd;
     int wake[2] = {-1, -1};
     std::thread acceptThread;
-    std::thread sessionThread;
+    std::mutex connMutex;
+    std::vector<Connection> connections;
     std::atomic_bool m_stopping{false};
-    std::atomic_bool sessionActive{false};
-    std::atomic_bool sessionFinishing{false}; ///< test over, only closing politely: not busy any more
+    // Test slots and the queue of clients waiting for one.
+    std::mutex slotMutex;
+    std::condition_variable slotCv;
+    int activeTests = 0;
+    std::deque<quint64> waiting;
+    quint64 nextTicket = 1;
     bool running = false;
     quint16 boundPort = 0;
     QHostAddress boundAddress;
@@ -133,7 +190,7 @@ bool Responder::start(QString *error)
                      d->cfg.address == QHostAddress(QHostAddress::Any) || d->cfg.address == QHostAddress(QHostAddress::AnyIPv6) ? 0 : 1);
     if (::bind(d->listenFd.get(), reinterpret_cast<sockaddr *>(&sa), len) != 0)
         return fail(QStringLiteral("listen"), errno);
-    if (::listen(d->listenFd.get(), 16) != 0)
+    if (::listen(d->listenFd.get(), 128) != 0)
         return fail(QStringLiteral("listen"), errno);
     setNonBlocking(d->listenFd.get(), true);
     sockaddr_storage bound{};
@@ -158,8 +215,11 @@ void Responder::stop()
     [[maybe_unused]] ssize_t w = ::write(d->wake[1], &c, 1);
     if (d->acceptThread.joinable())
         d->acceptThread.join();
-    if (d->sessionThread.joinable())
-        d->sessionThread.join();
+    {
+        std::lock_guard lk(d->slotMutex);
+        d->slotCv.notify_all();
+    }
+    d->reap(true);
     ::close(d->wake[0]);
     ::close(d->wake[1]);
     d->wake[0] = d->wake[1] = -1;
@@ -182,11 +242,37 @@ quint16 Responder::port() const
     return d->boundPort;
 }
 
+void Responder::Private::reap(bool all)
+{
+    std::lock_guard lk(connMutex);
+    for (auto it = connections.begin(); it != connections.end();) {
+        if (all || it->done->load()) {
+            it->thread.join();
+            it = connections.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
+bool Responder::Private::allowed(const sockaddr_storage &peer) const
+{
+    if (cfg.allow.isEmpty())
+        return true;
+    const QHostAddress a = peerAddress(peer);
+    for (const auto &net : cfg.allow) {
+        if (a.isInSubnet(net))
+            return true;
+    }
+    return false;
+}
+
 void Responder::Private::acceptLoop()
 {
     while (!stopping()) {
         pollfd fds[2] = {{listenFd.get(), POLLIN, 0}, {wake[0], POLLIN, 0}};
         const int pr = ::poll(fds, 2, 500);
+        reap(false);
         if (pr <= 0)
             continue;
         if (fds[1].revents)
@@ -196,29 +282,87 @@ void Responder::Private::acceptLoop()
         Fd client(::accept4(listenFd.get(), reinterpret_cast<sockaddr *>(&peer), &plen, SOCK_CLOEXEC));
         if (!client.valid())
             continue; // EAGAIN, ECONNABORTED, EMFILE: try again on the next wake-up
-        if (sessionActive.load() && !sessionFinishing.load()) {
-            refuseBusy(std::move(client), peer);
+        std::lock_guard lk(connMutex);
+        if (int(connections.size()) >= qMax(1, cfg.maxConnections)) {
+            // A flood: no thread, no waiting. One non-blocking write of "busy" and close.
+            setNonBlocking(client.get(), true);
+            const QByteArray frame = control::encode(control::busyMessage(
+                QStringLiteral("wirebenchd is handling %1 connections, its limit: try again later").arg(connections.size())));
+            [[maybe_unused]] ssize_t w = ::send(client.get(), frame.constData(), size_t(frame.size()), MSG_NOSIGNAL | MSG_DONTWAIT);
+            log(QStringLiteral("%1: refused, %2 connections already (the limit)").arg(endpointText(peer)).arg(connections.size()));
             continue;
         }
-        if (sessionThread.joinable())
-            sessionThread.join();
-        sessionActive.store(true);
-        sessionFinishing.store(false);
-        sessionThread = std::thread([this, fd = client.release(), peer] {
-            session(Fd(fd), peer);
-            sessionActive.store(false);
-        });
+        auto done = std::make_shared<std::atomic_bool>(false);
+        connections.push_back({std::thread([this, fd = client.release(), peer, done] {
+                                   session(Fd(fd), peer);
+                                   done->store(true);
+                               }),
+                               done});
     }
 }
 
-void Responder::Private::refuseBusy(Fd client, const sockaddr_storage &peer)
+Responder::Private::Slot Responder::Private::acquireSlot(int fd, ControlChannel &ch)
 {
-    ControlChannel ch(client.get(), cfg.maxControlMessageBytes);
-    ch.write(control::busyMessage(QStringLiteral("wirebenchd on %1 is busy with another test; try again when it ends")
-                                      .arg(QSysInfo::machineHostName())),
-             nullptr, 200);
-    ::shutdown(client.get(), SHUT_WR);
-    log(QStringLiteral("%1: refused, busy with another test").arg(endpointText(peer)));
+    std::unique_lock lk(slotMutex);
+    const int slotCount = qMax(1, cfg.maxConcurrent);
+    if (activeTests < slotCount && waiting.empty()) {
+        ++activeTests;
+        return Slot::Got;
+    }
+    if (int(waiting.size()) >= cfg.maxQueued)
+        return Slot::Busy;
+    const quint64 ticket = nextTicket++;
+    waiting.push_back(ticket);
+    auto leave = [&] {
+        std::erase(waiting, ticket);
+        slotCv.notify_all();
+    };
+    int shownPosition = -1;
+    for (;;) {
+        const int position = int(std::find(waiting.begin(), waiting.end(), ticket) - waiting.begin()) + 1;
+        if (position == 1 && activeTests < slotCount) {
+            waiting.pop_front();
+            ++activeTests;
+            slotCv.notify_all();
+            return Slot::Got;
+        }
+        if (position != shownPosition) {
+            shownPosition = position;
+            lk.unlock();
+            const bool sent = ch.write(control::queuedMessage(position), nullptr, 500);
+            lk.lock();
+            if (!sent) {
+                leave();
+                return Slot::Left;
+            }
+        }
+        slotCv.wait_for(lk, std::chrono::milliseconds(100));
+        if (stopping()) {
+            leave();
+            return Slot::Stopped;
+        }
+        // A waiting client may give up: anything it says (stop) or its close ends the wait.
+        lk.unlock();
+        pollfd p{fd, POLLIN, 0};
+        bool left = false;
+        if (::poll(&p, 1, 0) > 0) {
+            QJsonObject m;
+            QString err;
+            left = ch.read(&m, 0, &err) != ControlChannel::Read::Timeout;
+        }
+        lk.lock();
+        if (left) {
+            leave();
+            return Slot::Left;
+        }
+    }
+}
+
+void Responder::Private::releaseSlot()
+{
+    std::lock_guard lk(slotMutex);
+    --activeTests;
+    slotCv.notify_all();
 }
 
 namespace {
@@ -246,19 +390,34 @@ void Responder::Private::session(Fd client, sockaddr_storage peer)
 {
     const QString who = endpointText(peer);
     setIntOption(client.get(), IPPROTO_TCP, TCP_NODELAY, 1); // small messages: no Nagle delay
-    ControlChannel ch(client.get(), cfg.maxControlMessageBytes);
+    // Before the key is proven, messages are small: the cap keeps a stranger from making us buffer much.
+    ControlChannel ch(client.get(), qMin(cfg.maxControlMessageBytes, auth::kMaxPreAuthBytes));
     const auto shouldStop = [this] { return stopping(); };
     QString err;
 
+    // The test slot this connection holds, given back when the test is over (or on any early return).
+    struct SlotGuard
+    {
+        Private *d;
+        bool held = false;
+        void release()
+        {
+            if (held)
+                d->releaseSlot();
+            held = false;
+        }
+        ~SlotGuard() { release(); }
+    } slot{this};
+
     auto refuse = [&](const QString &code, const QString &text) {
         ch.write(control::errorMessage(code, text), nullptr, 1000);
-        sessionFinishing.store(true);
+        slot.release();
         log(QStringLiteral("%1: %2").arg(who, text));
         lingeringClose(client.get(), 1000, m_stopping);
     };
     // Reads one message of the expected type; answers everything else with an error and gives up.
-    auto expect = [&](const char *type, QJsonObject *m) {
-        const ControlChannel::Read r = ch.read(m, cfg.handshakeTimeoutMs, &err, shouldStop);
+    auto expect = [&](const char *type, QJsonObject *m, int timeoutMs) {
+        const ControlChannel::Read r = ch.read(m, timeoutMs, &err, shouldStop);
         switch (r) {
         case ControlChannel::Read::Message:
             if (m->value(QLatin1String("type")).toString() == QLatin1String(type))
@@ -273,7 +432,7 @@ void Responder::Private::session(Fd client, sockaddr_storage peer)
         case ControlChannel::Read::Timeout:
             refuse(QStringLiteral("timeout"), QStringLiteral("dropped: no \"%1\" message within %2 ms (%3)")
                                                   .arg(QLatin1String(type))
-                                                  .arg(cfg.handshakeTimeoutMs)
+                                                  .arg(timeoutMs)
                                                   .arg(err));
             return false;
         case ControlChannel::Read::Closed:
@@ -289,26 +448,61 @@ void Responder::Private::session(Fd client, sockaddr_storage peer)
         return false;
     };
 
-    const control::Hello self = control::Hello::local(QStringLiteral("wirebenchd " WIREBENCH_VERSION));
+    if (!allowed(peer)) {
+        QStringList nets;
+        for (const auto &net : cfg.allow)
+            nets << QStringLiteral("%1/%2").arg(net.first.toString()).arg(net.second);
+        return refuse(QStringLiteral("not-allowed"), QStringLiteral("refused: client %1 is not in the networks this wirebenchd serves (--allow %2)")
+                                                         .arg(peerAddress(peer).toString(), nets.join(QLatin1String(", "))));
+    }
+
+    // hello with a fresh nonce; the client proves the key over both nonces before anything else is read.
+    control::Hello self = control::Hello::local(QStringLiteral("wirebenchd " WIREBENCH_VERSION));
+    self.nonce = auth::randomBytes(auth::kNonceBytes);
+    self.auth = QLatin1String(cfg.key.trimmed().isEmpty() ? auth::kAuthNone : auth::kAuthHmac);
+    {
+        sockaddr_storage local{};
+        socklen_t llen = sizeof(local);
+        if (getsockname(client.get(), reinterpret_cast<sockaddr *>(&local), &llen) == 0)
+            self.linkSpeedMbps = linkSpeedMbpsOf(local);
+    }
     if (!ch.write(self.toJson(), &err)) {
         log(QStringLiteral("%1: cannot send hello: %2").arg(who, err));
         return;
     }
     QJsonObject m;
-    if (!expect(control::kHello, &m))
+    if (!expect(control::kHello, &m, cfg.handshakeTimeoutMs))
         return;
-    control::Hello hello;
-    if (!control::Hello::fromJson(m, &hello, &err))
-        return refuse(QStringLiteral("bad-message"), err);
-    if (hello.version != control::kProtocolVersion) {
-        return refuse(QStringLiteral("version"),
-                      QStringLiteral("client speaks control protocol version %1, this wirebenchd (%2) speaks version %3: "
-                                     "use matching Wirebench versions")
-                          .arg(hello.version)
-                          .arg(self.software)
-                          .arg(control::kProtocolVersion));
+    const auth::ClientHelloCheck check = auth::checkClientHello(m, cfg.key, self.nonce, self.software);
+    if (!check.ok())
+        return refuse(check.code, check.error);
+
+    switch (acquireSlot(client.get(), ch)) {
+    case Slot::Got:
+        slot.held = true;
+        break;
+    case Slot::Busy:
+        ch.write(control::busyMessage(QStringLiteral("wirebenchd on %1 is busy with another test; try again when it ends")
+                                          .arg(QSysInfo::machineHostName())),
+                 nullptr, 200);
+        log(QStringLiteral("%1: refused, busy with another test").arg(who));
+        lingeringClose(client.get(), 500, m_stopping);
+        return;
+    case Slot::Left:
+        log(QStringLiteral("%1: left the queue").arg(who));
+        return;
+    case Slot::Stopped:
+        ch.write(control::errorMessage(QStringLiteral("shutdown"), QStringLiteral("wirebenchd is shutting down")), nullptr, 500);
+        return;
     }
-    if (!expect(control::kTest, &m))
+    const QByteArray proof = cfg.key.trimmed().isEmpty() ? QByteArray() : auth::serverProof(cfg.key, self.nonce, check.clientNonce);
+    if (!ch.write(control::welcomeMessage(proof), &err)) {
+        log(QStringLiteral("%1: cannot send welcome: %2").arg(who, err));
+        return;
+    }
+    ch.setMaxMessageBytes(cfg.maxControlMessageBytes);
+
+    if (!expect(control::kTest, &m, cfg.idleTimeoutMs))
         return;
     control::TestRequest req;
     if (!control::TestRequest::fromJson(m, &req, &err))
@@ -355,12 +549,12 @@ void Responder::Private::session(Fd client, sockaddr_storage peer)
     }
 
     Fd data;
-    const qint64 acceptDeadline = nowNs() + qint64(cfg.handshakeTimeoutMs) * kMsNs;
+    const qint64 acceptDeadline = nowNs() + qint64(cfg.idleTimeoutMs) * kMsNs;
     while (!data.valid()) {
         if (stopping())
             return;
         if (nowNs() >= acceptDeadline)
-            return refuse(QStringLiteral("timeout"), QStringLiteral("dropped: no data connection within %1 ms").arg(cfg.handshakeTimeoutMs));
+            return refuse(QStringLiteral("timeout"), QStringLiteral("dropped: no data connection within %1 ms").arg(cfg.idleTimeoutMs));
         pollfd fds[2] = {{dataListen.get(), POLLIN, 0}, {client.get(), POLLIN, 0}};
         if (::poll(fds, 2, 100) <= 0)
             continue;
@@ -423,6 +617,9 @@ void Responder::Private::session(Fd client, sockaddr_storage peer)
                 bytes += n;
             } else if (n == 0) {
                 break; // the client is done
+            } else if ((errno == EAGAIN || errno == EWOULDBLOCK) && now - (last >= 0 ? last : start) > qint64(cfg.idleTimeoutMs) * kMsNs) {
+                problem = QStringLiteral("no data from the client for %1 s").arg(cfg.idleTimeoutMs / 1000.0);
+                break;
             } else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
                 problem = QStringLiteral("data connection failed: %1").arg(errnoText(errno));
                 break;
@@ -465,11 +662,30 @@ void Responder::Private::session(Fd client, sockaddr_storage peer)
         size_t off = 0;
         const qint64 end = start + qint64(req.durationMs) * kMsNs;
         qint64 nextCheck = start + 20 * kMsNs;
+        const qint64 rate = cfg.maxRateBytesPerSec;
         for (;;) {
             const qint64 now = nowNs();
             if (now >= end)
                 break;
-            const ssize_t n = ::send(data.get(), buf.data() + off, buf.size() - off, MSG_NOSIGNAL);
+            size_t chunk = buf.size() - off;
+            if (rate > 0) {
+                // --max-rate: never ahead of rate x elapsed time, in chunks of at most 10 ms worth of data.
+                const qint64 dueNs = start + qint64(double(sent) * 1e9 / double(rate));
+                if (dueNs > now) {
+                    std::this_thread::sleep_for(std::chrono::nanoseconds(qMin<qint64>(dueNs - now, 10 * kMsNs)));
+                    if (nowNs() >= nextCheck) {
+                        nextCheck = nowNs() + 20 * kMsNs;
+                        pollControl();
+                        if (stopping())
+                            problem = QStringLiteral("wirebenchd is shutting down");
+                        if (clientStopped || !problem.isEmpty())
+                            break;
+                    }
+                    continue;
+                }
+                chunk = qMin<size_t>(chunk, size_t(qMax<qint64>(1, rate / 100)));
+            }
+            const ssize_t n = ::send(data.get(), buf.data() + off, chunk, MSG_NOSIGNAL);
             if (n > 0) {
                 sent += n;
                 off += size_t(n);
@@ -508,7 +724,7 @@ void Responder::Private::session(Fd client, sockaddr_storage peer)
 
     // From here on the test is over for the client: a client that connects now (typically the same one,
     // for its next run) is served once this session has closed, not told "busy".
-    sessionFinishing.store(true);
+    slot.release();
     if (!problem.isEmpty() && problem != QLatin1String("client closed the control connection mid-test")) {
         ch.write(control::errorMessage(QStringLiteral("aborted"), QStringLiteral("test aborted: %1").arg(problem)), nullptr, 1000);
     } else if (problem.isEmpty()) {
@@ -538,6 +754,8 @@ void Responder::Private::session(Fd client, sockaddr_storage peer)
     }
     if (clientStopped)
         line += QStringLiteral(" (stopped by the client)");
+    if (cfg.maxRateBytesPerSec > 0 && req.direction == control::TestRequest::Direction::Recv)
+        line += QStringLiteral(" (paced to at most %1 MB/s by --max-rate)").arg(cfg.maxRateBytesPerSec / 1e6, 0, 'f', 1);
     if (!problem.isEmpty())
         line += QStringLiteral(" (ended early: %1)").arg(problem);
     data.reset();

@@ -1,7 +1,9 @@
 #pragma once
 
 #include <QHostAddress>
+#include <QList>
 #include <QObject>
+#include <QPair>
 #include <QString>
 
 #include <memory>
@@ -16,12 +18,21 @@ struct ResponderConfig
     quint16 port = kDefaultPort;                 ///< 0 = any free port (the GUI's embedded responder)
     int maxDurationMs = 60000;                   ///< a longer test request is refused
     int maxMessageSize = 16 * 1024 * 1024;       ///< a larger send size is refused
-    int maxControlMessageBytes = 64 * 1024;      ///< a longer control message is an error
-    int handshakeTimeoutMs = 5000;               ///< a client that says nothing is dropped
+    int maxControlMessageBytes = 64 * 1024;      ///< a longer control message is an error (before
+                                                 ///< authentication: at most auth::kMaxPreAuthBytes)
+    int handshakeTimeoutMs = 5000;               ///< hello and key proof must arrive within this, or the client is dropped
+    int idleTimeoutMs = 15000;                   ///< after the handshake: longest silence (test request, data connection, data)
+    QString key;                                 ///< pre-shared key (auth.h); empty = open mode, no key asked
+    QList<QPair<QHostAddress, int>> allow;       ///< client networks (CIDR) served; empty = all
+    int maxConcurrent = 1;                       ///< tests run at the same time
+    int maxQueued = 0;                           ///< clients that wait for a slot ("queued"); the next one gets "busy"
+    int maxConnections = 32;                     ///< connections handled at once (any stage); more are closed at once
+    qint64 maxRateBytesPerSec = 0;               ///< pace what this responder sends (tcp-recv), 0 = no cap
 };
 
-/// The far end of a Wirebench test: answers hellos and test requests, runs the data side on its own
-/// thread(s), serves one test at a time and answers a second concurrent client "busy".
+/// The far end of a Wirebench test: answers hellos and test requests, checks the client's key, runs each
+/// connection on its own thread, serves maxConcurrent tests at a time, queues maxQueued clients and answers
+/// the next one "busy".
 /// Used by wirebenchd and, in-process on 127.0.0.1, by the GUI ("This computer (loopback)").
 class Responder : public QObject
 {

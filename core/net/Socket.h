@@ -78,6 +78,8 @@ public:
     Read read(QJsonObject *message, int timeoutMs, QString *error, const std::function<bool()> &shouldStop = {});
     /// Bytes received but not yet decoded (a truncated message when the peer then closes).
     qsizetype buffered() const { return m_in.size(); }
+    /// The largest message accepted from now on (smaller before authentication).
+    void setMaxMessageBytes(int maxBytes) { m_max = maxBytes; }
 
 private:
     int m_fd;

@@ -285,7 +285,8 @@ cmd_serve() {
         wirebenchd)
             local path=${1:-}; shift || true
             [ -x "$path" ] || die "serve wirebenchd: '$path' is not an executable wirebenchd: give the path of the built binary"
-            start_server wirebenchd 5301 "$path" --listen "$srv_addr:5301" "$@"
+            # --open: the lab is a network namespace of its own, so no key is needed there.
+            start_server wirebenchd 5301 "$path" --listen "$srv_addr:5301" --open "$@"
             ;;
         vsftpd)
             # The caller's config (listen=YES, background=NO, its own users and directories); the lab only

@@ -1,3 +1,4 @@
+#include "RawClient.h"
 #include "net/ControlMessage.h"
 #include "net/Responder.h"
 #include "protocols/tcp/TcpDriver.h"
@@ -11,6 +12,7 @@
 
 using namespace wb;
 using namespace wb::control;
+using namespace wb::test;
 
 namespace {
 
@@ -21,61 +23,6 @@ public:
     bool stopRequested() const override { return false; }
 };
 
-/// A control connection driven by hand, to send what a well-behaved client never would.
-class RawClient
-{
-public:
-    bool connectTo(quint16 port)
-    {
-        m_socket.connectToHost(QHostAddress::LocalHost, port);
-        return m_socket.waitForConnected(5000);
-    }
-    void sendRaw(const QByteArray &bytes)
-    {
-        m_socket.write(bytes);
-        m_socket.flush();
-        m_socket.waitForBytesWritten(1000);
-    }
-    void send(const QJsonObject &o) { sendRaw(encode(o)); }
-    void halfClose() { ::shutdown(int(m_socket.socketDescriptor()), SHUT_WR); }
-    /// The next message, or an empty object when none came within timeoutMs.
-    QJsonObject next(int timeoutMs = 10000)
-    {
-        QDeadlineTimer deadline(timeoutMs);
-        for (;;) {
-            const Decoded d = decode(m_in, 1 << 20);
-            if (d.ok()) {
-                m_in.remove(0, d.consumed);
-                return d.message;
-            }
-            if (d.status == Decoded::Status::Error || deadline.hasExpired())
-                return {};
-            if (m_socket.bytesAvailable() == 0 && !m_socket.waitForReadyRead(100)
-                && m_socket.state() != QAbstractSocket::ConnectedState)
-                return {};
-            m_in += m_socket.readAll();
-        }
-    }
-    /// True when the server closes the connection within timeoutMs.
-    bool closedByServer(int timeoutMs = 10000)
-    {
-        QDeadlineTimer deadline(timeoutMs);
-        while (!deadline.hasExpired()) {
-            if (m_socket.state() == QAbstractSocket::UnconnectedState)
-                return true;
-            m_socket.waitForReadyRead(100);
-            m_in += m_socket.readAll();
-        }
-        return false;
-    }
-    QTcpSocket m_socket;
-    QByteArray m_in;
-};
-
-QString typeOf(const QJsonObject &o)
-{
-    return o.value(QLatin1String("type")).toString();
-}
 
 TestRequest goodRequest()
 {
@@ -108,6 +55,7 @@ private slots:
 private:
     void expectError(RawClient &c, const QString &code, const QString &textContains);
     bool helloed(RawClient &c);
+    bool welcomed(RawClient &c);
     std::unique_ptr<Responder> m_responder;
     QStringList m_log;
 };
@@ -121,6 +69,7 @@ void TestResponder::initTestCase()
     config.maxMessageSize = 1024 * 1024;
     config.maxControlMessageBytes = 4096;
     config.handshakeTimeoutMs = 1500;
+    config.idleTimeoutMs = 1500;
     m_responder = std::make_unique<Responder>(config);
     connect(m_responder.get(), &Responder::logLine, this, [this](const QString &line) { m_log << line; });
     QString error;
@@ -136,6 +85,17 @@ bool TestResponder::helloed(RawClient &c)
     if (typeOf(hello) != QLatin1String("hello")) qWarning() << "first message" << hello << m_log;
     Hello h;
     return Hello::fromJson(hello, &h, nullptr) && h.version == kProtocolVersion && h.software.startsWith(QLatin1String("wirebenchd "));
+}
+
+bool TestResponder::welcomed(RawClient &c)
+{
+    if (!helloed(c))
+        return false;
+    c.send(Hello::local(QStringLiteral("t")).toJson());
+    const QJsonObject reply = c.next();
+    if (typeOf(reply) != QLatin1String("welcome"))
+        qWarning() << "answer to hello" << reply << m_log;
+    return typeOf(reply) == QLatin1String("welcome");
 }
 
 void TestResponder::expectError(RawClient &c, const QString &code, const QString &textContains)
@@ -188,8 +148,7 @@ void TestResponder::truncatedThenClosed()
 void TestResponder::truncatedThenSilent()
 {
     RawClient c;
-    QVERIFY(helloed(c));
-    c.send(Hello::local(QStringLiteral("t")).toJson());
+    QVERIFY(welcomed(c));
     c.sendRaw(encode(goodRequest().toJson()).left(20));
     expectError(c, QStringLiteral("timeout"), QStringLiteral("truncated"));
 }
@@ -219,8 +178,7 @@ void TestResponder::limits()
     QFETCH(int, messageSize);
     QFETCH(QString, textContains);
     RawClient c;
-    QVERIFY(helloed(c));
-    c.send(Hello::local(QStringLiteral("t")).toJson());
+    QVERIFY(welcomed(c));
     TestRequest t = goodRequest();
     t.durationMs = durationMs;
     t.messageSize = messageSize;
@@ -240,11 +198,13 @@ void TestResponder::silentClientIsDropped()
 
 void TestResponder::secondClientGetsBusy()
 {
+    // No queue in this configuration (ResponderConfig::maxQueued = 0): the second client is told "busy" after
+    // its hello, while the first holds the only test slot.
     RawClient first;
-    QVERIFY(helloed(first));
-    first.send(Hello::local(QStringLiteral("t")).toJson());
+    QVERIFY(welcomed(first));
     RawClient second;
-    QVERIFY(second.connectTo(m_responder->port()));
+    QVERIFY(helloed(second));
+    second.send(Hello::local(QStringLiteral("t")).toJson());
     const QJsonObject reply = second.next();
     QCOMPARE(typeOf(reply), QStringLiteral("busy"));
     QVERIFY(reply.value(QLatin1String("message")).toString().contains(QStringLiteral("busy")));

@@ -224,11 +224,14 @@ void TestTcpDriver::unresolvableName()
 
 void TestTcpDriver::busyServer()
 {
-    // Hold the responder with a silent control connection, then run: the driver reports "busy".
+    // Hold the responder's only test slot with a client that said hello and then nothing; the driver reports "busy".
     QTcpSocket holder;
     holder.connectToHost(QHostAddress::LocalHost, m_responder->port());
     QVERIFY(holder.waitForConnected(5000));
     QTRY_VERIFY_WITH_TIMEOUT(holder.bytesAvailable() > 0, 5000); // its hello: the session is live
+    holder.write(control::encode(control::Hello::local(QStringLiteral("holder")).toJson()));
+    QByteArray heard;
+    QTRY_VERIFY_WITH_TIMEOUT((heard += holder.readAll()).contains("welcome"), 5000); // it holds the slot now
     Observer observer;
     const RunResult r = TcpDriver(TcpDriver::Direction::Send).run(spec(QStringLiteral("tcp-send"), 1500), observer);
     QCOMPARE(r.status, RunStatus::Failed);

@@ -1,5 +1,6 @@
 #include "TcpDriver.h"
 
+#include "net/Auth.h"
 #include "net/ControlMessage.h"
 #include "net/Responder.h"
 #include "net/Socket.h"
@@ -110,6 +111,12 @@ QList<ProtocolInfo> TcpDriver::protocolInfos()
     recv.description = QStringLiteral("A timed TCP stream from the server to this computer, as netperf TCP_MAERTS.");
     recv.family = QStringLiteral("tcp");
     recv.create = [] { return std::make_unique<TcpDriver>(Direction::Receive); };
+    const QList<OptionSpec> options = {
+        {QLatin1String(kKeyOption), QStringLiteral("wirebenchd key"), OptionSpec::Type::Secret, QString(), {},
+         QStringLiteral("The key wirebenchd printed on its first start (its key file); empty for a wirebenchd in --open mode")},
+    };
+    send.hostOptions = options;
+    recv.hostOptions = options;
     return {send, recv};
 }
 
@@ -236,6 +243,48 @@ RunResult TcpDriver::run(const RunSpec &spec, RunObserver &observer)
     r.serverOs = hello.osSummary();
     r.extra.insert(QStringLiteral("server_hostname"), hello.hostname);
     r.extra.insert(QStringLiteral("server_software"), hello.software);
+    if (hello.cpus > 0)
+        r.extra.insert(QStringLiteral("server_cpus"), hello.cpus);
+    if (hello.linkSpeedMbps > 0)
+        r.extra.insert(QStringLiteral("remote_link_speed_Mbps"), hello.linkSpeedMbps);
+
+    // Authentication: our proof over both nonces; the server answers welcome with its own proof.
+    const QString key = spec.host.options.value(QLatin1String(kKeyOption)).toString().trimmed();
+    const bool serverWantsKey = hello.auth == QLatin1String(auth::kAuthHmac);
+    control::Hello mine = control::Hello::local(QStringLiteral("wirebench " WIREBENCH_VERSION));
+    mine.nonce = auth::randomBytes(auth::kNonceBytes);
+    if (serverWantsKey && !key.isEmpty())
+        mine.mac = auth::clientProof(key, hello.nonce, mine.nonce);
+    if (!ch.write(mine.toJson(), &err))
+        return failed(QStringLiteral("wirebenchd closed the control connection (%1): check its log").arg(err));
+    for (;;) {
+        // A queued client waits as long as the tests before it run; Stop still ends the wait.
+        if (!readMessage(kHandshakeTimeoutMs, QStringLiteral("welcome"))) {
+            if (serverWantsKey && key.isEmpty() && err.startsWith(QLatin1String("wirebenchd closed")))
+                err = QStringLiteral("this wirebenchd requires a key: set it in the host's settings or use --key");
+            return observer.stopRequested() ? cancelled() : failed(err);
+        }
+        const QString type = m.value(QLatin1String("type")).toString();
+        if (type == QLatin1String(control::kQueued)) {
+            observer.status(QStringLiteral("Waiting for %1: queued at position %2 behind other tests")
+                                .arg(where)
+                                .arg(m.value(QLatin1String("position")).toInt()));
+            if (!readMessage(24 * 3600 * 1000, QStringLiteral("welcome")))
+                return observer.stopRequested() ? cancelled() : failed(err);
+            if (m.value(QLatin1String("type")).toString() == QLatin1String(control::kQueued))
+                continue;
+        }
+        break;
+    }
+    if (m.value(QLatin1String("type")).toString() != QLatin1String(control::kWelcome))
+        return failed(QStringLiteral("unexpected \"%1\" from wirebenchd instead of \"welcome\"").arg(m.value(QLatin1String("type")).toString().left(40)));
+    if (!mine.mac.isEmpty()) {
+        const auto theirProof = QByteArray::fromBase64Encoding(m.value(QLatin1String("mac")).toString().toLatin1(),
+                                                               QByteArray::AbortOnBase64DecodingErrors);
+        if (!theirProof || !auth::sameBytes(*theirProof, auth::serverProof(key, hello.nonce, mine.nonce)))
+            return failed(QStringLiteral("the server did not prove that it knows the key: it is not the wirebenchd you "
+                                         "configured (or its key changed); check the address and the key"));
+    }
 
     control::TestRequest req;
     req.direction = m_direction == Direction::Send ? control::TestRequest::Direction::Send : control::TestRequest::Direction::Recv;
@@ -253,8 +302,7 @@ RunResult TcpDriver::run(const RunSpec &spec, RunObserver &observer)
         req.mss = 0;
     }
     req.sampleIntervalMs = qBound(10, spec.params.sampleIntervalMs, 60000);
-    if (!ch.write(control::Hello::local(QStringLiteral("wirebench " WIREBENCH_VERSION)).toJson(), &err)
-        || !ch.write(req.toJson(), &err)) {
+    if (!ch.write(req.toJson(), &err)) {
         return failed(QStringLiteral("wirebenchd closed the control connection (%1): check its log").arg(err));
     }
     if (!readMessage(kHandshakeTimeoutMs, QStringLiteral("data port")))

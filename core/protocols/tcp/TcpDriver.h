@@ -12,6 +12,9 @@ public:
     enum class Direction { Send, Receive };
     explicit TcpDriver(Direction direction) : m_direction(direction) {}
 
+    /// Host option (a secret, kept in the keychain by the UI) with wirebenchd's key.
+    static constexpr const char *kKeyOption = "wirebenchd.secret";
+
     static QList<ProtocolInfo> protocolInfos();
     RunResult run(const RunSpec &spec, RunObserver &observer) override;
 

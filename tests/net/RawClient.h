@@ -1,0 +1,70 @@
+#pragma once
+
+#include "net/ControlMessage.h"
+
+#include <QDeadlineTimer>
+#include <QTcpSocket>
+
+#include <sys/socket.h>
+
+namespace wb::test {
+
+using namespace wb::control;
+
+/// A control connection driven by hand, to send what a well-behaved client never would.
+class RawClient
+{
+public:
+    bool connectTo(quint16 port, const QHostAddress &address = QHostAddress::LocalHost)
+    {
+        m_socket.connectToHost(address, port);
+        return m_socket.waitForConnected(5000);
+    }
+    void sendRaw(const QByteArray &bytes)
+    {
+        m_socket.write(bytes);
+        m_socket.flush();
+        m_socket.waitForBytesWritten(1000);
+    }
+    void send(const QJsonObject &o) { sendRaw(encode(o)); }
+    void halfClose() { ::shutdown(int(m_socket.socketDescriptor()), SHUT_WR); }
+    /// The next message, or an empty object when none came within timeoutMs.
+    QJsonObject next(int timeoutMs = 10000)
+    {
+        QDeadlineTimer deadline(timeoutMs);
+        for (;;) {
+            const Decoded d = decode(m_in, 1 << 20);
+            if (d.ok()) {
+                m_in.remove(0, d.consumed);
+                return d.message;
+            }
+            if (d.status == Decoded::Status::Error || deadline.hasExpired())
+                return {};
+            if (m_socket.bytesAvailable() == 0 && !m_socket.waitForReadyRead(100)
+                && m_socket.state() != QAbstractSocket::ConnectedState)
+                return {};
+            m_in += m_socket.readAll();
+        }
+    }
+    /// True when the server closes the connection within timeoutMs.
+    bool closedByServer(int timeoutMs = 10000)
+    {
+        QDeadlineTimer deadline(timeoutMs);
+        while (!deadline.hasExpired()) {
+            if (m_socket.state() == QAbstractSocket::UnconnectedState)
+                return true;
+            m_socket.waitForReadyRead(100);
+            m_in += m_socket.readAll();
+        }
+        return false;
+    }
+    QTcpSocket m_socket;
+    QByteArray m_in;
+};
+
+inline QString typeOf(const QJsonObject &o)
+{
+    return o.value(QLatin1String("type")).toString();
+}
+
+} // namespace wb::test
