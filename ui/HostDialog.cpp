@@ -61,8 +61,12 @@ QList<Family> families()
         }
     }
     for (Family &f : out) {
-        if (f.title == QLatin1String("wirebenchd"))
-            f.options << CredentialStore::wirebenchdOptions();
+        if (f.title != QLatin1String("wirebenchd"))
+            continue;
+        for (const OptionSpec &option : CredentialStore::wirebenchdOptions()) {
+            if (std::none_of(f.options.cbegin(), f.options.cend(), [&](const OptionSpec &o) { return o.key == option.key; }))
+                f.options << option;
+        }
     }
     return out;
 }

@@ -193,6 +193,8 @@ void TestCredentials::noSecretOnDisk()
         results << r;
     }
     QString error;
+    QVERIFY(QDir(out.path()).mkpath(QStringLiteral("exports")));
+    QVERIFY(QDir(out.path()).mkpath(QStringLiteral("store")));
     QVERIFY2(JsonExport::write(out.filePath(QStringLiteral("exports/results.json")), results, &error),
              qPrintable(error));
     QVERIFY2(CsvExport::write(out.filePath(QStringLiteral("exports/results.csv")), results, &error), qPrintable(error));
@@ -225,6 +227,19 @@ void TestCredentials::noSecretOnDisk()
         ++files;
     }
     QVERIFY2(files >= 5, qPrintable(QString::number(files))); // ini, json, csv, sqlite, html
+    // The scanner itself finds a secret where there is one (UTF-8 and UTF-16).
+    {
+        QTemporaryDir control;
+        QFile a(control.filePath(QStringLiteral("a.txt")));
+        QVERIFY(a.open(QIODevice::WriteOnly));
+        a.write(kSmbPassword.toUtf8());
+        a.close();
+        QFile b(control.filePath(QStringLiteral("b.bin")));
+        QVERIFY(b.open(QIODevice::WriteOnly));
+        b.write(reinterpret_cast<const char *>(kDaemonKey.utf16()), kDaemonKey.size() * 2);
+        b.close();
+        QCOMPARE(filesWithSecrets(control.path()).size(), 2);
+    }
     const QStringList hits = filesWithSecrets(out.path());
     QVERIFY2(hits.isEmpty(), qPrintable(hits.join(QLatin1Char('\n'))));
     // The non-secret settings did get through (the scan looked at real content).

@@ -32,6 +32,7 @@ private slots:
     void embeddedStateShown();
     void genericOptionsRoundTrip();
     void serverTypeDefaultPortAndLinkSpeed();
+    void dialogFitsItsContent();
 
 private:
     // Fills the next modal HostDialog and presses OK (or Cancel).
@@ -250,6 +251,30 @@ void TestHostListPanel::serverTypeDefaultPortAndLinkSpeed()
     const QList<HostEntry> back = Config::hostsFromJson(Config::hostsToJson({HostEntry{h, true}}));
     QCOMPARE(back.first().host.linkSpeedMbps, 10000.0);
     QCOMPARE(back.first().host.serverType, QStringLiteral("iperf3"));
+}
+
+void TestHostListPanel::dialogFitsItsContent()
+{
+    // Every tab's form fits the dialog's size hint (nothing squeezed below its own minimum). With
+    // WIREBENCH_SCREENSHOT_DIR set, each tab is saved as a PNG for a look.
+    CredentialStore store(CredentialStore::Mode::MemoryOnly);
+    Host host;
+    host.name = QStringLiteral("fs-windows");
+    host.address = QStringLiteral("10.0.0.6");
+    host.osLabel = QStringLiteral("Windows Server 2003");
+    HostDialog dialog(host, nullptr, &store);
+    dialog.resize(dialog.sizeHint());
+    dialog.show();
+    const QString dir = qEnvironmentVariable("WIREBENCH_SCREENSHOT_DIR");
+    for (int i = 0; i < dialog.tabs()->count(); ++i) {
+        dialog.tabs()->setCurrentIndex(i);
+        QWidget *page = dialog.tabs()->widget(i);
+        QVERIFY2(page->height() >= page->minimumSizeHint().height(), qPrintable(dialog.tabs()->tabText(i)));
+        const QPixmap shot = dialog.grab();
+        QVERIFY(!shot.isNull());
+        if (!dir.isEmpty())
+            QVERIFY(shot.save(dir + QStringLiteral("/host-dialog-%1.png").arg(dialog.tabs()->tabText(i))));
+    }
 }
 
 QTEST_MAIN(TestHostListPanel)

@@ -30,6 +30,7 @@ private slots:
     void transferSettingsShownAndRoundTrip();
     void shootoutPreset();
     void netperfMenuPreset();
+    void screenshot();
 
 private:
     template<typename T> T *child(QWidget &w, const char *name)
@@ -229,6 +230,21 @@ void TestPlanEditor::netperfMenuPreset()
     QCOMPARE(plan.params.durationMs, 10000);
     QCOMPARE(child<QComboBox>(panel, "messagePresetCombo")->currentText(), QStringLiteral("1472 B (netperf -m 1472)"));
     QVERIFY(child<QSpinBox>(panel, "recvBufferSpin")->isEnabled());
+}
+
+void TestPlanEditor::screenshot()
+{
+    // With WIREBENCH_SCREENSHOT_DIR set, the editor with the shoot-out preset is saved as a PNG for a look.
+    PlanEditorPanel panel(nullptr);
+    panel.applyShootoutPreset();
+    panel.resize(430, panel.sizeHint().height());
+    panel.show();
+    QVERIFY(child<QGroupBox>(panel, "transferBox")->isVisible());
+    const QPixmap shot = panel.grab();
+    QVERIFY(!shot.isNull());
+    const QString dir = qEnvironmentVariable("WIREBENCH_SCREENSHOT_DIR");
+    if (!dir.isEmpty())
+        QVERIFY(shot.save(dir + QStringLiteral("/plan-editor.png")));
 }
 
 QTEST_MAIN(TestPlanEditor)
