@@ -1,8 +1,10 @@
 #include "protocols/tcp/TcpDriver.h"
 
+#include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTcpServer>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <atomic>
@@ -45,8 +47,12 @@ private slots:
     void servesADriverAndLogs();
     void ipv6Loopback();
     void killedMidTest();
+    void keyFileShownOnceAndChecked();
+    void allowListRefusesWithReason();
 
 private:
+    /// Starts wirebenchd and reads its stdout up to the "listening on" line (*output holds all of it).
+    bool startUntilListening(QProcess &p, const QStringList &args, QString *output);
     bool startDaemon(QProcess &p, const QStringList &args, QString *firstLine);
 };
 
@@ -62,6 +68,107 @@ bool TestWirebenchd::startDaemon(QProcess &p, const QStringList &args, QString *
         p.waitForReadyRead(100);
     *firstLine = QString::fromUtf8(p.readLine()).trimmed();
     return firstLine->contains(QStringLiteral("listening on"));
+}
+
+bool TestWirebenchd::startUntilListening(QProcess &p, const QStringList &args, QString *output)
+{
+    p.setProgram(QStringLiteral(WIREBENCHD_PATH));
+    p.setArguments(args);
+    p.start();
+    if (!p.waitForStarted(10000))
+        return false;
+    output->clear();
+    for (int i = 0; i < 100 && !output->contains(QStringLiteral("listening on")); ++i) {
+        p.waitForReadyRead(100);
+        *output += QString::fromUtf8(p.readAllStandardOutput());
+    }
+    if (!output->contains(QStringLiteral("listening on")))
+        qWarning() << *output << p.readAllStandardError();
+    return output->contains(QStringLiteral("listening on"));
+}
+
+void TestWirebenchd::keyFileShownOnceAndChecked()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString keyFile = dir.filePath(QStringLiteral("state/wirebenchd.key"));
+    const quint16 port = freePort();
+    QVERIFY(port != 0);
+    const QStringList args{QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(port), QStringLiteral("--key-file"), keyFile};
+    QString out;
+    QString key;
+    {
+        QProcess daemon;
+        QVERIFY(startUntilListening(daemon, args, &out));
+        // The new key is shown once, and kept readable by its owner only.
+        QVERIFY2(out.contains(QStringLiteral("new key")), qPrintable(out));
+        QFile f(keyFile);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        key = QString::fromUtf8(f.readAll()).trimmed();
+        QCOMPARE(QByteArray::fromBase64(key.toLatin1()).size(), 32);
+        QVERIFY2(out.contains(key), qPrintable(out));
+        QCOMPARE(f.permissions() & ~(QFileDevice::ReadUser | QFileDevice::WriteUser | QFileDevice::ReadOwner | QFileDevice::WriteOwner),
+                 QFileDevice::Permissions());
+
+        RunSpec spec;
+        spec.host.address = QStringLiteral("127.0.0.1");
+        spec.host.port = port;
+        spec.protocol = QStringLiteral("tcp-send");
+        spec.params.durationMs = 500;
+        Observer observer;
+        RunResult r = TcpDriver(TcpDriver::Direction::Send).run(spec, observer);
+        QCOMPARE(r.status, RunStatus::Failed);
+        QVERIFY2(r.error.contains(QStringLiteral("requires a key")), qPrintable(r.error));
+        spec.host.options.insert(QLatin1String(TcpDriver::kKeyOption), QStringLiteral("guess"));
+        r = TcpDriver(TcpDriver::Direction::Send).run(spec, observer);
+        QVERIFY2(r.error.contains(QStringLiteral("authentication failed: wrong key")), qPrintable(r.error));
+        spec.host.options.insert(QLatin1String(TcpDriver::kKeyOption), key);
+        r = TcpDriver(TcpDriver::Direction::Send).run(spec, observer);
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QTRY_VERIFY_WITH_TIMEOUT((out += QString::fromUtf8(daemon.readAllStandardOutput())).contains(QStringLiteral("received")), 10000);
+        QVERIFY2(out.contains(QStringLiteral("authentication failed: wrong key")), qPrintable(out));
+        daemon.terminate();
+        QVERIFY(daemon.waitForFinished(10000));
+    }
+    // Second start: the same key, not shown again.
+    QProcess again;
+    QVERIFY(startUntilListening(again, args, &out));
+    QVERIFY2(!out.contains(key) && !out.contains(QStringLiteral("new key")), qPrintable(out));
+    again.terminate();
+    QVERIFY(again.waitForFinished(10000));
+    // A key file others can read is refused.
+    QFile::setPermissions(keyFile, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadOther);
+    QProcess loose;
+    loose.start(QStringLiteral(WIREBENCHD_PATH), args);
+    QVERIFY(loose.waitForFinished(10000));
+    QVERIFY(loose.exitCode() != 0);
+    QVERIFY(QString::fromUtf8(loose.readAllStandardError()).contains(QStringLiteral("chmod 600")));
+}
+
+void TestWirebenchd::allowListRefusesWithReason()
+{
+    // --allow 10.0.0.0/8 while the client is 127.0.0.1: refused with the reason, logged; nothing leaves loopback.
+    const quint16 port = freePort();
+    QVERIFY(port != 0);
+    QProcess daemon;
+    QString out;
+    QVERIFY(startUntilListening(daemon,
+                                {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(port), QStringLiteral("--open"),
+                                 QStringLiteral("--allow"), QStringLiteral("10.0.0.0/8")},
+                                &out));
+    RunSpec spec;
+    spec.host.address = QStringLiteral("127.0.0.1");
+    spec.host.port = port;
+    spec.protocol = QStringLiteral("tcp-recv");
+    spec.params.durationMs = 500;
+    Observer observer;
+    const RunResult r = TcpDriver(TcpDriver::Direction::Receive).run(spec, observer);
+    QCOMPARE(r.status, RunStatus::Failed);
+    QVERIFY2(r.error.contains(QStringLiteral("client 127.0.0.1 is not in the networks this wirebenchd serves (--allow 10.0.0.0/8)")),
+             qPrintable(r.error));
+    QTRY_VERIFY_WITH_TIMEOUT((out += QString::fromUtf8(daemon.readAllStandardOutput())).contains(QStringLiteral("not in the networks")), 10000);
+    daemon.terminate();
+    QVERIFY(daemon.waitForFinished(10000));
 }
 
 void TestWirebenchd::versionAndHelp()
@@ -85,6 +192,8 @@ void TestWirebenchd::badArguments_data()
     QTest::newRow("bad address") << QStringList{QStringLiteral("--listen"), QStringLiteral("300.1.2.3:5301")};
     QTest::newRow("bad port") << QStringList{QStringLiteral("--listen"), QStringLiteral("127.0.0.1:99999")};
     QTest::newRow("bad duration") << QStringList{QStringLiteral("--max-duration"), QStringLiteral("soon")};
+    QTest::newRow("bad network") << QStringList{QStringLiteral("--allow"), QStringLiteral("10.0.0.0/33")};
+    QTest::newRow("bad rate") << QStringList{QStringLiteral("--max-rate"), QStringLiteral("fast")};
     QTest::newRow("unclosed bracket") << QStringList{QStringLiteral("--listen"), QStringLiteral("[::1:5301")};
 }
 

@@ -1,0 +1,34 @@
+// libFuzzer target: everything wirebenchd parses before a client has proven the key. The input is the byte
+// stream a client sends after the server's hello: frames are decoded with the pre-authentication cap, and a
+// decoded message goes through the same check the Responder applies (auth::checkClientHello), in open and
+// keyed mode. Run by tests/fuzz/run_fuzz.sh.
+#include "net/Auth.h"
+#include "net/ControlMessage.h"
+
+#include <cstddef>
+#include <cstdint>
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    using namespace wb;
+    static const QString key = QStringLiteral("fuzz-key");
+    static const QByteArray serverNonce(auth::kNonceBytes, 'n');
+    QByteArrayView in(reinterpret_cast<const char *>(data), qsizetype(size));
+    // The stream, frame by frame, as ControlChannel::read sees it.
+    for (int frames = 0; frames < 16 && !in.isEmpty(); ++frames) {
+        const control::Decoded d = control::decode(in, auth::kMaxPreAuthBytes);
+        if (d.status != control::Decoded::Status::Message) {
+            (void)control::decodeOne(in, auth::kMaxPreAuthBytes); // the "truncated" wording when the peer closes
+            break;
+        }
+        const auth::ClientHelloCheck open = auth::checkClientHello(d.message, QString(), serverNonce, QStringLiteral("fuzz"));
+        const auth::ClientHelloCheck keyed = auth::checkClientHello(d.message, key, serverNonce, QStringLiteral("fuzz"));
+        // Invariant: no input passes the keyed check without a proof computed with the key.
+        if (keyed.ok() && !auth::sameBytes(keyed.hello.mac, auth::clientProof(key, serverNonce, keyed.clientNonce)))
+            __builtin_trap();
+        if (open.ok())
+            (void)open.hello.osSummary();
+        in = in.sliced(d.consumed);
+    }
+    return 0;
+}
