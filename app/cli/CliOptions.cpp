@@ -3,6 +3,7 @@
 #include "protocols/DriverRegistry.h"
 
 #include <QCommandLineParser>
+#include <QFile>
 #include <QRegularExpression>
 
 #include <cmath>
@@ -54,6 +55,12 @@ struct Parser
     QCommandLineOption server{QStringLiteral("server"),
                               QStringLiteral("Server type on the hosts: wirebenchd (default) or iperf3."),
                               QStringLiteral("TYPE")};
+    QCommandLineOption key{QStringLiteral("key"),
+                           QStringLiteral("wirebenchd's key (printed on its first start); visible to other users in ps, "
+                                          "prefer --key-file."),
+                           QStringLiteral("KEY")};
+    QCommandLineOption keyFile{QStringLiteral("key-file"), QStringLiteral("File holding wirebenchd's key."),
+                               QStringLiteral("FILE")};
     QCommandLineOption json{QStringLiteral("json"), QStringLiteral("Write results and summary as JSON."),
                             QStringLiteral("FILE")};
     QCommandLineOption jsonSamples{QStringLiteral("json-samples"),
@@ -78,8 +85,8 @@ struct Parser
     Parser()
     {
         p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-        p.addOptions({host, protocol, frame, reps, duration, messageSize, sendBuffer, recvBuffer, server, json,
-                      jsonSamples, csv, chart, chartSize, unit, interval, stopOnError, interleave, help, version});
+        p.addOptions({host, protocol, frame, reps, duration, messageSize, sendBuffer, recvBuffer, server, key, keyFile,
+                      json, jsonSamples, csv, chart, chartSize, unit, interval, stopOnError, interleave, help, version});
         p.addPositionalArgument(QStringLiteral("command"), QStringLiteral("run | protocols"));
     }
 };
@@ -236,12 +243,21 @@ bool CliOptions::parse(const QStringList &arguments, CliOptions *options, QStrin
     const QStringList hosts = parser.p.values(parser.host);
     if (hosts.isEmpty())
         return fail(QStringLiteral("name at least one host with --host ADDR[:PORT]"));
+    QString key = parser.p.value(parser.key).trimmed();
+    if (parser.p.isSet(parser.keyFile)) {
+        QFile f(parser.p.value(parser.keyFile));
+        if (!f.open(QIODevice::ReadOnly))
+            return fail(QStringLiteral("--key-file: cannot read %1: %2").arg(f.fileName(), f.errorString()));
+        key = QString::fromUtf8(f.read(4096)).trimmed();
+    }
     for (const QString &text : hosts) {
         Host h;
         QString why;
         if (!parseHost(text, &h, &why))
             return fail(why);
         h.serverType = serverType;
+        if (!key.isEmpty())
+            h.options.insert(QStringLiteral("wirebenchd.secret"), key); // a secret: never exported (PlanJson)
         plan.hosts.append(h);
     }
 
