@@ -27,7 +27,8 @@ done
 export WBL_ID=${WBL_ID:-bench}
 trap '"$lab" down >/dev/null 2>&1 || true' EXIT
 "$lab" up --mtu 1500 --rate 1gbit >/dev/null
-"$lab" serve wirebenchd "$daemon" >/dev/null
+open=(); "$daemon" --help 2>&1 | grep -q -- --open && open=(--open)   # the lab is private: no key
+"$lab" serve wirebenchd "$daemon" "${open[@]}" >/dev/null
 "$lab" serve iperf3 >/dev/null
 eval "$("$lab" env)"
 tmp=$(mktemp -d)

@@ -30,9 +30,10 @@ using namespace wb;
 //
 // Tolerance: the target is 1%. Above the theory the limit is strict (1%). Below it the assertion allows 2%
 // for the best of up to 3 attempts, because the machine is shared by many builds and tests (load averages
-// of 20 on 2 cores were seen) and a starved receiver can only lose throughput. When even the best is more
-// than 2% low, iperf3 through the same lab at that moment is the reference: if it also misses the theory
-// by more than 2%, the lab cannot reach it right now and Wirebench must be within 1 point of iperf3.
+// of 20 on 2 cores were seen) and a starved receiver can only lose throughput. After an attempt more than
+// 2% low, iperf3 runs through the same lab at once as the reference: when the best Wirebench attempt is
+// still more than 2% low, it must come within 1 point of iperf3's best (the lab cannot reach its theory
+// on this machine right now).
 // Every ratio is printed.
 class TestFrameAccuracy : public QObject
 {
@@ -109,7 +110,14 @@ void TestFrameAccuracy::initTestCase()
     m_mtu = 1500;
     m_rate = QStringLiteral("1gbit");
     m_speedMbps = 1000;
-    const QString served = lab({QStringLiteral("serve"), QStringLiteral("wirebenchd"), daemon}, &ok);
+    // The lab is private to this test: no key (--open, where this wirebenchd asks for keys at all).
+    QProcess help;
+    help.start(daemon, {QStringLiteral("--help")});
+    help.waitForFinished(10000);
+    QStringList serve{QStringLiteral("serve"), QStringLiteral("wirebenchd"), daemon};
+    if (help.readAll().contains("--open"))
+        serve << QStringLiteral("--open");
+    const QString served = lab(serve, &ok);
     QVERIFY2(ok, qPrintable(QStringLiteral("wirebenchd did not start in the lab: ") + served));
     const QString iperf = lab({QStringLiteral("serve"), QStringLiteral("iperf3")}, &ok);
     QVERIFY2(ok, qPrintable(QStringLiteral("iperf3 -s (the reference) did not start in the lab: ") + iperf));
@@ -216,8 +224,10 @@ void TestFrameAccuracy::goodputMatchesTheory()
     const double theory = rateBps * (mtu - 52) / (mtu + 38) / 8;
     // Noise on a shared machine (other builds starving this process or the veth's softirq) can only lower
     // a figure, never raise it above the line: up to 3 attempts, the best one counts; above is strict.
+    // After an attempt more than 2% low, iperf3 runs through the same lab at once, as the reference.
     RunResult r;
     double ratio = 0;
+    double reference = 0;
     for (int attempt = 1; attempt <= 3; ++attempt) {
         const RunResultList results = runPlan(protocol, mtu, 3000);
         QCOMPARE(results.size(), 1);
@@ -237,8 +247,11 @@ void TestFrameAccuracy::goodputMatchesTheory()
             ratio = gotRatio;
             r = got;
         }
-        if (ratio >= 0.99)
+        if (ratio >= 0.98)
             break;
+        const double ref = iperf3Ratio(protocol == QLatin1String("tcp-recv"), theory);
+        qInfo("reference: iperf3 through the same lab right after: ratio %.4f of the theory", ref);
+        reference = qMax(reference, ref);
     }
     QCOMPARE(r.mss, mtu - 52); // with TCP timestamps
     QCOMPARE(r.extra.value(QStringLiteral("path_mtu")).toInt(), mtu);
@@ -247,18 +260,18 @@ void TestFrameAccuracy::goodputMatchesTheory()
     QCOMPARE(r.extra.value(QStringLiteral("link_speed_Mbps")).toDouble(), rateBps / 1e6);
     if (ratio >= 0.98)
         return;
-    // Still more than 2% low: is it Wirebench, or can the lab not reach its theory on this machine right now?
-    // iperf3 through the same lab at the same moment tells; Wirebench must then be no worse than it.
-    const double reference = iperf3Ratio(protocol == QLatin1String("tcp-recv"), theory);
-    qInfo("reference: iperf3 through the same lab now reaches ratio %.4f of the theory", reference);
+    // More than 2% low: if iperf3 cannot reach the theory either, the lab cannot right now on this
+    // machine; Wirebench must then come within 1 point of iperf3's best.
     QVERIFY2(reference > 0, "iperf3 (the reference when the machine is too busy for the lab's theory) did not run");
-    QVERIFY2(reference < 0.98 && ratio >= reference - 0.01,
-             qPrintable(QStringLiteral("best of 3: %1 MB/s is %2% from the theoretical %3 MB/s (tolerance 2%), and "
-                                       "iperf3 reaches %4% of it now")
+    QVERIFY2(ratio >= qMin(0.98, reference - 0.01),
+             qPrintable(QStringLiteral("best of 3: %1 MB/s is %2% from the theoretical %3 MB/s (tolerance 2%), while "
+                                       "iperf3 reached %4% of it")
                             .arg(r.megabytesPerSecond(), 0, 'f', 3)
                             .arg((ratio - 1) * 100, 0, 'f', 2)
                             .arg(theory / 1e6, 0, 'f', 3)
                             .arg(reference * 100, 0, 'f', 2)));
+    qInfo("the lab missed its theory on this busy machine: Wirebench %.2f%%, iperf3 %.2f%% of it", ratio * 100,
+          reference * 100);
 }
 
 double TestFrameAccuracy::iperf3Ratio(bool reverse, double theory)
