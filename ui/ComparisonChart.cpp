@@ -292,12 +292,12 @@ void ComparisonChart::rebuild()
         QStringList mss;
         for (int m : groupMss.at(i))
             mss << QString::number(m);
-        QString second = tr("%1 B frame").arg(frame);
+        // One fact per line: groups stay narrow enough for several tests side by side.
+        QString label = protocol + QLatin1Char('\n') + tr("%1 B frame").arg(frame);
         if (!mss.isEmpty())
-            second += tr(", MSS %1").arg(mss.join(QLatin1Char('/')));
+            label += QLatin1Char('\n') + tr("MSS %1 B").arg(mss.join(QLatin1Char('/')));
         else if (!groupRan.at(i))
-            second += tr(", not run");
-        const QString label = protocol + QLatin1Char('\n') + second;
+            label += QLatin1Char('\n') + tr("not run");
         m_tickLabels << label;
         ticker->addTick(i + 1, label);
     }

@@ -27,7 +27,7 @@ class UnitComboBox;
 /// its 95% confidence interval (Student's t). A bar whose runs carry a warning gets a red outline and a
 /// "!" in its label (the warning in its tooltip and in a note under the legend). A test that was not run
 /// (e.g. a frame larger than the path MTU) leaves a gap labelled "not run" instead of a zero bar.
-/// The x ticks say the frame size and the MSS actually used ("tcp-send\n1500 B frame, MSS 1448").
+/// The x ticks say the frame size and the MSS actually used ("tcp-send\n1500 B frame\nMSS 1448 B").
 class ComparisonChart : public QWidget
 {
     Q_OBJECT
@@ -54,7 +54,7 @@ public:
 
     /// Tests in the order of their groups on the x axis ("tcp-send @ 1500").
     QStringList testKeys() const { return m_testKeys; }
-    /// The x tick texts, one per test ("tcp-send\n1500 B frame, MSS 1448").
+    /// The x tick texts, one per test ("tcp-send\n1500 B frame\nMSS 1448 B").
     QStringList tickLabels() const { return m_tickLabels; }
     /// The bars of a host (by display name); key i + 1 +/- offset is test i. nullptr if unknown.
     QCPBars *barsForHost(const QString &hostName) const;

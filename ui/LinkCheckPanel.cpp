@@ -172,7 +172,6 @@ void LinkCheckPanel::store(int index, const HostFrameCheck &check)
 
 void LinkCheckPanel::refreshTable()
 {
-    m_table->clearSpans();
     m_table->setRowCount(0);
     int bad = 0, total = 0;
     for (int h = 0; h < m_hosts.size(); ++h) {
@@ -227,10 +226,7 @@ void LinkCheckPanel::refreshTable()
             if (!v.ok)
                 ++bad;
         }
-        if (rows > 1) {
-            for (int column : {HostName, Interface, InterfaceMtu, Speed, Duplex, PathMtu})
-                m_table->setSpan(first, column, rows, 1);
-        }
+        // The host's columns stay on its first row only: spans would defeat the columns' fit to contents.
     }
     if (m_hosts.isEmpty())
         m_summary->setText(tr("Tick a host to see its link: interface, MTU, speed and path MTU, and which frame sizes "

@@ -27,8 +27,9 @@ ResultsTable::ResultsTable(QWidget *parent)
 {
     setObjectName(QStringLiteral("resultsTable"));
     setHorizontalHeaderLabels({tr("#"), tr("Host"), tr("OS"), tr("Protocol"), tr("Frame (B)"), tr("MSS (B)"), tr("Rep"),
-                               tr("MB/s"), tr("Mbit/s"), tr("% of ceiling"), tr("CPU local (%)"), tr("CPU remote (%)"),
-                               tr("Retransmits (segments)"), tr("RTT (ms)"), tr("Status"), tr("Error / warnings")});
+                               tr("Status"), tr("MB/s"), tr("Mbit/s"), tr("% of ceiling"), tr("CPU local (%)"),
+                               tr("CPU remote (%)"), tr("Retransmits (segments)"), tr("RTT (ms)"),
+                               tr("Error / warnings")});
     horizontalHeaderItem(MBps)->setToolTip(tr("Megabytes per second, 10^6 bytes/s, receiver's count over the receiver's time"));
     horizontalHeaderItem(Mbps)->setToolTip(tr("Megabits per second, 10^6 bits/s"));
     horizontalHeaderItem(PercentOfCeiling)

@@ -21,6 +21,7 @@ public:
         Frame,
         Mss,
         Repetition,
+        Status,
         MBps,
         Mbps,
         PercentOfCeiling,
@@ -28,7 +29,6 @@ public:
         CpuRemote,
         Retransmits,
         RttMs,
-        Status,
         Error,
         ColumnCount
     };

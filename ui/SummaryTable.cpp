@@ -55,7 +55,6 @@ SummaryTable::SummaryTable(QWidget *parent)
     setObjectName(QStringLiteral("summaryTable"));
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionBehavior(QAbstractItemView::SelectRows);
-    setAlternatingRowColors(true);
     setWordWrap(false);
     verticalHeader()->setVisible(false);
     horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -92,11 +91,12 @@ void SummaryTable::setUnit(RateUnit unit)
 void SummaryTable::rebuild()
 {
     const QString u = Units::label(m_unit);
-    setHorizontalHeaderLabels({tr("Host"), tr("OS"), tr("Protocol"), tr("Frame (B)"), tr("MSS (B)"), tr("Reps ok"),
-                               tr("Reps failed"), tr("Min (%1)").arg(u), tr("Median (%1)").arg(u),
-                               tr("Mean (%1)").arg(u), tr("Max (%1)").arg(u), tr("Std dev (%1)").arg(u),
-                               tr("95% CI of mean (%1)").arg(u), tr("% of ceiling"), tr("CPU local (%)"),
-                               tr("CPU remote (%)"), tr("Service demand (µs/KB)"), tr("Warnings"), tr("Bottleneck")});
+    // Two-line headers keep the figures narrow enough to fit beside each other.
+    setHorizontalHeaderLabels({tr("Host"), tr("OS"), tr("Protocol"), tr("Frame\n(B)"), tr("MSS\n(B)"), tr("Reps\nok"),
+                               tr("Reps\nfailed"), tr("Min\n(%1)").arg(u), tr("Median\n(%1)").arg(u),
+                               tr("Mean\n(%1)").arg(u), tr("Max\n(%1)").arg(u), tr("Std dev\n(%1)").arg(u),
+                               tr("95% CI of mean\n(%1)").arg(u), tr("% of\nceiling"), tr("CPU local\n(%)"),
+                               tr("CPU remote\n(%)"), tr("Service demand\n(µs/KB)")});
     horizontalHeaderItem(Ci95)->setToolTip(tr("The interval that holds the true mean with 95% confidence "
                                               "(Student's t over the successful repetitions; needs 2 or more)"));
     horizontalHeaderItem(StdDev)->setToolTip(tr("Sample standard deviation (n - 1) of the successful repetitions"));
@@ -108,12 +108,15 @@ void SummaryTable::rebuild()
     horizontalHeaderItem(CpuRemote)->setToolTip(tr("The server, as it reported it (100 % = one core)"));
     horizontalHeaderItem(ServiceDemand)
         ->setToolTip(tr("Microseconds of CPU on this computer (all cores) per KB (1024 bytes) moved, as netperf"));
-    horizontalHeaderItem(Bottleneck)->setToolTip(tr("What most likely limited the test, from the evidence"));
 
     m_summaries = TestSummary::build(m_results);
-    setRowCount(int(m_summaries.size()));
-    for (int row = 0; row < m_summaries.size(); ++row) {
-        const TestSummary &t = m_summaries.at(row);
+    m_bottlenecks.clear();
+    m_warnings.clear();
+    clearSpans();
+    setRowCount(int(m_summaries.size()) * 2);
+    for (int test = 0; test < m_summaries.size(); ++test) {
+        const int row = figuresRow(test);
+        const TestSummary &t = m_summaries.at(test);
         const RunResultList runs = runsOf(t, m_results);
         auto set = [&](int column, const QString &text, bool number = false) {
             auto *item = new QTableWidgetItem(text);
@@ -185,12 +188,6 @@ void SummaryTable::rebuild()
         setOptional(CpuRemote, meanExtra(runs, QStringLiteral("cpu_remote_percent")), 1);
         setOptional(ServiceDemand, meanExtra(runs, QStringLiteral("service_demand_us_per_KB")), 3);
 
-        QTableWidgetItem *warn = set(Warnings, warnings.join(QStringLiteral("; ")));
-        if (!warnings.isEmpty()) {
-            warn->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
-            warn->setToolTip(warnings.join(QLatin1Char('\n')));
-            warn->setForeground(QColor(170, 20, 20));
-        }
         QString sentence;
         if (allNotRun)
             sentence = tr("not run: %1").arg(notRunReason);
@@ -198,15 +195,36 @@ void SummaryTable::rebuild()
             sentence = tr("no successful run: %1").arg(t.errors.value(0));
         else
             sentence = RunAnalyzer::bottleneckFor(runs);
-        set(Bottleneck, sentence)->setToolTip(sentence);
+        m_bottlenecks << sentence;
+        m_warnings << warnings;
+        // The verdict row, across all columns.
+        QStringList lines{tr("%1, %2, %3 B frame - bottleneck: %4")
+                              .arg(t.host.displayName(), t.protocol)
+                              .arg(t.frameSize)
+                              .arg(sentence)};
+        for (const QString &w : std::as_const(warnings))
+            lines << tr("Warning: %1").arg(w);
+        auto *verdict = new QTableWidgetItem(lines.join(QLatin1Char('\n')));
+        verdict->setToolTip(lines.join(QLatin1Char('\n')));
+        verdict->setBackground(QColor(244, 244, 240));
+        if (!warnings.isEmpty()) {
+            verdict->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
+            verdict->setForeground(QColor(170, 20, 20));
+        } else {
+            verdict->setForeground(QColor(60, 60, 60));
+        }
+        setItem(verdictRow(test), 0, verdict);
+        setSpan(verdictRow(test), 0, 1, ColumnCount);
 
         if (allNotRun) {
             for (int c = 0; c < ColumnCount; ++c) {
                 if (QTableWidgetItem *it = item(row, c))
                     it->setForeground(kNotRunColor);
             }
+            verdict->setForeground(kNotRunColor);
         }
     }
+    resizeRowsToContents();
 }
 
 } // namespace wb

@@ -289,8 +289,8 @@ void TestComparisonChart::ticksSayFrameAndMss()
     for (RunResult &r : list)
         r.mss = r.spec.frameSize - 52;
     chart.setResults(list);
-    QCOMPARE(chart.tickLabels(), (QStringList{QStringLiteral("tcp-send\n1500 B frame, MSS 1448"),
-                                              QStringLiteral("tcp-send\n9000 B frame, MSS 8948")}));
+    QCOMPARE(chart.tickLabels(), (QStringList{QStringLiteral("tcp-send\n1500 B frame\nMSS 1448 B"),
+                                              QStringLiteral("tcp-send\n9000 B frame\nMSS 8948 B")}));
     // Unknown MSS: the frame alone.
     chart.setResults(sampleResults());
     QCOMPARE(chart.tickLabels().first(), QStringLiteral("tcp-send\n1500 B frame"));

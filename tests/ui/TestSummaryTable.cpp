@@ -42,9 +42,10 @@ RunResultList fourRuns()
             run(QStringLiteral("fs1"), 1500, 3, 120), run(QStringLiteral("fs1"), 1500, 4, 130)};
 }
 
-QString cell(const SummaryTable &t, int row, int column)
+// Test i's figure in column.
+QString cell(const SummaryTable &t, int test, int column)
 {
-    const QTableWidgetItem *item = t.item(row, column);
+    const QTableWidgetItem *item = t.item(SummaryTable::figuresRow(test), column);
     return item ? item->text() : QString();
 }
 
@@ -66,7 +67,7 @@ void TestSummaryTable::statisticsCells()
     SummaryTable table;
     for (const RunResult &r : fourRuns())
         table.addResult(r); // as runs end
-    QCOMPARE(table.rowCount(), 1);
+    QCOMPARE(table.rowCount(), 2); // figures and verdict
     QCOMPARE(cell(table, 0, SummaryTable::HostName), QStringLiteral("fs1"));
     QCOMPARE(cell(table, 0, SummaryTable::Os), QStringLiteral("Linux"));
     QCOMPARE(cell(table, 0, SummaryTable::Frame), QStringLiteral("1500"));
@@ -80,7 +81,7 @@ void TestSummaryTable::statisticsCells()
     // Sample standard deviation sqrt(500/3) = 12.91; t(3) = 3.182 -> half-width 20.54 around 115.
     QCOMPARE(cell(table, 0, SummaryTable::StdDev), QStringLiteral("12.91"));
     QCOMPARE(cell(table, 0, SummaryTable::Ci95), QStringLiteral("94.46 - 135.54"));
-    QVERIFY(table.item(0, SummaryTable::Ci95)->toolTip().contains(QStringLiteral("+/- 20.54 MB/s")));
+    QVERIFY(table.item(SummaryTable::figuresRow(0), SummaryTable::Ci95)->toolTip().contains(QStringLiteral("+/- 20.54 MB/s")));
     // Median of 100/117.685 .. 130/117.685 -> 97.7 %; CPU means; service demand.
     QCOMPARE(cell(table, 0, SummaryTable::PercentOfCeiling), QStringLiteral("97.7"));
     QCOMPARE(cell(table, 0, SummaryTable::CpuLocal), QStringLiteral("12.5"));
@@ -90,7 +91,7 @@ void TestSummaryTable::statisticsCells()
     // A second host adds a row; a failed repetition counts as failed and leaves the figures alone.
     table.addResult(run(QStringLiteral("fs2"), 1500, 1, 50));
     table.addResult(run(QStringLiteral("fs1"), 1500, 5, 0, RunStatus::Failed));
-    QCOMPARE(table.rowCount(), 2);
+    QCOMPARE(table.rowCount(), 4);
     QCOMPARE(cell(table, 0, SummaryTable::RepsFailed), QStringLiteral("1"));
     QCOMPARE(cell(table, 0, SummaryTable::Mean), QStringLiteral("115.00"));
     // One repetition: no spread, no interval.
@@ -103,14 +104,14 @@ void TestSummaryTable::statisticsCells()
 void TestSummaryTable::headersSayUnits()
 {
     SummaryTable table;
-    const QRegularExpression unit(QStringLiteral("\\((B|MB/s|%|µs/KB)\\)$"));
+    const QRegularExpression unit(QStringLiteral("\\n\\((B|MB/s|%|µs/KB)\\)$"));
     for (int c : {SummaryTable::Frame, SummaryTable::Mss, SummaryTable::Min, SummaryTable::Median, SummaryTable::Mean,
                   SummaryTable::Max, SummaryTable::StdDev, SummaryTable::Ci95, SummaryTable::CpuLocal,
                   SummaryTable::CpuRemote, SummaryTable::ServiceDemand}) {
         const QString header = table.horizontalHeaderItem(c)->text();
         QVERIFY2(unit.match(header).hasMatch(), qPrintable(header));
     }
-    QCOMPARE(table.horizontalHeaderItem(SummaryTable::PercentOfCeiling)->text(), QStringLiteral("% of ceiling"));
+    QCOMPARE(table.horizontalHeaderItem(SummaryTable::PercentOfCeiling)->text(), QStringLiteral("% of\nceiling"));
 }
 
 void TestSummaryTable::bottleneckAndWarnings()
@@ -118,21 +119,28 @@ void TestSummaryTable::bottleneckAndWarnings()
     SummaryTable table;
     const RunResultList runs = fourRuns();
     table.setResults(runs);
-    const QString sentence = cell(table, 0, SummaryTable::Bottleneck);
+    const QString sentence = table.bottleneck(0);
     QCOMPARE(sentence, RunAnalyzer::bottleneckFor(runs));
     QVERIFY2(sentence.contains(QStringLiteral("at line rate")), qPrintable(sentence));
-    QVERIFY(cell(table, 0, SummaryTable::Warnings).isEmpty());
+    QVERIFY(table.warnings(0).isEmpty());
+    // The verdict row under the figures spans the table and carries the sentence.
+    const int vr = SummaryTable::verdictRow(0);
+    QCOMPARE(table.columnSpan(vr, 0), int(SummaryTable::ColumnCount));
+    QVERIFY(table.item(vr, 0)->text().contains(sentence));
+    QVERIFY(table.item(vr, 0)->text().startsWith(QStringLiteral("fs1, tcp-send, 1500 B frame - bottleneck: ")));
+    QVERIFY(table.item(vr, 0)->icon().isNull());
 
-    // A result far above the ceiling: the warning shows, with an icon and its text in the tooltip.
+    // A result far above the ceiling: the warning shows, with an icon, in the verdict row.
     RunResult above = run(QStringLiteral("fs1"), 1500, 5, 300);
     above.warnings << QStringLiteral("300 MB/s is above the line-rate ceiling of 1 Gbit/s at MTU 1500 (117.7 MB/s, "
                                      "255% of it): a cache, compression or a counting error");
     table.addResult(above);
-    QTableWidgetItem *warn = table.item(0, SummaryTable::Warnings);
-    QVERIFY(warn->text().contains(QStringLiteral("above the line-rate ceiling")));
-    QVERIFY(!warn->icon().isNull());
-    QVERIFY(warn->toolTip().contains(QStringLiteral("counting error")));
-    QCOMPARE(cell(table, 0, SummaryTable::Bottleneck), RunAnalyzer::bottleneckFor(table.results()));
+    QCOMPARE(table.warnings(0), above.warnings);
+    QTableWidgetItem *verdict = table.item(vr, 0);
+    QVERIFY(verdict->text().contains(QStringLiteral("Warning: 300 MB/s is above the line-rate ceiling")));
+    QVERIFY(!verdict->icon().isNull());
+    QVERIFY(verdict->toolTip().contains(QStringLiteral("counting error")));
+    QCOMPARE(table.bottleneck(0), RunAnalyzer::bottleneckFor(table.results()));
 }
 
 void TestSummaryTable::notRunTest()
@@ -141,10 +149,11 @@ void TestSummaryTable::notRunTest()
     RunResult nr = run(QStringLiteral("fs1"), 9000, 1, 0, RunStatus::NotRun);
     nr.error = QStringLiteral("jumbo frames are not enabled end to end: path MTU to fs1 (10.0.0.5) is 1500 bytes");
     table.addResult(nr);
-    QCOMPARE(table.rowCount(), 1);
+    QCOMPARE(table.rowCount(), 2); // figures and verdict
     QCOMPARE(cell(table, 0, SummaryTable::RepsOk), QStringLiteral("0"));
     QCOMPARE(cell(table, 0, SummaryTable::Mean), QStringLiteral("-"));
-    QVERIFY(cell(table, 0, SummaryTable::Bottleneck).startsWith(QStringLiteral("not run: jumbo frames")));
+    QVERIFY(table.bottleneck(0).startsWith(QStringLiteral("not run: jumbo frames")));
+    QVERIFY(table.item(SummaryTable::verdictRow(0), 0)->text().contains(QStringLiteral("not run: jumbo frames")));
 }
 
 void TestSummaryTable::unitSwitch()
@@ -152,7 +161,7 @@ void TestSummaryTable::unitSwitch()
     SummaryTable table;
     table.setResults(fourRuns());
     table.setUnit(RateUnit::Mbps);
-    QCOMPARE(table.horizontalHeaderItem(SummaryTable::Mean)->text(), QStringLiteral("Mean (Mbit/s)"));
+    QCOMPARE(table.horizontalHeaderItem(SummaryTable::Mean)->text(), QStringLiteral("Mean\n(Mbit/s)"));
     QCOMPARE(cell(table, 0, SummaryTable::Mean), QStringLiteral("920.0"));
     QCOMPARE(cell(table, 0, SummaryTable::Min), QStringLiteral("800.0"));
 }
