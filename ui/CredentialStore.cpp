@@ -154,9 +154,9 @@ void CredentialStore::fallBackToMemory(const QString &reason)
     emit backendChanged();
 }
 
-void CredentialStore::jobDone()
+void CredentialStore::jobDone(bool read)
 {
-    if (--m_pending == 0)
+    if (read && --m_pendingReads == 0)
         emit idle();
 }
 
@@ -172,7 +172,6 @@ bool meansNoKeychain(QKeychain::Error error)
 
 void CredentialStore::probe()
 {
-    ++m_pending;
     auto *job = new QKeychain::ReadPasswordJob(QLatin1String(ServiceName), this);
     job->setAutoDelete(true);
     job->setInsecureFallback(false); // never the plain-text QSettings store
@@ -186,14 +185,13 @@ void CredentialStore::probe()
                 fallBackToMemory(j->errorString().simplified());
             }
         }
-        jobDone();
     });
     job->start();
 }
 
 void CredentialStore::readOne(const QString &hostName, const QString &key)
 {
-    ++m_pending;
+    ++m_pendingReads;
     const QString entry = entryKey(hostName, key);
     auto *job = new QKeychain::ReadPasswordJob(QLatin1String(ServiceName), this);
     job->setAutoDelete(true);
@@ -209,7 +207,7 @@ void CredentialStore::readOne(const QString &hostName, const QString &key)
         } else if (read->error() != QKeychain::EntryNotFound) {
             emit failed(tr("Keychain: could not read %1: %2").arg(entry, read->errorString().simplified()));
         }
-        jobDone();
+        jobDone(true);
     });
     job->start();
 }
@@ -218,7 +216,6 @@ void CredentialStore::writeOne(const QString &hostName, const QString &key, cons
 {
     if (m_backend == Backend::SessionMemory)
         return;
-    ++m_pending;
     const QString entry = entryKey(hostName, key);
     QKeychain::Job *job = nullptr;
     if (value.isEmpty()) {
@@ -241,7 +238,6 @@ void CredentialStore::writeOne(const QString &hostName, const QString &key, cons
             emit failed(tr("Keychain: could not %1 %2: %3 (kept in memory for this session)")
                             .arg(deleting ? tr("remove") : tr("save"), entry, j->errorString().simplified()));
         }
-        jobDone();
     });
     job->start();
 }

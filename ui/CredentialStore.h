@@ -47,8 +47,9 @@ public:
     Backend backend() const { return m_backend; }
     /// One or two sentences for the host dialog: where secrets go, and why.
     QString statusText() const;
-    /// True while keychain jobs are running (reads not yet in the cache).
-    bool isBusy() const { return m_pending > 0; }
+    /// True while secrets are still being read from the keychain (not yet in the cache). Writes and the
+    /// initial probe do not count: what was typed is in the cache at once.
+    bool isBusy() const { return m_pendingReads > 0; }
 
     QString secret(const QString &hostName, const QString &key) const;
     /// Cached at once; written to (or, when empty, deleted from) the keychain in the background.
@@ -65,7 +66,7 @@ public:
 
 signals:
     void backendChanged();
-    /// No keychain job is left running.
+    /// No keychain read is left running.
     void idle();
     /// A keychain job failed for another reason than "no keychain"; one line.
     void failed(const QString &message);
@@ -74,14 +75,14 @@ private:
     void probe();
     void readOne(const QString &hostName, const QString &key);
     void writeOne(const QString &hostName, const QString &key, const QString &value);
-    void jobDone();
+    void jobDone(bool read);
     void fallBackToMemory(const QString &reason);
 
     Backend m_backend = Backend::Probing;
     QString m_reason;
     QHash<QString, QString> m_cache;   ///< entryKey -> secret
     QSet<QString> m_setThisSession;     ///< entry keys a later keychain read must not overwrite
-    int m_pending = 0;
+    int m_pendingReads = 0;
 };
 
 } // namespace wb

@@ -65,7 +65,8 @@ HostListPanel::HostListPanel(Config *config, QWidget *parent, CredentialStore *c
         m_entries = m_config->hosts();
     for (HostEntry &e : m_entries) {
         e.host = absorbSecrets(e.host);
-        m_credentials->load(e.host.displayName());
+        if (!e.host.embedded || !e.host.options.isEmpty())
+            m_credentials->load(e.host.displayName());
     }
     refresh();
 }

@@ -170,7 +170,7 @@ PlanEditorPanel::PlanEditorPanel(Config *config, QWidget *parent)
     m_transferForm->formLayout()->setContentsMargins(0, 0, 0, 0);
     m_transferForm->formLayout()->insertRow(0, tr("File size:"), m_fileSize);
     if (auto *path = qobject_cast<QLineEdit *>(m_transferForm->editor(QLatin1String(TransferSettings::LocalPathKey))))
-        path->setPlaceholderText(tr("e.g. /data/wirebench.bin (needed for a file source or sink)"));
+        path->setPlaceholderText(tr("e.g. /data/wirebench.bin"));
     auto *transferLayout = new QVBoxLayout(m_transferBox);
     transferLayout->addWidget(m_transferForm);
     connect(m_fileSize, &QSpinBox::valueChanged, this, &PlanEditorPanel::onChanged);
