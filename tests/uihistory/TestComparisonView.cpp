@@ -7,6 +7,8 @@
 #include <qcustomplot.h>
 
 #include <QComboBox>
+#include <QDir>
+#include <QTabWidget>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -189,6 +191,19 @@ void TestComparisonView::sessionsSideBySide()
     sessionB->child(0)->setCheckState(0, Qt::Unchecked);
     QTRY_COMPARE(view.selectedRuns().size(), 24 + 5);
     QCOMPARE(sessionB->checkState(0), Qt::PartiallyChecked);
+
+    // WIREBENCH_SCREENSHOT_DIR=folder: keep pictures of the view for a look by eye (and the docs).
+    const QString shots = qEnvironmentVariable("WIREBENCH_SCREENSHOT_DIR");
+    if (!shots.isEmpty()) {
+        tree->expandAll();
+        view.setGrouping(CompareDimension::Test, CompareDimension::Os);
+        view.setShowPercentOfCeiling(true);
+        QTest::qWait(50);
+        view.grab().save(QDir(shots).filePath(QStringLiteral("comparison-view-bars.png")));
+        view.findChild<QTabWidget *>(QStringLiteral("comparisonTabs"))->setCurrentIndex(1);
+        QTest::qWait(50);
+        view.grab().save(QDir(shots).filePath(QStringLiteral("comparison-view-overlay.png")));
+    }
 }
 
 void TestComparisonView::overlayHoldsSelectedRuns()

@@ -61,6 +61,7 @@ void ComparisonView::buildUi()
     m_tree->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     m_tree->header()->setStretchLastSection(false);
     m_tree->setToolTip(tr("Tick runs or whole sessions to compare them"));
+    m_tree->setMinimumWidth(260);
     connect(m_tree, &QTreeWidget::itemExpanded, this, &ComparisonView::loadSessionChildren);
     connect(m_tree, &QTreeWidget::itemChanged, this, &ComparisonView::onItemChanged);
 
@@ -97,21 +98,27 @@ void ComparisonView::buildUi()
     copyButton->setToolTip(tr("Copy the chart on screen to the clipboard"));
     connect(copyButton, &QPushButton::clicked, this, &ComparisonView::copyBars);
 
-    auto *controls = new QHBoxLayout;
-    auto addLabelled = [this, controls](const QString &text, QWidget *w) {
+    // Two rows, so that the view fits a window of ordinary width.
+    auto *controls = new QVBoxLayout;
+    auto *row1 = new QHBoxLayout;
+    auto *row2 = new QHBoxLayout;
+    controls->addLayout(row1);
+    controls->addLayout(row2);
+    auto addLabelled = [this](QHBoxLayout *row, const QString &text, QWidget *w) {
         auto *label = new QLabel(text, this);
         label->setBuddy(w);
-        controls->addWidget(label);
-        controls->addWidget(w);
+        row->addWidget(label);
+        row->addWidget(w);
     };
-    addLabelled(tr("&Groups:"), m_groupCombo);
-    addLabelled(tr("&Bars:"), m_barCombo);
-    addLabelled(tr("&Error bars:"), m_errorCombo);
-    controls->addWidget(m_ceilingCheck);
-    addLabelled(tr("&Unit:"), m_unitCombo);
-    controls->addStretch(1);
-    controls->addWidget(exportButton);
-    controls->addWidget(copyButton);
+    addLabelled(row1, tr("&Groups:"), m_groupCombo);
+    addLabelled(row1, tr("&Bars:"), m_barCombo);
+    row1->addStretch(1);
+    addLabelled(row2, tr("&Error bars:"), m_errorCombo);
+    row2->addWidget(m_ceilingCheck);
+    addLabelled(row2, tr("&Unit:"), m_unitCombo);
+    row2->addStretch(1);
+    row2->addWidget(exportButton);
+    row2->addWidget(copyButton);
 
     m_plot = new QCustomPlot(this);
     m_plot->setObjectName(QStringLiteral("comparisonViewPlot"));
@@ -622,7 +629,7 @@ void ComparisonView::rebuildBars()
             if (narrow) {
                 label->setRotation(-90);
                 label->setPositionAlignment(Qt::AlignVCenter | Qt::AlignLeft);
-                label->setPadding(QMargins(4, 0, 0, 0));
+                label->setPadding(QMargins(7, 0, 0, 0));
             } else {
                 label->setPositionAlignment(Qt::AlignBottom | Qt::AlignHCenter);
                 label->setPadding(QMargins(0, 0, 0, 4));
@@ -652,7 +659,7 @@ void ComparisonView::rebuildOverlay()
             continue;
         QString label = RunOverlayChart::defaultLabel(r.run);
         if (manySessions)
-            label += QStringLiteral(" [%1]").arg(keyOf(r, CompareDimension::Session));
+            label += QStringLiteral(" [#%1]").arg(r.sessionId);
         lines << RunOverlayChart::Line{label, r.run};
     }
     m_overlay->setTitle(tr("Live graphs of %n run(s) on one time axis", nullptr, int(lines.size())));

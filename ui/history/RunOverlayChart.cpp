@@ -8,6 +8,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenu>
+#include <QSet>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -93,16 +94,41 @@ void RunOverlayChart::rebuild()
     m_plot->yAxis->setLabel(tr("Throughput (%1)").arg(Units::label(m_unit)));
     static const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine,
                                           Qt::DashDotDotLine};
-    QHash<QString, int> perHost;
+    // Few hosts: the host's colour (as in the bar charts), a dash pattern per line of that host. Many lines of one
+    // host: a colour per test, so that tests stay apart; then the legend names each test once.
+    QStringList hosts, tests;
+    for (const Line &line : std::as_const(m_lines)) {
+        const QString host = line.run.spec.host.displayName();
+        const QString test = host + QLatin1Char('|') + line.run.spec.testKey();
+        if (!hosts.contains(host))
+            hosts << host;
+        if (!tests.contains(test))
+            tests << test;
+    }
+    const bool byHost = tests.size() <= hosts.size() * 2 || m_lines.size() <= 5;
+    const bool legendPerTest = m_lines.size() > 12;
+    QHash<QString, int> perKey;
+    QSet<QString> inLegend;
     double xMax = 0;
     double yMax = 0;
     for (const Line &line : std::as_const(m_lines)) {
         const QString host = line.run.spec.host.displayName();
+        const QString test = host + QLatin1Char('|') + line.run.spec.testKey();
         QCPGraph *graph = m_plot->addGraph();
         graph->setName(line.label.isEmpty() ? defaultLabel(line.run) : line.label);
-        QPen pen(ChartStyle::hostColor(host));
+        const QString key = byHost ? host : test;
+        QPen pen(byHost ? ChartStyle::hostColor(host) : ChartStyle::seriesColor(int(tests.indexOf(test))));
         pen.setWidthF(1.8);
-        pen.setStyle(styles[perHost[host]++ % 5]);
+        pen.setStyle(styles[perKey[key]++ % 5]);
+        if (legendPerTest) {
+            pen.setStyle(Qt::SolidLine);
+            if (inLegend.contains(test)) {
+                graph->removeFromLegend();
+            } else {
+                inLegend.insert(test);
+                graph->setName(tr("%1 %2 @ %3 B").arg(host, line.run.spec.protocol).arg(line.run.spec.frameSize));
+            }
+        }
         graph->setPen(pen);
         graph->setAdaptiveSampling(true);
         QVector<double> keys, values;
