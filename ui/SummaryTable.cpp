@@ -59,6 +59,8 @@ SummaryTable::SummaryTable(QWidget *parent)
     verticalHeader()->setVisible(false);
     horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     horizontalHeader()->setStretchLastSection(true);
+    // Sized from the host names alone: the verdict rows span from this column and would widen it.
+    horizontalHeader()->setSectionResizeMode(HostName, QHeaderView::Interactive);
     rebuild();
 }
 
@@ -198,10 +200,8 @@ void SummaryTable::rebuild()
         m_bottlenecks << sentence;
         m_warnings << warnings;
         // The verdict row, across all columns.
-        QStringList lines{tr("%1, %2, %3 B frame - bottleneck: %4")
-                              .arg(t.host.displayName(), t.protocol)
-                              .arg(t.frameSize)
-                              .arg(sentence)};
+        // The row above names the test: the sentence starts at once, so it fits without scrolling.
+        QStringList lines{tr("Bottleneck: %1").arg(sentence)};
         for (const QString &w : std::as_const(warnings))
             lines << tr("Warning: %1").arg(w);
         auto *verdict = new QTableWidgetItem(lines.join(QLatin1Char('\n')));
@@ -225,6 +225,10 @@ void SummaryTable::rebuild()
         }
     }
     resizeRowsToContents();
+    int hostWidth = horizontalHeader()->sectionSizeHint(HostName);
+    for (const TestSummary &t : std::as_const(m_summaries))
+        hostWidth = std::max(hostWidth, fontMetrics().horizontalAdvance(t.host.displayName()) + 16);
+    setColumnWidth(HostName, std::min(hostWidth, 260));
 }
 
 } // namespace wb
