@@ -3,9 +3,11 @@
 #include "ChartExporter.h"
 #include "ComparisonChart.h"
 #include "HostListPanel.h"
+#include "LinkCheckPanel.h"
 #include "PlanEditorPanel.h"
 #include "ResultsTable.h"
 #include "RunControlPanel.h"
+#include "SummaryTable.h"
 #include "ThroughputChart.h"
 #include "net/Responder.h"
 #include "settings/Config.h"
@@ -18,6 +20,7 @@
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 namespace wb {
@@ -45,6 +48,8 @@ MainWindow::MainWindow(Config *config, QWidget *parent)
     m_live = new ThroughputChart(this);
     m_comparison = new ComparisonChart(this);
     m_results = new ResultsTable(this);
+    m_summary = new SummaryTable(this);
+    m_linkCheck = new LinkCheckPanel(this);
 
     auto *planScroll = new QScrollArea(this);
     planScroll->setWidgetResizable(true);
@@ -66,7 +71,12 @@ MainWindow::MainWindow(Config *config, QWidget *parent)
     m_rightSplitter = new QSplitter(Qt::Vertical, right);
     m_rightSplitter->setObjectName(QStringLiteral("rightSplitter"));
     m_rightSplitter->addWidget(m_chartSplitter);
-    m_rightSplitter->addWidget(m_results);
+    auto *tables = new QTabWidget(this);
+    tables->setObjectName(QStringLiteral("resultTabs"));
+    tables->addTab(m_results, tr("Runs"));
+    tables->addTab(m_summary, tr("Summary per test"));
+    tables->addTab(m_linkCheck, tr("Link check (MTU, speed)"));
+    m_rightSplitter->addWidget(tables);
     m_rightSplitter->setStretchFactor(0, 3);
     m_rightSplitter->setStretchFactor(1, 1);
     rightLayout->addWidget(m_run);
@@ -95,6 +105,17 @@ MainWindow::MainWindow(Config *config, QWidget *parent)
     connect(m_live, &ThroughputChart::unitChanged, this, [config](RateUnit u) { config->setRateUnit(u); });
     connect(m_hosts, &HostListPanel::hostsChanged, this, &MainWindow::updateStartEnabled);
     connect(m_plan, &PlanEditorPanel::planChanged, this, &MainWindow::updateStartEnabled);
+    m_summary->setUnit(unit);
+    connect(m_comparison, &ComparisonChart::unitChanged, m_summary, &SummaryTable::setUnit);
+    const auto updateLinkCheck = [this] {
+        const TestPlan p = m_plan->plan();
+        m_linkCheck->setHosts(m_hosts->selectedHosts());
+        m_linkCheck->setFrameSizes(p.frameSizes);
+        m_linkCheck->setWillSetInterfaceMtu(p.params.options.value(FramePlanCheck::setInterfaceMtuOption()).toBool());
+    };
+    connect(m_hosts, &HostListPanel::hostsChanged, this, updateLinkCheck);
+    connect(m_plan, &PlanEditorPanel::planChanged, this, updateLinkCheck);
+    updateLinkCheck();
     connect(m_run, &RunControlPanel::startRequested, this, &MainWindow::startPlan);
     connect(m_run, &RunControlPanel::stopRequested, this, &MainWindow::stopPlan);
 
@@ -167,6 +188,7 @@ void MainWindow::connectEngine()
     connect(&m_engine, &Engine::samplesReady, m_live, &ThroughputChart::addSamples);
     connect(&m_engine, &Engine::runFinished, m_results, &ResultsTable::addResult);
     connect(&m_engine, &Engine::runFinished, m_comparison, &ComparisonChart::addResult);
+    connect(&m_engine, &Engine::runFinished, m_summary, &SummaryTable::addResult);
     connect(&m_engine, &Engine::progressChanged, m_run, &RunControlPanel::setProgress);
     connect(&m_engine, &Engine::statusChanged, m_run, &RunControlPanel::setStatus);
     connect(&m_engine, &Engine::runStarted, this, [this](const RunSpec &spec) {
@@ -211,6 +233,7 @@ bool MainWindow::startPlan()
     }
     m_results->clearResults();
     m_comparison->clear();
+    m_summary->clearResults();
     m_okRuns = m_failedRuns = 0;
     if (!m_engine.start(plan)) {
         m_run->setStatus(tr("The engine did not accept the plan: a plan is still running."));

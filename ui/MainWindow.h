@@ -14,10 +14,12 @@ namespace wb {
 class ComparisonChart;
 class Config;
 class HostListPanel;
+class LinkCheckPanel;
 class PlanEditorPanel;
 class Responder;
 class ResultsTable;
 class RunControlPanel;
+class SummaryTable;
 class ThroughputChart;
 
 /// Wires the panels to the engine and the embedded responder; holds no measuring or drawing logic.
@@ -35,6 +37,8 @@ public:
     ThroughputChart *throughputChart() const { return m_live; }
     ComparisonChart *comparisonChart() const { return m_comparison; }
     ResultsTable *resultsTable() const { return m_results; }
+    SummaryTable *summaryTable() const { return m_summary; }
+    LinkCheckPanel *linkCheck() const { return m_linkCheck; }
     Engine *engine() { return &m_engine; }
     /// The embedded responder's port, 0 when it is not running.
     quint16 embeddedPort() const;
@@ -69,6 +73,8 @@ private:
     ThroughputChart *m_live = nullptr;
     ComparisonChart *m_comparison = nullptr;
     ResultsTable *m_results = nullptr;
+    SummaryTable *m_summary = nullptr;
+    LinkCheckPanel *m_linkCheck = nullptr;
     QSplitter *m_mainSplitter = nullptr;
     QSplitter *m_rightSplitter = nullptr;
     QSplitter *m_chartSplitter = nullptr;
