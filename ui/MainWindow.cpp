@@ -2,6 +2,7 @@
 
 #include "ChartExporter.h"
 #include "ComparisonChart.h"
+#include "CredentialStore.h"
 #include "HostListPanel.h"
 #include "LinkCheckPanel.h"
 #include "PlanEditorPanel.h"
@@ -9,6 +10,10 @@
 #include "RunControlPanel.h"
 #include "SummaryTable.h"
 #include "ThroughputChart.h"
+#include "history/ComparisonView.h"
+#include "history/HistoryPanel.h"
+#include "storage/ResultStore.h"
+#include "storage/SessionRecorder.h"
 #include "net/Responder.h"
 #include "settings/Config.h"
 
@@ -35,7 +40,7 @@ QWidget *boxed(const QString &title, QWidget *content, QWidget *parent)
 }
 } // namespace
 
-MainWindow::MainWindow(Config *config, QWidget *parent)
+MainWindow::MainWindow(Config *config, ResultStore *store, QWidget *parent)
     : QMainWindow(parent)
     , m_config(config)
 {
@@ -88,7 +93,11 @@ MainWindow::MainWindow(Config *config, QWidget *parent)
     m_mainSplitter->addWidget(right);
     m_mainSplitter->setStretchFactor(1, 1);
     m_mainSplitter->setSizes({430, 1170});
-    setCentralWidget(m_mainSplitter);
+    m_pages = new QTabWidget(this);
+    m_pages->setObjectName(QStringLiteral("pageTabs"));
+    m_pages->setDocumentMode(true);
+    m_pages->addTab(m_mainSplitter, tr("Measure"));
+    setCentralWidget(m_pages);
 
     m_statusLabel = new QLabel(this);
     m_statusLabel->setObjectName(QStringLiteral("responderStatusLabel"));
@@ -120,6 +129,7 @@ MainWindow::MainWindow(Config *config, QWidget *parent)
     connect(m_run, &RunControlPanel::stopRequested, this, &MainWindow::stopPlan);
 
     startEmbeddedResponder();
+    connectStore(store);
     updateStartEnabled();
 
     if (!restoreGeometry(config->windowGeometry()))
@@ -128,6 +138,35 @@ MainWindow::MainWindow(Config *config, QWidget *parent)
     m_mainSplitter->restoreState(config->splitterState(m_mainSplitter->objectName()));
     m_rightSplitter->restoreState(config->splitterState(m_rightSplitter->objectName()));
     m_chartSplitter->restoreState(config->splitterState(m_chartSplitter->objectName()));
+}
+
+void MainWindow::connectStore(ResultStore *store)
+{
+    const bool open = store && store->isOpen();
+    m_recorder = new SessionRecorder(&m_engine, open ? store : nullptr, this);
+    m_history = new HistoryPanel(store, this); // says why it is empty when the store could not be opened
+    m_compareView = new ComparisonView(open ? store : nullptr, this);
+    m_pages->addTab(m_history, tr("History"));
+    m_pages->addTab(m_compareView, tr("Compare"));
+    connect(m_recorder, &SessionRecorder::storeError, m_run, &RunControlPanel::setStatus);
+    connect(m_recorder, &SessionRecorder::runStored, m_history, &HistoryPanel::refresh);
+    connect(m_recorder, &SessionRecorder::sessionEnded, this, [this] {
+        m_history->refresh();
+        m_compareView->reload();
+    });
+    connect(m_history, &HistoryPanel::compareRequested, this, [this](const QList<qint64> &ids) {
+        for (qint64 id : ids)
+            m_compareView->addSession(id);
+        m_pages->setCurrentWidget(m_compareView);
+    });
+    if (!store)
+        return;
+    if (!open)
+        statusBar()->showMessage(store->lastError());
+    else if (store->interruptedAtOpen() > 0)
+        statusBar()->showMessage(tr("%n earlier session(s) ended without finishing (Wirebench was closed or crashed); "
+                                    "their finished runs are under History, marked interrupted.",
+                                    nullptr, store->interruptedAtOpen()));
 }
 
 MainWindow::~MainWindow()
@@ -213,8 +252,15 @@ bool MainWindow::startPlan()
 {
     if (m_engine.isRunning())
         return false;
+    if (m_hosts->credentials()->isBusy()) {
+        // Passwords still on their way from the keychain: start once they are in (no waiting on the GUI thread).
+        m_run->setStatus(tr("Reading passwords from the system keychain; the plan starts as soon as they are in."));
+        connect(m_hosts->credentials(), &CredentialStore::idle, this, &MainWindow::startPlan, Qt::SingleShotConnection);
+        return true; // started as soon as the passwords are in
+    }
     TestPlan plan = m_plan->plan();
-    for (Host host : m_hosts->selectedHosts()) {
+    // Secrets go into the engine's copy of the plan only (memory), never into what Config saves.
+    for (Host host : m_hosts->selectedHostsWithSecrets()) {
         if (host.embedded) {
             if (!embeddedPort()) {
                 m_run->setStatus(tr("%1: the built-in responder is not running (%2): untick the host or restart Wirebench.")
@@ -235,6 +281,7 @@ bool MainWindow::startPlan()
     m_comparison->clear();
     m_summary->clearResults();
     m_okRuns = m_failedRuns = 0;
+    m_recorder->begin(plan); // a session in the store, each run committed as it ends
     if (!m_engine.start(plan)) {
         m_run->setStatus(tr("The engine did not accept the plan: a plan is still running."));
         return false;

@@ -9,9 +9,15 @@
 class QLabel;
 class QSplitter;
 
+class QTabWidget;
+
 namespace wb {
 
 class ComparisonChart;
+class ComparisonView;
+class HistoryPanel;
+class ResultStore;
+class SessionRecorder;
 class Config;
 class HostListPanel;
 class LinkCheckPanel;
@@ -27,8 +33,9 @@ class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    /// config must outlive the window.
-    explicit MainWindow(Config *config, QWidget *parent = nullptr);
+    /// config (and store, when given) must outlive the window. Without a store (or with one that could not be
+    /// opened) the window measures as usual and the History and Compare pages say why they are empty.
+    explicit MainWindow(Config *config, ResultStore *store = nullptr, QWidget *parent = nullptr);
     ~MainWindow() override;
 
     HostListPanel *hostList() const { return m_hosts; }
@@ -39,6 +46,8 @@ public:
     ResultsTable *resultsTable() const { return m_results; }
     SummaryTable *summaryTable() const { return m_summary; }
     LinkCheckPanel *linkCheck() const { return m_linkCheck; }
+    HistoryPanel *historyPanel() const { return m_history; }
+    ComparisonView *comparisonView() const { return m_compareView; }
     Engine *engine() { return &m_engine; }
     /// The embedded responder's port, 0 when it is not running.
     quint16 embeddedPort() const;
@@ -61,6 +70,7 @@ private:
     void connectEngine();
     void updateStartEnabled();
     void onPlanFinished(bool cancelled);
+    void connectStore(ResultStore *store);
 
     Config *m_config = nullptr;
     // Declared before the engine so that the engine (and its running driver) goes first.
@@ -75,6 +85,10 @@ private:
     ResultsTable *m_results = nullptr;
     SummaryTable *m_summary = nullptr;
     LinkCheckPanel *m_linkCheck = nullptr;
+    QTabWidget *m_pages = nullptr;
+    HistoryPanel *m_history = nullptr;
+    ComparisonView *m_compareView = nullptr;
+    SessionRecorder *m_recorder = nullptr;
     QSplitter *m_mainSplitter = nullptr;
     QSplitter *m_rightSplitter = nullptr;
     QSplitter *m_chartSplitter = nullptr;

@@ -2,6 +2,7 @@
 #include "PlanEditorPanel.h"
 #include "ResultsTable.h"
 #include "settings/Config.h"
+#include "storage/ResultStore.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -53,11 +54,17 @@ int main(int argc, char *argv[])
     const QCommandLineOption duration(QStringLiteral("duration"), QStringLiteral("Seconds per run."), QStringLiteral("SECONDS"));
     const QCommandLineOption protocols(QStringLiteral("protocol"), QStringLiteral("Protocol ids, comma separated."), QStringLiteral("LIST"));
     const QCommandLineOption frames(QStringLiteral("frame"), QStringLiteral("Frame sizes in bytes, comma separated."), QStringLiteral("LIST"));
-    parser.addOptions({start, quitWhenDone, screenshot, doneFile, linger, settings, reps, duration, protocols, frames});
+    const QCommandLineOption store(QStringLiteral("store"),
+                                   QStringLiteral("Keep results in the SQLite file FILE instead of the user's result store."),
+                                   QStringLiteral("FILE"));
+    parser.addOptions({start, quitWhenDone, screenshot, doneFile, linger, settings, store, reps, duration, protocols, frames});
     parser.process(app);
 
     wb::Config config(parser.value(settings));
-    wb::MainWindow window(&config);
+    // A store that cannot be opened is reported in the window; measuring works without it.
+    wb::ResultStore results;
+    results.open(parser.value(store));
+    wb::MainWindow window(&config, &results);
 
     // Plan overrides for scripts and screenshots (also remembered as the last plan).
     wb::TestPlan plan = window.planEditor()->plan();
