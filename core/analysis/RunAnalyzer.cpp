@@ -36,14 +36,20 @@ QStringList RunAnalyzer::endPlan()
 
 void RunAnalyzer::duringRun()
 {
-    if (m_observePort == 0 || m_observedMss > 0)
+    // Every 250 ms for the whole run, keeping the last figure: a driver may lower the MSS after connect
+    // (SMB: TCP_MAXSEG once libsmbclient has connected), and the last value carried most of the data.
+    if (m_observePort == 0)
         return;
     if (m_sinceObserve.isValid() && m_sinceObserve.elapsed() < 250)
         return;
     m_sinceObserve.start();
     const LinkInfo link = m_links.value(m_currentAddress);
     const QString addr = link.resolvedAddress.isEmpty() ? m_currentAddress : link.resolvedAddress;
-    m_observedMss = SocketDiag::observedMss(addr, m_observePort, true, &m_observeNote);
+    QString note;
+    if (const int mss = SocketDiag::observedMss(addr, m_observePort, true, &note); mss > 0)
+        m_observedMss = mss;
+    else if (m_observedMss == 0)
+        m_observeNote = note;
 }
 
 QString RunAnalyzer::testKey(const RunSpec &spec)

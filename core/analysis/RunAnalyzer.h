@@ -34,7 +34,8 @@ public:
     QString notRunReason() const { return m_notRun; }
     /// Call while a run goes on (the engine does on each sample): for drivers that cannot clamp the
     /// MSS (smb-read, smb-write) it reads the MSS of this process's connection to the host's SMB port
-    /// through sock_diag, at most every 250 ms until found. afterRun records it (mss, mss_source).
+    /// through sock_diag, at most every 250 ms, keeping the last figure. afterRun records it (mss or
+    /// mss_observed, mss_source).
     void duringRun();
     /// Call when a plan ends (finished, stopped or failed): puts back interface MTUs that
     /// frames.set_interface_mtu changed. Returns one line per interface for the status line.
