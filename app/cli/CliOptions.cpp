@@ -79,6 +79,11 @@ struct Parser
     QCommandLineOption stopOnError{QStringLiteral("stop-on-error"), QStringLiteral("Stop at the first failed run.")};
     QCommandLineOption interleave{QStringLiteral("interleave"),
                                   QStringLiteral("Alternate hosts (A B A B) rather than A A B B.")};
+    QCommandLineOption store{QStringLiteral("store"),
+                             QStringLiteral("Keep the results in the SQLite result store FILE (default: the user's, "
+                                            "shown in the GUI's History)."),
+                             QStringLiteral("FILE")};
+    QCommandLineOption noStore{QStringLiteral("no-store"), QStringLiteral("Do not keep the results in the result store.")};
     QCommandLineOption help{{QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help.")};
     QCommandLineOption version{{QStringLiteral("v"), QStringLiteral("version")}, QStringLiteral("Show the version.")};
 
@@ -86,7 +91,7 @@ struct Parser
     {
         p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
         p.addOptions({host, protocol, frame, reps, duration, messageSize, sendBuffer, recvBuffer, server, key, keyFile,
-                      json, jsonSamples, csv, chart, chartSize, unit, interval, stopOnError, interleave, help, version});
+                      json, jsonSamples, csv, chart, chartSize, unit, interval, stopOnError, interleave, store, noStore, help, version});
         p.addPositionalArgument(QStringLiteral("command"), QStringLiteral("run | protocols"));
     }
 };
@@ -342,6 +347,8 @@ bool CliOptions::parse(const QStringList &arguments, CliOptions *options, QStrin
     o.csvPath = parser.p.value(parser.csv);
     o.chartPath = parser.p.value(parser.chart);
     o.includeSamples = parser.p.isSet(parser.jsonSamples);
+    o.storePath = parser.p.value(parser.store);
+    o.useStore = !parser.p.isSet(parser.noStore);
     if (parser.p.isSet(parser.json) && o.jsonPath.isEmpty())
         return fail(QStringLiteral("--json needs a file name"));
     if (parser.p.isSet(parser.csv) && o.csvPath.isEmpty())

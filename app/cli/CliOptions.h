@@ -21,6 +21,8 @@ struct CliOptions
     QSize chartSize{1600, 1000};
     RateUnit unit = RateUnit::MBps;
     bool includeSamples = false;
+    QString storePath;      ///< --store FILE; empty = the user's result store (the GUI's History)
+    bool useStore = true;   ///< --no-store turns keeping results in the store off
 
     /// Parses arguments (without the program name). Returns false with a one-line reason on a usage error.
     static bool parse(const QStringList &arguments, CliOptions *options, QString *error);

@@ -66,6 +66,19 @@ int RunCommand::exec()
     std::signal(SIGINT, onInterruptSignal);
     std::signal(SIGTERM, onInterruptSignal);
     m_signalPoll.start();
+    if (m_options.useStore) {
+        // Results go to the store as each run ends, so that `sessions`, `show` and the GUI's History have them.
+        QString error;
+        if (!m_store.open(m_options.storePath, &error))
+            Console::err(QStringLiteral("wirebench-cli: results are not kept in the store: %1").arg(error));
+        connect(&m_recorder, &SessionRecorder::storeError, this,
+                [](const QString &message) { Console::err(QStringLiteral("wirebench-cli: ") + message); });
+        connect(&m_recorder, &SessionRecorder::sessionEnded, this, [](qint64 id) {
+            Console::out(QStringLiteral("Kept in the result store as session %1 (wirebench-cli show %1).").arg(id));
+        });
+        if (m_options.plan.validate().isEmpty())
+            m_recorder.begin(m_options.plan);
+    }
     if (!m_engine.start(m_options.plan)) {
         Console::err(QStringLiteral("wirebench-cli: the plan cannot run: %1")
                          .arg(m_options.plan.validate().join(QLatin1Char(' '))));

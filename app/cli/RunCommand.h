@@ -2,6 +2,8 @@
 
 #include "CliOptions.h"
 #include "engine/Engine.h"
+#include "storage/ResultStore.h"
+#include "storage/SessionRecorder.h"
 
 #include <QObject>
 #include <QTimer>
@@ -30,6 +32,8 @@ private:
 
     CliOptions m_options;
     Engine m_engine;
+    ResultStore m_store;
+    SessionRecorder m_recorder{&m_engine, &m_store};
     QTimer m_signalPoll;
     RunResultList m_results;
     int m_runCount = 0;
