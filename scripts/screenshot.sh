@@ -31,7 +31,7 @@ trap 'rm -rf "$tmp"' EXIT
 xvfb-run -a -s "-screen 0 1600x1000x24" bash -c '
     set -u
     bin=$1 tmp=$2 out=$3; shift 3
-    "$bin" --settings "$tmp/settings.ini" --start --done-file "$tmp/done" --quit-when-done --linger 600 "$@" \
+    "$bin" --settings "$tmp/settings.ini" --store "$tmp/results.sqlite" --start --done-file "$tmp/done" --quit-when-done --linger 600 "$@" \
         >"$tmp/app.log" 2>&1 &
     pid=$!
     for _ in $(seq 1 1200); do
