@@ -1,5 +1,7 @@
 #include "ComparisonChart.h"
 
+#include "history/ExportExtras.h"
+
 #include "ChartExporter.h"
 #include "ChartStyle.h"
 #include "stats/TestSummary.h"
@@ -453,7 +455,8 @@ void ComparisonChart::showContextMenu(const QPoint &pos)
 {
     QMenu menu(this);
     menu.addAction(tr("Export comparison chart..."), this, [this] {
-        ChartExporter::exportWithDialog(this, m_plot, QStringLiteral("wirebench-comparison"));
+        ExportExtras::exportWithDialog(this, m_plot, QStringLiteral("wirebench-comparison"),
+                                       ExportExtras::footnoteFor(m_results));
     });
     menu.exec(m_plot->mapToGlobal(pos));
 }

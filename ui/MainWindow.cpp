@@ -11,6 +11,7 @@
 #include "SummaryTable.h"
 #include "ThroughputChart.h"
 #include "history/ComparisonView.h"
+#include "history/ExportExtras.h"
 #include "history/HistoryPanel.h"
 #include "storage/ResultStore.h"
 #include "storage/SessionRecorder.h"
@@ -183,13 +184,22 @@ void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
     QAction *exportLive = file->addAction(tr("Export &live graph..."), this, [this] {
-        ChartExporter::exportWithDialog(this, m_live->plot(), QStringLiteral("wirebench-live-graph"));
+        ExportExtras::exportWithDialog(this, m_live->plot(), QStringLiteral("wirebench-live-graph"),
+                                       ExportExtras::footnoteFor(m_results->results()));
     });
     exportLive->setObjectName(QStringLiteral("exportLiveAction"));
     QAction *exportComparison = file->addAction(tr("Export &comparison chart..."), this, [this] {
-        ChartExporter::exportWithDialog(this, m_comparison->plot(), QStringLiteral("wirebench-comparison"));
+        ExportExtras::exportWithDialog(this, m_comparison->plot(), QStringLiteral("wirebench-comparison"),
+                                       ExportExtras::footnoteFor(m_results->results()));
     });
     exportComparison->setObjectName(QStringLiteral("exportComparisonAction"));
+    file->addAction(tr("Copy comparison chart to clipboard"), this, [this] {
+        ChartExportOptions options;
+        options.footnote = ExportExtras::footnoteFor(m_results->results());
+        QString error;
+        if (!ExportExtras::copyToClipboard(m_comparison->plot(), options, &error))
+            m_run->setStatus(error);
+    });
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
