@@ -1,5 +1,7 @@
 #include "ThroughputChart.h"
 
+#include "history/ExportExtras.h"
+
 #include "ChartExporter.h"
 #include "ChartStyle.h"
 
@@ -231,7 +233,7 @@ void ThroughputChart::showContextMenu(const QPoint &pos)
 {
     QMenu menu(this);
     menu.addAction(tr("Export live graph..."), this, [this] {
-        ChartExporter::exportWithDialog(this, m_plot, QStringLiteral("wirebench-live-graph"));
+        ExportExtras::exportWithDialog(this, m_plot, QStringLiteral("wirebench-live-graph"), QString());
     });
     menu.exec(m_plot->mapToGlobal(pos));
 }
