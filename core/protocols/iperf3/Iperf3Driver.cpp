@@ -118,7 +118,7 @@ private:
     double m_cpuWallSeconds = 0;
     Results m_server;
     bool m_measuring = false;            ///< the meter has been started
-    bool m_busy = false;                 ///< the last failure was the server's ACCESS_DENIED
+    bool m_busy = false;                 ///< the last failure may clear by itself (ACCESS_DENIED, early close)
 };
 
 RunResult Session::run()
@@ -317,9 +317,13 @@ Outcome Session::readState(int *state, const QString &expected, bool drain)
     }
     signed char byte = 0;
     const IoStatus status = m_control.readExact(reinterpret_cast<char *>(&byte), 1, deadline(), m_stop);
-    if (status == IoStatus::Closed)
+    if (status == IoStatus::Closed) {
+        // Closed before its first byte: the connection most likely sat in the backlog of a listening
+        // socket that the server closed while re-opening it after the previous test; worth a retry.
+        m_busy = expected == stateName(ParamExchange);
         return fail(QStringLiteral("the server closed the control connection while we waited for %1").arg(expected),
                     QStringLiteral("the iperf3 server stopped, crashed or refused us; check it and run again"));
+    }
     if (status != IoStatus::Ok)
         return ioFailure(status, m_control, QStringLiteral("waiting for %1").arg(expected));
     *state = byte;
