@@ -243,7 +243,8 @@ QJsonObject TestRequest::toJson() const
                        {QStringLiteral("send_buffer"), sendBuffer},
                        {QStringLiteral("recv_buffer"), recvBuffer},
                        {QStringLiteral("mss"), mss},
-                       {QStringLiteral("sample_interval_ms"), sampleIntervalMs}};
+                       {QStringLiteral("sample_interval_ms"), sampleIntervalMs},
+                       {QStringLiteral("warmup_ms"), warmupMs}};
 }
 
 bool TestRequest::fromJson(const QJsonObject &o, TestRequest *out, QString *error)
@@ -274,6 +275,11 @@ bool TestRequest::fromJson(const QJsonObject &o, TestRequest *out, QString *erro
     r.recvBuffer = int(rcvbuf);
     r.mss = int(mss);
     r.sampleIntervalMs = int(interval);
+    // Optional: a client that predates warm-up does not send it.
+    qint64 warmup = 0;
+    if (o.contains(QLatin1String("warmup_ms")) && !readInt(o, "warmup_ms", &warmup, error, 0, 600000))
+        return false;
+    r.warmupMs = int(warmup);
     *out = r;
     return true;
 }
@@ -320,6 +326,10 @@ QJsonObject Result::toJson() const
                   {QStringLiteral("retransmits"), double(retransmits)}};
     if (cpuPercent >= 0)
         o.insert(QStringLiteral("cpu_percent"), cpuPercent);
+    if (warmupMs > 0)
+        o.insert(QStringLiteral("warmup_ms"), warmupMs);
+    if (totalBytes >= 0)
+        o.insert(QStringLiteral("total_bytes"), double(totalBytes));
     return o;
 }
 
@@ -336,6 +346,9 @@ bool Result::fromJson(const QJsonObject &o, Result *out, QString *error)
     r.rttVarUs = qint64(o.value(QLatin1String("rttvar_us")).toDouble(0));
     r.retransmits = qint64(o.value(QLatin1String("retransmits")).toDouble(0));
     r.cpuPercent = o.value(QLatin1String("cpu_percent")).toDouble(-1);
+    r.warmupMs = qBound(0, o.value(QLatin1String("warmup_ms")).toInt(0), 600000);
+    if (o.contains(QLatin1String("total_bytes")) && !readInt(o, "total_bytes", &r.totalBytes, error))
+        return false;
     *out = r;
     return true;
 }

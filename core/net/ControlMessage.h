@@ -87,6 +87,7 @@ struct TestRequest
     int recvBuffer = 0;       ///< SO_RCVBUF for the server's data socket, 0 = system default
     int mss = 0;              ///< TCP_MAXSEG for the server's data socket, 0 = system default
     int sampleIntervalMs = 100;
+    int warmupMs = 0;         ///< leading time the receiver leaves out of its count; the sender adds it to the duration
 
     QJsonObject toJson() const;
     static bool fromJson(const QJsonObject &o, TestRequest *out, QString *error);
@@ -122,6 +123,9 @@ struct Result
     qint64 rttVarUs = 0;
     qint64 retransmits = 0;
     double cpuPercent = -1;   ///< CPU time of this side's data thread over the test, -1 = unknown
+    int warmupMs = 0;         ///< the warm-up this side left out (absent from a wirebenchd that predates it)
+    qint64 totalBytes = -1;   ///< the receiver's count with the warm-up, -1 = same as bytes
+    qint64 receivedBytes() const { return totalBytes >= 0 ? totalBytes : bytes; }
     QJsonObject toJson() const;
     static bool fromJson(const QJsonObject &o, Result *out, QString *error);
 };

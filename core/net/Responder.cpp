@@ -3,6 +3,7 @@
 #include "Auth.h"
 #include "ControlMessage.h"
 #include "Socket.h"
+#include "stats/ReceiveWindow.h"
 
 #include <QFile>
 #include <QStringList>
@@ -507,9 +508,9 @@ void Responder::Private::session(Fd client, sockaddr_storage peer)
     control::TestRequest req;
     if (!control::TestRequest::fromJson(m, &req, &err))
         return refuse(QStringLiteral("bad-message"), err);
-    if (req.durationMs > cfg.maxDurationMs) {
+    if (qint64(req.durationMs) + req.warmupMs > cfg.maxDurationMs) {
         return refuse(QStringLiteral("limit"), QStringLiteral("refused a %1 s test: this wirebenchd allows at most %2 s (--max-duration)")
-                                                   .arg(req.durationMs / 1000.0)
+                                                   .arg((qint64(req.durationMs) + req.warmupMs) / 1000.0)
                                                    .arg(cfg.maxDurationMs / 1000.0));
     }
     if (req.messageSize > cfg.maxMessageSize) {
@@ -604,20 +605,18 @@ void Responder::Private::session(Fd client, sockaddr_storage peer)
     if (req.direction == control::TestRequest::Direction::Send) {
         // We receive. The figure is our count from first byte to last byte; progress goes out every interval.
         std::vector<char> buf(size_t(qMax(req.messageSize, kMinDataBuffer)));
-        qint64 bytes = 0, first = -1, last = -1;
+        ReceiveWindow window(qint64(req.warmupMs) * kMsNs);
         qint64 nextProgress = start + intervalNs;
-        const qint64 giveUp = start + (qint64(req.durationMs) + 30000) * kMsNs;
+        const qint64 giveUp = start + (qint64(req.durationMs) + req.warmupMs + 30000) * kMsNs;
         for (;;) {
             const ssize_t n = ::recv(data.get(), buf.data(), buf.size(), 0);
             const qint64 now = nowNs();
             if (n > 0) {
-                if (first < 0)
-                    first = now;
-                last = now;
-                bytes += n;
+                window.add(n, now);
             } else if (n == 0) {
                 break; // the client is done
-            } else if ((errno == EAGAIN || errno == EWOULDBLOCK) && now - (last >= 0 ? last : start) > qint64(cfg.idleTimeoutMs) * kMsNs) {
+            } else if ((errno == EAGAIN || errno == EWOULDBLOCK)
+                       && now - (window.lastNs() >= 0 ? window.lastNs() : start) > qint64(cfg.idleTimeoutMs) * kMsNs) {
                 problem = QStringLiteral("no data from the client for %1 s").arg(cfg.idleTimeoutMs / 1000.0);
                 break;
             } else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
@@ -626,9 +625,9 @@ void Responder::Private::session(Fd client, sockaddr_storage peer)
             }
             if (now >= nextProgress) {
                 nextProgress = now + intervalNs;
-                control::Progress p;
-                p.bytes = bytes;
-                p.seconds = first >= 0 ? (last - first) / 1e9 : 0;
+                control::Progress p; // warm-up included: the live graph shows it
+                p.bytes = window.totalBytes();
+                p.seconds = window.totalSeconds();
                 if (!ch.write(p.toJson(), &err, 1000)) {
                     problem = QStringLiteral("cannot send progress: %1").arg(err);
                     break;
@@ -647,8 +646,10 @@ void Responder::Private::session(Fd client, sockaddr_storage peer)
             }
         }
         const TcpInfo ti = tcpInfo(data.get());
-        result.bytes = bytes;
-        result.seconds = first >= 0 ? (last - first) / 1e9 : 0;
+        result.bytes = window.measuredBytes();
+        result.seconds = window.measuredSeconds();
+        result.warmupMs = req.warmupMs;
+        result.totalBytes = window.totalBytes();
         result.mss = ti.sndMss;
         result.rttUs = ti.rttUs;
         result.rttVarUs = ti.rttVarUs;
@@ -660,7 +661,7 @@ void Responder::Private::session(Fd client, sockaddr_storage peer)
             buf[i] = char('a' + i % 26);
         qint64 sent = 0;
         size_t off = 0;
-        const qint64 end = start + qint64(req.durationMs) * kMsNs;
+        const qint64 end = start + (qint64(req.durationMs) + req.warmupMs) * kMsNs; // the client leaves the warm-up out
         qint64 nextCheck = start + 20 * kMsNs;
         const qint64 rate = cfg.maxRateBytesPerSec;
         for (;;) {

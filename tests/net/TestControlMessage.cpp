@@ -129,6 +129,7 @@ void TestControlMessage::roundTrips()
     t.recvBuffer = 131072;
     t.mss = 8960;
     t.sampleIntervalMs = 250;
+    t.warmupMs = 2000;
     TestRequest t2;
     QVERIFY2(TestRequest::fromJson(control::decodeOne(encode(t.toJson()), 4096).message, &t2, &error), qPrintable(error));
     QCOMPARE(t2.direction, t.direction);
@@ -138,6 +139,7 @@ void TestControlMessage::roundTrips()
     QCOMPARE(t2.recvBuffer, t.recvBuffer);
     QCOMPARE(t2.mss, t.mss);
     QCOMPARE(t2.sampleIntervalMs, t.sampleIntervalMs);
+    QCOMPARE(t2.warmupMs, t.warmupMs);
 
     Result r;
     r.bytes = 9876543210LL;
@@ -147,6 +149,7 @@ void TestControlMessage::roundTrips()
     r.rttUs = 42;
     r.retransmits = 3;
     r.cpuPercent = 12.5;
+    r.warmupMs = 2000;
     Result r2;
     QVERIFY2(Result::fromJson(control::decodeOne(encode(r.toJson()), 4096).message, &r2, &error), qPrintable(error));
     QCOMPARE(r2.bytes, r.bytes);
@@ -156,6 +159,7 @@ void TestControlMessage::roundTrips()
     QCOMPARE(r2.rttUs, r.rttUs);
     QCOMPARE(r2.retransmits, r.retransmits);
     QCOMPARE(r2.cpuPercent, r.cpuPercent);
+    QCOMPARE(r2.warmupMs, r.warmupMs);
 
     Ready ready;
     ready.dataPort = 40000;
@@ -184,6 +188,8 @@ void TestControlMessage::requestValidation_data()
     QTest::newRow("string duration") << QByteArray(good).replace("1000", "\"1000\"") << QStringLiteral("duration_ms");
     QTest::newRow("huge mss") << QByteArray(good).replace("1460", "70000") << QStringLiteral("mss");
     QTest::newRow("zero duration") << QByteArray(good).replace("1000", "0") << QStringLiteral("duration_ms");
+    QTest::newRow("warm-up") << QByteArray(good).replace("\"mss\"", "\"warmup_ms\":2000,\"mss\"") << QString();
+    QTest::newRow("negative warm-up") << QByteArray(good).replace("\"mss\"", "\"warmup_ms\":-1,\"mss\"") << QStringLiteral("warmup_ms");
 }
 
 void TestControlMessage::requestValidation()

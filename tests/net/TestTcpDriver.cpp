@@ -99,6 +99,8 @@ private slots:
     void initTestCase();
     void bothDirections_data();
     void bothDirections();
+    void warmupIsLeftOut_data();
+    void warmupIsLeftOut();
     void refusedPortGivesClearError();
     void unresolvableName();
     void busyServer();
@@ -190,6 +192,36 @@ void TestTcpDriver::bothDirections()
     QVERIFY2(m_log.first().contains(QString::number(r.bytes)), qPrintable(m_log.first()));
     qInfo("%s @ %d: %lld B in %.3f s = %.1f MB/s, mss %d", qPrintable(protocol), frameSize, r.bytes, r.seconds,
           r.megabytesPerSecond(), r.mss);
+}
+
+void TestTcpDriver::warmupIsLeftOut_data()
+{
+    QTest::addColumn<QString>("protocol");
+    QTest::newRow("send") << QStringLiteral("tcp-send");
+    QTest::newRow("recv") << QStringLiteral("tcp-recv");
+}
+
+void TestTcpDriver::warmupIsLeftOut()
+{
+    QFETCH(QString, protocol);
+    auto driver = DriverRegistry::create(protocol);
+    Observer observer;
+    RunSpec s = spec(protocol, 1500, 600);
+    s.params.warmupMs = 600;
+    const RunResult r = driver->run(s, observer);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QVERIFY2(r.warnings.isEmpty(), qPrintable(r.warnings.join(QLatin1Char('\n'))));
+    QCOMPARE(r.extra.value(QStringLiteral("warmup_ms")).toInt(), 600);
+    // The live samples cover warm-up and measurement; the figure only the measurement.
+    const qint64 sampled = sum(r.samples);
+    QVERIFY(r.bytes > 0);
+    QVERIFY2(sampled > r.bytes, qPrintable(QStringLiteral("sampled %1 B, figure %2 B").arg(sampled).arg(r.bytes)));
+    const double span = r.samples.last().endSeconds;
+    QVERIFY2(r.seconds < span, qPrintable(QStringLiteral("figure over %1 s, samples over %2 s").arg(r.seconds).arg(span)));
+    // Everything sent arrived: the sender's count covers both parts.
+    QCOMPARE(r.senderBytes, sampled);
+    qInfo("%s, warm-up 0.6 s: %lld of %lld B in %.3f of %.3f s = %.1f MB/s", qPrintable(protocol), r.bytes, sampled,
+          r.seconds, span, r.megabytesPerSecond());
 }
 
 void TestTcpDriver::refusedPortGivesClearError()

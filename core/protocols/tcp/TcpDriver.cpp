@@ -5,6 +5,7 @@
 #include "net/Responder.h"
 #include "net/Socket.h"
 #include "protocols/ThroughputMeter.h"
+#include "stats/ReceiveWindow.h"
 
 #include <QDateTime>
 
@@ -302,6 +303,7 @@ RunResult TcpDriver::run(const RunSpec &spec, RunObserver &observer)
         req.mss = 0;
     }
     req.sampleIntervalMs = qBound(10, spec.params.sampleIntervalMs, 60000);
+    req.warmupMs = qBound(0, spec.params.warmupMs, 600000);
     if (!ch.write(req.toJson(), &err)) {
         return failed(QStringLiteral("wirebenchd closed the control connection (%1): check its log").arg(err));
     }
@@ -395,7 +397,7 @@ RunResult TcpDriver::run(const RunSpec &spec, RunObserver &observer)
             buf[i] = char('a' + i % 26);
         qint64 sent = 0;
         size_t off = 0;
-        const qint64 end = start + qint64(req.durationMs) * kMsNs;
+        const qint64 end = start + (qint64(req.durationMs) + req.warmupMs) * kMsNs; // the receiver leaves the warm-up out
         qint64 nextCheck = start + 10 * kMsNs;
         for (;;) {
             const qint64 now = nowNs();
@@ -440,11 +442,16 @@ RunResult TcpDriver::run(const RunSpec &spec, RunObserver &observer)
             }
         }
         if (haveResult) {
-            if (theirs.bytes > progressBytes)
-                meter.add(theirs.bytes - progressBytes);
+            if (theirs.receivedBytes() > progressBytes)
+                meter.add(theirs.receivedBytes() - progressBytes);
             meter.finish();
             r.bytes = theirs.bytes;
             r.seconds = theirs.seconds;
+            if (req.warmupMs > 0 && theirs.warmupMs != req.warmupMs)
+                r.warnings << QStringLiteral("wirebenchd at %1 predates warm-up: its figure includes the first %2 s; "
+                                             "update wirebenchd there")
+                                  .arg(where)
+                                  .arg(req.warmupMs / 1000.0);
         } else {
             meter.finish();
             r.bytes = progressBytes; // what the receiver had confirmed
@@ -455,7 +462,7 @@ RunResult TcpDriver::run(const RunSpec &spec, RunObserver &observer)
         r.mss = senderInfo.sndMss;
     } else {
         std::vector<char> buf(size_t(qMax(req.messageSize, kMinRecvBuffer)));
-        qint64 bytes = 0, first = -1, last = -1;
+        ReceiveWindow window(qint64(req.warmupMs) * kMsNs);
         qint64 lastData = start;
         qint64 nextCheck = start + 100 * kMsNs;
         for (;;) {
@@ -466,10 +473,8 @@ RunResult TcpDriver::run(const RunSpec &spec, RunObserver &observer)
             const ssize_t n = ::recv(data.get(), buf.data(), buf.size(), 0);
             const qint64 now = nowNs();
             if (n > 0) {
-                if (first < 0)
-                    first = now;
-                last = lastData = now;
-                bytes += n;
+                lastData = now;
+                window.add(n, now);
                 meter.add(n);
             } else if (n == 0) {
                 break; // the server's half-close: the end of the test
@@ -491,8 +496,8 @@ RunResult TcpDriver::run(const RunSpec &spec, RunObserver &observer)
             }
         }
         meter.finish();
-        r.bytes = bytes;
-        r.seconds = first >= 0 ? (last - first) / 1e9 : 0;
+        r.bytes = window.measuredBytes();
+        r.seconds = window.measuredSeconds();
         if (stopped) {
             ch.write(control::stopMessage(), nullptr, 200);
         } else if (problem.isEmpty()) {
@@ -528,6 +533,8 @@ RunResult TcpDriver::run(const RunSpec &spec, RunObserver &observer)
             problem = dataProblem;
     }
     r.samples = meter.samples();
+    if (req.warmupMs > 0)
+        r.extra.insert(QStringLiteral("warmup_ms"), req.warmupMs); // the samples include it; the figure does not
 
     const double cpu1 = threadCpuSeconds();
     const double wall = (nowNs() - start) / 1e9;
