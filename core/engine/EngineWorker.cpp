@@ -22,6 +22,7 @@ void EngineWorker::runPlan(const TestPlan &plan)
 {
     m_stop.store(false);
     m_analyzer.reset();
+    m_smbIdentity.clear();
     m_runs = plan.expand();
     const QList<RunSpec> &runs = m_runs;
     m_doneCount = 0;
@@ -115,6 +116,7 @@ RunResult EngineWorker::runOne(const RunSpec &spec)
         result.startedAt = startedAt;
     if (m_stop.load() && result.status == RunStatus::Ok)
         result.status = RunStatus::Cancelled;
+    addSmbIdentity(result);
     m_analyzer.afterRun(result);
     if (result.ok() && result.bytes > 0) {
         const ProtocolInfo *info = DriverRegistry::find(spec.protocol);
@@ -122,6 +124,25 @@ RunResult EngineWorker::runOne(const RunSpec &spec)
             m_secondsPerByte = m_runClock.elapsed() / 1000.0 / double(result.bytes);
     }
     return result;
+}
+
+void EngineWorker::addSmbIdentity(RunResult &result)
+{
+    // SMB drivers cannot see who answers (libsmbclient hides it): ask the server once, after its first run,
+    // so that results name e.g. "Samba 4.17.12-Debian (NTLMSSP 6.1 build 0)".
+    const RunSpec &spec = result.spec;
+    if (!spec.protocol.startsWith(QLatin1String("smb")) || !result.serverOs.isEmpty() || m_stop.load()
+        || result.status == RunStatus::Cancelled || result.status == RunStatus::NotRun)
+        return;
+    const QString key = spec.host.address + QLatin1Char(':') + QString::number(SmbIdentityProbe::portOf(spec.host));
+    auto it = m_smbIdentity.constFind(key);
+    if (it == m_smbIdentity.cend())
+        it = m_smbIdentity.insert(key, SmbIdentityProbe::probe(spec.host));
+    if (it->serverOs.isEmpty())
+        return;
+    result.serverOs = it->serverOs;
+    if (!result.extra.contains(QStringLiteral("server_identity_source")))
+        result.extra.insert(QStringLiteral("server_identity_source"), it->source);
 }
 
 void EngineWorker::sample(const Sample &s)

@@ -1,11 +1,13 @@
 #pragma once
 
 #include "analysis/RunAnalyzer.h"
+#include "identity/SmbIdentityProbe.h"
 #include "model/RunResult.h"
 #include "plan/TestPlan.h"
 #include "protocols/ProtocolDriver.h"
 
 #include <QElapsedTimer>
+#include <QHash>
 #include <QObject>
 
 #include <atomic>
@@ -42,6 +44,7 @@ private:
     RunResult runOne(const RunSpec &spec);
     static QString stabilityKey(const RunSpec &spec);
     double estimateSecondsLeft(const QList<RunSpec> &runs, int current) const;
+    void addSmbIdentity(RunResult &result);
 
     std::atomic_bool m_stop{false};
     SampleList m_pendingSamples;
@@ -53,6 +56,7 @@ private:
     int m_doneCount = 0;  ///< runs finished (skipped repetitions of settled tests not counted)
     int m_totalCount = 0; ///< runs the plan will make, as far as known now
     RunAnalyzer m_analyzer;      ///< link, ceiling, CPU cost, warnings and bottleneck around each run
+    QHash<QString, SmbIdentityProbe::Result> m_smbIdentity; ///< per SMB server (address:port), once per plan
 };
 
 } // namespace wb

@@ -1,0 +1,19 @@
+#pragma once
+
+#include "ServerEvidence.h"
+#include "model/Host.h"
+
+namespace wb {
+
+/// Reads the hello wirebenchd sends first on its control port (its OS, kernel, host name) and closes before
+/// answering: no key and no test are needed. Blocking: call it off the GUI thread.
+class HelloIdentityProbe
+{
+public:
+    static constexpr int kTimeoutMs = 3000;
+
+    /// The port is the host's control port, else wirebenchd's default.
+    static ServerEvidence probe(const Host &host, int timeoutMs = kTimeoutMs);
+};
+
+} // namespace wb

@@ -1,0 +1,243 @@
+// The identity probes against real servers the test starts: vsftpd and smbd (tests/protocols FileServerFixture)
+// and a Responder (wirebenchd) on 127.0.0.1; plus the engine filling serverOs of SMB results.
+#include "../protocols/FileServerFixture.h"
+#include "engine/Engine.h"
+#include "identity/FtpIdentityProbe.h"
+#include "identity/HelloIdentityProbe.h"
+#include "identity/ServerIdentity.h"
+#include "identity/SmbIdentityProbe.h"
+#include "net/ControlMessage.h"
+#include "net/Responder.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace wb;
+using namespace wb::test;
+
+class TestServerProbe : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QString why;
+        m_ready = m_fixture.prepare(&why) && m_fixture.startFtp(&why) && m_fixture.startSmb(&why);
+        m_why = why;
+        ResponderConfig config;
+        config.address = QHostAddress::LocalHost;
+        config.port = 0;
+        m_responder = std::make_unique<Responder>(config);
+        QVERIFY2(m_responder->start(&why), qPrintable(why));
+    }
+
+    void ftpSystBeforeLogin()
+    {
+        // vsftpd answers SYST only after login: without a user the probe records the refusal, suggesting nothing.
+        WB_REQUIRE_SERVERS(m_ready, m_why);
+        Host host = m_fixture.ftpHost();
+        host.options.remove(QStringLiteral("ftp.user"));
+        host.options.remove(QStringLiteral("ftp.password"));
+        const ServerEvidenceList list = FtpIdentityProbe::probe(host);
+        QCOMPARE(list.size(), 2);
+        qInfo("vsftpd without login: %s | %s", qPrintable(list.at(0).said), qPrintable(list.at(1).said));
+        QCOMPARE(list.at(0).suggests, QStringLiteral("Linux/Unix (vsftpd)"));
+        QVERIFY2(!list.at(1).failed(), qPrintable(list.at(1).error));
+        QVERIFY2(list.at(1).said.startsWith(QLatin1String("530 ")), qPrintable(list.at(1).said));
+        QVERIFY(list.at(1).suggests.isEmpty());
+        QCOMPARE(bestOsLabel(list), QStringLiteral("Linux/Unix (vsftpd)"));
+    }
+
+    void ftpGreetingAndSyst()
+    {
+        WB_REQUIRE_SERVERS(m_ready, m_why);
+        const ServerEvidenceList list = FtpIdentityProbe::probe(m_fixture.ftpHost());
+        QCOMPARE(list.size(), 2);
+        qInfo("vsftpd: %s | %s", qPrintable(list.at(0).said), qPrintable(list.at(1).said));
+        QVERIFY2(!list.at(0).failed(), qPrintable(list.at(0).error));
+        QCOMPARE(list.at(0).source, QStringLiteral("FTP greeting (220)"));
+        QVERIFY2(list.at(0).said.startsWith(QLatin1String("220 ")) && list.at(0).said.contains(QLatin1String("vsFTPd")),
+                 qPrintable(list.at(0).said));
+        QCOMPARE(list.at(0).suggests, QStringLiteral("Linux/Unix (vsftpd)"));
+        QVERIFY2(!list.at(1).failed(), qPrintable(list.at(1).error));
+        QCOMPARE(list.at(1).source, QStringLiteral("FTP SYST (215)"));
+        QCOMPARE(list.at(1).said, QStringLiteral("215 UNIX Type: L8"));
+        QCOMPARE(list.at(1).suggests, QStringLiteral("Linux/Unix"));
+    }
+
+    void sambaNtlmssp_data()
+    {
+        QTest::addColumn<int>("framing");
+        QTest::addColumn<QString>("used");
+        QTest::newRow("raw") << int(SmbIdentityProbe::Framing::RawThenSpnego) << QStringLiteral("[raw NTLMSSP]");
+        QTest::newRow("SPNEGO") << int(SmbIdentityProbe::Framing::Spnego) << QStringLiteral("[NTLMSSP in SPNEGO]");
+    }
+    void sambaNtlmssp()
+    {
+        WB_REQUIRE_SERVERS(m_ready, m_why);
+        QFETCH(int, framing);
+        QFETCH(QString, used);
+        Host host = m_fixture.smbHost();
+        host.options.remove(QStringLiteral("smb.user")); // no credential goes into the challenge request
+        host.options.remove(QStringLiteral("smb.password"));
+        NtlmChallenge c;
+        const ServerEvidence e =
+            SmbIdentityProbe::ntlmssp(host, SmbIdentityProbe::kTimeoutMs, &c, SmbIdentityProbe::Framing(framing));
+        qInfo("smbd NTLMSSP: %s", qPrintable(e.said));
+        QVERIFY2(!e.failed(), qPrintable(e.error));
+        QVERIFY(c.hasVersion);
+        QCOMPARE(c.build, 0); // Samba's mark
+        QVERIFY2(c.major >= 6, qPrintable(c.versionText()));
+        QCOMPARE(c.netbiosComputer, QStringLiteral("WBTEST")); // "netbios name = WBTEST" in the fixture's smb.conf
+        QCOMPARE(e.suggests, QStringLiteral("Samba (Linux/Unix)"));
+        QVERIFY(e.said.startsWith(QStringLiteral("NTLMSSP %1").arg(c.versionText())));
+        QVERIFY2(e.said.endsWith(used), qPrintable(e.said));
+    }
+
+    void sambaServerString()
+    {
+        WB_REQUIRE_SERVERS(m_ready, m_why);
+        const ServerEvidence e = SmbIdentityProbe::serverString(m_fixture.smbHost());
+        qInfo("smbd IPC$ comment: %s", qPrintable(e.said));
+        QVERIFY2(!e.failed(), qPrintable(e.error));
+        QCOMPARE(e.source, QStringLiteral("SMB server string (IPC$ comment)"));
+        QVERIFY2(e.said.contains(QLatin1String("Samba")), qPrintable(e.said));
+        QCOMPARE(e.said, QStringLiteral("IPC Service (Wirebench test Samba)")); // "server string" of the fixture
+        QCOMPARE(e.suggests, QStringLiteral("Samba (Linux/Unix)"));
+    }
+
+    void sambaServerStringAnonymous()
+    {
+        WB_REQUIRE_SERVERS(m_ready, m_why);
+        Host host = m_fixture.smbHost();
+        host.options.remove(QStringLiteral("smb.user"));
+        host.options.remove(QStringLiteral("smb.password"));
+        const ServerEvidence e = SmbIdentityProbe::serverString(host);
+        qInfo("smbd IPC$ comment, anonymous: %s%s", qPrintable(e.said), qPrintable(e.error));
+        // Samba lists its shares to an anonymous session unless "restrict anonymous" says otherwise.
+        QVERIFY2(!e.failed(), qPrintable(e.error));
+        QVERIFY(e.said.contains(QLatin1String("Samba")));
+    }
+
+    void smbSummary()
+    {
+        WB_REQUIRE_SERVERS(m_ready, m_why);
+        const SmbIdentityProbe::Result r = SmbIdentityProbe::probe(m_fixture.smbHost());
+        qInfo("smb serverOs: %s [%s]", qPrintable(r.serverOs), qPrintable(r.source));
+        QVERIFY2(r.serverOs.startsWith(QLatin1String("Wirebench test Samba (NTLMSSP ")), qPrintable(r.serverOs));
+        QVERIFY(r.serverOs.endsWith(QLatin1String(" build 0)")));
+        QCOMPARE(r.source, QStringLiteral("SMB server string (IPC$ comment) and SMB NTLMSSP version"));
+    }
+
+    void wirebenchdHello()
+    {
+        Host host;
+        host.name = QStringLiteral("loopback");
+        host.address = QStringLiteral("127.0.0.1");
+        host.port = m_responder->port();
+        const ServerEvidence e = HelloIdentityProbe::probe(host);
+        qInfo("hello: %s", qPrintable(e.said));
+        QVERIFY2(!e.failed(), qPrintable(e.error));
+        const control::Hello local = control::Hello::local(QStringLiteral("x"));
+        QCOMPARE(e.suggests, local.osName);
+        QVERIFY(e.said.startsWith(QLatin1String("wirebenchd ")));
+        QVERIFY(e.said.contains(local.osSummary()));
+        QVERIFY(e.rank > 80);
+    }
+
+    void failuresAreOneLine_data()
+    {
+        QTest::addColumn<QString>("probe");
+        QTest::addColumn<QString>("target"); // "closed", "ftp", "smb"
+        QTest::addColumn<QString>("errorContains");
+        QTest::newRow("FTP, closed port") << QStringLiteral("ftp") << QStringLiteral("closed") << QStringLiteral("connection refused");
+        QTest::newRow("SMB, closed port") << QStringLiteral("smb") << QStringLiteral("closed") << QStringLiteral("connection refused");
+        QTest::newRow("hello, closed port") << QStringLiteral("hello") << QStringLiteral("closed") << QStringLiteral("connection refused");
+        QTest::newRow("SMB at vsftpd") << QStringLiteral("smb") << QStringLiteral("ftp") << QStringLiteral("not SMB");
+        QTest::newRow("hello at vsftpd") << QStringLiteral("hello") << QStringLiteral("ftp") << QStringLiteral("no valid hello");
+        QTest::newRow("FTP at smbd") << QStringLiteral("ftp") << QStringLiteral("smb") << QStringLiteral("within");
+    }
+    void failuresAreOneLine()
+    {
+        QFETCH(QString, probe);
+        QFETCH(QString, target);
+        QFETCH(QString, errorContains);
+        if (target != QLatin1String("closed"))
+            WB_REQUIRE_SERVERS(m_ready, m_why);
+        const quint16 port = target == QLatin1String("ftp")   ? m_fixture.ftpPort()
+                             : target == QLatin1String("smb") ? m_fixture.smbPort()
+                                                              : FileServerFixture::closedPort();
+        Host host;
+        host.name = QStringLiteral("nowhere");
+        host.address = QStringLiteral("127.0.0.1");
+        host.port = port;
+        host.options.insert(QStringLiteral("ftp.port"), port);
+        host.options.insert(QStringLiteral("smb.port"), port);
+        ServerEvidence e;
+        if (probe == QLatin1String("ftp"))
+            e = FtpIdentityProbe::probe(host, 1500).value(0);
+        else if (probe == QLatin1String("smb"))
+            e = SmbIdentityProbe::ntlmssp(host, 1500);
+        else
+            e = HelloIdentityProbe::probe(host, 1500);
+        qInfo("%s", qPrintable(e.error));
+        QVERIFY(e.failed());
+        QVERIFY(e.suggests.isEmpty());
+        QVERIFY2(e.error.startsWith(QStringLiteral("nowhere (127.0.0.1:%1): ").arg(port)), qPrintable(e.error));
+        QVERIFY2(e.error.contains(errorContains), qPrintable(e.error));
+        QVERIFY(!e.error.contains(QLatin1Char('\n')));
+    }
+
+    void detectEverything()
+    {
+        WB_REQUIRE_SERVERS(m_ready, m_why);
+        Host host = m_fixture.smbHost();
+        host.options.insert(QStringLiteral("ftp.port"), m_fixture.ftpPort());
+        host.port = m_responder->port();
+        const ServerEvidenceList list = ServerIdentity::detect(host);
+        QStringList sources;
+        for (const ServerEvidence &e : list) {
+            QVERIFY2(!e.failed(), qPrintable(e.error));
+            sources << e.source;
+        }
+        QCOMPARE(sources, QStringList({QStringLiteral("wirebenchd hello"), QStringLiteral("FTP greeting (220)"),
+                                       QStringLiteral("FTP SYST (215)"), QStringLiteral("SMB NTLMSSP version"),
+                                       QStringLiteral("SMB server string (IPC$ comment)")}));
+        QCOMPARE(bestOsLabel(list), control::Hello::local(QStringLiteral("x")).osName);
+    }
+
+    void engineFillsSmbServerOs()
+    {
+        WB_REQUIRE_SERVERS(m_ready, m_why);
+        TestPlan plan;
+        plan.hosts = {m_fixture.smbHost()};
+        plan.protocols = {QStringLiteral("smb-write"), QStringLiteral("smb-read")};
+        plan.frameSizes = {1500};
+        plan.repetitions = 1;
+        plan.params.fileSizeBytes = 4 * 1024 * 1024;
+        Engine engine;
+        QSignalSpy finished(&engine, &Engine::runFinished);
+        QSignalSpy done(&engine, &Engine::planFinished);
+        QVERIFY(engine.start(plan));
+        QVERIFY(done.wait(120000));
+        QCOMPARE(finished.size(), 2);
+        for (const QList<QVariant> &args : std::as_const(finished)) {
+            const RunResult r = args.at(0).value<RunResult>();
+            QVERIFY2(r.ok(), qPrintable(r.error));
+            qInfo("%s: serverOs \"%s\" from %s", qPrintable(r.spec.protocol), qPrintable(r.serverOs),
+                  qPrintable(r.extra.value(QStringLiteral("server_identity_source")).toString()));
+            QVERIFY2(r.serverOs.startsWith(QLatin1String("Wirebench test Samba (NTLMSSP ")), qPrintable(r.serverOs));
+            QCOMPARE(r.extra.value(QStringLiteral("server_identity_source")).toString(),
+                     QStringLiteral("SMB server string (IPC$ comment) and SMB NTLMSSP version"));
+        }
+    }
+
+private:
+    FileServerFixture m_fixture;
+    bool m_ready = false;
+    QString m_why;
+    std::unique_ptr<Responder> m_responder;
+};
+
+QTEST_GUILESS_MAIN(TestServerProbe)
+#include "TestServerProbe.moc"
