@@ -14,6 +14,7 @@
 
 #include <csignal>
 
+#include <pwd.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -179,27 +180,142 @@ bool FileServerFixture::waitForPort(quint16 port, QProcess &process, QString *wh
 bool FileServerFixture::startFtp(QString *why)
 {
     m_ftpPort = freePort();
-    const QString conf = m_dir->path() + QStringLiteral("/vsftpd.conf");
+    return startVsftpd(m_ftp, m_ftpPort, QStringLiteral("vsftpd.conf"), {}, why);
+}
+
+bool FileServerFixture::startFtps(QString *why)
+{
+    if (!makeCertificates(why))
+        return false;
+    m_ftpsPort = freePort();
+    const QString tls = m_dir->path() + QStringLiteral("/tls");
+    // vsftpd's defaults otherwise: TLS 1.2 and later, require_ssl_reuse=YES (the data connection must resume
+    // the control connection's TLS session), as a stock vsftpd with ssl_enable=YES has them.
+    const QByteArray extra = QStringLiteral("ssl_enable=YES\nallow_anon_ssl=NO\nforce_local_logins_ssl=YES\n"
+                                            "force_local_data_ssl=YES\nrsa_cert_file=%1/server.pem\n"
+                                            "rsa_private_key_file=%1/server.key\n")
+                                 .arg(tls)
+                                 .toUtf8();
+    return startVsftpd(m_ftps, m_ftpsPort, QStringLiteral("vsftpd-tls.conf"), extra, why);
+}
+
+bool FileServerFixture::makeCertificates(QString *why)
+{
+    if (!QFile::exists(QStringLiteral("/usr/bin/openssl"))) {
+        *why = QStringLiteral("/usr/bin/openssl is not installed (apt-get install openssl)");
+        return false;
+    }
+    const QString tls = m_dir->path() + QStringLiteral("/tls");
+    QDir().mkpath(tls);
+    if (!writeFile(tls + QStringLiteral("/server.ext"),
+                   "basicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\n"
+                   "extendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1,DNS:localhost\n")) {
+        *why = QStringLiteral("cannot write %1/server.ext").arg(tls);
+        return false;
+    }
+    const QString openssl = QStringLiteral("/usr/bin/openssl");
+    const QList<QStringList> steps = {
+        {QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), QStringLiteral("rsa:2048"),
+         QStringLiteral("-nodes"), QStringLiteral("-keyout"), tls + QStringLiteral("/ca.key"), QStringLiteral("-out"),
+         caFile(), QStringLiteral("-days"), QStringLiteral("2"), QStringLiteral("-subj"),
+         QStringLiteral("/CN=Wirebench test CA")},
+        {QStringLiteral("req"), QStringLiteral("-newkey"), QStringLiteral("rsa:2048"), QStringLiteral("-nodes"),
+         QStringLiteral("-keyout"), tls + QStringLiteral("/server.key"), QStringLiteral("-out"),
+         tls + QStringLiteral("/server.csr"), QStringLiteral("-subj"), QStringLiteral("/CN=127.0.0.1")},
+        {QStringLiteral("x509"), QStringLiteral("-req"), QStringLiteral("-in"), tls + QStringLiteral("/server.csr"),
+         QStringLiteral("-CA"), caFile(), QStringLiteral("-CAkey"), tls + QStringLiteral("/ca.key"),
+         QStringLiteral("-CAcreateserial"), QStringLiteral("-out"), tls + QStringLiteral("/server.pem"),
+         QStringLiteral("-days"), QStringLiteral("2"), QStringLiteral("-extfile"), tls + QStringLiteral("/server.ext")},
+    };
+    for (const QStringList &args : steps) {
+        QString out;
+        if (!run(openssl, args, {}, &out)) {
+            *why = QStringLiteral("openssl %1 failed: %2").arg(args.first(), out);
+            return false;
+        }
+    }
+    return true;
+}
+
+bool FileServerFixture::startVsftpd(QProcess &process, quint16 port, const QString &confName, const QByteArray &extra,
+                                    QString *why)
+{
+    const QString conf = m_dir->path() + QLatin1Char('/') + confName;
     const QByteArray text = QStringLiteral(
         "listen=YES\nlisten_ipv6=NO\nlisten_address=127.0.0.1\nlisten_port=%1\nbackground=NO\n"
         "seccomp_sandbox=NO\nanonymous_enable=NO\nlocal_enable=YES\nwrite_enable=YES\nlocal_umask=022\n"
         "pasv_enable=YES\npasv_address=127.0.0.1\nport_enable=YES\nconnect_from_port_20=NO\n"
         "pam_service_name=vsftpd\nsecure_chroot_dir=%2/empty\nxferlog_enable=NO\n"
         "vsftpd_log_file=%2/vsftpd.log\nmax_clients=50\n")
-                                .arg(m_ftpPort)
+                                .arg(port)
                                 .arg(m_dir->path())
-                                .toUtf8();
+                                .toUtf8()
+        + extra;
     if (!writeFile(conf, text)) {
         *why = QStringLiteral("cannot write %1").arg(conf);
         return false;
     }
-    m_ftp.setProcessChannelMode(QProcess::MergedChannels);
-    m_ftp.start(QStringLiteral("/usr/sbin/vsftpd"), {conf});
-    if (!m_ftp.waitForStarted(10000)) {
-        *why = QStringLiteral("vsftpd did not start: %1").arg(m_ftp.errorString());
+    process.setProcessChannelMode(QProcess::MergedChannels);
+    startServer(process, QStringLiteral("/usr/sbin/vsftpd"), {conf}, true);
+    if (!process.waitForStarted(10000)) {
+        *why = QStringLiteral("vsftpd did not start: %1").arg(process.errorString());
         return false;
     }
-    return waitForPort(m_ftpPort, m_ftp, why);
+    return waitForPort(port, process, why);
+}
+
+bool FileServerFixture::useSmallDisk(qint64 bytes, QString *why)
+{
+    if (!m_dir || !m_userCreated) {
+        *why = QStringLiteral("call prepare() first");
+        return false;
+    }
+    if (!QFile::exists(QStringLiteral("/usr/bin/unshare"))) {
+        *why = QStringLiteral("/usr/bin/unshare is missing (apt-get install util-linux)");
+        return false;
+    }
+    // Try it once, so that a system without mount namespaces says so here rather than as a dead server.
+    const QString probe = m_dir->path() + QStringLiteral("/empty");
+    QString out;
+    if (!run(QStringLiteral("/usr/bin/unshare"),
+             {QStringLiteral("-m"), QStringLiteral("--propagation"), QStringLiteral("private"), QStringLiteral("mount"),
+              QStringLiteral("-t"), QStringLiteral("tmpfs"), QStringLiteral("-o"), QStringLiteral("size=1m"),
+              QStringLiteral("wbtest-probe"), probe},
+             {}, &out)) {
+        *why = QStringLiteral("cannot mount a tmpfs in a private mount namespace (needs root with CAP_SYS_ADMIN): %1")
+                   .arg(out);
+        return false;
+    }
+    for (bool ftp : {true, false}) {
+        QDir().mkpath(smallDisk(ftp));
+        if (!run(QStringLiteral("chown"), {m_user, smallDisk(ftp)}, {}, &out)) {
+            *why = QStringLiteral("chown failed: %1").arg(out);
+            return false;
+        }
+    }
+    m_smallDiskBytes = bytes;
+    return true;
+}
+
+void FileServerFixture::startServer(QProcess &process, const QString &program, const QStringList &args, bool ftp)
+{
+    if (m_smallDiskBytes <= 0) {
+        process.start(program, args);
+        return;
+    }
+    const passwd *pw = ::getpwnam(m_user.toLocal8Bit().constData());
+    const QString options = QStringLiteral("size=%1,mode=0755,uid=%2,gid=%3")
+                                .arg(m_smallDiskBytes)
+                                .arg(pw ? pw->pw_uid : 0)
+                                .arg(pw ? pw->pw_gid : 0);
+    // unshare and sh both exec: the server keeps the pid that QProcess knows (killSessions, stopAll).
+    // The namespace, and with it the tmpfs, ends with the server.
+    process.start(QStringLiteral("/usr/bin/unshare"),
+                  QStringList{QStringLiteral("-m"), QStringLiteral("--propagation"), QStringLiteral("private"),
+                              QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                              QStringLiteral("mount -t tmpfs -o %1 wbtest-full \"$1\" && shift && exec \"$@\"").arg(options),
+                              QStringLiteral("sh"), smallDisk(ftp), program}
+                      + args);
 }
 
 bool FileServerFixture::startSmb(QString *why)
@@ -234,8 +350,9 @@ bool FileServerFixture::startSmb(QString *why)
     m_smb.setProcessChannelMode(QProcess::MergedChannels);
     // smbd signals its whole process group when it shuts down: give it a group of its own, not ours.
     m_smb.setChildProcessModifier([] { ::setpgid(0, 0); });
-    m_smb.start(QStringLiteral("/usr/sbin/smbd"), {QStringLiteral("--foreground"), QStringLiteral("--no-process-group"),
-                                                    QStringLiteral("--configfile=") + conf});
+    startServer(m_smb, QStringLiteral("/usr/sbin/smbd"),
+                {QStringLiteral("--foreground"), QStringLiteral("--no-process-group"), QStringLiteral("--configfile=") + conf},
+                false);
     if (!m_smb.waitForStarted(10000)) {
         *why = QStringLiteral("smbd did not start: %1").arg(m_smb.errorString());
         return false;
@@ -256,7 +373,7 @@ int FileServerFixture::killSessions(bool ftp)
 
 void FileServerFixture::stopAll()
 {
-    for (QProcess *p : {&m_ftp, &m_smb}) {
+    for (QProcess *p : {&m_ftp, &m_ftps, &m_smb}) {
         if (p->state() == QProcess::NotRunning)
             continue;
         const QList<qint64> children = descendants(p->processId());
@@ -278,6 +395,15 @@ Host FileServerFixture::ftpHost() const
     h.options.insert(QStringLiteral("ftp.user"), m_user);
     h.options.insert(QStringLiteral("ftp.password"), m_password);
     h.options.insert(QStringLiteral("ftp.port"), m_ftpPort);
+    return h;
+}
+
+Host FileServerFixture::ftpsHost() const
+{
+    Host h = ftpHost();
+    h.name = QStringLiteral("test-vsftpd-tls");
+    h.options.insert(QStringLiteral("ftp.port"), m_ftpsPort);
+    h.options.insert(QStringLiteral("ftp.tls"), true);
     return h;
 }
 

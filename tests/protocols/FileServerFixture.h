@@ -25,13 +25,27 @@ public:
     bool prepare(QString *why);
     bool startFtp(QString *why);
     bool startSmb(QString *why);
+    /// A second vsftpd that requires explicit FTPS (AUTH TLS) with a server certificate signed by a
+    /// throw-away CA that the fixture makes with the openssl CLI (caFile()). Same user and home as startFtp().
+    bool startFtps(QString *why);
     void stopAll();
+
+    /// Call before startFtp()/startSmb(): each server then runs in a private mount namespace of its own
+    /// where a tmpfs of `bytes` is mounted on smallDisk(ftp) (only that server sees it), so that a
+    /// transfer into it meets a full disk. False (with the reason) when this system cannot do it.
+    bool useSmallDisk(qint64 bytes, QString *why);
+    /// The folder on the small tmpfs, inside ftpRoot() or smbRoot(); its name relative to the root is "full".
+    QString smallDisk(bool ftp) const { return (ftp ? ftpRoot() : smbRoot()) + QStringLiteral("/full"); }
 
     /// Kills the per-client processes of a server (its descendants), leaving the listener running.
     int killSessions(bool ftp);
 
     Host ftpHost() const;
+    /// The FTPS server: ftp.tls on, the certificate trusted through the system's CAs (so: not trusted).
+    Host ftpsHost() const;
     Host smbHost() const;
+    /// The PEM file of the CA that signed the FTPS server's certificate.
+    QString caFile() const { return m_dir->path() + QStringLiteral("/tls/ca.pem"); }
     QString user() const { return m_user; }
     QString password() const { return m_password; }
     QString ftpRoot() const { return m_dir->path() + QStringLiteral("/home"); }
@@ -40,11 +54,16 @@ public:
     QString path() const { return m_dir->path(); }
     quint16 ftpPort() const { return m_ftpPort; }
     quint16 smbPort() const { return m_smbPort; }
+    quint16 ftpsPort() const { return m_ftpsPort; }
     static quint16 freePort();
     static quint16 closedPort() { return freePort(); }
 
 private:
     bool waitForPort(quint16 port, QProcess &process, QString *why);
+    bool startVsftpd(QProcess &process, quint16 port, const QString &confName, const QByteArray &extra, QString *why);
+    bool makeCertificates(QString *why);
+    /// Starts program, inside a private mount namespace with the small tmpfs when one was asked for.
+    void startServer(QProcess &process, const QString &program, const QStringList &args, bool ftp);
     static bool run(const QString &program, const QStringList &args, const QByteArray &input, QString *output);
 
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -52,9 +71,12 @@ private:
     QString m_password;
     bool m_userCreated = false;
     QProcess m_ftp;
+    QProcess m_ftps;
     QProcess m_smb;
     quint16 m_ftpPort = 0;
+    quint16 m_ftpsPort = 0;
     quint16 m_smbPort = 0;
+    qint64 m_smallDiskBytes = 0;
 };
 
 /// A RunObserver for tests: collects samples, can stop the run or do something after n samples.

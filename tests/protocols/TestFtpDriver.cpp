@@ -13,6 +13,7 @@ using namespace wb::test;
 namespace {
 
 constexpr qint64 FourMiB = 4LL * 1024 * 1024;
+constexpr qint64 SmallDiskBytes = 16LL * 1024 * 1024;
 
 qint64 patternMismatchInFile(const QString &path, qint64 expectedSize)
 {
@@ -43,6 +44,13 @@ private slots:
     void serverNotListening();
     void stopMidTransfer();
     void serverKilledMidTransfer();
+    void ftpsPutThenGetByteExact();
+    void ftpsAcceptAnyCertificate();
+    void ftpsUntrustedCertificate();
+    void ftpsMissingCaFile();
+    void ftpsRequiredButServerHasNoTls();
+    void remoteDiskFull();
+    void localDiskFull();
 
 private:
     RunSpec spec(const QString &protocol, qint64 size, const QString &path) const;
@@ -50,15 +58,27 @@ private:
 
     std::unique_ptr<FileServerFixture> m_servers;
     bool m_ready = false;
+    bool m_smallDisk = false;
+    bool m_ftps = false;
     QString m_why;
+    QString m_smallDiskWhy;
+    QString m_ftpsWhy;
 };
 
 void TestFtpDriver::initTestCase()
 {
     m_servers = std::make_unique<FileServerFixture>();
-    m_ready = m_servers->prepare(&m_why) && m_servers->startFtp(&m_why);
+    m_ready = m_servers->prepare(&m_why);
+    if (m_ready)
+        m_smallDisk = m_servers->useSmallDisk(SmallDiskBytes, &m_smallDiskWhy);
+    m_ready = m_ready && m_servers->startFtp(&m_why);
     if (!m_ready)
         qWarning("%s", qPrintable(m_why));
+    m_ftps = m_ready && m_servers->startFtps(&m_ftpsWhy);
+    if (!m_ready) {
+        m_smallDiskWhy = m_why;
+        m_ftpsWhy = m_why;
+    }
     QVERIFY(DriverRegistry::has(QStringLiteral("ftp-get")));
     QVERIFY(DriverRegistry::has(QStringLiteral("ftp-put")));
 }
@@ -274,6 +294,150 @@ void TestFtpDriver::serverKilledMidTransfer()
                  qPrintable(r.error));
         QVERIFY(!r.samples.isEmpty());
     }
+}
+
+void TestFtpDriver::ftpsPutThenGetByteExact()
+{
+    WB_REQUIRE_SERVERS(m_ftps, m_ftpsWhy);
+    RunSpec s = spec(QStringLiteral("ftp-put"), FourMiB + 777, QStringLiteral("tls.bin"));
+    s.host = m_servers->ftpsHost();
+    s.host.options.insert(QStringLiteral("ftp.path"), QStringLiteral("tls.bin"));
+    s.host.options.insert(QStringLiteral("ftp.tls_trust"), QStringLiteral("CA file"));
+    s.host.options.insert(QStringLiteral("ftp.tls_ca_file"), m_servers->caFile());
+    TestObserver put;
+    const RunResult up = runSpec(s, put);
+    QVERIFY2(up.ok(), qPrintable(up.error));
+    QCOMPARE(up.bytes, FourMiB + 777);
+    QVERIFY(up.extra.contains(QStringLiteral("verified")));
+    QCOMPARE(up.extra.value(QStringLiteral("tls_trust")).toString(), QStringLiteral("CA file ") + m_servers->caFile());
+    QVERIFY(up.warnings.isEmpty());
+    QCOMPARE(patternMismatchInFile(m_servers->ftpRoot() + QStringLiteral("/tls.bin"), FourMiB + 777), -1);
+
+    s.protocol = QStringLiteral("ftp-get");
+    TestObserver get;
+    const RunResult down = runSpec(s, get);
+    QVERIFY2(down.ok(), qPrintable(down.error));
+    QCOMPARE(down.bytes, FourMiB + 777);
+    QVERIFY(!down.extra.contains(QStringLiteral("seeded")));
+    QVERIFY(down.extra.contains(QStringLiteral("verified"))); // every byte checked against the pattern
+    QVERIFY2(down.serverOs.contains(QStringLiteral("vsFTPd")), qPrintable(down.serverOs));
+    QVERIFY(down.mss > 0);
+
+    // The same server refuses a login without TLS: so the runs above were encrypted.
+    s.host.options.insert(QStringLiteral("ftp.tls"), false);
+    TestObserver plain;
+    const RunResult refused = runSpec(s, plain);
+    qInfo("%s", qPrintable(refused.error));
+    QCOMPARE(refused.status, RunStatus::Failed);
+    QCOMPARE(refused.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("tls_required"));
+    QVERIFY2(refused.error.contains(QStringLiteral("Explicit FTPS")), qPrintable(refused.error));
+}
+
+void TestFtpDriver::ftpsAcceptAnyCertificate()
+{
+    WB_REQUIRE_SERVERS(m_ftps, m_ftpsWhy);
+    RunSpec s = spec(QStringLiteral("ftp-get"), FourMiB, QStringLiteral("tls-any.bin"));
+    s.host = m_servers->ftpsHost();
+    s.host.options.insert(QStringLiteral("ftp.path"), QStringLiteral("tls-any.bin"));
+    s.host.options.insert(QStringLiteral("ftp.tls_trust"), QStringLiteral("accept any certificate (insecure)"));
+    TestObserver o;
+    const RunResult r = runSpec(s, o);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(r.bytes, FourMiB);
+    QVERIFY2(r.warnings.join(QLatin1Char(' ')).contains(QStringLiteral("not checked")), qPrintable(r.warnings.join(QLatin1Char('|'))));
+    QCOMPARE(patternMismatchInFile(m_servers->ftpRoot() + QStringLiteral("/tls-any.bin"), FourMiB), -1);
+}
+
+void TestFtpDriver::ftpsUntrustedCertificate()
+{
+    WB_REQUIRE_SERVERS(m_ftps, m_ftpsWhy);
+    for (const QString &protocol : {QStringLiteral("ftp-put"), QStringLiteral("ftp-get")}) {
+        RunSpec s = spec(protocol, FourMiB, QStringLiteral("untrusted.bin"));
+        s.host = m_servers->ftpsHost(); // system CAs: the test CA is not among them
+        s.host.options.insert(QStringLiteral("ftp.path"), QStringLiteral("untrusted.bin"));
+        TestObserver o;
+        const RunResult r = runSpec(s, o);
+        qInfo("%s", qPrintable(r.error));
+        QCOMPARE(r.status, RunStatus::Failed);
+        QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("tls_untrusted"));
+        QVERIFY2(r.error.startsWith(QStringLiteral("test-vsftpd-tls (127.0.0.1:%1): FTP ").arg(m_servers->ftpsPort())),
+                 qPrintable(r.error));
+        QVERIFY2(r.error.contains(QStringLiteral("certificate not trusted")) && r.error.contains(QStringLiteral("CA file")),
+                 qPrintable(r.error));
+        QVERIFY(!r.error.contains(QLatin1Char('\n')));
+        QVERIFY(!r.error.contains(m_servers->password()));
+        QVERIFY(!QFile::exists(m_servers->ftpRoot() + QStringLiteral("/untrusted.bin"))); // nothing was sent
+    }
+}
+
+void TestFtpDriver::ftpsMissingCaFile()
+{
+    WB_REQUIRE_SERVERS(m_ftps, m_ftpsWhy);
+    RunSpec s = spec(QStringLiteral("ftp-get"), FourMiB, QStringLiteral("x.bin"));
+    s.host = m_servers->ftpsHost();
+    s.host.options.insert(QStringLiteral("ftp.tls_trust"), QStringLiteral("CA file"));
+    s.host.options.insert(QStringLiteral("ftp.tls_ca_file"), m_servers->path() + QStringLiteral("/no-such-ca.pem"));
+    TestObserver o;
+    const RunResult r = runSpec(s, o);
+    qInfo("%s", qPrintable(r.error));
+    QCOMPARE(r.status, RunStatus::Failed);
+    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("tls_untrusted"));
+    QVERIFY2(r.error.contains(QStringLiteral("no-such-ca.pem")), qPrintable(r.error));
+}
+
+void TestFtpDriver::ftpsRequiredButServerHasNoTls()
+{
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    RunSpec s = spec(QStringLiteral("ftp-put"), FourMiB, QStringLiteral("plain-tls.bin"));
+    s.host.options.insert(QStringLiteral("ftp.tls"), true);
+    s.host.options.insert(QStringLiteral("ftp.tls_trust"), QStringLiteral("accept any certificate (insecure)"));
+    TestObserver o;
+    const RunResult r = runSpec(s, o);
+    qInfo("%s", qPrintable(r.error));
+    QCOMPARE(r.status, RunStatus::Failed);
+    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("tls_not_offered"));
+    QVERIFY2(r.error.startsWith(QStringLiteral("test-vsftpd (127.0.0.1:%1): FTP PUT: ").arg(m_servers->ftpPort())),
+             qPrintable(r.error));
+    QVERIFY2(r.error.contains(QStringLiteral("does not offer explicit FTPS")), qPrintable(r.error));
+    QVERIFY(!QFile::exists(m_servers->ftpRoot() + QStringLiteral("/plain-tls.bin"))); // the password never went out in clear
+}
+
+void TestFtpDriver::remoteDiskFull()
+{
+    WB_REQUIRE_SERVERS(m_ready && m_smallDisk, m_smallDiskWhy);
+    const qint64 size = 64LL * 1024 * 1024; // four times the server's 16 MiB tmpfs
+    TestObserver o;
+    const RunResult r = runSpec(spec(QStringLiteral("ftp-put"), size, QStringLiteral("full/big.bin")), o);
+    qInfo("%s (%lld B counted, %lld B sent, %lld samples)", qPrintable(r.error), r.bytes, r.senderBytes,
+          qint64(r.samples.size()));
+    QCOMPARE(r.status, RunStatus::Failed);
+    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("remote_disk_full"));
+    QVERIFY2(r.error.startsWith(QStringLiteral("test-vsftpd (127.0.0.1:%1): FTP PUT: ").arg(m_servers->ftpPort())),
+             qPrintable(r.error));
+    QVERIFY2(r.error.contains(QStringLiteral("disk is full")), qPrintable(r.error));
+    QVERIFY(!r.error.contains(QLatin1Char('\n')));
+    // What moved before the disk filled up is kept.
+    QVERIFY2(r.bytes > 0 && r.bytes < size, qPrintable(QString::number(r.bytes)));
+    QVERIFY(!r.samples.isEmpty());
+    QVERIFY(r.seconds > 0);
+}
+
+void TestFtpDriver::localDiskFull()
+{
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    RunSpec s = spec(QStringLiteral("ftp-get"), 16LL * 1024 * 1024, QStringLiteral("to-full.bin"));
+    s.params.options.insert(QLatin1String(TransferSettings::SinkKey), QStringLiteral("file"));
+    s.params.options.insert(QLatin1String(TransferSettings::LocalPathKey), QStringLiteral("/dev/full"));
+    TestObserver o;
+    const RunResult r = runSpec(s, o);
+    qInfo("%s (%lld B received)", qPrintable(r.error), r.bytes);
+    QCOMPARE(r.status, RunStatus::Failed);
+    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("local_disk_full"));
+    QVERIFY2(r.error.startsWith(QStringLiteral("test-vsftpd (127.0.0.1:%1): FTP GET: ").arg(m_servers->ftpPort())),
+             qPrintable(r.error));
+    QVERIFY2(r.error.contains(QStringLiteral("the local disk is full while writing /dev/full")), qPrintable(r.error));
+    QVERIFY(r.bytes > 0);
+    QVERIFY(!r.samples.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestFtpDriver)

@@ -206,7 +206,10 @@ bool LocalSource::open(const TransferSettings &settings, qint64 size, QString *e
                 const int err = errno;
                 ::close(fd);
                 *error = isDiskFull(err)
-                    ? QStringLiteral("local disk full while creating %1: free space or choose a smaller file").arg(m_path)
+                    ? QStringLiteral("the local disk is full while creating the source file %1 (%2 B of %3 B written)")
+                          .arg(m_path)
+                          .arg(off)
+                          .arg(size)
                     : QStringLiteral("cannot write the local source file %1 (%2)").arg(m_path, errnoText(err));
                 return false;
             }
@@ -381,7 +384,9 @@ bool LocalSink::flushBuffer(bool final, QString *error)
                 continue;
             const int err = errno;
             m_diskFull = isDiskFull(err);
-            *error = m_diskFull ? QStringLiteral("local disk full writing %1: free space or use the memory sink").arg(m_path)
+            *error = m_diskFull ? QStringLiteral("the local disk is full while writing %1 (%2 B written)")
+                                      .arg(m_path)
+                                      .arg(m_disk.bytes + done)
                                 : QStringLiteral("writing the local file %1 failed (%2)").arg(m_path, errnoText(err));
             return false;
         }
@@ -392,7 +397,8 @@ bool LocalSink::flushBuffer(bool final, QString *error)
     if (final && ::fdatasync(m_fd) != 0) {
         const int err = errno;
         m_diskFull = isDiskFull(err);
-        *error = QStringLiteral("flushing the local file %1 failed (%2)").arg(m_path, errnoText(err));
+        *error = m_diskFull ? QStringLiteral("the local disk is full while flushing %1 (%2 B written)").arg(m_path).arg(m_disk.bytes)
+                            : QStringLiteral("flushing the local file %1 failed (%2)").arg(m_path, errnoText(err));
         m_disk.nanoseconds += nowNs() - t0;
         return false;
     }

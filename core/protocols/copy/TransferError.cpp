@@ -18,10 +18,19 @@ QString advice(TransferFault fault, int port)
     case TransferFault::ClosedMidTransfer:
         return QStringLiteral("check the server's log and that the server is still running");
     case TransferFault::RemoteDiskFull: return QStringLiteral("free space on the server or choose a smaller file size");
-    case TransferFault::LocalDiskFull: return QStringLiteral("free space on this computer or use the memory sink");
+    case TransferFault::LocalDiskFull:
+        return QStringLiteral("free space on this computer, choose a local file on another disk or use the memory sink");
     case TransferFault::LocalError: return QStringLiteral("check the local file and its folder");
     case TransferFault::TlsFailed:
-        return QStringLiteral("check that the server offers TLS and that its certificate is trusted");
+        return QStringLiteral("check the server's TLS settings and log (protocol versions, ciphers, session reuse)");
+    case TransferFault::TlsUntrusted:
+        return QStringLiteral("choose a CA file that signed the server's certificate in the host's FTP settings, or "
+                              "\"accept any certificate (insecure)\" only on a network you trust");
+    case TransferFault::TlsNotOffered:
+        return QStringLiteral("turn TLS on in the server (vsftpd: ssl_enable=YES) or turn off explicit FTPS for this "
+                              "host");
+    case TransferFault::TlsRequired:
+        return QStringLiteral("turn on \"Explicit FTPS (AUTH TLS)\" in the host's FTP settings");
     case TransferFault::Mismatch: return QStringLiteral("check the server's disk and the network path; run again");
     case TransferFault::Other:
     case TransferFault::None: break;
@@ -64,6 +73,9 @@ QString transferFaultName(TransferFault fault)
     case TransferFault::LocalDiskFull: return QStringLiteral("local_disk_full");
     case TransferFault::LocalError: return QStringLiteral("local_error");
     case TransferFault::TlsFailed: return QStringLiteral("tls_failed");
+    case TransferFault::TlsUntrusted: return QStringLiteral("tls_untrusted");
+    case TransferFault::TlsNotOffered: return QStringLiteral("tls_not_offered");
+    case TransferFault::TlsRequired: return QStringLiteral("tls_required");
     case TransferFault::Mismatch: return QStringLiteral("mismatch");
     case TransferFault::Other: return QStringLiteral("other");
     }

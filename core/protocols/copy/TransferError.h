@@ -20,7 +20,10 @@ enum class TransferFault {
     RemoteDiskFull,
     LocalDiskFull,
     LocalError,
-    TlsFailed,
+    TlsFailed,          ///< the TLS handshake failed for another reason (versions, ciphers, session reuse)
+    TlsUntrusted,       ///< the server's certificate is not trusted (or names another host)
+    TlsNotOffered,      ///< TLS was required and the server does not offer it
+    TlsRequired,        ///< the server only takes logins over TLS and TLS was not asked for
     Mismatch,           ///< byte count or content differs
     Other,
 };

@@ -4,6 +4,9 @@
 #include "protocols/copy/TransferData.h"
 #include "protocols/copy/TransferError.h"
 
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
 #include <QUrl>
 
 #include <curl/curl.h>
@@ -15,13 +18,19 @@
 
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 namespace wb {
 
 namespace {
 
 const QString DefaultFileName = QStringLiteral("wirebench-test.bin");
+// The choices of ftp.tls_trust, as the user reads them: the stored value is the text itself.
+const QString TrustSystem = QStringLiteral("system CAs");
+const QString TrustCaFile = QStringLiteral("CA file");
+const QString TrustAny = QStringLiteral("accept any certificate (insecure)");
 constexpr long TransferBufferBytes = 1024 * 1024; // libcurl caps the upload buffer at 2 MiB
 constexpr long StallSeconds = 30;                  // no byte for this long = the server is gone
 
@@ -39,7 +48,8 @@ struct FtpSettings
     int port = 21;
     bool active = false;
     bool tls = false;
-    bool tlsVerify = true;
+    enum class Trust { System, CaFile, Any } trust = Trust::System;
+    QString caFile;
 
     static FtpSettings fromHost(const Host &host)
     {
@@ -57,8 +67,23 @@ struct FtpSettings
             s.port = 21;
         s.active = o.value(QStringLiteral("ftp.active"), false).toBool();
         s.tls = o.value(QStringLiteral("ftp.tls"), false).toBool();
-        s.tlsVerify = o.value(QStringLiteral("ftp.tls_verify"), true).toBool();
+        const QString trust = o.value(QStringLiteral("ftp.tls_trust")).toString();
+        if (trust == TrustCaFile)
+            s.trust = Trust::CaFile;
+        else if (trust == TrustAny || (trust.isEmpty() && !o.value(QStringLiteral("ftp.tls_verify"), true).toBool()))
+            s.trust = Trust::Any; // ftp.tls_verify=false: hosts saved before ftp.tls_trust existed
+        s.caFile = o.value(QStringLiteral("ftp.tls_ca_file")).toString().trimmed();
         return s;
+    }
+
+    QString trustText() const
+    {
+        switch (trust) {
+        case Trust::System: return QStringLiteral("system CAs");
+        case Trust::CaFile: return QStringLiteral("CA file %1").arg(caFile);
+        case Trust::Any: return QStringLiteral("none (any certificate accepted)");
+        }
+        return {};
     }
 
     QByteArray url(const QString &address) const
@@ -105,6 +130,9 @@ struct Transfer
     // Socket and identity, kept across the requests of one run.
     int mssWanted = 0;
     int lastFd = -1;
+    int controlFd = -1;                ///< the control connection's socket while it is open
+    bool plainControl = true;          ///< false under FTPS: the control bytes cannot be read beside libcurl
+    QString lateReply;                 ///< a reply the server sent as libcurl gave up on a broken upload
     int mss = 0;
     bool mssSetFailed = false;
     QString greeting;
@@ -134,11 +162,55 @@ int sockoptCallback(void *clientp, curl_socket_t fd, curlsocktype purpose)
 {
     auto *t = static_cast<Transfer *>(clientp);
     t->lastFd = fd;
+    if (purpose == CURLSOCKTYPE_IPCXN && t->controlFd < 0)
+        t->controlFd = fd; // the first connection is the control one; data connections follow while it is open
     t->mss = 0; // a new connection: read its MSS once data flows
     if (t->mssWanted > 0 && setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &t->mssWanted, sizeof(t->mssWanted)) != 0)
         t->mssSetFailed = true;
     Q_UNUSED(purpose) // IPCXN (control, passive data) or ACCEPT (active data: only our sends follow it)
     return CURL_SOCKOPT_OK;
+}
+
+/// The last complete reply line ("451 Failure writing to local file.") that the server has already sent on fd,
+/// waiting up to two seconds for it.
+QString pendingReply(int fd, const RunObserver &observer)
+{
+    QByteArray got;
+    for (int waited = 0; waited < 2000 && !observer.stopRequested(); waited += 100) {
+        pollfd p{fd, POLLIN, 0};
+        if (::poll(&p, 1, 100) <= 0)
+            continue;
+        char buffer[2048];
+        const ssize_t n = ::recv(fd, buffer, sizeof(buffer), MSG_DONTWAIT);
+        if (n <= 0)
+            break; // closed (a killed server) or nothing more
+        got.append(buffer, n);
+        if (got.endsWith('\n'))
+            break;
+    }
+    QString reply;
+    for (const QByteArray &line : got.split('\n')) {
+        const QString text = QString::fromUtf8(line).trimmed();
+        if (text.size() >= 4 && text[0].isDigit() && text[3] == QLatin1Char(' '))
+            reply = text.left(200);
+    }
+    return reply;
+}
+
+int closeSocketCallback(void *clientp, curl_socket_t fd)
+{
+    auto *t = static_cast<Transfer *>(clientp);
+    if (fd == t->controlFd) {
+        // libcurl drops the control connection without reading it when the data connection of an upload
+        // breaks; the server's reason (vsftpd: "451 Failure writing to local file." on a full disk) is
+        // waiting there. Read it before the socket goes, where the bytes are plain text.
+        const bool brokenUpload = t->mode == Transfer::Mode::Upload && t->handedOut > 0
+            && t->uploaded < t->uploadLimit && !t->stopped && !t->localFailed;
+        if (brokenUpload && t->plainControl)
+            t->lateReply = pendingReply(fd, *t->observer);
+        t->controlFd = -1;
+    }
+    return ::close(fd);
 }
 
 int debugCallback(CURL *, curl_infotype type, char *data, size_t size, void *clientp)
@@ -306,6 +378,9 @@ void FtpRun::setup()
     curl_easy_setopt(c, CURLOPT_UPLOAD_BUFFERSIZE, TransferBufferBytes);
     curl_easy_setopt(c, CURLOPT_SOCKOPTFUNCTION, sockoptCallback);
     curl_easy_setopt(c, CURLOPT_SOCKOPTDATA, &m_state);
+    curl_easy_setopt(c, CURLOPT_CLOSESOCKETFUNCTION, closeSocketCallback);
+    curl_easy_setopt(c, CURLOPT_CLOSESOCKETDATA, &m_state);
+    m_state.plainControl = !m_ftp.tls;
     curl_easy_setopt(c, CURLOPT_VERBOSE, 1L); // feeds debugCallback: greeting, SYST, last reply
     curl_easy_setopt(c, CURLOPT_DEBUGFUNCTION, debugCallback);
     curl_easy_setopt(c, CURLOPT_DEBUGDATA, &m_state);
@@ -320,9 +395,14 @@ void FtpRun::setup()
     if (m_ftp.active)
         curl_easy_setopt(c, CURLOPT_FTPPORT, "-"); // the control connection's own address
     if (m_ftp.tls) {
+        // Control and data connections both in TLS; a server that refuses AUTH TLS ends the run.
         curl_easy_setopt(c, CURLOPT_USE_SSL, long(CURLUSESSL_ALL));
-        curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, m_ftp.tlsVerify ? 1L : 0L);
-        curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, m_ftp.tlsVerify ? 2L : 0L);
+        curl_easy_setopt(c, CURLOPT_FTPSSLAUTH, long(CURLFTPAUTH_TLS));
+        const bool verify = m_ftp.trust != FtpSettings::Trust::Any;
+        curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, verify ? 1L : 0L);
+        curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, verify ? 2L : 0L);
+        if (m_ftp.trust == FtpSettings::Trust::CaFile)
+            curl_easy_setopt(c, CURLOPT_CAINFO, QFile::encodeName(m_ftp.caFile).constData());
     }
 }
 
@@ -335,6 +415,7 @@ CURLcode FtpRun::perform(Transfer::Mode mode, ThroughputMeter *meter, qint64 upl
     m_state.uploaded = 0;
     m_state.handedOut = 0;
     m_state.uploadLimit = uploadBytes;
+    m_state.lateReply.clear();
     m_state.source = &m_source;
     m_state.sink = mode == Transfer::Mode::Download ? &m_sink : nullptr;
     m_curlError[0] = 0;
@@ -443,6 +524,27 @@ RunResult FtpRun::failCurl(CURLcode code, const QString &during)
         ? QString()
         : QStringLiteral(" (server said \"%1\")").arg(m_state.lastReply);
     const bool moved = m_state.received > 0 || m_state.uploaded > 0 || m_state.handedOut > 0;
+    // libcurl's own detail ("SSL certificate problem: unable to get local issuer certificate") beats its generic text.
+    const QString detail = m_curlError[0] ? QString::fromUtf8(m_curlError).trimmed()
+                                          : QString::fromUtf8(curl_easy_strerror(code));
+    if (!m_state.lateReply.isEmpty()) {
+        const int late = m_state.lateReply.left(3).toInt();
+        const QString lateSaid = QStringLiteral(" (server said \"%1\")").arg(m_state.lateReply);
+        // 452 and 552: no room. vsftpd answers every failed write with 451 "Failure writing to local file",
+        // and a full disk is by far the most common cause of it.
+        if (late == 452 || late == 552 || (late == 451 && m_state.lateReply.contains(QLatin1String("writ"))))
+            return fail(TransferFault::RemoteDiskFull,
+                        QStringLiteral("the server's disk is full: it could not store %1 after %2 B had been sent%3")
+                            .arg(path)
+                            .arg(qMax(m_state.uploaded, m_state.handedOut))
+                            .arg(lateSaid));
+        if (late >= 400)
+            return fail(late == 550 || late == 553 ? TransferFault::PermissionDenied : TransferFault::ClosedMidTransfer,
+                        QStringLiteral("the server stopped the upload of %1 after %2 B%3")
+                            .arg(path)
+                            .arg(qMax(m_state.uploaded, m_state.handedOut))
+                            .arg(lateSaid));
+    }
     switch (code) {
     case CURLE_COULDNT_RESOLVE_HOST:
         return fail(TransferFault::Unreachable, QStringLiteral("cannot resolve the host name"));
@@ -453,6 +555,11 @@ RunResult FtpRun::failCurl(CURLcode code, const QString &during)
             return fail(TransferFault::TimedOut, QStringLiteral("connecting timed out"));
         return fail(TransferFault::NotListening, QStringLiteral("connection refused %1").arg(during));
     case CURLE_LOGIN_DENIED:
+        // vsftpd: "530 Non-anonymous sessions must use encryption."; others say SSL, TLS or "secure".
+        if (!m_ftp.tls
+            && m_state.lastReply.contains(QRegularExpression(QStringLiteral("encrypt|\\bTLS\\b|\\bSSL\\b|secure"),
+                                                             QRegularExpression::CaseInsensitiveOption)))
+            return fail(TransferFault::TlsRequired, QStringLiteral("the server only takes logins over TLS%1").arg(said));
         return fail(TransferFault::LoginRefused, QStringLiteral("login refused for user \"%1\"%2").arg(user, said));
     case CURLE_REMOTE_ACCESS_DENIED:
         return fail(TransferFault::NoSuchPath,
@@ -462,13 +569,22 @@ RunResult FtpRun::failCurl(CURLcode code, const QString &during)
         return fail(TransferFault::NoSuchPath, QStringLiteral("no readable file %1%2").arg(path, said));
     case CURLE_UPLOAD_FAILED:
         if (reply == 452 || reply == 552)
-            return fail(TransferFault::RemoteDiskFull, QStringLiteral("the server cannot store %1%2").arg(path, said));
+            return fail(TransferFault::RemoteDiskFull,
+                        QStringLiteral("the server's disk is full: it cannot store %1%2").arg(path, said));
         return fail(TransferFault::PermissionDenied, QStringLiteral("the server refused to store %1%2").arg(path, said));
     case CURLE_USE_SSL_FAILED:
-    case CURLE_SSL_CONNECT_ERROR:
+        return fail(TransferFault::TlsNotOffered,
+                    QStringLiteral("the server does not offer explicit FTPS: it refused AUTH TLS%1").arg(said));
     case CURLE_PEER_FAILED_VERIFICATION:
-        return fail(TransferFault::TlsFailed, QStringLiteral("explicit FTPS failed: %1").arg(
-                                                  QString::fromUtf8(curl_easy_strerror(code))));
+    case CURLE_SSL_CACERT_BADFILE:
+        return fail(TransferFault::TlsUntrusted, QStringLiteral("certificate not trusted (%1): %2")
+                                                     .arg(m_ftp.trustText(), detail));
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_ENGINE_INITFAILED:
+    case CURLE_SSL_ISSUER_ERROR:
+        return fail(TransferFault::TlsFailed, QStringLiteral("the TLS handshake failed %1: %2").arg(during, detail));
     case CURLE_OPERATION_TIMEDOUT:
         return fail(moved ? TransferFault::ClosedMidTransfer : TransferFault::TimedOut,
                     QStringLiteral("no progress for %1 s %2").arg(StallSeconds).arg(during));
@@ -476,7 +592,11 @@ RunResult FtpRun::failCurl(CURLcode code, const QString &during)
         break;
     }
     if (reply == 451 || reply == 452 || reply == 552)
-        return fail(TransferFault::RemoteDiskFull, QStringLiteral("the server could not write the file%1").arg(said));
+        return fail(TransferFault::RemoteDiskFull,
+                    QStringLiteral("the server's disk is full: it could not store %1 after %2 B had been sent%3")
+                        .arg(path)
+                        .arg(qMax(m_state.uploaded, m_state.handedOut))
+                        .arg(said));
     if (code == CURLE_PARTIAL_FILE || code == CURLE_RECV_ERROR || code == CURLE_SEND_ERROR
         || code == CURLE_GOT_NOTHING || code == CURLE_FTP_WEIRD_SERVER_REPLY || code == CURLE_WEIRD_SERVER_REPLY
         || code == CURLE_FTP_ACCEPT_FAILED || code == CURLE_FTP_ACCEPT_TIMEOUT || moved) {
@@ -495,6 +615,18 @@ RunResult FtpRun::run()
     m_curl = curl_easy_init();
     if (!m_curl)
         return fail(TransferFault::LocalError, QStringLiteral("libcurl could not start"));
+    if (m_ftp.tls && m_ftp.trust == FtpSettings::Trust::CaFile) {
+        if (m_ftp.caFile.isEmpty())
+            return fail(TransferFault::TlsUntrusted, QStringLiteral("\"CA file\" is chosen but no CA file is set"));
+        if (!QFileInfo(m_ftp.caFile).isReadable())
+            return fail(TransferFault::TlsUntrusted, QStringLiteral("cannot read the CA file \"%1\"").arg(m_ftp.caFile));
+    }
+    if (m_ftp.tls) {
+        m_result.extra.insert(QStringLiteral("ftps"), QStringLiteral("explicit (AUTH TLS), control and data"));
+        m_result.extra.insert(QStringLiteral("tls_trust"), m_ftp.trustText());
+        if (m_ftp.trust == FtpSettings::Trust::Any)
+            m_result.warnings << QStringLiteral("the server's TLS certificate was not checked (accept any certificate)");
+    }
     setup();
     const qint64 size = m_spec.params.fileSizeBytes;
     if (size <= 0)
@@ -597,8 +729,15 @@ QList<ProtocolInfo> FtpDriver::protocolInfos()
         {QStringLiteral("ftp.port"), QStringLiteral("FTP port"), T::Integer, 21, {}, QString()},
         {QStringLiteral("ftp.active"), QStringLiteral("FTP active mode (PORT/EPRT)"), T::Bool, false, {},
          QStringLiteral("Off: passive mode (EPSV, then PASV)")},
-        {QStringLiteral("ftp.tls"), QStringLiteral("Explicit FTPS (AUTH TLS)"), T::Bool, false, {}, QString()},
-        {QStringLiteral("ftp.tls_verify"), QStringLiteral("Verify the FTPS certificate"), T::Bool, true, {}, QString()},
+        {QStringLiteral("ftp.tls"), QStringLiteral("Explicit FTPS (AUTH TLS)"), T::Bool, false, {},
+         QStringLiteral("Control and data connections in TLS; the run fails if the server does not offer it")},
+        {QStringLiteral("ftp.tls_trust"), QStringLiteral("FTPS certificate trust"), T::Choice, TrustSystem,
+         {TrustSystem, TrustCaFile, TrustAny},
+         QStringLiteral("system CAs: the certificate must be signed by a CA this computer trusts; CA file: also "
+                        "trust the CA in the file below; accept any certificate: no check at all (insecure: "
+                        "anyone on the path can read the password and the data)")},
+        {QStringLiteral("ftp.tls_ca_file"), QStringLiteral("FTPS CA file (PEM)"), T::Text, QString(), {},
+         QStringLiteral("The PEM file of the CA that signed the server's certificate (or the certificate itself)")},
     };
     ProtocolInfo get;
     get.id = QStringLiteral("ftp-get");
