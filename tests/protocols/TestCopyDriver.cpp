@@ -35,6 +35,7 @@ private slots:
     void missingFolder();
     void corruptedFileIsCaught();
     void stopMidTransfer();
+    void localDiskFull();
 
 private:
     RunSpec spec(const QString &protocol, qint64 size, const QString &path) const;
@@ -161,6 +162,24 @@ void TestCopyDriver::stopMidTransfer()
     QCOMPARE(r.status, RunStatus::Cancelled);
     QVERIFY(r.bytes > 0 && r.bytes < w.params.fileSizeBytes);
     QVERIFY(r.samples.size() >= 3);
+}
+
+void TestCopyDriver::localDiskFull()
+{
+    const QString source = m_mount.path() + QStringLiteral("/to-full.bin");
+    RunSpec s = spec(QStringLiteral("copy-read"), 16LL * 1024 * 1024, source);
+    s.params.options.insert(QLatin1String(TransferSettings::SinkKey), QStringLiteral("file"));
+    s.params.options.insert(QLatin1String(TransferSettings::LocalPathKey), QStringLiteral("/dev/full"));
+    TestObserver o;
+    const RunResult r = runSpec(s, o);
+    qInfo("%s (%lld B read)", qPrintable(r.error), r.bytes);
+    QCOMPARE(r.status, RunStatus::Failed);
+    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("local_disk_full"));
+    QVERIFY2(r.error.startsWith(QStringLiteral("mounted-share (127.0.0.1): copy read: ")), qPrintable(r.error));
+    QVERIFY2(r.error.contains(QStringLiteral("the local disk is full while writing /dev/full")), qPrintable(r.error));
+    QVERIFY(!r.error.contains(QLatin1Char('\n')));
+    QVERIFY(r.bytes > 0); // the chunk that was read is kept
+    QVERIFY(!r.samples.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestCopyDriver)

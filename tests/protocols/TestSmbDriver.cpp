@@ -14,6 +14,7 @@ using namespace wb::test;
 namespace {
 
 constexpr qint64 FourMiB = 4LL * 1024 * 1024;
+constexpr qint64 SmallDiskBytes = 16LL * 1024 * 1024;
 
 qint64 patternMismatchInFile(const QString &path, qint64 expectedSize)
 {
@@ -43,6 +44,8 @@ private slots:
     void serverNotListening();
     void stopMidTransfer();
     void serverKilledMidTransfer();
+    void remoteDiskFull();
+    void localDiskFull();
 
 private:
     RunSpec spec(const QString &protocol, qint64 size, const QString &path) const;
@@ -50,15 +53,22 @@ private:
 
     std::unique_ptr<FileServerFixture> m_servers;
     bool m_ready = false;
+    bool m_smallDisk = false;
     QString m_why;
+    QString m_smallDiskWhy;
 };
 
 void TestSmbDriver::initTestCase()
 {
     m_servers = std::make_unique<FileServerFixture>();
-    m_ready = m_servers->prepare(&m_why) && m_servers->startSmb(&m_why);
-    if (!m_ready)
+    m_ready = m_servers->prepare(&m_why);
+    if (m_ready)
+        m_smallDisk = m_servers->useSmallDisk(SmallDiskBytes, &m_smallDiskWhy);
+    m_ready = m_ready && m_servers->startSmb(&m_why);
+    if (!m_ready) {
         qWarning("%s", qPrintable(m_why));
+        m_smallDiskWhy = m_why;
+    }
     QVERIFY(DriverRegistry::has(QStringLiteral("smb-read")));
     QVERIFY(DriverRegistry::has(QStringLiteral("smb-write")));
 }
@@ -251,6 +261,42 @@ void TestSmbDriver::serverKilledMidTransfer()
         QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("closed_mid_transfer"));
         QVERIFY(!r.samples.isEmpty());
     }
+}
+
+void TestSmbDriver::remoteDiskFull()
+{
+    WB_REQUIRE_SERVERS(m_ready && m_smallDisk, m_smallDiskWhy);
+    const qint64 size = 64LL * 1024 * 1024; // four times the server's 16 MiB tmpfs
+    TestObserver o;
+    const RunResult r = runSpec(spec(QStringLiteral("smb-write"), size, QStringLiteral("full/big.bin")), o);
+    qInfo("%s (%lld B counted, %lld samples)", qPrintable(r.error), r.bytes, qint64(r.samples.size()));
+    QCOMPARE(r.status, RunStatus::Failed);
+    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("remote_disk_full"));
+    QVERIFY2(r.error.startsWith(QStringLiteral("test-samba (127.0.0.1:%1): SMB write: ").arg(m_servers->smbPort())),
+             qPrintable(r.error));
+    QVERIFY2(r.error.contains(QStringLiteral("disk is full")), qPrintable(r.error));
+    QVERIFY(!r.error.contains(QLatin1Char('\n')));
+    QVERIFY2(r.bytes > 0 && r.bytes < size, qPrintable(QString::number(r.bytes)));
+    QVERIFY(!r.samples.isEmpty());
+    QVERIFY(r.seconds > 0);
+}
+
+void TestSmbDriver::localDiskFull()
+{
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    RunSpec s = spec(QStringLiteral("smb-read"), 16LL * 1024 * 1024, QStringLiteral("to-full.bin"));
+    s.params.options.insert(QLatin1String(TransferSettings::SinkKey), QStringLiteral("file"));
+    s.params.options.insert(QLatin1String(TransferSettings::LocalPathKey), QStringLiteral("/dev/full"));
+    TestObserver o;
+    const RunResult r = runSpec(s, o);
+    qInfo("%s (%lld B received)", qPrintable(r.error), r.bytes);
+    QCOMPARE(r.status, RunStatus::Failed);
+    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("local_disk_full"));
+    QVERIFY2(r.error.startsWith(QStringLiteral("test-samba (127.0.0.1:%1): SMB read: ").arg(m_servers->smbPort())),
+             qPrintable(r.error));
+    QVERIFY2(r.error.contains(QStringLiteral("the local disk is full while writing /dev/full")), qPrintable(r.error));
+    QVERIFY(r.bytes > 0);
+    QVERIFY(!r.samples.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestSmbDriver)

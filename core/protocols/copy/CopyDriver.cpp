@@ -133,7 +133,10 @@ RunResult CopyRun::failErrno(int err, const QString &during)
     case ENOSPC:
     case EDQUOT:
     case EFBIG:
-        return fail(TransferFault::RemoteDiskFull, QStringLiteral("no space left on %1 %2").arg(file, during));
+        return fail(TransferFault::RemoteDiskFull, QStringLiteral("the disk behind the mounted path is full: no space "
+                                                                  "left on %1 %2 (%3 B written)")
+                                                       .arg(file, during)
+                                                       .arg(m_moved));
     case EIO:
     case ESTALE:
     case ENOTCONN:
@@ -291,14 +294,15 @@ RunResult CopyRun::run()
                 break;
             if (callClock.nsecsElapsed() > SlowCallNs && chunk > MinChunkBytes)
                 chunk /= 2;
+            // The chunk has crossed the network whatever the sink makes of it: it counts as received.
+            m_moved += r;
+            m_meter.add(r);
             if (!sink.write(buffer.data(), r, &localError)) {
                 fillTiming();
                 return fail(sink.localDiskFull() ? TransferFault::LocalDiskFull
                                 : sink.mismatchAt() >= 0 ? TransferFault::Mismatch : TransferFault::LocalError,
                             localError);
             }
-            m_moved += r;
-            m_meter.add(r);
             limiter.throttle(m_moved);
         }
         const bool sinkOk = sink.finish(&localError);

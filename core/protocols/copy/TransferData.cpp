@@ -384,9 +384,10 @@ bool LocalSink::flushBuffer(bool final, QString *error)
                 continue;
             const int err = errno;
             m_diskFull = isDiskFull(err);
-            *error = m_diskFull ? QStringLiteral("the local disk is full while writing %1 (%2 B written)")
+            *error = m_diskFull ? QStringLiteral("the local disk is full while writing %1 (%2 B stored of %3 B received)")
                                       .arg(m_path)
                                       .arg(m_disk.bytes + done)
+                                      .arg(m_position)
                                 : QStringLiteral("writing the local file %1 failed (%2)").arg(m_path, errnoText(err));
             return false;
         }

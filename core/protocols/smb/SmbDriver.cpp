@@ -372,7 +372,9 @@ RunResult SmbRun::failErrno(int err, const QString &during, bool opening)
                     QStringLiteral("the server stopped answering %1").arg(during));
     case ENOSPC:
     case EDQUOT:
-        return fail(TransferFault::RemoteDiskFull, QStringLiteral("the server's disk is full %1").arg(during));
+        return fail(TransferFault::RemoteDiskFull, QStringLiteral("the server's disk is full %1 of %2 (%3 B written)")
+                                                       .arg(during, target)
+                                                       .arg(m_moved));
     default:
         break;
     }
@@ -482,14 +484,15 @@ RunResult SmbRun::run()
                 break;
             if (nowNs() - t0 > SlowCallNs && m_io > MinIoBytes)
                 m_io /= 2;
+            // The chunk has crossed the network whatever the sink makes of it: it counts as received.
+            m_moved += r;
+            m_meter.add(r);
             if (!sink.write(buffer.data(), r, &localError)) {
                 fillTiming(m_moved);
                 return fail(sink.localDiskFull() ? TransferFault::LocalDiskFull
                                 : sink.mismatchAt() >= 0 ? TransferFault::Mismatch : TransferFault::LocalError,
                             localError);
             }
-            m_moved += r;
-            m_meter.add(r);
             limiter.throttle(m_moved);
         }
         const bool sinkOk = sink.finish(&localError);
