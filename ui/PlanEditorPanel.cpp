@@ -1,6 +1,7 @@
 #include "PlanEditorPanel.h"
 
 #include "OptionForm.h"
+#include "RepeatOptionsBox.h"
 #include "protocols/DriverRegistry.h"
 #include "protocols/copy/TransferData.h"
 #include "settings/Config.h"
@@ -156,6 +157,9 @@ PlanEditorPanel::PlanEditorPanel(Config *config, QWidget *parent)
     form->addRow(tr("Socket buffers:"), bufferRow);
     form->addRow(tr("Sample interval:"), m_sampleInterval);
 
+    m_repeatOptions = new RepeatOptionsBox(this);
+    connect(m_repeatOptions, &RepeatOptionsBox::changed, this, &PlanEditorPanel::onChanged);
+
     // File transfers: shown only while FTP, SMB or copy is checked.
     m_transferBox = new QGroupBox(tr("File transfers (FTP, SMB, copy)"), this);
     m_transferBox->setObjectName(QStringLiteral("transferBox"));
@@ -193,6 +197,7 @@ PlanEditorPanel::PlanEditorPanel(Config *config, QWidget *parent)
     layout->addWidget(protocolBox);
     layout->addWidget(frameBox);
     layout->addLayout(form);
+    layout->addWidget(m_repeatOptions);
     layout->addWidget(m_transferBox);
     layout->addWidget(m_summary);
     layout->addWidget(m_problems);
@@ -254,6 +259,7 @@ TestPlan PlanEditorPanel::plan() const
     plan.params.sampleIntervalMs = m_sampleInterval->value();
     plan.params.fileSizeBytes = qint64(m_fileSize->value()) * 1024 * 1024;
     plan.params.options = m_transferForm->values();
+    m_repeatOptions->apply(&plan);
     return plan;
 }
 
@@ -301,6 +307,7 @@ void PlanEditorPanel::setPlan(const TestPlan &plan)
     m_sampleInterval->setValue(plan.params.sampleIntervalMs);
     m_fileSize->setValue(int(std::clamp<qint64>(plan.params.fileSizeBytes / (1024 * 1024), 1, 1024 * 1024)));
     m_transferForm->setValues(plan.params.options);
+    m_repeatOptions->load(plan);
     m_loading = false;
     onChanged();
 }
@@ -343,6 +350,7 @@ void PlanEditorPanel::onChanged()
     m_recvBufferSize->setEnabled(bufferMode == 2);
     m_recvBufferSize->setVisible(bufferMode == 2);
     m_transferBox->setVisible(anyTransferChecked());
+    m_repeatOptions->setMaxRepetitions(m_repetitions->value());
     if (QWidget *path = m_transferForm->editor(QLatin1String(TransferSettings::LocalPathKey))) {
         const QVariantMap o = m_transferForm->values();
         path->setEnabled(o.value(QLatin1String(TransferSettings::SourceKey)).toString() == QLatin1String("file")
@@ -357,10 +365,15 @@ void PlanEditorPanel::onChanged()
         const ProtocolInfo *info = DriverRegistry::find(id);
         (info && !info->timed ? transfers : timed) += int(p.frameSizes.size());
     }
-    const double seconds = double(timed) * p.repetitions * p.params.durationMs / 1000.0;
-    QString summary = tr("%1 test(s) x %2 repetition(s) per host").arg(timed + transfers).arg(p.repetitions);
+    const double seconds = double(timed) * p.repetitions * (p.params.durationMs + p.params.warmupMs) / 1000.0;
+    QString summary = p.params.stableTargetPercent > 0
+                          ? tr("%1 test(s) x %2 to %3 repetition(s) per host")
+                                .arg(timed + transfers)
+                                .arg(p.params.minRepetitions)
+                                .arg(p.repetitions)
+                          : tr("%1 test(s) x %2 repetition(s) per host").arg(timed + transfers).arg(p.repetitions);
     if (timed > 0)
-        summary += tr("; timed tests: about %1 s of measuring per host, message %2")
+        summary += tr("; timed tests: at most about %1 s per host (warm-up included), message %2")
                        .arg(seconds, 0, 'f', 0)
                        .arg(Units::formatBytes(p.params.messageSize));
     if (transfers > 0)

@@ -18,6 +18,7 @@ namespace wb {
 
 class Config;
 class OptionForm;
+class RepeatOptionsBox;
 
 /// What to run: protocols, frame sizes (1500, 9000, custom), repetitions, duration, message size, socket
 /// buffers and the sample interval, and, when a file-transfer protocol (FTP, SMB, copy) is checked, the file size
@@ -71,6 +72,7 @@ private:
     QGroupBox *m_transferBox = nullptr;
     QSpinBox *m_fileSize = nullptr;
     OptionForm *m_transferForm = nullptr;
+    RepeatOptionsBox *m_repeatOptions = nullptr;
     QSpinBox *m_sampleInterval = nullptr;
     QLabel *m_summary = nullptr;
     QLabel *m_problems = nullptr;

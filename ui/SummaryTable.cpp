@@ -204,6 +204,11 @@ void SummaryTable::rebuild()
         QStringList lines{tr("Bottleneck: %1").arg(sentence)};
         for (const QString &w : std::as_const(warnings))
             lines << tr("Warning: %1").arg(w);
+        for (const RunResult &r : std::as_const(runs)) { // "repeat until stable": why the repetitions ended
+            const QString stability = r.extra.value(QStringLiteral("stability")).toString();
+            if (!stability.isEmpty() && !warnings.contains(stability))
+                lines << tr("Repetitions: %1").arg(stability);
+        }
         auto *verdict = new QTableWidgetItem(lines.join(QLatin1Char('\n')));
         verdict->setToolTip(lines.join(QLatin1Char('\n')));
         verdict->setBackground(QColor(244, 244, 240));

@@ -19,7 +19,8 @@ QString usageLines()
         "  wirebench-cli run --host ADDR[:PORT] [--host ...] --protocol tcp-send[,tcp-recv] --frame 1500[,9000]\n"
         "                    --reps N --duration SECONDS --message-size BYTES [--send-buffer B] [--recv-buffer B]\n"
         "                    [--server wirebenchd|iperf3] [--json FILE] [--csv FILE] [--chart FILE.png|.pdf|.jpg]\n"
-        "                    [--unit MBps|MiBps|Mbps] [--stop-on-error] [--interleave]\n"
+        "                    [--unit MBps|MiBps|Mbps] [--stop-on-error] [--interleave] [--warmup SECONDS]\n"
+        "                    [--stable PERCENT [--min-reps N]]\n"
         "  wirebench-cli protocols        list the protocols this build offers\n"
         "  wirebench-cli --version | --help\n"
         "\n"
@@ -79,6 +80,17 @@ struct Parser
     QCommandLineOption stopOnError{QStringLiteral("stop-on-error"), QStringLiteral("Stop at the first failed run.")};
     QCommandLineOption interleave{QStringLiteral("interleave"),
                                   QStringLiteral("Alternate hosts (A B A B) rather than A A B B.")};
+    QCommandLineOption warmup{QStringLiteral("warmup"),
+                              QStringLiteral("Seconds at the start of each timed run left out of the figure (iperf3 -O); "
+                                             "default 0."),
+                              QStringLiteral("SECONDS")};
+    QCommandLineOption stable{QStringLiteral("stable"),
+                              QStringLiteral("Repeat until stable (netperf -I 95,width): stop repeating a test once the 95% "
+                                             "confidence interval is within +/-PERCENT of the mean; --reps is the maximum."),
+                              QStringLiteral("PERCENT")};
+    QCommandLineOption minReps{QStringLiteral("min-reps"),
+                               QStringLiteral("With --stable: runs before the rule judges (netperf -i max,min); default 3."),
+                               QStringLiteral("N")};
     QCommandLineOption store{QStringLiteral("store"),
                              QStringLiteral("Keep the results in the SQLite result store FILE (default: the user's, "
                                             "shown in the GUI's History)."),
@@ -91,7 +103,8 @@ struct Parser
     {
         p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
         p.addOptions({host, protocol, frame, reps, duration, messageSize, sendBuffer, recvBuffer, server, key, keyFile,
-                      json, jsonSamples, csv, chart, chartSize, unit, interval, stopOnError, interleave, store, noStore, help, version});
+                      json, jsonSamples, csv, chart, chartSize, unit, interval, stopOnError, interleave, warmup, stable, minReps, store, noStore, help,
+                      version});
         p.addPositionalArgument(QStringLiteral("command"), QStringLiteral("run | protocols"));
     }
 };
@@ -336,6 +349,32 @@ bool CliOptions::parse(const QStringList &arguments, CliOptions *options, QStrin
     }
     plan.params.stopOnError = parser.p.isSet(parser.stopOnError);
     plan.interleaveHosts = parser.p.isSet(parser.interleave);
+    if (parser.p.isSet(parser.warmup)) {
+        bool ok = false;
+        const double s = parser.p.value(parser.warmup).toDouble(&ok);
+        if (!ok || !std::isfinite(s) || s < 0 || s > 600)
+            return fail(QStringLiteral("--warmup must be a number of seconds from 0 to 600"));
+        plan.params.warmupMs = int(std::lround(s * 1000));
+    }
+    if (parser.p.isSet(parser.stable)) {
+        bool ok = false;
+        const double percent = parser.p.value(parser.stable).toDouble(&ok);
+        if (!ok || !std::isfinite(percent) || percent <= 0 || percent > 100)
+            return fail(QStringLiteral("--stable must be a percentage above 0 and at most 100 (e.g. 5 for +/-5 %)"));
+        plan.params.stableTargetPercent = percent;
+    }
+    if (parser.p.isSet(parser.minReps)) {
+        if (!parser.p.isSet(parser.stable))
+            return fail(QStringLiteral("--min-reps goes with --stable"));
+        bool ok = false;
+        plan.params.minRepetitions = parser.p.value(parser.minReps).toInt(&ok);
+        if (!ok || plan.params.minRepetitions < 2 || plan.params.minRepetitions > plan.repetitions)
+            return fail(QStringLiteral("--min-reps must be a whole number from 2 to --reps (%1)").arg(plan.repetitions));
+    } else if (plan.params.stableTargetPercent > 0) {
+        plan.params.minRepetitions = qMin(plan.params.minRepetitions, qMax(2, plan.repetitions));
+        if (plan.repetitions < 2)
+            return fail(QStringLiteral("--stable needs --reps of at least 2: the rule judges after two runs or more"));
+    }
 
     if (parser.p.isSet(parser.unit)) {
         bool ok = false;

@@ -151,6 +151,9 @@ QString RunCommand::runLine(const RunResult &r) const
     }
     for (const QString &w : r.warnings)
         line += QStringLiteral("\n    warning: ") + w;
+    const QString stability = r.extra.value(QStringLiteral("stability")).toString();
+    if (!stability.isEmpty() && !r.warnings.contains(stability))
+        line += QStringLiteral("\n    ") + stability;
     return line;
 }
 
@@ -258,12 +261,21 @@ void RunCommand::onPlanFinished(bool cancelled)
 {
     m_signalPoll.stop();
     // Runs the plan never reached are part of the record too (status "not-run").
+    // Tests that "repeat until stable" settled early need no more repetitions: those are not missing runs.
+    auto testOf = [](const RunSpec &spec) {
+        return spec.host.name + QLatin1Char('|') + spec.host.address + QLatin1Char(':') + QString::number(spec.host.port)
+               + QLatin1Char('|') + spec.testKey();
+    };
     QSet<int> done;
-    for (const RunResult &r : m_results)
+    QSet<QString> settled;
+    for (const RunResult &r : m_results) {
         done.insert(r.spec.index);
+        if (r.extra.contains(QStringLiteral("stability")))
+            settled.insert(testOf(r.spec));
+    }
     int notRun = 0;
     for (const RunSpec &spec : m_options.plan.expand()) {
-        if (done.contains(spec.index))
+        if (done.contains(spec.index) || settled.contains(testOf(spec)))
             continue;
         RunResult r;
         r.spec = spec;

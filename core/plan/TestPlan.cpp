@@ -54,6 +54,13 @@ QStringList TestPlan::validate() const
     }
     if (repetitions < 1)
         problems << QStringLiteral("Repetitions must be at least 1.");
+    if (params.stableTargetPercent < 0 || params.stableTargetPercent > 100)
+        problems << QStringLiteral("The stability target must be between 0 and 100 %.");
+    if (params.stableTargetPercent > 0 && (params.minRepetitions < 2 || params.minRepetitions > repetitions))
+        problems << QStringLiteral("Repeat until stable needs at least 2 repetitions before it judges, and no more than "
+                                   "the %1 repetitions allowed at most.").arg(repetitions);
+    if (params.warmupMs < 0 || params.warmupMs > 600000)
+        problems << QStringLiteral("The warm-up must be between 0 and 600 s.");
     if (params.durationMs < 100)
         problems << QStringLiteral("A run must last at least 0.1 s.");
     if (params.messageSize < 1 || params.messageSize > 16 * 1024 * 1024)

@@ -26,6 +26,11 @@ const QString kPlanRcvBuf = QStringLiteral("plan/recvBufferBytes");
 const QString kPlanSample = QStringLiteral("plan/sampleIntervalMs");
 const QString kPlanFileSize = QStringLiteral("plan/fileSizeBytes");
 const QString kPlanOptions = QStringLiteral("plan/options"); // JSON object, secret keys removed
+const QString kPlanWarmup = QStringLiteral("plan/warmupMs");
+const QString kPlanStableTarget = QStringLiteral("plan/stableTargetPercent"); // 0 = every repetition runs
+const QString kPlanMinReps = QStringLiteral("plan/minRepetitions");
+const QString kPlanInterleave = QStringLiteral("plan/interleaveHosts");
+const QString kPlanStopOnError = QStringLiteral("plan/stopOnError");
 const QString kUnit = QStringLiteral("view/rateUnit");
 const QString kGeometry = QStringLiteral("window/geometry");
 const QString kState = QStringLiteral("window/state");
@@ -223,7 +228,13 @@ TestPlan Config::lastPlan() const
     plan.params.sendBufferBytes = intIn(m_settings->value(kPlanSndBuf), 0, 0, 1 << 30);
     plan.params.recvBufferBytes = intIn(m_settings->value(kPlanRcvBuf), 0, 0, 1 << 30);
     plan.params.sampleIntervalMs = intIn(m_settings->value(kPlanSample), defaults.sampleIntervalMs, 10, 60000);
+    plan.params.warmupMs = intIn(m_settings->value(kPlanWarmup), 0, 0, 600000);
+    plan.params.minRepetitions = intIn(m_settings->value(kPlanMinReps), defaults.minRepetitions, 2, 1000);
+    plan.interleaveHosts = m_settings->value(kPlanInterleave, false).toBool();
+    plan.params.stopOnError = m_settings->value(kPlanStopOnError, false).toBool();
     bool ok = false;
+    const double target = m_settings->value(kPlanStableTarget).toDouble(&ok);
+    plan.params.stableTargetPercent = ok && target > 0 && target <= 100 ? target : 0;
     const qint64 fileSize = m_settings->value(kPlanFileSize).toLongLong(&ok);
     if (ok && fileSize > 0 && fileSize <= (qint64(1) << 40))
         plan.params.fileSizeBytes = fileSize;
@@ -249,6 +260,11 @@ void Config::setLastPlan(const TestPlan &plan)
     m_settings->setValue(kPlanRcvBuf, plan.params.recvBufferBytes);
     m_settings->setValue(kPlanSample, plan.params.sampleIntervalMs);
     m_settings->setValue(kPlanFileSize, plan.params.fileSizeBytes);
+    m_settings->setValue(kPlanWarmup, plan.params.warmupMs);
+    m_settings->setValue(kPlanStableTarget, plan.params.stableTargetPercent);
+    m_settings->setValue(kPlanMinReps, plan.params.minRepetitions);
+    m_settings->setValue(kPlanInterleave, plan.interleaveHosts);
+    m_settings->setValue(kPlanStopOnError, plan.params.stopOnError);
     QJsonObject options;
     for (auto it = plan.params.options.cbegin(); it != plan.params.options.cend(); ++it) {
         if (!isSecretOption(it.key()))

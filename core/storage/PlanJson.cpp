@@ -74,6 +74,8 @@ QJsonObject PlanJson::paramsToJson(const TestParams &p)
     o[QLatin1String("streams")] = p.streams;
     o[QLatin1String("file_size")] = double(p.fileSizeBytes);
     o[QLatin1String("stop_on_error")] = p.stopOnError;
+    o[QLatin1String("stable_target_percent")] = p.stableTargetPercent;
+    o[QLatin1String("min_repetitions")] = p.minRepetitions;
     o[QLatin1String("options")] = QJsonObject::fromVariantMap(withoutSecrets(p.options));
     return o;
 }
@@ -90,6 +92,8 @@ TestParams PlanJson::paramsFromJson(const QJsonObject &o)
     p.streams = o.value(QLatin1String("streams")).toInt(p.streams);
     p.fileSizeBytes = qint64(o.value(QLatin1String("file_size")).toDouble(double(p.fileSizeBytes)));
     p.stopOnError = o.value(QLatin1String("stop_on_error")).toBool(p.stopOnError);
+    p.stableTargetPercent = o.value(QLatin1String("stable_target_percent")).toDouble(p.stableTargetPercent);
+    p.minRepetitions = o.value(QLatin1String("min_repetitions")).toInt(p.minRepetitions);
     p.options = withoutSecrets(o.value(QLatin1String("options")).toObject().toVariantMap());
     return p;
 }

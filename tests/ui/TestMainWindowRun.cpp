@@ -5,6 +5,7 @@
 #include "PlanEditorPanel.h"
 #include "ResultsTable.h"
 #include "RunControlPanel.h"
+#include "SummaryTable.h"
 #include "ThroughputChart.h"
 #include "settings/Config.h"
 #include "stats/Statistics.h"
@@ -35,6 +36,7 @@ private slots:
     void hintBeforeFirstRun();
     void runAgainstEmbeddedResponder();
     void stopKeepsFinishedRuns();
+    void repeatUntilStable();
 
 private:
     TestPlan shortPlan(int reps, int durationMs) const;
@@ -68,6 +70,37 @@ void TestMainWindowRun::fillNextExportDialog(const QString &path, QSize size)
         dialog->findChild<QSpinBox *>(QStringLiteral("exportHeightSpin"))->setValue(size.height());
         dialog->accept();
     });
+}
+
+void TestMainWindowRun::repeatUntilStable()
+{
+    Config config(m_dir.filePath(QStringLiteral("stable.ini")));
+    MainWindow window(&config);
+    TestPlan plan = shortPlan(6, 300);
+    plan.params.stableTargetPercent = 100; // wide: usually settled after the minimum, but either outcome is checked
+    plan.params.minRepetitions = 2;
+    plan.params.warmupMs = 200;
+    window.planEditor()->setPlan(plan);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QSignalSpy done(&window, &MainWindow::planDone);
+    QTest::mouseClick(window.findChild<QPushButton *>(QStringLiteral("startButton")), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(done.size(), 1, 120000);
+
+    // Only the runs the rule asked for are in the table, and the summary says why the repetitions ended.
+    const int runs = window.resultsTable()->rowCount();
+    QVERIFY2(runs >= 2 && runs <= 6, qPrintable(QString::number(runs)));
+    for (const RunResult &r : window.resultsTable()->results()) {
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(r.extra.value(QStringLiteral("warmup_ms")).toInt(), 200);
+    }
+    const QString verdict = window.summaryTable()->item(SummaryTable::verdictRow(0), 0)->text();
+    if (runs < 6)
+        QVERIFY2(verdict.contains(QStringLiteral("Repetitions: stable after %1 runs").arg(runs)), qPrintable(verdict));
+    else
+        QVERIFY2(verdict.contains(QStringLiteral("not stable after 6 runs")) || verdict.contains(QStringLiteral("stable after 6 runs")),
+                 qPrintable(verdict));
+    qInfo("%d runs; %s", runs, qPrintable(verdict));
 }
 
 void TestMainWindowRun::hintBeforeFirstRun()

@@ -11,6 +11,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -27,6 +28,7 @@ private slots:
     void netperfPreset();
     void problemsReported();
     void persisted();
+    void repeatOptions();
     void transferSettingsShownAndRoundTrip();
     void shootoutPreset();
     void netperfMenuPreset();
@@ -129,6 +131,81 @@ void TestPlanEditor::persisted()
     PlanEditorPanel panel(&config);
     QCOMPARE(panel.plan().repetitions, 7);
     QCOMPARE(panel.plan().frameSizes, QList<int>{1500});
+}
+
+void TestPlanEditor::repeatOptions()
+{
+    const QString file = m_dir.filePath(QStringLiteral("repeat.ini"));
+    {
+        Config config(file);
+        PlanEditorPanel panel(&config);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        // Off by default: every repetition runs, nothing is left out.
+        QCOMPARE(panel.plan().params.stableTargetPercent, 0.0);
+        QCOMPARE(panel.plan().params.warmupMs, 0);
+        QVERIFY(!panel.plan().interleaveHosts);
+        QVERIFY(!child<QDoubleSpinBox>(panel, "stableTargetSpin")->isEnabled());
+
+        auto *stable = child<QCheckBox>(panel, "stableCheck");
+        QTest::mouseClick(stable, Qt::LeftButton, {}, QPoint(8, stable->height() / 2));
+        QVERIFY(stable->isChecked());
+        QVERIFY(child<QDoubleSpinBox>(panel, "stableTargetSpin")->isEnabled());
+        child<QSpinBox>(panel, "repetitionsSpin")->setValue(10);
+        child<QDoubleSpinBox>(panel, "stableTargetSpin")->setValue(2.5);
+        child<QSpinBox>(panel, "minRepetitionsSpin")->setValue(4);
+        child<QDoubleSpinBox>(panel, "warmupSpin")->setValue(2);
+        auto *interleave = child<QCheckBox>(panel, "interleaveCheck");
+        QTest::mouseClick(interleave, Qt::LeftButton, {}, QPoint(8, interleave->height() / 2));
+        auto *stop = child<QCheckBox>(panel, "stopOnErrorCheck");
+        QTest::mouseClick(stop, Qt::LeftButton, {}, QPoint(8, stop->height() / 2));
+
+        const TestPlan plan = panel.plan();
+        QCOMPARE(plan.params.stableTargetPercent, 2.5);
+        QCOMPARE(plan.params.minRepetitions, 4);
+        QCOMPARE(plan.repetitions, 10);
+        QCOMPARE(plan.params.warmupMs, 2000);
+        QVERIFY(plan.interleaveHosts);
+        QVERIFY(plan.params.stopOnError);
+        const QString note = child<QLabel>(panel, "stableNoteLabel")->text();
+        QVERIFY2(note.contains(QStringLiteral("4 to 10 times")) && note.contains(QStringLiteral("2.5 %")), qPrintable(note));
+        const QString summary = child<QLabel>(panel, "planSummaryLabel")->text();
+        QVERIFY2(summary.contains(QStringLiteral("4 to 10 repetition(s)")), qPrintable(summary));
+        QVERIFY(panel.problems().isEmpty());
+
+        // More runs before judging than allowed at most: the editor says so.
+        child<QSpinBox>(panel, "minRepetitionsSpin")->setValue(12);
+        QVERIFY2(panel.problems().join(QLatin1Char(' ')).contains(QStringLiteral("Repeat until stable")),
+                 qPrintable(panel.problems().join(QLatin1Char(' '))));
+        child<QSpinBox>(panel, "minRepetitionsSpin")->setValue(4);
+    }
+    // Kept between sessions.
+    Config config(file);
+    PlanEditorPanel panel(&config);
+    const TestPlan plan = panel.plan();
+    QCOMPARE(plan.params.stableTargetPercent, 2.5);
+    QCOMPARE(plan.params.minRepetitions, 4);
+    QCOMPARE(plan.params.warmupMs, 2000);
+    QVERIFY(plan.interleaveHosts);
+    QVERIFY(plan.params.stopOnError);
+    QVERIFY(child<QCheckBox>(panel, "stableCheck")->isChecked());
+
+    // Interleaved: repetition 1 on every host before repetition 2 (A B A B).
+    TestPlan two = plan;
+    Host a = Config::loopbackHost();
+    Host b = a;
+    b.name = QStringLiteral("second");
+    two.hosts = {a, b};
+    two.protocols = {QStringLiteral("tcp-send")};
+    two.frameSizes = {1500};
+    two.repetitions = 2;
+    const QList<RunSpec> runs = two.expand();
+    QCOMPARE(runs.size(), 4);
+    QCOMPARE(runs.at(0).host.name, a.name);
+    QCOMPARE(runs.at(1).host.name, b.name);
+    QCOMPARE(runs.at(2).host.name, a.name);
+    QCOMPARE(runs.at(1).repetition, 1);
+    QCOMPARE(runs.at(2).repetition, 2);
 }
 
 void TestPlanEditor::transferSettingsShownAndRoundTrip()

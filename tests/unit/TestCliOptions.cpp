@@ -95,7 +95,8 @@ void TestCliOptions::fullRun()
     const QStringList args{"run", "--host", "127.0.0.1:5301", "--host", "[::1]:5302", "--protocol", "tcp-send,tcp-recv",
                            "--frame", "1500,9000", "--reps", "3", "--duration", "2.5", "--message-size", "1472",
                            "--send-buffer", "64K", "--recv-buffer", "131072", "--json", "out.json", "--csv", "out.csv",
-                           "--unit", "Mbps", "--stop-on-error", "--interleave", "--interval", "250"};
+                           "--unit", "Mbps", "--stop-on-error", "--interleave", "--interval", "250",
+                           "--warmup", "1.5", "--stable", "2.5", "--min-reps", "2"};
     QVERIFY2(CliOptions::parse(args, &o, &error), qPrintable(error));
     QCOMPARE(o.command, CliOptions::Command::Run);
     QCOMPARE(o.plan.hosts.size(), 2);
@@ -112,6 +113,9 @@ void TestCliOptions::fullRun()
     QCOMPARE(o.plan.params.sampleIntervalMs, 250);
     QVERIFY(o.plan.params.stopOnError);
     QVERIFY(o.plan.interleaveHosts);
+    QCOMPARE(o.plan.params.warmupMs, 1500);
+    QCOMPARE(o.plan.params.stableTargetPercent, 2.5);
+    QCOMPARE(o.plan.params.minRepetitions, 2);
     QCOMPARE(o.unit, RateUnit::Mbps);
     QCOMPARE(o.jsonPath, QStringLiteral("out.json"));
     QCOMPARE(o.csvPath, QStringLiteral("out.csv"));
@@ -134,6 +138,8 @@ void TestCliOptions::defaults()
     QCOMPARE(o.plan.params.durationMs, 10000);
     QCOMPARE(o.plan.params.messageSize, 128 * 1024);
     QCOMPARE(o.plan.params.sendBufferBytes, 0);
+    QCOMPARE(o.plan.params.warmupMs, 0);
+    QCOMPARE(o.plan.params.stableTargetPercent, 0.0);
     QCOMPARE(o.unit, RateUnit::MBps);
     QVERIFY(o.jsonPath.isEmpty() && o.chartPath.isEmpty());
     QVERIFY(CliOptions::parse({"--version"}, &o, &error));
@@ -169,6 +175,12 @@ void TestCliOptions::usageErrors_data()
     QTest::newRow("chart gif") << QStringList{"run", "--host", "h", "--chart", "c.gif"} << "--chart";
     QTest::newRow("chart size") << QStringList{"run", "--host", "h", "--chart-size", "big"} << "--chart-size";
     QTest::newRow("bad host") << QStringList{"run", "--host", "h:99999"} << "--host \"h:99999\"";
+    QTest::newRow("warmup negative") << QStringList{"run", "--host", "h", "--warmup", "-1"} << "--warmup";
+    QTest::newRow("stable 0") << QStringList{"run", "--host", "h", "--stable", "0"} << "--stable";
+    QTest::newRow("min-reps alone") << QStringList{"run", "--host", "h", "--min-reps", "3"} << "goes with --stable";
+    QTest::newRow("min-reps above reps") << QStringList{"run", "--host", "h", "--reps", "4", "--stable", "5", "--min-reps", "6"}
+                                         << "--min-reps";
+    QTest::newRow("stable with 1 rep") << QStringList{"run", "--host", "h", "--reps", "1", "--stable", "5"} << "--reps of at least 2";
     QTest::newRow("bad interval") << QStringList{"run", "--host", "h", "--interval", "1"} << "--interval";
 }
 
