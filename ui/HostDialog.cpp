@@ -2,6 +2,7 @@
 
 #include "CredentialStore.h"
 #include "OptionForm.h"
+#include "identity/ServerIdentity.h"
 #include "net/Responder.h"
 #include "protocols/DriverRegistry.h"
 #include "protocols/iperf3/Iperf3Protocol.h"
@@ -10,13 +11,21 @@
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QHeaderView>
 #include <QHostAddress>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPromise>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QVBoxLayout>
+
+#include <thread>
 
 namespace wb {
 
@@ -140,7 +149,21 @@ HostDialog::HostDialog(const Host &host, QWidget *parent, CredentialStore *crede
     general->addRow(tr("&Address:"), m_address);
     general->addRow(tr("&Server type:"), m_serverType);
     general->addRow(tr("&Port:"), m_port);
-    general->addRow(tr("&OS label:"), m_os);
+    m_detectButton = new QPushButton(tr("&Detect"), this);
+    m_detectButton->setObjectName(QStringLiteral("hostDetectButton"));
+    m_detectButton->setToolTip(tr("Ask this host's FTP, SMB and wirebenchd servers what they are (a few seconds; "
+                                  "nothing is logged in except FTP with the user below, for SYST)"));
+    connect(m_detectButton, &QPushButton::clicked, this, &HostDialog::detectIdentity);
+    if (host.embedded) {
+        m_detectButton->setEnabled(false);
+        m_detectButton->setToolTip(tr("This computer: its OS is known"));
+    }
+    auto *osRow = new QHBoxLayout;
+    osRow->addWidget(m_os, 1);
+    osRow->addWidget(m_detectButton);
+    auto *osLabel = new QLabel(tr("&OS label:"), this);
+    osLabel->setBuddy(m_os); // a row of a layout gets no buddy from addRow()
+    general->addRow(osLabel, osRow);
     general->addRow(tr("&Link speed:"), m_linkSpeed);
 
     // One tab per protocol family, built from what the drivers declare.
@@ -198,12 +221,51 @@ HostDialog::HostDialog(const Host &host, QWidget *parent, CredentialStore *crede
         });
     }
 
+    // What Detect found: one row per source, failures with their message.
+    m_identityTable = new QTableWidget(0, 3, this);
+    m_identityTable->setObjectName(QStringLiteral("hostIdentityTable"));
+    m_identityTable->setHorizontalHeaderLabels({tr("Source"), tr("The server said"), tr("Suggests")});
+    m_identityTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_identityTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_identityTable->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_identityTable->verticalHeader()->hide();
+    m_identityTable->verticalHeader()->setDefaultSectionSize(m_identityTable->fontMetrics().height() + 8);
+    m_identityTable->setWordWrap(false); // one line per source; the tooltip holds the whole text
+    m_identityTable->setTextElideMode(Qt::ElideRight);
+    m_identityTable->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_identityTable->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_identityTable->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Interactive);
+    m_identityTable->horizontalHeader()->resizeSection(2, 190);
+    m_identityTable->setMinimumHeight(150);
+    m_identityTable->setMaximumHeight(190);
+    m_identityTable->hide();
+    m_detectStatus = new QLabel(this);
+    m_detectStatus->setObjectName(QStringLiteral("hostDetectStatusLabel"));
+    m_detectStatus->setWordWrap(true);
+    m_detectStatus->hide();
+    m_useButton = new QPushButton(tr("&Use as OS label"), this);
+    m_useButton->setObjectName(QStringLiteral("hostUseDetectedButton"));
+    m_useButton->setToolTip(tr("Put the selected row's suggestion (else the best one) into the OS label; you can still edit it"));
+    m_useButton->setEnabled(false);
+    m_useButton->hide();
+    connect(m_useButton, &QPushButton::clicked, this, &HostDialog::useDetectedLabel);
+    m_detectWatcher = new QFutureWatcher<ServerEvidenceList>(this);
+    connect(m_detectWatcher, &QFutureWatcher<ServerEvidenceList>::finished, this, [this] {
+        const QFuture<ServerEvidenceList> f = m_detectWatcher->future();
+        showEvidence(f.resultCount() > 0 ? f.result() : ServerEvidenceList{});
+    });
+    auto *detectRow = new QHBoxLayout;
+    detectRow->addWidget(m_detectStatus, 1);
+    detectRow->addWidget(m_useButton);
+
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &HostDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(general);
+    layout->addLayout(detectRow);
+    layout->addWidget(m_identityTable);
     layout->addSpacing(6);
     layout->addWidget(m_tabs, 1);
     layout->addWidget(m_credentialLabel);
@@ -270,6 +332,92 @@ QString HostDialog::problem() const
     if (QHostAddress(h.address).isNull() && !hostName.match(h.address).hasMatch())
         return tr("\"%1\" is neither an IP address nor a host name: check for spaces or typos.").arg(h.address);
     return {};
+}
+
+void HostDialog::detectIdentity()
+{
+    if (m_detectWatcher->isRunning())
+        return;
+    // The probes need what Host::options leaves out: the passwords typed here (SMB share list, FTP SYST).
+    Host target = host();
+    const QMap<QString, QString> typed = secrets();
+    for (auto it = typed.cbegin(); it != typed.cend(); ++it) {
+        if (!it.value().isEmpty())
+            target.options.insert(it.key(), it.value());
+    }
+    if (target.address.isEmpty()) {
+        m_detectStatus->setText(tr("Enter the host's address first."));
+        m_detectStatus->show();
+        return;
+    }
+    m_evidence.clear();
+    m_detectButton->setEnabled(false);
+    m_useButton->setEnabled(false);
+    m_detectStatus->setText(tr("Asking %1 (FTP, SMB%2)…")
+                                .arg(target.address, target.serverType == QLatin1String("wirebenchd")
+                                                          ? tr(", wirebenchd")
+                                                          : QString()));
+    m_detectStatus->show();
+    // A detached thread with a promise: closing the dialog early drops the watcher, not the probes,
+    // which end by themselves within their timeouts.
+    QPromise<ServerEvidenceList> promise;
+    m_detectWatcher->setFuture(promise.future());
+    std::thread([promise = std::move(promise), target]() mutable {
+        promise.start();
+        promise.addResult(ServerIdentity::detect(target));
+        promise.finish();
+    }).detach();
+}
+
+void HostDialog::showEvidence(const ServerEvidenceList &evidence)
+{
+    m_evidence = evidence;
+    m_detectButton->setEnabled(!m_host.embedded);
+    const ServerEvidence *best = bestEvidence(evidence);
+    m_identityTable->setRowCount(int(evidence.size()));
+    for (int row = 0; row < evidence.size(); ++row) {
+        const ServerEvidence &e = evidence.at(row);
+        auto *source = new QTableWidgetItem(e.source);
+        auto *said = new QTableWidgetItem(e.failed() ? e.error : e.said);
+        said->setToolTip(said->text());
+        auto *suggests = new QTableWidgetItem(e.suggests);
+        suggests->setToolTip(e.suggests);
+        if (e.failed())
+            said->setForeground(QColor(0xb0, 0x1e, 0x1e));
+        if (best == &e) {
+            QFont bold = suggests->font();
+            bold.setBold(true);
+            suggests->setFont(bold);
+            suggests->setToolTip(tr("%1 (the best suggestion)").arg(e.suggests));
+        }
+        m_identityTable->setItem(row, 0, source);
+        m_identityTable->setItem(row, 1, said);
+        m_identityTable->setItem(row, 2, suggests);
+    }
+    if (m_identityTable->isHidden() && width() < 800)
+        resize(800, height()); // room for what the servers said
+    m_identityTable->show();
+    m_useButton->show();
+    m_useButton->setEnabled(best != nullptr);
+    m_detectStatus->setText(best ? tr("Best suggestion: %1 (from %2)").arg(best->suggests, best->source)
+                                 : tr("No server on this host said what it is."));
+    emit detectionFinished();
+}
+
+QString HostDialog::chosenSuggestion() const
+{
+    const int row = m_identityTable->currentRow();
+    if (row >= 0 && row < m_evidence.size() && !m_evidence.at(row).suggests.isEmpty()
+        && m_identityTable->selectionModel()->isRowSelected(row))
+        return m_evidence.at(row).suggests;
+    return bestOsLabel(m_evidence);
+}
+
+void HostDialog::useDetectedLabel()
+{
+    const QString label = chosenSuggestion();
+    if (!label.isEmpty())
+        m_os->setCurrentText(label);
 }
 
 void HostDialog::accept()

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "identity/ServerEvidence.h"
 #include "model/Host.h"
 
 #include <QDialog>
@@ -9,8 +10,12 @@ class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
+class QPushButton;
 class QSpinBox;
+class QTableWidget;
 class QTabWidget;
+template <typename T>
+class QFutureWatcher;
 
 namespace wb {
 
@@ -39,9 +44,24 @@ public:
 
     void accept() override;
 
+    /// What the last "Detect" found (empty before and while it runs).
+    ServerEvidenceList detectedEvidence() const { return m_evidence; }
+
+public slots:
+    /// Asks the host's servers who they are (FTP, SMB, wirebenchd hello) on a worker thread; the table fills
+    /// when they answered and detectionFinished() follows.
+    void detectIdentity();
+    /// Puts the selected row's suggestion (else the best one) into the OS label field.
+    void useDetectedLabel();
+
+signals:
+    void detectionFinished();
+
 private:
     void updatePortText();
     void updateCredentialText();
+    void showEvidence(const ServerEvidenceList &evidence);
+    QString chosenSuggestion() const;
 
     Host m_host;
     CredentialStore *m_credentials = nullptr;
@@ -55,6 +75,12 @@ private:
     QMap<QString, OptionForm *> m_forms;
     QLabel *m_credentialLabel = nullptr;
     QLabel *m_problem = nullptr;
+    QPushButton *m_detectButton = nullptr;
+    QPushButton *m_useButton = nullptr;
+    QTableWidget *m_identityTable = nullptr;
+    QLabel *m_detectStatus = nullptr;
+    QFutureWatcher<ServerEvidenceList> *m_detectWatcher = nullptr;
+    ServerEvidenceList m_evidence;
 };
 
 } // namespace wb

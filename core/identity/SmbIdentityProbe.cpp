@@ -334,8 +334,15 @@ ServerEvidence SmbIdentityProbe::serverString(const Host &host, int timeoutMs)
     SMBCFILE *dir = smbc_getFunctionOpendir(ctx)(ctx, url.constData());
     if (!dir) {
         const int err = errno;
-        e.error = where.failureLine(QStringLiteral("share list refused %1 (%2): give the host an SMB user and password")
-                                        .arg(who, QString::fromLocal8Bit(std::strerror(err))));
+        const QString why = QString::fromLocal8Bit(std::strerror(err));
+        if (err == ECONNREFUSED)
+            e.error = where.failureLine(QStringLiteral("connection refused: is the server running and listening on port %1?").arg(port));
+        else if (err == ETIMEDOUT || err == EHOSTUNREACH || err == ENETUNREACH)
+            e.error = where.failureLine(QStringLiteral("no answer (%1): check the address and the firewall (TCP port %2)").arg(why).arg(port));
+        else if (err == EACCES || err == EPERM)
+            e.error = where.failureLine(QStringLiteral("share list refused %1 (%2): give the host an SMB user and password").arg(who, why));
+        else
+            e.error = where.failureLine(QStringLiteral("could not list the shares %1 (%2): check the SMB user and password").arg(who, why));
     } else {
         bool found = false;
         while (const smbc_dirent *d = smbc_getFunctionReaddir(ctx)(ctx, dir)) {
