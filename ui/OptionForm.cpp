@@ -11,6 +11,28 @@
 
 namespace wb {
 
+namespace {
+
+/// An option that only means something while another one of the same form holds a value.
+struct Dependency
+{
+    const char *key;
+    const char *controller;
+    QVariant value;
+};
+
+const QList<Dependency> &dependencies()
+{
+    static const QList<Dependency> list = {
+        {"ftp.tls_trust", "ftp.tls", true},
+        {"ftp.tls_ca_file", "ftp.tls", true},
+        {"ftp.tls_ca_file", "ftp.tls_trust", QStringLiteral("CA file")},
+    };
+    return list;
+}
+
+} // namespace
+
 OptionForm::OptionForm(const QList<OptionSpec> &options, QWidget *parent)
     : QWidget(parent)
     , m_options(options)
@@ -64,7 +86,32 @@ OptionForm::OptionForm(const QList<OptionSpec> &options, QWidget *parent)
         else
             m_form->addRow(option.label + QLatin1Char(':'), editor);
     }
+    connect(this, &OptionForm::changed, this, &OptionForm::updateEnabled);
     setValues({});
+}
+
+void OptionForm::updateEnabled()
+{
+    QMap<QString, bool> enabled;
+    for (const Dependency &d : dependencies()) {
+        const QString key = QLatin1String(d.key);
+        const QString controller = QLatin1String(d.controller);
+        const auto option = std::find_if(m_options.cbegin(), m_options.cend(),
+                                         [&](const OptionSpec &o) { return o.key == controller; });
+        if (!m_editors.contains(key) || option == m_options.cend())
+            continue;
+        const QVariant value = valueOf(*option);
+        const bool met = d.value.typeId() == QMetaType::Bool ? value.toBool() == d.value.toBool()
+                                                              : value.toString() == d.value.toString();
+        // A greyed-out controller counts as unmet (the list names a controller's own conditions before it).
+        enabled[key] = enabled.value(key, true) && met && enabled.value(controller, true);
+    }
+    for (auto it = enabled.cbegin(); it != enabled.cend(); ++it) {
+        QWidget *editor = m_editors.value(it.key());
+        editor->setEnabled(it.value());
+        if (QWidget *label = m_form->labelForField(editor))
+            label->setEnabled(it.value());
+    }
 }
 
 void OptionForm::setValues(const QVariantMap &values)
@@ -95,6 +142,7 @@ void OptionForm::setValues(const QVariantMap &values)
         }
         }
     }
+    updateEnabled(); // the blocker above kept changed() quiet
 }
 
 QVariant OptionForm::valueOf(const OptionSpec &option) const

@@ -34,6 +34,8 @@ signals:
 
 private:
     QVariant valueOf(const OptionSpec &option) const;
+    /// Greys out options that only matter under another option's value (the FTPS trust under FTPS).
+    void updateEnabled();
 
     QList<OptionSpec> m_options;
     QMap<QString, QWidget *> m_editors;
