@@ -4,6 +4,7 @@
 
 #include "ChartExporter.h"
 #include "ChartStyle.h"
+#include "protocols/DriverRegistry.h"
 
 #include <qcustomplot.h>
 
@@ -34,6 +35,22 @@ ThroughputChart::ThroughputChart(QWidget *parent)
     m_plot->yAxis->setRange(0, 100);
     ChartStyle::placeLegendBelow(m_plot);
     m_hint = ChartStyle::addHint(m_plot, kIdleHint);
+    // The warm-up: x in seconds, y across the whole axis rect, under the lines (grid layer).
+    m_warmupBand = new QCPItemRect(m_plot);
+    m_warmupBand->setLayer(QStringLiteral("grid"));
+    m_warmupBand->topLeft->setTypeX(QCPItemPosition::ptPlotCoords);
+    m_warmupBand->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    m_warmupBand->bottomRight->setTypeX(QCPItemPosition::ptPlotCoords);
+    m_warmupBand->bottomRight->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    m_warmupBand->setPen(Qt::NoPen);
+    m_warmupBand->setBrush(QColor(120, 120, 120, 40));
+    m_warmupBand->setVisible(false);
+    m_warmupLabel = new QCPItemText(m_plot);
+    m_warmupLabel->position->setTypeX(QCPItemPosition::ptPlotCoords);
+    m_warmupLabel->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    m_warmupLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_warmupLabel->setColor(QColor(90, 90, 90));
+    m_warmupLabel->setVisible(false);
     m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_plot, &QWidget::customContextMenuRequested, this, &ThroughputChart::showContextMenu);
 
@@ -75,6 +92,11 @@ QCPGraph *ThroughputChart::graphForRepetition(int rep) const
     return nullptr;
 }
 
+double ThroughputChart::warmupShownSeconds() const
+{
+    return m_warmupBand->visible() ? m_warmupBand->bottomRight->coords().x() : 0.0;
+}
+
 double ThroughputChart::valueOf(double bytes, double interval) const
 {
     return interval > 0 ? Units::fromBytesPerSecond(bytes / interval, m_unit) : 0.0;
@@ -102,6 +124,8 @@ void ThroughputChart::clear()
     m_seriesByRun.clear();
     m_testKey.clear();
     m_plot->legend->setVisible(false);
+    m_warmupBand->setVisible(false);
+    m_warmupLabel->setVisible(false);
     m_dirty = true;
 }
 
@@ -122,7 +146,18 @@ void ThroughputChart::onRunStarted(const RunSpec &spec)
         clear();
         m_testKey = key;
     }
-    m_durationSeconds = spec.params.durationMs / 1000.0;
+    const double warmup = qMax(0, spec.params.warmupMs) / 1000.0;
+    const ProtocolInfo *info = DriverRegistry::find(spec.protocol);
+    const bool timed = !info || info->timed; // file transfers have no warm-up
+    m_durationSeconds = spec.params.durationMs / 1000.0 + (timed ? warmup : 0);
+    m_warmupBand->setVisible(timed && warmup > 0);
+    m_warmupLabel->setVisible(timed && warmup > 0);
+    if (timed && warmup > 0) {
+        m_warmupBand->topLeft->setCoords(0, 0);
+        m_warmupBand->bottomRight->setCoords(warmup, 1);
+        m_warmupLabel->position->setCoords(0, 0.02);
+        m_warmupLabel->setText(tr(" warm-up %1 s,\n left out of the figure").arg(warmup, 0, 'g', 3));
+    }
     m_testLabel = tr("%1 @ %2 B frame - %3").arg(spec.protocol).arg(spec.frameSize).arg(spec.host.displayName());
     m_title->setText(tr("Live throughput\n%1").arg(m_testLabel));
 

@@ -12,6 +12,7 @@
 
 class QCustomPlot;
 class QCPGraph;
+class QCPItemRect;
 class QCPItemText;
 class QCPTextElement;
 
@@ -35,6 +36,8 @@ public:
     /// The line of repetition rep (1-based) of the current test, or nullptr.
     QCPGraph *graphForRepetition(int rep) const;
     int lineCount() const { return int(m_series.size()); }
+    /// Seconds of warm-up shaded at the start of the time axis (0 = none shown).
+    double warmupShownSeconds() const;
     QString title() const;
 
 public slots:
@@ -75,6 +78,8 @@ private:
     UnitComboBox *m_unitCombo = nullptr;
     QCPTextElement *m_title = nullptr;
     QCPItemText *m_hint = nullptr;
+    QCPItemRect *m_warmupBand = nullptr; ///< the leading time left out of the figure
+    QCPItemText *m_warmupLabel = nullptr;
     QTimer m_replotTimer;
     bool m_dirty = false;
     RateUnit m_unit = RateUnit::MBps;

@@ -42,7 +42,40 @@ private slots:
     void oneLinePerRepetition();
     void newTestClearsLines();
     void decimatesLongRuns();
+    void warmupShaded();
 };
+
+void TestThroughputChart::warmupShaded()
+{
+    ThroughputChart chart;
+    chart.resize(800, 450);
+    RunSpec s = spec(0, 1);
+    s.params.warmupMs = 1500;
+    chart.onRunStarted(s);
+    QList<double> rates;
+    for (int i = 0; i < 35; ++i)
+        rates << (i < 15 ? 60e6 + i * 4e6 : 118e6); // slow start, then line rate
+    chart.addSamples(samples(0, rates));
+    chart.replotNow();
+    QCOMPARE(chart.warmupShownSeconds(), 1.5);
+    // The time axis covers warm-up and measurement.
+    QVERIFY2(chart.plot()->xAxis->range().upper >= 3.5, qPrintable(QString::number(chart.plot()->xAxis->range().upper)));
+    QString label;
+    for (int i = 0; i < chart.plot()->itemCount(); ++i) {
+        auto *text = qobject_cast<QCPItemText *>(chart.plot()->item(i));
+        if (text && text->visible() && text->text().contains(QStringLiteral("warm-up")))
+            label = text->text();
+    }
+    QVERIFY2(label.contains(QStringLiteral("1.5 s")) && label.contains(QStringLiteral("left out")), qPrintable(label));
+    if (!qEnvironmentVariableIsEmpty("WIREBENCH_SHOT_DIR"))
+        chart.plot()->savePng(qEnvironmentVariable("WIREBENCH_SHOT_DIR") + QStringLiteral("/warmup.png"), 800, 450);
+
+    // A file transfer has no warm-up to shade, and the next test clears the band.
+    RunSpec ftp = spec(1, 1, QStringLiteral("ftp-get"));
+    ftp.params.warmupMs = 1500;
+    chart.onRunStarted(ftp);
+    QCOMPARE(chart.warmupShownSeconds(), 0.0);
+}
 
 void TestThroughputChart::labelsAndHint()
 {
