@@ -612,6 +612,8 @@ void Session::composeResult()
     m_result.extra.insert(QStringLiteral("cpu_local_percent"),
                           m_cpuWallSeconds > 0 ? 100.0 * (m_cpu.user + m_cpu.system) / m_cpuWallSeconds : 0.0);
     m_result.extra.insert(QStringLiteral("streams"), int(m_streams.size()));
+    if (m_params.omitSeconds > 0)
+        m_result.extra.insert(QStringLiteral("warmup_ms"), m_params.omitSeconds * 1000); // iperf3 -O, whole seconds
     m_result.extra.insert(QStringLiteral("rtt_us"), m_firstStats.rttUs);
     m_result.extra.insert(QStringLiteral("rcv_mss"), m_firstStats.rcvMss);
     qint64 retransmits = -1;
