@@ -183,8 +183,8 @@ int SocketDiag::observedMss(const QString &remoteAddress, quint16 remotePort, bo
             continue;
         if (ownProcessOnly && !mine.contains(s.inode))
             continue;
-        if (s.sndMss > best) {
-            best = s.sndMss;
+        if (s.dataMss() > best) {
+            best = s.dataMss();
             if (found)
                 *found = s;
         }

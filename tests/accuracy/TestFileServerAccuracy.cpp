@@ -1,0 +1,541 @@
+#include "../protocols/FileServerFixture.h"
+#include "analysis/Ceiling.h"
+#include "engine/Engine.h"
+#include "plan/TestPlan.h"
+#include "protocols/copy/TransferData.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTest>
+
+#include <fcntl.h>
+#include <sched.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include <vector>
+
+using namespace wb;
+
+// FTP GET/PUT and SMB read/write through the two-namespace lab (tests/lab/lab.sh): real vsftpd and smbd
+// serve in the server namespace, this process's main thread joins the client namespace with setns(2) (the
+// engine thread it starts afterwards inherits it), and each result is compared with the theoretical TCP
+// goodput of the emulated Ethernet line, R*(M-52)/(M+38)/8 bytes/s (docs/FRAMES.md).
+//
+// Neither disk may limit: the client uses the memory source and sink; the servers' folders are on a tmpfs
+// (/dev/shm), so the files smbd and vsftpd read are page cache by construction (and are read once more
+// before the runs) and what they store goes to memory. The files to read are made here, of the exact size,
+// so that no driver uploads a seed file through the shaped line.
+//
+// What is compared: FTP's result (bytes over the driver's time) and, for SMB, the steady part of the
+// transfer: the samples after its first third. A fresh libsmbclient connection needs its first one or two
+// 4 MiB calls to ramp up (25-130 ms lost; a second pass over the same connection shows none), and each
+// synchronous call drains the line, so every scheduling delay of this process or smbd idles it; the whole
+// SMB result is printed next to the steady part and the difference is the ramp (docs/FRAMES.md).
+//
+// Tolerance: target 3% below the theory; above it at most 1% (nothing gets through faster than the line).
+// Best of up to 3 attempts: a shared 2-core machine can only lose throughput. After a first attempt more
+// than 3% low, iperf3 runs through the same lab in the same direction as the reference: when the best
+// attempt is still more than 3% low, it must come within 3 points of iperf3 (the lab cannot reach its
+// theory on this machine right now). SMB suffers more from a busy machine than one TCP stream (each call
+// drains the line): when it misses that too, smbclient runs through the same lab, and Wirebench's whole
+// SMB result must not be more than 1 point below Samba's own client. Every figure is printed as a "row:" line (bench/lab_accuracy.sh
+// shows those).
+//
+// WIREBENCH_FS_MB_1G and WIREBENCH_FS_MB_100M (MB = 10^6 bytes) change the file sizes (default 300 and 30:
+// about 2.5 s per run, under 90 s for the twelve runs); WIREBENCH_SMB_IO_SIZE (bytes) the SMB driver's
+// I/O size (smb.io_size, default 4 MiB).
+class TestFileServerAccuracy : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void goodputMatchesTheory_data();
+    void goodputMatchesTheory();
+
+private:
+    QString lab(const QStringList &args, bool *ok = nullptr, int timeoutMs = 60000);
+    void setLab(int mtu, const QString &rate);
+    bool writeServerConfigs(QString *why);
+    bool makeServerFile(const QString &path, qint64 size, QString *why);
+    Host labHost(const QString &protocol, qint64 size) const;
+    RunResult runOnce(const QString &protocol, int frame, qint64 size);
+    double iperf3Ratio(bool reverse, double theory);
+    double smbclientRatio(bool read, qint64 size, double theory);
+    static qint64 sizeFor(double rateBps);
+    static double steadyBytesPerSecond(const RunResult &r);
+
+    std::unique_ptr<test::FileServerFixture> m_fixture;
+    QString m_labScript;
+    QString m_id;
+    QString m_ftpConf;
+    QString m_smbConf;
+    int m_origNs = -1;
+    bool m_up = false;
+    int m_mtu = 0;
+    QString m_rate;
+    double m_speedMbps = 0;
+};
+
+namespace {
+
+const QString ServerAddress = QStringLiteral("10.231.0.2");
+
+QString fileName(const QString &kind, qint64 size)
+{
+    return QStringLiteral("%1-%2.bin").arg(kind).arg(size);
+}
+
+/// One line for the report: the same columns as bench/lab_accuracy.sh's TCP lines.
+QString rowLine(const QString &protocol, double rateBps, int mtu, const RunResult &r, double theory)
+{
+    return QStringLiteral("row: wirebench      %1 %2 Mbit/s MTU %3: %4 MB/s  theory %5 MB/s  ratio %6  MSS %7 bytes")
+        .arg(protocol, -9)
+        .arg(rateBps / 1e6, 6, 'f', 0)
+        .arg(mtu, 5)
+        .arg(r.megabytesPerSecond(), 9, 'f', 3)
+        .arg(theory / 1e6, 8, 'f', 3)
+        .arg(r.bytesPerSecond() / theory, 7, 'f', 4)
+        .arg(r.mss);
+}
+
+} // namespace
+
+QString TestFileServerAccuracy::lab(const QStringList &args, bool *ok, int timeoutMs)
+{
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(QStringLiteral("bash"), QStringList{m_labScript} + args);
+    const bool finished = p.waitForFinished(timeoutMs);
+    const QString out = QString::fromLocal8Bit(p.readAll()).trimmed();
+    const bool good = finished && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+    if (ok)
+        *ok = good;
+    else if (!good)
+        qWarning("lab.sh %s failed: %s", qPrintable(args.join(QLatin1Char(' '))), qPrintable(out));
+    return out;
+}
+
+qint64 TestFileServerAccuracy::sizeFor(double rateBps)
+{
+    const bool gigabit = rateBps >= 1e9;
+    const int mb = qEnvironmentVariableIntValue(gigabit ? "WIREBENCH_FS_MB_1G" : "WIREBENCH_FS_MB_100M");
+    return qint64(mb > 0 ? mb : (gigabit ? 300 : 30)) * 1000 * 1000;
+}
+
+void TestFileServerAccuracy::initTestCase()
+{
+    const bool ci = qEnvironmentVariable("CI") == QLatin1String("true");
+    if (::geteuid() != 0) {
+        if (ci)
+            QFAIL("the lab needs root to create network namespaces (CI=true: a skip is a failure)");
+        QSKIP("the lab needs root to create network namespaces: run as root (CI runs everything as root)");
+    }
+    m_labScript = qEnvironmentVariable("WIREBENCH_SOURCE_DIR", QStringLiteral(WB_SOURCE_DIR)) + QStringLiteral("/tests/lab/lab.sh");
+    QVERIFY2(QFileInfo::exists(m_labScript), qPrintable(m_labScript + QStringLiteral(" is missing")));
+    for (const char *tool : {"ip", "tc", "iperf3"})
+        QVERIFY2(!QStandardPaths::findExecutable(QLatin1String(tool)).isEmpty() ||
+                     QFileInfo::exists(QStringLiteral("/usr/sbin/") + QLatin1String(tool)),
+                 qPrintable(QStringLiteral("%1 is missing: apt-get install iproute2 iperf3").arg(QLatin1String(tool))));
+
+    // The servers' folders on a tmpfs: the fixture makes its folder under QDir::tempPath(), i.e. $TMPDIR.
+    const QByteArray oldTmp = qgetenv("TMPDIR");
+    qputenv("TMPDIR", "/dev/shm");
+    m_fixture = std::make_unique<test::FileServerFixture>();
+    QString why;
+    const bool prepared = m_fixture->prepare(&why);
+    if (oldTmp.isEmpty())
+        qunsetenv("TMPDIR");
+    else
+        qputenv("TMPDIR", oldTmp);
+    WB_REQUIRE_SERVERS(prepared, QStringLiteral("file servers for the lab: ") + why);
+    struct statfs fs {};
+    QVERIFY2(::statfs(QFile::encodeName(m_fixture->path()).constData(), &fs) == 0 && fs.f_type == 0x01021994,
+             qPrintable(m_fixture->path() + QStringLiteral(" is not on a tmpfs: the servers' disk could limit")));
+    QVERIFY2(writeServerConfigs(&why), qPrintable(why));
+
+    m_id = QStringLiteral("fs") + QString::number(::getpid() % 1000000, 36);
+    qputenv("WBL_ID", m_id.toLatin1());
+    bool ok = false;
+    const QString up = lab({QStringLiteral("up"), QStringLiteral("--mtu"), QStringLiteral("1500"), QStringLiteral("--rate"),
+                            QStringLiteral("1gbit")},
+                           &ok);
+    if (!ok && ci)
+        QFAIL(qPrintable(QStringLiteral("lab.sh up failed (CI=true): ") + up));
+    QVERIFY2(ok, qPrintable(QStringLiteral("lab.sh up failed: ") + up));
+    m_up = true;
+    m_mtu = 1500;
+    m_rate = QStringLiteral("1gbit");
+    m_speedMbps = 1000;
+    for (const QStringList &serve : {QStringList{QStringLiteral("vsftpd"), m_ftpConf}, QStringList{QStringLiteral("smbd"), m_smbConf},
+                                     QStringList{QStringLiteral("iperf3")}}) {
+        const QString out = lab(QStringList{QStringLiteral("serve")} + serve, &ok);
+        QVERIFY2(ok, qPrintable(QStringLiteral("%1 did not start in the lab's server namespace: %2").arg(serve.first(), out)));
+    }
+
+    // The files to read, of every size the rows ask for; read once more so that every page is resident.
+    for (const qint64 size : {sizeFor(1e9), sizeFor(1e8)}) {
+        QVERIFY2(makeServerFile(m_fixture->ftpRoot() + QLatin1Char('/') + fileName(QStringLiteral("get"), size), size, &why),
+                 qPrintable(why));
+        QVERIFY2(makeServerFile(m_fixture->smbRoot() + QLatin1Char('/') + fileName(QStringLiteral("read"), size), size, &why),
+                 qPrintable(why));
+    }
+
+    m_origNs = ::open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+    QVERIFY(m_origNs >= 0);
+    const QByteArray nsPath = "/run/netns/wbl-cli-" + m_id.toLatin1();
+    const int cli = ::open(nsPath.constData(), O_RDONLY | O_CLOEXEC);
+    QVERIFY2(cli >= 0, nsPath.constData());
+    QVERIFY2(::setns(cli, CLONE_NEWNET) == 0, "setns into the lab's client namespace failed");
+    ::close(cli);
+}
+
+void TestFileServerAccuracy::cleanupTestCase()
+{
+    // Back to our own namespace first: "lab.sh down" kills every process inside the lab's namespaces.
+    if (m_origNs >= 0) {
+        ::setns(m_origNs, CLONE_NEWNET);
+        ::close(m_origNs);
+        m_origNs = -1;
+    }
+    if (m_up)
+        lab({QStringLiteral("down")});
+    m_fixture.reset(); // removes the user and the tmpfs folder
+}
+
+bool TestFileServerAccuracy::writeServerConfigs(QString *why)
+{
+    const QString dir = m_fixture->path();
+    // As the protocols fixture's servers, but listening on the lab's server address (inside its namespace).
+    m_ftpConf = dir + QStringLiteral("/vsftpd-lab.conf");
+    const QByteArray ftp = QStringLiteral(
+                               "listen=YES\nlisten_ipv6=NO\nlisten_address=%1\nlisten_port=21\nbackground=NO\n"
+                               "seccomp_sandbox=NO\nanonymous_enable=NO\nlocal_enable=YES\nwrite_enable=YES\n"
+                               "local_umask=022\npasv_enable=YES\npasv_address=%1\nport_enable=YES\n"
+                               "connect_from_port_20=NO\npam_service_name=vsftpd\nsecure_chroot_dir=%2/empty\n"
+                               "xferlog_enable=NO\nvsftpd_log_file=%2/vsftpd-lab.log\nmax_clients=20\n")
+                               .arg(ServerAddress, dir)
+                               .toUtf8();
+    m_smbConf = dir + QStringLiteral("/smb-lab.conf");
+    const QByteArray smb = QStringLiteral(
+                               "[global]\n  server role = standalone server\n  workgroup = WBTEST\n"
+                               "  netbios name = WBLAB\n  interfaces = %1\n  bind interfaces only = yes\n"
+                               "  smb ports = 445\n  disable netbios = yes\n  private dir = %2/smb/private\n"
+                               "  lock directory = %2/smb/lock\n  state directory = %2/smb/state\n"
+                               "  cache directory = %2/smb/cache\n  pid directory = %2/smb/pid\n"
+                               "  ncalrpc dir = %2/smb/ncalrpc\n  log file = %2/smb/log/log.%m\n"
+                               "  passdb backend = tdbsam:%2/smb/private/passdb.tdb\n  server min protocol = SMB2_02\n"
+                               "  load printers = no\n  printing = bsd\n  printcap name = /dev/null\n"
+                               "  disable spoolss = yes\n  map to guest = never\n  server services = -s3fs\n"
+                               "[wbshare]\n  path = %2/share\n  read only = no\n  guest ok = no\n")
+                               .arg(ServerAddress, dir)
+                               .toUtf8();
+    for (const auto &[path, text] : {std::pair{m_ftpConf, ftp}, std::pair{m_smbConf, smb}}) {
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(text) != text.size()) {
+            *why = QStringLiteral("cannot write %1: %2").arg(path, f.errorString());
+            return false;
+        }
+    }
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(QStringLiteral("smbpasswd"), {QStringLiteral("-c"), m_smbConf, QStringLiteral("-s"), QStringLiteral("-a"), m_fixture->user()});
+    p.write((m_fixture->password() + QLatin1Char('\n') + m_fixture->password() + QLatin1Char('\n')).toUtf8());
+    p.closeWriteChannel();
+    if (!p.waitForFinished(30000) || p.exitCode() != 0) {
+        *why = QStringLiteral("smbpasswd -a %1 failed: %2").arg(m_fixture->user(), QString::fromLocal8Bit(p.readAll()).trimmed());
+        return false;
+    }
+    return true;
+}
+
+bool TestFileServerAccuracy::makeServerFile(const QString &path, qint64 size, QString *why)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        *why = QStringLiteral("cannot create %1: %2").arg(path, f.errorString());
+        return false;
+    }
+    std::vector<char> chunk(4 * 1024 * 1024);
+    for (qint64 off = 0; off < size;) {
+        const qint64 n = qMin<qint64>(qint64(chunk.size()), size - off);
+        TestPattern::fill(chunk.data(), off, n);
+        if (f.write(chunk.data(), n) != n) {
+            *why = QStringLiteral("cannot write %1: %2").arg(path, f.errorString());
+            return false;
+        }
+        off += n;
+    }
+    f.close();
+    // The servers run as the test user; read it once more so that every page is resident before a run.
+    QProcess::execute(QStringLiteral("chown"), {m_fixture->user(), path});
+    if (!f.open(QIODevice::ReadOnly)) {
+        *why = QStringLiteral("cannot read %1 back: %2").arg(path, f.errorString());
+        return false;
+    }
+    while (f.read(chunk.data(), qint64(chunk.size())) > 0) {
+    }
+    return f.size() == size;
+}
+
+void TestFileServerAccuracy::setLab(int mtu, const QString &rate)
+{
+    bool ok = true;
+    if (mtu != m_mtu) {
+        const QString out = lab({QStringLiteral("mtu"), QString::number(mtu)}, &ok);
+        QVERIFY2(ok, qPrintable(out));
+        m_mtu = mtu;
+    }
+    if (rate != m_rate) {
+        const QString out = lab({QStringLiteral("shape"), rate}, &ok);
+        QVERIFY2(ok, qPrintable(out));
+        m_rate = rate;
+    }
+    m_speedMbps = rate == QLatin1String("100mbit") ? 100 : 1000;
+}
+
+Host TestFileServerAccuracy::labHost(const QString &protocol, qint64 size) const
+{
+    Host h;
+    h.name = QStringLiteral("lab-srv");
+    h.address = ServerAddress;
+    h.linkSpeedMbps = m_speedMbps;
+    // Reads use the file made in initTestCase; writes a file of their own (removed after each run).
+    const bool reading = protocol == QLatin1String("ftp-get") || protocol == QLatin1String("smb-read");
+    const QString file = fileName(reading ? (protocol.startsWith(QLatin1String("ftp")) ? QStringLiteral("get") : QStringLiteral("read"))
+                                          : QStringLiteral("put"),
+                                  size);
+    if (protocol.startsWith(QLatin1String("ftp"))) {
+        h.options.insert(QStringLiteral("ftp.user"), m_fixture->user());
+        h.options.insert(QStringLiteral("ftp.password"), m_fixture->password());
+        h.options.insert(QStringLiteral("ftp.port"), 21);
+        h.options.insert(QStringLiteral("ftp.path"), file);
+    } else {
+        h.options.insert(QStringLiteral("smb.share"), QStringLiteral("wbshare"));
+        h.options.insert(QStringLiteral("smb.user"), m_fixture->user());
+        h.options.insert(QStringLiteral("smb.password"), m_fixture->password());
+        h.options.insert(QStringLiteral("smb.domain"), QStringLiteral("WBTEST"));
+        h.options.insert(QStringLiteral("smb.port"), 445);
+        h.options.insert(QStringLiteral("smb.path"), file);
+        if (const int io = qEnvironmentVariableIntValue("WIREBENCH_SMB_IO_SIZE"); io > 0)
+            h.options.insert(QStringLiteral("smb.io_size"), io);
+    }
+    return h;
+}
+
+RunResult TestFileServerAccuracy::runOnce(const QString &protocol, int frame, qint64 size)
+{
+    TestPlan plan;
+    plan.hosts = {labHost(protocol, size)};
+    plan.protocols = {protocol};
+    plan.frameSizes = {frame};
+    plan.repetitions = 1;
+    plan.params.fileSizeBytes = size;
+    // The client's disk is out of it: generated data, discarded data.
+    plan.params.options.insert(QLatin1String(TransferSettings::SourceKey), QStringLiteral("memory"));
+    plan.params.options.insert(QLatin1String(TransferSettings::SinkKey), QStringLiteral("memory"));
+    plan.params.options.insert(QLatin1String(TransferSettings::CreateSeedKey), false);
+    Engine engine; // its thread starts here, inside the client namespace
+    QSignalSpy finished(&engine, &Engine::runFinished);
+    QSignalSpy done(&engine, &Engine::planFinished);
+    RunResult r;
+    r.error = QStringLiteral("the engine did not start the plan");
+    if (!engine.start(plan))
+        return r;
+    if (!done.wait(120000) && done.isEmpty()) {
+        r.error = QStringLiteral("the plan did not finish within 120 s");
+        return r;
+    }
+    if (!finished.isEmpty())
+        r = finished.first().first().value<RunResult>();
+    // What a write stored would only fill the tmpfs.
+    QFile::remove(m_fixture->ftpRoot() + QLatin1Char('/') + fileName(QStringLiteral("put"), size));
+    QFile::remove(m_fixture->smbRoot() + QLatin1Char('/') + fileName(QStringLiteral("put"), size));
+    return r;
+}
+
+double TestFileServerAccuracy::steadyBytesPerSecond(const RunResult &r)
+{
+    // From the end of the first sample that ends after a third of the transfer to the end of the last one.
+    // Samples end where the driver counted bytes (SMB: after a whole read or write call), so both edges
+    // are exact.
+    const SampleList &s = r.samples;
+    if (s.size() < 3)
+        return 0;
+    const double cut = s.last().endSeconds / 3;
+    qsizetype from = 0;
+    while (from < s.size() - 1 && s.at(from).endSeconds < cut)
+        ++from;
+    qint64 bytes = 0;
+    for (qsizetype i = from + 1; i < s.size(); ++i)
+        bytes += s.at(i).bytes;
+    const double seconds = s.last().endSeconds - s.at(from).endSeconds;
+    return seconds > 0 ? bytes / seconds : 0;
+}
+
+double TestFileServerAccuracy::iperf3Ratio(bool reverse, double theory)
+{
+    QProcess p; // forked from this thread: inside the client namespace
+    QStringList args{QStringLiteral("-c"), ServerAddress, QStringLiteral("-t"), QStringLiteral("2"), QStringLiteral("-J")};
+    if (reverse)
+        args << QStringLiteral("-R");
+    p.start(QStringLiteral("iperf3"), args);
+    if (!p.waitForFinished(30000) || p.exitCode() != 0)
+        return 0;
+    const QJsonObject sum = QJsonDocument::fromJson(p.readAllStandardOutput())
+                                .object()
+                                .value(QStringLiteral("end"))
+                                .toObject()
+                                .value(QStringLiteral("sum_received"))
+                                .toObject();
+    const double seconds = sum.value(QStringLiteral("seconds")).toDouble();
+    return seconds > 0 ? sum.value(QStringLiteral("bytes")).toDouble() / seconds / theory : 0;
+}
+
+double TestFileServerAccuracy::smbclientRatio(bool read, qint64 size, double theory)
+{
+    // Samba's own client through the same lab (forked from this thread: inside the client namespace). It
+    // keeps reads and writes in flight across its buffer, and its figure covers open to close of the file.
+    // A put sends the file made for FTP GET (same size, on the tmpfs) to a name of its own.
+    const QString local = m_fixture->ftpRoot() + QLatin1Char('/') + fileName(QStringLiteral("get"), size);
+    const QString remote = fileName(QStringLiteral("smbclient"), size);
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(QStringLiteral("smbclient"),
+            {QStringLiteral("//%1/wbshare").arg(ServerAddress), QStringLiteral("-U"),
+             m_fixture->user() + QLatin1Char('%') + m_fixture->password(), QStringLiteral("-W"), QStringLiteral("WBTEST"),
+             QStringLiteral("-m"), QStringLiteral("SMB3"), QStringLiteral("-c"),
+             read ? QStringLiteral("get %1 /dev/null").arg(fileName(QStringLiteral("read"), size))
+                  : QStringLiteral("put %1 %2").arg(local, remote)});
+    const bool done = p.waitForFinished(60000);
+    const QString out = QString::fromLocal8Bit(p.readAll());
+    QFile::remove(m_fixture->smbRoot() + QLatin1Char('/') + remote);
+    // "(12345.6 KiloBytes/sec)" for get, "(12345.6 kb/s)" for put: both KiB/s.
+    static const QRegularExpression rateText(QStringLiteral("\\(([0-9.]+) (?:KiloBytes/sec|kb/s)\\)"));
+    const QRegularExpressionMatch m = rateText.match(out);
+    if (!done || !m.hasMatch()) {
+        qWarning("smbclient through the lab failed: %s", qPrintable(out.trimmed().left(300)));
+        return 0;
+    }
+    return m.captured(1).toDouble() * 1024 / theory;
+}
+
+void TestFileServerAccuracy::goodputMatchesTheory_data()
+{
+    QTest::addColumn<QString>("protocol");
+    QTest::addColumn<int>("mtu");
+    QTest::addColumn<QString>("rate");
+    QTest::addColumn<double>("rateBps");
+    // Grouped by line so that the lab is re-shaped only twice.
+    const struct
+    {
+        int mtu;
+        const char *rate;
+        double bps;
+        const char *label;
+    } lines[] = {{1500, "1gbit", 1e9, "1 Gbit/s MTU 1500"}, {9000, "1gbit", 1e9, "1 Gbit/s MTU 9000"},
+                 {1500, "100mbit", 1e8, "100 Mbit/s MTU 1500"}};
+    for (const auto &line : lines) {
+        for (const char *proto : {"ftp-get", "ftp-put", "smb-read", "smb-write"})
+            QTest::addRow("%s %s", proto, line.label) << QString::fromLatin1(proto) << line.mtu << QString::fromLatin1(line.rate)
+                                                      << line.bps;
+    }
+}
+
+void TestFileServerAccuracy::goodputMatchesTheory()
+{
+    QFETCH(QString, protocol);
+    QFETCH(int, mtu);
+    QFETCH(QString, rate);
+    QFETCH(double, rateBps);
+    setLab(mtu, rate);
+    const double theory = Ceiling::tcpGoodputBytesPerSecond(rateBps / 1e6, mtu);
+    QCOMPARE(qRound(theory), qRound(rateBps * (mtu - 52) / (mtu + 38) / 8));
+    const qint64 size = sizeFor(rateBps);
+    const bool smb = protocol.startsWith(QLatin1String("smb"));
+    // FTP: the result itself. SMB: its steady part (see the class comment); the result is printed with it.
+    const auto judged = [smb](const RunResult &r) { return smb ? steadyBytesPerSecond(r) : r.bytesPerSecond(); };
+    RunResult best;
+    double ratio = 0;
+    double reference = 0;
+    for (int attempt = 1; attempt <= 3; ++attempt) {
+        const RunResult got = runOnce(protocol, mtu, size);
+        QVERIFY2(got.ok(), qPrintable(got.error));
+        QCOMPARE(got.bytes, size);
+        const double gotRatio = judged(got) / theory;
+        qInfo("%s attempt %d: %lld bytes in %.4f s (meter %s s), steady part (after the first third) %.3f MB/s = "
+              "%.4f of the theory; MSS %d bytes (%s), observed %s bytes",
+              qPrintable(protocol), attempt, got.bytes, got.seconds,
+              qPrintable(got.extra.value(QStringLiteral("meter_seconds"), QStringLiteral("-")).toString()),
+              steadyBytesPerSecond(got) / 1e6, steadyBytesPerSecond(got) / theory, got.mss,
+              qPrintable(got.extra.value(QStringLiteral("mss_source")).toString()),
+              qPrintable(got.extra.value(QStringLiteral("mss_observed"), QStringLiteral("-")).toString()));
+        qInfo("%s", qPrintable(rowLine(protocol, rateBps, mtu, got, theory)));
+        // Nothing gets through faster than the line: strict above (the steady part's edges are whole I/O
+        // calls, so it has no rounding of its own beyond the clock).
+        QVERIFY2(got.bytesPerSecond() <= 1.01 * theory && steadyBytesPerSecond(got) <= 1.01 * theory,
+                 qPrintable(QStringLiteral("%1 MB/s (steady part %2 MB/s) is above the theoretical %3 MB/s of the line")
+                                .arg(got.megabytesPerSecond(), 0, 'f', 3)
+                                .arg(steadyBytesPerSecond(got) / 1e6, 0, 'f', 3)
+                                .arg(theory / 1e6, 0, 'f', 3)));
+        if (gotRatio > ratio) {
+            ratio = gotRatio;
+            best = got;
+        }
+        if (ratio >= 0.97)
+            break;
+        if (attempt == 1) {
+            reference = iperf3Ratio(protocol == QLatin1String("ftp-get") || protocol == QLatin1String("smb-read"), theory);
+            qInfo("reference: iperf3 through the same lab right after: ratio %.4f of the theory", reference);
+        }
+    }
+    // The MSS the run used: MTU - 52 with TCP timestamps (1448, 8948). libsmbclient's socket is not the
+    // driver's own: the engine also observes it through sock_diag.
+    QCOMPARE(best.mss, mtu - 52);
+    if (smb)
+        QCOMPARE(best.extra.value(QStringLiteral("mss_observed")).toInt(), mtu - 52);
+    QCOMPARE(best.extra.value(QStringLiteral("path_mtu")).toInt(), mtu);
+    if (smb)
+        qInfo("smb: the whole transfer reached %.4f of the theory, its steady part %.4f: the fresh connection's "
+              "first I/O calls cost %.1f%% (docs/FRAMES.md)",
+              best.bytesPerSecond() / theory, ratio, (1 - best.bytesPerSecond() / judged(best)) * 100);
+    if (ratio >= 0.97)
+        return;
+    QVERIFY2(reference > 0, "iperf3 (the reference when the machine is too busy for the lab's theory) did not run");
+    if (smb && ratio < reference - 0.03) {
+        // Each synchronous SMB call drains the line, so a busy machine costs SMB more than one TCP stream:
+        // then Samba's own client through the same lab must not do better than Wirebench's whole result.
+        const double samba = smbclientRatio(protocol == QLatin1String("smb-read"), size, theory);
+        qInfo("reference: smbclient through the same lab right after: ratio %.4f of the theory (Wirebench's whole "
+              "transfer %.4f)",
+              samba, best.bytesPerSecond() / theory);
+        QVERIFY2(samba > 0, "smbclient (the SMB reference when the machine is too busy) did not run");
+        QVERIFY2(best.bytesPerSecond() / theory >= samba - 0.01,
+                 qPrintable(QStringLiteral("%1 MB/s is %2% below the theory and below what smbclient reached through the "
+                                           "same lab (%3% of it)")
+                                .arg(best.megabytesPerSecond(), 0, 'f', 3)
+                                .arg((1 - best.bytesPerSecond() / theory) * 100, 0, 'f', 2)
+                                .arg(samba * 100, 0, 'f', 2)));
+        return;
+    }
+    QVERIFY2(ratio >= qMin(0.97, reference - 0.03),
+             qPrintable(QStringLiteral("best of 3: %1 MB/s is %2% from the theoretical %3 MB/s (tolerance 3%), while "
+                                       "iperf3 reached %4% of it")
+                            .arg(judged(best) / 1e6, 0, 'f', 3)
+                            .arg((ratio - 1) * 100, 0, 'f', 2)
+                            .arg(theory / 1e6, 0, 'f', 3)
+                            .arg(reference * 100, 0, 'f', 2)));
+    qInfo("the lab missed its theory on this busy machine: Wirebench %.2f%%, iperf3 %.2f%% of it", ratio * 100,
+          reference * 100);
+}
+
+QTEST_GUILESS_MAIN(TestFileServerAccuracy)
+#include "TestFileServerAccuracy.moc"
