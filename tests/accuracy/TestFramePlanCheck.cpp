@@ -2,10 +2,21 @@
 #include "analysis/InterfaceMtu.h"
 #include "analysis/SocketDiag.h"
 
+#include <QFile>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <thread>
+#include <vector>
+
+#ifdef Q_OS_LINUX
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#endif
 
 using namespace wb;
 
@@ -112,6 +123,62 @@ private slots:
         QVERIFY2(error.contains(QStringLiteral("no established TCP connection")), qPrintable(error));
         QCOMPARE(SocketDiag::observedMss(QStringLiteral("not an address"), 1, true, &error), 0);
         QVERIFY(error.contains(QStringLiteral("not an IP address")));
+    }
+
+    void socketDiagReceivingConnection()
+    {
+#ifndef Q_OS_LINUX
+        QSKIP("sock_diag is Linux only");
+#else
+        // A connection that only receives (as libsmbclient's in smb-read): its own tcpi_snd_mss stays bounded
+        // by half the peer's largest window (32 KiB or so), while the data comes in segments of the path's MSS.
+        // observedMss must report the latter: on loopback min(MTU, 65535) - 40 - 12 with timestamps.
+        QFile mtuFile(QStringLiteral("/sys/class/net/lo/mtu"));
+        QVERIFY(mtuFile.open(QIODevice::ReadOnly));
+        const int loMtu = qMin(mtuFile.readAll().trimmed().toInt(), 65535);
+        const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t len = sizeof(addr);
+        QVERIFY(::bind(listener, reinterpret_cast<sockaddr *>(&addr), sizeof(addr)) == 0);
+        QVERIFY(::listen(listener, 1) == 0);
+        QVERIFY(::getsockname(listener, reinterpret_cast<sockaddr *>(&addr), &len) == 0);
+        const int client = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        QVERIFY(::connect(client, reinterpret_cast<sockaddr *>(&addr), sizeof(addr)) == 0);
+        const int sender = ::accept(listener, nullptr, nullptr);
+        QVERIFY(sender >= 0);
+        constexpr qint64 Total = 32LL * 1024 * 1024;
+        std::thread send([sender] {
+            std::vector<char> chunk(1024 * 1024, 'x');
+            for (qint64 sent = 0; sent < Total;) {
+                const ssize_t n = ::send(sender, chunk.data(), chunk.size(), MSG_NOSIGNAL);
+                if (n <= 0)
+                    return;
+                sent += n;
+            }
+        });
+        std::vector<char> buffer(1024 * 1024);
+        qint64 received = 0;
+        while (received < Total) {
+            const ssize_t n = ::recv(client, buffer.data(), buffer.size(), 0);
+            if (n <= 0)
+                break;
+            received += n;
+        }
+        send.join();
+        QString error;
+        TcpSocketDiag found;
+        const int mss = SocketDiag::observedMss(QStringLiteral("127.0.0.1"), ntohs(addr.sin_port), true, &error, &found);
+        ::close(sender);
+        ::close(client);
+        ::close(listener);
+        QCOMPARE(received, Total);
+        qInfo("receiving end: tcpi_snd_mss %d, tcpi_rcv_mss %d, tcpi_advmss %d bytes; observed %d bytes", found.sndMss,
+              found.rcvMss, found.advMss, mss);
+        QCOMPARE(mss, loMtu - 40 - (found.timestamps ? 12 : 0));
+        QCOMPARE(found.rcvMss, mss);
+#endif
     }
 
     void setterRefusals()

@@ -2,6 +2,7 @@
 #include "engine/Engine.h"
 #include "plan/TestPlan.h"
 
+#include <QFile>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -51,11 +52,17 @@ private slots:
               qPrintable(r.extra.value(QStringLiteral("mss_source")).toString()), observed);
         QVERIFY2(observed > 0, qPrintable(r.extra.value(QStringLiteral("mss_note")).toString()));
         QVERIFY(r.mss > 0);
-        // smb-read: the same connection seen from the socket and from the kernel. smb-write on loopback still
-        // shows the unclamped 65483 through sock_diag while the driver reads 32768 (open: a second
-        // connection of libsmbclient, or the figure before the driver's late TCP_MAXSEG); see docs/FRAMES.md.
-        if (protocol == QLatin1String("smb-read"))
-            QCOMPARE(observed, r.mss);
+        // The data goes in segments of the path's MSS: on loopback min(MTU, 65535) - 40 - 12 (timestamps) =
+        // 65483, in both directions. The driver's own figure (tcpi_snd_mss read right after the file is
+        // opened) is 32768 here: Linux bounds the send MSS by half the largest window the peer has announced,
+        // and smbd's window is still 64 KiB then (on smb-read it stays so: the client only sends requests).
+        // On a real link of MTU 1500 or 9000 both figures agree (TestFileServerAccuracy); see docs/FRAMES.md.
+        const int pathMtu = r.extra.value(QStringLiteral("path_mtu")).toInt();
+        QVERIFY2(pathMtu > 0, "no path_mtu in the result");
+        QFile ts(QStringLiteral("/proc/sys/net/ipv4/tcp_timestamps"));
+        const bool timestamps = ts.open(QIODevice::ReadOnly) && ts.readAll().trimmed() != "0";
+        QCOMPARE(observed, qMin(pathMtu, 65535) - 40 - (timestamps ? 12 : 0));
+        QVERIFY(r.mss <= observed);
     }
 
 private:
