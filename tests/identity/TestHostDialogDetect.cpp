@@ -1,6 +1,7 @@
 // The host dialog's "Detect" against real vsftpd and smbd (tests/protocols FileServerFixture) and a Responder
 // on 127.0.0.1: click Detect, read the table, click "Use as OS label", read the OS field.
 #include "../protocols/FileServerFixture.h"
+#include "SambaLeftovers.h"
 #include "HostDialog.h"
 #include "net/ControlMessage.h"
 #include "net/Responder.h"
@@ -49,6 +50,13 @@ private slots:
         config.port = 0;
         m_responder = std::make_unique<Responder>(config);
         QVERIFY2(m_responder->start(&why), qPrintable(why));
+    }
+
+    void cleanupTestCase()
+    {
+        m_fixture.stopAll();
+        if (m_ready)
+            qInfo("samba helpers left by smbd, stopped: %d", killSambaLeftovers(m_fixture.path()));
     }
 
     void detectAndUse()

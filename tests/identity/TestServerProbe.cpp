@@ -1,6 +1,7 @@
 // The identity probes against real servers the test starts: vsftpd and smbd (tests/protocols FileServerFixture)
 // and a Responder (wirebenchd) on 127.0.0.1; plus the engine filling serverOs of SMB results.
 #include "../protocols/FileServerFixture.h"
+#include "SambaLeftovers.h"
 #include "engine/Engine.h"
 #include "identity/FtpIdentityProbe.h"
 #include "identity/HelloIdentityProbe.h"
@@ -29,6 +30,13 @@ private slots:
         config.port = 0;
         m_responder = std::make_unique<Responder>(config);
         QVERIFY2(m_responder->start(&why), qPrintable(why));
+    }
+
+    void cleanupTestCase()
+    {
+        m_fixture.stopAll();
+        if (m_ready)
+            qInfo("samba helpers left by smbd, stopped: %d", killSambaLeftovers(m_fixture.path()));
     }
 
     void ftpSystBeforeLogin()
