@@ -2,10 +2,14 @@
 # Wirebench's TCP send and receive and iperf3 through the two-namespace lab (tests/lab/lab.sh) at
 # 1 Gbit/s MTU 1500, 1 Gbit/s MTU 9000 and 100 Mbit/s MTU 1500, each compared with the theoretical TCP
 # goodput of an Ethernet line of rate R at MTU M with timestamps: R*(M-52)/(M+38)/8 bytes/s.
+# Then Wirebench's FTP GET/PUT and SMB read/write through the same lab setup with real vsftpd and smbd
+# (tests/accuracy/TestFileServerAccuracy, which brings up a lab of its own: wirebench-cli has no FTP/SMB
+# host options), with files of SECONDS x 100 MB at 1 Gbit/s and SECONDS x 10 MB at 100 Mbit/s.
 # Prints one line per run: MB/s (10^6 bytes/s), theory, ratio, MSS. Needs root (network namespaces).
 #
 #   bench/lab_accuracy.sh [BUILD_DIR] [SECONDS]     (default: build, 3 s per run)
-#   REPS=N bench/lab_accuracy.sh ...                 (runs per cell, default 1)
+#   REPS=N bench/lab_accuracy.sh ...                 (TCP runs per cell, default 1)
+#   FILESERVERS=0 bench/lab_accuracy.sh ...          (TCP and iperf3 only)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")
@@ -15,11 +19,17 @@ reps=${REPS:-1}
 lab=$repo/tests/lab/lab.sh
 cli=$build/app/cli/wirebench-cli
 daemon=$build/app/daemon/wirebenchd
+fstest=$build/tests/accuracy/TestFileServerAccuracy
+fileservers=${FILESERVERS:-1}
 
 [ "$(id -u)" = 0 ] || { echo "lab_accuracy.sh: the lab needs root to create network namespaces: run with sudo" >&2; exit 1; }
 for f in "$cli" "$daemon"; do
     [ -x "$f" ] || { echo "lab_accuracy.sh: $f is not built: cmake --build $build --target wirebench-cli wirebenchd" >&2; exit 1; }
 done
+if [ "$fileservers" != 0 ] && [ ! -x "$fstest" ]; then
+    echo "lab_accuracy.sh: $fstest is not built: cmake --build $build --target TestFileServerAccuracy (or FILESERVERS=0)" >&2
+    exit 1
+fi
 for tool in iperf3 python3; do
     command -v $tool >/dev/null || { echo "lab_accuracy.sh: $tool is missing: apt-get install $tool" >&2; exit 1; }
 done
@@ -74,3 +84,16 @@ print(r["bytes"]/r["seconds"], d["start"].get("tcp_mss_default", "?"))' "$tmp/ip
         done
     done
 done
+
+[ "$fileservers" != 0 ] || exit 0
+# The file servers: their own lab (WBL_ID fs...), so this one goes first.
+"$lab" down >/dev/null 2>&1 || true
+echo "FTP and SMB (files of $((secs * 100)) MB at 1 Gbit/s, $((secs * 10)) MB at 100 Mbit/s; up to 2 attempts per row, the" \
+     "SMB steady part is the transfer after its first third; MB = 10^6 bytes):"
+WIREBENCH_FS_MB_1G=$((secs * 100)) WIREBENCH_FS_MB_100M=$((secs * 10)) \
+    "$fstest" goodputMatchesTheory >"$tmp/fs.out" 2>&1 && fs_ok=1 || fs_ok=0
+# "row:" lines as above; "smb:" the whole transfer against its steady part; "reference:" iperf3 or smbclient.
+sed -n 's/^QINFO *: [^)]*) //p' "$tmp/fs.out" | grep -E '^(row|smb|reference):' | sed -E 's/^row: //'
+grep -E '^(FAIL!|SKIP)' -A1 "$tmp/fs.out" || true
+grep -E '^Totals' "$tmp/fs.out"
+[ "$fs_ok" = 1 ]

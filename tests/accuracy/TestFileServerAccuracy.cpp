@@ -41,12 +41,12 @@ using namespace wb;
 // SMB result is printed next to the steady part and the difference is the ramp (docs/FRAMES.md).
 //
 // Tolerance: target 3% below the theory; above it at most 1% (nothing gets through faster than the line).
-// Best of up to 3 attempts: a shared 2-core machine can only lose throughput. After a first attempt more
+// Best of up to 2 attempts: a shared 2-core machine can only lose throughput. After a first attempt more
 // than 3% low, iperf3 runs through the same lab in the same direction as the reference: when the best
 // attempt is still more than 3% low, it must come within 3 points of iperf3 (the lab cannot reach its
 // theory on this machine right now). SMB suffers more from a busy machine than one TCP stream (each call
 // drains the line): when it misses that too, smbclient runs through the same lab, and Wirebench's whole
-// SMB result must not be more than 1 point below Samba's own client. Every figure is printed as a "row:" line (bench/lab_accuracy.sh
+// SMB result (the better of the attempts) must come within 3 points of Samba's own client. Every figure is printed as a "row:" line (bench/lab_accuracy.sh
 // shows those).
 //
 // WIREBENCH_FS_MB_1G and WIREBENCH_FS_MB_100M (MB = 10^6 bytes) change the file sizes (default 300 and 30:
@@ -465,8 +465,9 @@ void TestFileServerAccuracy::goodputMatchesTheory()
     const auto judged = [smb](const RunResult &r) { return smb ? steadyBytesPerSecond(r) : r.bytesPerSecond(); };
     RunResult best;
     double ratio = 0;
+    double bestWhole = 0; // SMB: the best whole result, which the smbclient reference is compared with
     double reference = 0;
-    for (int attempt = 1; attempt <= 3; ++attempt) {
+    for (int attempt = 1; attempt <= 2; ++attempt) {
         const RunResult got = runOnce(protocol, mtu, size);
         QVERIFY2(got.ok(), qPrintable(got.error));
         QCOMPARE(got.bytes, size);
@@ -490,6 +491,7 @@ void TestFileServerAccuracy::goodputMatchesTheory()
             ratio = gotRatio;
             best = got;
         }
+        bestWhole = qMax(bestWhole, got.bytesPerSecond() / theory);
         if (ratio >= 0.97)
             break;
         if (attempt == 1) {
@@ -514,20 +516,20 @@ void TestFileServerAccuracy::goodputMatchesTheory()
         // Each synchronous SMB call drains the line, so a busy machine costs SMB more than one TCP stream:
         // then Samba's own client through the same lab must not do better than Wirebench's whole result.
         const double samba = smbclientRatio(protocol == QLatin1String("smb-read"), size, theory);
-        qInfo("reference: smbclient through the same lab right after: ratio %.4f of the theory (Wirebench's whole "
+        qInfo("reference: smbclient through the same lab right after: ratio %.4f of the theory (Wirebench's best whole "
               "transfer %.4f)",
-              samba, best.bytesPerSecond() / theory);
+              samba, bestWhole);
         QVERIFY2(samba > 0, "smbclient (the SMB reference when the machine is too busy) did not run");
-        QVERIFY2(best.bytesPerSecond() / theory >= samba - 0.01,
-                 qPrintable(QStringLiteral("%1 MB/s is %2% below the theory and below what smbclient reached through the "
-                                           "same lab (%3% of it)")
-                                .arg(best.megabytesPerSecond(), 0, 'f', 3)
-                                .arg((1 - best.bytesPerSecond() / theory) * 100, 0, 'f', 2)
+        QVERIFY2(bestWhole >= samba - 0.03,
+                 qPrintable(QStringLiteral("the best whole transfer, %1% of the theoretical %2 MB/s, is more than 3 "
+                                           "points below what smbclient reached through the same lab (%3% of it)")
+                                .arg(bestWhole * 100, 0, 'f', 2)
+                                .arg(theory / 1e6, 0, 'f', 3)
                                 .arg(samba * 100, 0, 'f', 2)));
         return;
     }
     QVERIFY2(ratio >= qMin(0.97, reference - 0.03),
-             qPrintable(QStringLiteral("best of 3: %1 MB/s is %2% from the theoretical %3 MB/s (tolerance 3%), while "
+             qPrintable(QStringLiteral("best of 2: %1 MB/s is %2% from the theoretical %3 MB/s (tolerance 3%), while "
                                        "iperf3 reached %4% of it")
                             .arg(judged(best) / 1e6, 0, 'f', 3)
                             .arg((ratio - 1) * 100, 0, 'f', 2)
