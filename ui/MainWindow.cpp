@@ -93,7 +93,7 @@ MainWindow::MainWindow(Config *config, ResultStore *store, QWidget *parent)
     m_mainSplitter->addWidget(left);
     m_mainSplitter->addWidget(right);
     m_mainSplitter->setStretchFactor(1, 1);
-    m_mainSplitter->setSizes({430, 1170});
+    m_mainSplitter->setSizes({480, 1120}); // the plan editor needs ~450 px without a horizontal scroll bar
     m_pages = new QTabWidget(this);
     m_pages->setObjectName(QStringLiteral("pageTabs"));
     m_pages->setDocumentMode(true);

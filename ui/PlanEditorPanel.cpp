@@ -11,6 +11,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -67,10 +68,10 @@ PlanEditorPanel::PlanEditorPanel(Config *config, QWidget *parent)
     m_customFrames->setPlaceholderText(tr("more, e.g. 4000, 7000"));
     m_customFrames->setToolTip(tr("Further frame sizes in bytes (576..65535), separated by commas. "
                                   "The TCP MSS is the frame size minus 40 B."));
-    auto *frameLayout = new QHBoxLayout(frameBox);
-    frameLayout->addWidget(m_frame1500);
-    frameLayout->addWidget(m_frame9000);
-    frameLayout->addWidget(m_customFrames, 1);
+    auto *frameLayout = new QGridLayout(frameBox); // two rows, so that the panel stays narrow
+    frameLayout->addWidget(m_frame1500, 0, 0);
+    frameLayout->addWidget(m_frame9000, 0, 1);
+    frameLayout->addWidget(m_customFrames, 1, 0, 1, 2);
     connect(m_frame1500, &QCheckBox::toggled, this, &PlanEditorPanel::onChanged);
     connect(m_frame9000, &QCheckBox::toggled, this, &PlanEditorPanel::onChanged);
     connect(m_customFrames, &QLineEdit::textChanged, this, &PlanEditorPanel::onChanged);
@@ -191,8 +192,8 @@ PlanEditorPanel::PlanEditorPanel(Config *config, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     auto *presetRow = new QHBoxLayout;
-    presetRow->addStretch(1);
     presetRow->addWidget(m_presets);
+    presetRow->addStretch(1);
     layout->addLayout(presetRow);
     layout->addWidget(protocolBox);
     layout->addWidget(frameBox);

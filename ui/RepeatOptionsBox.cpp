@@ -55,6 +55,7 @@ RepeatOptionsBox::RepeatOptionsBox(QWidget *parent)
     m_stableNote->setObjectName(QStringLiteral("stableNoteLabel"));
     m_stableNote->setWordWrap(true);
     auto *stableRow = new QHBoxLayout;
+    stableRow->addSpacing(20); // under the check box it belongs to
     stableRow->addWidget(m_target, 1);
     stableRow->addWidget(m_minReps);
 
@@ -68,7 +69,8 @@ RepeatOptionsBox::RepeatOptionsBox(QWidget *parent)
 
     auto *form = new QFormLayout(this);
     form->addRow(tr("Warm-up left out:"), m_warmup);
-    form->addRow(m_stable, stableRow);
+    form->addRow(m_stable);
+    form->addRow(stableRow);
     form->addRow(m_stableNote);
     form->addRow(m_interleave);
     form->addRow(m_stopOnError);

@@ -86,6 +86,7 @@ private:
     QString m_testLabel;
     QString m_testKey;         ///< host + protocol + frame of the lines on screen
     double m_durationSeconds = 0;
+    double m_sampleSeconds = 0.1;  ///< the plan's sample interval
     QList<Series> m_series;
     QHash<int, int> m_seriesByRun; ///< RunSpec::index -> m_series position
 };

@@ -43,7 +43,22 @@ private slots:
     void newTestClearsLines();
     void decimatesLongRuns();
     void warmupShaded();
+    void shortLastIntervalJoinsThePointBefore();
 };
+
+void TestThroughputChart::shortLastIntervalJoinsThePointBefore()
+{
+    ThroughputChart chart;
+    chart.onRunStarted(spec(0, 1));
+    SampleList list = samples(0, {100e6, 100e6, 100e6});
+    list << Sample{0, 0.302, 0.002, 2000000}; // 2 MB drained in 2 ms: "1000 MB/s" for an instant
+    chart.addSamples(list);
+    QCPGraph *graph = chart.graphForRepetition(1);
+    QCOMPARE(graph->dataCount(), 3);
+    // The last point holds 12 MB over 0.102 s.
+    QVERIFY(qAbs((graph->data()->end() - 1)->value - 12.0 / 0.102) < 1e-6);
+    QCOMPARE((graph->data()->end() - 1)->key, 0.302);
+}
 
 void TestThroughputChart::warmupShaded()
 {
