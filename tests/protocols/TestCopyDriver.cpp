@@ -4,9 +4,14 @@
 #include "protocols/DriverRegistry.h"
 #include "protocols/copy/TransferData.h"
 
+#include <QDir>
 #include <QFile>
+#include <QProcess>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <unistd.h>
 
 using namespace wb;
 using namespace wb::test;
@@ -36,6 +41,7 @@ private slots:
     void corruptedFileIsCaught();
     void stopMidTransfer();
     void localDiskFull();
+    void remoteDiskFull();
 
 private:
     RunSpec spec(const QString &protocol, qint64 size, const QString &path) const;
@@ -179,6 +185,34 @@ void TestCopyDriver::localDiskFull()
     QVERIFY2(r.error.contains(QStringLiteral("the local disk is full while writing /dev/full")), qPrintable(r.error));
     QVERIFY(!r.error.contains(QLatin1Char('\n')));
     QVERIFY(r.bytes > 0); // the chunk that was read is kept
+    QVERIFY(!r.samples.isEmpty());
+}
+
+void TestCopyDriver::remoteDiskFull()
+{
+    // The "mounted share" is a 16 MiB tmpfs on a folder of our own, unmounted again at the end.
+    const QString full = m_mount.path() + QStringLiteral("/full");
+    QDir().mkpath(full);
+    QString why;
+    if (geteuid() != 0) {
+        why = QStringLiteral("needs root to mount a small tmpfs");
+    } else if (QProcess::execute(QStringLiteral("mount"), {QStringLiteral("-t"), QStringLiteral("tmpfs"), QStringLiteral("-o"),
+                                                          QStringLiteral("size=16m"), QStringLiteral("wbtest-copy-full"), full})
+               != 0) {
+        why = QStringLiteral("mount -t tmpfs failed (needs CAP_SYS_ADMIN)");
+    }
+    WB_REQUIRE_SERVERS(why.isEmpty(), why);
+    const auto unmount = qScopeGuard([&full] { QProcess::execute(QStringLiteral("umount"), {QStringLiteral("-l"), full}); });
+    const qint64 size = 64LL * 1024 * 1024;
+    TestObserver o;
+    const RunResult r = runSpec(spec(QStringLiteral("copy-write"), size, full + QStringLiteral("/big.bin")), o);
+    qInfo("%s (%lld B written)", qPrintable(r.error), r.bytes);
+    QCOMPARE(r.status, RunStatus::Failed);
+    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("remote_disk_full"));
+    QVERIFY2(r.error.startsWith(QStringLiteral("mounted-share (127.0.0.1): copy write: the disk behind the mounted path is full")),
+             qPrintable(r.error));
+    QVERIFY2(r.error.contains(full + QStringLiteral("/big.bin")), qPrintable(r.error));
+    QVERIFY(r.bytes > 0 && r.bytes < size);
     QVERIFY(!r.samples.isEmpty());
 }
 

@@ -50,6 +50,7 @@ private slots:
     void ftpsMissingCaFile();
     void ftpsRequiredButServerHasNoTls();
     void remoteDiskFull();
+    void ftpsRemoteDiskFull();
     void localDiskFull();
 
 private:
@@ -420,6 +421,29 @@ void TestFtpDriver::remoteDiskFull()
     QVERIFY2(r.bytes > 0 && r.bytes < size, qPrintable(QString::number(r.bytes)));
     QVERIFY(!r.samples.isEmpty());
     QVERIFY(r.seconds > 0);
+}
+
+void TestFtpDriver::ftpsRemoteDiskFull()
+{
+    WB_REQUIRE_SERVERS(m_ftps && m_smallDisk, m_ftps ? m_smallDiskWhy : m_ftpsWhy);
+    const qint64 size = 64LL * 1024 * 1024;
+    RunSpec s = spec(QStringLiteral("ftp-put"), size, QStringLiteral("full/big-tls.bin"));
+    s.host = m_servers->ftpsHost();
+    s.host.options.insert(QStringLiteral("ftp.path"), QStringLiteral("full/big-tls.bin"));
+    s.host.options.insert(QStringLiteral("ftp.tls_trust"), QStringLiteral("CA file"));
+    s.host.options.insert(QStringLiteral("ftp.tls_ca_file"), m_servers->caFile());
+    TestObserver o;
+    const RunResult r = runSpec(s, o);
+    qInfo("%s (%lld B counted)", qPrintable(r.error), r.bytes);
+    QCOMPARE(r.status, RunStatus::Failed);
+    // vsftpd's "451 Failure writing to local file." is encrypted on the control connection libcurl drops:
+    // the driver cannot prove a full disk here, and says so.
+    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("closed_mid_transfer"));
+    QVERIFY2(r.error.startsWith(QStringLiteral("test-vsftpd-tls (127.0.0.1:%1): FTP PUT: ").arg(m_servers->ftpsPort())),
+             qPrintable(r.error));
+    QVERIFY2(r.error.contains(QStringLiteral("full disk")), qPrintable(r.error));
+    QVERIFY(r.bytes > 0 && r.bytes < size);
+    QVERIFY(!r.samples.isEmpty());
 }
 
 void TestFtpDriver::localDiskFull()

@@ -255,16 +255,20 @@ size_t writeCallback(char *data, size_t, size_t n, void *userp)
             t->localError = QStringLiteral("the stored file differs from what was sent at byte %1").arg(at);
             return 0;
         }
-    } else if (t->sink && !t->sink->write(data, qint64(n), &t->localError)) {
+        t->received += qint64(n);
+        return n;
+    }
+    // The chunk has crossed the network whatever the sink makes of it: it counts as received.
+    t->received += qint64(n);
+    if (t->meter && t->mode == Transfer::Mode::Download)
+        t->meter->add(qint64(n));
+    if (t->sink && !t->sink->write(data, qint64(n), &t->localError)) {
         t->localFailed = true;
         t->localFault = t->sink->localDiskFull() ? TransferFault::LocalDiskFull
             : t->sink->mismatchAt() >= 0        ? TransferFault::Mismatch
                                                 : TransferFault::LocalError;
         return 0;
     }
-    t->received += qint64(n);
-    if (t->meter && t->mode == Transfer::Mode::Download)
-        t->meter->add(qint64(n));
     return n;
 }
 
@@ -601,10 +605,15 @@ RunResult FtpRun::failCurl(CURLcode code, const QString &during)
         || code == CURLE_GOT_NOTHING || code == CURLE_FTP_WEIRD_SERVER_REPLY || code == CURLE_WEIRD_SERVER_REPLY
         || code == CURLE_FTP_ACCEPT_FAILED || code == CURLE_FTP_ACCEPT_TIMEOUT || moved) {
         const qint64 n = qMax(m_state.received, qMax(m_state.uploaded, m_state.handedOut));
+        // Under FTPS the server's reason for ending an upload sits in the encrypted control connection that
+        // libcurl drops unread (see closeSocketCallback), so say what it most often is.
+        const QString hint = m_ftp.tls && m_state.mode == Transfer::Mode::Upload
+            ? QStringLiteral("; under FTPS the server's reason cannot be read: a full disk on the server is a common one")
+            : QString();
         return fail(TransferFault::ClosedMidTransfer,
-                    QStringLiteral("the server closed the connection after %1 bytes %2 (%3)")
+                    QStringLiteral("the server closed the connection after %1 bytes %2 (%3%4)")
                         .arg(n)
-                        .arg(during, QString::fromUtf8(curl_easy_strerror(code))));
+                        .arg(during, QString::fromUtf8(curl_easy_strerror(code)), hint));
     }
     return fail(TransferFault::Other, QStringLiteral("%1 %2%3").arg(QString::fromUtf8(curl_easy_strerror(code)), during, said));
 }
