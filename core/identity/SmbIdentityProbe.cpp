@@ -318,7 +318,9 @@ ServerEvidence SmbIdentityProbe::serverString(const Host &host, int timeoutMs)
     smbc_setOptionNoAutoAnonymousLogin(ctx, !credentials.user.isEmpty()); // with a user: no silent guest fallback
     smbc_setTimeout(ctx, timeoutMs);
     smbc_setPort(ctx, uint16_t(port));
-    smbc_setOptionProtocols(ctx, "SMB2_02", "SMB3");
+    // As the SMB driver: SMB1 only when the host allows it (Windows 2003 and older speak nothing else).
+    smbc_setOptionProtocols(ctx, host.options.value(QStringLiteral("smb.allow_smb1"), false).toBool() ? "NT1" : "SMB2_02",
+                            "SMB3");
     if (!smbc_init_context(ctx)) {
         smbc_free_context(ctx, 1);
         return ServerEvidence::failure(CommentSource, where.failureLine(QStringLiteral("client could not start (libsmbclient)")));
