@@ -1,5 +1,7 @@
 #include "FileServerFixture.h"
 
+#include "protocols/copy/TransferData.h"
+
 #include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QDir>
@@ -418,6 +420,29 @@ Host FileServerFixture::smbHost() const
     h.options.insert(QStringLiteral("smb.domain"), QStringLiteral("WBTEST"));
     h.options.insert(QStringLiteral("smb.port"), m_smbPort);
     return h;
+}
+
+QString faultProblem(const RunResult &r, const QString &fault, const QString &prefix, const QString &phrase,
+                     qint64 fileBytes)
+{
+    qInfo("%s (%lld B counted, %lld samples)", qPrintable(r.error), r.bytes, qint64(r.samples.size()));
+    if (r.status != RunStatus::Failed)
+        return QStringLiteral("the run did not fail");
+    if (r.extra.value(QStringLiteral("fault")).toString() != fault)
+        return QStringLiteral("fault %1, expected %2").arg(r.extra.value(QStringLiteral("fault")).toString(), fault);
+    if (!r.error.startsWith(prefix) || !r.error.contains(phrase) || r.error.contains(QLatin1Char('\n')))
+        return QStringLiteral("the error line does not start with \"%1\" or lacks \"%2\": %3").arg(prefix, phrase, r.error);
+    if (r.bytes <= 0 || r.bytes >= fileBytes || r.samples.isEmpty() || r.seconds <= 0)
+        return QStringLiteral("what was measured before the fault is lost (%1 B, %2 samples)")
+            .arg(r.bytes)
+            .arg(r.samples.size());
+    return {};
+}
+
+void sinkToFile(RunSpec &spec, const QString &path)
+{
+    spec.params.options.insert(QLatin1String(TransferSettings::SinkKey), QStringLiteral("file"));
+    spec.params.options.insert(QLatin1String(TransferSettings::LocalPathKey), path);
 }
 
 } // namespace wb::test

@@ -98,6 +98,14 @@ public:
     std::function<void(int)> onSample;
 };
 
+/// Empty when r failed with extra.fault == fault and one error line that starts with prefix and contains phrase,
+/// keeping what it measured before the fault (bytes above 0 and below fileBytes, samples); otherwise what is wrong.
+QString faultProblem(const RunResult &r, const QString &fault, const QString &prefix, const QString &phrase,
+                     qint64 fileBytes);
+
+/// Makes a GET/read write what it receives to a local file (the plan-wide transfer.sink=file).
+void sinkToFile(RunSpec &spec, const QString &path);
+
 /// Skips (developer machine) or fails (CI=true) when the servers cannot run.
 #define WB_REQUIRE_SERVERS(ok, why)                                                                                \
     do {                                                                                                           \

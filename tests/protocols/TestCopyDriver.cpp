@@ -172,20 +172,14 @@ void TestCopyDriver::stopMidTransfer()
 
 void TestCopyDriver::localDiskFull()
 {
-    const QString source = m_mount.path() + QStringLiteral("/to-full.bin");
-    RunSpec s = spec(QStringLiteral("copy-read"), 16LL * 1024 * 1024, source);
-    s.params.options.insert(QLatin1String(TransferSettings::SinkKey), QStringLiteral("file"));
-    s.params.options.insert(QLatin1String(TransferSettings::LocalPathKey), QStringLiteral("/dev/full"));
+    const qint64 size = 16LL * 1024 * 1024;
+    RunSpec s = spec(QStringLiteral("copy-read"), size, m_mount.path() + QStringLiteral("/to-full.bin"));
+    sinkToFile(s, QStringLiteral("/dev/full"));
     TestObserver o;
-    const RunResult r = runSpec(s, o);
-    qInfo("%s (%lld B read)", qPrintable(r.error), r.bytes);
-    QCOMPARE(r.status, RunStatus::Failed);
-    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("local_disk_full"));
-    QVERIFY2(r.error.startsWith(QStringLiteral("mounted-share (127.0.0.1): copy read: ")), qPrintable(r.error));
-    QVERIFY2(r.error.contains(QStringLiteral("the local disk is full while writing /dev/full")), qPrintable(r.error));
-    QVERIFY(!r.error.contains(QLatin1Char('\n')));
-    QVERIFY(r.bytes > 0); // the chunk that was read is kept
-    QVERIFY(!r.samples.isEmpty());
+    const QString problem = faultProblem(runSpec(s, o), QStringLiteral("local_disk_full"),
+                                         QStringLiteral("mounted-share (127.0.0.1): copy read: "),
+                                         QStringLiteral("the local disk is full while writing /dev/full"), size);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
 }
 
 void TestCopyDriver::remoteDiskFull()
@@ -206,14 +200,12 @@ void TestCopyDriver::remoteDiskFull()
     const qint64 size = 64LL * 1024 * 1024;
     TestObserver o;
     const RunResult r = runSpec(spec(QStringLiteral("copy-write"), size, full + QStringLiteral("/big.bin")), o);
-    qInfo("%s (%lld B written)", qPrintable(r.error), r.bytes);
-    QCOMPARE(r.status, RunStatus::Failed);
-    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("remote_disk_full"));
-    QVERIFY2(r.error.startsWith(QStringLiteral("mounted-share (127.0.0.1): copy write: the disk behind the mounted path is full")),
-             qPrintable(r.error));
-    QVERIFY2(r.error.contains(full + QStringLiteral("/big.bin")), qPrintable(r.error));
-    QVERIFY(r.bytes > 0 && r.bytes < size);
-    QVERIFY(!r.samples.isEmpty());
+    const QString problem = faultProblem(r, QStringLiteral("remote_disk_full"),
+                                         QStringLiteral("mounted-share (127.0.0.1): copy write: the disk behind the "
+                                                        "mounted path is full: no space left on \"%1/big.bin\"")
+                                             .arg(full),
+                                         QStringLiteral("B written"), size);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
 }
 
 QTEST_GUILESS_MAIN(TestCopyDriver)

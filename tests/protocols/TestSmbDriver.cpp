@@ -269,34 +269,23 @@ void TestSmbDriver::remoteDiskFull()
     const qint64 size = 64LL * 1024 * 1024; // four times the server's 16 MiB tmpfs
     TestObserver o;
     const RunResult r = runSpec(spec(QStringLiteral("smb-write"), size, QStringLiteral("full/big.bin")), o);
-    qInfo("%s (%lld B counted, %lld samples)", qPrintable(r.error), r.bytes, qint64(r.samples.size()));
-    QCOMPARE(r.status, RunStatus::Failed);
-    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("remote_disk_full"));
-    QVERIFY2(r.error.startsWith(QStringLiteral("test-samba (127.0.0.1:%1): SMB write: ").arg(m_servers->smbPort())),
-             qPrintable(r.error));
-    QVERIFY2(r.error.contains(QStringLiteral("disk is full")), qPrintable(r.error));
-    QVERIFY(!r.error.contains(QLatin1Char('\n')));
-    QVERIFY2(r.bytes > 0 && r.bytes < size, qPrintable(QString::number(r.bytes)));
-    QVERIFY(!r.samples.isEmpty());
-    QVERIFY(r.seconds > 0);
+    const QString problem = faultProblem(r, QStringLiteral("remote_disk_full"),
+                                         QStringLiteral("test-samba (127.0.0.1:%1): SMB write: ").arg(m_servers->smbPort()),
+                                         QStringLiteral("the server's disk is full"), size);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
 }
 
 void TestSmbDriver::localDiskFull()
 {
     WB_REQUIRE_SERVERS(m_ready, m_why);
-    RunSpec s = spec(QStringLiteral("smb-read"), 16LL * 1024 * 1024, QStringLiteral("to-full.bin"));
-    s.params.options.insert(QLatin1String(TransferSettings::SinkKey), QStringLiteral("file"));
-    s.params.options.insert(QLatin1String(TransferSettings::LocalPathKey), QStringLiteral("/dev/full"));
+    const qint64 size = 16LL * 1024 * 1024;
+    RunSpec s = spec(QStringLiteral("smb-read"), size, QStringLiteral("to-full.bin"));
+    sinkToFile(s, QStringLiteral("/dev/full"));
     TestObserver o;
-    const RunResult r = runSpec(s, o);
-    qInfo("%s (%lld B received)", qPrintable(r.error), r.bytes);
-    QCOMPARE(r.status, RunStatus::Failed);
-    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("local_disk_full"));
-    QVERIFY2(r.error.startsWith(QStringLiteral("test-samba (127.0.0.1:%1): SMB read: ").arg(m_servers->smbPort())),
-             qPrintable(r.error));
-    QVERIFY2(r.error.contains(QStringLiteral("the local disk is full while writing /dev/full")), qPrintable(r.error));
-    QVERIFY(r.bytes > 0);
-    QVERIFY(!r.samples.isEmpty());
+    const QString problem = faultProblem(runSpec(s, o), QStringLiteral("local_disk_full"),
+                                         QStringLiteral("test-samba (127.0.0.1:%1): SMB read: ").arg(m_servers->smbPort()),
+                                         QStringLiteral("the local disk is full while writing /dev/full"), size);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
 }
 
 QTEST_GUILESS_MAIN(TestSmbDriver)
