@@ -1,34 +1,21 @@
 #include "NtlmChallenge.h"
 
+#include "WireBytes.h"
+
 #include <QStringList>
-#include <QtEndian>
 
 namespace wb {
 
 namespace {
+
+using wire::u16;
+using wire::u32;
 
 constexpr char kSignature[] = "NTLMSSP"; // with its terminating NUL: 8 bytes
 constexpr int kSignatureBytes = 8;
 constexpr int kChallengeHeaderBytes = 48;  // up to and including TargetInfoFields
 constexpr int kVersionOffset = 48;
 constexpr int kVersionBytes = 8;
-
-quint16 u16(const QByteArray &b, qsizetype at)
-{
-    return qFromLittleEndian<quint16>(b.constData() + at);
-}
-
-quint32 u32(const QByteArray &b, qsizetype at)
-{
-    return qFromLittleEndian<quint32>(b.constData() + at);
-}
-
-void put32(QByteArray &b, quint32 v)
-{
-    char le[4];
-    qToLittleEndian(v, le);
-    b.append(le, 4);
-}
 
 QString utf16le(const QByteArray &bytes)
 {
@@ -61,8 +48,8 @@ QByteArray der(quint8 tag, const QByteArray &content)
 QByteArray NtlmChallenge::negotiateMessage()
 {
     QByteArray m(kSignature, kSignatureBytes);
-    put32(m, 1); // NEGOTIATE
-    put32(m, kNegotiateUnicode | kRequestTarget | kNegotiateNtlm | kAlwaysSign | kExtendedSessionSecurity | kTargetInfo
+    wire::putLe<quint32>(m, 1); // NEGOTIATE
+    wire::putLe<quint32>(m, kNegotiateUnicode | kRequestTarget | kNegotiateNtlm | kAlwaysSign | kExtendedSessionSecurity | kTargetInfo
                  | kNegotiateVersion | kNegotiate128 | kNegotiate56);
     m.append(8, '\0'); // DomainNameFields: none
     m.append(8, '\0'); // WorkstationFields: none

@@ -1,10 +1,10 @@
 #include "SmbIdentityProbe.h"
 
 #include "IdentityProbeSocket.h"
+#include "WireBytes.h"
 
 #include <QRandomGenerator>
 #include <QRegularExpression>
-#include <QtEndian>
 
 #include <libsmbclient.h>
 
@@ -14,6 +14,9 @@
 namespace wb {
 
 namespace {
+
+using wire::u16;
+using wire::u32;
 
 const QString NtlmSource = QStringLiteral("SMB NTLMSSP version");
 const QString CommentSource = QStringLiteral("SMB server string (IPC$ comment)");
@@ -26,52 +29,21 @@ constexpr int kHeaderBytes = 64;
 // SMB 3.1.1 needs negotiate contexts; the challenge carries the same version with 3.0.2.
 constexpr quint16 kDialects[] = {0x0202, 0x0210, 0x0300, 0x0302};
 
-void put16(QByteArray &b, quint16 v)
-{
-    char le[2];
-    qToLittleEndian(v, le);
-    b.append(le, 2);
-}
-
-void put32(QByteArray &b, quint32 v)
-{
-    char le[4];
-    qToLittleEndian(v, le);
-    b.append(le, 4);
-}
-
-void put64(QByteArray &b, quint64 v)
-{
-    char le[8];
-    qToLittleEndian(v, le);
-    b.append(le, 8);
-}
-
-quint16 u16(const QByteArray &b, qsizetype at)
-{
-    return qFromLittleEndian<quint16>(b.constData() + at);
-}
-
-quint32 u32(const QByteArray &b, qsizetype at)
-{
-    return qFromLittleEndian<quint32>(b.constData() + at);
-}
-
 /// The 64-byte SMB2 header ([MS-SMB2] 2.2.1.2) of a request.
 QByteArray header(quint16 command, quint64 messageId)
 {
     QByteArray h("\xfeSMB", 4);
-    put16(h, kHeaderBytes);
-    put16(h, messageId == 0 ? 0 : 1); // CreditCharge
-    put32(h, 0);                      // Status
-    put16(h, command);
-    put16(h, 31); // CreditRequest
-    put32(h, 0);  // Flags
-    put32(h, 0);  // NextCommand
-    put64(h, messageId);
-    put32(h, 0xfeff); // Reserved (ProcessId)
-    put32(h, 0);      // TreeId
-    put64(h, 0);      // SessionId
+    wire::putLe<quint16>(h, kHeaderBytes);
+    wire::putLe<quint16>(h, messageId == 0 ? 0 : 1); // CreditCharge
+    wire::putLe<quint32>(h, 0);                      // Status
+    wire::putLe<quint16>(h, command);
+    wire::putLe<quint16>(h, 31); // CreditRequest
+    wire::putLe<quint32>(h, 0);  // Flags
+    wire::putLe<quint32>(h, 0);  // NextCommand
+    wire::putLe<quint64>(h, messageId);
+    wire::putLe<quint32>(h, 0xfeff); // Reserved (ProcessId)
+    wire::putLe<quint32>(h, 0);      // TreeId
+    wire::putLe<quint64>(h, 0);      // SessionId
     h.append(16, '\0'); // Signature
     return h;
 }
@@ -88,30 +60,30 @@ QByteArray frame(const QByteArray &message)
 QByteArray negotiateRequest()
 {
     QByteArray m = header(kNegotiate, 0);
-    put16(m, 36);                        // StructureSize
-    put16(m, quint16(std::size(kDialects)));
-    put16(m, 1);                         // SecurityMode: signing enabled
-    put16(m, 0);
-    put32(m, 0);                         // Capabilities
+    wire::putLe<quint16>(m, 36);                        // StructureSize
+    wire::putLe<quint16>(m, quint16(std::size(kDialects)));
+    wire::putLe<quint16>(m, 1);                         // SecurityMode: signing enabled
+    wire::putLe<quint16>(m, 0);
+    wire::putLe<quint32>(m, 0);                         // Capabilities
     for (int i = 0; i < 4; ++i)
-        put32(m, QRandomGenerator::global()->generate()); // ClientGuid
-    put64(m, 0);                         // ClientStartTime
+        wire::putLe<quint32>(m, QRandomGenerator::global()->generate()); // ClientGuid
+    wire::putLe<quint64>(m, 0);                         // ClientStartTime
     for (quint16 d : kDialects)
-        put16(m, d);
+        wire::putLe<quint16>(m, d);
     return m;
 }
 
 QByteArray sessionSetupRequest(const QByteArray &token)
 {
     QByteArray m = header(kSessionSetup, 1);
-    put16(m, 25); // StructureSize
+    wire::putLe<quint16>(m, 25); // StructureSize
     m.append('\0');       // Flags
     m.append(char(1));    // SecurityMode: signing enabled
-    put32(m, 0);          // Capabilities
-    put32(m, 0);          // Channel
-    put16(m, kHeaderBytes + 24); // SecurityBufferOffset
-    put16(m, quint16(token.size()));
-    put64(m, 0);          // PreviousSessionId
+    wire::putLe<quint32>(m, 0);          // Capabilities
+    wire::putLe<quint32>(m, 0);          // Channel
+    wire::putLe<quint16>(m, kHeaderBytes + 24); // SecurityBufferOffset
+    wire::putLe<quint16>(m, quint16(token.size()));
+    wire::putLe<quint64>(m, 0);          // PreviousSessionId
     return m + token;
 }
 

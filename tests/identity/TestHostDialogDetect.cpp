@@ -1,10 +1,8 @@
 // The host dialog's "Detect" against real vsftpd and smbd (tests/protocols FileServerFixture) and a Responder
 // on 127.0.0.1: click Detect, read the table, click "Use as OS label", read the OS field.
-#include "../protocols/FileServerFixture.h"
-#include "SambaLeftovers.h"
+#include "IdentityPeers.h"
 #include "HostDialog.h"
 #include "net/ControlMessage.h"
-#include "net/Responder.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -43,21 +41,12 @@ private slots:
     void initTestCase()
     {
         QString why;
-        m_ready = m_fixture.prepare(&why) && m_fixture.startFtp(&why) && m_fixture.startSmb(&why);
-        m_why = why;
-        ResponderConfig config;
-        config.address = QHostAddress::LocalHost;
-        config.port = 0;
-        m_responder = std::make_unique<Responder>(config);
-        QVERIFY2(m_responder->start(&why), qPrintable(why));
+        QVERIFY2(m_peers.start(&why), qPrintable(why));
+        m_ready = m_peers.fileServersReady();
+        m_why = m_peers.whyNoFileServers();
     }
 
-    void cleanupTestCase()
-    {
-        m_fixture.stopAll();
-        if (m_ready)
-            qInfo("samba helpers left by smbd, stopped: %d", killSambaLeftovers(m_fixture.path()));
-    }
+    void cleanupTestCase() { m_peers.stop(); }
 
     void detectAndUse()
     {
@@ -65,7 +54,7 @@ private slots:
         Host host;
         host.name = QStringLiteral("fileserver");
         host.address = QStringLiteral("127.0.0.1");
-        host.port = m_responder->port();
+        host.port = m_peers.responderPort();
         host.options.insert(QStringLiteral("ftp.user"), m_fixture.user());
         host.options.insert(QStringLiteral("ftp.port"), m_fixture.ftpPort());
         host.options.insert(QStringLiteral("smb.user"), m_fixture.user());
@@ -163,10 +152,10 @@ private slots:
     }
 
 private:
-    FileServerFixture m_fixture;
+    IdentityPeers m_peers;
+    FileServerFixture &m_fixture = m_peers.fixture();
     bool m_ready = false;
     QString m_why;
-    std::unique_ptr<Responder> m_responder;
 };
 
 QTEST_MAIN(TestHostDialogDetect)

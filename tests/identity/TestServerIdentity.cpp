@@ -4,6 +4,7 @@
 #include "identity/NtlmChallenge.h"
 #include "identity/ServerEvidence.h"
 #include "identity/SmbIdentityProbe.h"
+#include "identity/WireBytes.h"
 
 #include <QTest>
 #include <QtEndian>
@@ -12,25 +13,11 @@ using namespace wb;
 
 namespace {
 
-void put16(QByteArray &b, quint16 v)
-{
-    char le[2];
-    qToLittleEndian(v, le);
-    b.append(le, 2);
-}
-
-void put32(QByteArray &b, quint32 v)
-{
-    char le[4];
-    qToLittleEndian(v, le);
-    b.append(le, 4);
-}
-
 QByteArray utf16le(const QString &s)
 {
     QByteArray b;
     for (QChar c : s)
-        put16(b, c.unicode());
+        wire::putLe<quint16>(b, c.unicode());
     return b;
 }
 
@@ -51,28 +38,28 @@ QByteArray challengeMessage(const ChallengeSpec &spec)
     QByteArray info;
     for (const auto &[id, value] : spec.avPairs) {
         const QByteArray v = utf16le(value);
-        put16(info, id);
-        put16(info, quint16(v.size()));
+        wire::putLe<quint16>(info, id);
+        wire::putLe<quint16>(info, quint16(v.size()));
         info += v;
     }
-    put16(info, 0); // MsvAvEOL
-    put16(info, 0);
+    wire::putLe<quint16>(info, 0); // MsvAvEOL
+    wire::putLe<quint16>(info, 0);
     const QByteArray target = utf16le(spec.target);
     const quint32 payload = 56;
     QByteArray m("NTLMSSP\0", 8);
-    put32(m, 2);
-    put16(m, quint16(target.size()));
-    put16(m, quint16(target.size()));
-    put32(m, payload);
-    put32(m, NtlmChallenge::kNegotiateUnicode | NtlmChallenge::kTargetInfo
+    wire::putLe<quint32>(m, 2);
+    wire::putLe<quint16>(m, quint16(target.size()));
+    wire::putLe<quint16>(m, quint16(target.size()));
+    wire::putLe<quint32>(m, payload);
+    wire::putLe<quint32>(m, NtlmChallenge::kNegotiateUnicode | NtlmChallenge::kTargetInfo
                  | (spec.withVersion ? NtlmChallenge::kNegotiateVersion : 0));
     m += QByteArray::fromHex("0123456789abcdef"); // ServerChallenge
     m += QByteArray(8, '\0');                     // Reserved
-    put16(m, quint16(info.size()));
-    put16(m, quint16(info.size()));
-    put32(m, payload + quint32(target.size()));
+    wire::putLe<quint16>(m, quint16(info.size()));
+    wire::putLe<quint16>(m, quint16(info.size()));
+    wire::putLe<quint32>(m, payload + quint32(target.size()));
     m.append(char(spec.major)).append(char(spec.minor));
-    put16(m, spec.build);
+    wire::putLe<quint16>(m, spec.build);
     m += QByteArray(3, '\0');
     m.append(char(15));
     Q_ASSERT(m.size() == int(payload));

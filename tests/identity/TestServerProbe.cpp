@@ -1,14 +1,12 @@
 // The identity probes against real servers the test starts: vsftpd and smbd (tests/protocols FileServerFixture)
 // and a Responder (wirebenchd) on 127.0.0.1; plus the engine filling serverOs of SMB results.
-#include "../protocols/FileServerFixture.h"
-#include "SambaLeftovers.h"
+#include "IdentityPeers.h"
 #include "engine/Engine.h"
 #include "identity/FtpIdentityProbe.h"
 #include "identity/HelloIdentityProbe.h"
 #include "identity/ServerIdentity.h"
 #include "identity/SmbIdentityProbe.h"
 #include "net/ControlMessage.h"
-#include "net/Responder.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -23,21 +21,12 @@ private slots:
     void initTestCase()
     {
         QString why;
-        m_ready = m_fixture.prepare(&why) && m_fixture.startFtp(&why) && m_fixture.startSmb(&why);
-        m_why = why;
-        ResponderConfig config;
-        config.address = QHostAddress::LocalHost;
-        config.port = 0;
-        m_responder = std::make_unique<Responder>(config);
-        QVERIFY2(m_responder->start(&why), qPrintable(why));
+        QVERIFY2(m_peers.start(&why), qPrintable(why));
+        m_ready = m_peers.fileServersReady();
+        m_why = m_peers.whyNoFileServers();
     }
 
-    void cleanupTestCase()
-    {
-        m_fixture.stopAll();
-        if (m_ready)
-            qInfo("samba helpers left by smbd, stopped: %d", killSambaLeftovers(m_fixture.path()));
-    }
+    void cleanupTestCase() { m_peers.stop(); }
 
     void ftpSystBeforeLogin()
     {
@@ -142,7 +131,7 @@ private slots:
         Host host;
         host.name = QStringLiteral("loopback");
         host.address = QStringLiteral("127.0.0.1");
-        host.port = m_responder->port();
+        host.port = m_peers.responderPort();
         const ServerEvidence e = HelloIdentityProbe::probe(host);
         qInfo("hello: %s", qPrintable(e.said));
         QVERIFY2(!e.failed(), qPrintable(e.error));
@@ -201,7 +190,7 @@ private slots:
         WB_REQUIRE_SERVERS(m_ready, m_why);
         Host host = m_fixture.smbHost();
         host.options.insert(QStringLiteral("ftp.port"), m_fixture.ftpPort());
-        host.port = m_responder->port();
+        host.port = m_peers.responderPort();
         const ServerEvidenceList list = ServerIdentity::detect(host);
         QStringList sources;
         for (const ServerEvidence &e : list) {
@@ -241,10 +230,10 @@ private slots:
     }
 
 private:
-    FileServerFixture m_fixture;
+    IdentityPeers m_peers;
+    FileServerFixture &m_fixture = m_peers.fixture();
     bool m_ready = false;
     QString m_why;
-    std::unique_ptr<Responder> m_responder;
 };
 
 QTEST_GUILESS_MAIN(TestServerProbe)

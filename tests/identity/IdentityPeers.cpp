@@ -1,4 +1,4 @@
-#include "SambaLeftovers.h"
+#include "IdentityPeers.h"
 
 #include <QDir>
 #include <QFile>
@@ -9,6 +9,27 @@
 #include <unistd.h>
 
 namespace wb::test {
+
+bool IdentityPeers::start(QString *why)
+{
+    m_ready = m_fixture.prepare(&m_why) && m_fixture.startFtp(&m_why) && m_fixture.startSmb(&m_why);
+    ResponderConfig config;
+    config.address = QHostAddress::LocalHost;
+    config.port = 0;
+    m_responder = std::make_unique<Responder>(config);
+    return m_responder->start(why);
+}
+
+void IdentityPeers::stop()
+{
+    if (m_stopped)
+        return;
+    m_stopped = true;
+    m_fixture.stopAll();
+    if (m_ready)
+        qInfo("samba helpers left by smbd, stopped: %d", killSambaLeftovers(m_fixture.path()));
+    m_responder.reset();
+}
 
 int killSambaLeftovers(const QString &configPath)
 {

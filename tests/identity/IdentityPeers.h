@@ -1,0 +1,42 @@
+#pragma once
+
+#include "../protocols/FileServerFixture.h"
+#include "net/Responder.h"
+
+#include <QString>
+
+#include <memory>
+
+namespace wb::test {
+
+/// The real peers of the identity tests: vsftpd and smbd (FileServerFixture, needs root) and a Responder
+/// (wirebenchd) on 127.0.0.1, which needs nothing.
+class IdentityPeers
+{
+public:
+    ~IdentityPeers() { stop(); }
+
+    /// Starts the responder (false with *why if it cannot) and tries the file servers (see fileServersReady()).
+    bool start(QString *why);
+    /// Stops the file servers and what smbd left behind.
+    void stop();
+
+    bool fileServersReady() const { return m_ready; }
+    QString whyNoFileServers() const { return m_why; }
+    FileServerFixture &fixture() { return m_fixture; }
+    quint16 responderPort() const { return m_responder ? m_responder->port() : 0; }
+
+private:
+    FileServerFixture m_fixture;
+    bool m_ready = false;
+    bool m_stopped = false;
+    QString m_why;
+    std::unique_ptr<Responder> m_responder;
+};
+
+/// smbd starts samba-dcerpcd on demand for RPC (the share list asks srvsvc), and that daemon detaches from smbd,
+/// so stopping smbd leaves it behind. Kills (by pid) the processes whose command line names configPath, i.e.
+/// the helpers of the fixture's own smbd. Returns how many it killed.
+int killSambaLeftovers(const QString &configPath);
+
+} // namespace wb::test
