@@ -1,22 +1,18 @@
+#include "../lab/LabSession.h"
 #include "../protocols/FileServerFixture.h"
 #include "analysis/Ceiling.h"
 #include "engine/Engine.h"
 #include "plan/TestPlan.h"
 #include "protocols/copy/TransferData.h"
 
-#include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
 
-#include <fcntl.h>
-#include <sched.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
@@ -62,32 +58,23 @@ private slots:
     void goodputMatchesTheory();
 
 private:
-    QString lab(const QStringList &args, bool *ok = nullptr, int timeoutMs = 60000);
-    void setLab(int mtu, const QString &rate);
     bool writeServerConfigs(QString *why);
     bool makeServerFile(const QString &path, qint64 size, QString *why);
     Host labHost(const QString &protocol, qint64 size) const;
     RunResult runOnce(const QString &protocol, int frame, qint64 size);
-    double iperf3Ratio(bool reverse, double theory);
     double smbclientRatio(bool read, qint64 size, double theory);
     static qint64 sizeFor(double rateBps);
     static double steadyBytesPerSecond(const RunResult &r);
 
     std::unique_ptr<test::FileServerFixture> m_fixture;
-    QString m_labScript;
-    QString m_id;
+    std::unique_ptr<test::LabSession> m_lab;
     QString m_ftpConf;
     QString m_smbConf;
-    int m_origNs = -1;
-    bool m_up = false;
-    int m_mtu = 0;
-    QString m_rate;
-    double m_speedMbps = 0;
 };
 
 namespace {
 
-const QString ServerAddress = QStringLiteral("10.231.0.2");
+const QString ServerAddress = test::LabSession::serverAddress();
 
 QString fileName(const QString &kind, qint64 size)
 {
@@ -112,21 +99,6 @@ QString rowLine(const QString &protocol, double rateBps, int mtu, const RunResul
 
 } // namespace
 
-QString TestFileServerAccuracy::lab(const QStringList &args, bool *ok, int timeoutMs)
-{
-    QProcess p;
-    p.setProcessChannelMode(QProcess::MergedChannels);
-    p.start(QStringLiteral("bash"), QStringList{m_labScript} + args);
-    const bool finished = p.waitForFinished(timeoutMs);
-    const QString out = QString::fromLocal8Bit(p.readAll()).trimmed();
-    const bool good = finished && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
-    if (ok)
-        *ok = good;
-    else if (!good)
-        qWarning("lab.sh %s failed: %s", qPrintable(args.join(QLatin1Char(' '))), qPrintable(out));
-    return out;
-}
-
 qint64 TestFileServerAccuracy::sizeFor(double rateBps)
 {
     const bool gigabit = rateBps >= 1e9;
@@ -142,8 +114,8 @@ void TestFileServerAccuracy::initTestCase()
             QFAIL("the lab needs root to create network namespaces (CI=true: a skip is a failure)");
         QSKIP("the lab needs root to create network namespaces: run as root (CI runs everything as root)");
     }
-    m_labScript = qEnvironmentVariable("WIREBENCH_SOURCE_DIR", QStringLiteral(WB_SOURCE_DIR)) + QStringLiteral("/tests/lab/lab.sh");
-    QVERIFY2(QFileInfo::exists(m_labScript), qPrintable(m_labScript + QStringLiteral(" is missing")));
+    const QString labScript = qEnvironmentVariable("WIREBENCH_SOURCE_DIR", QStringLiteral(WB_SOURCE_DIR)) + QStringLiteral("/tests/lab/lab.sh");
+    QVERIFY2(QFileInfo::exists(labScript), qPrintable(labScript + QStringLiteral(" is missing")));
     for (const char *tool : {"ip", "tc", "iperf3"})
         QVERIFY2(!QStandardPaths::findExecutable(QLatin1String(tool)).isEmpty() ||
                      QFileInfo::exists(QStringLiteral("/usr/sbin/") + QLatin1String(tool)),
@@ -165,22 +137,13 @@ void TestFileServerAccuracy::initTestCase()
              qPrintable(m_fixture->path() + QStringLiteral(" is not on a tmpfs: the servers' disk could limit")));
     QVERIFY2(writeServerConfigs(&why), qPrintable(why));
 
-    m_id = QStringLiteral("fs") + QString::number(::getpid() % 1000000, 36);
-    qputenv("WBL_ID", m_id.toLatin1());
+    m_lab = std::make_unique<test::LabSession>(labScript, QStringLiteral("fs"));
+    // Cannot build the lab as root: a failure (also without CI), as in TestFrameAccuracy.
+    QVERIFY2(m_lab->up(1500, QStringLiteral("1gbit"), &why), qPrintable(why));
     bool ok = false;
-    const QString up = lab({QStringLiteral("up"), QStringLiteral("--mtu"), QStringLiteral("1500"), QStringLiteral("--rate"),
-                            QStringLiteral("1gbit")},
-                           &ok);
-    if (!ok && ci)
-        QFAIL(qPrintable(QStringLiteral("lab.sh up failed (CI=true): ") + up));
-    QVERIFY2(ok, qPrintable(QStringLiteral("lab.sh up failed: ") + up));
-    m_up = true;
-    m_mtu = 1500;
-    m_rate = QStringLiteral("1gbit");
-    m_speedMbps = 1000;
     for (const QStringList &serve : {QStringList{QStringLiteral("vsftpd"), m_ftpConf}, QStringList{QStringLiteral("smbd"), m_smbConf},
                                      QStringList{QStringLiteral("iperf3")}}) {
-        const QString out = lab(QStringList{QStringLiteral("serve")} + serve, &ok);
+        const QString out = m_lab->run(QStringList{QStringLiteral("serve")} + serve, &ok);
         QVERIFY2(ok, qPrintable(QStringLiteral("%1 did not start in the lab's server namespace: %2").arg(serve.first(), out)));
     }
 
@@ -192,25 +155,12 @@ void TestFileServerAccuracy::initTestCase()
                  qPrintable(why));
     }
 
-    m_origNs = ::open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
-    QVERIFY(m_origNs >= 0);
-    const QByteArray nsPath = "/run/netns/wbl-cli-" + m_id.toLatin1();
-    const int cli = ::open(nsPath.constData(), O_RDONLY | O_CLOEXEC);
-    QVERIFY2(cli >= 0, nsPath.constData());
-    QVERIFY2(::setns(cli, CLONE_NEWNET) == 0, "setns into the lab's client namespace failed");
-    ::close(cli);
+    QVERIFY2(m_lab->enterClient(&why), qPrintable(why));
 }
 
 void TestFileServerAccuracy::cleanupTestCase()
 {
-    // Back to our own namespace first: "lab.sh down" kills every process inside the lab's namespaces.
-    if (m_origNs >= 0) {
-        ::setns(m_origNs, CLONE_NEWNET);
-        ::close(m_origNs);
-        m_origNs = -1;
-    }
-    if (m_up)
-        lab({QStringLiteral("down")});
+    m_lab.reset();     // back to our own namespace first: "lab.sh down" kills every process inside the lab
     m_fixture.reset(); // removes the user and the tmpfs folder
 }
 
@@ -289,28 +239,12 @@ bool TestFileServerAccuracy::makeServerFile(const QString &path, qint64 size, QS
     return f.size() == size;
 }
 
-void TestFileServerAccuracy::setLab(int mtu, const QString &rate)
-{
-    bool ok = true;
-    if (mtu != m_mtu) {
-        const QString out = lab({QStringLiteral("mtu"), QString::number(mtu)}, &ok);
-        QVERIFY2(ok, qPrintable(out));
-        m_mtu = mtu;
-    }
-    if (rate != m_rate) {
-        const QString out = lab({QStringLiteral("shape"), rate}, &ok);
-        QVERIFY2(ok, qPrintable(out));
-        m_rate = rate;
-    }
-    m_speedMbps = rate == QLatin1String("100mbit") ? 100 : 1000;
-}
-
 Host TestFileServerAccuracy::labHost(const QString &protocol, qint64 size) const
 {
     Host h;
     h.name = QStringLiteral("lab-srv");
     h.address = ServerAddress;
-    h.linkSpeedMbps = m_speedMbps;
+    h.linkSpeedMbps = m_lab->speedMbps();
     // Reads use the file made in initTestCase; writes a file of their own (removed after each run).
     const bool reading = protocol == QLatin1String("ftp-get") || protocol == QLatin1String("smb-read");
     const QString file = fileName(reading ? (protocol.startsWith(QLatin1String("ftp")) ? QStringLiteral("get") : QStringLiteral("read"))
@@ -384,25 +318,6 @@ double TestFileServerAccuracy::steadyBytesPerSecond(const RunResult &r)
     return seconds > 0 ? bytes / seconds : 0;
 }
 
-double TestFileServerAccuracy::iperf3Ratio(bool reverse, double theory)
-{
-    QProcess p; // forked from this thread: inside the client namespace
-    QStringList args{QStringLiteral("-c"), ServerAddress, QStringLiteral("-t"), QStringLiteral("2"), QStringLiteral("-J")};
-    if (reverse)
-        args << QStringLiteral("-R");
-    p.start(QStringLiteral("iperf3"), args);
-    if (!p.waitForFinished(30000) || p.exitCode() != 0)
-        return 0;
-    const QJsonObject sum = QJsonDocument::fromJson(p.readAllStandardOutput())
-                                .object()
-                                .value(QStringLiteral("end"))
-                                .toObject()
-                                .value(QStringLiteral("sum_received"))
-                                .toObject();
-    const double seconds = sum.value(QStringLiteral("seconds")).toDouble();
-    return seconds > 0 ? sum.value(QStringLiteral("bytes")).toDouble() / seconds / theory : 0;
-}
-
 double TestFileServerAccuracy::smbclientRatio(bool read, qint64 size, double theory)
 {
     // Samba's own client through the same lab (forked from this thread: inside the client namespace). It
@@ -459,7 +374,8 @@ void TestFileServerAccuracy::goodputMatchesTheory()
     QFETCH(int, mtu);
     QFETCH(QString, rate);
     QFETCH(double, rateBps);
-    setLab(mtu, rate);
+    QString why;
+    QVERIFY2(m_lab->setLine(mtu, rate, &why), qPrintable(why));
     const double theory = Ceiling::tcpGoodputBytesPerSecond(rateBps / 1e6, mtu);
     QCOMPARE(qRound(theory), qRound(rateBps * (mtu - 52) / (mtu + 38) / 8));
     const qint64 size = sizeFor(rateBps);
@@ -498,7 +414,8 @@ void TestFileServerAccuracy::goodputMatchesTheory()
         if (ratio >= 0.97)
             break;
         if (attempt == 1) {
-            reference = iperf3Ratio(protocol == QLatin1String("ftp-get") || protocol == QLatin1String("smb-read"), theory);
+            const bool reverse = protocol == QLatin1String("ftp-get") || protocol == QLatin1String("smb-read");
+            reference = test::LabSession::iperf3Ratio(reverse, theory, 2);
             qInfo("reference: iperf3 through the same lab right after: ratio %.4f of the theory", reference);
         }
     }

@@ -1,3 +1,4 @@
+#include "../lab/LabSession.h"
 #include "analysis/FramePlanCheck.h"
 #include "analysis/InterfaceMtu.h"
 #include "analysis/SocketDiag.h"
@@ -7,8 +8,6 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -16,8 +15,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <fcntl.h>
-#include <sched.h>
 #include <unistd.h>
 
 using namespace wb;
@@ -49,36 +46,15 @@ private slots:
     void interfaceMtuSetterInLab();
 
 private:
-    QString lab(const QStringList &args, bool *ok = nullptr, int timeoutMs = 60000);
+    QString lab(const QStringList &args, bool *ok = nullptr) { return m_lab->run(args, ok); }
     void setLab(int mtu, const QString &rate);
     RunResultList runPlan(const QString &protocol, int frame, int durationMs, const QVariantMap &options = {});
     qint64 srvCounter(const QString &name);
-    double iperf3Ratio(bool reverse, double theory);
     Host labHost() const;
 
-    QString m_labScript;
+    std::unique_ptr<test::LabSession> m_lab;
     QString m_id;
-    int m_origNs = -1;
-    bool m_up = false;
-    int m_mtu = 0;
-    QString m_rate;
-    double m_speedMbps = 0;
 };
-
-QString TestFrameAccuracy::lab(const QStringList &args, bool *ok, int timeoutMs)
-{
-    QProcess p;
-    p.setProcessChannelMode(QProcess::MergedChannels);
-    p.start(QStringLiteral("bash"), QStringList{m_labScript} + args);
-    const bool finished = p.waitForFinished(timeoutMs);
-    const QString out = QString::fromLocal8Bit(p.readAll()).trimmed();
-    const bool good = finished && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
-    if (ok)
-        *ok = good;
-    else if (!good)
-        qWarning("lab.sh %s failed: %s", qPrintable(args.join(QLatin1Char(' '))), qPrintable(out));
-    return out;
-}
 
 void TestFrameAccuracy::initTestCase()
 {
@@ -90,26 +66,20 @@ void TestFrameAccuracy::initTestCase()
     }
     const QString src = qEnvironmentVariable("WIREBENCH_SOURCE_DIR", QStringLiteral(WB_SOURCE_DIR));
     const QString bin = qEnvironmentVariable("WIREBENCH_BINARY_DIR", QStringLiteral(WB_BINARY_DIR));
-    m_labScript = src + QStringLiteral("/tests/lab/lab.sh");
+    const QString labScript = src + QStringLiteral("/tests/lab/lab.sh");
     const QString daemon = bin + QStringLiteral("/app/daemon/wirebenchd");
-    QVERIFY2(QFileInfo::exists(m_labScript), qPrintable(m_labScript + QStringLiteral(" is missing")));
+    QVERIFY2(QFileInfo::exists(labScript), qPrintable(labScript + QStringLiteral(" is missing")));
     QVERIFY2(QFileInfo(daemon).isExecutable(), qPrintable(daemon + QStringLiteral(" is not built: build the wirebenchd target")));
     for (const char *tool : {"ip", "tc", "ethtool", "iperf3"})
         QVERIFY2(!QStandardPaths::findExecutable(QLatin1String(tool)).isEmpty() ||
                      QFileInfo::exists(QStringLiteral("/usr/sbin/") + QLatin1String(tool)),
                  qPrintable(QStringLiteral("%1 is missing: apt-get install iproute2 ethtool iperf3").arg(QLatin1String(tool))));
 
-    m_id = QStringLiteral("fa") + QString::number(::getpid() % 1000000, 36);
-    qputenv("WBL_ID", m_id.toLatin1());
+    m_lab = std::make_unique<test::LabSession>(labScript, QStringLiteral("fa"));
+    m_id = m_lab->id();
+    QString why;
+    QVERIFY2(m_lab->up(1500, QStringLiteral("1gbit"), &why), qPrintable(why));
     bool ok = false;
-    const QString up = lab({QStringLiteral("up"), QStringLiteral("--mtu"), QStringLiteral("1500"), QStringLiteral("--rate"),
-                            QStringLiteral("1gbit")},
-                           &ok);
-    QVERIFY2(ok, qPrintable(QStringLiteral("lab.sh up failed: ") + up));
-    m_up = true;
-    m_mtu = 1500;
-    m_rate = QStringLiteral("1gbit");
-    m_speedMbps = 1000;
     // The lab is private to this test: no key (--open, where this wirebenchd asks for keys at all).
     QProcess help;
     help.start(daemon, {QStringLiteral("--help")});
@@ -122,25 +92,12 @@ void TestFrameAccuracy::initTestCase()
     const QString iperf = lab({QStringLiteral("serve"), QStringLiteral("iperf3")}, &ok);
     QVERIFY2(ok, qPrintable(QStringLiteral("iperf3 -s (the reference) did not start in the lab: ") + iperf));
 
-    m_origNs = ::open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
-    QVERIFY(m_origNs >= 0);
-    const QByteArray nsPath = "/run/netns/wbl-cli-" + m_id.toLatin1();
-    const int cli = ::open(nsPath.constData(), O_RDONLY | O_CLOEXEC);
-    QVERIFY2(cli >= 0, nsPath.constData());
-    QVERIFY2(::setns(cli, CLONE_NEWNET) == 0, "setns into the lab's client namespace failed");
-    ::close(cli);
+    QVERIFY2(m_lab->enterClient(&why), qPrintable(why));
 }
 
 void TestFrameAccuracy::cleanupTestCase()
 {
-    // Back to our own namespace first: "lab.sh down" kills every process inside the lab's namespaces.
-    if (m_origNs >= 0) {
-        ::setns(m_origNs, CLONE_NEWNET);
-        ::close(m_origNs);
-        m_origNs = -1;
-    }
-    if (m_up)
-        lab({QStringLiteral("down")});
+    m_lab.reset(); // back to our own namespace first: "lab.sh down" kills every process inside the lab
 }
 
 Host TestFrameAccuracy::labHost() const
@@ -149,24 +106,14 @@ Host TestFrameAccuracy::labHost() const
     h.name = QStringLiteral("lab-srv");
     h.address = QStringLiteral("10.231.0.2");
     h.port = 5301;
-    h.linkSpeedMbps = m_speedMbps;
+    h.linkSpeedMbps = m_lab->speedMbps();
     return h;
 }
 
 void TestFrameAccuracy::setLab(int mtu, const QString &rate)
 {
-    bool ok = true;
-    if (mtu != m_mtu) {
-        const QString out = lab({QStringLiteral("mtu"), QString::number(mtu)}, &ok);
-        QVERIFY2(ok, qPrintable(out));
-        m_mtu = mtu;
-    }
-    if (rate != m_rate) {
-        const QString out = lab({QStringLiteral("shape"), rate}, &ok);
-        QVERIFY2(ok, qPrintable(out));
-        m_rate = rate;
-    }
-    m_speedMbps = rate == QLatin1String("off") ? 0 : rate == QLatin1String("100mbit") ? 100 : 1000;
+    QString why;
+    QVERIFY2(m_lab->setLine(mtu, rate, &why), qPrintable(why));
 }
 
 RunResultList TestFrameAccuracy::runPlan(const QString &protocol, int frame, int durationMs, const QVariantMap &options)
@@ -249,7 +196,7 @@ void TestFrameAccuracy::goodputMatchesTheory()
         }
         if (ratio >= 0.98)
             break;
-        const double ref = iperf3Ratio(protocol == QLatin1String("tcp-recv"), theory);
+        const double ref = test::LabSession::iperf3Ratio(protocol == QLatin1String("tcp-recv"), theory, 3);
         qInfo("reference: iperf3 through the same lab right after: ratio %.4f of the theory", ref);
         reference = qMax(reference, ref);
     }
@@ -272,26 +219,6 @@ void TestFrameAccuracy::goodputMatchesTheory()
                             .arg(reference * 100, 0, 'f', 2)));
     qInfo("the lab missed its theory on this busy machine: Wirebench %.2f%%, iperf3 %.2f%% of it", ratio * 100,
           reference * 100);
-}
-
-double TestFrameAccuracy::iperf3Ratio(bool reverse, double theory)
-{
-    QProcess p; // forked from this thread: inside the client namespace
-    QStringList args{QStringLiteral("-c"), QStringLiteral("10.231.0.2"), QStringLiteral("-t"), QStringLiteral("3"),
-                     QStringLiteral("-J")};
-    if (reverse)
-        args << QStringLiteral("-R");
-    p.start(QStringLiteral("iperf3"), args);
-    if (!p.waitForFinished(30000) || p.exitCode() != 0)
-        return 0;
-    const QJsonObject sum = QJsonDocument::fromJson(p.readAllStandardOutput())
-                                .object()
-                                .value(QStringLiteral("end"))
-                                .toObject()
-                                .value(QStringLiteral("sum_received"))
-                                .toObject();
-    const double seconds = sum.value(QStringLiteral("seconds")).toDouble();
-    return seconds > 0 ? sum.value(QStringLiteral("bytes")).toDouble() / seconds / theory : 0;
 }
 
 void TestFrameAccuracy::jumboOnA1500PathIsNotRun()
@@ -383,7 +310,7 @@ void TestFrameAccuracy::interfaceMtuSetterInLab()
          QStringLiteral("dev"), QStringLiteral("wbs-") + m_id, QStringLiteral("mtu"), QStringLiteral("9000")},
         &ok);
     QVERIFY(ok);
-    m_mtu = 0; // the lab is no longer symmetric: the next setLab() sets both ends again
+    m_lab->forgetMtu(); // the lab is no longer symmetric: the next setLab() sets both ends again
     QTemporaryDir dir;
     qputenv("WIREBENCH_MTU_STATE", dir.filePath(QStringLiteral("mtu.json")).toLocal8Bit());
 
