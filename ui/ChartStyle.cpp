@@ -2,7 +2,10 @@
 
 #include <qcustomplot.h>
 
+#include <QHBoxLayout>
 #include <QHash>
+#include <QLabel>
+#include <QVBoxLayout>
 
 namespace wb {
 
@@ -117,6 +120,18 @@ void ChartStyle::styleAxes(QCustomPlot *plot)
     plot->legend->setVisible(true);
     plot->legend->setBrush(QColor(255, 255, 255, 220));
     plot->setNoAntialiasingOnDrag(true);
+}
+
+void ChartStyle::stackUnderHeader(QWidget *chart, QHBoxLayout *header, QComboBox *unit, QCustomPlot *plot)
+{
+    auto *unitLabel = new QLabel(QObject::tr("Unit:"), chart);
+    unitLabel->setBuddy(unit);
+    header->addWidget(unitLabel);
+    header->addWidget(unit);
+    auto *layout = new QVBoxLayout(chart);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(header);
+    layout->addWidget(plot, 1);
 }
 
 UnitComboBox::UnitComboBox(QWidget *parent)

@@ -8,6 +8,7 @@
 
 class QCustomPlot;
 class QCPItemText;
+class QHBoxLayout;
 class QCPTextElement;
 
 namespace wb {
@@ -28,6 +29,8 @@ public:
     static void styleAxes(QCustomPlot *plot);
     /// Moves the legend out of the axis rect into a row under the plot, entries side by side.
     static void placeLegendBelow(QCustomPlot *plot);
+    /// Lays out a chart widget: header (ending in "Unit:" and unit) above plot, which takes the rest.
+    static void stackUnderHeader(QWidget *chart, QHBoxLayout *header, QComboBox *unit, QCustomPlot *plot);
 };
 
 /// A combo box offering MB/s, MiB/s and Mbit/s (objectName "unitCombo").

@@ -110,14 +110,7 @@ ComparisonChart::ComparisonChart(QWidget *parent)
     header->addSpacing(8);
     header->addWidget(m_percentCheck);
     header->addSpacing(8);
-    auto *unitLabel = new QLabel(tr("Unit:"), this);
-    unitLabel->setBuddy(m_unitCombo);
-    header->addWidget(unitLabel);
-    header->addWidget(m_unitCombo);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(header);
-    layout->addWidget(m_plot, 1);
+    ChartStyle::stackUnderHeader(this, header, m_unitCombo, m_plot);
     rebuild();
 }
 

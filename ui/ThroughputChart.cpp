@@ -59,14 +59,7 @@ ThroughputChart::ThroughputChart(QWidget *parent)
 
     auto *header = new QHBoxLayout;
     header->addStretch(1);
-    auto *unitLabel = new QLabel(tr("Unit:"), this);
-    unitLabel->setBuddy(m_unitCombo);
-    header->addWidget(unitLabel);
-    header->addWidget(m_unitCombo);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(header);
-    layout->addWidget(m_plot, 1);
+    ChartStyle::stackUnderHeader(this, header, m_unitCombo, m_plot);
 
     m_replotTimer.setInterval(100);
     connect(&m_replotTimer, &QTimer::timeout, this, [this] {

@@ -54,8 +54,8 @@ QStringList TestPlan::validate() const
     }
     if (repetitions < 1)
         problems << QStringLiteral("Repetitions must be at least 1.");
-    if (params.stableTargetPercent < 0 || params.stableTargetPercent > 100)
-        problems << QStringLiteral("The stability target must be between 0 and 100 %.");
+    if (params.stableTargetPercent < 0)
+        problems << QStringLiteral("The stability target must be a positive percentage of the mean (0 = off).");
     if (params.stableTargetPercent > 0 && (params.minRepetitions < 2 || params.minRepetitions > repetitions))
         problems << QStringLiteral("Repeat until stable needs at least 2 repetitions before it judges, and no more than "
                                    "the %1 repetitions allowed at most.").arg(repetitions);

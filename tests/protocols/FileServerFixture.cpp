@@ -373,6 +373,31 @@ int FileServerFixture::killSessions(bool ftp)
     return int(pids.size());
 }
 
+namespace {
+
+/// smbd starts samba-dcerpcd on demand for RPC (a share list asks srvsvc), and that daemon detaches from smbd,
+/// so stopping smbd leaves it behind. Kills the processes whose command line names the fixture's folder.
+void killSambaLeftovers(const QString &folder)
+{
+    const QByteArray needle = folder.toLocal8Bit();
+    const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString &entry : entries) {
+        bool ok = false;
+        const qint64 pid = entry.toLongLong(&ok);
+        if (!ok || pid == QCoreApplication::applicationPid())
+            continue;
+        QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(pid));
+        if (!cmdline.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray args = cmdline.readAll();
+        const bool samba = args.startsWith("/usr/libexec/samba/") || args.contains("samba-dcerpcd");
+        if (samba && args.contains(needle))
+            ::kill(pid_t(pid), SIGKILL);
+    }
+}
+
+} // namespace
+
 void FileServerFixture::stopAll()
 {
     for (QProcess *p : {&m_ftp, &m_ftps, &m_smb}) {
@@ -387,6 +412,8 @@ void FileServerFixture::stopAll()
         for (qint64 pid : children)
             ::kill(pid_t(pid), SIGKILL);
     }
+    if (m_dir && m_dir->isValid())
+        killSambaLeftovers(m_dir->path());
 }
 
 Host FileServerFixture::ftpHost() const

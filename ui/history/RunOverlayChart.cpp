@@ -34,14 +34,7 @@ RunOverlayChart::RunOverlayChart(QWidget *parent)
     connect(m_unitCombo, &UnitComboBox::unitChanged, this, &RunOverlayChart::setUnit);
     auto *header = new QHBoxLayout;
     header->addStretch(1);
-    auto *unitLabel = new QLabel(tr("Unit:"), this);
-    unitLabel->setBuddy(m_unitCombo);
-    header->addWidget(unitLabel);
-    header->addWidget(m_unitCombo);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(header);
-    layout->addWidget(m_plot, 1);
+    ChartStyle::stackUnderHeader(this, header, m_unitCombo, m_plot);
     rebuild();
 }
 
