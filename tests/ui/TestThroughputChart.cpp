@@ -82,8 +82,8 @@ void TestThroughputChart::warmupShaded()
             label = text->text();
     }
     QVERIFY2(label.contains(QStringLiteral("1.5 s")) && label.contains(QStringLiteral("left out")), qPrintable(label));
-    if (!qEnvironmentVariableIsEmpty("WIREBENCH_SHOT_DIR"))
-        chart.plot()->savePng(qEnvironmentVariable("WIREBENCH_SHOT_DIR") + QStringLiteral("/warmup.png"), 800, 450);
+    if (!qEnvironmentVariableIsEmpty("WIREBENCH_SCREENSHOT_DIR"))
+        chart.plot()->savePng(qEnvironmentVariable("WIREBENCH_SCREENSHOT_DIR") + QStringLiteral("/warmup.png"), 800, 450);
 
     // A file transfer has no warm-up to shade, and the next test clears the band.
     RunSpec ftp = spec(1, 1, QStringLiteral("ftp-get"));
