@@ -10,7 +10,6 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTest>
 
 #include <sys/vfs.h>
@@ -108,18 +107,11 @@ qint64 TestFileServerAccuracy::sizeFor(double rateBps)
 
 void TestFileServerAccuracy::initTestCase()
 {
-    const bool ci = qEnvironmentVariable("CI") == QLatin1String("true");
-    if (::geteuid() != 0) {
-        if (ci)
-            QFAIL("the lab needs root to create network namespaces (CI=true: a skip is a failure)");
-        QSKIP("the lab needs root to create network namespaces: run as root (CI runs everything as root)");
-    }
+    WB_REQUIRE_LAB_ROOT();
     const QString labScript = qEnvironmentVariable("WIREBENCH_SOURCE_DIR", QStringLiteral(WB_SOURCE_DIR)) + QStringLiteral("/tests/lab/lab.sh");
     QVERIFY2(QFileInfo::exists(labScript), qPrintable(labScript + QStringLiteral(" is missing")));
-    for (const char *tool : {"ip", "tc", "iperf3"})
-        QVERIFY2(!QStandardPaths::findExecutable(QLatin1String(tool)).isEmpty() ||
-                     QFileInfo::exists(QStringLiteral("/usr/sbin/") + QLatin1String(tool)),
-                 qPrintable(QStringLiteral("%1 is missing: apt-get install iproute2 iperf3").arg(QLatin1String(tool))));
+    const QString missing = test::LabSession::missingTool({QStringLiteral("ip"), QStringLiteral("tc"), QStringLiteral("iperf3")});
+    QVERIFY2(missing.isEmpty(), qPrintable(missing + QStringLiteral(" is missing: apt-get install iproute2 iperf3")));
 
     // The servers' folders on a tmpfs: the fixture makes its folder under QDir::tempPath(), i.e. $TMPDIR.
     const QByteArray oldTmp = qgetenv("TMPDIR");

@@ -10,7 +10,6 @@
 #include <QFileInfo>
 #include <QProcess>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
@@ -58,22 +57,16 @@ private:
 
 void TestFrameAccuracy::initTestCase()
 {
-    const bool ci = qEnvironmentVariable("CI") == QLatin1String("true");
-    if (::geteuid() != 0) {
-        if (ci)
-            QFAIL("the lab needs root to create network namespaces (CI=true: a skip is a failure)");
-        QSKIP("the lab needs root to create network namespaces: run as root (CI runs everything as root)");
-    }
+    WB_REQUIRE_LAB_ROOT();
     const QString src = qEnvironmentVariable("WIREBENCH_SOURCE_DIR", QStringLiteral(WB_SOURCE_DIR));
     const QString bin = qEnvironmentVariable("WIREBENCH_BINARY_DIR", QStringLiteral(WB_BINARY_DIR));
     const QString labScript = src + QStringLiteral("/tests/lab/lab.sh");
     const QString daemon = bin + QStringLiteral("/app/daemon/wirebenchd");
     QVERIFY2(QFileInfo::exists(labScript), qPrintable(labScript + QStringLiteral(" is missing")));
     QVERIFY2(QFileInfo(daemon).isExecutable(), qPrintable(daemon + QStringLiteral(" is not built: build the wirebenchd target")));
-    for (const char *tool : {"ip", "tc", "ethtool", "iperf3"})
-        QVERIFY2(!QStandardPaths::findExecutable(QLatin1String(tool)).isEmpty() ||
-                     QFileInfo::exists(QStringLiteral("/usr/sbin/") + QLatin1String(tool)),
-                 qPrintable(QStringLiteral("%1 is missing: apt-get install iproute2 ethtool iperf3").arg(QLatin1String(tool))));
+    const QString missing = test::LabSession::missingTool(
+        {QStringLiteral("ip"), QStringLiteral("tc"), QStringLiteral("ethtool"), QStringLiteral("iperf3")});
+    QVERIFY2(missing.isEmpty(), qPrintable(missing + QStringLiteral(" is missing: apt-get install iproute2 ethtool iperf3")));
 
     m_lab = std::make_unique<test::LabSession>(labScript, QStringLiteral("fa"));
     m_id = m_lab->id();

@@ -1,9 +1,11 @@
 #include "LabSession.h"
 
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QProcessEnvironment>
+#include <QStandardPaths>
 
 #include <utility>
 
@@ -106,6 +108,15 @@ void LabSession::down()
         return;
     run({QStringLiteral("down")});
     m_up = false;
+}
+
+QString LabSession::missingTool(const QStringList &tools)
+{
+    for (const QString &tool : tools) {
+        if (QStandardPaths::findExecutable(tool).isEmpty() && !QFileInfo::exists(QStringLiteral("/usr/sbin/") + tool))
+            return tool;
+    }
+    return {};
 }
 
 double LabSession::iperf3Ratio(bool reverse, double theoryBytesPerSecond, int seconds)

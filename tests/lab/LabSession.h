@@ -3,6 +3,19 @@
 #include <QString>
 #include <QStringList>
 
+#include <unistd.h>
+
+/// In a test's initTestCase: skips (developer machine) or fails (CI=true) when not root, as the lab
+/// creates network namespaces.
+#define WB_REQUIRE_LAB_ROOT()                                                                                      \
+    do {                                                                                                           \
+        if (::geteuid() != 0) {                                                                                    \
+            if (qEnvironmentVariable("CI") == QLatin1String("true"))                                               \
+                QFAIL("the lab needs root to create network namespaces (CI=true: a skip is a failure)");           \
+            QSKIP("the lab needs root to create network namespaces: run as root (CI runs everything as root)");   \
+        }                                                                                                          \
+    } while (false)
+
 namespace wb::test {
 
 /// A test's own instance of the two-namespace lab (tests/lab/lab.sh): brings it up under an id of its
@@ -35,6 +48,9 @@ public:
     QString serverInterface() const { return QStringLiteral("wbs-") + m_id; }
     static QString serverAddress() { return QStringLiteral("10.231.0.2"); }
     double speedMbps() const { return m_speedMbps; }
+
+    /// The first of tools (looked up in PATH and /usr/sbin) that is missing, or an empty string.
+    static QString missingTool(const QStringList &tools);
 
     /// iperf3 -c to the lab's server (started with "serve iperf3") for `seconds`, -R when reverse, run
     /// from the calling thread (inside the client namespace): the receiver's goodput / theory; 0 when it
