@@ -1,5 +1,6 @@
 #include "SmbDriver.h"
 
+#include "SmbWriteFeed.h"
 #include "protocols/ThroughputMeter.h"
 #include "protocols/copy/TransferData.h"
 #include "protocols/copy/TransferError.h"
@@ -41,6 +42,7 @@ struct SmbSettings
     QString password; // from Host::options until the key store lands; never copied into results or errors
     QString domain;
     bool allowSmb1 = false;
+    bool warmUp = true;
     int port = 445;
     qint64 ioBytes = DefaultIoBytes;
 
@@ -61,6 +63,7 @@ struct SmbSettings
         s.password = o.value(QStringLiteral("smb.password")).toString();
         s.domain = o.value(QStringLiteral("smb.domain")).toString();
         s.allowSmb1 = o.value(QStringLiteral("smb.allow_smb1"), false).toBool();
+        s.warmUp = o.value(QStringLiteral("smb.warm_up"), true).toBool();
         s.port = o.value(QStringLiteral("smb.port"), 445).toInt();
         if (s.port <= 0 || s.port > 65535)
             s.port = 445;
@@ -105,7 +108,7 @@ void authCallback(SMBCCTX *ctx, const char *, const char *, char *wg, int wglen,
     copyField(pw, pwlen, s->password);
 }
 
-/// libsmbclient opens its own sockets: find the one to the server to read (and, for our sends, lower) its MSS.
+/// libsmbclient opens its own sockets: find the one to the server to read its MSS.
 int findServerSocket(const QString &address, int port)
 {
     const QHostAddress want(address);
@@ -174,7 +177,8 @@ private:
     void closeFile();
     bool seed(qint64 size);
     bool readBack(qint64 size);
-    void noteSocket();
+    bool warmUp(qint64 size, char *buffer, LocalSource *source);
+    void noteMss();
     void fillTiming(qint64 bytes);
     RunResult fail(TransferFault fault, const QString &what);
     RunResult failErrno(int err, const QString &during, bool opening);
@@ -235,21 +239,76 @@ void SmbRun::closeFile()
     m_file = nullptr;
 }
 
-void SmbRun::noteSocket()
+void SmbRun::noteMss()
 {
-    if (m_result.mss > 0)
-        return;
+    // Read once the data has flowed, not after the open: Linux bounds tcpi_snd_mss by half the largest
+    // window the peer has announced, so it is low on a fresh connection (32768 on loopback) and stays low
+    // on one that only receives (smb-read), while the data goes in full segments, which tcpi_rcv_mss shows.
+    // The larger of the two is the segment size of the data (TcpSocketDiag::dataMss, docs/FRAMES.md).
+    // libsmbclient connects before we could set TCP_MAXSEG, and Linux applies it at connect time only, so
+    // the MSS is the path's: the frame size is the interface's MTU.
     const int fd = findServerSocket(m_spec.host.address, m_smb.port);
     if (fd < 0)
         return;
-    // libsmbclient connected before we could set TCP_MAXSEG: lowering it now shapes only what we send.
-    const int wanted = m_spec.frameSize > 40 ? m_spec.frameSize - 40 : 0;
-    if (wanted > 0)
-        setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &wanted, sizeof(wanted));
     tcp_info info{};
     socklen_t len = sizeof(info);
-    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &len) == 0 && info.tcpi_snd_mss > 0)
-        m_result.mss = int(info.tcpi_snd_mss);
+    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &len) != 0)
+        return;
+    const int mss = int(qMax(info.tcpi_snd_mss, info.tcpi_rcv_mss));
+    if (mss > 0)
+        m_result.mss = mss;
+}
+
+bool SmbRun::warmUp(qint64 size, char *buffer, LocalSource *source)
+{
+    // One untimed I/O call at offset 0 before the meter starts (as iperf3 -O omits its first seconds): a fresh
+    // connection's first one or two calls take 25-130 ms longer than the line needs (SMB2 credits granted a
+    // few at a time, TCP's start), which a second pass over the same connection does not show. A write
+    // stores the bytes that belong at offset 0; the timed pass writes them again from offset 0.
+    m_result.extra.insert(QStringLiteral("smb_warmup_bytes"), 0);
+    if (!m_smb.warmUp)
+        return true;
+    const qint64 n = qMin(m_io, size);
+    m_observer.status(QStringLiteral("warming up the connection (%1 bytes, not timed)").arg(n));
+    QString error;
+    const qint64 t0 = nowNs();
+    qint64 done = 0;
+    if (source) {
+        if (!source->reference(buffer, 0, n, &error)) {
+            m_result = fail(TransferFault::LocalError, error);
+            return false;
+        }
+        auto write = smbc_getFunctionWrite(m_ctx);
+        while (done < n) {
+            const ssize_t w = write(m_ctx, m_file, buffer + done, size_t(n - done));
+            if (w <= 0) {
+                m_result = failErrno(w < 0 ? errno : EIO, QStringLiteral("during the untimed first write"), false);
+                return false;
+            }
+            done += w;
+        }
+    } else {
+        auto read = smbc_getFunctionRead(m_ctx);
+        while (done < n) {
+            const ssize_t r = read(m_ctx, m_file, buffer + done, size_t(n - done));
+            if (r < 0) {
+                m_result = failErrno(errno, QStringLiteral("during the untimed first read"), false);
+                return false;
+            }
+            if (r == 0)
+                break;
+            done += r;
+        }
+    }
+    if (smbc_getFunctionLseek(m_ctx)(m_ctx, m_file, 0, SEEK_SET) != 0) {
+        m_result = failErrno(errno, QStringLiteral("while seeking back to the start after the untimed first call"), false);
+        return false;
+    }
+    // The same rule as in the timed part, so that it starts with the I/O size it will keep.
+    if (nowNs() - t0 > SlowCallNs && m_io > MinIoBytes)
+        m_io /= 2;
+    m_result.extra.insert(QStringLiteral("smb_warmup_bytes"), done);
+    return true;
 }
 
 bool SmbRun::seed(qint64 size)
@@ -338,6 +397,7 @@ void SmbRun::fillTiming(qint64 bytes)
     m_result.bytes = bytes;
     m_result.seconds = m_meter.elapsedSeconds();
     m_result.extra.insert(QStringLiteral("io_size_bytes"), m_io);
+    noteMss();
 }
 
 RunResult SmbRun::fail(TransferFault fault, const QString &what)
@@ -463,11 +523,12 @@ RunResult SmbRun::run()
         LocalSink sink;
         if (!sink.open(m_transfer, &localError))
             return fail(TransferFault::LocalError, localError);
+        if (!warmUp(size, buffer.data(), nullptr))
+            return m_result;
         auto read = smbc_getFunctionRead(m_ctx);
         m_observer.status(QStringLiteral("reading %1").arg(m_smb.path));
         m_meter.start();
         limiter.start();
-        noteSocket();
         for (;;) {
             if (m_observer.stopRequested()) {
                 fillTiming(m_moved);
@@ -515,26 +576,29 @@ RunResult SmbRun::run()
         m_file = open(O_WRONLY | O_CREAT | O_TRUNC, &err);
         if (!m_file)
             return failErrno(err, QStringLiteral("while creating the file"), true);
+        if (!warmUp(size, buffer.data(), &source))
+            return m_result;
         auto write = smbc_getFunctionWrite(m_ctx);
+        SmbWriteFeed feed(source, size, m_io);
         m_observer.status(QStringLiteral("writing %1").arg(m_smb.path));
         m_meter.start();
         limiter.start();
-        noteSocket();
         while (m_moved < size) {
             if (m_observer.stopRequested()) {
                 fillTiming(m_moved);
                 m_result.senderBytes = m_moved;
                 return cancelled();
             }
-            const qint64 n = source.read(buffer.data(), m_io, &localError);
+            const char *data = nullptr;
+            const qint64 n = feed.next(m_io, &data, &localError);
             if (n <= 0) {
                 fillTiming(m_moved);
-                return fail(TransferFault::LocalError, localError);
+                return fail(TransferFault::LocalError, n < 0 ? localError : QStringLiteral("the local source ended early"));
             }
             const qint64 t0 = nowNs();
             qint64 done = 0;
             while (done < n) {
-                const ssize_t w = write(m_ctx, m_file, buffer.data() + done, size_t(n - done));
+                const ssize_t w = write(m_ctx, m_file, data + done, size_t(n - done));
                 if (w <= 0) {
                     const int e = w < 0 ? errno : EIO;
                     fillTiming(m_moved);
@@ -553,6 +617,7 @@ RunResult SmbRun::run()
         closeFile();
         fillTiming(m_moved);
         m_result.senderBytes = m_moved;
+        feed.finish();
         if (source.isFile())
             m_result.extra.insert(QStringLiteral("disk_MBps"), source.disk().megabytesPerSecond());
         // The server's own count.
@@ -592,6 +657,10 @@ QList<ProtocolInfo> SmbDriver::protocolInfos()
          QStringLiteral("Off: SMB2 and SMB3 only")},
         {QStringLiteral("smb.io_size"), QStringLiteral("SMB I/O size (bytes)"), T::Integer, DefaultIoBytes, {},
          QStringLiteral("Bytes per read or write call")},
+        {QStringLiteral("smb.warm_up"), QStringLiteral("Untimed first I/O call"), T::Bool, true, {},
+         QStringLiteral("One read or write of the I/O size at the start of the file before the timing starts (as "
+                        "iperf3 -O): a fresh connection's first calls are slow while it ramps up. Its byte count is "
+                        "recorded as smb_warmup_bytes")},
     };
     ProtocolInfo read;
     read.id = QStringLiteral("smb-read");
