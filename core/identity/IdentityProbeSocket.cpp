@@ -60,7 +60,8 @@ bool IdentityProbeSocket::connect()
 bool IdentityProbeSocket::readMore(QByteArray *buffer, const QString &waitingFor)
 {
     if (m_socket.bytesAvailable() == 0 && !m_socket.waitForReadyRead(m_timeoutMs) && m_socket.bytesAvailable() == 0) {
-        if (m_socket.state() != QAbstractSocket::ConnectedState || m_socket.error() == QAbstractSocket::RemoteHostClosedError)
+        m_closed = m_socket.state() != QAbstractSocket::ConnectedState || m_socket.error() == QAbstractSocket::RemoteHostClosedError;
+        if (m_closed)
             m_error = failureLine(QStringLiteral("server closed the connection while we waited for its %1").arg(waitingFor));
         else
             m_error = failureLine(QStringLiteral("sent no %1 within %2 s: check that port %3 is the %4 server's").arg(waitingFor).arg(m_timeoutMs / 1000.0).arg(m_port).arg(m_protocol));

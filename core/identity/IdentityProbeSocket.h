@@ -24,6 +24,8 @@ public:
     void close();
 
     QString error() const { return m_error; }
+    /// The last read failed because the server closed the connection (not a timeout).
+    bool closedByServer() const { return m_closed; }
     /// "fs1 (10.0.0.5:445): SMB <text>"
     QString failureLine(const QString &text) const;
     /// "fs1 (10.0.0.5:445)"
@@ -36,6 +38,7 @@ private:
     int m_timeoutMs;
     QTcpSocket m_socket;
     QString m_error;
+    bool m_closed = false;
 };
 
 } // namespace wb

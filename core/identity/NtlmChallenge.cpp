@@ -194,10 +194,14 @@ QString NtlmChallenge::labelForVersion(int major, int minor, int build)
         {10, 0, 20348, "Windows Server 2022"},
         {10, 0, 26100, "Windows Server 2025"},
     };
+    if (build < 0 && major == 10 && minor == 0)
+        return QStringLiteral("Windows 10/11 or Server"); // the builds tell these apart, 10.0 does not
     for (const Release &r : releases) {
-        if (r.major == major && r.minor == minor && r.build == build)
+        if (r.major == major && r.minor == minor && (r.build == build || build < 0))
             return QLatin1String(r.label);
     }
+    if (build < 0)
+        return QStringLiteral("Windows %1.%2").arg(major).arg(minor);
     if (major == 10 && minor == 0)
         return QStringLiteral("Windows 10/11 or Server (build %1)").arg(build);
     return QStringLiteral("Windows (NTLMSSP %1.%2 build %3)").arg(major).arg(minor).arg(build);

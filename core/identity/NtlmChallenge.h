@@ -45,7 +45,8 @@ struct NtlmChallenge
     QString versionText() const;
     /// "NTLMSSP 6.1 build 0 (revision 15); target WBTEST; NetBIOS computer WBTEST, domain WBTEST; DNS computer wbtest"
     QString describe() const;
-    /// The OS an NTLMSSP version stands for: build 0 is Samba, the others are Windows releases.
+    /// The OS an NTLMSSP version stands for: build 0 is Samba, the others are Windows releases. A negative build
+    /// (unknown, as in SMB1's NativeOS "Windows 5.1") gives the first release of that major.minor.
     static QString labelForVersion(int major, int minor, int build);
 };
 

@@ -1,6 +1,7 @@
 #include "SmbIdentityProbe.h"
 
 #include "IdentityProbeSocket.h"
+#include "NtStatus.h"
 #include "WireBytes.h"
 
 #include <QRandomGenerator>
@@ -20,6 +21,7 @@ using wire::u32;
 
 const QString NtlmSource = QStringLiteral("SMB NTLMSSP version");
 const QString CommentSource = QStringLiteral("SMB server string (IPC$ comment)");
+const QString NativeSource = QStringLiteral("SMB1 NativeOS / NativeLanMan");
 
 constexpr quint16 kNegotiate = 0;
 constexpr quint16 kSessionSetup = 1;
@@ -87,18 +89,15 @@ QByteArray sessionSetupRequest(const QByteArray &token)
     return m + token;
 }
 
-QString ntStatusText(quint32 status)
-{
-    switch (status) {
-    case 0xC0000022: return QStringLiteral("STATUS_ACCESS_DENIED");
-    case 0xC000000D: return QStringLiteral("STATUS_INVALID_PARAMETER");
-    case 0xC00000BB: return QStringLiteral("STATUS_NOT_SUPPORTED");
-    case 0xC000006D: return QStringLiteral("STATUS_LOGON_FAILURE");
-    default: return QStringLiteral("NT status 0x%1").arg(status, 8, 16, QLatin1Char('0'));
-    }
-}
+/// How one attempt at the challenge ended.
+enum class Outcome {
+    Ok,
+    Failed,        ///< *error says why; no point trying another way
+    TokenRefused,  ///< the server refused this framing of the NTLMSSP NEGOTIATE: another may pass
+    NoSmb2,        ///< the server closed, refused the SMB2 NEGOTIATE or answered in SMB1: try SMB1
+};
 
-/// One SMB2 exchange on an open connection: the whole reply message (without the 4-byte transport header).
+/// One request and its answer on an open connection: the whole answer (without the 4-byte transport header).
 bool exchange(IdentityProbeSocket &socket, const QByteArray &request, const QString &what, QByteArray *reply,
               QString *error)
 {
@@ -121,53 +120,100 @@ bool exchange(IdentityProbeSocket &socket, const QByteArray &request, const QStr
         return false;
     }
     *reply = in.mid(4, length);
-    if (reply->startsWith(QByteArray("\xffSMB", 4))) {
-        *error = socket.failureLine(QStringLiteral("server answered with SMB1 only (no SMB2): the NTLMSSP version cannot be read "
-                                                   "this way; the server string below may still tell"));
-        return false;
-    }
-    if (reply->size() < kHeaderBytes + 8 || !reply->startsWith(QByteArray("\xfeSMB", 4))) {
-        *error = socket.failureLine(QStringLiteral("sent a malformed SMB2 message as its %1").arg(what));
-        return false;
-    }
     return true;
 }
 
-/// NEGOTIATE then SESSION_SETUP with token on a fresh connection; the security blob of the answer.
-bool askChallenge(const Host &host, int port, int timeoutMs, const QByteArray &token, QByteArray *blob, QString *error,
-                  bool *refused)
+bool isSmb1(const QByteArray &message)
 {
-    *refused = false;
+    return message.startsWith(QByteArray("\xffSMB", 4));
+}
+
+/// SMB2 NEGOTIATE then SESSION_SETUP with token on a fresh connection; the security blob of the answer.
+/// NoSmb2 leaves the reason, without host and port, in *error.
+Outcome askSmb2(const Host &host, int port, int timeoutMs, const QByteArray &token, QByteArray *blob, QString *error)
+{
     IdentityProbeSocket socket(host, quint16(port), QStringLiteral("SMB"), timeoutMs);
     if (!socket.connect()) {
         *error = socket.error();
-        return false;
+        return Outcome::Failed;
     }
     QByteArray reply;
-    if (!exchange(socket, negotiateRequest(), QStringLiteral("NEGOTIATE answer"), &reply, error))
-        return false;
+    if (!exchange(socket, negotiateRequest(), QStringLiteral("NEGOTIATE answer"), &reply, error)) {
+        if (!socket.closedByServer())
+            return Outcome::Failed;
+        *error = QStringLiteral("closed the connection on an SMB2 NEGOTIATE");
+        return Outcome::NoSmb2;
+    }
+    if (isSmb1(reply)) {
+        *error = QStringLiteral("answered an SMB2 NEGOTIATE in SMB1");
+        return Outcome::NoSmb2;
+    }
+    auto malformed = [&](const QString &what) {
+        if (reply.size() >= kHeaderBytes + 8 && reply.startsWith(QByteArray("\xfeSMB", 4)))
+            return false;
+        *error = socket.failureLine(QStringLiteral("sent a malformed SMB2 message as its %1").arg(what));
+        return true;
+    };
+    if (malformed(QStringLiteral("NEGOTIATE answer")))
+        return Outcome::Failed;
     if (const quint32 status = u32(reply, 8); status != kStatusOk) {
-        *error = socket.failureLine(QStringLiteral("server refused SMB 2.0.2-3.0.2 (%1): it may allow only SMB 3.1.1 or SMB1")
-                                        .arg(ntStatusText(status)));
-        return false;
+        *error = QStringLiteral("refused SMB 2.0.2-3.0.2 (%1)").arg(ntStatusText(status));
+        return Outcome::NoSmb2;
     }
     if (!exchange(socket, sessionSetupRequest(token), QStringLiteral("SESSION_SETUP answer"), &reply, error))
-        return false;
+        return Outcome::Failed;
+    if (malformed(QStringLiteral("SESSION_SETUP answer")))
+        return Outcome::Failed;
     const quint32 status = u32(reply, 8);
     if (status != kStatusMoreProcessing && status != kStatusOk) {
-        *refused = true;
         *error = socket.failureLine(QStringLiteral("server refused the NTLMSSP NEGOTIATE (%1)").arg(ntStatusText(status)));
-        return false;
+        return Outcome::TokenRefused;
     }
     const quint16 offset = u16(reply, kHeaderBytes + 4);
     const quint16 length = u16(reply, kHeaderBytes + 6);
     if (offset + length > reply.size()) {
         *error = socket.failureLine(QStringLiteral("SESSION_SETUP answer's security buffer lies outside the message"));
-        return false;
+        return Outcome::Failed;
     }
     *blob = reply.mid(offset, length);
     socket.close(); // no authentication: the challenge is all we came for
-    return true;
+    return Outcome::Ok;
+}
+
+/// SMB1 NEGOTIATE (NT LM 0.12) then SESSION_SETUP_ANDX with token on a fresh connection.
+Outcome askSmb1(const Host &host, int port, int timeoutMs, const QByteArray &token, Smb1SessionSetup *answer,
+                QString *error)
+{
+    IdentityProbeSocket socket(host, quint16(port), QStringLiteral("SMB"), timeoutMs);
+    if (!socket.connect()) {
+        *error = socket.error();
+        return Outcome::Failed;
+    }
+    QByteArray reply;
+    if (!exchange(socket, Smb1SessionSetup::negotiateRequest(), QStringLiteral("SMB1 NEGOTIATE answer"), &reply, error))
+        return Outcome::Failed;
+    Smb1SessionSetup::Negotiated negotiated;
+    QString why;
+    if (!Smb1SessionSetup::parseNegotiate(reply, &negotiated, &why)) {
+        *error = socket.failureLine(why);
+        return Outcome::Failed;
+    }
+    if (!negotiated.extendedSecurity) {
+        *error = socket.failureLine(QStringLiteral("server offers SMB1 without extended security, so no NTLMSSP "
+                                                   "challenge and no NativeOS before a logon"));
+        return Outcome::Failed;
+    }
+    if (!exchange(socket, Smb1SessionSetup::sessionSetupRequest(token, negotiated),
+                  QStringLiteral("SMB1 SESSION_SETUP_ANDX answer"), &reply, error))
+        return Outcome::Failed;
+    socket.close(); // no authentication: the challenge and the strings are all we came for
+    if (!Smb1SessionSetup::parse(reply, answer, &why)) {
+        *error = socket.failureLine(why);
+        const bool refused = reply.size() > 8 && isSmb1(reply) && u32(reply, 5) != 0
+                             && u32(reply, 5) != Smb1SessionSetup::kStatusMoreProcessing;
+        return refused ? Outcome::TokenRefused : Outcome::Failed;
+    }
+    return Outcome::Ok;
 }
 
 /// libsmbclient asks for credentials through a callback; the context carries them as user data.
@@ -206,36 +252,72 @@ int SmbIdentityProbe::portOf(const Host &host)
     return port > 0 && port <= 65535 ? port : 445;
 }
 
-ServerEvidence SmbIdentityProbe::ntlmssp(const Host &host, int timeoutMs, NtlmChallenge *challenge, Framing framing)
+SmbIdentityProbe::Handshake SmbIdentityProbe::handshake(const Host &host, int timeoutMs, Framing framing, Dialect dialect)
 {
     const int port = portOf(host);
+    IdentityProbeSocket where(host, quint16(port), QStringLiteral("SMB"), timeoutMs);
     const QByteArray raw = NtlmChallenge::negotiateMessage();
+    QList<QPair<QString, QByteArray>> tokens;
+    if (framing == Framing::RawThenSpnego)
+        tokens.append({QStringLiteral("raw NTLMSSP"), raw});
+    tokens.append({QStringLiteral("NTLMSSP in SPNEGO"), NtlmChallenge::spnegoNegTokenInit(raw)});
+
+    Handshake h;
+    h.viaSmb1 = dialect == Dialect::Smb1;
+    QString noSmb2; // why SMB1 was tried, for its error line
     QByteArray blob;
     QString error;
-    bool refused = framing == Framing::Spnego;
-    QString used = QStringLiteral("raw NTLMSSP");
-    if (framing == Framing::Spnego || !askChallenge(host, port, timeoutMs, raw, &blob, &error, &refused)) {
-        if (!refused)
-            return ServerEvidence::failure(NtlmSource, error);
-        used = QStringLiteral("NTLMSSP in SPNEGO");
-        if (!askChallenge(host, port, timeoutMs, NtlmChallenge::spnegoNegTokenInit(raw), &blob, &error, &refused))
-            return ServerEvidence::failure(NtlmSource, error);
+    QString used;
+    Outcome outcome = Outcome::Failed;
+    for (const auto &[name, token] : std::as_const(tokens)) {
+        used = name;
+        if (!h.viaSmb1) {
+            outcome = askSmb2(host, port, timeoutMs, token, &blob, &error);
+            if (outcome == Outcome::NoSmb2) {
+                noSmb2 = error;
+                h.viaSmb1 = true;
+            }
+        }
+        if (h.viaSmb1) {
+            outcome = askSmb1(host, port, timeoutMs, token, &h.smb1, &error);
+            blob = h.smb1.securityBlob;
+        }
+        if (outcome != Outcome::TokenRefused)
+            break;
+    }
+    if (outcome != Outcome::Ok) {
+        if (!noSmb2.isEmpty())
+            error += QStringLiteral(" (it %1)").arg(noSmb2);
+        h.ntlm = ServerEvidence::failure(NtlmSource, error);
+        return h;
+    }
+    if (h.viaSmb1) {
+        used += QStringLiteral(" over SMB1");
+        h.native.source = NativeSource;
+        h.native.said = h.smb1.describe();
+        h.native.suggests = Smb1SessionSetup::labelFor(h.smb1.nativeOs, h.smb1.nativeLanMan, &h.native.rank);
     }
     NtlmChallenge c;
     if (!NtlmChallenge::find(blob, &c, &error)) {
-        IdentityProbeSocket where(host, quint16(port), QStringLiteral("SMB"), timeoutMs);
-        return ServerEvidence::failure(NtlmSource, where.failureLine(error + QStringLiteral(": the server may not offer NTLM")));
+        h.ntlm = ServerEvidence::failure(NtlmSource, where.failureLine(error + QStringLiteral(": the server may not offer NTLM")));
+        return h;
     }
-    if (challenge)
-        *challenge = c;
-    ServerEvidence e;
-    e.source = NtlmSource;
-    e.said = c.describe() + QStringLiteral(" [%1]").arg(used);
+    h.challenge = c;
+    h.ntlm.source = NtlmSource;
+    h.ntlm.said = c.describe() + QStringLiteral(" [%1]").arg(used);
     if (c.hasVersion) {
-        e.suggests = NtlmChallenge::labelForVersion(c.major, c.minor, c.build);
-        e.rank = c.build == 0 ? 60 : 80; // a Windows build names the release; build 0 only says "Samba"
+        h.ntlm.suggests = NtlmChallenge::labelForVersion(c.major, c.minor, c.build);
+        h.ntlm.rank = c.build == 0 ? 60 : 80; // a Windows build names the release; build 0 only says "Samba"
     }
-    return e;
+    return h;
+}
+
+ServerEvidence SmbIdentityProbe::ntlmssp(const Host &host, int timeoutMs, NtlmChallenge *challenge, Framing framing)
+{
+    const Handshake h = handshake(host, timeoutMs, framing);
+    if (challenge && !h.ntlm.failed())
+        *challenge = h.challenge;
+    return h.ntlm;
 }
 
 QString SmbIdentityProbe::serverStringOf(const QString &ipcComment)
@@ -291,7 +373,7 @@ ServerEvidence SmbIdentityProbe::serverString(const Host &host, int timeoutMs)
     smbc_setTimeout(ctx, timeoutMs);
     smbc_setPort(ctx, uint16_t(port));
     // As the SMB driver: SMB1 only when the host allows it (Windows 2003 and older speak nothing else).
-    smbc_setOptionProtocols(ctx, host.options.value(QStringLiteral("smb.allow_smb1"), false).toBool() ? "NT1" : "SMB2_02",
+    smbc_setOptionProtocols(ctx, allowsSmb1(host) ? "NT1" : "SMB2_02",
                             "SMB3");
     if (!smbc_init_context(ctx)) {
         smbc_free_context(ctx, 1);
@@ -338,28 +420,50 @@ ServerEvidence SmbIdentityProbe::serverString(const Host &host, int timeoutMs)
 SmbIdentityProbe::Result SmbIdentityProbe::probe(const Host &host, int timeoutMs)
 {
     Result r;
-    NtlmChallenge challenge;
-    const ServerEvidence ntlm = ntlmssp(host, timeoutMs, &challenge);
-    const ServerEvidence comment = serverString(host, timeoutMs);
-    r.evidence = {ntlm, comment};
+    const Handshake h = handshake(host, timeoutMs);
+    const ServerEvidence &ntlm = h.ntlm;
+    const ServerEvidence &native = h.native;
+    ServerEvidence comment;
+    if (h.viaSmb1 && !allowsSmb1(host)) {
+        // libsmbclient would offer SMB2 only and fail with a misleading "check the user and password".
+        IdentityProbeSocket where(host, quint16(portOf(host)), QStringLiteral("SMB"), timeoutMs);
+        comment = ServerEvidence::failure(CommentSource, where.failureLine(QStringLiteral(
+            "server speaks only SMB1 and the host does not allow it: turn on \"Allow SMB1 (NT1)\" to read the server string")));
+    } else {
+        comment = serverString(host, timeoutMs);
+    }
+    r.evidence = {ntlm};
+    if (!native.source.isEmpty())
+        r.evidence << native;
+    r.evidence << comment;
     QString name;
     QStringList sources;
     if (!comment.failed() && !comment.said.isEmpty() && comment.rank >= 50) {
         name = serverStringOf(comment.said); // Samba's own words
         sources << comment.source;
+    } else if (!native.failed() && !native.suggests.isEmpty()) {
+        // Samba's version from NativeLanMan, or Windows' NativeOS ("Windows Server 2003 3790 Service Pack 2").
+        static const QRegularExpression samba(QStringLiteral("Samba"), QRegularExpression::CaseInsensitiveOption);
+        name = h.smb1.nativeLanMan.contains(samba) ? h.smb1.nativeLanMan.trimmed() : h.smb1.nativeOs.trimmed();
+        sources << native.source;
     } else if (!ntlm.suggests.isEmpty()) {
         name = ntlm.suggests;
     } else if (!comment.suggests.isEmpty()) {
         name = comment.suggests;
         sources << comment.source;
     }
-    if (!ntlm.failed() && challenge.hasVersion) {
-        name += (name.isEmpty() ? QString() : QStringLiteral(" ")) + QStringLiteral("(NTLMSSP %1)").arg(challenge.versionText());
+    if (!ntlm.failed() && h.challenge.hasVersion) {
+        name += (name.isEmpty() ? QString() : QStringLiteral(" ")) + QStringLiteral("(NTLMSSP %1)").arg(h.challenge.versionText());
         sources << ntlm.source;
     }
     r.serverOs = name;
     r.source = sources.join(QStringLiteral(" and "));
     return r;
+}
+
+bool SmbIdentityProbe::allowsSmb1(const Host &host)
+{
+    return host.options.value(QStringLiteral("smb.allow_smb1"), false).toBool();
 }
 
 } // namespace wb

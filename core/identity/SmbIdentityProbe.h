@@ -1,6 +1,7 @@
 #pragma once
 
 #include "NtlmChallenge.h"
+#include "Smb1SessionSetup.h"
 #include "ServerEvidence.h"
 #include "model/Host.h"
 
@@ -9,7 +10,9 @@ namespace wb {
 /// Asks an SMB server who it is, two ways:
 /// - NTLMSSP version: raw SMB2 over TCP (NEGOTIATE, then SESSION_SETUP with an NTLMSSP NEGOTIATE, raw and, if
 ///   refused, inside SPNEGO); the CHALLENGE answer carries the server's version (Samba: build 0) and names.
-///   No credential is sent: the connection closes after the challenge.
+///   A server without SMB2 (it closes, refuses the SMB2 NEGOTIATE or answers in SMB1: Windows Server 2003, Samba
+///   with "server max protocol = NT1") is asked the same over SMB1 (NT LM 0.12, SESSION_SETUP_ANDX), whose answer
+///   adds its NativeOS and NativeLanMan strings. No credential is sent: the connection closes after the challenge.
 /// - Server string: libsmbclient lists the shares (with the host's SMB credentials, else anonymously) and reads
 ///   the comment of IPC$: Samba says "IPC Service (<server string>)", Windows "Remote IPC".
 /// Blocking: call it off the GUI thread.
@@ -25,10 +28,26 @@ public:
         QString source;   ///< which evidence serverOs comes from
     };
 
-    /// Both ways; the port is the host's "smb.port", else 445.
+    /// Both ways; the port is the host's "smb.port", else 445. Evidence: NTLMSSP, SMB1 NativeOS / NativeLanMan
+    /// (only when SMB1 answered), server string.
     static Result probe(const Host &host, int timeoutMs = kTimeoutMs);
     /// How the NTLMSSP NEGOTIATE travels: raw first (SPNEGO when the server refuses it), or SPNEGO only.
     enum class Framing { RawThenSpnego, Spnego };
+    /// Which SMB carries it: SMB2, and SMB1 when the server has no SMB2; or SMB1 only.
+    enum class Dialect { Smb2ThenSmb1, Smb1 };
+
+    /// What the session setup said.
+    struct Handshake
+    {
+        ServerEvidence ntlm;     ///< "SMB NTLMSSP version"
+        ServerEvidence native;   ///< "SMB1 NativeOS / NativeLanMan"; empty source unless SMB1 answered
+        NtlmChallenge challenge; ///< valid when ntlm did not fail
+        Smb1SessionSetup smb1;   ///< the SMB1 answer, when there was one
+        bool viaSmb1 = false;    ///< SMB1 was used (asked for, or the server has no SMB2)
+    };
+    static Handshake handshake(const Host &host, int timeoutMs = kTimeoutMs, Framing framing = Framing::RawThenSpnego,
+                               Dialect dialect = Dialect::Smb2ThenSmb1);
+    /// handshake()'s NTLMSSP evidence.
     static ServerEvidence ntlmssp(const Host &host, int timeoutMs = kTimeoutMs, NtlmChallenge *challenge = nullptr,
                                   Framing framing = Framing::RawThenSpnego);
     static ServerEvidence serverString(const Host &host, int timeoutMs = kTimeoutMs);
@@ -38,6 +57,8 @@ public:
     /// The label an IPC$ comment suggests (Samba's version, "Samba (Linux/Unix)", "Windows") and its rank.
     static QString labelForIpcComment(const QString &ipcComment, int *rank = nullptr);
     static int portOf(const Host &host);
+    /// The host's "smb.allow_smb1" ("Allow SMB1 (NT1)"), off by default.
+    static bool allowsSmb1(const Host &host);
 };
 
 } // namespace wb

@@ -1,8 +1,10 @@
 // Parsers and tables of the server-identity probes: NTLMSSP version -> label, a CHALLENGE message built here
-// from the [MS-NLMP] 2.2.1.2 layout, FTP greeting/SYST -> label, IPC$ comments, and the choice of the best label.
+// from the [MS-NLMP] 2.2.1.2 layout, SMB1 NEGOTIATE / SESSION_SETUP_ANDX answers built from the [MS-CIFS] and
+// [MS-SMB] layouts, FTP greeting/SYST -> label, IPC$ comments, and the choice of the best label.
 #include "identity/FtpIdentityProbe.h"
 #include "identity/NtlmChallenge.h"
 #include "identity/ServerEvidence.h"
+#include "identity/Smb1SessionSetup.h"
 #include "identity/SmbIdentityProbe.h"
 #include "identity/WireBytes.h"
 
@@ -64,6 +66,89 @@ QByteArray challengeMessage(const ChallengeSpec &spec)
     m.append(char(15));
     Q_ASSERT(m.size() == int(payload));
     return m + target + info;
+}
+
+/// The strings of an SMB1 SESSION_SETUP_ANDX answer as [MS-SMB] 2.2.4.6.2 lays them out.
+struct SetupAnswerSpec
+{
+    QByteArray blob;
+    QString nativeOs;
+    QString nativeLanMan;
+    QString domain;
+    bool unicode = true;
+    bool pad = true; ///< the zero byte that puts the Unicode strings on an even offset, when one is needed
+    quint32 status = Smb1SessionSetup::kStatusMoreProcessing;
+};
+
+/// The 32-byte SMB1 header of an answer ([MS-CIFS] 2.2.3.1): Flags REPLY, Flags2 as a Windows server sets them.
+QByteArray smb1AnswerHeader(quint8 command, quint32 status, bool unicode)
+{
+    QByteArray m("\xffSMB", 4);
+    m.append(char(command));
+    wire::putLe<quint32>(m, status);
+    m.append(char(0x98)); // REPLY | CASE_INSENSITIVE | CANONICALIZED_PATHS
+    wire::putLe<quint16>(m, quint16((unicode ? 0x8000 : 0) | 0x4000 | 0x0800 | 0x0003));
+    wire::putLe<quint16>(m, 0); // PIDHigh
+    m.append(8, '\0');          // SecurityFeatures
+    wire::putLe<quint16>(m, 0); // Reserved
+    wire::putLe<quint16>(m, 0); // TID
+    wire::putLe<quint16>(m, 0xfeff);
+    wire::putLe<quint16>(m, 0x0800); // UID
+    wire::putLe<quint16>(m, 2);      // MID
+    return m;
+}
+
+QByteArray sessionSetupAnswer(const SetupAnswerSpec &spec)
+{
+    QByteArray m = smb1AnswerHeader(Smb1SessionSetup::kSessionSetupAndX, spec.status, spec.unicode);
+    m.append(char(4));    // WordCount
+    m.append(char(0xff)); // AndXCommand: none
+    m.append('\0');
+    wire::putLe<quint16>(m, 0); // AndXOffset
+    wire::putLe<quint16>(m, 0); // Action
+    wire::putLe<quint16>(m, quint16(spec.blob.size()));
+    QByteArray bytes = spec.blob;
+    if (spec.unicode && spec.pad && (m.size() + 2 + bytes.size()) % 2)
+        bytes.append('\0');
+    for (const QString &text : {spec.nativeOs, spec.nativeLanMan, spec.domain}) {
+        if (spec.unicode)
+            bytes += utf16le(text) + QByteArray(2, '\0');
+        else
+            bytes += text.toLatin1() + '\0';
+    }
+    wire::putLe<quint16>(m, quint16(bytes.size()));
+    return m + bytes;
+}
+
+/// A NEGOTIATE answer for NT LM 0.12 with extended security ([MS-SMB] 2.2.4.5.2.1), 17 parameter words.
+QByteArray negotiateAnswer(quint32 sessionKey, quint32 capabilities)
+{
+    QByteArray m = smb1AnswerHeader(Smb1SessionSetup::kNegotiate, 0, true);
+    m.append(char(17));
+    wire::putLe<quint16>(m, 0); // DialectIndex: NT LM 0.12
+    m.append(char(3));          // SecurityMode: user, encrypt passwords
+    wire::putLe<quint16>(m, 50); // MaxMpxCount
+    wire::putLe<quint16>(m, 1);  // MaxNumberVcs
+    wire::putLe<quint32>(m, 16644);
+    wire::putLe<quint32>(m, 65536);
+    wire::putLe<quint32>(m, sessionKey);
+    wire::putLe<quint32>(m, capabilities);
+    wire::putLe<quint64>(m, 0); // SystemTime
+    wire::putLe<quint16>(m, 0); // ServerTimeZone
+    m.append('\0');            // ChallengeLength
+    const QByteArray guid(16, '\x42');
+    wire::putLe<quint16>(m, quint16(guid.size()));
+    return m + guid;
+}
+
+/// The security blob Windows Server 2003 answers with: its CHALLENGE (5.2 build 3790) inside a SPNEGO NegTokenResp.
+QByteArray windows2003Blob()
+{
+    ChallengeSpec spec;
+    spec.major = 5;
+    spec.minor = 2;
+    spec.build = 3790;
+    return QByteArray::fromHex("a181c43081c1a0030a0101a10c060a2b06010401823702020aa281ab0481a8") + challengeMessage(spec);
 }
 
 } // namespace
@@ -198,6 +283,263 @@ private slots:
         QVERIFY(spnego.endsWith(m));
     }
 
+    void smb1Requests()
+    {
+        const QByteArray negotiate = Smb1SessionSetup::negotiateRequest();
+        QVERIFY(negotiate.startsWith(QByteArray("\xffSMB\x72", 5)));
+        const quint16 flags2 = qFromLittleEndian<quint16>(negotiate.constData() + 10);
+        QVERIFY(flags2 & Smb1SessionSetup::kFlags2ExtendedSecurity);
+        QVERIFY(flags2 & Smb1SessionSetup::kFlags2Unicode);
+        QVERIFY(flags2 & Smb1SessionSetup::kFlags2NtStatus);
+        QCOMPARE(negotiate.at(32), '\0'); // WordCount
+        QCOMPARE(negotiate.mid(33), QByteArray("\x0c\x00\x02NT LM 0.12\x00", 14));
+
+        Smb1SessionSetup::Negotiated n;
+        QString error;
+        QVERIFY2(Smb1SessionSetup::parseNegotiate(negotiateAnswer(0x12345678, 0x8000f3fd), &n, &error), qPrintable(error));
+        QCOMPARE(n.sessionKey, 0x12345678u);
+        QVERIFY(n.extendedSecurity);
+        QCOMPARE(n.maxBufferSize, 16644u);
+        const QByteArray token = NtlmChallenge::negotiateMessage();
+        const QByteArray setup = Smb1SessionSetup::sessionSetupRequest(token, n);
+        QCOMPARE(quint8(setup.at(4)), Smb1SessionSetup::kSessionSetupAndX);
+        QCOMPARE(int(setup.at(32)), 12); // WordCount 12: the extended-security form
+        const qsizetype w = 33;
+        QCOMPARE(quint8(setup.at(w)), quint8(0xff));                              // no AndX command
+        QCOMPARE(qFromLittleEndian<quint16>(setup.constData() + w + 8), quint16(1)); // VcNumber: never 0
+        QCOMPARE(qFromLittleEndian<quint32>(setup.constData() + w + 10), 0x12345678u); // SessionKey echoed
+        QCOMPARE(qFromLittleEndian<quint16>(setup.constData() + w + 14), quint16(token.size()));
+        QVERIFY(qFromLittleEndian<quint32>(setup.constData() + w + 20) & Smb1SessionSetup::kCapExtendedSecurity);
+        const quint16 byteCount = qFromLittleEndian<quint16>(setup.constData() + w + 24);
+        QCOMPARE(qsizetype(byteCount), setup.size() - (w + 26));
+        QCOMPARE(setup.mid(w + 26, token.size()), token);
+        QVERIFY(setup.endsWith(utf16le(QStringLiteral("Unix")) + QByteArray(2, '\0') + utf16le(QStringLiteral("Wirebench"))
+                               + QByteArray(2, '\0')));
+        QCOMPARE((setup.size() - 22 - 10) % 2, 0); // the Unicode strings start on an even offset
+    }
+
+    void smb1NegotiateRefused_data()
+    {
+        QTest::addColumn<QByteArray>("message");
+        QTest::addColumn<QString>("errorContains");
+        const QByteArray good = negotiateAnswer(1, 0x8000f3fd);
+        QByteArray noDialect = smb1AnswerHeader(Smb1SessionSetup::kNegotiate, 0, true);
+        noDialect.append(char(1)).append("\xff\xff\x00\x00", 4);
+        QTest::newRow("no dialect") << noDialect << QStringLiteral("does not speak SMB1 NT LM 0.12");
+        QTest::newRow("cut in the words") << good.left(50) << QStringLiteral("cut short");
+        QTest::newRow("header only") << good.left(20) << QStringLiteral("malformed");
+        QByteArray status = good;
+        qToLittleEndian<quint32>(0xC0000022, status.data() + 5);
+        QTest::newRow("status") << status << QStringLiteral("STATUS_ACCESS_DENIED");
+        QByteArray command = good;
+        command[4] = char(0x73);
+        QTest::newRow("other command") << command << QStringLiteral("command 0x73");
+    }
+    void smb1NegotiateRefused()
+    {
+        QFETCH(QByteArray, message);
+        QFETCH(QString, errorContains);
+        Smb1SessionSetup::Negotiated n;
+        QString error;
+        QVERIFY(!Smb1SessionSetup::parseNegotiate(message, &n, &error));
+        QVERIFY2(error.contains(errorContains), qPrintable(error));
+        QVERIFY(!error.contains(QLatin1Char('\n')));
+    }
+
+    void smb1SessionSetupAnswer_data()
+    {
+        QTest::addColumn<QByteArray>("message");
+        QTest::addColumn<QString>("nativeOs");
+        QTest::addColumn<QString>("nativeLanMan");
+        QTest::addColumn<QString>("domain");
+        QTest::addColumn<int>("build");
+        QTest::addColumn<QString>("label");
+        QTest::addColumn<int>("rank");
+
+        SetupAnswerSpec w2003;
+        w2003.blob = windows2003Blob(); // 31 + 120 bytes: odd, so no pad
+        w2003.nativeOs = QStringLiteral("Windows Server 2003 3790 Service Pack 2");
+        w2003.nativeLanMan = QStringLiteral("Windows Server 2003 5.2");
+        QVERIFY(w2003.blob.size() % 2);
+        QTest::newRow("Windows 2003, odd blob, no pad")
+            << sessionSetupAnswer(w2003) << w2003.nativeOs << w2003.nativeLanMan << QString() << 3790
+            << QStringLiteral("Windows Server 2003") << 80;
+
+        SetupAnswerSpec padded = w2003;
+        padded.blob.append('\0'); // DER allows no trailing byte, but find() looks for the signature: still parses
+        padded.domain = QStringLiteral("EXAMPLE");
+        QTest::newRow("Windows 2003, even blob, pad") << sessionSetupAnswer(padded) << w2003.nativeOs << w2003.nativeLanMan
+                                                      << QStringLiteral("EXAMPLE") << 3790
+                                                      << QStringLiteral("Windows Server 2003") << 80;
+
+        SetupAnswerSpec samba;
+        samba.blob = challengeMessage({}); // raw CHALLENGE, 6.1 build 0, even length: pad byte
+        samba.nativeOs = QStringLiteral("Unix");
+        samba.nativeLanMan = QStringLiteral("Samba 4.17.12-Debian");
+        samba.domain = QStringLiteral("WBTEST");
+        QTest::newRow("Samba 3/4.x, Unix") << sessionSetupAnswer(samba) << samba.nativeOs << samba.nativeLanMan
+                                           << samba.domain << 0 << QStringLiteral("Samba 4.17.12-Debian (Linux/Unix)")
+                                           << 70;
+        SetupAnswerSpec samba417 = samba;
+        samba417.nativeOs = QStringLiteral("Windows 6.1"); // what Samba 4.17 really says (measured)
+        QTest::newRow("Samba 4.17, Windows 6.1") << sessionSetupAnswer(samba417) << samba417.nativeOs << samba.nativeLanMan
+                                                 << samba.domain << 0
+                                                 << QStringLiteral("Samba 4.17.12-Debian (Linux/Unix)") << 70;
+
+        SetupAnswerSpec noPad = samba;
+        noPad.pad = false; // a server that forgets the alignment byte: the strings start right after the blob
+        QTest::newRow("missing pad") << sessionSetupAnswer(noPad) << samba.nativeOs << samba.nativeLanMan << samba.domain
+                                     << 0 << QStringLiteral("Samba 4.17.12-Debian (Linux/Unix)") << 70;
+
+        SetupAnswerSpec ascii = w2003;
+        ascii.unicode = false;
+        QTest::newRow("ASCII strings") << sessionSetupAnswer(ascii) << w2003.nativeOs << w2003.nativeLanMan << QString()
+                                       << 3790 << QStringLiteral("Windows Server 2003") << 80;
+
+        SetupAnswerSpec noStrings;
+        noStrings.blob = challengeMessage({});
+        QByteArray bare = sessionSetupAnswer(noStrings);
+        const int stringBytes = 1 + 6; // pad and three empty strings
+        bare.chop(stringBytes);
+        qToLittleEndian<quint16>(quint16(noStrings.blob.size()), bare.data() + 41);
+        QTest::newRow("blob only") << bare << QString() << QString() << QString() << 0 << QString() << 0;
+
+        QByteArray unterminated = sessionSetupAnswer(samba);
+        unterminated.chop(2); // the domain's terminator
+        qToLittleEndian<quint16>(quint16(qFromLittleEndian<quint16>(unterminated.constData() + 41) - 2), unterminated.data() + 41);
+        QTest::newRow("last string unterminated") << unterminated << samba.nativeOs << samba.nativeLanMan << samba.domain << 0
+                                                  << QStringLiteral("Samba 4.17.12-Debian (Linux/Unix)") << 70;
+    }
+    void smb1SessionSetupAnswer()
+    {
+        QFETCH(QByteArray, message);
+        QFETCH(QString, nativeOs);
+        QFETCH(QString, nativeLanMan);
+        QFETCH(QString, domain);
+        QFETCH(int, build);
+        QFETCH(QString, label);
+        QFETCH(int, rank);
+        Smb1SessionSetup answer;
+        QString error;
+        QVERIFY2(Smb1SessionSetup::parse(message, &answer, &error), qPrintable(error));
+        QCOMPARE(answer.status, Smb1SessionSetup::kStatusMoreProcessing);
+        QCOMPARE(answer.nativeOs, nativeOs);
+        QCOMPARE(answer.nativeLanMan, nativeLanMan);
+        QCOMPARE(answer.primaryDomain, domain);
+        NtlmChallenge c;
+        QVERIFY2(NtlmChallenge::find(answer.securityBlob, &c, &error), qPrintable(error));
+        QVERIFY(c.hasVersion);
+        QCOMPARE(c.build, build);
+        int gotRank = -1;
+        QCOMPARE(Smb1SessionSetup::labelFor(answer.nativeOs, answer.nativeLanMan, &gotRank), label);
+        QCOMPARE(gotRank, rank);
+        QVERIFY(answer.describe().startsWith(QStringLiteral("NativeOS \"%1\"; NativeLanMan \"%2\"").arg(nativeOs, nativeLanMan)));
+    }
+
+    void smb1SessionSetupMalformed_data()
+    {
+        QTest::addColumn<QByteArray>("message");
+        QTest::addColumn<QString>("errorContains");
+        SetupAnswerSpec spec;
+        spec.blob = windows2003Blob();
+        spec.nativeOs = QStringLiteral("Windows Server 2003 3790 Service Pack 2");
+        spec.nativeLanMan = QStringLiteral("Windows Server 2003 5.2");
+        const QByteArray good = sessionSetupAnswer(spec);
+        QTest::newRow("empty") << QByteArray() << QStringLiteral("malformed SMB1 message (0 bytes)");
+        QTest::newRow("SMB2") << QByteArray("\xfeSMB", 4) + QByteArray(60, '\0') << QStringLiteral("malformed");
+        QTest::newRow("header only") << good.left(33) << QStringLiteral("cut short");
+        QTest::newRow("cut in the blob") << good.left(100) << QStringLiteral("ByteCount says");
+        QTest::newRow("cut in NativeOS") << good.left(good.size() - 60) << QStringLiteral("ByteCount says");
+        QByteArray blobTooLong = good;
+        qToLittleEndian<quint16>(0xfff0, blobTooLong.data() + 39);
+        QTest::newRow("blob past ByteCount") << blobTooLong << QStringLiteral("runs past its ByteCount");
+        spec.status = 0xC000006D;
+        QByteArray refused = smb1AnswerHeader(Smb1SessionSetup::kSessionSetupAndX, 0xC000006D, true);
+        refused.append(3, '\0'); // WordCount 0, ByteCount 0
+        QTest::newRow("refused") << refused << QStringLiteral("refused the NTLMSSP NEGOTIATE in SMB1 SESSION_SETUP_ANDX (STATUS_LOGON_FAILURE)");
+        QByteArray threeWords = good;
+        threeWords[32] = 3; // the answer without extended security
+        QTest::newRow("three words") << threeWords << QStringLiteral("3 parameter words");
+    }
+    void smb1SessionSetupMalformed()
+    {
+        QFETCH(QByteArray, message);
+        QFETCH(QString, errorContains);
+        Smb1SessionSetup answer;
+        QString error;
+        QVERIFY(!Smb1SessionSetup::parse(message, &answer, &error));
+        QVERIFY2(error.contains(errorContains), qPrintable(error));
+        QVERIFY(!error.contains(QLatin1Char('\n')));
+    }
+
+    void smb1EveryPrefixAndFlippedByte()
+    {
+        // Garbage never crashes the parser: every cut of a good answer fails cleanly, every flipped byte either
+        // parses or fails with a reason.
+        SetupAnswerSpec spec;
+        spec.blob = challengeMessage({});
+        spec.nativeOs = QStringLiteral("Unix");
+        spec.nativeLanMan = QStringLiteral("Samba 4.17.12-Debian");
+        const QByteArray good = sessionSetupAnswer(spec);
+        int failed = 0;
+        for (qsizetype n = 0; n < good.size(); ++n) {
+            Smb1SessionSetup answer;
+            QString error;
+            if (!Smb1SessionSetup::parse(good.left(n), &answer, &error) && !error.isEmpty())
+                ++failed;
+        }
+        QCOMPARE(failed, int(good.size()));
+        for (qsizetype i = 0; i < good.size(); ++i) {
+            QByteArray bad = good;
+            bad[i] = char(~bad.at(i));
+            Smb1SessionSetup answer;
+            QString error;
+            NtlmChallenge c;
+            const bool ok = Smb1SessionSetup::parse(bad, &answer, &error) && NtlmChallenge::find(answer.securityBlob, &c, &error);
+            QVERIFY2(ok || !error.isEmpty(), qPrintable(QStringLiteral("byte %1 flipped: failed without a reason").arg(i)));
+        }
+    }
+
+    void nativeStringLabel_data()
+    {
+        QTest::addColumn<QString>("nativeOs");
+        QTest::addColumn<QString>("nativeLanMan");
+        QTest::addColumn<QString>("label");
+        QTest::addColumn<int>("rank");
+        QTest::newRow("2003 SP2") << QStringLiteral("Windows Server 2003 3790 Service Pack 2")
+                                  << QStringLiteral("Windows Server 2003 5.2") << QStringLiteral("Windows Server 2003") << 80;
+        QTest::newRow("2003 R2") << QStringLiteral("Windows Server 2003 R2 3790 Service Pack 2")
+                                 << QStringLiteral("Windows Server 2003 R2 5.2") << QStringLiteral("Windows Server 2003 R2") << 80;
+        QTest::newRow("7") << QStringLiteral("Windows 7 Professional 7601 Service Pack 1")
+                           << QStringLiteral("Windows 7 Professional 6.1") << QStringLiteral("Windows 7 Professional") << 80;
+        QTest::newRow("XP SP2") << QStringLiteral("Windows 2002 Service Pack 2 2600") << QStringLiteral("Windows 2002 5.1")
+                                << QStringLiteral("Windows 2002") << 80;
+        QTest::newRow("no build") << QStringLiteral("Windows Server 2003") << QString() << QStringLiteral("Windows Server 2003") << 50;
+        QTest::newRow("XP") << QStringLiteral("Windows 5.1") << QStringLiteral("Windows 2000 LAN Manager")
+                            << QStringLiteral("Windows XP") << 70;
+        QTest::newRow("2000") << QStringLiteral("Windows 5.0") << QStringLiteral("Windows 2000 LAN Manager")
+                              << QStringLiteral("Windows 2000") << 70;
+        QTest::newRow("10.0") << QStringLiteral("Windows 10.0") << QString() << QStringLiteral("Windows 10/11 or Server") << 70;
+        QTest::newRow("Samba 4.17") << QStringLiteral("Windows 6.1") << QStringLiteral("Samba 4.17.12-Debian")
+                                    << QStringLiteral("Samba 4.17.12-Debian (Linux/Unix)") << 70;
+        QTest::newRow("Samba 3") << QStringLiteral("Unix") << QStringLiteral("Samba 3.6.25")
+                                 << QStringLiteral("Samba 3.6.25 (Linux/Unix)") << 70;
+        QTest::newRow("Samba, no version") << QStringLiteral("Unix") << QStringLiteral("Samba")
+                                           << QStringLiteral("Samba (Linux/Unix)") << 50;
+        QTest::newRow("Unix") << QStringLiteral("Unix") << QStringLiteral("NAS") << QStringLiteral("Linux/Unix") << 30;
+        QTest::newRow("nothing") << QString() << QString() << QString() << 0;
+    }
+    void nativeStringLabel()
+    {
+        QFETCH(QString, nativeOs);
+        QFETCH(QString, nativeLanMan);
+        QFETCH(QString, label);
+        QFETCH(int, rank);
+        int got = -1;
+        QCOMPARE(Smb1SessionSetup::labelFor(nativeOs, nativeLanMan, &got), label);
+        QCOMPARE(got, rank);
+    }
+
     void ftpLabel_data()
     {
         QTest::addColumn<QString>("text");
@@ -276,6 +618,33 @@ private slots:
         QCOMPARE(bestEvidence(list)->source, QStringLiteral("SMB NTLMSSP version"));
         QVERIFY(bestOsLabel({list.first()}).isEmpty());
         QVERIFY(!bestEvidence({}));
+    }
+
+    void bestLabelWithSmb1()
+    {
+        // Windows Server 2003: NativeOS and the NTLMSSP build agree and rank alike; the first of equals wins.
+        ServerEvidence w2003Native{QStringLiteral("SMB1 NativeOS / NativeLanMan"), QStringLiteral("NativeOS ..."), {}, {}, 0};
+        w2003Native.suggests = Smb1SessionSetup::labelFor(QStringLiteral("Windows Server 2003 3790 Service Pack 2"),
+                                                          QStringLiteral("Windows Server 2003 5.2"), &w2003Native.rank);
+        const ServerEvidenceList w2003{
+            {QStringLiteral("FTP greeting (220)"), QStringLiteral("220 Microsoft FTP Service"), QStringLiteral("Windows (IIS FTP)"), {}, 30},
+            {QStringLiteral("SMB NTLMSSP version"), QStringLiteral("NTLMSSP 5.2 build 3790"), QStringLiteral("Windows Server 2003"), {}, 80},
+            w2003Native,
+            {QStringLiteral("SMB server string (IPC$ comment)"), QStringLiteral("Remote IPC"), QStringLiteral("Windows"), {}, 10},
+        };
+        QCOMPARE(bestOsLabel(w2003), QStringLiteral("Windows Server 2003"));
+        QCOMPARE(w2003Native.rank, 80);
+        // Samba with SMB1 only: NativeLanMan's version outranks NTLMSSP build 0 and "Windows 6.1" in NativeOS.
+        ServerEvidence sambaNative{QStringLiteral("SMB1 NativeOS / NativeLanMan"), QStringLiteral("NativeOS ..."), {}, {}, 0};
+        sambaNative.suggests = Smb1SessionSetup::labelFor(QStringLiteral("Windows 6.1"), QStringLiteral("Samba 4.17.12-Debian"),
+                                                          &sambaNative.rank);
+        const ServerEvidenceList samba{
+            {QStringLiteral("SMB NTLMSSP version"), QStringLiteral("NTLMSSP 6.1 build 0"), QStringLiteral("Samba (Linux/Unix)"), {}, 60},
+            sambaNative,
+            ServerEvidence::failure(QStringLiteral("SMB server string (IPC$ comment)"), QStringLiteral("fs1 (10.0.0.5:445): SMB ...")),
+        };
+        QCOMPARE(bestOsLabel(samba), QStringLiteral("Samba 4.17.12-Debian (Linux/Unix)"));
+        QCOMPARE(bestEvidence(samba)->source, QStringLiteral("SMB1 NativeOS / NativeLanMan"));
     }
 };
 

@@ -333,10 +333,13 @@ bool FileServerFixture::startSmb(QString *why)
         "  ncalrpc dir = %2/smb/ncalrpc\n  log file = %2/smb/log/log.%m\n"
         "  passdb backend = tdbsam:%2/smb/private/passdb.tdb\n  server min protocol = SMB2_02\n"
         "  load printers = no\n  printing = bsd\n  printcap name = /dev/null\n  disable spoolss = yes\n"
-        "  map to guest = never\n  server services = -s3fs\n"
+        "  map to guest = never\n  server services = -s3fs\n%3"
         "[wbshare]\n  path = %2/share\n  read only = no\n  guest ok = no\n")
                                 .arg(m_smbPort)
                                 .arg(dir)
+                                .arg(m_extraSmbConf.isEmpty() ? QString()
+                                                              : QStringLiteral("  ") + m_extraSmbConf.join(QStringLiteral("\n  "))
+                                                                    + QLatin1Char('\n'))
                                 .toUtf8();
     if (!writeFile(conf, text)) {
         *why = QStringLiteral("cannot write %1").arg(conf);

@@ -25,6 +25,9 @@ public:
     bool prepare(QString *why);
     bool startFtp(QString *why);
     bool startSmb(QString *why);
+    /// Lines added at the end of smb.conf's [global] section by the next startSmb(), where they override the
+    /// fixture's own (e.g. "server min protocol = NT1"). Empty by default.
+    void setExtraSmbConf(const QStringList &lines) { m_extraSmbConf = lines; }
     /// A second vsftpd that requires explicit FTPS (AUTH TLS) with a server certificate signed by a
     /// throw-away CA that the fixture makes with the openssl CLI (caFile()). Same user and home as startFtp().
     bool startFtps(QString *why);
@@ -77,6 +80,7 @@ private:
     quint16 m_ftpsPort = 0;
     quint16 m_smbPort = 0;
     qint64 m_smallDiskBytes = 0;
+    QStringList m_extraSmbConf;
 };
 
 /// A RunObserver for tests: collects samples, can stop the run or do something after n samples.
