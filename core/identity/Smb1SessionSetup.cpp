@@ -79,11 +79,11 @@ QString takeString(const QByteArray &m, qsizetype *at, qsizetype end, bool unico
 bool checkHeader(const QByteArray &m, quint8 command, const QString &what, QString *error)
 {
     if (m.size() < Smb1SessionSetup::kHeaderBytes + 1 || !m.startsWith(QByteArray("\xffSMB", 4))) {
-        *error = QStringLiteral("sent a malformed SMB1 message (%1 bytes) as its %2").arg(m.size()).arg(what);
+        *error = QStringLiteral("server sent a malformed SMB1 message (%1 bytes) as its %2").arg(m.size()).arg(what);
         return false;
     }
     if (quint8(m.at(4)) != command) {
-        *error = QStringLiteral("answered SMB1 command 0x%1 where its %2 was expected")
+        *error = QStringLiteral("server answered SMB1 command 0x%1 where its %2 was expected")
                      .arg(quint8(m.at(4)), 2, 16, QLatin1Char('0'))
                      .arg(what);
         return false;
@@ -116,21 +116,21 @@ bool Smb1SessionSetup::parseNegotiate(const QByteArray &message, Negotiated *out
     if (!checkHeader(message, kNegotiate, what, error))
         return false;
     if (u32(message, 5) != 0) {
-        *error = QStringLiteral("refused SMB1 NEGOTIATE (%1)").arg(statusOf(message));
+        *error = QStringLiteral("server refused the SMB1 NEGOTIATE (%1)").arg(statusOf(message));
         return false;
     }
     const int words = quint8(message.at(kHeaderBytes));
     if (message.size() < kHeaderBytes + 1 + 2 * words) {
-        *error = QStringLiteral("sent an %1 cut short (%2 bytes, %3 parameter words)").arg(what).arg(message.size()).arg(words);
+        *error = QStringLiteral("server sent an %1 cut short (%2 bytes, %3 parameter words)").arg(what).arg(message.size()).arg(words);
         return false;
     }
     const qsizetype w = kHeaderBytes + 1;
     if (words >= 1 && u16(message, w) == 0xffff) {
-        *error = QStringLiteral("does not speak SMB1 NT LM 0.12 (nor SMB2): is SMB enabled on this server?");
+        *error = QStringLiteral("server refused SMB1 (dialect NT LM 0.12): it may allow only SMB2 or later");
         return false;
     }
     if (words != kNegotiateWords) {
-        *error = QStringLiteral("chose a pre-NT SMB1 dialect (%1 parameter words in its NEGOTIATE answer)").arg(words);
+        *error = QStringLiteral("server chose a pre-NT SMB1 dialect (%1 parameter words in its NEGOTIATE answer)").arg(words);
         return false;
     }
     Negotiated n;
@@ -174,19 +174,19 @@ bool Smb1SessionSetup::parse(const QByteArray &message, Smb1SessionSetup *out, Q
     const quint32 status = u32(message, 5);
     const quint16 flags2 = u16(message, 10);
     if (status != kStatusMoreProcessing && status != 0) {
-        *error = QStringLiteral("refused the NTLMSSP NEGOTIATE in SMB1 SESSION_SETUP_ANDX (%1)").arg(statusOf(message));
+        *error = QStringLiteral("server refused the NTLMSSP NEGOTIATE in SMB1 SESSION_SETUP_ANDX (%1)").arg(statusOf(message));
         return false;
     }
     const int words = quint8(message.at(kHeaderBytes));
     const qsizetype byteCountAt = kHeaderBytes + 1 + 2 * words;
     if (words != kSetupAnswerWords) {
-        *error = QStringLiteral("sent an %1 with %2 parameter words where 4 (extended security) were expected")
+        *error = QStringLiteral("server sent an %1 with %2 parameter words where 4 (extended security) were expected")
                      .arg(what)
                      .arg(words);
         return false;
     }
     if (message.size() < byteCountAt + 2) {
-        *error = QStringLiteral("sent an %1 cut short (%2 bytes, shorter than its %3 parameter words)")
+        *error = QStringLiteral("server sent an %1 cut short (%2 bytes, shorter than its %3 parameter words)")
                      .arg(what)
                      .arg(message.size())
                      .arg(words);
@@ -196,14 +196,14 @@ bool Smb1SessionSetup::parse(const QByteArray &message, Smb1SessionSetup *out, Q
     const quint16 byteCount = u16(message, byteCountAt);
     const qsizetype start = byteCountAt + 2;
     if (byteCount > message.size() - start) {
-        *error = QStringLiteral("sent an %1 cut short: ByteCount says %2 bytes, %3 arrived")
+        *error = QStringLiteral("server sent an %1 cut short: ByteCount says %2 bytes, %3 arrived")
                      .arg(what)
                      .arg(byteCount)
                      .arg(message.size() - start);
         return false;
     }
     if (blobLength > byteCount) {
-        *error = QStringLiteral("sent an %1 whose security blob (%2 bytes) runs past its ByteCount (%3)")
+        *error = QStringLiteral("server sent an %1 whose security blob (%2 bytes) runs past its ByteCount (%3)")
                      .arg(what)
                      .arg(blobLength)
                      .arg(byteCount);

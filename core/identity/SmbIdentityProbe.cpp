@@ -157,7 +157,7 @@ Outcome askSmb2(const Host &host, int port, int timeoutMs, const QByteArray &tok
     if (malformed(QStringLiteral("NEGOTIATE answer")))
         return Outcome::Failed;
     if (const quint32 status = u32(reply, 8); status != kStatusOk) {
-        *error = QStringLiteral("refused SMB 2.0.2-3.0.2 (%1)").arg(ntStatusText(status));
+        *error = QStringLiteral("refused SMB 2.0.2-3.0.2 (%1); SMB 3.1.1 is not tried").arg(ntStatusText(status));
         return Outcome::NoSmb2;
     }
     if (!exchange(socket, sessionSetupRequest(token), QStringLiteral("SESSION_SETUP answer"), &reply, error))
@@ -287,7 +287,7 @@ SmbIdentityProbe::Handshake SmbIdentityProbe::handshake(const Host &host, int ti
     }
     if (outcome != Outcome::Ok) {
         if (!noSmb2.isEmpty())
-            error += QStringLiteral(" (it %1)").arg(noSmb2);
+            error += QStringLiteral(" (no SMB2: it %1)").arg(noSmb2);
         h.ntlm = ServerEvidence::failure(NtlmSource, error);
         return h;
     }

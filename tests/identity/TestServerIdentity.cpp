@@ -1,6 +1,8 @@
 // Parsers and tables of the server-identity probes: NTLMSSP version -> label, a CHALLENGE message built here
 // from the [MS-NLMP] 2.2.1.2 layout, SMB1 NEGOTIATE / SESSION_SETUP_ANDX answers built from the [MS-CIFS] and
-// [MS-SMB] layouts, FTP greeting/SYST -> label, IPC$ comments, and the choice of the best label.
+// [MS-SMB] layouts, FTP greeting/SYST -> label, IPC$ comments, and the choice of the best label. The SMB1 path of
+// the probe also meets a scripted peer on 127.0.0.1 that answers as Windows Server 2003 would, or with garbage
+// (no Windows 2003 here; the real-smbd SMB1 test is in TestServerProbe).
 #include "identity/FtpIdentityProbe.h"
 #include "identity/NtlmChallenge.h"
 #include "identity/ServerEvidence.h"
@@ -8,8 +10,17 @@
 #include "identity/SmbIdentityProbe.h"
 #include "identity/WireBytes.h"
 
+#include <QMutex>
 #include <QTest>
 #include <QtEndian>
+
+#include <functional>
+#include <thread>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 using namespace wb;
 
@@ -149,6 +160,119 @@ QByteArray windows2003Blob()
     spec.minor = 2;
     spec.build = 3790;
     return QByteArray::fromHex("a181c43081c1a0030a0101a10c060a2b06010401823702020aa281ab0481a8") + challengeMessage(spec);
+}
+
+/// A scripted SMB server on 127.0.0.1: each request (without its 4-byte transport header) goes to the script, whose
+/// answer is sent framed; an empty answer closes the connection. One connection at a time, as the probe makes them.
+class CannedSmbPeer
+{
+public:
+    using Script = std::function<QByteArray(const QByteArray &request)>;
+
+    explicit CannedSmbPeer(Script script)
+        : m_script(std::move(script))
+    {
+        m_listen = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t len = sizeof a;
+        if (::bind(m_listen, reinterpret_cast<sockaddr *>(&a), len) == 0 && ::listen(m_listen, 4) == 0
+            && ::getsockname(m_listen, reinterpret_cast<sockaddr *>(&a), &len) == 0)
+            m_port = ntohs(a.sin_port);
+        m_thread = std::thread([this] { serve(); });
+    }
+    ~CannedSmbPeer()
+    {
+        ::shutdown(m_listen, SHUT_RDWR); // wakes accept()
+        m_thread.join();
+        ::close(m_listen);
+    }
+    quint16 port() const { return m_port; }
+    QList<QByteArray> requests() const
+    {
+        QMutexLocker lock(&m_mutex);
+        return m_requests;
+    }
+
+private:
+    static bool readAll(int fd, char *to, size_t n)
+    {
+        for (size_t got = 0; got < n;) {
+            const ssize_t r = ::read(fd, to + got, n - got);
+            if (r <= 0)
+                return false;
+            got += size_t(r);
+        }
+        return true;
+    }
+    void serve()
+    {
+        for (;;) {
+            const int fd = ::accept(m_listen, nullptr, nullptr);
+            if (fd < 0)
+                return;
+            for (;;) {
+                unsigned char head[4];
+                if (!readAll(fd, reinterpret_cast<char *>(head), 4))
+                    break;
+                QByteArray request((head[1] << 16) | (head[2] << 8) | head[3], '\0');
+                if (!readAll(fd, request.data(), size_t(request.size())))
+                    break;
+                {
+                    QMutexLocker lock(&m_mutex);
+                    m_requests << request;
+                }
+                const QByteArray answer = m_script(request);
+                if (answer.isEmpty())
+                    break;
+                const quint32 n = quint32(answer.size());
+                const QByteArray framed = QByteArray(1, '\0') + char(n >> 16) + char(n >> 8) + char(n) + answer;
+                if (::write(fd, framed.constData(), size_t(framed.size())) != framed.size())
+                    break;
+            }
+            ::close(fd);
+        }
+    }
+
+    Script m_script;
+    int m_listen = -1;
+    quint16 m_port = 0;
+    std::thread m_thread;
+    mutable QMutex m_mutex;
+    QList<QByteArray> m_requests;
+};
+
+bool isSmb1Command(const QByteArray &request, quint8 command)
+{
+    return request.startsWith(QByteArray("\xffSMB", 4)) && request.size() > 4 && quint8(request.at(4)) == command;
+}
+
+/// Answers as Windows Server 2003 SP2: no SMB2 (closes, or answers in SMB1), NT LM 0.12 with extended security, and
+/// the SPNEGO-wrapped CHALLENGE with its NativeOS and NativeLanMan.
+QByteArray windows2003(const QByteArray &request, bool smb1AnswerToSmb2)
+{
+    if (request.startsWith(QByteArray("\xfeSMB", 4)))
+        return smb1AnswerToSmb2 ? negotiateAnswer(0, 0) : QByteArray();
+    if (isSmb1Command(request, Smb1SessionSetup::kNegotiate))
+        return negotiateAnswer(0x00c0ffee, 0x8000f3fd);
+    if (isSmb1Command(request, Smb1SessionSetup::kSessionSetupAndX)) {
+        SetupAnswerSpec spec;
+        spec.blob = windows2003Blob();
+        spec.nativeOs = QStringLiteral("Windows Server 2003 3790 Service Pack 2");
+        spec.nativeLanMan = QStringLiteral("Windows Server 2003 5.2");
+        return sessionSetupAnswer(spec);
+    }
+    return {};
+}
+
+Host cannedHost(quint16 port)
+{
+    Host h;
+    h.name = QStringLiteral("fake");
+    h.address = QStringLiteral("127.0.0.1");
+    h.options.insert(QStringLiteral("smb.port"), port);
+    return h;
 }
 
 } // namespace
@@ -325,7 +449,7 @@ private slots:
         const QByteArray good = negotiateAnswer(1, 0x8000f3fd);
         QByteArray noDialect = smb1AnswerHeader(Smb1SessionSetup::kNegotiate, 0, true);
         noDialect.append(char(1)).append("\xff\xff\x00\x00", 4);
-        QTest::newRow("no dialect") << noDialect << QStringLiteral("does not speak SMB1 NT LM 0.12");
+        QTest::newRow("no dialect") << noDialect << QStringLiteral("refused SMB1 (dialect NT LM 0.12)");
         QTest::newRow("cut in the words") << good.left(50) << QStringLiteral("cut short");
         QTest::newRow("header only") << good.left(20) << QStringLiteral("malformed");
         QByteArray status = good;
@@ -498,6 +622,89 @@ private slots:
             const bool ok = Smb1SessionSetup::parse(bad, &answer, &error) && NtlmChallenge::find(answer.securityBlob, &c, &error);
             QVERIFY2(ok || !error.isEmpty(), qPrintable(QStringLiteral("byte %1 flipped: failed without a reason").arg(i)));
         }
+    }
+
+    void windows2003ThroughTheProbe_data()
+    {
+        QTest::addColumn<bool>("smb1AnswerToSmb2");
+        QTest::newRow("closes on SMB2") << false;
+        QTest::newRow("answers SMB2 in SMB1") << true;
+    }
+    void windows2003ThroughTheProbe()
+    {
+        QFETCH(bool, smb1AnswerToSmb2);
+        CannedSmbPeer peer([=](const QByteArray &r) { return windows2003(r, smb1AnswerToSmb2); });
+        QVERIFY(peer.port() != 0);
+        const SmbIdentityProbe::Result r = SmbIdentityProbe::probe(cannedHost(peer.port()));
+        for (const ServerEvidence &e : r.evidence)
+            qInfo("%s | %s | %s%s", qPrintable(e.source), qPrintable(e.said), qPrintable(e.suggests), qPrintable(e.error));
+        QCOMPARE(r.evidence.size(), 3);
+        const ServerEvidence &ntlm = r.evidence.at(0);
+        QVERIFY2(!ntlm.failed(), qPrintable(ntlm.error));
+        QCOMPARE(ntlm.suggests, QStringLiteral("Windows Server 2003"));
+        QVERIFY2(ntlm.said.startsWith(QLatin1String("NTLMSSP 5.2 build 3790 (revision 15)")), qPrintable(ntlm.said));
+        QVERIFY2(ntlm.said.endsWith(QLatin1String("[raw NTLMSSP over SMB1]")), qPrintable(ntlm.said));
+        const ServerEvidence &native = r.evidence.at(1);
+        QCOMPARE(native.source, QStringLiteral("SMB1 NativeOS / NativeLanMan"));
+        QCOMPARE(native.said, QStringLiteral("NativeOS \"Windows Server 2003 3790 Service Pack 2\"; "
+                                             "NativeLanMan \"Windows Server 2003 5.2\""));
+        QCOMPARE(native.suggests, QStringLiteral("Windows Server 2003"));
+        QCOMPARE(native.rank, ntlm.rank);
+        QVERIFY2(r.evidence.at(2).error.contains(QLatin1String("Allow SMB1 (NT1)")), qPrintable(r.evidence.at(2).error));
+        QCOMPARE(bestOsLabel(r.evidence), QStringLiteral("Windows Server 2003"));
+        QCOMPARE(r.serverOs, QStringLiteral("Windows Server 2003 3790 Service Pack 2 (NTLMSSP 5.2 build 3790)"));
+        QCOMPARE(r.source, QStringLiteral("SMB1 NativeOS / NativeLanMan and SMB NTLMSSP version"));
+        // The session setup echoed the server's SessionKey, used VcNumber 1 and carried our NTLMSSP NEGOTIATE.
+        const QList<QByteArray> requests = peer.requests();
+        QCOMPARE(requests.size(), 3);
+        const QByteArray setup = requests.last();
+        QVERIFY(isSmb1Command(setup, Smb1SessionSetup::kSessionSetupAndX));
+        QCOMPARE(qFromLittleEndian<quint16>(setup.constData() + 33 + 8), quint16(1));
+        QCOMPARE(qFromLittleEndian<quint32>(setup.constData() + 33 + 10), 0x00c0ffeeu);
+        QVERIFY(setup.contains(NtlmChallenge::negotiateMessage()));
+    }
+
+    void smb1PeerGarbage_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QString>("errorContains");
+        QTest::newRow("closes on everything") << 0
+            << QStringLiteral("closed the connection while we waited for its SMB1 NEGOTIATE answer (no SMB2: it closed the connection on an SMB2 NEGOTIATE)");
+        QTest::newRow("no extended security") << 1 << QStringLiteral("without extended security");
+        QTest::newRow("session setup cut short") << 2 << QStringLiteral("cut short");
+        QTest::newRow("session setup refused") << 3 << QStringLiteral("STATUS_LOGON_FAILURE");
+        QTest::newRow("random bytes") << 4 << QStringLiteral("SMB1");
+        QTest::newRow("blob without NTLMSSP") << 5 << QStringLiteral("no NTLMSSP CHALLENGE");
+    }
+    void smb1PeerGarbage()
+    {
+        QFETCH(int, kind);
+        QFETCH(QString, errorContains);
+        CannedSmbPeer peer([kind](const QByteArray &request) -> QByteArray {
+            if (kind == 0 || request.startsWith(QByteArray("\xfeSMB", 4)))
+                return {};
+            if (isSmb1Command(request, Smb1SessionSetup::kNegotiate))
+                return kind == 1 ? negotiateAnswer(1, 0x0000f3fd) : kind == 4 ? QByteArray(77, '\x5a') : negotiateAnswer(1, 0x8000f3fd);
+            SetupAnswerSpec spec;
+            spec.blob = kind == 5 ? QByteArray("not a token") : challengeMessage({});
+            spec.nativeOs = QStringLiteral("Unix");
+            spec.nativeLanMan = QStringLiteral("Samba");
+            if (kind == 3) {
+                QByteArray refused = smb1AnswerHeader(Smb1SessionSetup::kSessionSetupAndX, 0xC000006D, true);
+                return refused + QByteArray(3, '\0');
+            }
+            const QByteArray full = sessionSetupAnswer(spec);
+            return kind == 2 ? full.left(full.size() - 20) : full;
+        });
+        const SmbIdentityProbe::Handshake h = SmbIdentityProbe::handshake(cannedHost(peer.port()));
+        qInfo("%s", qPrintable(h.ntlm.error));
+        QVERIFY(h.viaSmb1);
+        QVERIFY(h.ntlm.failed());
+        QVERIFY2(h.ntlm.error.startsWith(QStringLiteral("fake (127.0.0.1:%1): SMB ").arg(peer.port())), qPrintable(h.ntlm.error));
+        QVERIFY2(h.ntlm.error.contains(errorContains), qPrintable(h.ntlm.error));
+        QVERIFY(!h.ntlm.error.contains(QLatin1Char('\n')));
+        // The strings still count when only the blob is bad.
+        QCOMPARE(h.native.failed() || h.native.source.isEmpty(), kind != 5);
     }
 
     void nativeStringLabel_data()

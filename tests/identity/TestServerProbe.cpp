@@ -1,5 +1,6 @@
 // The identity probes against real servers the test starts: vsftpd and smbd (tests/protocols FileServerFixture)
-// and a Responder (wirebenchd) on 127.0.0.1; plus the engine filling serverOs of SMB results.
+// and a Responder (wirebenchd) on 127.0.0.1; plus the engine filling serverOs of SMB results. A second smbd speaks
+// SMB1 only ("server min/max protocol = NT1"), as Windows Server 2003 does.
 #include "IdentityPeers.h"
 #include "engine/Engine.h"
 #include "identity/FtpIdentityProbe.h"
@@ -8,11 +9,32 @@
 #include "identity/SmbIdentityProbe.h"
 #include "net/ControlMessage.h"
 
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTest>
 
 using namespace wb;
 using namespace wb::test;
+
+namespace {
+
+/// "Samba 4.17.12-Debian": what the installed smbd calls itself ("Version 4.17.12-Debian"), as NativeLanMan should.
+QString installedSamba()
+{
+    QProcess p;
+    p.start(QStringLiteral("/usr/sbin/smbd"), {QStringLiteral("--version")});
+    p.waitForFinished(10000);
+    const QString out = QString::fromLocal8Bit(p.readAllStandardOutput()).trimmed();
+    return out.startsWith(QLatin1String("Version ")) ? QStringLiteral("Samba ") + out.mid(8) : QString();
+}
+
+void logEvidence(const ServerEvidenceList &list)
+{
+    for (const ServerEvidence &e : list)
+        qInfo("  %s | %s | %s%s", qPrintable(e.source), qPrintable(e.said), qPrintable(e.suggests), qPrintable(e.error));
+}
+
+} // namespace
 
 class TestServerProbe : public QObject
 {
@@ -24,9 +46,18 @@ private slots:
         QVERIFY2(m_peers.start(&why), qPrintable(why));
         m_ready = m_peers.fileServersReady();
         m_why = m_peers.whyNoFileServers();
+        m_smb1Why = m_why;
+        if (m_ready) {
+            m_smb1.setExtraSmbConf({QStringLiteral("server min protocol = NT1"), QStringLiteral("server max protocol = NT1")});
+            m_smb1Ready = m_smb1.prepare(&m_smb1Why) && m_smb1.startSmb(&m_smb1Why);
+        }
     }
 
-    void cleanupTestCase() { m_peers.stop(); }
+    void cleanupTestCase()
+    {
+        m_smb1.stopAll();
+        m_peers.stop();
+    }
 
     void ftpSystBeforeLogin()
     {
@@ -124,6 +155,100 @@ private slots:
         QVERIFY2(r.serverOs.startsWith(QLatin1String("Wirebench test Samba (NTLMSSP ")), qPrintable(r.serverOs));
         QVERIFY(r.serverOs.endsWith(QLatin1String(" build 0)")));
         QCOMPARE(r.source, QStringLiteral("SMB server string (IPC$ comment) and SMB NTLMSSP version"));
+        QCOMPARE(r.evidence.size(), 2); // SMB2 answered: no SMB1 row
+    }
+
+    void smb1OnlySamba()
+    {
+        // Anonymous, as the host dialog's Detect on a new host: NTLMSSP and the SMB1 strings need no credential.
+        WB_REQUIRE_SERVERS(m_smb1Ready, m_smb1Why);
+        Host host = m_smb1.smbHost();
+        host.options.remove(QStringLiteral("smb.user"));
+        host.options.remove(QStringLiteral("smb.password"));
+        const SmbIdentityProbe::Result r = SmbIdentityProbe::probe(host);
+        qInfo("SMB1-only smbd: serverOs %s [%s]", qPrintable(r.serverOs), qPrintable(r.source));
+        logEvidence(r.evidence);
+        QCOMPARE(r.evidence.size(), 3);
+        const ServerEvidence &ntlm = r.evidence.at(0);
+        QVERIFY2(!ntlm.failed(), qPrintable(ntlm.error));
+        QCOMPARE(ntlm.source, QStringLiteral("SMB NTLMSSP version"));
+        QVERIFY2(ntlm.said.contains(QLatin1String(" build 0 ")), qPrintable(ntlm.said)); // Samba's mark, via SMB1
+        QVERIFY2(ntlm.said.endsWith(QLatin1String("[raw NTLMSSP over SMB1]")), qPrintable(ntlm.said));
+        QCOMPARE(ntlm.suggests, QStringLiteral("Samba (Linux/Unix)"));
+
+        const QString samba = installedSamba();
+        QVERIFY(!samba.isEmpty());
+        const ServerEvidence &native = r.evidence.at(1);
+        QVERIFY2(!native.failed(), qPrintable(native.error));
+        QCOMPARE(native.source, QStringLiteral("SMB1 NativeOS / NativeLanMan"));
+        QVERIFY2(native.said.contains(QStringLiteral("NativeLanMan \"%1\"").arg(samba)), qPrintable(native.said));
+        QCOMPARE(native.suggests, samba + QStringLiteral(" (Linux/Unix)"));
+
+        const ServerEvidence &comment = r.evidence.at(2);
+        QVERIFY(comment.failed()); // libsmbclient offers SMB2 only unless the host allows SMB1
+        QVERIFY2(comment.error.startsWith(QStringLiteral("test-samba (127.0.0.1:%1): SMB ").arg(m_smb1.smbPort())),
+                 qPrintable(comment.error));
+        QVERIFY2(comment.error.contains(QLatin1String("Allow SMB1 (NT1)")), qPrintable(comment.error));
+
+        QCOMPARE(bestOsLabel(r.evidence), samba + QStringLiteral(" (Linux/Unix)"));
+        QVERIFY2(r.serverOs.startsWith(samba + QStringLiteral(" (NTLMSSP ")) && r.serverOs.endsWith(QLatin1String(" build 0)")),
+                 qPrintable(r.serverOs));
+        QCOMPARE(r.source, QStringLiteral("SMB1 NativeOS / NativeLanMan and SMB NTLMSSP version"));
+    }
+
+    void smb1Handshake_data()
+    {
+        QTest::addColumn<int>("framing");
+        QTest::addColumn<int>("dialect");
+        QTest::addColumn<QString>("used");
+        using P = SmbIdentityProbe;
+        QTest::newRow("SMB2 refused, raw") << int(P::Framing::RawThenSpnego) << int(P::Dialect::Smb2ThenSmb1)
+                                           << QStringLiteral("[raw NTLMSSP over SMB1]");
+        QTest::newRow("SMB2 refused, SPNEGO") << int(P::Framing::Spnego) << int(P::Dialect::Smb2ThenSmb1)
+                                              << QStringLiteral("[NTLMSSP in SPNEGO over SMB1]");
+        QTest::newRow("SMB1 asked, raw") << int(P::Framing::RawThenSpnego) << int(P::Dialect::Smb1)
+                                         << QStringLiteral("[raw NTLMSSP over SMB1]");
+        QTest::newRow("SMB1 asked, SPNEGO") << int(P::Framing::Spnego) << int(P::Dialect::Smb1)
+                                            << QStringLiteral("[NTLMSSP in SPNEGO over SMB1]");
+    }
+    void smb1Handshake()
+    {
+        WB_REQUIRE_SERVERS(m_smb1Ready, m_smb1Why);
+        QFETCH(int, framing);
+        QFETCH(int, dialect);
+        QFETCH(QString, used);
+        Host host = m_smb1.smbHost();
+        host.options.remove(QStringLiteral("smb.user"));
+        host.options.remove(QStringLiteral("smb.password"));
+        const SmbIdentityProbe::Handshake h = SmbIdentityProbe::handshake(
+            host, SmbIdentityProbe::kTimeoutMs, SmbIdentityProbe::Framing(framing), SmbIdentityProbe::Dialect(dialect));
+        qInfo("SMB1 handshake: %s | %s", qPrintable(h.ntlm.said + h.ntlm.error), qPrintable(h.native.said));
+        QVERIFY(h.viaSmb1);
+        QVERIFY2(!h.ntlm.failed(), qPrintable(h.ntlm.error));
+        QVERIFY2(h.ntlm.said.endsWith(used), qPrintable(h.ntlm.said));
+        QVERIFY(h.challenge.hasVersion);
+        QCOMPARE(h.challenge.build, 0);
+        QCOMPARE(h.challenge.netbiosComputer, QStringLiteral("WBTEST"));
+        QVERIFY2(h.smb1.nativeLanMan.contains(QLatin1String("Samba")), qPrintable(h.smb1.nativeLanMan));
+        QCOMPARE(h.smb1.primaryDomain, QStringLiteral("WBTEST"));
+        QVERIFY(!h.native.failed());
+    }
+
+    void smb1ServerStringWhenAllowed()
+    {
+        // With "Allow SMB1 (NT1)" on, libsmbclient lists the shares over NT1 as well.
+        WB_REQUIRE_SERVERS(m_smb1Ready, m_smb1Why);
+        Host host = m_smb1.smbHost();
+        host.options.insert(QStringLiteral("smb.allow_smb1"), true);
+        const SmbIdentityProbe::Result r = SmbIdentityProbe::probe(host);
+        qInfo("SMB1-only smbd, SMB1 allowed: serverOs %s [%s]", qPrintable(r.serverOs), qPrintable(r.source));
+        logEvidence(r.evidence);
+        QCOMPARE(r.evidence.size(), 3);
+        for (const ServerEvidence &e : r.evidence)
+            QVERIFY2(!e.failed(), qPrintable(e.error));
+        QCOMPARE(r.evidence.at(2).said, QStringLiteral("IPC Service (Wirebench test Samba)"));
+        QVERIFY2(r.serverOs.startsWith(QLatin1String("Wirebench test Samba (NTLMSSP ")), qPrintable(r.serverOs));
+        QCOMPARE(r.source, QStringLiteral("SMB server string (IPC$ comment) and SMB NTLMSSP version"));
     }
 
     void wirebenchdHello()
@@ -153,6 +278,8 @@ private slots:
         QTest::newRow("SMB at vsftpd") << QStringLiteral("smb") << QStringLiteral("ftp") << QStringLiteral("not SMB");
         QTest::newRow("hello at vsftpd") << QStringLiteral("hello") << QStringLiteral("ftp") << QStringLiteral("no valid hello");
         QTest::newRow("FTP at smbd") << QStringLiteral("ftp") << QStringLiteral("smb") << QStringLiteral("within");
+        QTest::newRow("SMB1 at vsftpd") << QStringLiteral("smb1") << QStringLiteral("ftp") << QStringLiteral("not SMB");
+        QTest::newRow("SMB1 at SMB2-only smbd") << QStringLiteral("smb1") << QStringLiteral("smb") << QStringLiteral("refused SMB1");
     }
     void failuresAreOneLine()
     {
@@ -175,6 +302,8 @@ private slots:
             e = FtpIdentityProbe::probe(host, 1500).value(0);
         else if (probe == QLatin1String("smb"))
             e = SmbIdentityProbe::ntlmssp(host, 1500);
+        else if (probe == QLatin1String("smb1"))
+            e = SmbIdentityProbe::handshake(host, 1500, SmbIdentityProbe::Framing::RawThenSpnego, SmbIdentityProbe::Dialect::Smb1).ntlm;
         else
             e = HelloIdentityProbe::probe(host, 1500);
         qInfo("%s", qPrintable(e.error));
@@ -234,6 +363,9 @@ private:
     FileServerFixture &m_fixture = m_peers.fixture();
     bool m_ready = false;
     QString m_why;
+    FileServerFixture m_smb1; ///< smbd with "server min/max protocol = NT1"
+    bool m_smb1Ready = false;
+    QString m_smb1Why;
 };
 
 QTEST_GUILESS_MAIN(TestServerProbe)
