@@ -1,5 +1,6 @@
 // wirebenchd: the far end of a Wirebench test. A thin main around wb::Responder.
 #include "net/Auth.h"
+#include "net/Iperf3Responder.h"
 #include "net/Responder.h"
 
 #include <QCommandLineParser>
@@ -9,6 +10,7 @@
 
 #include <csignal>
 #include <cstdio>
+#include <memory>
 
 #include <sys/socket.h>
 #include <unistd.h>
@@ -168,7 +170,14 @@ int main(int argc, char *argv[])
                                                   QStringLiteral("Connections handled at once, at any stage (default 32); more "
                                                                  "are closed at once."),
                                                   QStringLiteral("N"));
+    const QCommandLineOption iperf3PortOption(QStringLiteral("iperf3-port"),
+                                              QStringLiteral("Also answer iperf3 clients (iperf3 -c, TCP, both directions) on this port "
+                                                             "of the --listen address, e.g. 5201 (default 0: off). One iperf3 test at a "
+                                                             "time; --max-duration, --allow, --max-rate and the timeouts apply; iperf3 "
+                                                             "clients cannot prove the key, so limit them with --allow."),
+                                              QStringLiteral("PORT"));
     parser.addOption(listenOption);
+    parser.addOption(iperf3PortOption);
     parser.addOption(maxDurationOption);
     for (const auto *o : {&keyFileOption, &openOption, &maxRateOption, &maxConcurrentOption, &queueOption, &allowOption,
                           &handshakeTimeoutOption, &idleTimeoutOption, &maxMessageOption, &maxConnectionsOption})
@@ -193,6 +202,18 @@ int main(int argc, char *argv[])
             return 2;
         }
         config.maxDurationMs = int(seconds * 1000);
+    }
+
+    quint16 iperf3Port = 0;
+    if (parser.isSet(iperf3PortOption)) {
+        bool ok = false;
+        const uint p = parser.value(iperf3PortOption).toUInt(&ok);
+        if (!ok || p > 65535) {
+            std::fprintf(stderr, "wirebenchd: --iperf3-port: \"%s\" is not a port number (0-65535; 0 = off)\n",
+                         qPrintable(parser.value(iperf3PortOption)));
+            return 2;
+        }
+        iperf3Port = quint16(p);
     }
 
     config.maxQueued = 4;
@@ -269,9 +290,12 @@ int main(int argc, char *argv[])
         std::fprintf(stderr, "%s\n", qPrintable(error));
         return 1;
     }
-    const QString shown = config.address.protocol() == QAbstractSocket::IPv6Protocol || config.address == QHostAddress(QHostAddress::Any)
-                              ? QStringLiteral("[%1]:%2").arg(config.address.toString()).arg(responder.port())
-                              : QStringLiteral("%1:%2").arg(config.address.toString()).arg(responder.port());
+    const auto endpoint = [&config](quint16 port) {
+        return config.address.protocol() == QAbstractSocket::IPv6Protocol || config.address == QHostAddress(QHostAddress::Any)
+                   ? QStringLiteral("[%1]:%2").arg(config.address.toString()).arg(port)
+                   : QStringLiteral("%1:%2").arg(config.address.toString()).arg(port);
+    };
+    const QString shown = endpoint(responder.port());
     printLine(QStringLiteral("wirebenchd %1 listening on %2 (max test %3 s, %4 at a time, queue %5%6%7; %8)")
                   .arg(QStringLiteral(WIREBENCH_VERSION), shown)
                   .arg(config.maxDurationMs / 1000.0)
@@ -281,7 +305,25 @@ int main(int argc, char *argv[])
                                                      : QString())
                   .arg(config.allow.isEmpty() ? QString() : QStringLiteral(", %1 allowed networks").arg(config.allow.size()))
                   .arg(mode));
+    // The iperf3 port: the same address and limits, its own port; off unless asked for.
+    std::unique_ptr<wb::Iperf3Responder> iperf3;
+    if (iperf3Port != 0) {
+        wb::ResponderConfig iperf3Config = config;
+        iperf3Config.port = iperf3Port;
+        iperf3 = std::make_unique<wb::Iperf3Responder>(iperf3Config);
+        QObject::connect(iperf3.get(), &wb::Iperf3Responder::logLine, &app, [](const QString &line) { printLine(line); });
+        if (!iperf3->start(&error)) {
+            std::fprintf(stderr, "%s\n", qPrintable(error));
+            responder.stop();
+            return 1;
+        }
+        printLine(QStringLiteral("wirebenchd answers iperf3 clients (TCP) on %1 (one test at a time, no key: iperf3 clients cannot prove it%2)")
+                      .arg(endpoint(iperf3->port()))
+                      .arg(config.allow.isEmpty() ? QStringLiteral("; consider --allow") : QStringLiteral("; --allow applies")));
+    }
     const int rc = app.exec();
+    if (iperf3)
+        iperf3->stop();
     responder.stop();
     printLine(QStringLiteral("wirebenchd stopped"));
     return rc;

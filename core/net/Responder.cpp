@@ -2,6 +2,7 @@
 
 #include "Auth.h"
 #include "ControlMessage.h"
+#include "ListenSocket.h"
 #include "Socket.h"
 #include "stats/ReceiveWindow.h"
 
@@ -37,50 +38,11 @@ namespace {
 constexpr int kMinDataBuffer = 256 * 1024; // read at least this much per recv(): fewer syscalls
 constexpr qint64 kMsNs = 1000000;
 
-bool toSockaddr(const QHostAddress &address, quint16 port, sockaddr_storage *out, socklen_t *len)
-{
-    std::memset(out, 0, sizeof(*out));
-    QHostAddress a = address;
-    if (a == QHostAddress(QHostAddress::Any))
-        a = QHostAddress(QHostAddress::AnyIPv6); // dual stack below
-    if (a.protocol() == QAbstractSocket::IPv4Protocol) {
-        auto *s = reinterpret_cast<sockaddr_in *>(out);
-        s->sin_family = AF_INET;
-        s->sin_port = htons(port);
-        s->sin_addr.s_addr = htonl(a.toIPv4Address());
-        *len = sizeof(sockaddr_in);
-        return true;
-    }
-    if (a.protocol() == QAbstractSocket::IPv6Protocol) {
-        auto *s = reinterpret_cast<sockaddr_in6 *>(out);
-        s->sin6_family = AF_INET6;
-        s->sin6_port = htons(port);
-        const Q_IPV6ADDR v6 = a.toIPv6Address();
-        std::memcpy(&s->sin6_addr, v6.c, 16);
-        bool ok = false;
-        const quint32 scope = a.scopeId().toUInt(&ok);
-        if (ok)
-            s->sin6_scope_id = scope;
-        *len = sizeof(sockaddr_in6);
-        return true;
-    }
-    return false;
-}
-
 QString mbps(qint64 bytes, double seconds)
 {
     if (seconds <= 0)
         return QStringLiteral("- MB/s");
     return QStringLiteral("%1 MB/s").arg(bytes / seconds / 1e6, 0, 'f', 1);
-}
-
-/// The client's address as QHostAddress, IPv4-mapped IPv6 turned back into IPv4 (for the allow-list).
-QHostAddress peerAddress(const sockaddr_storage &peer)
-{
-    QHostAddress a(reinterpret_cast<const sockaddr *>(&peer));
-    bool ok = false;
-    const quint32 v4 = a.toIPv4Address(&ok);
-    return ok ? QHostAddress(v4) : a;
 }
 
 /// Speed in Mbit/s of the interface that holds the local address of a connection (/sys/class/net/IF/speed);
@@ -175,29 +137,15 @@ bool Responder::start(QString *error)
         d->listenFd.reset();
         return false;
     };
-    sockaddr_storage sa{};
-    socklen_t len = 0;
-    if (!toSockaddr(d->cfg.address, d->cfg.port, &sa, &len)) {
-        if (error)
-            *error = QStringLiteral("wirebenchd: \"%1\" is not an IPv4 or IPv6 address to listen on").arg(d->cfg.address.toString());
-        return false;
+    ListenFailure failure;
+    if (!openListenSocket(d->cfg.address, d->cfg.port, &d->listenFd, &d->boundPort, &failure)) {
+        if (failure.step.isEmpty()) {
+            if (error)
+                *error = QStringLiteral("wirebenchd: \"%1\" is not an IPv4 or IPv6 address to listen on").arg(d->cfg.address.toString());
+            return false;
+        }
+        return fail(failure.step, failure.error);
     }
-    d->listenFd.reset(::socket(sa.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0));
-    if (!d->listenFd.valid())
-        return fail(QStringLiteral("create a socket"), errno);
-    setIntOption(d->listenFd.get(), SOL_SOCKET, SO_REUSEADDR, 1);
-    if (sa.ss_family == AF_INET6) // "Any" and "::" accept IPv4 too (dual stack), other IPv6 addresses only IPv6
-        setIntOption(d->listenFd.get(), IPPROTO_IPV6, IPV6_V6ONLY,
-                     d->cfg.address == QHostAddress(QHostAddress::Any) || d->cfg.address == QHostAddress(QHostAddress::AnyIPv6) ? 0 : 1);
-    if (::bind(d->listenFd.get(), reinterpret_cast<sockaddr *>(&sa), len) != 0)
-        return fail(QStringLiteral("listen"), errno);
-    if (::listen(d->listenFd.get(), 128) != 0)
-        return fail(QStringLiteral("listen"), errno);
-    setNonBlocking(d->listenFd.get(), true);
-    sockaddr_storage bound{};
-    socklen_t blen = sizeof(bound);
-    getsockname(d->listenFd.get(), reinterpret_cast<sockaddr *>(&bound), &blen);
-    d->boundPort = portOf(bound);
     d->boundAddress = d->cfg.address;
     if (::pipe2(d->wake, O_CLOEXEC | O_NONBLOCK) != 0)
         return fail(QStringLiteral("create a wake-up pipe"), errno);
@@ -258,14 +206,26 @@ void Responder::Private::reap(bool all)
 
 bool Responder::Private::allowed(const sockaddr_storage &peer) const
 {
-    if (cfg.allow.isEmpty())
+    return cfg.allows(peerAddress(peer));
+}
+
+bool ResponderConfig::allows(const QHostAddress &client) const
+{
+    if (allow.isEmpty())
         return true;
-    const QHostAddress a = peerAddress(peer);
-    for (const auto &net : cfg.allow) {
-        if (a.isInSubnet(net))
+    for (const auto &net : allow) {
+        if (client.isInSubnet(net))
             return true;
     }
     return false;
+}
+
+QString ResponderConfig::allowListText() const
+{
+    QStringList nets;
+    for (const auto &net : allow)
+        nets << QStringLiteral("%1/%2").arg(net.first.toString()).arg(net.second);
+    return nets.join(QLatin1String(", "));
 }
 
 void Responder::Private::acceptLoop()
@@ -450,11 +410,8 @@ void Responder::Private::session(Fd client, sockaddr_storage peer)
     };
 
     if (!allowed(peer)) {
-        QStringList nets;
-        for (const auto &net : cfg.allow)
-            nets << QStringLiteral("%1/%2").arg(net.first.toString()).arg(net.second);
         return refuse(QStringLiteral("not-allowed"), QStringLiteral("refused: client %1 is not in the networks this wirebenchd serves (--allow %2)")
-                                                         .arg(peerAddress(peer).toString(), nets.join(QLatin1String(", "))));
+                                                         .arg(peerAddress(peer).toString(), cfg.allowListText()));
     }
 
     // hello with a fresh nonce; the client proves the key over both nonces before anything else is read.

@@ -28,6 +28,11 @@ struct ResponderConfig
     int maxQueued = 0;                           ///< clients that wait for a slot ("queued"); the next one gets "busy"
     int maxConnections = 32;                     ///< connections handled at once (any stage); more are closed at once
     qint64 maxRateBytesPerSec = 0;               ///< pace what this responder sends (tcp-recv), 0 = no cap
+
+    /// True when the allow-list is empty or holds the client's network (shared by the iperf3 responder).
+    bool allows(const QHostAddress &client) const;
+    /// The allow-list as "192.168.1.0/24, 2001:db8::/32", for refusals.
+    QString allowListText() const;
 };
 
 /// The far end of a Wirebench test: answers hellos and test requests, checks the client's key, runs each

@@ -80,6 +80,15 @@ QByteArray frameJson(const QByteArray &json)
     return out + json;
 }
 
+QByteArray serverErrorMessage(int code, int sysErrno)
+{
+    QByteArray out(9, '\0');
+    out[0] = char(ServerError);
+    qToBigEndian<qint32>(code, out.data() + 1);
+    qToBigEndian<qint32>(sysErrno, out.data() + 5);
+    return out;
+}
+
 qint64 decodeJsonLength(const QByteArray &prefix)
 {
     if (prefix.size() != 4)
@@ -109,6 +118,57 @@ QByteArray TestParameters::toJson() const
     o.insert(QStringLiteral("pacing_timer"), 1000);
     o.insert(QStringLiteral("client_version"), clientVersion);
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+
+bool ClientParameters::fromJson(const QByteArray &json, ClientParameters *out, QString *error)
+{
+    auto fail = [error](const QString &why) {
+        if (error)
+            *error = why;
+        return false;
+    };
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    if (parseError.error != QJsonParseError::NoError || !doc.isObject())
+        return fail(QStringLiteral("the parameters are not valid JSON (%1)").arg(parseError.errorString()));
+    const QJsonObject o = doc.object();
+    // Numbers must be numbers: a string where iperf3 puts a number is not an iperf3 client.
+    static const char *const numeric[] = {"omit", "time", "num", "blockcount", "MSS", "parallel", "window", "len", "bandwidth"};
+    for (const char *key : numeric) {
+        const QJsonValue v = o.value(QLatin1String(key));
+        if (!v.isUndefined() && (!v.isDouble() || v.toDouble() < 0 || v.toDouble() > 9e18))
+            return fail(QStringLiteral("\"%1\" is not a number of 0 or more").arg(QLatin1String(key)));
+    }
+    auto flag = [&o](const char *key) {
+        const QJsonValue v = o.value(QLatin1String(key));
+        return v.isBool() ? v.toBool() : v.toDouble() != 0;
+    };
+    auto clampedInt = [&o](const char *key, int fallback) {
+        const QJsonValue v = o.value(QLatin1String(key));
+        return v.isUndefined() ? fallback : int(qMin(v.toDouble(), 2147483647.0));
+    };
+    ClientParameters p;
+    if (flag("udp"))
+        p.protocol = QStringLiteral("udp");
+    else if (flag("sctp"))
+        p.protocol = QStringLiteral("sctp");
+    p.bidirectional = flag("bidirectional");
+    p.test.reverse = flag("reverse");
+    p.test.omitSeconds = clampedInt("omit", 0);
+    p.test.timeSeconds = clampedInt("time", 10);
+    p.test.parallel = clampedInt("parallel", 1);
+    p.test.blockSize = clampedInt("len", 0);
+    p.test.window = clampedInt("window", 0);
+    p.test.mss = clampedInt("MSS", 0);
+    p.test.clientVersion = o.value(QLatin1String("client_version")).toString();
+    p.bytes = qint64(o.value(QLatin1String("num")).toDouble());
+    p.blocks = qint64(o.value(QLatin1String("blockcount")).toDouble());
+    p.bitrate = qint64(o.value(QLatin1String("bandwidth")).toDouble());
+    p.noDelay = flag("nodelay");
+    p.congestion = o.value(QLatin1String("congestion")).toString();
+    p.hasAuthToken = o.contains(QLatin1String("authtoken"));
+    *out = p;
+    return true;
 }
 
 QByteArray Results::toJson() const

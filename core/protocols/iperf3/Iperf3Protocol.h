@@ -35,6 +35,15 @@ enum State : signed char {
 
 /// A few of iperf3's i_errno values that a server sends after SERVER_ERROR.
 enum ErrorCode {
+    ErrDuration = 5,        ///< IEDURATION: the client prints "test duration valid values are 0 to 86400 seconds"
+    ErrNumStreams = 6,      ///< IENUMSTREAMS
+    ErrBlockSize = 7,       ///< IEBLOCKSIZE
+    ErrMss = 10,            ///< IEMSS
+    ErrUnimplemented = 13,  ///< IEUNIMP: "an option you are trying to set is not implemented yet"
+    ErrNoSctp = 18,         ///< IENOSCTP: "no SCTP support available"
+    ErrListen = 102,        ///< IELISTEN: the client appends our errno ("...: Protocol not supported")
+    ErrRecvParams = 114,    ///< IERECVPARAMS
+    ErrRecvResults = 117,   ///< IERECVRESULTS
     ErrAccessDenied = 121,
     ErrSetMss = 123,
     ErrSetBuf = 124,
@@ -54,6 +63,11 @@ QByteArray makeCookie();
 /// The id iperf3 gives the n-th stream (0-based): 1, 3, 4, 5, ... (an iperf3 quirk both ends share).
 int streamId(int index);
 
+/// What a server sends to refuse or abort a test: SERVER_ERROR, then iperf3's error number and the
+/// errno, each as a 4-byte big-endian integer (the client prints iperf3's text for the number and, for
+/// some numbers, strerror of the errno).
+QByteArray serverErrorMessage(int code, int sysErrno = 0);
+
 /// A JSON control message: 4-byte big-endian length, then the JSON text.
 QByteArray frameJson(const QByteArray &json);
 /// Decodes the 4-byte length prefix; -1 when it is negative or above kMaxJsonBytes.
@@ -72,6 +86,23 @@ struct TestParameters
     QString clientVersion = QStringLiteral("3.12");
 
     QByteArray toJson() const;
+};
+
+/// What a server reads in PARAM_EXCHANGE: the TCP test and the requests it may have to refuse.
+struct ClientParameters
+{
+    TestParameters test;            ///< blockSize 0 = not sent (iperf3's default then is 128 KiB)
+    QString protocol = QStringLiteral("tcp"); ///< "tcp", "udp" or "sctp"
+    bool bidirectional = false;     ///< --bidir
+    qint64 bytes = 0;               ///< -n, 0 = the test ends by time
+    qint64 blocks = 0;              ///< -k
+    qint64 bitrate = 0;             ///< -b, bit/s per stream, 0 = unlimited
+    bool noDelay = false;           ///< -N
+    QString congestion;             ///< -C
+    bool hasAuthToken = false;      ///< the client sent --username credentials
+
+    /// Parses a client's parameters; on malformed input returns false with a reason in *error.
+    static bool fromJson(const QByteArray &json, ClientParameters *out, QString *error);
 };
 
 /// One stream's figures in the results exchange.

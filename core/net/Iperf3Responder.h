@@ -1,0 +1,73 @@
+#pragma once
+
+#include "Responder.h"
+
+#include <QList>
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+namespace wb {
+
+/// One iperf3 test as the Iperf3Responder saw it: the figures of its log line.
+struct Iperf3TestRecord
+{
+    QString client;            ///< the control connection's peer, "127.0.0.1:40512"
+    bool reverse = false;      ///< -R: this responder sent
+    int streams = 0;           ///< -P
+    int timeSeconds = 0;       ///< -t as asked (0 with -n or -k)
+    int omitSeconds = 0;       ///< -O
+    int blockSize = 0;         ///< -l, bytes
+    int mss = 0;               ///< TCP_INFO snd_mss of the first data stream, bytes
+    qint64 bytes = 0;          ///< our count after the omitted seconds: received, or sent with -R
+    double seconds = 0;        ///< our stream time: end of the omitted seconds to TEST_END
+    qint64 clientBytes = -1;   ///< the client's own count from its results (sent, or received with -R); -1 = none
+    double clientSeconds = 0;  ///< the client's stream time from its results
+    qint64 retransmits = -1;   ///< with -R: our TCP retransmits (segments); -1 when we received
+    double cpuPercent = 0;     ///< CPU time of the responder's thread over the measured time, % of one CPU
+    bool completed = false;    ///< results exchanged: the client printed its summary
+    bool stoppedByClient = false; ///< CLIENT_TERMINATE (Ctrl-C on iperf3 -c, Stop in Wirebench)
+    QString problem;           ///< why the test ended early; empty when it did not
+};
+
+/// An iperf3 server for TCP tests (wirebenchd --iperf3-port), so that a host running wirebenchd can be
+/// tested with nothing but `iperf3 -c` on the other computer (and by Wirebench's own iperf3 driver).
+/// Speaks iperf3's control protocol (as 3.x does, checked with the Debian 3.12 client): both directions
+/// (-R), -P, -O, -t/-n/-k, -l, -w, -M, -N, -C, and -b with -R. Like iperf3 it serves one client at a time
+/// and answers any other ACCESS_DENIED ("the server is busy running a test"); UDP, SCTP and --bidir are
+/// refused with SERVER_ERROR and an iperf3 error number that the client prints in words.
+/// wirebenchd's limits apply as in Responder: --max-duration (longer requests refused; tests by byte or
+/// block count ended with SERVER_TERMINATE past it), --allow, the handshake and idle timeouts, --max-rate
+/// on what we send, --max-message (but never below the 64 KiB that 128 streams of results need).
+/// iperf3 clients cannot prove wirebenchd's key: the iperf3 port is open to every allowed client.
+/// One thread and poll(); no Qt event loop needed. logLine is emitted from that thread.
+class Iperf3Responder : public QObject
+{
+    Q_OBJECT
+public:
+    /// config.address and config.port say where to listen (port 0 = any free port); the rest are the limits.
+    explicit Iperf3Responder(const ResponderConfig &config, QObject *parent = nullptr);
+    ~Iperf3Responder() override;
+
+    /// Binds and starts serving. On failure returns false with a one-line reason in *error.
+    bool start(QString *error = nullptr);
+    /// Ends a running test with SERVER_TERMINATE (the client prints its summary) and stops listening.
+    void stop();
+    bool isRunning() const;
+    quint16 port() const;   ///< the bound port (useful with port 0)
+    /// True while a client holds the server, from its control connection to the end of its test.
+    bool isBusy() const;
+    /// The tests served so far (the last 100), oldest first. Safe from any thread.
+    QList<Iperf3TestRecord> tests() const;
+
+signals:
+    /// One line per test, refusal or error, for the log (the same style as Responder's).
+    void logLine(const QString &line);
+
+private:
+    class Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace wb
