@@ -424,7 +424,7 @@ SmbIdentityProbe::Result SmbIdentityProbe::probe(const Host &host, int timeoutMs
     const ServerEvidence &ntlm = h.ntlm;
     const ServerEvidence &native = h.native;
     ServerEvidence comment;
-    if (h.viaSmb1 && !allowsSmb1(host)) {
+    if (!h.native.source.isEmpty() && !allowsSmb1(host)) {
         // libsmbclient would offer SMB2 only and fail with a misleading "check the user and password".
         IdentityProbeSocket where(host, quint16(portOf(host)), QStringLiteral("SMB"), timeoutMs);
         comment = ServerEvidence::failure(CommentSource, where.failureLine(QStringLiteral(
