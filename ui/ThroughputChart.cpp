@@ -90,6 +90,11 @@ double ThroughputChart::warmupShownSeconds() const
     return m_warmupBand->visible() ? m_warmupBand->bottomRight->coords().x() : 0.0;
 }
 
+QString ThroughputChart::exportFootnote() const
+{
+    return ExportExtras::footnoteFor(m_shownRuns);
+}
+
 double ThroughputChart::valueOf(double bytes, double interval) const
 {
     return interval > 0 ? Units::fromBytesPerSecond(bytes / interval, m_unit) : 0.0;
@@ -115,6 +120,7 @@ void ThroughputChart::clear()
     m_plot->clearGraphs();
     m_series.clear();
     m_seriesByRun.clear();
+    m_shownRuns.clear();
     m_testKey.clear();
     m_plot->legend->setVisible(false);
     m_warmupBand->setVisible(false);
@@ -167,6 +173,10 @@ void ThroughputChart::onRunStarted(const RunSpec &spec)
     s.graph->setAdaptiveSampling(true);
     m_seriesByRun.insert(spec.index, int(m_series.size()));
     m_series.append(s);
+    RunResult shown;
+    shown.spec = spec;
+    shown.startedAt = QDateTime::currentDateTime();
+    m_shownRuns.append(shown);
     m_plot->legend->setVisible(true);
     updateAxes();
     m_dirty = true;
@@ -271,7 +281,7 @@ void ThroughputChart::showContextMenu(const QPoint &pos)
 {
     QMenu menu(this);
     menu.addAction(tr("Export live graph..."), this, [this] {
-        ExportExtras::exportWithDialog(this, m_plot, QStringLiteral("wirebench-live-graph"), QString());
+        ExportExtras::exportWithDialog(this, m_plot, QStringLiteral("wirebench-live-graph"), exportFootnote());
     });
     menu.exec(m_plot->mapToGlobal(pos));
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/RunResult.h"
 #include "model/RunSpec.h"
 #include "model/Sample.h"
 #include "stats/Units.h"
@@ -38,6 +39,8 @@ public:
     int lineCount() const { return int(m_series.size()); }
     /// Seconds of warm-up shaded at the start of the time axis (0 = none shown).
     double warmupShownSeconds() const;
+    /// The line under an exported live graph: the host (with OS), frame size and date of the lines shown.
+    QString exportFootnote() const;
     QString title() const;
 
 public slots:
@@ -88,6 +91,7 @@ private:
     double m_durationSeconds = 0;
     double m_sampleSeconds = 0.1;  ///< the plan's sample interval
     QList<Series> m_series;
+    RunResultList m_shownRuns;     ///< spec and start of each line, for the export's footnote
     QHash<int, int> m_seriesByRun; ///< RunSpec::index -> m_series position
 };
 

@@ -73,6 +73,11 @@ void TestThroughputChart::warmupShaded()
     chart.addSamples(samples(0, rates));
     chart.replotNow();
     QCOMPARE(chart.warmupShownSeconds(), 1.5);
+    // An export from the chart's own menu names the host, the frame size and the date.
+    const QString footnote = chart.exportFootnote();
+    QVERIFY2(footnote.contains(QStringLiteral("fs1")) && footnote.contains(QStringLiteral("1500 B"))
+                 && footnote.contains(QString::number(QDate::currentDate().year())),
+             qPrintable(footnote));
     // The time axis covers warm-up and measurement.
     QVERIFY2(chart.plot()->xAxis->range().upper >= 3.5, qPrintable(QString::number(chart.plot()->xAxis->range().upper)));
     QString label;
