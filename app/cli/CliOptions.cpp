@@ -1,6 +1,7 @@
 #include "CliOptions.h"
 
 #include "protocols/DriverRegistry.h"
+#include "protocols/copy/TransferData.h"
 
 #include <QCommandLineParser>
 #include <QFile>
@@ -20,8 +21,8 @@ QString usageLines()
         "                    --reps N --duration SECONDS --message-size BYTES [--send-buffer B] [--recv-buffer B]\n"
         "                    [--server wirebenchd|iperf3] [--json FILE] [--csv FILE] [--chart FILE.png|.pdf|.jpg]\n"
         "                    [--unit MBps|MiBps|Mbps] [--stop-on-error] [--interleave] [--warmup SECONDS]\n"
-        "                    [--stable PERCENT [--min-reps N]]\n"
-        "  wirebench-cli protocols        list the protocols this build offers\n"
+        "                    [--stable PERCENT [--min-reps N]] [--file-size SIZE] [--set KEY=VALUE ...]\n"
+        "  wirebench-cli protocols        list the protocols this build offers and the --set keys they read\n"
         "  wirebench-cli --version | --help\n"
         "\n"
         "Hosts: ADDR, ADDR:PORT, [IPv6]:PORT or NAME=ADDR[:PORT]; the port defaults to the server's\n"
@@ -29,6 +30,98 @@ QString usageLines()
         "Units: MB/s = 10^6 bytes/s, MiB/s = 2^20 bytes/s, Mbit/s = 10^6 bits/s. Sizes take K/KiB and M/MiB\n"
         "(binary). Exit status: 0 all runs ok, 1 a run failed or a file could not be written, 2 usage error,\n"
         "130 interrupted (Ctrl-C; runs finished so far are still printed and written).\n");
+}
+
+/// The option a --set key names: a host option of some protocol, or a plan-wide transfer option.
+bool findOption(const QString &key, OptionSpec *spec, bool *hostOption)
+{
+    for (const ProtocolInfo &info : DriverRegistry::protocols()) {
+        for (const OptionSpec &o : info.hostOptions) {
+            if (o.key == key) {
+                *spec = o;
+                *hostOption = true;
+                return true;
+            }
+        }
+    }
+    for (const OptionSpec &o : TransferSettings::planOptions()) {
+        if (o.key == key) {
+            *spec = o;
+            *hostOption = false;
+            return true;
+        }
+    }
+    return false;
+}
+
+/// KEY=VALUE (or KEY=@FILE) into every host's options or the plan's, typed as the option declares.
+bool applySetting(const QString &setting, TestPlan *plan, QString *why)
+{
+    const qsizetype eq = setting.indexOf(QLatin1Char('='));
+    if (eq <= 0) {
+        *why = QStringLiteral("write KEY=VALUE, e.g. --set ftp.user=bench");
+        return false;
+    }
+    const QString key = setting.left(eq).trimmed();
+    QString text = setting.mid(eq + 1);
+    OptionSpec spec;
+    bool hostOption = false;
+    if (!findOption(key, &spec, &hostOption)) {
+        *why = QStringLiteral("no protocol reads this key; 'wirebench-cli protocols' lists the keys");
+        return false;
+    }
+    if (text.startsWith(QLatin1Char('@'))) {
+        QFile f(text.mid(1));
+        if (!f.open(QIODevice::ReadOnly)) {
+            *why = QStringLiteral("cannot read %1: %2").arg(f.fileName(), f.errorString());
+            return false;
+        }
+        text = QString::fromUtf8(f.read(64 * 1024)).section(QLatin1Char('\n'), 0, 0).trimmed();
+    }
+    QVariant value;
+    using T = OptionSpec::Type;
+    switch (spec.type) {
+    case T::Bool: {
+        const QString t = text.trimmed().toLower();
+        if (QStringList{QStringLiteral("1"), QStringLiteral("true"), QStringLiteral("yes"), QStringLiteral("on")}.contains(t))
+            value = true;
+        else if (QStringList{QStringLiteral("0"), QStringLiteral("false"), QStringLiteral("no"), QStringLiteral("off")}.contains(t))
+            value = false;
+        else {
+            *why = QStringLiteral("\"%1\" is not yes or no (true/false, on/off, 1/0)").arg(text);
+            return false;
+        }
+        break;
+    }
+    case T::Integer: {
+        bool ok = false;
+        const qlonglong n = text.trimmed().toLongLong(&ok);
+        if (!ok || n < 0) {
+            *why = QStringLiteral("\"%1\" is not a whole number of 0 or more").arg(text);
+            return false;
+        }
+        value = n;
+        break;
+    }
+    case T::Choice:
+        if (!spec.choices.contains(text.trimmed())) {
+            *why = QStringLiteral("\"%1\" is not one of: %2").arg(text, spec.choices.join(QLatin1String(", ")));
+            return false;
+        }
+        value = text.trimmed();
+        break;
+    case T::Text:
+    case T::Secret:
+        value = text;
+        break;
+    }
+    if (hostOption) {
+        for (Host &h : plan->hosts)
+            h.options.insert(key, value);
+    } else {
+        plan->params.options.insert(key, value);
+    }
+    return true;
 }
 
 struct Parser
@@ -91,6 +184,14 @@ struct Parser
     QCommandLineOption minReps{QStringLiteral("min-reps"),
                                QStringLiteral("With --stable: runs before the rule judges (netperf -i max,min); default 3."),
                                QStringLiteral("N")};
+    QCommandLineOption fileSize{QStringLiteral("file-size"),
+                                QStringLiteral("Size of the file FTP, SMB and copy move (K, M, G binary); default 256M."),
+                                QStringLiteral("SIZE")};
+    QCommandLineOption set{QStringLiteral("set"),
+                           QStringLiteral("A protocol setting for every host, or a file-transfer setting of the plan "
+                                          "(keys: 'protocols'); repeatable. KEY=@FILE reads the value from FILE "
+                                          "(passwords: other users can see the command line)."),
+                           QStringLiteral("KEY=VALUE")};
     QCommandLineOption store{QStringLiteral("store"),
                              QStringLiteral("Keep the results in the SQLite result store FILE (default: the user's, "
                                             "shown in the GUI's History)."),
@@ -103,8 +204,8 @@ struct Parser
     {
         p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
         p.addOptions({host, protocol, frame, reps, duration, messageSize, sendBuffer, recvBuffer, server, key, keyFile,
-                      json, jsonSamples, csv, chart, chartSize, unit, interval, stopOnError, interleave, warmup, stable, minReps, store, noStore, help,
-                      version});
+                      json, jsonSamples, csv, chart, chartSize, unit, interval, stopOnError, interleave, warmup, stable, minReps, fileSize, set, store, noStore,
+                      help, version});
         p.addPositionalArgument(QStringLiteral("command"), QStringLiteral("run | protocols"));
     }
 };
@@ -140,7 +241,7 @@ QString CliOptions::helpText()
 
 qint64 CliOptions::parseSize(const QString &text)
 {
-    static const QRegularExpression re(QStringLiteral("^\\s*(\\d+)\\s*(k|kib|m|mib)?\\s*$"),
+    static const QRegularExpression re(QStringLiteral("^\\s*(\\d+)\\s*(k|kib|m|mib|g|gib)?\\s*$"),
                                        QRegularExpression::CaseInsensitiveOption);
     const QRegularExpressionMatch m = re.match(text);
     if (!m.hasMatch())
@@ -154,6 +255,8 @@ qint64 CliOptions::parseSize(const QString &text)
         return n * 1024;
     if (suffix.startsWith(QLatin1Char('m')))
         return n * 1024 * 1024;
+    if (suffix.startsWith(QLatin1Char('g')))
+        return n * 1024 * 1024 * 1024;
     return n;
 }
 
@@ -349,6 +452,19 @@ bool CliOptions::parse(const QStringList &arguments, CliOptions *options, QStrin
     }
     plan.params.stopOnError = parser.p.isSet(parser.stopOnError);
     plan.interleaveHosts = parser.p.isSet(parser.interleave);
+    if (parser.p.isSet(parser.fileSize)) {
+        const qint64 v = parseSize(parser.p.value(parser.fileSize));
+        if (v < 1 || v > (qint64(1) << 40))
+            return fail(QStringLiteral("--file-size \"%1\": give a size from 1 byte to 1T (K, M and G are binary: "
+                                       "256M = 268435456 bytes)")
+                            .arg(parser.p.value(parser.fileSize)));
+        plan.params.fileSizeBytes = v;
+    }
+    for (const QString &setting : parser.p.values(parser.set)) {
+        QString why;
+        if (!applySetting(setting, &plan, &why))
+            return fail(QStringLiteral("--set \"%1\": %2").arg(setting.section(QLatin1Char('='), 0, 0), why));
+    }
     if (parser.p.isSet(parser.warmup)) {
         bool ok = false;
         const double s = parser.p.value(parser.warmup).toDouble(&ok);

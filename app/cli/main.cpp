@@ -5,6 +5,7 @@
 #include "RunCommand.h"
 #include "StoreCommands.h"
 #include "protocols/DriverRegistry.h"
+#include "protocols/copy/TransferData.h"
 
 #include <QCoreApplication>
 
@@ -33,6 +34,32 @@ void listProtocols()
                               info.timed ? QStringLiteral("(timed: --duration)")
                                          : QStringLiteral("(moves a file of a fixed size)")));
     }
+    // The keys --set takes: per family once, then the plan-wide transfer settings.
+    auto describe = [](const OptionSpec &o) {
+        QString line = QStringLiteral("  %1  %2").arg(o.key.leftJustified(22), o.label);
+        if (!o.choices.isEmpty())
+            line += QStringLiteral(" (%1)").arg(o.choices.join(QLatin1Char('|')));
+        else if (o.type == OptionSpec::Type::Bool)
+            line += QStringLiteral(" (yes|no)");
+        if (o.defaultValue.isValid() && !o.defaultValue.toString().isEmpty())
+            line += QStringLiteral(", default %1").arg(o.defaultValue.toString());
+        if (o.type == OptionSpec::Type::Secret)
+            line += QStringLiteral(" - secret: give KEY=@FILE");
+        return line;
+    };
+    QStringList seen;
+    Console::out(QStringLiteral("\nSettings for --set KEY=VALUE (every host):"));
+    for (const ProtocolInfo &info : DriverRegistry::protocols()) {
+        for (const OptionSpec &o : info.hostOptions) {
+            if (seen.contains(o.key))
+                continue;
+            seen << o.key;
+            Console::out(describe(o));
+        }
+    }
+    Console::out(QStringLiteral("Settings for --set KEY=VALUE (the plan's file transfers):"));
+    for (const OptionSpec &o : TransferSettings::planOptions())
+        Console::out(describe(o));
 }
 
 } // namespace
