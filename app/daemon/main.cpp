@@ -121,7 +121,9 @@ int main(int argc, char *argv[])
                        "host accept TCP in general from the test clients, not only the control port.\n"
                        "Clients prove a pre-shared key (generated on the first start, shown once, kept in the key\n"
                        "file) unless --open is given; a wirebenchd listening on a loopback address only is open.\n"
-                       "wirebenchd needs no root and sends traffic only to the client that asked (docs/SECURITY.md)."));
+                       "wirebenchd needs no root and sends traffic only to the client that asked (docs/SECURITY.md).\n"
+                       "With --iperf3-port it also answers the plain iperf3 client (iperf3 -c, TCP, with or without -R),\n"
+                       "for a computer that has nothing but iperf3 (docs/IPERF3.md)."));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption listenOption(
