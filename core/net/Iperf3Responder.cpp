@@ -20,7 +20,6 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -42,22 +41,6 @@ constexpr int kDefaultBlockSize = 128 * 1024; ///< iperf3's default -l for TCP
 constexpr int kLingerMs = 1000;
 
 enum class Io { Ok, Timeout, Closed, Failed, Stopped };
-
-struct CpuTimes
-{
-    double user = 0;
-    double system = 0;
-    static CpuTimes now()
-    {
-        CpuTimes t;
-        rusage usage{};
-        if (::getrusage(RUSAGE_THREAD, &usage) == 0) {
-            t.user = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6;
-            t.system = usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6;
-        }
-        return t;
-    }
-};
 
 QString mbps(qint64 bytes, double seconds)
 {
@@ -87,6 +70,8 @@ public:
     void serviceLingering(bool closeAll);
     Io readExact(int fd, char *data, qint64 size, qint64 deadlineNs, bool serviceListener = true);
     Io writeAll(int fd, const char *data, qint64 size, qint64 deadlineNs, bool serviceListener = true);
+    /// Until fd is ready for events, in polls of at most 100 ms that keep the server answering.
+    Io waitFor(int fd, short events, qint64 deadlineNs, bool serviceListener);
     void addRecord(const Iperf3TestRecord &record);
     void log(const QString &line) { emit q->logLine(line); }
     bool stopping() const { return m_stopping.load(); }
@@ -299,7 +284,6 @@ void Iperf3Responder::Private::serviceLingering(bool closeAll)
 Io Iperf3Responder::Private::readExact(int fd, char *data, qint64 size, qint64 deadlineNs, bool serviceListener)
 {
     qint64 done = 0;
-    std::vector<pollfd> fds;
     while (done < size) {
         const ssize_t n = ::recv(fd, data + done, size_t(size - done), MSG_DONTWAIT);
         if (n > 0) {
@@ -314,18 +298,8 @@ Io Iperf3Responder::Private::readExact(int fd, char *data, qint64 size, qint64 d
             return Io::Closed;
         if (errno != EAGAIN && errno != EWOULDBLOCK)
             return Io::Failed;
-        for (;;) {
-            if (stopping())
-                return Io::Stopped;
-            const qint64 left = deadlineNs - nowNs();
-            if (left <= 0)
-                return Io::Timeout;
-            fds.assign(1, {fd, POLLIN, 0});
-            if (pollSession(fds, int(qMin<qint64>(left / kMsNs + 1, 100)), serviceListener) < 0)
-                return Io::Failed;
-            if (fds[0].revents)
-                break;
-        }
+        if (const Io waited = waitFor(fd, POLLIN, deadlineNs, serviceListener); waited != Io::Ok)
+            return waited;
     }
     return Io::Ok;
 }
@@ -333,7 +307,6 @@ Io Iperf3Responder::Private::readExact(int fd, char *data, qint64 size, qint64 d
 Io Iperf3Responder::Private::writeAll(int fd, const char *data, qint64 size, qint64 deadlineNs, bool serviceListener)
 {
     qint64 done = 0;
-    std::vector<pollfd> fds;
     while (done < size) {
         const ssize_t n = ::send(fd, data + done, size_t(size - done), MSG_NOSIGNAL | MSG_DONTWAIT);
         if (n > 0) {
@@ -346,20 +319,27 @@ Io Iperf3Responder::Private::writeAll(int fd, const char *data, qint64 size, qin
             return Io::Closed;
         if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
             return Io::Failed;
-        for (;;) {
-            if (stopping())
-                return Io::Stopped;
-            const qint64 left = deadlineNs - nowNs();
-            if (left <= 0)
-                return Io::Timeout;
-            fds.assign(1, {fd, POLLOUT, 0});
-            if (pollSession(fds, int(qMin<qint64>(left / kMsNs + 1, 100)), serviceListener) < 0)
-                return Io::Failed;
-            if (fds[0].revents)
-                break;
-        }
+        if (const Io waited = waitFor(fd, POLLOUT, deadlineNs, serviceListener); waited != Io::Ok)
+            return waited;
     }
     return Io::Ok;
+}
+
+Io Iperf3Responder::Private::waitFor(int fd, short events, qint64 deadlineNs, bool serviceListener)
+{
+    std::vector<pollfd> fds;
+    for (;;) {
+        if (stopping())
+            return Io::Stopped;
+        const qint64 left = deadlineNs - nowNs();
+        if (left <= 0)
+            return Io::Timeout;
+        fds.assign(1, {fd, events, 0});
+        if (pollSession(fds, int(qMin<qint64>(left / kMsNs + 1, 100)), serviceListener) < 0)
+            return Io::Failed;
+        if (fds[0].revents)
+            return Io::Ok; // errors and hang-ups surface in the following recv/send
+    }
 }
 
 void Iperf3Responder::Private::serve(Fd control, const sockaddr_storage &peer)
@@ -577,7 +557,7 @@ void Iperf3Responder::Private::serve(Fd control, const sockaddr_storage &peer)
     std::vector<bool> open(n, true);
     bool measuring = false;
     qint64 measureStart = t0;
-    CpuTimes cpu0 = CpuTimes::now();
+    ip::ThreadCpuTimes cpu0 = ip::ThreadCpuTimes::now();
     qint64 lastProgress = t0;
     const int blockSize = rec.blockSize;
     QByteArray block;
@@ -594,7 +574,7 @@ void Iperf3Responder::Private::serve(Fd control, const sockaddr_storage &peer)
     auto startMeasuring = [&](qint64 now) {
         measuring = true;
         measureStart = now;
-        cpu0 = CpuTimes::now();
+        cpu0 = ip::ThreadCpuTimes::now();
         for (size_t i = 0; i < n; ++i) {
             base[i] = total[i];
             retransBase[i] = tcpInfo(streams[i].get()).totalRetrans;
@@ -709,7 +689,7 @@ void Iperf3Responder::Private::serve(Fd control, const sockaddr_storage &peer)
         }
     }
     const qint64 endNs = nowNs();
-    const CpuTimes cpu1 = CpuTimes::now();
+    const ip::ThreadCpuTimes cpu1 = ip::ThreadCpuTimes::now();
     if (!measuring)
         measureStart = endNs; // ended within the omitted seconds: nothing measured
     rec.seconds = double(endNs - measureStart) / 1e9;

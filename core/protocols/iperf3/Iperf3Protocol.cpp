@@ -8,7 +8,38 @@
 
 #include <algorithm>
 
+#include <sys/resource.h>
+
 namespace wb::iperf3 {
+
+namespace {
+
+/// The JSON object of a peer's message, or false with "the results are not valid JSON (...)" in *error.
+bool parseObject(const QByteArray &json, const char *what, QJsonObject *out, QString *error)
+{
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
+        if (error)
+            *error = QStringLiteral("the %1 are not valid JSON (%2)").arg(QLatin1String(what), parseError.errorString());
+        return false;
+    }
+    *out = doc.object();
+    return true;
+}
+
+} // namespace
+
+ThreadCpuTimes ThreadCpuTimes::now()
+{
+    ThreadCpuTimes t;
+    rusage usage{};
+    if (::getrusage(RUSAGE_THREAD, &usage) == 0) {
+        t.user = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6;
+        t.system = usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6;
+    }
+    return t;
+}
 
 QString stateName(int state)
 {
@@ -127,11 +158,9 @@ bool ClientParameters::fromJson(const QByteArray &json, ClientParameters *out, Q
             *error = why;
         return false;
     };
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
-    if (parseError.error != QJsonParseError::NoError || !doc.isObject())
-        return fail(QStringLiteral("the parameters are not valid JSON (%1)").arg(parseError.errorString()));
-    const QJsonObject o = doc.object();
+    QJsonObject o;
+    if (!parseObject(json, "parameters", &o, error))
+        return false;
     // Numbers must be numbers: a string where iperf3 puts a number is not an iperf3 client.
     static const char *const numeric[] = {"omit", "time", "num", "blockcount", "MSS", "parallel", "window", "len", "bandwidth"};
     for (const char *key : numeric) {
@@ -204,11 +233,9 @@ bool Results::fromJson(const QByteArray &json, Results *out, QString *error)
             *error = why;
         return false;
     };
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
-    if (parseError.error != QJsonParseError::NoError || !doc.isObject())
-        return fail(QStringLiteral("the results are not valid JSON (%1)").arg(parseError.errorString()));
-    const QJsonObject o = doc.object();
+    QJsonObject o;
+    if (!parseObject(json, "results", &o, error))
+        return false;
     const QJsonValue streams = o.value(QLatin1String("streams"));
     if (!streams.isArray())
         return fail(QStringLiteral("the results carry no \"streams\" list"));

@@ -88,6 +88,15 @@ struct TestParameters
     QByteArray toJson() const;
 };
 
+/// CPU time the calling thread has used (user and system, seconds), for the cpu_util_* figures of the
+/// results exchange: the peer's I/O all runs on one thread.
+struct ThreadCpuTimes
+{
+    double user = 0;
+    double system = 0;
+    static ThreadCpuTimes now();
+};
+
 /// What a server reads in PARAM_EXCHANGE: the TCP test and the requests it may have to refuse.
 struct ClientParameters
 {
