@@ -162,6 +162,8 @@ QString ComparisonChart::toolTipAt(double key, double value) const
 
 bool ComparisonChart::eventFilter(QObject *watched, QEvent *event)
 {
+    if (watched == m_plot && event->type() == QEvent::Resize)
+        fitTickLabels();
     if (watched == m_plot && event->type() == QEvent::ToolTip) {
         auto *help = static_cast<QHelpEvent *>(event);
         const double key = m_plot->xAxis->pixelToCoord(help->pos().x());
@@ -441,7 +443,32 @@ void ComparisonChart::rebuild()
     // Head room for the labels above the highest error bar.
     const double headRoom = narrow ? (m_showPercent ? 1.9 : 1.45) : (m_showPercent ? 1.25 : 1.15);
     m_plot->yAxis->setRange(0, yMax > 0 ? yMax * headRoom : 100);
+    fitTickLabels();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ComparisonChart::fitTickLabels()
+{
+    QFont font = m_plot->font();
+    const double groups = std::max<qsizetype>(1, m_testKeys.size());
+    // The axis rect before the first layout is unknown: the plot's width less the y axis is close enough.
+    const int axisWidth = m_plot->axisRect()->width() > 50 ? m_plot->axisRect()->width() : m_plot->width() - 80;
+    const double perGroup = axisWidth / groups - 6;
+    for (double pt = font.pointSizeF(); pt >= 6.5; pt -= 0.5) {
+        font.setPointSizeF(pt);
+        const QFontMetrics metrics(font);
+        int widest = 0;
+        for (const QString &label : std::as_const(m_tickLabels)) {
+            for (const QString &line : label.split(QLatin1Char('\n')))
+                widest = std::max(widest, metrics.horizontalAdvance(line));
+        }
+        if (widest <= perGroup)
+            break;
+    }
+    if (font != m_plot->xAxis->tickLabelFont()) {
+        m_plot->xAxis->setTickLabelFont(font);
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
 }
 
 void ComparisonChart::showContextMenu(const QPoint &pos)

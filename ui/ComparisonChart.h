@@ -94,6 +94,8 @@ private:
     };
 
     void rebuild();
+    /// Shrinks the x tick labels' font (down to 6.5 pt) until each group's label fits under its group.
+    void fitTickLabels();
     void showContextMenu(const QPoint &pos);
 
     QCustomPlot *m_plot = nullptr;

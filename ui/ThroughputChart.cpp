@@ -149,7 +149,9 @@ void ThroughputChart::onRunStarted(const RunSpec &spec)
     const double warmup = qMax(0, spec.params.warmupMs) / 1000.0;
     const ProtocolInfo *info = DriverRegistry::find(spec.protocol);
     const bool timed = !info || info->timed; // file transfers have no warm-up
-    m_durationSeconds = spec.params.durationMs / 1000.0 + (timed ? warmup : 0);
+    // A file transfer lasts as long as the file takes: the time axis follows the samples.
+    m_durationSeconds = timed ? spec.params.durationMs / 1000.0 + warmup : 0;
+    m_pointsShown = !timed; // a short transfer has a few samples; a line alone would hide a single one
     m_warmupBand->setVisible(timed && warmup > 0);
     m_warmupLabel->setVisible(timed && warmup > 0);
     if (timed && warmup > 0) {
@@ -170,6 +172,8 @@ void ThroughputChart::onRunStarted(const RunSpec &spec)
     pen.setWidthF(2);
     s.graph->setPen(pen);
     s.graph->setLineStyle(QCPGraph::lsLine);
+    if (m_pointsShown)
+        s.graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 5));
     s.graph->setAdaptiveSampling(true);
     m_seriesByRun.insert(spec.index, int(m_series.size()));
     m_series.append(s);
@@ -265,7 +269,7 @@ void ThroughputChart::updateAxes()
         if (found)
             yMax = std::max(yMax, range.upper);
     }
-    m_plot->xAxis->setRange(0, tMax > 0 ? tMax : 10);
+    m_plot->xAxis->setRange(0, tMax > 0 ? tMax * (m_pointsShown ? 1.05 : 1.0) : 10); // room for the last dot
     if (yMax > 0)
         m_plot->yAxis->setRange(0, yMax * 1.12);
 }
