@@ -313,7 +313,10 @@ int main(int argc, char *argv[])
         wb::ResponderConfig iperf3Config = config;
         iperf3Config.port = iperf3Port;
         iperf3 = std::make_unique<wb::Iperf3Responder>(iperf3Config);
-        QObject::connect(iperf3.get(), &wb::Iperf3Responder::logLine, &app, [](const QString &line) { printLine(line); });
+        // Direct: printed from the responder's thread, so that the line of a test ended by the shutdown
+        // itself is not left in an event queue nobody reads any more.
+        QObject::connect(iperf3.get(), &wb::Iperf3Responder::logLine, &app, [](const QString &line) { printLine(line); },
+                         Qt::DirectConnection);
         if (!iperf3->start(&error)) {
             std::fprintf(stderr, "%s\n", qPrintable(error));
             responder.stop();

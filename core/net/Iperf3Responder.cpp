@@ -712,15 +712,24 @@ void Iperf3Responder::Private::serve(Fd control, const sockaddr_storage &peer)
     const double cpuSystem = 100.0 * (cpu1.system - cpu0.system) / wall;
     rec.cpuPercent = rec.seconds > 0 ? cpuUser + cpuSystem : 0;
     rec.stoppedByClient = end == End::ClientStopped;
+    if (end == End::Terminate) {
+        // As iperf3 on SIGTERM: the client prints its summary and "the server has terminated". The data
+        // streams stay open until the client has read that and left (at most a second): closed first, a
+        // sending client would fail on a broken pipe instead.
+        const char terminate = char(ip::ServerTerminate);
+        [[maybe_unused]] ssize_t w = ::send(control.get(), &terminate, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+        char sink[256];
+        for (const qint64 until = nowNs() + 1000 * kMsNs; nowNs() < until;) {
+            pollfd p{control.get(), POLLIN, 0};
+            if (::poll(&p, 1, 100) > 0 && ::recv(control.get(), sink, sizeof(sink), MSG_DONTWAIT) <= 0)
+                break;
+        }
+    }
     // Closed now, as iperf3's server does on TEST_END: a 3.12 client drains -R streams with blocking reads
     // of a whole block, which only our close ends when a stream stops in the middle of one.
     streams.clear();
 
-    if (end == End::Terminate) {
-        // As iperf3 on SIGTERM: the client prints its summary and "the server has terminated".
-        const char terminate = char(ip::ServerTerminate);
-        [[maybe_unused]] ssize_t w = ::send(control.get(), &terminate, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
-    } else if (end == End::TestEnd) {
+    if (end == End::TestEnd) {
         const qint64 deadline = nowNs() + idleNs;
         const char exchange = char(ip::ExchangeResults);
         io = writeAll(control.get(), &exchange, 1, deadline);

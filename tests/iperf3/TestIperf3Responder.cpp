@@ -253,6 +253,32 @@ private slots:
         QTRY_VERIFY(fencedLog.filter(QStringLiteral("is not in the networks this wirebenchd serves (--allow 192.0.2.0/24)")).size() == 1);
     }
 
+    void stopMidTestTerminatesTheClient()
+    {
+        if (!requireIperf3())
+            QSKIP(qPrintable(m_missing));
+        Iperf3Responder own(testConfig());
+        QVERIFY(own.start());
+        QProcess client;
+        client.setProgram(m_iperf3);
+        client.setArguments({QStringLiteral("-c"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"), QString::number(own.port()),
+                             QStringLiteral("-t"), QStringLiteral("10"), QStringLiteral("-i"), QStringLiteral("0.2"),
+                             QStringLiteral("--forceflush")});
+        client.setProcessChannelMode(QProcess::MergedChannels);
+        client.start();
+        QVERIFY(client.waitForStarted(5000));
+        // The first interval report: data is flowing.
+        QByteArray output;
+        QTRY_VERIFY_WITH_TIMEOUT((output += client.readAll()).contains("bits/sec"), 10000);
+        own.stop();
+        QVERIFY(client.waitForFinished(10000));
+        output += client.readAll();
+        QVERIFY2(output.contains("the server has terminated"), output.right(400).constData());
+        QCOMPARE(own.tests().size(), 1);
+        QCOMPARE(own.tests().constFirst().problem, QStringLiteral("wirebenchd is shutting down"));
+        QVERIFY(own.tests().constFirst().bytes > 0);
+    }
+
     void garbageOnControlPort()
     {
         const quint16 port = m_responder->port();
