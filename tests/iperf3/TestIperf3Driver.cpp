@@ -362,7 +362,7 @@ private slots:
         const RunResult r = runNow(makeSpec(secured.port(), QStringLiteral("iperf3-send")));
         qInfo("%s", qPrintable(r.error));
         QCOMPARE(r.status, RunStatus::Failed);
-        QVERIFY(r.error.contains(QLatin1String("requires authentication")));
+        QVERIFY(r.error.contains(QLatin1String("requires iperf3's RSA authentication")));
         QVERIFY(r.error.contains(QLatin1String("not support")));
     }
 

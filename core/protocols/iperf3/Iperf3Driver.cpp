@@ -29,23 +29,8 @@ constexpr int kDefaultTimeoutMs = 10000;
 /// moment after the last byte of that test: the next repetition of a plan must not trip over it.
 constexpr int kBusyRetryMs = 3000;
 
-/// CPU time of the calling thread (the engine's worker does all of a run's I/O), in seconds.
-struct CpuTimes
-{
-    double user = 0;
-    double system = 0;
-
-    static CpuTimes now()
-    {
-        CpuTimes t;
-        rusage usage{};
-        if (::getrusage(RUSAGE_THREAD, &usage) == 0) {
-            t.user = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6;
-            t.system = usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6;
-        }
-        return t;
-    }
-};
+/// CPU time of the calling thread: the engine's worker does all of a run's I/O.
+using CpuTimes = iperf3::ThreadCpuTimes;
 
 /// Thrown nowhere: a run ends through these outcomes, returned up the call chain.
 enum class Outcome { Continue, Failed, Cancelled };
@@ -355,8 +340,10 @@ Outcome Session::unexpectedState(int state, const QString &expected)
         if (m_control.readExact(codes.data() + 4, 4, QDeadlineTimer(500), m_stop) == IoStatus::Ok)
             sysErrno = qFromBigEndian<qint32>(codes.constData() + 4);
         if (code == ErrAuthTest)
-            return fail(QStringLiteral("the iperf3 server requires authentication (--rsa-private-key-path), which Wirebench does not support yet"),
-                        QStringLiteral("run iperf3 -s without authentication for this host"));
+            return fail(QStringLiteral("the iperf3 server refused the test's authorization: it requires iperf3's RSA "
+                                       "authentication (--rsa-private-key-path), which Wirebench does not support yet, or "
+                                       "its allow-list (wirebenchd --allow) leaves this computer out"),
+                        QStringLiteral("run iperf3 -s without authentication for this host, or allow this computer's network"));
         if (code == ErrAccessDenied)
             return unexpectedState(AccessDenied, expected);
         QString what = serverErrorText(code);
