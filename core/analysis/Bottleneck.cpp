@@ -10,6 +10,12 @@ namespace wb {
 
 double Evidence::ceilingBytesPerSecond() const
 {
+    if (udpTargetMbps > 0) {
+        // A paced UDP test cannot beat its target (payload bits, as iperf3 -b counts them), nor the link.
+        const double target = udpTargetMbps * 1e6 / 8;
+        const double link = Ceiling::udpGoodputBytesPerSecond(linkSpeedMbps, mtu);
+        return link > 0 ? std::min(target, link) : target;
+    }
     return Ceiling::tcpGoodputBytesPerSecond(linkSpeedMbps, mtu, timestamps);
 }
 
@@ -42,6 +48,16 @@ struct Cause
 
 QString ceilingPhrase(const Evidence &e)
 {
+    if (e.udpTargetMbps > 0) {
+        const double link = Ceiling::udpGoodputBytesPerSecond(e.linkSpeedMbps, e.mtu);
+        if (link > 0 && link < e.udpTargetMbps * 1e6 / 8)
+            return QStringLiteral("the %1 link's UDP ceiling at MTU %2 (%3; the target was %4)")
+                .arg(Ceiling::formatLinkSpeed(e.linkSpeedMbps))
+                .arg(e.mtu)
+                .arg(Ceiling::formatMBps(link), Ceiling::formatLinkSpeed(e.udpTargetMbps));
+        return QStringLiteral("the UDP target of %1 (%2)")
+            .arg(Ceiling::formatLinkSpeed(e.udpTargetMbps), Ceiling::formatMBps(e.ceilingBytesPerSecond()));
+    }
     return QStringLiteral("the %1 ceiling at MTU %2 (%3)")
         .arg(Ceiling::formatLinkSpeed(e.linkSpeedMbps))
         .arg(e.mtu)
@@ -146,6 +162,8 @@ QString Bottleneck::sentence(const Evidence &e, const AnalysisThresholds &t)
         if (percent > 100.0 + t.aboveTolerancePercent)
             return QStringLiteral("above the line-rate ceiling: %1 of %2, so a cache, compression or a counting error")
                 .arg(Ceiling::formatPercent(percent), ceilingPhrase(e));
+        if (percent >= t.atLineRatePercent && e.udpTargetMbps > 0)
+            return QStringLiteral("at the UDP target rate (%1 of %2)").arg(Ceiling::formatPercent(percent), ceilingPhrase(e));
         if (percent >= t.atLineRatePercent)
             return QStringLiteral("at line rate (%1 of the %2 ceiling)")
                 .arg(Ceiling::formatPercent(percent), Ceiling::formatLinkSpeed(e.linkSpeedMbps));
@@ -174,11 +192,17 @@ QStringList Bottleneck::warnings(const Evidence &e, const AnalysisThresholds &t)
     if (percent < 0)
         return out;
     if (percent > 100.0 + t.aboveTolerancePercent) {
-        out.append(QStringLiteral("%1 is above the line-rate ceiling of %2 at MTU %3 (%4, %5 of it): a cache, "
-                                  "compression or a counting error")
-                       .arg(Ceiling::formatMBps(e.measuredBytesPerSecond), Ceiling::formatLinkSpeed(e.linkSpeedMbps))
-                       .arg(e.mtu)
-                       .arg(Ceiling::formatMBps(e.ceilingBytesPerSecond()), Ceiling::formatPercent(percent)));
+        if (e.udpTargetMbps > 0)
+            out.append(QStringLiteral("%1 is above %2 (%3 of it): a counting error, or a sender that does not keep "
+                                      "its pace")
+                           .arg(Ceiling::formatMBps(e.measuredBytesPerSecond), ceilingPhrase(e),
+                                Ceiling::formatPercent(percent)));
+        else
+            out.append(QStringLiteral("%1 is above the line-rate ceiling of %2 at MTU %3 (%4, %5 of it): a cache, "
+                                      "compression or a counting error")
+                           .arg(Ceiling::formatMBps(e.measuredBytesPerSecond), Ceiling::formatLinkSpeed(e.linkSpeedMbps))
+                           .arg(e.mtu)
+                           .arg(Ceiling::formatMBps(e.ceilingBytesPerSecond()), Ceiling::formatPercent(percent)));
     } else if (percent < t.farBelowPercent) {
         const QStringList found = evidentCauses(e, t);
         const QString likely =
@@ -187,8 +211,10 @@ QStringList Bottleneck::warnings(const Evidence &e, const AnalysisThresholds &t)
                                  "or half duplex, a socket buffer too small for the round-trip time, the local or "
                                  "remote disk, a busy CPU and retransmissions")
                 : found.join(QStringLiteral("; "));
-        out.append(QStringLiteral("%1 is far below the line-rate ceiling: %2 of %3. Likely causes: %4")
-                       .arg(Ceiling::formatMBps(e.measuredBytesPerSecond), Ceiling::formatPercent(percent),
+        out.append(QStringLiteral("%1 is far below %2: %3 of %4. Likely causes: %5")
+                       .arg(Ceiling::formatMBps(e.measuredBytesPerSecond),
+                            e.udpTargetMbps > 0 ? QStringLiteral("its ceiling") : QStringLiteral("the line-rate ceiling"),
+                            Ceiling::formatPercent(percent),
                             ceilingPhrase(e), likely));
     }
     return out;
@@ -250,6 +276,7 @@ Evidence Bottleneck::evidenceFrom(const RunResultList &results)
     e.duplex = x.value(QStringLiteral("link_duplex"), e.duplex).toString();
     e.interfaceName = x.value(QStringLiteral("interface")).toString();
     e.mtu = int(num("ceiling_mtu", last->spec.frameSize));
+    e.udpTargetMbps = num("udp_target_Mbps", -1);
     e.timestamps = x.value(QStringLiteral("tcp_timestamps"), true).toBool();
     e.socketBufferBytes = num("socket_buffer_bytes", 0);
     e.socketBufferFromSystem = x.value(QStringLiteral("socket_buffer_source")).toString() == QLatin1String("system");

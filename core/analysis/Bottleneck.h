@@ -31,6 +31,7 @@ struct Evidence
     QString duplex = QStringLiteral("unknown"); ///< of the local interface: "full", "half", "unknown"
     QString interfaceName;
     int mtu = 0;                       ///< frame size the ceiling assumes (bytes)
+    double udpTargetMbps = -1;         ///< a UDP test's target payload rate (iperf3 -b), 10^6 bit/s; -1 = TCP
     bool timestamps = true;            ///< TCP timestamp option in use (12 bytes per segment)
     double socketBufferBytes = 0;      ///< the smaller socket buffer of the connection; 0 = unknown
     bool socketBufferFromSystem = false; ///< the kernel's autotuning maximum, not the plan's setting

@@ -30,6 +30,13 @@ double Ceiling::tcpGoodputBytesPerSecond(double linkSpeedMbps, int mtu, bool tim
     return linkSpeedMbps * 1e6 / 8.0 * double(mtu - headers) / double(mtu + kEthernetOverheadBytes);
 }
 
+double Ceiling::udpGoodputBytesPerSecond(double linkSpeedMbps, int mtu)
+{
+    if (!(linkSpeedMbps > 0) || mtu <= kUdpIpHeaderBytes)
+        return 0;
+    return linkSpeedMbps * 1e6 / 8.0 * double(mtu - kUdpIpHeaderBytes) / double(mtu + kEthernetOverheadBytes);
+}
+
 double Ceiling::percentOf(double measured, double ceiling)
 {
     if (!(ceiling > 0))

@@ -12,11 +12,14 @@ public:
     static constexpr int kEthernetOverheadBytes = 38;
     /// IPv4 header 20 + TCP header 20, and 12 more for the timestamp option.
     static constexpr int kTcpIpHeaderBytes = 40;
+    static constexpr int kUdpIpHeaderBytes = 28; ///< IPv4 20 + UDP 8
     static constexpr int kTimestampOptionBytes = 12;
 
     /// TCP goodput in bytes/s that a link of linkSpeedMbps (10^6 bit/s) allows at frame size mtu:
     /// rate x (MTU - 52)/(MTU + 38) with timestamps, (MTU - 40)/(MTU + 38) without. 0 when unknown.
     static double tcpGoodputBytesPerSecond(double linkSpeedMbps, int mtu, bool timestamps = true);
+    /// UDP payload a link of that rate carries in full frames: rate/8 x (MTU - 28)/(MTU + 38); 0 = unknown.
+    static double udpGoodputBytesPerSecond(double linkSpeedMbps, int mtu);
     /// measured as a percentage of ceiling; -1 when the ceiling is unknown (<= 0).
     static double percentOf(double measuredBytesPerSecond, double ceilingBytesPerSecond);
 

@@ -161,6 +161,25 @@ private slots:
                    e.localSpeedMbps = -1;
                })
             << QStringLiteral("at line rate (99% of the 100 Mbit/s ceiling)");
+        // A paced UDP test is judged against its target, not the link: 6.2 of 6.25 MB/s at 50 Mbit/s.
+        QTest::newRow("UDP at its target")
+            << gigabit(6.2, [](Evidence &e) { e.udpTargetMbps = 50; })
+            << QStringLiteral("at the UDP target rate (99% of the UDP target of 50 Mbit/s (6.3 MB/s))");
+        QTest::newRow("UDP target above the link: the link bounds it")
+            << gigabit(119, [](Evidence &e) { e.udpTargetMbps = 2000; })
+            << QStringLiteral("at the UDP target rate (99% of the 1 Gbit/s link's UDP ceiling at MTU 1500 (119.6 MB/s; "
+                              "the target was 2 Gbit/s))");
+    }
+    void udpWarnings()
+    {
+        // Half the target arrived: far below it, said against the target.
+        const QStringList w = Bottleneck::warnings(gigabit(3.1, [](Evidence &e) { e.udpTargetMbps = 50; }));
+        QCOMPARE(w.size(), 1);
+        QVERIFY2(w.first().startsWith(QStringLiteral("3.1 MB/s is far below its ceiling: 50% of the UDP target "
+                                                     "of 50 Mbit/s (6.3 MB/s)")),
+                 qPrintable(w.first()));
+        // At the target: no warning, although it is 5% of the gigabit link.
+        QVERIFY(Bottleneck::warnings(gigabit(6.25, [](Evidence &e) { e.udpTargetMbps = 50; })).isEmpty());
     }
     void sentence()
     {

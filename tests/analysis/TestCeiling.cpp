@@ -35,6 +35,15 @@ private slots:
         QVERIFY2(qAbs(got - expected) < 1e-3, qPrintable(QString::number(got, 'f', 4)));
     }
 
+    void udpGoodput()
+    {
+        // 1 Gbit at 1500: 125e6 x 1472/1538; 9000: 125e6 x 8972/9038; unknown link: 0.
+        QVERIFY(qAbs(Ceiling::udpGoodputBytesPerSecond(1000, 1500) - 125e6 * 1472 / 1538) < 1e-3);
+        QVERIFY(qAbs(Ceiling::udpGoodputBytesPerSecond(1000, 9000) - 125e6 * 8972 / 9038) < 1e-3);
+        QCOMPARE(Ceiling::udpGoodputBytesPerSecond(-1, 1500), 0.0);
+        QCOMPARE(Ceiling::udpGoodputBytesPerSecond(1000, 28), 0.0);
+    }
+
     void percent_data()
     {
         QTest::addColumn<double>("measured");
