@@ -17,6 +17,7 @@
 #include <poll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <time.h>
 
 namespace wb {
 
@@ -29,6 +30,25 @@ constexpr int kDefaultTimeoutMs = 10000;
 /// moment after the last byte of that test: the next repetition of a plan must not trip over it.
 constexpr int kBusyRetryMs = 3000;
 
+constexpr char kUdpRateOption[] = "iperf3.udp_rate_Mbps";
+constexpr char kUdpLengthOption[] = "iperf3.udp_length";
+constexpr int kDefaultUdpRateMbps = 100;
+constexpr double kUdpLossWarnPercent = 1.0;
+/// The token bucket of a UDP sender holds at most this much time at the target rate: short stalls of
+/// a busy machine are made up, a long one is not turned into a burst that overflows the receiver.
+constexpr double kUdpBurstSeconds = 0.05;
+/// The shortest sleep between UDP sends: below it the sender would spin, above it it sends in bursts.
+constexpr qint64 kUdpMinSleepNs = 200000;
+
+/// The clock of iperf3's datagram header (CLOCK_MONOTONIC, as iperf3 3.12 uses): the receiver only
+/// looks at differences of transit times, so the two hosts' clocks need not agree.
+timespec monotonicNow()
+{
+    timespec ts{};
+    ::clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts;
+}
+
 /// CPU time of the calling thread: the engine's worker does all of a run's I/O.
 using CpuTimes = iperf3::ThreadCpuTimes;
 
@@ -39,10 +59,11 @@ enum class Outcome { Continue, Failed, Cancelled };
 class Session
 {
 public:
-    Session(const RunSpec &spec, RunObserver &observer, bool reverse)
+    Session(const RunSpec &spec, RunObserver &observer, bool reverse, bool udp)
         : m_spec(spec)
         , m_observer(observer)
         , m_reverse(reverse)
+        , m_udp(udp)
         , m_port(spec.host.port ? spec.host.port : kDefaultPort)
         , m_timeoutMs(qMax(500, spec.params.options.value(QStringLiteral("iperf3.timeout_ms"), kDefaultTimeoutMs).toInt()))
         , m_meter(spec.index, spec.params.sampleIntervalMs, observer)
@@ -58,8 +79,12 @@ private:
     Outcome prepare();
     Outcome connectControl();
     Outcome handshake();
+    Outcome prepareUdp();
     Outcome createStreams();
+    Outcome createUdpStreams();
     Outcome transfer();
+    Outcome transferUdp();
+    Outcome controlDuringTest();
     Outcome finishTest();
     Outcome exchangeResults();
     Outcome readState(int *state, const QString &expected, bool drain);
@@ -68,6 +93,7 @@ private:
     Outcome fail(const QString &what, const QString &tryText);
     Outcome cancel();
     void composeResult();
+    void composeUdpResult();
 
     QString hostLabel() const
     {
@@ -81,6 +107,7 @@ private:
     const RunSpec &m_spec;
     RunObserver &m_observer;
     const bool m_reverse;
+    const bool m_udp;
     const quint16 m_port;
     const int m_timeoutMs;
     ThroughputMeter m_meter;
@@ -104,6 +131,12 @@ private:
     Results m_server;
     bool m_measuring = false;            ///< the meter has been started
     bool m_busy = false;                 ///< the last failure may clear by itself (ACCESS_DENIED, early close)
+    // UDP, per stream: datagrams we sent (the counter of the last one), and the receiver's bookkeeping;
+    // the *Base copies are taken when the omitted seconds end.
+    std::vector<qint64> m_udpSent;
+    std::vector<qint64> m_udpSentBase;
+    std::vector<UdpReceiveStats> m_udpStats;
+    std::vector<UdpReceiveStats> m_udpBase;
 };
 
 RunResult Session::run()
@@ -201,13 +234,16 @@ Outcome Session::prepare()
         m_result.warnings << QStringLiteral("iperf3 omits whole seconds: the warm-up of %1 ms was rounded up to %2 s")
                                  .arg(p.warmupMs).arg(m_params.omitSeconds);
     m_params.blockSize = qBound(1, p.messageSize, kMaxBlockSize);
-    if (m_params.blockSize != p.messageSize)
+    if (m_udp) {
+        if (Outcome o = prepareUdp(); o != Outcome::Continue)
+            return o;
+    } else if (m_params.blockSize != p.messageSize)
         m_result.warnings << QStringLiteral("iperf3 writes at most %1 B at a time: the message size of %2 B was set to %3 B")
                                  .arg(kMaxBlockSize).arg(p.messageSize).arg(m_params.blockSize);
     // The server sets one size for both of its buffers (-w): the one for its role.
     const int serverSide = m_reverse ? p.sendBufferBytes : p.recvBufferBytes;
     m_params.window = serverSide > 0 ? serverSide : qMax(p.sendBufferBytes, p.recvBufferBytes);
-    if (m_spec.frameSize > 0) {
+    if (m_spec.frameSize > 0 && !m_udp) {
         m_mss = m_spec.frameSize - 40;
         if (m_mss < 88 || m_mss > kMaxMss)
             return fail(QStringLiteral("frame size %1 B gives an MSS of %2 B").arg(m_spec.frameSize).arg(m_mss),
@@ -219,6 +255,37 @@ Outcome Session::prepare()
     m_measured.assign(size_t(p.streams), 0);
     m_retransBase.assign(size_t(p.streams), 0);
     m_retrans.assign(size_t(p.streams), 0);
+    m_udpSent.assign(size_t(p.streams), 0);
+    m_udpSentBase.assign(size_t(p.streams), 0);
+    m_udpStats.assign(size_t(p.streams), UdpReceiveStats());
+    m_udpBase.assign(size_t(p.streams), UdpReceiveStats());
+    return Outcome::Continue;
+}
+
+Outcome Session::prepareUdp()
+{
+    const QVariantMap &options = m_spec.host.options;
+    const qint64 rateMbps = options.value(QLatin1String(kUdpRateOption), kDefaultUdpRateMbps).toLongLong();
+    if (rateMbps < 1 || rateMbps > 1000000)
+        return fail(QStringLiteral("a UDP target rate of %1 Mbit/s was requested").arg(rateMbps),
+                    QStringLiteral("set the host option %1 to 1 to 1000000 (Mbit/s, 10^6 bit/s per stream)")
+                        .arg(QLatin1String(kUdpRateOption)));
+    // iperf3's -l for UDP: one datagram's payload. A frame of F bytes (IP packet) carries F - 28 B
+    // of it behind the IPv4 (20 B) and UDP (8 B) headers.
+    int length = options.value(QLatin1String(kUdpLengthOption), 0).toInt();
+    QString source = QStringLiteral("the host option %1").arg(QLatin1String(kUdpLengthOption));
+    if (length <= 0) {
+        length = m_spec.frameSize > 0 ? m_spec.frameSize - 28 : kDefaultUdpBlockSize;
+        source = QStringLiteral("frame size %1 B - 28 B").arg(m_spec.frameSize);
+    }
+    if (length < kMinUdpBlockSize || length > kMaxUdpBlockSize)
+        return fail(QStringLiteral("a UDP datagram of %1 B was requested (%2)").arg(length).arg(source),
+                    QStringLiteral("iperf3 sends %1 to %2 B per datagram; set %3 or a frame size of %4 to 65535 B")
+                        .arg(kMinUdpBlockSize).arg(kMaxUdpBlockSize).arg(QLatin1String(kUdpLengthOption))
+                        .arg(kMinUdpBlockSize + 28));
+    m_params.udp = true;
+    m_params.bandwidth = rateMbps * 1000000;
+    m_params.blockSize = length;
     return Outcome::Continue;
 }
 
@@ -396,6 +463,8 @@ Outcome Session::createStreams()
 {
     // One after another: the server numbers streams in the order it accepts them (1, 3, 4, ...), and
     // the results exchange refers to those numbers.
+    if (m_udp)
+        return createUdpStreams();
     const TestParams &p = m_spec.params;
     for (int i = 0; i < p.streams; ++i) {
         Iperf3Socket s;
@@ -412,8 +481,57 @@ Outcome Session::createStreams()
     return Outcome::Continue;
 }
 
+Outcome Session::createUdpStreams()
+{
+    // A UDP stream exists for the server once it has our connect datagram: it connects its socket to
+    // our address, answers, and opens a fresh one on the same port for the next stream.
+    const TestParams &p = m_spec.params;
+    const QByteArray hello = udpConnectMessage();
+    for (int i = 0; i < p.streams; ++i) {
+        Iperf3Socket s;
+        const QString which = QStringLiteral("UDP data stream %1 of %2").arg(i + 1).arg(p.streams);
+        if (s.connectDatagram(reinterpret_cast<const sockaddr *>(&m_address), m_addressLength, p.sendBufferBytes,
+                              p.recvBufferBytes)
+            != IoStatus::Ok)
+            return fail(QStringLiteral("cannot open %1 (%2)").arg(which, s.lastError()),
+                        QStringLiteral("check the address and the network path"));
+        if (s.sendSome(hello.constData(), hello.size()) != hello.size())
+            return fail(QStringLiteral("cannot send the connect datagram of %1 (%2)").arg(which, s.lastError()),
+                        QStringLiteral("check the network path to the server"));
+        QByteArray reply(4, '\0');
+        const IoStatus status = s.readExact(reply.data(), reply.size(), deadline(), m_stop);
+        if (status == IoStatus::Timeout)
+            return fail(QStringLiteral("no answer to the connect datagram of %1 within %2 s").arg(which).arg(m_timeoutMs / 1000.0),
+                        QStringLiteral("check that no firewall drops UDP to port %1 on the host").arg(m_port));
+        if (status != IoStatus::Ok)
+            return ioFailure(status, s, QStringLiteral("opening %1").arg(which));
+        if (!isUdpConnectReply(reply))
+            return fail(QStringLiteral("unexpected answer to the connect datagram of %1 (bytes %2)").arg(which, QString::fromLatin1(reply.toHex())),
+                        QStringLiteral("this iperf3 version speaks differently; report its version (iperf3 --version)"));
+        if (!s.optionWarning().isEmpty() && i == 0)
+            m_result.warnings << s.optionWarning();
+        m_streams.push_back(std::move(s));
+    }
+    return Outcome::Continue;
+}
+
+Outcome Session::controlDuringTest()
+{
+    // The server speaks during the test only to end it.
+    signed char byte = 0;
+    const qint64 got = m_control.recvSome(reinterpret_cast<char *>(&byte), 1);
+    if (got == -2 || got == -1)
+        return fail(QStringLiteral("the server closed the control connection in the middle of the test"),
+                    QStringLiteral("the iperf3 server stopped or crashed; check it and run again"));
+    if (got == 1)
+        return unexpectedState(byte, QStringLiteral("nothing during the test"));
+    return Outcome::Continue;
+}
+
 Outcome Session::transfer()
 {
+    if (m_udp)
+        return transferUdp();
     m_observer.status(QStringLiteral("iperf3 %1 %2").arg(m_reverse ? QStringLiteral("receiving from") : QStringLiteral("sending to"), hostLabel()));
     const size_t n = m_streams.size();
     const int chunk = m_reverse ? qMax(m_params.blockSize, 128 * 1024) : m_params.blockSize;
@@ -457,14 +575,8 @@ Outcome Session::transfer()
             return fail(QStringLiteral("poll failed (%1)").arg(QString::fromLocal8Bit(std::strerror(errno))),
                         QStringLiteral("run again"));
         if (ready > 0 && fds[0].revents) {
-            // The server speaks during the test only to end it.
-            signed char byte = 0;
-            const qint64 got = m_control.recvSome(reinterpret_cast<char *>(&byte), 1);
-            if (got == -2 || got == -1)
-                return fail(QStringLiteral("the server closed the control connection in the middle of the test"),
-                            QStringLiteral("the iperf3 server stopped or crashed; check it and run again"));
-            if (got == 1)
-                return unexpectedState(byte, QStringLiteral("nothing during the test"));
+            if (Outcome o = controlDuringTest(); o != Outcome::Continue)
+                return o;
         }
         qint64 round = 0;
         for (size_t i = 0; ready > 0 && i < n; ++i) {
@@ -506,6 +618,129 @@ Outcome Session::transfer()
     return Outcome::Continue;
 }
 
+Outcome Session::transferUdp()
+{
+    const double targetMbps = m_params.bandwidth / 1e6;
+    m_observer.status(QStringLiteral("iperf3 UDP %1 %2 at %3 Mbit/s per stream")
+                          .arg(m_reverse ? QStringLiteral("receiving from") : QStringLiteral("sending to"), hostLabel())
+                          .arg(targetMbps));
+    const size_t n = m_streams.size();
+    const int length = m_params.blockSize;
+    // Received datagrams may be longer than the one we asked for; a receive buffer of the largest
+    // possible keeps the kernel from truncating them.
+    QByteArray datagram(m_reverse ? kMaxUdpBlockSize : length, '\0');
+    for (int i = kUdpHeaderSize; i < length; ++i)
+        datagram[i] = char('0' + i % 10);
+    std::vector<pollfd> fds(1 + n);
+    const qint64 omitNs = qint64(m_params.omitSeconds) * 1000000000;
+    const qint64 endNs = omitNs + qint64(m_spec.params.durationMs) * 1000000;
+    // A token bucket per stream, filled at the target rate on a steady clock; the first datagram may
+    // leave at once.
+    const double bytesPerNs = double(m_params.bandwidth) / 8.0 / 1e9;
+    const double maxCredit = qMax(4.0 * length, double(m_params.bandwidth) / 8.0 * kUdpBurstSeconds);
+    std::vector<double> credit(n, double(length));
+    std::vector<char> blocked(n, 0);
+    qint64 lastNs = 0;
+    bool measuring = false;
+    CpuTimes cpuStart;
+    QElapsedTimer clock;
+    clock.start();
+
+    auto startMeasuring = [&] {
+        measuring = true;
+        m_measuring = true;
+        m_meter.start();
+        cpuStart = CpuTimes::now();
+        m_udpSentBase = m_udpSent;
+        m_udpBase = m_udpStats;
+    };
+    if (omitNs == 0)
+        startMeasuring();
+
+    for (;;) {
+        if (m_stop())
+            return cancel();
+        const qint64 now = clock.nsecsElapsed();
+        if (!measuring && now >= omitNs)
+            startMeasuring();
+        if (now >= endNs)
+            break;
+        qint64 round = 0;
+        qint64 waitNs = qMin<qint64>(endNs - now, 50000000);
+        if (!m_reverse) {
+            const double grown = double(now - lastNs) * bytesPerNs;
+            lastNs = now;
+            for (size_t i = 0; i < n; ++i) {
+                credit[i] = qMin(maxCredit, credit[i] + grown);
+                blocked[i] = 0;
+                while (credit[i] >= length) {
+                    const timespec ts = monotonicNow();
+                    const UdpHeader header{quint32(ts.tv_sec), quint32(ts.tv_nsec / 1000), quint64(m_udpSent[i] + 1)};
+                    header.write(datagram.data());
+                    const qint64 sent = m_streams[i].sendSome(datagram.constData(), length);
+                    if (sent == 0) {
+                        blocked[i] = 1; // the socket buffer is full: wait until it drains
+                        break;
+                    }
+                    if (sent < 0)
+                        return fail(QStringLiteral("UDP data stream %1 failed in the middle of the test (%2)").arg(i + 1).arg(m_streams[i].lastError()),
+                                    QStringLiteral("the iperf3 server stopped or the path failed; check it and run again"));
+                    ++m_udpSent[i];
+                    credit[i] -= length;
+                    round += sent;
+                    if (measuring)
+                        m_measured[i] += sent;
+                }
+                if (!blocked[i])
+                    waitNs = qMin(waitNs, qint64((length - credit[i]) / bytesPerNs));
+            }
+            waitNs = qMax(waitNs, kUdpMinSleepNs);
+        }
+        fds[0] = {m_control.fd(), POLLIN, 0};
+        for (size_t i = 0; i < n; ++i)
+            fds[i + 1] = {m_streams[i].fd(), short(m_reverse ? POLLIN : (blocked[i] ? POLLOUT : 0)), 0};
+        const timespec timeout{time_t(waitNs / 1000000000), long(waitNs % 1000000000)};
+        const int ready = ::ppoll(fds.data(), nfds_t(fds.size()), &timeout, nullptr);
+        if (ready < 0 && errno != EINTR)
+            return fail(QStringLiteral("poll failed (%1)").arg(QString::fromLocal8Bit(std::strerror(errno))),
+                        QStringLiteral("run again"));
+        if (ready > 0 && fds[0].revents) {
+            if (Outcome o = controlDuringTest(); o != Outcome::Continue)
+                return o;
+        }
+        for (size_t i = 0; m_reverse && ready > 0 && i < n; ++i) {
+            if (!fds[i + 1].revents)
+                continue;
+            for (int k = 0; k < 256; ++k) {
+                const qint64 got = m_streams[i].recvSome(datagram.data(), datagram.size());
+                if (got == 0)
+                    break;
+                if (got == -2)
+                    continue; // an empty datagram: nothing iperf3 sends, nothing to count
+                if (got < 0)
+                    return fail(QStringLiteral("UDP data stream %1 failed in the middle of the test (%2)").arg(i + 1).arg(m_streams[i].lastError()),
+                                QStringLiteral("the iperf3 server stopped or the path failed; check it and run again"));
+                const timespec arrival = monotonicNow();
+                UdpHeader header;
+                if (UdpHeader::read(datagram.constData(), got, false, &header))
+                    m_udpStats[i].add(header.counter, header.sec + header.usec / 1e6, arrival.tv_sec + arrival.tv_nsec / 1e9);
+                round += got;
+                if (measuring)
+                    m_measured[i] += got;
+            }
+        }
+        if (measuring)
+            m_meter.add(round);
+    }
+    m_meter.finish();
+    m_localSeconds = m_meter.elapsedSeconds();
+    const CpuTimes cpuEnd = CpuTimes::now();
+    m_cpu.user = cpuEnd.user - cpuStart.user;
+    m_cpu.system = cpuEnd.system - cpuStart.system;
+    m_cpuWallSeconds = m_localSeconds;
+    return Outcome::Continue;
+}
+
 Outcome Session::finishTest()
 {
     const char end = char(TestEnd);
@@ -536,13 +771,20 @@ Outcome Session::exchangeResults()
     ours.cpuUser = 100.0 * m_cpu.user / wall;
     ours.cpuSystem = 100.0 * m_cpu.system / wall;
     ours.cpuTotal = ours.cpuUser + ours.cpuSystem;
-    ours.senderHasRetransmits = m_reverse ? -1 : 1;
+    ours.senderHasRetransmits = m_reverse ? -1 : (m_udp ? 0 : 1);
     for (size_t i = 0; i < m_streams.size(); ++i) {
         StreamResult s;
         s.id = streamId(int(i));
         s.bytes = m_measured[i];
-        s.retransmits = m_reverse ? -1 : int(m_retrans[i]);
+        s.retransmits = m_reverse || m_udp ? -1 : int(m_retrans[i]);
         s.endTime = m_localSeconds;
+        if (m_udp && m_reverse) {
+            s.jitter = m_udpStats[i].jitter;
+            s.errors = m_udpStats[i].lost - m_udpBase[i].lost;
+            s.packets = m_udpStats[i].packets - m_udpBase[i].packets;
+        } else if (m_udp) {
+            s.packets = m_udpSent[i] - m_udpSentBase[i];
+        }
         ours.streams << s;
     }
     const QByteArray message = frameJson(ours.toJson());
@@ -592,7 +834,6 @@ void Session::composeResult()
             m_result.warnings << QStringLiteral("the server reported no test duration: our own clock was used");
         }
     }
-    m_result.mss = m_firstStats.sndMss;
     m_result.extra.insert(QStringLiteral("server_bytes"), serverBytes);
     m_result.extra.insert(QStringLiteral("server_seconds"), serverSeconds);
     m_result.extra.insert(QStringLiteral("server_cpu_percent"), m_server.cpuTotal);
@@ -601,46 +842,114 @@ void Session::composeResult()
     m_result.extra.insert(QStringLiteral("streams"), int(m_streams.size()));
     if (m_params.omitSeconds > 0)
         m_result.extra.insert(QStringLiteral("warmup_ms"), m_params.omitSeconds * 1000); // iperf3 -O, whole seconds
-    m_result.extra.insert(QStringLiteral("rtt_us"), m_firstStats.rttUs);
-    m_result.extra.insert(QStringLiteral("rcv_mss"), m_firstStats.rcvMss);
-    qint64 retransmits = -1;
-    if (!m_reverse) {
-        retransmits = 0;
-        for (qint64 r : m_retrans)
-            retransmits += r;
+    if (m_udp) {
+        composeUdpResult();
     } else {
-        retransmits = m_server.totalRetransmits();
+        m_result.mss = m_firstStats.sndMss;
+        m_result.extra.insert(QStringLiteral("rtt_us"), m_firstStats.rttUs);
+        m_result.extra.insert(QStringLiteral("rcv_mss"), m_firstStats.rcvMss);
+        qint64 retransmits = -1;
+        if (!m_reverse) {
+            retransmits = 0;
+            for (qint64 r : m_retrans)
+                retransmits += r;
+        } else {
+            retransmits = m_server.totalRetransmits();
+        }
+        if (retransmits >= 0)
+            m_result.extra.insert(QStringLiteral("retransmits"), retransmits);
     }
-    if (retransmits >= 0)
-        m_result.extra.insert(QStringLiteral("retransmits"), retransmits);
     if (m_server.streams.size() != qsizetype(m_streams.size()))
         m_result.warnings << QStringLiteral("the server reported %1 streams, we ran %2")
                                  .arg(m_server.streams.size()).arg(m_streams.size());
     m_result.status = RunStatus::Ok;
 }
 
+void Session::composeUdpResult()
+{
+    // As iperf3 reports it: the datagrams the sender sent in the measured time, lost ones as the
+    // receiver counted them from gaps in the counters, jitter averaged over the streams.
+    qint64 packets = 0;
+    qint64 lost = 0;
+    qint64 outOfOrder = 0;
+    double jitterSum = 0;
+    int jitterStreams = 0;
+    if (m_reverse) {
+        for (size_t i = 0; i < m_streams.size(); ++i) {
+            lost += m_udpStats[i].lost - m_udpBase[i].lost;
+            outOfOrder += m_udpStats[i].outOfOrder - m_udpBase[i].outOfOrder;
+            jitterSum += m_udpStats[i].jitter;
+            ++jitterStreams;
+        }
+        for (const StreamResult &s : m_server.streams)
+            packets += s.packets - s.omittedPackets;
+        if (packets <= 0) { // a server that did not count what it sent: the counters we saw
+            for (size_t i = 0; i < m_streams.size(); ++i)
+                packets += m_udpStats[i].packets - m_udpBase[i].packets;
+        }
+    } else {
+        for (size_t i = 0; i < m_streams.size(); ++i)
+            packets += m_udpSent[i] - m_udpSentBase[i];
+        for (const StreamResult &s : m_server.streams) {
+            lost += s.errors - s.omittedErrors;
+            jitterSum += s.jitter;
+            ++jitterStreams;
+        }
+    }
+    lost = qMax<qint64>(0, lost);
+    const double lossPercent = packets > 0 ? 100.0 * double(lost) / double(packets) : 0.0;
+    const double targetMbps = double(m_params.bandwidth) * double(m_streams.size()) / 1e6;
+    m_result.extra.insert(QStringLiteral("udp_target_Mbps"), targetMbps);
+    m_result.extra.insert(QStringLiteral("udp_length"), m_params.blockSize);
+    m_result.extra.insert(QStringLiteral("udp_packets"), packets);
+    m_result.extra.insert(QStringLiteral("udp_lost_packets"), lost);
+    m_result.extra.insert(QStringLiteral("udp_loss_percent"), lossPercent);
+    m_result.extra.insert(QStringLiteral("udp_jitter_ms"), jitterStreams > 0 ? 1000.0 * jitterSum / jitterStreams : 0.0);
+    if (m_reverse)
+        m_result.extra.insert(QStringLiteral("udp_out_of_order"), outOfOrder);
+    if (lossPercent > kUdpLossWarnPercent)
+        m_result.warnings << QStringLiteral("UDP loss of %1 % (%2 of %3 datagrams) at a target of %4 Mbit/s: the path or "
+                                            "the receiver cannot keep up; lower %5 to find the rate it sustains")
+                                 .arg(lossPercent, 0, 'f', 2).arg(lost).arg(packets).arg(targetMbps)
+                                 .arg(QLatin1String(kUdpRateOption));
+}
+
 } // namespace
 
 QList<ProtocolInfo> Iperf3Driver::protocolInfos()
 {
-    ProtocolInfo send;
-    send.id = QStringLiteral("iperf3-send");
-    send.title = QStringLiteral("iperf3 TCP send (client → server)");
-    send.description = QStringLiteral("A timed TCP test against an iperf3 server, as \"iperf3 -c\": this computer sends.");
-    send.family = QStringLiteral("iperf3");
-    send.create = [] { return std::make_unique<Iperf3Driver>(Direction::Send); };
-    ProtocolInfo recv;
-    recv.id = QStringLiteral("iperf3-recv");
-    recv.title = QStringLiteral("iperf3 TCP receive (server → client)");
-    recv.description = QStringLiteral("A timed TCP test against an iperf3 server, as \"iperf3 -c -R\": the server sends.");
-    recv.family = QStringLiteral("iperf3");
-    recv.create = [] { return std::make_unique<Iperf3Driver>(Direction::Receive); };
-    return {send, recv};
+    const QList<OptionSpec> udpOptions = {
+        {QLatin1String(kUdpRateOption), QStringLiteral("iperf3 UDP rate"), OptionSpec::Type::Integer, kDefaultUdpRateMbps, {},
+         QStringLiteral("Target rate of each UDP stream in Mbit/s (10^6 bit/s), as iperf3 -b; default 100 Mbit/s")},
+        {QLatin1String(kUdpLengthOption), QStringLiteral("iperf3 UDP datagram size"), OptionSpec::Type::Integer, 0, {},
+         QStringLiteral("UDP payload per datagram in bytes (B), as iperf3 -l; 0 = the plan's frame size minus 28 B "
+                        "(IPv4 20 B + UDP 8 B), or 1460 B without a frame size")},
+    };
+    auto info = [&udpOptions](const char *id, const char *title, const char *description, Direction direction,
+                              Transport transport) {
+        ProtocolInfo p;
+        p.id = QLatin1String(id);
+        p.title = QString::fromUtf8(title);
+        p.description = QString::fromUtf8(description);
+        p.family = QStringLiteral("iperf3");
+        if (transport == Transport::Udp) {
+            p.clampsMss = false; // the frame size sets the datagram size instead
+            p.hostOptions = udpOptions;
+        }
+        p.create = [direction, transport] { return std::make_unique<Iperf3Driver>(direction, transport); };
+        return p;
+    };
+    return {
+        info("iperf3-send", "iperf3 TCP send (client → server)", "A timed TCP test against an iperf3 server, as \"iperf3 -c\": this computer sends.", Direction::Send, Transport::Tcp),
+        info("iperf3-recv", "iperf3 TCP receive (server → client)", "A timed TCP test against an iperf3 server, as \"iperf3 -c -R\": the server sends.", Direction::Receive, Transport::Tcp),
+        info("iperf3-udp-send", "iperf3 UDP send (client → server)", "A timed UDP test at a target rate against an iperf3 server, as \"iperf3 -c -u -b RATE\": this computer sends; loss and jitter as the server counts them.", Direction::Send, Transport::Udp),
+        info("iperf3-udp-recv", "iperf3 UDP receive (server → client)", "A timed UDP test at a target rate against an iperf3 server, as \"iperf3 -c -u -R -b RATE\": the server sends; loss and jitter as we count them.", Direction::Receive, Transport::Udp),
+    };
 }
 
 RunResult Iperf3Driver::run(const RunSpec &spec, RunObserver &observer)
 {
-    Session session(spec, observer, m_direction == Direction::Receive);
+    Session session(spec, observer, m_direction == Direction::Receive, m_transport == Transport::Udp);
     return session.run();
 }
 

@@ -7,6 +7,7 @@
 #include <QtEndian>
 
 #include <algorithm>
+#include <cmath>
 
 #include <sys/resource.h>
 
@@ -133,7 +134,7 @@ qint64 decodeJsonLength(const QByteArray &prefix)
 QByteArray TestParameters::toJson() const
 {
     QJsonObject o;
-    o.insert(QStringLiteral("tcp"), true);
+    o.insert(udp ? QStringLiteral("udp") : QStringLiteral("tcp"), true);
     o.insert(QStringLiteral("omit"), omitSeconds);
     o.insert(QStringLiteral("time"), timeSeconds);
     o.insert(QStringLiteral("num"), 0);
@@ -146,6 +147,8 @@ QByteArray TestParameters::toJson() const
     if (window > 0)
         o.insert(QStringLiteral("window"), window);
     o.insert(QStringLiteral("len"), blockSize);
+    if (bandwidth > 0)
+        o.insert(QStringLiteral("bandwidth"), bandwidth);
     o.insert(QStringLiteral("pacing_timer"), 1000);
     o.insert(QStringLiteral("client_version"), clientVersion);
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
@@ -260,6 +263,8 @@ bool Results::fromJson(const QByteArray &json, Results *out, QString *error)
         s.packets = qint64(j.value(QLatin1String("packets")).toDouble());
         s.startTime = j.value(QLatin1String("start_time")).toDouble();
         s.endTime = j.value(QLatin1String("end_time")).toDouble();
+        s.omittedErrors = qint64(j.value(QLatin1String("omitted_errors")).toDouble());
+        s.omittedPackets = qint64(j.value(QLatin1String("omitted_packets")).toDouble());
         r.streams.append(s);
     }
     *out = r;
@@ -290,6 +295,63 @@ int Results::totalRetransmits() const
             total = std::max(total, 0) + s.retransmits;
     }
     return total;
+}
+
+QByteArray udpConnectMessage()
+{
+    return QByteArrayLiteral("9876");
+}
+
+bool isUdpConnectReply(const QByteArray &datagram)
+{
+    if (datagram.size() != 4)
+        return false;
+    const quint32 big = qFromBigEndian<quint32>(datagram.constData());
+    const quint32 little = qFromLittleEndian<quint32>(datagram.constData());
+    for (quint32 v : {big, little}) {
+        if (v == 0x39383736u || v == 987654321u)
+            return true;
+    }
+    return false;
+}
+
+void UdpHeader::write(char *datagram, bool counters64) const
+{
+    qToBigEndian<quint32>(sec, datagram);
+    qToBigEndian<quint32>(usec, datagram + 4);
+    if (counters64)
+        qToBigEndian<quint64>(counter, datagram + 8);
+    else
+        qToBigEndian<quint32>(quint32(counter), datagram + 8);
+}
+
+bool UdpHeader::read(const char *datagram, qint64 size, bool counters64, UdpHeader *out)
+{
+    if (size < (counters64 ? 16 : 12))
+        return false;
+    out->sec = qFromBigEndian<quint32>(datagram);
+    out->usec = qFromBigEndian<quint32>(datagram + 4);
+    out->counter = counters64 ? qFromBigEndian<quint64>(datagram + 8) : qFromBigEndian<quint32>(datagram + 8);
+    return true;
+}
+
+void UdpReceiveStats::add(quint64 counter, double sentSeconds, double arrivalSeconds)
+{
+    const qint64 c = qint64(counter);
+    if (c >= packets + 1) {
+        if (c > packets + 1)
+            lost += (c - 1) - packets;
+        packets = c;
+    } else {
+        ++outOfOrder;
+        if (lost > 0)
+            --lost;
+    }
+    const double transit = arrivalSeconds - sentSeconds;
+    if (hasTransit)
+        jitter += (std::abs(transit - previousTransit) - jitter) / 16.0;
+    previousTransit = transit;
+    hasTransit = true;
 }
 
 } // namespace wb::iperf3

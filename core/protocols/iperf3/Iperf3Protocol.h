@@ -84,6 +84,8 @@ struct TestParameters
     int window = 0;                ///< socket buffer, 0 = not sent
     int mss = 0;                   ///< 0 = not sent
     QString clientVersion = QStringLiteral("3.12");
+    bool udp = false;              ///< "udp" instead of "tcp" (-u); blockSize is then the datagram payload
+    qint64 bandwidth = 0;          ///< -b in bit/s per stream, 0 = not sent
 
     QByteArray toJson() const;
 };
@@ -125,6 +127,8 @@ struct StreamResult
     qint64 packets = 0;
     double startTime = 0;          ///< seconds, relative to the stream's own start
     double endTime = 0;
+    qint64 omittedErrors = 0;      ///< UDP: errors counted before the omit timer fired
+    qint64 omittedPackets = 0;     ///< UDP: packets counted before the omit timer fired
 };
 
 /// The results JSON each side sends in EXCHANGE_RESULTS.
@@ -143,6 +147,52 @@ struct Results
     qint64 totalBytes() const;
     double longestSeconds() const;  ///< the longest end - start over the streams
     int totalRetransmits() const;   ///< -1 when no stream counted any
+};
+
+// UDP (-u), as iperf3 3.12 puts it on the wire.
+
+constexpr int kMinUdpBlockSize = 16;         ///< room for the header with a 64-bit counter
+constexpr int kMaxUdpBlockSize = 65507;      ///< iperf3's MAX_UDP_BLOCKSIZE: 65535 - 20 (IPv4) - 8 (UDP)
+constexpr int kDefaultUdpBlockSize = 1460;   ///< iperf3's DEFAULT_UDP_BLKSIZE
+constexpr int kUdpHeaderSize = 12;           ///< sec, usec, 32-bit counter (16 with udp_counters_64bit)
+
+/// The datagram a client sends to open a UDP stream. iperf3 writes the 32-bit UDP_CONNECT_MSG
+/// (0x36373839) in host order, so a little-endian client puts the bytes "9876" on the wire.
+QByteArray udpConnectMessage();
+/// True for the server's answer to udpConnectMessage(): UDP_CONNECT_REPLY (0x39383736) or the legacy
+/// 987654321, written in either byte order (the server writes them in its own host order).
+bool isUdpConnectReply(const QByteArray &datagram);
+
+/// The header iperf3 puts at the start of every UDP datagram, all in network order: the sender's clock
+/// (seconds, microseconds) and the datagram's counter, which starts at 1.
+struct UdpHeader
+{
+    quint32 sec = 0;
+    quint32 usec = 0;
+    quint64 counter = 0;
+
+    /// Writes the header into the first 12 (or 16 with 64-bit counters) bytes of a datagram.
+    void write(char *datagram, bool counters64 = false) const;
+    /// Reads it back; false when the datagram is too short to hold it.
+    static bool read(const char *datagram, qint64 size, bool counters64, UdpHeader *out);
+};
+
+/// The receiver's bookkeeping of one UDP stream, as iperf3's iperf_udp_recv keeps it: a counter
+/// ahead of the next expected one counts the gap as lost; one behind it is out of order and takes one
+/// back from the lost count; jitter is RFC 1889's running estimate J += (|D| - J) / 16 of the change
+/// in transit time. Unlike iperf3 the first datagram only sets the reference transit time, so a clock
+/// offset between the hosts does not leak into the first estimate.
+struct UdpReceiveStats
+{
+    qint64 packets = 0;       ///< the highest counter seen (iperf3's packet_count)
+    qint64 lost = 0;          ///< iperf3's cnt_error
+    qint64 outOfOrder = 0;
+    double jitter = 0;        ///< seconds
+    double previousTransit = 0;
+    bool hasTransit = false;
+
+    /// One datagram: its counter, when it was sent (sender's clock) and when it arrived (ours), seconds.
+    void add(quint64 counter, double sentSeconds, double arrivalSeconds);
 };
 
 } // namespace wb::iperf3

@@ -103,6 +103,27 @@ IoStatus Iperf3Socket::connectTo(const sockaddr *address, unsigned addressLength
     return IoStatus::Ok;
 }
 
+IoStatus Iperf3Socket::connectDatagram(const sockaddr *address, unsigned addressLength, int sendBuffer, int recvBuffer)
+{
+    close();
+    m_optionWarning.clear();
+    m_fd = ::socket(address->sa_family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_UDP);
+    if (m_fd < 0) {
+        m_errno = errno;
+        return IoStatus::Failed;
+    }
+    if (sendBuffer > 0 && ::setsockopt(m_fd, SOL_SOCKET, SO_SNDBUF, &sendBuffer, sizeof sendBuffer) != 0)
+        m_optionWarning = QStringLiteral("could not set the send buffer to %1 B").arg(sendBuffer);
+    if (recvBuffer > 0 && ::setsockopt(m_fd, SOL_SOCKET, SO_RCVBUF, &recvBuffer, sizeof recvBuffer) != 0)
+        m_optionWarning = QStringLiteral("could not set the receive buffer to %1 B").arg(recvBuffer);
+    if (::connect(m_fd, address, socklen_t(addressLength)) != 0) {
+        m_errno = errno;
+        close();
+        return IoStatus::Failed;
+    }
+    return IoStatus::Ok;
+}
+
 IoStatus Iperf3Socket::waitFor(short events, QDeadlineTimer deadline, const StopFn &stop)
 {
     for (;;) {

@@ -20,7 +20,7 @@ struct TcpStats
     qint64 rttUs = 0;
 };
 
-/// A non-blocking POSIX TCP socket whose every wait is bounded by a deadline and sliced into polls of at
+/// A non-blocking POSIX TCP (or, for -u, UDP) socket whose every wait is bounded by a deadline and sliced into polls of at
 /// most 100 ms, so that Stop is noticed within a second. POSIX rather than QTcpSocket because the MSS
 /// clamp must be set before connect() and TCP_INFO read afterwards.
 class Iperf3Socket
@@ -39,6 +39,9 @@ public:
     /// A failed option is not fatal: it is reported in optionWarning().
     IoStatus connectTo(const sockaddr *address, unsigned addressLength, int mss, int sendBuffer, int recvBuffer,
                        QDeadlineTimer deadline, const StopFn &stop);
+    /// A UDP socket connected to the address (no packet leaves: the peer learns of us from the first
+    /// datagram), with buffer sizes as for connectTo().
+    IoStatus connectDatagram(const sockaddr *address, unsigned addressLength, int sendBuffer, int recvBuffer);
     IoStatus writeAll(const char *data, qint64 size, QDeadlineTimer deadline, const StopFn &stop);
     IoStatus readExact(char *data, qint64 size, QDeadlineTimer deadline, const StopFn &stop);
 

@@ -1,0 +1,310 @@
+// The iperf3 driver's UDP mode (-u -b) against the real `iperf3 -s` (Debian package) on 127.0.0.1.
+#include "Iperf3Server.h"
+
+#include "protocols/DriverRegistry.h"
+#include "protocols/iperf3/Iperf3Protocol.h"
+
+#include <QJsonObject>
+#include <QProcess>
+#include <QTest>
+
+#include <atomic>
+#include <thread>
+
+using namespace wb;
+
+namespace {
+
+constexpr int kRateMbps = 50;
+constexpr int kDurationMs = 2000;
+constexpr int kLength = 1460;
+
+class UdpObserver : public RunObserver
+{
+public:
+    void sample(const Sample &) override { count.fetch_add(1); }
+    bool stopRequested() const override { return stop.load(); }
+
+    std::atomic_int count{0};
+    std::atomic_bool stop{false};
+};
+
+RunSpec makeSpec(quint16 port, const QString &protocol, int durationMs = kDurationMs)
+{
+    RunSpec spec;
+    spec.host.name = QStringLiteral("loopback-iperf3");
+    spec.host.address = QStringLiteral("127.0.0.1");
+    spec.host.port = port;
+    spec.host.serverType = QStringLiteral("iperf3");
+    spec.host.options.insert(QStringLiteral("iperf3.udp_rate_Mbps"), kRateMbps);
+    spec.host.options.insert(QStringLiteral("iperf3.udp_length"), kLength);
+    spec.protocol = protocol;
+    spec.params.durationMs = durationMs;
+    spec.params.streams = 1;
+    return spec;
+}
+
+/// iperf3's figure for one end of its -J report: "sum_sent" or "sum_received".
+QJsonObject endSum(const QJsonObject &report, const char *which)
+{
+    return report.value(QLatin1String("end")).toObject().value(QLatin1String(which)).toObject();
+}
+
+} // namespace
+
+class TestIperf3Udp : public QObject
+{
+    Q_OBJECT
+
+private:
+    Iperf3Server m_server;
+    QList<QJsonObject> m_reports;
+
+    bool startServer(Iperf3Server &server)
+    {
+        const QString error = server.start();
+        if (error.isEmpty())
+            return true;
+        if (qEnvironmentVariable("CI") == QLatin1String("true"))
+            qFatal("iperf3 server needed under CI=true: %s", qPrintable(error));
+        return false;
+    }
+
+    bool collectReports()
+    {
+        for (const QJsonObject &o : m_server.takeReports()) {
+            if (o.value(QLatin1String("end")).toObject().contains(QLatin1String("sum_received")))
+                m_reports << o;
+        }
+        return !m_reports.isEmpty();
+    }
+
+    /// The server's -J report of the test that just ended.
+    void lastServerReport(QJsonObject *last)
+    {
+        QTRY_VERIFY_WITH_TIMEOUT(collectReports(), 10000);
+        *last = m_reports.last();
+        m_reports.clear();
+    }
+
+    static RunResult runNow(const RunSpec &spec)
+    {
+        UdpObserver observer;
+        auto driver = DriverRegistry::create(spec.protocol);
+        RunResult r = driver->run(spec, observer);
+        return r;
+    }
+
+    static double extra(const RunResult &r, const char *key) { return r.extra.value(QLatin1String(key)).toDouble(); }
+
+private slots:
+    void initTestCase()
+    {
+        for (const char *id : {"iperf3-udp-send", "iperf3-udp-recv"}) {
+            const ProtocolInfo *info = DriverRegistry::find(QLatin1String(id));
+            QVERIFY(info);
+            QCOMPARE(info->family, QStringLiteral("iperf3"));
+            QVERIFY(info->timed);
+            QCOMPARE(info->hostOptions.size(), 2);
+            QCOMPARE(info->hostOptions.at(0).key, QStringLiteral("iperf3.udp_rate_Mbps"));
+            QCOMPARE(info->hostOptions.at(0).defaultValue.toInt(), 100);
+            QVERIFY(info->hostOptions.at(0).toolTip.contains(QLatin1String("10^6 bit/s")));
+            QCOMPARE(info->hostOptions.at(1).key, QStringLiteral("iperf3.udp_length"));
+        }
+        if (!startServer(m_server))
+            QSKIP("iperf3 -s could not be started (install the iperf3 package)");
+    }
+
+    void receiverBookkeeping()
+    {
+        // iperf3's rules: a gap counts as lost, a late datagram is out of order and takes one back.
+        iperf3::UdpReceiveStats s;
+        s.add(1, 0.0, 0.010);
+        s.add(2, 0.1, 0.110);
+        s.add(5, 0.2, 0.212); // 3 and 4 missing
+        QCOMPARE(s.packets, qint64(5));
+        QCOMPARE(s.lost, qint64(2));
+        s.add(3, 0.15, 0.3);  // late
+        QCOMPARE(s.outOfOrder, qint64(1));
+        QCOMPARE(s.lost, qint64(1));
+        QVERIFY(s.jitter > 0);
+        // Constant transit time: no jitter, whatever the offset between the two clocks.
+        iperf3::UdpReceiveStats flat;
+        for (int i = 1; i <= 100; ++i)
+            flat.add(quint64(i), 1000.0 + i * 0.001, 5.0 + i * 0.001);
+        QVERIFY(flat.jitter < 1e-9);
+        QCOMPARE(flat.lost, qint64(0));
+
+        char datagram[16];
+        const iperf3::UdpHeader h{1700000000u, 999999u, 4000000000ull};
+        h.write(datagram);
+        iperf3::UdpHeader back;
+        QVERIFY(iperf3::UdpHeader::read(datagram, 12, false, &back));
+        QCOMPARE(back.sec, h.sec);
+        QCOMPARE(back.usec, h.usec);
+        QCOMPARE(back.counter, h.counter);
+        QVERIFY(!iperf3::UdpHeader::read(datagram, 11, false, &back));
+        QCOMPARE(iperf3::udpConnectMessage(), QByteArray("9876"));
+        QVERIFY(iperf3::isUdpConnectReply(QByteArray("6789")));
+        QVERIFY(!iperf3::isUdpConnectReply(QByteArray("6788")));
+    }
+
+    void send()
+    {
+        const RunResult r = runNow(makeSpec(m_server.port(), QStringLiteral("iperf3-udp-send")));
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QJsonObject report;
+        lastServerReport(&report);
+        const QJsonObject received = endSum(report, "sum_received");
+        const double senderMbps = r.senderBytes * 8 / r.seconds / 1e6;
+        qInfo("wirebench iperf3-udp-send: server received %lld B in %.3f s = %.2f Mbit/s; we sent %.2f Mbit/s; "
+              "%lld of %lld datagrams lost (%.3f %%), jitter %.4f ms",
+              r.bytes, r.seconds, r.bytes * 8 / r.seconds / 1e6, senderMbps,
+              qint64(extra(r, "udp_lost_packets")), qint64(extra(r, "udp_packets")), extra(r, "udp_loss_percent"),
+              extra(r, "udp_jitter_ms"));
+        // The receiver's count is the server's own.
+        QCOMPARE(r.bytes, qint64(received.value(QLatin1String("bytes")).toDouble()));
+        QCOMPARE(qint64(extra(r, "udp_lost_packets")), qint64(received.value(QLatin1String("lost_packets")).toDouble()));
+        QCOMPARE(qint64(extra(r, "udp_packets")), qint64(received.value(QLatin1String("packets")).toDouble()));
+        QCOMPARE(qint64(extra(r, "udp_packets")) * kLength, r.senderBytes);
+        // The paced sender holds the target rate.
+        QVERIFY2(senderMbps > kRateMbps * 0.95 && senderMbps < kRateMbps * 1.05, qPrintable(QString::number(senderMbps)));
+        QCOMPARE(extra(r, "udp_target_Mbps"), double(kRateMbps));
+        QVERIFY(extra(r, "udp_jitter_ms") >= 0);
+        QVERIFY(r.extra.contains(QStringLiteral("udp_loss_percent")));
+        QVERIFY(r.bytes + qint64(extra(r, "udp_lost_packets")) * kLength <= r.senderBytes);
+        QVERIFY(!r.samples.isEmpty());
+    }
+
+    void receive()
+    {
+        const RunResult r = runNow(makeSpec(m_server.port(), QStringLiteral("iperf3-udp-recv")));
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QJsonObject report;
+        lastServerReport(&report);
+        const QJsonObject sent = endSum(report, "sum_sent");
+        const QJsonObject received = endSum(report, "sum_received");
+        const double senderMbps = r.senderBytes * 8 / r.seconds / 1e6;
+        qInfo("wirebench iperf3-udp-recv: we received %lld B in %.3f s = %.2f Mbit/s; server sent %.2f Mbit/s; "
+              "%lld of %lld datagrams lost (%.3f %%), jitter %.4f ms",
+              r.bytes, r.seconds, r.bytes * 8 / r.seconds / 1e6, senderMbps,
+              qint64(extra(r, "udp_lost_packets")), qint64(extra(r, "udp_packets")), extra(r, "udp_loss_percent"),
+              extra(r, "udp_jitter_ms"));
+        // iperf3 3.12's server leaves "sum_received" empty with -R over UDP: its sender figures are the
+        // ones to check against, the receiver's count is ours.
+        QCOMPARE(received.value(QLatin1String("bytes")).toDouble(), 0.0);
+        QCOMPARE(r.senderBytes, qint64(sent.value(QLatin1String("bytes")).toDouble()));
+        QCOMPARE(qint64(extra(r, "udp_packets")), qint64(sent.value(QLatin1String("packets")).toDouble()));
+        QCOMPARE(qint64(extra(r, "udp_packets")) * kLength, r.senderBytes);
+        // Every datagram the server sent is either counted by us or counted as lost (or arrived after
+        // TEST_END, which iperf3 does not count either).
+        QCOMPARE(r.bytes % kLength, qint64(0));
+        QVERIFY(r.bytes / kLength + qint64(extra(r, "udp_lost_packets")) <= qint64(extra(r, "udp_packets")));
+        const double lossPercent = 100.0 * extra(r, "udp_lost_packets") / extra(r, "udp_packets");
+        QCOMPARE(extra(r, "udp_loss_percent"), lossPercent);
+        QVERIFY2(senderMbps > kRateMbps * 0.95 && senderMbps < kRateMbps * 1.05, qPrintable(QString::number(senderMbps)));
+        QVERIFY(extra(r, "udp_jitter_ms") >= 0);
+        QVERIFY(!r.samples.isEmpty());
+    }
+
+    void realClientForComparison()
+    {
+        // iperf3 -c -u against the same server: its figures printed next to ours, checked for sense.
+        const QString exe = QStandardPaths::findExecutable(QStringLiteral("iperf3"));
+        QJsonObject report;
+        for (int attempt = 0; attempt < 10; ++attempt) {
+            QProcess client;
+            client.start(exe, {QStringLiteral("-c"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"),
+                               QString::number(m_server.port()), QStringLiteral("-u"), QStringLiteral("-b"),
+                               QStringLiteral("%1M").arg(kRateMbps), QStringLiteral("-l"), QString::number(kLength),
+                               QStringLiteral("-t"), QString::number(kDurationMs / 1000), QStringLiteral("-J")});
+            QVERIFY(client.waitForFinished(30000));
+            report = QJsonDocument::fromJson(client.readAllStandardOutput()).object();
+            if (!report.value(QLatin1String("error")).toString().contains(QLatin1String("busy")))
+                break;
+            QTest::qWait(300);
+        }
+        const QJsonObject theirs = endSum(report, "sum_received");
+        const QJsonObject theirSent = endSum(report, "sum_sent");
+        QVERIFY2(theirs.value(QLatin1String("bytes")).toDouble() > 0,
+                 qPrintable(report.value(QLatin1String("error")).toString()));
+        qInfo("iperf3 -c -u -b %dM: server received %.0f B = %.2f Mbit/s; sent %.2f Mbit/s; %.0f of %.0f datagrams lost "
+              "(%.3f %%), jitter %.4f ms",
+              kRateMbps, theirs.value(QLatin1String("bytes")).toDouble(),
+              theirs.value(QLatin1String("bits_per_second")).toDouble() / 1e6,
+              theirSent.value(QLatin1String("bits_per_second")).toDouble() / 1e6,
+              theirs.value(QLatin1String("lost_packets")).toDouble(), theirs.value(QLatin1String("packets")).toDouble(),
+              theirs.value(QLatin1String("lost_percent")).toDouble(), theirs.value(QLatin1String("jitter_ms")).toDouble());
+        const RunResult ours = runNow(makeSpec(m_server.port(), QStringLiteral("iperf3-udp-send")));
+        QVERIFY2(ours.ok(), qPrintable(ours.error));
+        qInfo("wirebench iperf3-udp-send: server received %lld B = %.2f Mbit/s; sent %.2f Mbit/s; %lld of %lld datagrams "
+              "lost (%.3f %%), jitter %.4f ms",
+              ours.bytes, ours.bytes * 8 / ours.seconds / 1e6, ours.senderBytes * 8 / ours.seconds / 1e6,
+              qint64(extra(ours, "udp_lost_packets")), qint64(extra(ours, "udp_packets")),
+              extra(ours, "udp_loss_percent"), extra(ours, "udp_jitter_ms"));
+        // Both tests' reports, so that the next test reads its own.
+        QTRY_VERIFY_WITH_TIMEOUT((collectReports(), m_reports.size() >= 2), 10000);
+        m_reports.clear();
+    }
+
+    void badRate()
+    {
+        RunSpec spec = makeSpec(m_server.port(), QStringLiteral("iperf3-udp-send"));
+        spec.host.options.insert(QStringLiteral("iperf3.udp_rate_Mbps"), 0);
+        const RunResult r = runNow(spec);
+        QCOMPARE(r.status, RunStatus::Failed);
+        QVERIFY(!r.error.contains(QLatin1Char('\n')));
+        QVERIFY(r.error.contains(QLatin1String("iperf3.udp_rate_Mbps")));
+    }
+
+    void datagramFromFrameSize()
+    {
+        // Frame 1500 B carries 1472 B of payload behind IPv4 and UDP headers.
+        RunSpec spec = makeSpec(m_server.port(), QStringLiteral("iperf3-udp-send"), 1000);
+        spec.host.options.remove(QStringLiteral("iperf3.udp_length"));
+        spec.frameSize = 1500;
+        const RunResult r = runNow(spec);
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(int(extra(r, "udp_length")), 1472);
+        QCOMPARE(qint64(extra(r, "udp_packets")) * 1472, r.senderBytes);
+        QJsonObject report;
+        lastServerReport(&report);
+        QCOMPARE(report.value(QLatin1String("start")).toObject().value(QLatin1String("test_start")).toObject()
+                     .value(QLatin1String("blksize")).toInt(), 1472);
+    }
+
+    void serverKilledMidTest_data()
+    {
+        QTest::addColumn<QString>("protocol");
+        QTest::newRow("send") << QStringLiteral("iperf3-udp-send");
+        QTest::newRow("receive") << QStringLiteral("iperf3-udp-recv");
+    }
+
+    void serverKilledMidTest()
+    {
+        QFETCH(QString, protocol);
+        Iperf3Server doomed;
+        QVERIFY(startServer(doomed));
+        UdpObserver observer;
+        RunResult result;
+        std::atomic_bool done{false};
+        std::thread worker([&] {
+            result = DriverRegistry::create(protocol)->run(makeSpec(doomed.port(), protocol, 30000), observer);
+            done = true;
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(observer.count.load() >= 3 || done.load(), 20000);
+        const bool early = done.load();
+        doomed.process().kill();
+        QTRY_VERIFY_WITH_TIMEOUT(done.load(), 15000);
+        worker.join();
+        QVERIFY2(!early, qPrintable(result.error));
+        qInfo("%s", qPrintable(result.error));
+        QCOMPARE(result.status, RunStatus::Failed);
+        QVERIFY(!result.error.contains(QLatin1Char('\n')));
+        QVERIFY(result.error.startsWith(QLatin1String("loopback-iperf3 (127.0.0.1:")));
+        QVERIFY(result.error.contains(QLatin1String("middle of the test")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestIperf3Udp)
+#include "TestIperf3Udp.moc"
