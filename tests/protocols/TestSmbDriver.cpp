@@ -6,7 +6,10 @@
 
 #include <QDir>
 #include <QFile>
+#include <QThread>
 #include <QtTest>
+
+#include <algorithm>
 
 using namespace wb;
 using namespace wb::test;
@@ -37,6 +40,10 @@ private slots:
     void writeThenReadByteExact();
     void readSeedsMissingFile();
     void readToLocalFile();
+    void warmUpIsUntimedAndRecorded_data();
+    void warmUpIsUntimedAndRecorded();
+    void writeFromLocalFileByteExact();
+    void mssIsTheDataSegmentSize();
     void wrongPassword();
     void unknownUser();
     void missingShare();
@@ -148,6 +155,93 @@ void TestSmbDriver::readToLocalFile()
     QVERIFY2(r.ok(), qPrintable(r.error));
     QCOMPARE(patternMismatchInFile(local, FourMiB), -1);
     QVERIFY(r.extra.value(QStringLiteral("disk_MBps")).toDouble() > 0);
+}
+
+void TestSmbDriver::warmUpIsUntimedAndRecorded_data()
+{
+    QTest::addColumn<QString>("protocol");
+    QTest::addColumn<bool>("warmUp");
+    QTest::newRow("write, warm-up on") << QStringLiteral("smb-write") << true;
+    QTest::newRow("write, warm-up off") << QStringLiteral("smb-write") << false;
+    QTest::newRow("read, warm-up on") << QStringLiteral("smb-read") << true;
+    QTest::newRow("read, warm-up off") << QStringLiteral("smb-read") << false;
+}
+
+void TestSmbDriver::warmUpIsUntimedAndRecorded()
+{
+    // The untimed first calls (three of the I/O size, from offset 0) are recorded, counted nowhere else, and
+    // leave the file exact: a write stores offset 0 onwards twice with the same bytes, a read seeks back.
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    QFETCH(QString, protocol);
+    QFETCH(bool, warmUp);
+    const qint64 io = 1024 * 1024;
+    const qint64 size = 9 * io + 4321;
+    const QString path = QStringLiteral("warm.bin");
+    if (protocol == QLatin1String("smb-read")) {
+        TestObserver w;
+        const RunResult seeded = runSpec(spec(QStringLiteral("smb-write"), size, path), w);
+        QVERIFY2(seeded.ok(), qPrintable(seeded.error));
+    }
+    RunSpec s = spec(protocol, size, path); // verify on: the write reads the file back, the read checks the pattern
+    s.host.options.insert(QStringLiteral("smb.io_size"), io);
+    s.host.options.insert(QStringLiteral("smb.warm_up"), warmUp);
+    TestObserver o;
+    QThread *const caller = QThread::currentThread();
+    bool samplesOnCaller = true;
+    o.onSample = [&](int) { samplesOnCaller = samplesOnCaller && QThread::currentThread() == caller; };
+    const RunResult r = runSpec(s, o);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QVERIFY(r.extra.contains(QStringLiteral("verified")));
+    QCOMPARE(r.extra.value(QStringLiteral("smb_warmup_bytes")).toLongLong(), warmUp ? 3 * io : 0);
+    QCOMPARE(r.bytes, size);
+    qint64 sampled = 0;
+    for (const Sample &x : r.samples)
+        sampled += x.bytes;
+    QCOMPARE(sampled, size);
+    // The I/O calls run on a thread of their own; the observer still hears from the driver's (calling) thread.
+    QVERIFY(!o.samples.isEmpty());
+    QVERIFY(samplesOnCaller);
+    QCOMPARE(patternMismatchInFile(m_servers->smbRoot() + QLatin1Char('/') + path, size), -1);
+    QVERIFY(std::any_of(o.statuses.cbegin(), o.statuses.cend(),
+                        [](const QString &t) { return t.contains(QStringLiteral("warming up")); })
+            == warmUp);
+}
+
+void TestSmbDriver::writeFromLocalFileByteExact()
+{
+    // The next chunk is read from the local file on a second thread while the current one is written:
+    // small calls, an odd size, and the server's copy read back byte for byte.
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    const qint64 size = 5 * 1024 * 1024 + 777;
+    RunSpec s = spec(QStringLiteral("smb-write"), size, QStringLiteral("fromfile.bin"));
+    s.host.options.insert(QStringLiteral("smb.io_size"), 256 * 1024);
+    s.params.options.insert(QLatin1String(TransferSettings::SourceKey), QStringLiteral("file"));
+    s.params.options.insert(QLatin1String(TransferSettings::LocalPathKey), m_servers->scratch() + QStringLiteral("/smb-source.bin"));
+    TestObserver o;
+    const RunResult r = runSpec(s, o);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(r.bytes, size);
+    QCOMPARE(r.senderBytes, size);
+    QVERIFY(r.extra.contains(QStringLiteral("verified")));
+    QVERIFY(r.extra.value(QStringLiteral("disk_MBps")).toDouble() > 0);
+    QCOMPARE(patternMismatchInFile(m_servers->smbRoot() + QStringLiteral("/fromfile.bin"), size), -1);
+}
+
+void TestSmbDriver::mssIsTheDataSegmentSize()
+{
+    // Read at the end of the transfer as the larger of the send and receive MSS: on loopback the path's MSS,
+    // min(65536, 65535) - 40 - 12 with timestamps = 65483, both ways. The send MSS alone (or read right after
+    // the open) is 32768 here: Linux bounds it by half the peer's largest window (docs/FRAMES.md).
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    QFile ts(QStringLiteral("/proc/sys/net/ipv4/tcp_timestamps"));
+    const bool timestamps = ts.open(QIODevice::ReadOnly) && ts.readAll().trimmed() != "0";
+    for (const QString &protocol : {QStringLiteral("smb-write"), QStringLiteral("smb-read")}) {
+        TestObserver o;
+        const RunResult r = runSpec(spec(protocol, 16LL * 1024 * 1024, QStringLiteral("mss.bin")), o);
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        qInfo("%s: MSS %d bytes", qPrintable(protocol), r.mss);
+        QCOMPARE(r.mss, 65535 - 40 - (timestamps ? 12 : 0));
+    }
 }
 
 void TestSmbDriver::wrongPassword()
