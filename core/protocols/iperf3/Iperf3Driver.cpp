@@ -85,6 +85,8 @@ private:
     Outcome transfer();
     Outcome transferUdp();
     Outcome controlDuringTest();
+    void beginMeasuring();
+    void endMeasuring();
     Outcome finishTest();
     Outcome exchangeResults();
     Outcome readState(int *state, const QString &expected, bool drain);
@@ -127,6 +129,7 @@ private:
     TcpStats m_firstStats;
     double m_localSeconds = 0;
     CpuTimes m_cpu;                      ///< used during the measurement
+    CpuTimes m_cpuStart;                 ///< at the start of the measurement
     double m_cpuWallSeconds = 0;
     Results m_server;
     bool m_measuring = false;            ///< the meter has been started
@@ -528,6 +531,23 @@ Outcome Session::controlDuringTest()
     return Outcome::Continue;
 }
 
+void Session::beginMeasuring()
+{
+    m_measuring = true;
+    m_meter.start();
+    m_cpuStart = CpuTimes::now();
+}
+
+void Session::endMeasuring()
+{
+    m_meter.finish();
+    m_localSeconds = m_meter.elapsedSeconds();
+    const CpuTimes cpuEnd = CpuTimes::now();
+    m_cpu.user = cpuEnd.user - m_cpuStart.user;
+    m_cpu.system = cpuEnd.system - m_cpuStart.system;
+    m_cpuWallSeconds = m_localSeconds;
+}
+
 Outcome Session::transfer()
 {
     if (m_udp)
@@ -542,16 +562,11 @@ Outcome Session::transfer()
     const short dataEvents = m_reverse ? POLLIN : POLLOUT;
     const qint64 omitNs = qint64(m_params.omitSeconds) * 1000000000;
     const qint64 endNs = omitNs + qint64(m_spec.params.durationMs) * 1000000;
-    bool measuring = false;
-    CpuTimes cpuStart;
     QElapsedTimer clock;
     clock.start();
 
     auto startMeasuring = [&] {
-        measuring = true;
-        m_measuring = true;
-        m_meter.start();
-        cpuStart = CpuTimes::now();
+        beginMeasuring();
         for (size_t i = 0; i < n; ++i)
             m_retransBase[i] = m_streams[i].tcpStats().totalRetransmits;
     };
@@ -562,7 +577,7 @@ Outcome Session::transfer()
         if (m_stop())
             return cancel();
         const qint64 now = clock.nsecsElapsed();
-        if (!measuring && now >= omitNs)
+        if (!m_measuring && now >= omitNs)
             startMeasuring();
         if (now >= endNs)
             break;
@@ -594,21 +609,16 @@ Outcome Session::transfer()
                                 QStringLiteral("the iperf3 server stopped or the path failed; check it and run again"));
                 }
                 round += got;
-                if (measuring)
+                if (m_measuring)
                     m_measured[i] += got;
                 if (m_reverse && got < chunk)
                     break;
             }
         }
-        if (measuring)
+        if (m_measuring)
             m_meter.add(round);
     }
-    m_meter.finish();
-    m_localSeconds = m_meter.elapsedSeconds();
-    const CpuTimes cpuEnd = CpuTimes::now();
-    m_cpu.user = cpuEnd.user - cpuStart.user;
-    m_cpu.system = cpuEnd.system - cpuStart.system;
-    m_cpuWallSeconds = m_localSeconds;
+    endMeasuring();
     for (size_t i = 0; i < n; ++i) {
         const TcpStats stats = m_streams[i].tcpStats();
         if (i == 0)
@@ -641,16 +651,11 @@ Outcome Session::transferUdp()
     std::vector<double> credit(n, double(length));
     std::vector<char> blocked(n, 0);
     qint64 lastNs = 0;
-    bool measuring = false;
-    CpuTimes cpuStart;
     QElapsedTimer clock;
     clock.start();
 
     auto startMeasuring = [&] {
-        measuring = true;
-        m_measuring = true;
-        m_meter.start();
-        cpuStart = CpuTimes::now();
+        beginMeasuring();
         m_udpSentBase = m_udpSent;
         m_udpBase = m_udpStats;
     };
@@ -661,7 +666,7 @@ Outcome Session::transferUdp()
         if (m_stop())
             return cancel();
         const qint64 now = clock.nsecsElapsed();
-        if (!measuring && now >= omitNs)
+        if (!m_measuring && now >= omitNs)
             startMeasuring();
         if (now >= endNs)
             break;
@@ -688,7 +693,7 @@ Outcome Session::transferUdp()
                     ++m_udpSent[i];
                     credit[i] -= length;
                     round += sent;
-                    if (measuring)
+                    if (m_measuring)
                         m_measured[i] += sent;
                 }
                 if (!blocked[i])
@@ -725,19 +730,14 @@ Outcome Session::transferUdp()
                 if (UdpHeader::read(datagram.constData(), got, false, &header))
                     m_udpStats[i].add(header.counter, header.sec + header.usec / 1e6, arrival.tv_sec + arrival.tv_nsec / 1e9);
                 round += got;
-                if (measuring)
+                if (m_measuring)
                     m_measured[i] += got;
             }
         }
-        if (measuring)
+        if (m_measuring)
             m_meter.add(round);
     }
-    m_meter.finish();
-    m_localSeconds = m_meter.elapsedSeconds();
-    const CpuTimes cpuEnd = CpuTimes::now();
-    m_cpu.user = cpuEnd.user - cpuStart.user;
-    m_cpu.system = cpuEnd.system - cpuStart.system;
-    m_cpuWallSeconds = m_localSeconds;
+    endMeasuring();
     return Outcome::Continue;
 }
 
