@@ -61,24 +61,31 @@ QString Iperf3Socket::lastError() const
     return QString::fromLocal8Bit(std::strerror(m_errno));
 }
 
-IoStatus Iperf3Socket::connectTo(const sockaddr *address, unsigned addressLength, int mss, int sendBuffer,
-                                 int recvBuffer, QDeadlineTimer deadline, const StopFn &stop)
+bool Iperf3Socket::open(int family, int type, int protocol, int sendBuffer, int recvBuffer)
 {
     close();
     m_optionWarning.clear();
-    m_fd = ::socket(address->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);
+    m_fd = ::socket(family, type | SOCK_NONBLOCK | SOCK_CLOEXEC, protocol);
     if (m_fd < 0) {
         m_errno = errno;
-        return IoStatus::Failed;
+        return false;
     }
-    // Options that shape the connection must precede connect(): the MSS clamp also lowers the MSS we
-    // announce in the SYN, and the receive buffer sets the window scale.
-    if (mss > 0 && ::setsockopt(m_fd, IPPROTO_TCP, TCP_MAXSEG, &mss, sizeof mss) != 0)
-        m_optionWarning = QStringLiteral("could not set the MSS to %1 B (%2)").arg(mss).arg(QString::fromLocal8Bit(std::strerror(errno)));
     if (sendBuffer > 0 && ::setsockopt(m_fd, SOL_SOCKET, SO_SNDBUF, &sendBuffer, sizeof sendBuffer) != 0)
         m_optionWarning = QStringLiteral("could not set the send buffer to %1 B").arg(sendBuffer);
     if (recvBuffer > 0 && ::setsockopt(m_fd, SOL_SOCKET, SO_RCVBUF, &recvBuffer, sizeof recvBuffer) != 0)
         m_optionWarning = QStringLiteral("could not set the receive buffer to %1 B").arg(recvBuffer);
+    return true;
+}
+
+IoStatus Iperf3Socket::connectTo(const sockaddr *address, unsigned addressLength, int mss, int sendBuffer,
+                                 int recvBuffer, QDeadlineTimer deadline, const StopFn &stop)
+{
+    // Options that shape the connection must precede connect(): the MSS clamp also lowers the MSS we
+    // announce in the SYN, and the receive buffer sets the window scale.
+    if (!open(address->sa_family, SOCK_STREAM, IPPROTO_TCP, sendBuffer, recvBuffer))
+        return IoStatus::Failed;
+    if (mss > 0 && ::setsockopt(m_fd, IPPROTO_TCP, TCP_MAXSEG, &mss, sizeof mss) != 0)
+        m_optionWarning = QStringLiteral("could not set the MSS to %1 B (%2)").arg(mss).arg(QString::fromLocal8Bit(std::strerror(errno)));
 
     if (::connect(m_fd, address, socklen_t(addressLength)) == 0)
         return IoStatus::Ok;
@@ -105,17 +112,8 @@ IoStatus Iperf3Socket::connectTo(const sockaddr *address, unsigned addressLength
 
 IoStatus Iperf3Socket::connectDatagram(const sockaddr *address, unsigned addressLength, int sendBuffer, int recvBuffer)
 {
-    close();
-    m_optionWarning.clear();
-    m_fd = ::socket(address->sa_family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_UDP);
-    if (m_fd < 0) {
-        m_errno = errno;
+    if (!open(address->sa_family, SOCK_DGRAM, IPPROTO_UDP, sendBuffer, recvBuffer))
         return IoStatus::Failed;
-    }
-    if (sendBuffer > 0 && ::setsockopt(m_fd, SOL_SOCKET, SO_SNDBUF, &sendBuffer, sizeof sendBuffer) != 0)
-        m_optionWarning = QStringLiteral("could not set the send buffer to %1 B").arg(sendBuffer);
-    if (recvBuffer > 0 && ::setsockopt(m_fd, SOL_SOCKET, SO_RCVBUF, &recvBuffer, sizeof recvBuffer) != 0)
-        m_optionWarning = QStringLiteral("could not set the receive buffer to %1 B").arg(recvBuffer);
     if (::connect(m_fd, address, socklen_t(addressLength)) != 0) {
         m_errno = errno;
         close();

@@ -59,6 +59,8 @@ public:
     void close();
 
 private:
+    /// A fresh non-blocking socket with the buffer sizes (0 = leave alone); false when none was created.
+    bool open(int family, int type, int protocol, int sendBuffer, int recvBuffer);
     IoStatus waitFor(short events, QDeadlineTimer deadline, const StopFn &stop);
 
     int m_fd = -1;
