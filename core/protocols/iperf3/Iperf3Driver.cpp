@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <vector>
 
 #include <netdb.h>
@@ -85,6 +86,8 @@ private:
     Outcome transfer();
     Outcome transferUdp();
     Outcome controlDuringTest();
+    void startDataClock();
+    bool dataPhaseRunning(const std::function<void()> &startMeasuring, qint64 *now);
     void beginMeasuring();
     void endMeasuring();
     Outcome finishTest();
@@ -130,6 +133,9 @@ private:
     double m_localSeconds = 0;
     CpuTimes m_cpu;                      ///< used during the measurement
     CpuTimes m_cpuStart;                 ///< at the start of the measurement
+    QElapsedTimer m_dataClock;           ///< from TEST_RUNNING: the omitted seconds, then the measured duration
+    qint64 m_omitNs = 0;
+    qint64 m_endNs = 0;
     double m_cpuWallSeconds = 0;
     Results m_server;
     bool m_measuring = false;            ///< the meter has been started
@@ -531,6 +537,23 @@ Outcome Session::controlDuringTest()
     return Outcome::Continue;
 }
 
+void Session::startDataClock()
+{
+    m_omitNs = qint64(m_params.omitSeconds) * 1000000000;
+    m_endNs = m_omitNs + qint64(m_spec.params.durationMs) * 1000000;
+    m_dataClock.start();
+}
+
+/// Where the data phase stands: *now is the time since TEST_RUNNING, startMeasuring runs once the
+/// omitted seconds are over, false once the measured duration is over too.
+bool Session::dataPhaseRunning(const std::function<void()> &startMeasuring, qint64 *now)
+{
+    *now = m_dataClock.nsecsElapsed();
+    if (!m_measuring && *now >= m_omitNs)
+        startMeasuring();
+    return *now < m_endNs;
+}
+
 void Session::beginMeasuring()
 {
     m_measuring = true;
@@ -560,28 +583,21 @@ Outcome Session::transfer()
         buffer[i] = char('0' + i % 10); // what iperf3 sends when asked for a repeating payload
     std::vector<pollfd> fds(1 + n);
     const short dataEvents = m_reverse ? POLLIN : POLLOUT;
-    const qint64 omitNs = qint64(m_params.omitSeconds) * 1000000000;
-    const qint64 endNs = omitNs + qint64(m_spec.params.durationMs) * 1000000;
-    QElapsedTimer clock;
-    clock.start();
 
     auto startMeasuring = [&] {
         beginMeasuring();
         for (size_t i = 0; i < n; ++i)
             m_retransBase[i] = m_streams[i].tcpStats().totalRetransmits;
     };
-    if (omitNs == 0)
-        startMeasuring();
+    startDataClock();
 
     for (;;) {
         if (m_stop())
             return cancel();
-        const qint64 now = clock.nsecsElapsed();
-        if (!m_measuring && now >= omitNs)
-            startMeasuring();
-        if (now >= endNs)
+        qint64 now = 0;
+        if (!dataPhaseRunning(startMeasuring, &now))
             break;
-        const int waitMs = int(qBound(qint64(1), (endNs - now) / 1000000, qint64(50)));
+        const int waitMs = int(qBound(qint64(1), (m_endNs - now) / 1000000, qint64(50)));
         fds[0] = {m_control.fd(), POLLIN, 0};
         for (size_t i = 0; i < n; ++i)
             fds[i + 1] = {m_streams[i].fd(), dataEvents, 0};
@@ -642,8 +658,6 @@ Outcome Session::transferUdp()
     for (int i = kUdpHeaderSize; i < length; ++i)
         datagram[i] = char('0' + i % 10);
     std::vector<pollfd> fds(1 + n);
-    const qint64 omitNs = qint64(m_params.omitSeconds) * 1000000000;
-    const qint64 endNs = omitNs + qint64(m_spec.params.durationMs) * 1000000;
     // A token bucket per stream, filled at the target rate on a steady clock; the first datagram may
     // leave at once.
     const double bytesPerNs = double(m_params.bandwidth) / 8.0 / 1e9;
@@ -651,27 +665,22 @@ Outcome Session::transferUdp()
     std::vector<double> credit(n, double(length));
     std::vector<char> blocked(n, 0);
     qint64 lastNs = 0;
-    QElapsedTimer clock;
-    clock.start();
 
     auto startMeasuring = [&] {
         beginMeasuring();
         m_udpSentBase = m_udpSent;
         m_udpBase = m_udpStats;
     };
-    if (omitNs == 0)
-        startMeasuring();
+    startDataClock();
 
     for (;;) {
         if (m_stop())
             return cancel();
-        const qint64 now = clock.nsecsElapsed();
-        if (!m_measuring && now >= omitNs)
-            startMeasuring();
-        if (now >= endNs)
+        qint64 now = 0;
+        if (!dataPhaseRunning(startMeasuring, &now))
             break;
         qint64 round = 0;
-        qint64 waitNs = qMin<qint64>(endNs - now, 50000000);
+        qint64 waitNs = qMin<qint64>(m_endNs - now, 50000000);
         if (!m_reverse) {
             const double grown = double(now - lastNs) * bytesPerNs;
             lastNs = now;
