@@ -264,6 +264,31 @@ private slots:
                      .value(QLatin1String("blksize")).toInt(), 1472);
     }
 
+    void stopMidTest()
+    {
+        // Stop returns within a second as "cancelled", and CLIENT_TERMINATE frees the server at once.
+        UdpObserver observer;
+        RunResult result;
+        std::atomic_bool done{false};
+        std::thread worker([&] {
+            const RunSpec spec = makeSpec(m_server.port(), QStringLiteral("iperf3-udp-recv"), 30000);
+            result = DriverRegistry::create(spec.protocol)->run(spec, observer);
+            done = true;
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(observer.count.load() >= 3 || done.load(), 20000);
+        const bool early = done.load();
+        observer.stop = true;
+        QTRY_VERIFY_WITH_TIMEOUT(done.load(), 5000);
+        worker.join();
+        QVERIFY2(!early, qPrintable(result.error));
+        QCOMPARE(result.status, RunStatus::Cancelled);
+        const RunResult next = runNow(makeSpec(m_server.port(), QStringLiteral("iperf3-udp-send"), 1000));
+        QVERIFY2(next.ok(), qPrintable(next.error));
+        QVERIFY(next.bytes > 0);
+        QTRY_VERIFY_WITH_TIMEOUT((collectReports(), !m_reports.isEmpty()), 10000);
+        m_reports.clear();
+    }
+
     void serverKilledMidTest_data()
     {
         QTest::addColumn<QString>("protocol");
