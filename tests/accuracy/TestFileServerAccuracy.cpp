@@ -8,7 +8,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
-#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -29,23 +28,21 @@ using namespace wb;
 // before the runs) and what they store goes to memory. The files to read are made here, of the exact size,
 // so that no driver uploads a seed file through the shaped line.
 //
-// What is compared: FTP's result (bytes over the driver's time) and, for SMB, the steady part of the
-// transfer: the samples after its first third. A fresh libsmbclient connection needs its first one or two
-// 4 MiB calls to ramp up (25-130 ms lost; a second pass over the same connection shows none), and each
-// synchronous call drains the line, so every scheduling delay of this process or smbd idles it; the whole
-// SMB result is printed next to the steady part and the difference is the ramp (docs/FRAMES.md).
+// What is compared: the whole result of every row (bytes over the driver's time), FTP and SMB alike. The SMB
+// driver leaves its first three I/O calls untimed (smb.warm_up, recorded as smb_warmup_bytes: a fresh
+// connection's first calls ramp up, as iperf3 -O leaves its first seconds out) and runs its I/O calls on a
+// thread of their own, so that nothing the engine does between two synchronous calls idles the line.
 //
-// Tolerance: target 3% below the theory; above it at most 1% (nothing gets through faster than the line).
-// Best of up to 2 attempts: a shared 2-core machine can only lose throughput. After a first attempt more
-// than 3% low, iperf3 runs through the same lab in the same direction as the reference: when the best
-// attempt is still more than 3% low, it must come within 3 points of iperf3 (the lab cannot reach its
-// theory on this machine right now). SMB suffers more from a busy machine than one TCP stream (each call
-// drains the line): when it misses that too, smbclient runs through the same lab, and Wirebench's whole
-// SMB result (the better of the attempts) must come within 3 points of Samba's own client. Every figure is printed as a "row:" line (bench/lab_accuracy.sh
-// shows those).
+// Tolerance: at most 3% below the theory; above it at most 1% (nothing gets through faster than the line).
+// Best of up to 2 attempts: a shared 2-core machine can only lose throughput. One explicit exception, for a
+// machine too loaded for the lab: when the best attempt is still more than 3% low, iperf3 runs through the
+// same lab in the same direction right after. Only when iperf3 also misses its own 1% target is the row
+// compared with iperf3 instead (within 3 points of it), and the test says so ("overloaded:"). When iperf3
+// meets its target, the row fails. Every figure is printed as a "row:" line (bench/lab_accuracy.sh shows
+// those).
 //
 // WIREBENCH_FS_MB_1G and WIREBENCH_FS_MB_100M (MB = 10^6 bytes) change the file sizes (default 300 and 30:
-// about 2.5 s per run; the whole test took 57-96 s, the longer the busier the machine);
+// about 2.5 s per run; the whole test took 60-80 s, the longer the busier the machine);
 // WIREBENCH_SMB_IO_SIZE (bytes) the SMB driver's I/O size (smb.io_size, default 4 MiB).
 class TestFileServerAccuracy : public QObject
 {
@@ -61,9 +58,7 @@ private:
     bool makeServerFile(const QString &path, qint64 size, QString *why);
     Host labHost(const QString &protocol, qint64 size) const;
     RunResult runOnce(const QString &protocol, int frame, qint64 size);
-    double smbclientRatio(bool read, qint64 size, double theory);
     static qint64 sizeFor(double rateBps);
-    static double steadyBytesPerSecond(const RunResult &r);
 
     std::unique_ptr<test::FileServerFixture> m_fixture;
     std::unique_ptr<test::LabSession> m_lab;
@@ -80,8 +75,8 @@ QString fileName(const QString &kind, qint64 size)
     return QStringLiteral("%1-%2.bin").arg(kind).arg(size);
 }
 
-/// One line for the report: the same columns as bench/lab_accuracy.sh's TCP lines, SMB with its steady part.
-QString rowLine(const QString &protocol, double rateBps, int mtu, const RunResult &r, double theory, double steady)
+/// One line for the report: the same columns as bench/lab_accuracy.sh's TCP lines, SMB with its untimed warm-up.
+QString rowLine(const QString &protocol, double rateBps, int mtu, const RunResult &r, double theory, int attempt)
 {
     QString line = QStringLiteral("row: wirebench      %1 %2 Mbit/s MTU %3: %4 MB/s  theory %5 MB/s  ratio %6  MSS %7 bytes")
                        .arg(protocol, -9)
@@ -92,7 +87,9 @@ QString rowLine(const QString &protocol, double rateBps, int mtu, const RunResul
                        .arg(r.bytesPerSecond() / theory, 7, 'f', 4)
                        .arg(r.mss);
     if (protocol.startsWith(QLatin1String("smb")))
-        line += QStringLiteral("  steady part %1 MB/s = ratio %2").arg(steady / 1e6, 0, 'f', 3).arg(steady / theory, 0, 'f', 4);
+        line += QStringLiteral("  (untimed warm-up %1 bytes)").arg(r.extra.value(QStringLiteral("smb_warmup_bytes")).toLongLong());
+    if (attempt > 1)
+        line += QStringLiteral("  [attempt %1]").arg(attempt);
     return line;
 }
 
@@ -291,53 +288,6 @@ RunResult TestFileServerAccuracy::runOnce(const QString &protocol, int frame, qi
     return r;
 }
 
-double TestFileServerAccuracy::steadyBytesPerSecond(const RunResult &r)
-{
-    // From the end of the first sample that ends after a third of the transfer to the end of the last one.
-    // Samples end where the driver counted bytes (SMB: after a whole read or write call), so both edges
-    // are exact.
-    const SampleList &s = r.samples;
-    if (s.size() < 3)
-        return 0;
-    const double cut = s.last().endSeconds / 3;
-    qsizetype from = 0;
-    while (from < s.size() - 1 && s.at(from).endSeconds < cut)
-        ++from;
-    qint64 bytes = 0;
-    for (qsizetype i = from + 1; i < s.size(); ++i)
-        bytes += s.at(i).bytes;
-    const double seconds = s.last().endSeconds - s.at(from).endSeconds;
-    return seconds > 0 ? bytes / seconds : 0;
-}
-
-double TestFileServerAccuracy::smbclientRatio(bool read, qint64 size, double theory)
-{
-    // Samba's own client through the same lab (forked from this thread: inside the client namespace). It
-    // keeps reads and writes in flight across its buffer, and its figure covers open to close of the file.
-    // A put sends the file made for FTP GET (same size, on the tmpfs) to a name of its own.
-    const QString local = m_fixture->ftpRoot() + QLatin1Char('/') + fileName(QStringLiteral("get"), size);
-    const QString remote = fileName(QStringLiteral("smbclient"), size);
-    QProcess p;
-    p.setProcessChannelMode(QProcess::MergedChannels);
-    p.start(QStringLiteral("smbclient"),
-            {QStringLiteral("//%1/wbshare").arg(ServerAddress), QStringLiteral("-U"),
-             m_fixture->user() + QLatin1Char('%') + m_fixture->password(), QStringLiteral("-W"), QStringLiteral("WBTEST"),
-             QStringLiteral("-m"), QStringLiteral("SMB3"), QStringLiteral("-c"),
-             read ? QStringLiteral("get %1 /dev/null").arg(fileName(QStringLiteral("read"), size))
-                  : QStringLiteral("put %1 %2").arg(local, remote)});
-    const bool done = p.waitForFinished(60000);
-    const QString out = QString::fromLocal8Bit(p.readAll());
-    QFile::remove(m_fixture->smbRoot() + QLatin1Char('/') + remote);
-    // "(12345.6 KiloBytes/sec)" for get, "(12345.6 kb/s)" for put: both KiB/s.
-    static const QRegularExpression rateText(QStringLiteral("\\(([0-9.]+) (?:KiloBytes/sec|kb/s)\\)"));
-    const QRegularExpressionMatch m = rateText.match(out);
-    if (!done || !m.hasMatch()) {
-        qWarning("smbclient through the lab failed: %s", qPrintable(out.trimmed().left(300)));
-        return 0;
-    }
-    return m.captured(1).toDouble() * 1024 / theory;
-}
-
 void TestFileServerAccuracy::goodputMatchesTheory_data()
 {
     QTest::addColumn<QString>("protocol");
@@ -372,83 +322,66 @@ void TestFileServerAccuracy::goodputMatchesTheory()
     QCOMPARE(qRound(theory), qRound(rateBps * (mtu - 52) / (mtu + 38) / 8));
     const qint64 size = sizeFor(rateBps);
     const bool smb = protocol.startsWith(QLatin1String("smb"));
-    // FTP: the result itself. SMB: its steady part (see the class comment); the result is printed with it.
-    const auto judged = [smb](const RunResult &r) { return smb ? steadyBytesPerSecond(r) : r.bytesPerSecond(); };
     RunResult best;
     double ratio = 0;
-    double bestWhole = 0; // SMB: the best whole result, which the smbclient reference is compared with
-    double reference = 0;
-    for (int attempt = 1; attempt <= 2; ++attempt) {
+    for (int attempt = 1; attempt <= 2 && ratio < 0.97; ++attempt) {
         const RunResult got = runOnce(protocol, mtu, size);
         QVERIFY2(got.ok(), qPrintable(got.error));
         QCOMPARE(got.bytes, size);
-        const double gotRatio = judged(got) / theory;
-        qInfo("%s attempt %d: %lld bytes in %.4f s (meter %s s), steady part (after the first third) %.3f MB/s = "
-              "%.4f of the theory; MSS %d bytes (%s), observed %s bytes",
-              qPrintable(protocol), attempt, got.bytes, got.seconds,
-              qPrintable(got.extra.value(QStringLiteral("meter_seconds"), QStringLiteral("-")).toString()),
-              steadyBytesPerSecond(got) / 1e6, steadyBytesPerSecond(got) / theory, got.mss,
+        qInfo("%s attempt %d: %lld bytes in %.4f s; MSS %d bytes (%s), observed %s bytes; untimed warm-up %s bytes; "
+              "CPU busy during the run: %.0f%% of the machine (%d cores), this process %.0f%% of one core",
+              qPrintable(protocol), attempt, got.bytes, got.seconds, got.mss,
               qPrintable(got.extra.value(QStringLiteral("mss_source")).toString()),
-              qPrintable(got.extra.value(QStringLiteral("mss_observed"), QStringLiteral("-")).toString()));
-        qInfo("%s", qPrintable(rowLine(protocol, rateBps, mtu, got, theory, steadyBytesPerSecond(got))));
-        // Nothing gets through faster than the line: strict above (the steady part's edges are whole I/O
-        // calls, so it has no rounding of its own beyond the clock).
-        QVERIFY2(got.bytesPerSecond() <= 1.01 * theory && steadyBytesPerSecond(got) <= 1.01 * theory,
-                 qPrintable(QStringLiteral("%1 MB/s (steady part %2 MB/s) is above the theoretical %3 MB/s of the line")
+              qPrintable(got.extra.value(QStringLiteral("mss_observed"), QStringLiteral("-")).toString()),
+              qPrintable(got.extra.value(QStringLiteral("smb_warmup_bytes"), QStringLiteral("-")).toString()),
+              got.extra.value(QStringLiteral("cpu_local_percent"), -1).toDouble(),
+              got.extra.value(QStringLiteral("cpu_local_cores"), 0).toInt(),
+              got.extra.value(QStringLiteral("cpu_process_percent"), -1).toDouble());
+        qInfo("%s", qPrintable(rowLine(protocol, rateBps, mtu, got, theory, attempt)));
+        // Nothing gets through faster than the line.
+        QVERIFY2(got.bytesPerSecond() <= 1.01 * theory,
+                 qPrintable(QStringLiteral("%1 MB/s is above the theoretical %2 MB/s of the line")
                                 .arg(got.megabytesPerSecond(), 0, 'f', 3)
-                                .arg(steadyBytesPerSecond(got) / 1e6, 0, 'f', 3)
                                 .arg(theory / 1e6, 0, 'f', 3)));
-        if (gotRatio > ratio) {
-            ratio = gotRatio;
+        if (got.bytesPerSecond() / theory > ratio) {
+            ratio = got.bytesPerSecond() / theory;
             best = got;
-        }
-        bestWhole = qMax(bestWhole, got.bytesPerSecond() / theory);
-        if (ratio >= 0.97)
-            break;
-        if (attempt == 1) {
-            const bool reverse = protocol == QLatin1String("ftp-get") || protocol == QLatin1String("smb-read");
-            reference = test::LabSession::iperf3Ratio(reverse, theory, 2);
-            qInfo("reference: iperf3 through the same lab right after: ratio %.4f of the theory", reference);
         }
     }
     // The MSS the run used: MTU - 52 with TCP timestamps (1448, 8948). libsmbclient's socket is not the
-    // driver's own: the engine also observes it through sock_diag.
+    // driver's own: the driver reads it at the end of the transfer, and the engine observes it through
+    // sock_diag as well.
     QCOMPARE(best.mss, mtu - 52);
-    if (smb)
+    if (smb) {
         QCOMPARE(best.extra.value(QStringLiteral("mss_observed")).toInt(), mtu - 52);
+        QVERIFY(best.extra.value(QStringLiteral("smb_warmup_bytes")).toLongLong() > 0);
+    }
     QCOMPARE(best.extra.value(QStringLiteral("path_mtu")).toInt(), mtu);
-    if (smb)
-        qInfo("smb: the whole transfer reached %.4f of the theory, its steady part %.4f: the fresh connection's "
-              "first I/O calls cost %.1f%% (docs/FRAMES.md)",
-              best.bytesPerSecond() / theory, ratio, (1 - best.bytesPerSecond() / judged(best)) * 100);
     if (ratio >= 0.97)
         return;
+    // Only an overloaded machine excuses a miss, and it must show: iperf3 through the same lab, same direction,
+    // right after, misses its own 1% target too.
+    const bool reverse = protocol == QLatin1String("ftp-get") || protocol == QLatin1String("smb-read");
+    const double reference = test::LabSession::iperf3Ratio(reverse, theory, 2);
+    qInfo("reference: iperf3 through the same lab right after: ratio %.4f of the theory", reference);
     QVERIFY2(reference > 0, "iperf3 (the reference when the machine is too busy for the lab's theory) did not run");
-    if (smb && ratio < reference - 0.03) {
-        // Each synchronous SMB call drains the line, so a busy machine costs SMB more than one TCP stream:
-        // then Samba's own client through the same lab must not do better than Wirebench's whole result.
-        const double samba = smbclientRatio(protocol == QLatin1String("smb-read"), size, theory);
-        qInfo("reference: smbclient through the same lab right after: ratio %.4f of the theory (Wirebench's best whole "
-              "transfer %.4f)",
-              samba, bestWhole);
-        QVERIFY2(samba > 0, "smbclient (the SMB reference when the machine is too busy) did not run");
-        QVERIFY2(bestWhole >= samba - 0.03,
-                 qPrintable(QStringLiteral("the best whole transfer, %1% of the theoretical %2 MB/s, is more than 3 "
-                                           "points below what smbclient reached through the same lab (%3% of it)")
-                                .arg(bestWhole * 100, 0, 'f', 2)
-                                .arg(theory / 1e6, 0, 'f', 3)
-                                .arg(samba * 100, 0, 'f', 2)));
-        return;
-    }
-    QVERIFY2(ratio >= qMin(0.97, reference - 0.03),
+    QVERIFY2(reference < 0.99,
              qPrintable(QStringLiteral("best of 2: %1 MB/s is %2% from the theoretical %3 MB/s (tolerance 3%), while "
-                                       "iperf3 reached %4% of it")
-                            .arg(judged(best) / 1e6, 0, 'f', 3)
+                                       "iperf3 through the same lab reached %4% of it: the machine is not the cause")
+                            .arg(best.megabytesPerSecond(), 0, 'f', 3)
                             .arg((ratio - 1) * 100, 0, 'f', 2)
                             .arg(theory / 1e6, 0, 'f', 3)
                             .arg(reference * 100, 0, 'f', 2)));
-    qInfo("the lab missed its theory on this busy machine: Wirebench %.2f%%, iperf3 %.2f%% of it", ratio * 100,
-          reference * 100);
+    qInfo("overloaded: iperf3 missed its 1%% target too (%.2f%% of the theory): %s is compared with iperf3 instead "
+          "(%.2f%%, within 3 points required)",
+          reference * 100, qPrintable(protocol), ratio * 100);
+    QVERIFY2(ratio >= reference - 0.03,
+             qPrintable(QStringLiteral("best of 2: %1 MB/s is %2% of the theoretical %3 MB/s, more than 3 points below "
+                                       "iperf3 through the same lab on this overloaded machine (%4%)")
+                            .arg(best.megabytesPerSecond(), 0, 'f', 3)
+                            .arg(ratio * 100, 0, 'f', 2)
+                            .arg(theory / 1e6, 0, 'f', 3)
+                            .arg(reference * 100, 0, 'f', 2)));
 }
 
 QTEST_GUILESS_MAIN(TestFileServerAccuracy)
