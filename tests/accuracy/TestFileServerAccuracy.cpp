@@ -42,7 +42,7 @@ using namespace wb;
 // those).
 //
 // WIREBENCH_FS_MB_1G and WIREBENCH_FS_MB_100M (MB = 10^6 bytes) change the file sizes (default 300 and 30:
-// about 2.5 s per run; the whole test took 60-80 s, the longer the busier the machine);
+// about 2.5 s per run; the whole test took 44-65 s, the longer the busier the machine);
 // WIREBENCH_SMB_IO_SIZE (bytes) the SMB driver's I/O size (smb.io_size, default 4 MiB).
 class TestFileServerAccuracy : public QObject
 {
