@@ -36,11 +36,12 @@ QStringList RunAnalyzer::endPlan()
 
 void RunAnalyzer::duringRun()
 {
-    // Every 250 ms for the whole run, keeping the last figure: a driver may lower the MSS after connect
-    // (SMB: TCP_MAXSEG once libsmbclient has connected), and the last value carried most of the data.
+    // Every 2 s for the whole run, keeping the last figure (the MSS grows with the peer's window early on, and
+    // the last value carried most of the data). Not more often: this runs on the driver's thread, and a
+    // sock_diag dump costs milliseconds that a synchronous protocol (SMB) waits for.
     if (m_observePort == 0)
         return;
-    if (m_sinceObserve.isValid() && m_sinceObserve.elapsed() < 250)
+    if (m_sinceObserve.isValid() && m_sinceObserve.elapsed() < 2000)
         return;
     m_sinceObserve.start();
     const LinkInfo link = m_links.value(m_currentAddress);
