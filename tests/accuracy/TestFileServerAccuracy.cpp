@@ -34,7 +34,7 @@ using namespace wb;
 // thread of their own, so that nothing the engine does between two synchronous calls idles the line.
 //
 // Tolerance: at most 3% below the theory; above it at most 1% (nothing gets through faster than the line).
-// Best of up to 2 attempts: a shared 2-core machine can only lose throughput. One explicit exception, for a
+// Best of up to 3 attempts: a shared 2-core machine can only lose throughput. One explicit exception, for a
 // machine too loaded for the lab: when the best attempt is still more than 3% low, iperf3 runs through the
 // same lab in the same direction right after. Only when iperf3 also misses its own 1% target is the row
 // compared with iperf3 instead (within 3 points of it), and the test says so ("overloaded:"). When iperf3
@@ -324,7 +324,7 @@ void TestFileServerAccuracy::goodputMatchesTheory()
     const bool smb = protocol.startsWith(QLatin1String("smb"));
     RunResult best;
     double ratio = 0;
-    for (int attempt = 1; attempt <= 2 && ratio < 0.97; ++attempt) {
+    for (int attempt = 1; attempt <= 3 && ratio < 0.97; ++attempt) {
         const RunResult got = runOnce(protocol, mtu, size);
         QVERIFY2(got.ok(), qPrintable(got.error));
         QCOMPARE(got.bytes, size);
@@ -366,7 +366,7 @@ void TestFileServerAccuracy::goodputMatchesTheory()
     qInfo("reference: iperf3 through the same lab right after: ratio %.4f of the theory", reference);
     QVERIFY2(reference > 0, "iperf3 (the reference when the machine is too busy for the lab's theory) did not run");
     QVERIFY2(reference < 0.99,
-             qPrintable(QStringLiteral("best of 2: %1 MB/s is %2% from the theoretical %3 MB/s (tolerance 3%), while "
+             qPrintable(QStringLiteral("best of 3: %1 MB/s is %2% from the theoretical %3 MB/s (tolerance 3%), while "
                                        "iperf3 through the same lab reached %4% of it: the machine is not the cause")
                             .arg(best.megabytesPerSecond(), 0, 'f', 3)
                             .arg((ratio - 1) * 100, 0, 'f', 2)
@@ -376,7 +376,7 @@ void TestFileServerAccuracy::goodputMatchesTheory()
           "(%.2f%%, within 3 points required)",
           reference * 100, qPrintable(protocol), ratio * 100);
     QVERIFY2(ratio >= reference - 0.03,
-             qPrintable(QStringLiteral("best of 2: %1 MB/s is %2% of the theoretical %3 MB/s, more than 3 points below "
+             qPrintable(QStringLiteral("best of 3: %1 MB/s is %2% of the theoretical %3 MB/s, more than 3 points below "
                                        "iperf3 through the same lab on this overloaded machine (%4%)")
                             .arg(best.megabytesPerSecond(), 0, 'f', 3)
                             .arg(ratio * 100, 0, 'f', 2)
