@@ -29,7 +29,11 @@ namespace {
 constexpr int kDefaultTimeoutMs = 10000;
 /// An iperf3 server answers "busy" until it has cleaned up after the previous client, which takes a
 /// moment after the last byte of that test: the next repetition of a plan must not trip over it.
-constexpr int kBusyRetryMs = 3000;
+constexpr int kBusyRetryMs = 8000;
+/// A server that accepted our connection answers with PARAM_EXCHANGE at once; silence for this long most
+/// likely means the connection sits in the backlog of a listening socket the server is replacing (iperf3
+/// re-opens it after each test), so the client connects again (within kBusyRetryMs).
+constexpr int kFirstStateMs = 2000;
 
 constexpr char kUdpRateOption[] = "iperf3.udp_rate_Mbps";
 constexpr char kUdpLengthOption[] = "iperf3.udp_length";
@@ -92,7 +96,8 @@ private:
     void endMeasuring();
     Outcome finishTest();
     Outcome exchangeResults();
-    Outcome readState(int *state, const QString &expected, bool drain);
+    /// waitMs: how long to wait for the state byte; 0 = the run's timeout.
+    Outcome readState(int *state, const QString &expected, bool drain, int waitMs = 0);
     Outcome unexpectedState(int state, const QString &expected);
     Outcome ioFailure(IoStatus status, const Iperf3Socket &socket, const QString &what);
     Outcome fail(const QString &what, const QString &tryText);
@@ -327,7 +332,8 @@ Outcome Session::connectControl()
             if (status == IoStatus::Stopped)
                 break;
         }
-        if (status != IoStatus::Failed || m_control.lastErrno() != ECONNREFUSED || refusedUntil.hasExpired()
+        const int err = m_control.lastErrno();
+        if (status != IoStatus::Failed || (err != ECONNREFUSED && err != ECONNRESET) || refusedUntil.hasExpired()
             || m_stop())
             break;
         ::poll(nullptr, 0, 100);
@@ -346,22 +352,26 @@ Outcome Session::connectControl()
                     QStringLiteral("check the address, the port and the network path"));
     }
     const IoStatus sent = m_control.writeAll(m_cookie.constData(), m_cookie.size(), deadline(), m_stop);
+    m_busy = sent == IoStatus::Closed; // reset by a listening socket being replaced: worth another try
     return ioFailure(sent, m_control, QStringLiteral("sending the iperf3 cookie"));
 }
 
-Outcome Session::readState(int *state, const QString &expected, bool drain)
+Outcome Session::readState(int *state, const QString &expected, bool drain, int waitMs)
 {
     // While we wait on the control connection, a receiving client keeps reading its data streams, so
     // that a server still blocked in a write can reach its control handling.
-    const QDeadlineTimer until = deadline();
+    waitMs = waitMs > 0 ? qMin(waitMs, m_timeoutMs) : m_timeoutMs;
+    const QDeadlineTimer until(waitMs);
     std::vector<pollfd> fds(1 + (drain ? m_streams.size() : 0));
     static thread_local QByteArray sink(256 * 1024, '\0');
     for (;;) {
         if (m_stop())
             return cancel();
-        if (until.hasExpired())
-            return fail(QStringLiteral("no %1 from the server within %2 s").arg(expected).arg(m_timeoutMs / 1000.0),
+        if (until.hasExpired()) {
+            m_busy = expected == stateName(ParamExchange); // see kFirstStateMs
+            return fail(QStringLiteral("no %1 from the server within %2 s").arg(expected).arg(waitMs / 1000.0),
                         QStringLiteral("is this port an iperf3 server? check that iperf3 -s is running and reachable"));
+        }
         fds[0] = {m_control.fd(), POLLIN, 0};
         for (size_t i = 1; i < fds.size(); ++i)
             fds[i] = {m_streams[i - 1].fd(), POLLIN, 0};
@@ -446,7 +456,7 @@ Outcome Session::handshake()
                                  : !streamsCreated ? stateName(CreateStreams)
                                                    : stateName(TestRunning);
         int state = 0;
-        if (Outcome o = readState(&state, expected, false); o != Outcome::Continue)
+        if (Outcome o = readState(&state, expected, false, paramsSent ? 0 : kFirstStateMs); o != Outcome::Continue)
             return o;
         if (state == ParamExchange && !paramsSent) {
             const QByteArray message = frameJson(m_params.toJson());
