@@ -77,7 +77,9 @@ void TestCliOptions::sizes_data()
     QTest::newRow("zero") << "0" << qint64(0);
     QTest::newRow("negative") << "-5" << qint64(-1);
     QTest::newRow("decimal") << "1.5K" << qint64(-1);
-    QTest::newRow("unknown suffix") << "5G" << qint64(-1);
+    QTest::newRow("G") << "5G" << qint64(5368709120);
+    QTest::newRow("GiB") << "1GiB" << qint64(1073741824);
+    QTest::newRow("unknown suffix") << "5T" << qint64(-1);
     QTest::newRow("empty") << "" << qint64(-1);
 }
 
