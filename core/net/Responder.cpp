@@ -35,7 +35,7 @@ using namespace wb::net;
 
 namespace {
 
-constexpr int kMinDataBuffer = 256 * 1024; // read at least this much per recv(): fewer syscalls
+constexpr int kMinDataBuffer = 128 * 1024; // read at least this much per recv(): fewer syscalls
 constexpr qint64 kMsNs = 1000000;
 
 QString mbps(qint64 bytes, double seconds)
