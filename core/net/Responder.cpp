@@ -569,6 +569,8 @@ void Responder::Private::session(Fd client, sockaddr_storage peer)
             const ssize_t n = ::recv(data.get(), buf.data(), buf.size(), 0);
             const qint64 now = nowNs();
             if (n > 0) {
+                if (window.totalBytes() == 0)
+                    setReceiveLowWater(data.get(), req.recvBuffer);
                 window.add(n, now);
             } else if (n == 0) {
                 break; // the client is done

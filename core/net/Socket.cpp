@@ -97,6 +97,20 @@ void setIoTimeouts(int fd, int ms)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 }
 
+int receiveLowWater(int recvBufferBytes)
+{
+    constexpr int kBulkLowWater = 128 * 1024;
+    if (recvBufferBytes <= 0)
+        return kBulkLowWater;
+    return std::clamp(recvBufferBytes / 4, 1, kBulkLowWater);
+}
+
+int setReceiveLowWater(int fd, int recvBufferBytes)
+{
+    const int bytes = receiveLowWater(recvBufferBytes);
+    return setsockopt(fd, SOL_SOCKET, SO_RCVLOWAT, &bytes, sizeof(bytes)) == 0 ? bytes : 0;
+}
+
 QString hostText(const sockaddr_storage &addr)
 {
     char buf[INET6_ADDRSTRLEN] = {};

@@ -58,6 +58,14 @@ bool setIntOption(int fd, int level, int option, int value, QString *error = nul
 bool setNonBlocking(int fd, bool on);
 /// SO_SNDTIMEO and SO_RCVTIMEO, so a blocking data loop wakes up to look at the clock and the stop flag.
 void setIoTimeouts(int fd, int ms);
+/// Lets a bulk receiver sleep until a useful amount has arrived (SO_RCVLOWAT) rather than wake for every
+/// segment: fewer wake-ups on both ends, so the tool costs less and the link shows more. The amount is
+/// receiveLowWater(recvBufferBytes); a read still returns early at the SO_RCVTIMEO timeout or the end of
+/// the stream, so no byte waits and the last one is timed when it comes. Call it after the first read,
+/// so that the first arrival is timed as it happens. Returns the amount set, 0 if the kernel refused it.
+int setReceiveLowWater(int fd, int recvBufferBytes);
+/// 128 KiB, or a quarter of an explicit receive buffer (recvBufferBytes > 0), so it never holds back the window.
+int receiveLowWater(int recvBufferBytes);
 /// "192.0.2.1:5301", "[::1]:5301"
 QString endpointText(const sockaddr_storage &addr);
 QString hostText(const sockaddr_storage &addr);

@@ -1,5 +1,6 @@
 #include "net/ControlMessage.h"
 #include "net/Responder.h"
+#include "net/Socket.h"
 #include "protocols/DriverRegistry.h"
 #include "protocols/tcp/TcpDriver.h"
 
@@ -107,6 +108,9 @@ private slots:
     void notAWirebenchd_data();
     void notAWirebenchd();
     void serverStopsMidTest();
+    void receiveLowWater_data();
+    void receiveLowWater();
+    void lowWaterKeepsEveryByte();
 
 private:
     RunSpec spec(const QString &protocol, int frameSize, int durationMs = 1000) const;
@@ -152,6 +156,9 @@ void TestTcpDriver::bothDirections_data()
     QTest::newRow("recv 9000") << QStringLiteral("tcp-recv") << 9000 << 0 << 128 * 1024;
     QTest::newRow("send 1500, 256 KiB buffers, -m 1472") << QStringLiteral("tcp-send") << 1500 << 256 * 1024 << 1472;
     QTest::newRow("recv 1500, 256 KiB buffers, -m 1472") << QStringLiteral("tcp-recv") << 1500 << 256 * 1024 << 1472;
+    // The netperf preset's small buffers: the receive low-water mark must shrink with them.
+    QTest::newRow("send 1500, 32 KiB buffers, -m 1472") << QStringLiteral("tcp-send") << 1500 << 32768 << 1472;
+    QTest::newRow("recv 1500, 64 KiB buffers, -m 1472") << QStringLiteral("tcp-recv") << 1500 << 65536 << 1472;
 }
 
 void TestTcpDriver::bothDirections()
@@ -328,4 +335,82 @@ void TestTcpDriver::serverStopsMidTest()
 }
 
 QTEST_GUILESS_MAIN(TestTcpDriver)
+void TestTcpDriver::receiveLowWater_data()
+{
+    QTest::addColumn<int>("recvBuffer");
+    QTest::addColumn<int>("expected");
+    QTest::newRow("system's buffer") << 0 << 128 * 1024;
+    QTest::newRow("netperf -S 65536") << 65536 << 16384;
+    QTest::newRow("netperf -s 32768") << 32768 << 8192;
+    QTest::newRow("4 MiB buffer") << 4 * 1024 * 1024 << 128 * 1024;
+    QTest::newRow("tiny buffer") << 2 << 1;
+}
+
+void TestTcpDriver::receiveLowWater()
+{
+    QFETCH(int, recvBuffer);
+    QFETCH(int, expected);
+    QCOMPARE(net::receiveLowWater(recvBuffer), expected);
+}
+
+// The receivers set SO_RCVLOWAT so that they wake once per chunk, not once per segment. This checks what
+// the figure relies on, with a real TCP connection on loopback: the kernel takes the value, a read below
+// the mark still returns at the SO_RCVTIMEO timeout with what has come, and the end of the stream returns
+// the rest at once, so every byte is counted and the last one is timed when it arrives.
+void TestTcpDriver::lowWaterKeepsEveryByte()
+{
+    QTcpServer server;
+    QVERIFY(server.listen(QHostAddress::LocalHost, 0));
+    const int out = ::socket(AF_INET, SOCK_STREAM, 0);
+    QVERIFY(out >= 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(server.serverPort());
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    QVERIFY(::connect(out, reinterpret_cast<sockaddr *>(&addr), sizeof(addr)) == 0);
+    QVERIFY(server.waitForNewConnection(5000));
+    QTcpSocket *accepted = server.nextPendingConnection();
+    QVERIFY(accepted);
+    const int in = ::dup(int(accepted->socketDescriptor()));
+    QVERIFY(in >= 0);
+    net::setNonBlocking(in, false);
+    net::setIoTimeouts(in, 100);
+
+    QCOMPARE(net::setReceiveLowWater(in, 0), 128 * 1024);
+    int lowat = 0;
+    socklen_t len = sizeof(lowat);
+    QVERIFY(getsockopt(in, SOL_SOCKET, SO_RCVLOWAT, &lowat, &len) == 0);
+    QCOMPARE(lowat, 128 * 1024);
+
+    std::vector<char> buf(256 * 1024);
+    QCOMPARE(::send(out, "ten bytes!", 10, 0), ssize_t(10));
+    QCOMPARE(::recv(in, buf.data(), buf.size(), 0), ssize_t(10)); // at the timeout, not held back
+
+    // More than the low-water mark and than the socket buffers hold, from another thread, then the end.
+    const qint64 total = 3 * 1000 * 1000 + 7;
+    std::thread sender([out, total] {
+        std::vector<char> chunk(size_t(total), 'x');
+        qint64 sent = 0;
+        while (sent < total) {
+            const ssize_t n = ::send(out, chunk.data() + sent, size_t(total - sent), MSG_NOSIGNAL);
+            if (n <= 0)
+                break;
+            sent += n;
+        }
+        ::shutdown(out, SHUT_WR);
+    });
+    qint64 got = 0;
+    for (int i = 0; i < 1000; ++i) {
+        const ssize_t n = ::recv(in, buf.data(), buf.size(), 0);
+        if (n == 0)
+            break;
+        if (n > 0)
+            got += n;
+    }
+    sender.join();
+    QCOMPARE(got, total);
+    ::close(out);
+    ::close(in);
+}
+
 #include "TestTcpDriver.moc"

@@ -473,6 +473,8 @@ RunResult TcpDriver::run(const RunSpec &spec, RunObserver &observer)
             const ssize_t n = ::recv(data.get(), buf.data(), buf.size(), 0);
             const qint64 now = nowNs();
             if (n > 0) {
+                if (window.totalBytes() == 0)
+                    setReceiveLowWater(data.get(), req.recvBuffer);
                 lastData = now;
                 window.add(n, now);
                 meter.add(n);
