@@ -4,7 +4,11 @@
 # the ratio wirebench/iperf3 and the CPU seconds per GB (10^9 bytes) of each client+server pair.
 #
 #   bench/tcp_vs_iperf3.sh [BUILD_DIR]        (default: build, then build-cli)
-# Environment: PAIRS (5), DURATION (5 s), FRAME (1500: both tools use MSS FRAME-40), MESSAGE (131072 B).
+# Environment: PAIRS (5), DURATION (5 s), FRAME (1500: both tools use MSS FRAME-40), MESSAGE (131072 B),
+#   DIRECTION (send: tcp-send against iperf3 -c; recv: tcp-recv against iperf3 -c -R),
+#   PIN (0; 1 runs both clients on CPU 0 and both servers on CPU 1, as iperf3 -A would: on a machine with
+#   few cores the scheduler otherwise sometimes puts sender and receiver on one core, which halves either
+#   tool's figure and makes single pairs differ by up to 40%).
 # Traffic stays on 127.0.0.1. Not part of ctest: timings on a shared machine are not test material.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +17,22 @@ PAIRS=${PAIRS:-5}
 DURATION=${DURATION:-5}
 FRAME=${FRAME:-1500}
 MESSAGE=${MESSAGE:-131072}
+DIRECTION=${DIRECTION:-send}
+PIN=${PIN:-0}
 MSS=$((FRAME - 40))
+case "$DIRECTION" in
+    send) WB_PROTOCOL=tcp-send; IPERF_REVERSE=() ;;
+    recv) WB_PROTOCOL=tcp-recv; IPERF_REVERSE=(-R) ;;
+    *) echo "tcp_vs_iperf3: DIRECTION must be send or recv, not \"$DIRECTION\"" >&2; exit 2 ;;
+esac
+CLIENT_ON=()
+SERVER_ON=()
+if [ "$PIN" = 1 ]; then
+    [ "$(nproc)" -ge 2 ] || { echo "tcp_vs_iperf3: PIN=1 needs 2 CPUs, this machine has $(nproc)" >&2; exit 2; }
+    command -v taskset >/dev/null || { echo "tcp_vs_iperf3: PIN=1 needs taskset (apt-get install util-linux)" >&2; exit 2; }
+    CLIENT_ON=(taskset -c 0)
+    SERVER_ON=(taskset -c 1)
+fi
 
 BUILD=${1:-}
 if [ -z "$BUILD" ]; then
@@ -60,7 +79,7 @@ client_cpu() {
     awk '{print $1 + $2}' "$out.time"
 }
 
-"$DAEMON" --listen 127.0.0.1:0 >"$WORK/wirebenchd.log" 2>&1 &
+"${SERVER_ON[@]}" "$DAEMON" --listen 127.0.0.1:0 >"$WORK/wirebenchd.log" 2>&1 &
 WBD_PID=$!
 for _ in $(seq 100); do
     WBD_PORT=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$WORK/wirebenchd.log" | head -1)
@@ -70,14 +89,15 @@ done
 [ -n "${WBD_PORT:-}" ] || { echo "tcp_vs_iperf3: wirebenchd did not start:" >&2; cat "$WORK/wirebenchd.log" >&2; exit 1; }
 
 IPERF_PORT=$(free_port)
-iperf3 -s -B 127.0.0.1 -p "$IPERF_PORT" >"$WORK/iperf3-server.log" 2>&1 &
+"${SERVER_ON[@]}" iperf3 -s -B 127.0.0.1 -p "$IPERF_PORT" >"$WORK/iperf3-server.log" 2>&1 &
 IPERF_PID=$!
 for _ in $(seq 100); do
     grep -q "Server listening" "$WORK/iperf3-server.log" 2>/dev/null && break
     sleep 0.1
 done
 
-echo "tcp_vs_iperf3: $PAIRS pairs of ${DURATION}-s runs on 127.0.0.1, frame $FRAME (MSS $MSS requested by both), message $MESSAGE B"
+echo "tcp_vs_iperf3: $PAIRS pairs of ${DURATION}-s $WB_PROTOCOL runs on 127.0.0.1, frame $FRAME (MSS $MSS requested by both), message $MESSAGE B"
+if [ "$PIN" = 1 ]; then echo "  clients on CPU 0, servers on CPU 1 (PIN=1)"; else echo "  not pinned to CPUs (PIN=1 pins clients and servers apart)"; fi
 echo "  wirebench: $("$CLI" --version) / wirebenchd on port $WBD_PORT; iperf3: $(iperf3 --version | head -1) on port $IPERF_PORT"
 printf "  %-4s %-10s %12s %12s %10s %10s %12s\n" pair tool "MB/s" "GB moved" "client s" "server s" "CPU s/GB"
 
@@ -86,7 +106,7 @@ ROWS="$WORK/rows"
 for pair in $(seq "$PAIRS"); do
     # wirebench
     s0=$(proc_cpu "$WBD_PID")
-    c=$(client_cpu "$WORK/wb$pair" "$CLI" run --host "127.0.0.1:$WBD_PORT" --protocol tcp-send --frame "$FRAME" \
+    c=$(client_cpu "$WORK/wb$pair" "${CLIENT_ON[@]}" "$CLI" run --host "127.0.0.1:$WBD_PORT" --protocol "$WB_PROTOCOL" --frame "$FRAME" \
         --reps 1 --duration "$DURATION" --message-size "$MESSAGE" --json "$WORK/wb$pair.json")
     s1=$(proc_cpu "$WBD_PID")
     python3 - "$WORK/wb$pair.json" "$c" "$s0" "$s1" "$pair" >>"$ROWS" <<'PY'
@@ -97,7 +117,7 @@ print(sys.argv[5], "wirebench", r["bytes"] / r["seconds"] / 1e6, r["bytes"], sys
 PY
     # iperf3
     s0=$(proc_cpu "$IPERF_PID")
-    c=$(client_cpu "$WORK/ip$pair" iperf3 -c 127.0.0.1 -p "$IPERF_PORT" -t "$DURATION" -M "$MSS" -l "$MESSAGE" -J)
+    c=$(client_cpu "$WORK/ip$pair" "${CLIENT_ON[@]}" iperf3 -c 127.0.0.1 -p "$IPERF_PORT" "${IPERF_REVERSE[@]}" -t "$DURATION" -M "$MSS" -l "$MESSAGE" -J)
     s1=$(proc_cpu "$IPERF_PID")
     python3 - "$WORK/ip$pair.stdout" "$c" "$s0" "$s1" "$pair" >>"$ROWS" <<'PY'
 import json, sys
