@@ -71,13 +71,21 @@ print((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"))
 PY
 }
 
-# Runs a client, prints "CPU_SECONDS" of the client (user + sys of it and its children).
+# Runs a client, prints "CPU_SECONDS" of the client (user + sys of it and its children); its peak
+# resident memory (KiB) goes to $out.rss.
 client_cpu() {
     local out=$1; shift
-    /usr/bin/time -f "%U %S" -o "$out.time" "$@" >"$out.stdout" 2>"$out.stderr" || {
+    /usr/bin/time -f "%U %S %M" -o "$out.time" "$@" >"$out.stdout" 2>"$out.stderr" || {
         echo "tcp_vs_iperf3: client failed: $*" >&2; cat "$out.stderr" >&2; tail -3 "$out.stdout" >&2; exit 1; }
+    awk '{print $3}' "$out.time" >"$out.rss"
     awk '{print $1 + $2}' "$out.time"
 }
+
+# Peak resident memory (VmHWM, KiB) of a running server so far.
+proc_peak_rss() { awk '/^VmHWM:/ {print $2}' "/proc/$1/status"; }
+# Memory of a running server that is its own (anonymous: heap, stacks, buffers; KiB), without the pages of
+# shared libraries that other processes share.
+proc_own_memory() { awk '/^Anonymous:/ {print $2}' "/proc/$1/smaps_rollup"; }
 
 "${SERVER_ON[@]}" "$DAEMON" --listen 127.0.0.1:0 >"$WORK/wirebenchd.log" 2>&1 &
 WBD_PID=$!
@@ -115,6 +123,7 @@ r = json.load(open(sys.argv[1]))["results"][0]
 assert r["status"] == "ok", r["error"]
 print(sys.argv[5], "wirebench", r["bytes"] / r["seconds"] / 1e6, r["bytes"], sys.argv[2], float(sys.argv[4]) - float(sys.argv[3]))
 PY
+    echo "wirebench $(cat "$WORK/wb$pair.rss")" >>"$WORK/rss"
     # iperf3
     s0=$(proc_cpu "$IPERF_PID")
     c=$(client_cpu "$WORK/ip$pair" "${CLIENT_ON[@]}" iperf3 -c 127.0.0.1 -p "$IPERF_PORT" "${IPERF_REVERSE[@]}" -t "$DURATION" -M "$MSS" -l "$MESSAGE" -J)
@@ -125,15 +134,18 @@ end = json.load(open(sys.argv[1]))["end"]
 rx = end["sum_received"]  # the receiver's count over the receiver's time, as Wirebench's figure
 print(sys.argv[5], "iperf3", rx["bytes"] / rx["seconds"] / 1e6, rx["bytes"], sys.argv[2], float(sys.argv[4]) - float(sys.argv[3]))
 PY
+    echo "iperf3 $(cat "$WORK/ip$pair.rss")" >>"$WORK/rss"
     tail -2 "$ROWS" | while read -r p tool mbps bytes cc sc; do
         python3 -c "import sys; p,t,m,b,c,s=sys.argv[1:]; b=float(b); print(f'  {p:<4} {t:<10} {float(m):12.1f} {b/1e9:12.2f} {float(c):10.2f} {float(s):10.2f} {(float(c)+float(s))/(b/1e9):12.3f}')" \
             "$p" "$tool" "$mbps" "$bytes" "$cc" "$sc"
     done
 done
 
-python3 - "$ROWS" <<'PY'
+python3 - "$ROWS" "$WORK/rss" "$(proc_peak_rss "$WBD_PID")" "$(proc_peak_rss "$IPERF_PID")" \
+    "$(proc_own_memory "$WBD_PID")" "$(proc_own_memory "$IPERF_PID")" <<'PY'
 import statistics, sys
 rows = [l.split() for l in open(sys.argv[1])]
+rss = [l.split() for l in open(sys.argv[2])]
 def pick(tool):
     rs = [r for r in rows if r[1] == tool]
     mbps = statistics.median(float(r[2]) for r in rs)
@@ -147,4 +159,13 @@ print(f"  median throughput: wirebench {wb[0]:.1f} MB/s, iperf3 {ip[0]:.1f} MB/s
 print(f"  ratio wirebench/iperf3 (medians): {wb[0] / ip[0]:.3f}")
 print(f"  CPU seconds per GB (client+server, median of pairs): wirebench {wb[1]:.3f}, iperf3 {ip[1]:.3f} "
       f"(overall {wb[2]:.3f} vs {ip[2]:.3f}; GB = 10^9 bytes)")
+wb_rss = statistics.median(int(r[1]) for r in rss if r[0] == "wirebench") / 1024
+ip_rss = statistics.median(int(r[1]) for r in rss if r[0] == "iperf3") / 1024
+wbd_rss, ips_rss = int(sys.argv[3]) / 1024, int(sys.argv[4]) / 1024
+print(f"  peak resident memory (MiB = 2^20 bytes): client wirebench-cli {wb_rss:.1f}, iperf3 -c {ip_rss:.1f} "
+      f"(ratio {wb_rss / ip_rss:.2f}); server wirebenchd {wbd_rss:.1f}, iperf3 -s {ips_rss:.1f} (ratio {wbd_rss / ips_rss:.2f})")
+wbd_own, ips_own = int(sys.argv[5]) / 1024, int(sys.argv[6]) / 1024
+print(f"  servers' own memory after the runs (anonymous, without shared libraries; MiB): wirebenchd {wbd_own:.1f}, "
+      f"iperf3 -s {ips_own:.1f} (ratio {wbd_own / ips_own:.2f}); most of wirebench's resident memory is Qt's and the "
+      f"protocol libraries' shared pages")
 PY
