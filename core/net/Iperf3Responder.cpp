@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -39,6 +40,12 @@ constexpr int kMinMessageBytes = 64 * 1024;
 constexpr int kOverrunGraceMs = 5000;
 constexpr int kDefaultBlockSize = 128 * 1024; ///< iperf3's default -l for TCP
 constexpr int kLingerMs = 1000;
+/// A UDP receiver without -w asks for this much socket buffer (the kernel caps it at rmem_max): the
+/// default ~200 KiB holds a few ms of a fast stream, and a busy machine that schedules our thread late
+/// would show that as loss of the path.
+constexpr int kUdpReceiveBufferBytes = 4 * 1024 * 1024;
+/// Datagrams read per stream and wake-up: one recv() each, so more rounds than a TCP stream's.
+constexpr int kUdpRounds = 64;
 
 enum class Io { Ok, Timeout, Closed, Failed, Stopped };
 
@@ -47,6 +54,42 @@ QString mbps(qint64 bytes, double seconds)
     if (seconds <= 0)
         return QStringLiteral("- MB/s");
     return QStringLiteral("%1 MB/s").arg(bytes / seconds / 1e6, 0, 'f', 1);
+}
+
+/// A UDP socket on the iperf3 port's number, as iperf3's server opens one per stream: SO_REUSEADDR, so
+/// that the next one binds while the previous one, connected to its stream's client, goes on receiving
+/// (the kernel gives a datagram to the socket connected to its sender before an unconnected one).
+Fd openUdpSocket(const QHostAddress &address, quint16 port, int *error)
+{
+    sockaddr_storage sa{};
+    socklen_t len = 0;
+    *error = EAFNOSUPPORT;
+    if (!toSockaddr(address, port, &sa, &len))
+        return Fd();
+    Fd fd(::socket(sa.ss_family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+    *error = errno;
+    if (!fd.valid())
+        return Fd();
+    setIntOption(fd.get(), SOL_SOCKET, SO_REUSEADDR, 1);
+    if (sa.ss_family == AF_INET6) // as the TCP listener: "Any" and "::" take IPv4 too
+        setIntOption(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY,
+                     address == QHostAddress(QHostAddress::Any) || address == QHostAddress(QHostAddress::AnyIPv6) ? 0 : 1);
+    if (::bind(fd.get(), reinterpret_cast<sockaddr *>(&sa), len) != 0) {
+        *error = errno;
+        return Fd();
+    }
+    return fd;
+}
+
+/// Seconds on the wall clock, as iperf3 stamps its datagrams (gettimeofday); only differences of
+/// transit times enter the jitter, so the two hosts' clocks need not agree.
+double wallSeconds(timespec *out = nullptr)
+{
+    timespec ts{};
+    ::clock_gettime(CLOCK_REALTIME, &ts);
+    if (out)
+        *out = ts;
+    return double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
 }
 
 } // namespace
@@ -411,17 +454,24 @@ void Iperf3Responder::Private::serve(Fd control, const sockaddr_storage &peer)
         return refuse(ip::ErrRecvParams, EINVAL, QStringLiteral("%1: not an iperf3 client?").arg(why));
 
     ip::TestParameters &t = params.test;
+    const bool udp = params.protocol == QLatin1String("udp");
     rec.reverse = t.reverse;
+    rec.udp = udp;
     rec.streams = t.parallel;
     rec.timeSeconds = t.timeSeconds;
     rec.omitSeconds = t.omitSeconds;
-    rec.blockSize = t.blockSize > 0 ? t.blockSize : kDefaultBlockSize;
+    rec.blockSize = t.blockSize > 0 ? t.blockSize : udp ? ip::kDefaultUdpBlockSize : kDefaultBlockSize;
+    rec.udpTargetBitsPerSec = udp ? params.bitrate : 0;
 
     // What this responder does not do, in words the real client prints.
-    if (params.protocol == QLatin1String("udp"))
-        return refuse(ip::ErrListen, EPROTONOSUPPORT, QStringLiteral("a UDP test (-u) was asked: this iperf3 port serves TCP tests only"));
     if (params.protocol == QLatin1String("sctp"))
-        return refuse(ip::ErrNoSctp, 0, QStringLiteral("an SCTP test (--sctp) was asked: this iperf3 port serves TCP tests only"));
+        return refuse(ip::ErrNoSctp, 0, QStringLiteral("an SCTP test (--sctp) was asked: this iperf3 port serves TCP and UDP tests only"));
+    const int udpHeader = params.udpCounters64 ? 16 : ip::kUdpHeaderSize;
+    if (udp && (rec.blockSize < udpHeader || rec.blockSize > ip::kMaxUdpBlockSize))
+        return refuse(ip::ErrBlockSize, 0, QStringLiteral("refused a UDP datagram (-l) of %1 bytes: iperf3 allows %2 to %3 bytes")
+                                               .arg(rec.blockSize)
+                                               .arg(udpHeader)
+                                               .arg(ip::kMaxUdpBlockSize));
     if (params.bidirectional)
         return refuse(ip::ErrUnimplemented, 0, QStringLiteral("a bidirectional test (--bidir) was asked: run one test each way (with and without -R)"));
     if (t.parallel < 1 || t.parallel > ip::kMaxStreams)
@@ -430,7 +480,7 @@ void Iperf3Responder::Private::serve(Fd control, const sockaddr_storage &peer)
         return refuse(ip::ErrBlockSize, 0, QStringLiteral("refused a block size (-l) of %1 bytes: this wirebenchd allows at most %2 bytes")
                                                .arg(rec.blockSize)
                                                .arg(cfg.maxMessageSize));
-    if (t.mss > ip::kMaxMss)
+    if (!udp && t.mss > ip::kMaxMss)
         return refuse(ip::ErrMss, 0, QStringLiteral("an MSS (-M) of %1 bytes was asked: iperf3 allows at most %2").arg(t.mss).arg(ip::kMaxMss));
     if ((qint64(t.timeSeconds) + t.omitSeconds) * 1000 > cfg.maxDurationMs) {
         // The client prints iperf3's own range for -t; our limit is in the log.
@@ -451,11 +501,24 @@ void Iperf3Responder::Private::serve(Fd control, const sockaddr_storage &peer)
                 setIntOption(fd, IPPROTO_TCP, TCP_MAXSEG, 0);
         }
     } mssGuard{listenFd.get()};
-    if (t.mss > 0) {
+    if (!udp && t.mss > 0) {
         QString err;
         if (!setIntOption(listenFd.get(), IPPROTO_TCP, TCP_MAXSEG, t.mss, &err))
             return refuse(ip::ErrSetMss, errno, QStringLiteral("cannot set the MSS to %1 bytes: %2").arg(t.mss).arg(err));
         mssGuard.set = true;
+    }
+
+    // UDP: like iperf3's server, a datagram socket on our own port number before CREATE_STREAMS. Each
+    // stream's client sends one datagram to it; the socket is connected to that sender and answers, and
+    // a fresh one is bound for the next stream.
+    Fd udpListener;
+    if (udp) {
+        int err = 0;
+        udpListener = openUdpSocket(cfg.address, boundPort, &err);
+        if (!udpListener.valid())
+            return refuse(ip::ErrListen, err, QStringLiteral("cannot bind UDP port %1 for the data streams: %2: free that UDP port or pick another --iperf3-port")
+                                                  .arg(boundPort)
+                                                  .arg(errnoText(err)));
     }
 
     const char createStreams = char(ip::CreateStreams);
@@ -467,6 +530,7 @@ void Iperf3Responder::Private::serve(Fd control, const sockaddr_storage &peer)
     // The data streams connect to this same port and prove themselves with the cookie; anyone else who
     // connects now is told "busy", as iperf3 does.
     std::vector<Fd> streams;
+    int strays = 0;
     const qint64 acceptDeadline = nowNs() + qint64(cfg.idleTimeoutMs) * kMsNs;
     std::vector<pollfd> fds;
     while (int(streams.size()) < t.parallel) {
@@ -480,8 +544,9 @@ void Iperf3Responder::Private::serve(Fd control, const sockaddr_storage &peer)
                     .arg(cfg.idleTimeoutMs));
             return;
         }
-        fds = {{listenFd.get(), POLLIN, 0}, {control.get(), POLLIN, 0}};
-        if (pollSession(fds, 100, false) <= 0)
+        // While UDP streams open, TCP newcomers on the listener are told "busy" by pollSession.
+        fds = {{udp ? udpListener.get() : listenFd.get(), POLLIN, 0}, {control.get(), POLLIN, 0}};
+        if (pollSession(fds, 100, udp) <= 0)
             continue;
         if (fds[1].revents) {
             signed char byte = 0;
@@ -499,7 +564,48 @@ void Iperf3Responder::Private::serve(Fd control, const sockaddr_storage &peer)
                 return;
             }
         }
-        if (fds[0].revents & POLLIN) {
+        if (udp && (fds[0].revents & POLLIN)) {
+            sockaddr_storage dpeer{};
+            socklen_t dplen = sizeof(dpeer);
+            char hello[64];
+            if (::recvfrom(udpListener.get(), hello, sizeof(hello), MSG_DONTWAIT, reinterpret_cast<sockaddr *>(&dpeer), &dplen) < 0)
+                continue;
+            // iperf3 takes a stream from any sender; we take it from the control connection's host only,
+            // so that a stray datagram cannot take the place of the client's.
+            if (peerAddress(dpeer) != peerAddress(peer)) {
+                if (strays++ == 0) // once per test: a flood must not flood the log
+                    log(QStringLiteral("%1: UDP datagram ignored: the iperf3 test running belongs to %2").arg(endpointText(dpeer), who));
+                continue;
+            }
+            if (::connect(udpListener.get(), reinterpret_cast<sockaddr *>(&dpeer), dplen) != 0)
+                return refuse(ip::ErrListen, errno, QStringLiteral("cannot connect the UDP socket of stream %1 to %2: %3")
+                                                        .arg(streams.size() + 1)
+                                                        .arg(endpointText(dpeer), errnoText(errno)));
+            // What reached the socket before it was connected may come from anyone; the client sends its
+            // data only after TEST_START, so nothing of the test is dropped here.
+            for (int i = 0; i < 1024 && ::recv(udpListener.get(), hello, sizeof(hello), MSG_DONTWAIT) >= 0; ++i) {
+            }
+            Fd connected = std::move(udpListener);
+            if (int(streams.size()) + 1 < t.parallel) {
+                // Bound before we answer: the next stream's datagram follows our answer at once.
+                int err = 0;
+                udpListener = openUdpSocket(cfg.address, boundPort, &err);
+                if (!udpListener.valid())
+                    return refuse(ip::ErrListen, err, QStringLiteral("cannot bind UDP port %1 for data stream %2: %3")
+                                                          .arg(boundPort)
+                                                          .arg(streams.size() + 2)
+                                                          .arg(errnoText(err)));
+            }
+            const QByteArray reply = ip::udpConnectReply();
+            if (::send(connected.get(), reply.constData(), size_t(reply.size()), MSG_NOSIGNAL | MSG_DONTWAIT) != reply.size()) {
+                log(QStringLiteral("%1: iperf3 client dropped: cannot answer the connect datagram of UDP stream %2 at %3: %4")
+                        .arg(who)
+                        .arg(streams.size() + 1)
+                        .arg(endpointText(dpeer), errnoText(errno)));
+                return;
+            }
+            streams.push_back(std::move(connected));
+        } else if (fds[0].revents & POLLIN) {
             sockaddr_storage dpeer{};
             socklen_t dplen = sizeof(dpeer);
             Fd candidate(::accept4(listenFd.get(), reinterpret_cast<sockaddr *>(&dpeer), &dplen, SOCK_CLOEXEC | SOCK_NONBLOCK));
@@ -528,7 +634,11 @@ void Iperf3Responder::Private::serve(Fd control, const sockaddr_storage &peer)
             // the kernel's; a failure is noted rather than fatal.
             if (!setIntOption(s.get(), SOL_SOCKET, SO_SNDBUF, t.window) || !setIntOption(s.get(), SOL_SOCKET, SO_RCVBUF, t.window))
                 notes << QStringLiteral("socket buffer of %1 bytes not set").arg(t.window);
+        } else if (udp && !t.reverse) {
+            setIntOption(s.get(), SOL_SOCKET, SO_RCVBUF, kUdpReceiveBufferBytes);
         }
+        if (udp)
+            continue;
         if (params.noDelay)
             setIntOption(s.get(), IPPROTO_TCP, TCP_NODELAY, 1);
         if (!params.congestion.isEmpty()) {
@@ -555,6 +665,10 @@ void Iperf3Responder::Private::serve(Fd control, const sockaddr_storage &peer)
     std::vector<qint64> total(n, 0), base(n, 0), retransBase(n, 0);
     std::vector<qsizetype> offset(n, 0);
     std::vector<bool> open(n, true);
+    // UDP, per stream: the datagrams we sent (the counter of the last one) or the receiver's bookkeeping,
+    // and both as they stood when the omitted seconds ended.
+    std::vector<qint64> udpSent(n, 0), udpSentBase(n, 0);
+    std::vector<ip::UdpReceiveStats> udpStats(n), udpBase(n);
     bool measuring = false;
     qint64 measureStart = t0;
     ip::ThreadCpuTimes cpu0 = ip::ThreadCpuTimes::now();
@@ -577,8 +691,11 @@ void Iperf3Responder::Private::serve(Fd control, const sockaddr_storage &peer)
         cpu0 = ip::ThreadCpuTimes::now();
         for (size_t i = 0; i < n; ++i) {
             base[i] = total[i];
-            retransBase[i] = tcpInfo(streams[i].get()).totalRetrans;
+            if (!udp)
+                retransBase[i] = tcpInfo(streams[i].get()).totalRetrans;
         }
+        udpSentBase = udpSent;
+        udpBase = udpStats;
     };
     if (t.omitSeconds == 0)
         startMeasuring(t0);
@@ -654,9 +771,18 @@ void Iperf3Responder::Private::serve(Fd control, const sockaddr_storage &peer)
             const size_t i = polled[k];
             if (!fds[k + 1].revents)
                 continue;
-            for (int round = 0; round < 16; ++round) {
+            for (int round = 0; round < (udp ? kUdpRounds : 16); ++round) {
                 ssize_t got = 0;
-                if (reverse) {
+                if (reverse && udp) {
+                    // One whole datagram, stamped as iperf3 does: our clock, then the counter from 1.
+                    timespec ts{};
+                    wallSeconds(&ts);
+                    const ip::UdpHeader header{quint32(ts.tv_sec), quint32(ts.tv_nsec / 1000), quint64(udpSent[i] + 1)};
+                    header.write(block.data(), params.udpCounters64);
+                    got = ::send(streams[i].get(), block.constData(), size_t(blockSize), MSG_NOSIGNAL | MSG_DONTWAIT);
+                    if (got > 0)
+                        ++udpSent[i];
+                } else if (reverse) {
                     qsizetype chunk = blockSize - offset[i];
                     if (totalRate > 0)
                         chunk = qMin<qsizetype>(chunk, qMax<qint64>(1, totalRate / 100)); // at most 10 ms worth
@@ -667,10 +793,15 @@ void Iperf3Responder::Private::serve(Fd control, const sockaddr_storage &peer)
                         offset[i] = (offset[i] + got) % blockSize;
                 } else {
                     got = ::recv(streams[i].get(), block.data(), size_t(block.size()), MSG_DONTWAIT);
+                    if (got == 0 && udp)
+                        continue; // an empty datagram: nothing iperf3 sends, nothing to count
                     if (got == 0) {
                         open[i] = false; // the client closed it; its control connection says why
                         break;
                     }
+                    ip::UdpHeader header;
+                    if (udp && ip::UdpHeader::read(block.constData(), got, params.udpCounters64, &header))
+                        udpStats[i].add(header.counter, header.sec + header.usec / 1e6, wallSeconds());
                 }
                 if (got > 0) {
                     total[i] += got;
@@ -680,6 +811,10 @@ void Iperf3Responder::Private::serve(Fd control, const sockaddr_storage &peer)
                     continue;
                 }
                 if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
+                    break;
+                // UDP: a full queue, or an ICMP "port unreachable" from a client that closed its socket
+                // first; the control connection says whether the test goes on.
+                if (udp && (errno == ENOBUFS || errno == ECONNREFUSED))
                     break;
                 // Noted, not fatal: the control connection decides how the test ends.
                 open[i] = false;
@@ -698,15 +833,31 @@ void Iperf3Responder::Private::serve(Fd control, const sockaddr_storage &peer)
     for (size_t i = 0; i < n; ++i) {
         measured[i] = total[i] - base[i];
         rec.bytes += measured[i];
-        if (reverse)
+        if (reverse && !udp)
             retrans[i] = qMax<qint64>(0, tcpInfo(streams[i].get()).totalRetrans - retransBase[i]);
     }
-    if (reverse) {
+    if (reverse && !udp) {
         rec.retransmits = 0;
         for (qint64 r : retrans)
             rec.retransmits += r;
     }
-    rec.mss = n > 0 ? tcpInfo(streams[0].get()).sndMss : 0;
+    rec.mss = n > 0 && !udp ? tcpInfo(streams[0].get()).sndMss : 0;
+    if (udp) {
+        // Per stream as iperf3's receiver counts: packets up to the highest counter seen, lost the gaps.
+        double jitterSum = 0;
+        rec.udpLost = reverse ? -1 : 0; // with -R the client's count, from its results
+        for (size_t i = 0; i < n; ++i) {
+            if (reverse) {
+                rec.udpPackets += udpSent[i] - udpSentBase[i];
+                continue;
+            }
+            rec.udpPackets += udpStats[i].packets - udpBase[i].packets;
+            rec.udpLost += udpStats[i].lost - udpBase[i].lost;
+            rec.udpOutOfOrder += udpStats[i].outOfOrder - udpBase[i].outOfOrder;
+            jitterSum += udpStats[i].jitter;
+        }
+        rec.udpJitterMs = n > 0 ? 1000.0 * jitterSum / double(n) : 0;
+    }
     const double wall = rec.seconds > 0 ? rec.seconds : 1e-9;
     const double cpuUser = 100.0 * (cpu1.user - cpu0.user) / wall;
     const double cpuSystem = 100.0 * (cpu1.system - cpu0.system) / wall;
@@ -754,16 +905,39 @@ void Iperf3Responder::Private::serve(Fd control, const sockaddr_storage &peer)
         if (problem.isEmpty() && io == Io::Ok) {
             rec.clientBytes = theirs.totalBytes();
             rec.clientSeconds = theirs.longestSeconds();
+            if (udp && reverse) {
+                // The client received: its loss and jitter are the test's.
+                double jitterSum = 0;
+                rec.udpLost = 0;
+                for (const ip::StreamResult &s : theirs.streams) {
+                    rec.udpLost += s.errors - s.omittedErrors;
+                    jitterSum += s.jitter;
+                }
+                rec.udpJitterMs = theirs.streams.isEmpty() ? 0 : 1000.0 * jitterSum / double(theirs.streams.size());
+            }
             ip::Results ours;
             ours.cpuUser = cpuUser;
             ours.cpuSystem = cpuSystem;
             ours.cpuTotal = cpuUser + cpuSystem;
-            ours.senderHasRetransmits = reverse ? 1 : -1;
+            // As iperf3's server: a UDP sender has no retransmits to count (0), a receiver none to tell (-1).
+            ours.senderHasRetransmits = reverse ? (udp ? 0 : 1) : -1;
             for (size_t i = 0; i < n; ++i) {
                 ip::StreamResult s;
                 s.id = ip::streamId(int(i));
                 s.bytes = measured[i];
-                s.retransmits = reverse ? int(retrans[i]) : -1;
+                s.retransmits = reverse && !udp ? int(retrans[i]) : -1;
+                // UDP counts as iperf3's server sends them: over the whole test, with what the omitted
+                // seconds held beside them. A 3.12 client subtracts its own omitted counts, a later one ours.
+                if (udp && reverse) {
+                    s.packets = udpSent[i];
+                    s.omittedPackets = udpSentBase[i];
+                } else if (udp) {
+                    s.packets = udpStats[i].packets;
+                    s.omittedPackets = udpBase[i].packets;
+                    s.errors = udpStats[i].lost;
+                    s.omittedErrors = udpBase[i].lost;
+                    s.jitter = udpStats[i].jitter;
+                }
                 s.startTime = 0;
                 s.endTime = rec.seconds;
                 ours.streams << s;
@@ -783,15 +957,22 @@ void Iperf3Responder::Private::serve(Fd control, const sockaddr_storage &peer)
     }
     rec.problem = problem;
 
-    QString line = QStringLiteral("%1: iperf3 %2, %3 stream%4, %5, block %6 B, mss %7 B")
-                       .arg(who, reverse ? QStringLiteral("tcp-recv (server → client, -R)") : QStringLiteral("tcp-send (client → server)"))
+    const QString kind = udp ? (reverse ? QStringLiteral("udp-recv (server → client, -R)") : QStringLiteral("udp-send (client → server)"))
+                             : (reverse ? QStringLiteral("tcp-recv (server → client, -R)") : QStringLiteral("tcp-send (client → server)"));
+    QString line = QStringLiteral("%1: iperf3 %2, %3 stream%4, %5, %6 %7 B, %8")
+                       .arg(who, kind)
                        .arg(n)
                        .arg(n == 1 ? QString() : QStringLiteral("s"))
                        .arg(t.timeSeconds > 0 ? QStringLiteral("%1 s asked").arg(t.timeSeconds)
                                               : params.bytes > 0 ? QStringLiteral("%1 B asked (-n)").arg(params.bytes)
                                                                  : QStringLiteral("%1 blocks asked (-k)").arg(params.blocks))
+                       .arg(udp ? QStringLiteral("datagram") : QStringLiteral("block"))
                        .arg(blockSize)
-                       .arg(rec.mss);
+                       .arg(!udp ? QStringLiteral("mss %1 B").arg(rec.mss)
+                                 : rec.udpTargetBitsPerSec > 0 ? QStringLiteral("target %1 Mbit/s per stream").arg(rec.udpTargetBitsPerSec / 1e6)
+                                                               : QStringLiteral("no target rate (-b 0)"));
+    if (udp && params.udpCounters64)
+        line += QStringLiteral(", 64-bit counters");
     if (t.omitSeconds > 0)
         line += QStringLiteral(", first %1 s omitted").arg(t.omitSeconds);
     line += QStringLiteral(": %1 %2 B in %3 s = %4")
@@ -806,8 +987,19 @@ void Iperf3Responder::Private::serve(Fd control, const sockaddr_storage &peer)
                     .arg(rec.clientSeconds, 0, 'f', 3)
                     .arg(mbps(rec.clientBytes, rec.clientSeconds));
     }
-    if (reverse)
+    if (reverse && !udp)
         line += QStringLiteral(", %1 retransmits").arg(rec.retransmits);
+    if (udp && rec.udpLost >= 0) {
+        line += QStringLiteral(", lost %1 of %2 datagrams (%3 %), jitter %4 ms")
+                    .arg(rec.udpLost)
+                    .arg(rec.udpPackets)
+                    .arg(rec.udpPackets > 0 ? 100.0 * double(rec.udpLost) / double(rec.udpPackets) : 0.0, 0, 'f', 2)
+                    .arg(rec.udpJitterMs, 0, 'f', 3);
+        if (!reverse)
+            line += QStringLiteral(", %1 out of order").arg(rec.udpOutOfOrder);
+    } else if (udp) {
+        line += QStringLiteral(", %1 datagrams sent").arg(rec.udpPackets);
+    }
     if (totalRate > 0)
         line += QStringLiteral(" (paced to at most %1 MB/s by --max-rate)").arg(totalRate / 1e6, 0, 'f', 1);
     if (!notes.isEmpty())

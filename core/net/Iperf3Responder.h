@@ -15,28 +15,37 @@ struct Iperf3TestRecord
 {
     QString client;            ///< the control connection's peer, "127.0.0.1:40512"
     bool reverse = false;      ///< -R: this responder sent
+    bool udp = false;          ///< -u: datagrams rather than TCP streams
     int streams = 0;           ///< -P
     int timeSeconds = 0;       ///< -t as asked (0 with -n or -k)
     int omitSeconds = 0;       ///< -O
-    int blockSize = 0;         ///< -l, bytes
+    int blockSize = 0;         ///< -l, bytes (with -u one datagram's payload)
     int mss = 0;               ///< TCP_INFO snd_mss of the first data stream, bytes
     qint64 bytes = 0;          ///< our count after the omitted seconds: received, or sent with -R
     double seconds = 0;        ///< our stream time: end of the omitted seconds to TEST_END
     qint64 clientBytes = -1;   ///< the client's own count from its results (sent, or received with -R); -1 = none
     double clientSeconds = 0;  ///< the client's stream time from its results
     qint64 retransmits = -1;   ///< with -R: our TCP retransmits (segments); -1 when we received
+    // UDP (-u) only, over the measured time and all streams, as iperf3's receiver counts them:
+    qint64 udpTargetBitsPerSec = 0; ///< -b per stream, bit/s; 0 = unlimited
+    qint64 udpPackets = 0;     ///< datagrams: the highest counters we saw, or the ones we sent with -R
+    qint64 udpLost = -1;       ///< gaps in the counters we saw, or with -R the client's count; -1 = not known
+    qint64 udpOutOfOrder = 0;  ///< datagrams that came behind a later one (we received)
+    double udpJitterMs = 0;    ///< RFC 1889 jitter averaged over the streams, ms (ours, or the client's with -R)
     double cpuPercent = 0;     ///< CPU time of the responder's thread over the measured time, % of one CPU
     bool completed = false;    ///< results exchanged: the client printed its summary
     bool stoppedByClient = false; ///< CLIENT_TERMINATE (Ctrl-C on iperf3 -c, Stop in Wirebench)
     QString problem;           ///< why the test ended early; empty when it did not
 };
 
-/// An iperf3 server for TCP tests (wirebenchd --iperf3-port), so that a host running wirebenchd can be
-/// tested with nothing but `iperf3 -c` on the other computer (and by Wirebench's own iperf3 driver).
+/// An iperf3 server for TCP and UDP tests (wirebenchd --iperf3-port), so that a host running wirebenchd can
+/// be tested with nothing but `iperf3 -c` on the other computer (and by Wirebench's own iperf3 drivers).
 /// Speaks iperf3's control protocol (as 3.x does, checked with the Debian 3.12 client): both directions
-/// (-R), -P, -O, -t/-n/-k, -l, -w, -M, -N, -C, and -b with -R. Like iperf3 it serves one client at a time
-/// and answers any other ACCESS_DENIED ("the server is busy running a test"); UDP, SCTP and --bidir are
-/// refused with SERVER_ERROR and an iperf3 error number that the client prints in words.
+/// (-R), -P, -O, -t/-n/-k, -l, -w, -M, -N, -C, and -b with -R; with -u the datagram streams on the same
+/// port number over UDP (loss, out of order and jitter counted as iperf3's receiver does; -b paced when we
+/// send; --udp-counters-64bit). Like iperf3 it serves one client at a time and answers any other
+/// ACCESS_DENIED ("the server is busy running a test"); SCTP and --bidir are refused with SERVER_ERROR and
+/// an iperf3 error number that the client prints in words.
 /// wirebenchd's limits apply as in Responder: --max-duration (longer requests refused; tests by byte or
 /// block count ended with SERVER_TERMINATE past it), --allow, the handshake and idle timeouts, --max-rate
 /// on what we send, --max-message (but never below the 64 KiB that 128 streams of results need).

@@ -199,6 +199,7 @@ bool ClientParameters::fromJson(const QByteArray &json, ClientParameters *out, Q
     p.noDelay = flag("nodelay");
     p.congestion = o.value(QLatin1String("congestion")).toString();
     p.hasAuthToken = o.contains(QLatin1String("authtoken"));
+    p.udpCounters64 = flag("udp_counters_64bit");
     *out = p;
     return true;
 }
@@ -218,9 +219,9 @@ QByteArray Results::toJson() const
         j.insert(QStringLiteral("retransmits"), s.retransmits);
         j.insert(QStringLiteral("jitter"), s.jitter);
         j.insert(QStringLiteral("errors"), s.errors);
-        j.insert(QStringLiteral("omitted_errors"), 0);
+        j.insert(QStringLiteral("omitted_errors"), s.omittedErrors);
         j.insert(QStringLiteral("packets"), s.packets);
-        j.insert(QStringLiteral("omitted_packets"), 0);
+        j.insert(QStringLiteral("omitted_packets"), s.omittedPackets);
         j.insert(QStringLiteral("start_time"), s.startTime);
         j.insert(QStringLiteral("end_time"), s.endTime);
         list.append(j);
@@ -300,6 +301,12 @@ int Results::totalRetransmits() const
 QByteArray udpConnectMessage()
 {
     return QByteArrayLiteral("9876");
+}
+
+QByteArray udpConnectReply()
+{
+    const quint32 reply = 0x39383736u;
+    return QByteArray(reinterpret_cast<const char *>(&reply), sizeof(reply));
 }
 
 bool isUdpConnectReply(const QByteArray &datagram)

@@ -111,6 +111,7 @@ struct ClientParameters
     bool noDelay = false;           ///< -N
     QString congestion;             ///< -C
     bool hasAuthToken = false;      ///< the client sent --username credentials
+    bool udpCounters64 = false;     ///< --udp-counters-64bit: UDP headers carry a 64-bit counter (16 bytes)
 
     /// Parses a client's parameters; on malformed input returns false with a reason in *error.
     static bool fromJson(const QByteArray &json, ClientParameters *out, QString *error);
@@ -159,6 +160,9 @@ constexpr int kUdpHeaderSize = 12;           ///< sec, usec, 32-bit counter (16 
 /// The datagram a client sends to open a UDP stream. iperf3 writes the 32-bit UDP_CONNECT_MSG
 /// (0x36373839) in host order, so a little-endian client puts the bytes "9876" on the wire.
 QByteArray udpConnectMessage();
+/// The server's answer to udpConnectMessage(): UDP_CONNECT_REPLY (0x39383736) in host order, as
+/// iperf3 3.12's server writes it.
+QByteArray udpConnectReply();
 /// True for the server's answer to udpConnectMessage(): UDP_CONNECT_REPLY (0x39383736) or the legacy
 /// 987654321, written in either byte order (the server writes them in its own host order).
 bool isUdpConnectReply(const QByteArray &datagram);
