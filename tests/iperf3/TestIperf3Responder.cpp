@@ -34,10 +34,12 @@ struct ClientRun
     QString error;          ///< the report's "error", empty when none
     QString stderrText;
 
-    qint64 sumBytes(const char *which) const
+    /// A figure of one end's sum: which is "sum_sent" or "sum_received", key "bytes", "packets", ...
+    double sum(const char *which, const char *key) const
     {
-        return qint64(report.value(QLatin1String("end")).toObject().value(QLatin1String(which)).toObject().value(QLatin1String("bytes")).toDouble());
+        return report.value(QLatin1String("end")).toObject().value(QLatin1String(which)).toObject().value(QLatin1String(key)).toDouble();
     }
+    qint64 sumBytes(const char *which) const { return qint64(sum(which, "bytes")); }
 };
 
 bool within(qint64 a, qint64 b, double fraction)
@@ -210,17 +212,14 @@ private slots:
         QTRY_VERIFY(m_log.filter(QStringLiteral("refused: busy with a test")).size() > 0);
     }
 
-    void udpIsRefusedCleanly()
+    void bidirIsRefusedCleanly()
     {
         if (!requireIperf3())
             QSKIP(qPrintable(m_missing));
-        const ClientRun udp = runClient(m_responder->port(), {QStringLiteral("-u"), QStringLiteral("-t"), QStringLiteral("1")});
-        qInfo("iperf3 -c -u: exit %d, error \"%s\"", udp.exitCode, qPrintable(udp.error));
-        QVERIFY2(udp.error.contains(QLatin1String("Protocol not supported")), qPrintable(udp.error));
         const ClientRun bidir = runClient(m_responder->port(), {QStringLiteral("--bidir"), QStringLiteral("-t"), QStringLiteral("1")});
         qInfo("iperf3 -c --bidir: exit %d, error \"%s\"", bidir.exitCode, qPrintable(bidir.error));
         QVERIFY(bidir.error.contains(QLatin1String("not implemented")));
-        QTRY_VERIFY(m_log.filter(QStringLiteral("a UDP test (-u) was asked")).size() == 1);
+        QTRY_VERIFY(m_log.filter(QStringLiteral("a bidirectional test (--bidir) was asked")).size() == 1);
 
         // The server goes on serving.
         const int before = m_responder->tests().size();
@@ -228,6 +227,116 @@ private slots:
         QVERIFY2(tcp.error.isEmpty(), qPrintable(tcp.error));
         QVERIFY(tcp.sumBytes("sum_received") > 0);
         QVERIFY(waitForRecord(before).completed);
+    }
+
+    void realClientUdp_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<bool>("reverse");
+        QTest::addColumn<int>("streams");
+        QTest::addColumn<int>("length");   // the datagram payload, 0 = the client's choice
+        // With -R the client receives: -w 4M gives its socket room for a few hundred ms of datagrams, so
+        // that a busy machine scheduling it late does not show as loss (and sets our buffers too).
+        const QString u = QStringLiteral("-u"), b = QStringLiteral("-b"), rate = QStringLiteral("50M");
+        const QStringList r{QStringLiteral("-R"), QStringLiteral("-w"), QStringLiteral("4M")};
+        const QStringList wide{QStringLiteral("-P"), QStringLiteral("2"), QStringLiteral("-l"), QStringLiteral("1400"),
+                               QStringLiteral("--udp-counters-64bit")};
+        QTest::newRow("-u -b 50M") << QStringList{u, b, rate} << false << 1 << 0;
+        QTest::newRow("-u -R -w 4M -b 50M") << QStringList{u, b, rate} + r << true << 1 << 0;
+        QTest::newRow("-u -P 2 -l 1400 --udp-counters-64bit") << QStringList{u, b, rate} + wide << false << 2 << 1400;
+        QTest::newRow("-u -R -w 4M -P 2 -l 1400 --udp-counters-64bit") << QStringList{u, b, rate} + r + wide << true << 2 << 1400;
+    }
+
+    /// The real iperf3 -c -u against the responder: the figures the client prints for our end are the ones
+    /// the responder recorded, and the ones it counted itself reached the responder.
+    void realClientUdp()
+    {
+        if (!requireIperf3())
+            QSKIP(qPrintable(m_missing));
+        QFETCH(QStringList, args);
+        QFETCH(bool, reverse);
+        QFETCH(int, streams);
+        QFETCH(int, length);
+        const int before = m_responder->tests().size();
+        const ClientRun run = runClient(m_responder->port(), QStringList{QStringLiteral("-t"), QStringLiteral("2")} + args);
+        QVERIFY2(run.error.isEmpty(), qPrintable(run.error + run.stderrText));
+        QCOMPARE(run.exitCode, 0);
+        const Iperf3TestRecord rec = waitForRecord(before);
+        QVERIFY2(rec.completed, qPrintable(rec.problem));
+        QVERIFY(rec.problem.isEmpty());
+        QVERIFY(rec.udp);
+        QCOMPARE(rec.reverse, reverse);
+        QCOMPARE(rec.streams, streams);
+        QCOMPARE(rec.udpTargetBitsPerSec, qint64(50000000));
+        if (length > 0)
+            QCOMPARE(rec.blockSize, length);
+
+        const qint64 sentBytes = run.sumBytes("sum_sent");
+        const qint64 sentPackets = qint64(run.sum("sum_sent", "packets"));
+        const qint64 receivedBytes = run.sumBytes("sum_received");
+        const qint64 receivedPackets = qint64(run.sum("sum_received", "packets"));
+        const qint64 lost = qint64(run.sum("sum_received", "lost_packets"));
+        const double receivedMbps = run.sum("sum_received", "bits_per_second") / 1e6;
+        qInfo("iperf3 -c %s: sent %lld B in %lld datagrams, received %lld B at %.2f Mbit/s, lost %lld of %lld (%.3f %%), jitter %.4f ms; "
+              "responder %s %lld B, %lld datagrams, lost %lld, jitter %.4f ms",
+              qPrintable(args.join(QLatin1Char(' '))), sentBytes, sentPackets, receivedBytes, receivedMbps, lost, receivedPackets,
+              run.sum("sum_received", "lost_percent"), run.sum("sum_received", "jitter_ms"), reverse ? "sent" : "received", rec.bytes,
+              rec.udpPackets, rec.udpLost, rec.udpJitterMs);
+        QVERIFY(sentBytes > 0);
+        QVERIFY(receivedBytes > 0);
+        QVERIFY(sentPackets > 0);
+        if (reverse) {
+            // We sent: our counts are the client's sender line, its receiver line reached us.
+            QCOMPARE(sentBytes, rec.bytes);
+            QCOMPARE(sentPackets, rec.udpPackets);
+            QCOMPARE(rec.clientBytes, receivedBytes);
+            QCOMPARE(rec.udpLost, lost);
+            // Paced to -b per stream: the client's receiver rate near the target (a check of the pacer,
+            // far below what loopback carries; generous for a busy machine).
+            QVERIFY2(std::abs(receivedMbps - 50.0 * streams) <= 0.1 * 50.0 * streams, qPrintable(QString::number(receivedMbps)));
+        } else {
+            // We received: the client's receiver line is our count.
+            QCOMPARE(receivedBytes, rec.bytes);
+            QCOMPARE(receivedPackets, rec.udpPackets);
+            QCOMPARE(lost, rec.udpLost);
+            QCOMPARE(rec.clientBytes, sentBytes);
+            QVERIFY(std::abs(run.sum("sum_received", "jitter_ms") - rec.udpJitterMs) < 1e-6);
+            // Datagrams that arrive after TEST_END are neither received nor lost for iperf3.
+            QVERIFY(receivedPackets <= sentPackets);
+            QVERIFY(rec.udpOutOfOrder >= 0);
+        }
+        if (length > 0) {
+            QCOMPARE(sentBytes, sentPackets * length);
+            QCOMPARE(rec.bytes % length, qint64(0));
+        }
+        // No loss expected on loopback at 50 Mbit/s; a noisy machine may drop a few.
+        QVERIFY2(lost >= 0 && double(lost) <= 0.01 * double(receivedPackets), qPrintable(QStringLiteral("%1 of %2 lost").arg(lost).arg(receivedPackets)));
+        // The log line names the direction and carries the loss (log lines arrive through the event loop).
+        const QString kind = reverse ? QStringLiteral("udp-recv (server → client, -R)") : QStringLiteral("udp-send (client → server)");
+        QTRY_COMPARE(m_log.filter(rec.client + QStringLiteral(": iperf3 ") + kind).filter(QStringLiteral("datagrams (")).size(), 1);
+    }
+
+    void udpReverseIsPacedByMaxRate()
+    {
+        if (!requireIperf3())
+            QSKIP(qPrintable(m_missing));
+        // --max-rate 1 MB/s caps what we send whatever -b asks: 8 Mbit/s rather than 50.
+        ResponderConfig config = testConfig();
+        config.maxRateBytesPerSec = 1000000;
+        Iperf3Responder capped(config);
+        QVERIFY(capped.start());
+        const ClientRun run = runClient(capped.port(), {QStringLiteral("-u"), QStringLiteral("-R"), QStringLiteral("-b"), QStringLiteral("50M"),
+                                                        QStringLiteral("-l"), QStringLiteral("1400"), QStringLiteral("-t"), QStringLiteral("2")});
+        QVERIFY2(run.error.isEmpty(), qPrintable(run.error));
+        QTRY_COMPARE(capped.tests().size(), 1);
+        const Iperf3TestRecord rec = capped.tests().constFirst();
+        qInfo("iperf3 -c -u -R -b 50M against --max-rate 1 MB/s: responder sent %lld B in %.3f s, client received %.2f Mbit/s",
+              rec.bytes, rec.seconds, run.sum("sum_received", "bits_per_second") / 1e6);
+        QVERIFY(rec.completed);
+        QVERIFY(rec.bytes > 0);
+        // The pacer never runs ahead of the cap by more than a datagram.
+        QVERIFY2(double(rec.bytes) <= 1000000.0 * rec.seconds + 1400, qPrintable(QString::number(rec.bytes)));
+        QCOMPARE(run.sumBytes("sum_sent"), rec.bytes);
     }
 
     void limitsApply()
@@ -368,6 +477,66 @@ private slots:
         // Sender and receiver counts differ by what sat in the socket buffers when the receiver stopped
         // counting (a few MB per stream on loopback); a sanity bound, the exact checks are above.
         QVERIFY(within(result.senderBytes, result.bytes, 0.05));
+    }
+
+    void ownUdpDriver_data()
+    {
+        QTest::addColumn<QString>("protocol");
+        QTest::newRow("iperf3-udp-send") << QStringLiteral("iperf3-udp-send");
+        QTest::newRow("iperf3-udp-recv") << QStringLiteral("iperf3-udp-recv");
+    }
+
+    /// Wirebench's own UDP drivers against the responder: the loss figures of the receiving end reach the
+    /// other, and the driver's result carries them.
+    void ownUdpDriver()
+    {
+        QFETCH(QString, protocol);
+        constexpr int kLength = 1400;
+        RunSpec spec;
+        spec.host.name = QStringLiteral("wirebenchd-iperf3");
+        spec.host.address = QStringLiteral("127.0.0.1");
+        spec.host.port = m_responder->port();
+        spec.host.serverType = QStringLiteral("iperf3");
+        spec.host.options.insert(QStringLiteral("iperf3.udp_rate_Mbps"), 50);
+        spec.host.options.insert(QStringLiteral("iperf3.udp_length"), kLength);
+        spec.protocol = protocol;
+        spec.params.durationMs = 2000;
+        spec.params.streams = 1;
+        // Room for a few hundred ms of datagrams at both ends (-w for the responder), so that a busy
+        // machine scheduling a receiver late does not show as loss.
+        spec.params.sendBufferBytes = 4 * 1024 * 1024;
+        spec.params.recvBufferBytes = 4 * 1024 * 1024;
+        const int before = m_responder->tests().size();
+        NullObserver observer;
+        const RunResult result = DriverRegistry::create(protocol)->run(spec, observer);
+        QVERIFY2(result.status == RunStatus::Ok, qPrintable(result.error));
+        const Iperf3TestRecord rec = waitForRecord(before);
+        QVERIFY2(rec.completed, qPrintable(rec.problem));
+        QVERIFY(rec.udp);
+        QCOMPARE(rec.blockSize, kLength);
+        QCOMPARE(rec.udpTargetBitsPerSec, qint64(50000000));
+        const bool reverse = protocol == QLatin1String("iperf3-udp-recv");
+        QCOMPARE(rec.reverse, reverse);
+        QVERIFY(result.bytes > 0);
+        for (const char *key : {"udp_packets", "udp_lost_packets", "udp_loss_percent", "udp_jitter_ms"})
+            QVERIFY2(result.extra.contains(QLatin1String(key)), key);
+        const qint64 packets = qint64(result.extra.value(QLatin1String("udp_packets")).toDouble());
+        const qint64 lost = qint64(result.extra.value(QLatin1String("udp_lost_packets")).toDouble());
+        qInfo("%s: driver %lld B in %.3f s, %lld of %lld datagrams lost, jitter %.4f ms; responder %lld B, %lld datagrams, lost %lld",
+              qPrintable(protocol), result.bytes, result.seconds, lost, packets, result.extra.value(QLatin1String("udp_jitter_ms")).toDouble(),
+              rec.bytes, rec.udpPackets, rec.udpLost);
+        QVERIFY(packets > 0);
+        QCOMPARE(lost, rec.udpLost);   // the receiving end's count, on both sides
+        if (reverse) {
+            QCOMPARE(packets, rec.udpPackets); // the datagrams we sent
+            QCOMPARE(result.senderBytes, rec.bytes);
+            QCOMPARE(rec.clientBytes, result.bytes);
+        } else {
+            QCOMPARE(result.bytes, rec.bytes);
+            QCOMPARE(rec.clientBytes, result.senderBytes);
+            QVERIFY(rec.udpPackets <= packets);
+        }
+        QVERIFY(double(lost) <= 0.01 * double(packets));
     }
 };
 
