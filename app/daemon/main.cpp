@@ -122,7 +122,7 @@ int main(int argc, char *argv[])
                        "Clients prove a pre-shared key (generated on the first start, shown once, kept in the key\n"
                        "file) unless --open is given; a wirebenchd listening on a loopback address only is open.\n"
                        "wirebenchd needs no root and sends traffic only to the client that asked (docs/SECURITY.md).\n"
-                       "With --iperf3-port it also answers the plain iperf3 client (iperf3 -c, TCP, with or without -R),\n"
+                       "With --iperf3-port it also answers the plain iperf3 client (iperf3 -c, TCP or UDP -u, with or without -R),\n"
                        "for a computer that has nothing but iperf3 (docs/IPERF3.md)."));
     parser.addHelpOption();
     parser.addVersionOption();
@@ -173,8 +173,8 @@ int main(int argc, char *argv[])
                                                                  "are closed at once."),
                                                   QStringLiteral("N"));
     const QCommandLineOption iperf3PortOption(QStringLiteral("iperf3-port"),
-                                              QStringLiteral("Also answer iperf3 clients (iperf3 -c, TCP, both directions) on this port "
-                                                             "of the --listen address, e.g. 5201 (default 0: off). One iperf3 test at a "
+                                              QStringLiteral("Also answer iperf3 clients (iperf3 -c, TCP or UDP, both directions) on this port "
+                                                             "of the --listen address (UDP tests: the same port number over UDP), e.g. 5201 (default 0: off). One iperf3 test at a "
                                                              "time; --max-duration, --allow, --max-rate and the timeouts apply; iperf3 "
                                                              "clients cannot prove the key, so limit them with --allow."),
                                               QStringLiteral("PORT"));
@@ -322,7 +322,7 @@ int main(int argc, char *argv[])
             responder.stop();
             return 1;
         }
-        printLine(QStringLiteral("wirebenchd answers iperf3 clients (TCP) on %1 (one test at a time, no key: iperf3 clients cannot prove it%2)")
+        printLine(QStringLiteral("wirebenchd answers iperf3 clients (TCP and UDP) on %1 (one test at a time, no key: iperf3 clients cannot prove it%2)")
                       .arg(endpoint(iperf3->port()))
                       .arg(config.allow.isEmpty() ? QStringLiteral("; consider --allow") : QStringLiteral("; --allow applies")));
     }
