@@ -741,7 +741,9 @@ void Iperf3Responder::Private::serve(Fd control, const sockaddr_storage &peer)
             fds.push_back({streams[i].get(), short(reverse ? POLLOUT : POLLIN), 0});
             polled.push_back(i);
         }
-        if (pollSession(fds, held ? 2 : 100, true) < 0) {
+        // A held UDP sender wakes every ms, as iperf3's 1000 us pacing timer does: the datagrams due since
+        // then leave back to back, and a longer sleep makes a burst that overflows a default receive buffer.
+        if (pollSession(fds, held ? (udp ? 1 : 2) : 100, true) < 0) {
             problem = QStringLiteral("poll failed: %1").arg(errnoText(errno));
             break;
         }
