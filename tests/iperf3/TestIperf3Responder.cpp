@@ -102,6 +102,20 @@ private:
         return records.size() > countBefore ? records.last() : Iperf3TestRecord{};
     }
 
+    /// A 2 s run of one of Wirebench's iperf3 drivers against the responder.
+    RunSpec driverSpec(const QString &protocol, int streams) const
+    {
+        RunSpec spec;
+        spec.host.name = QStringLiteral("wirebenchd-iperf3");
+        spec.host.address = QStringLiteral("127.0.0.1");
+        spec.host.port = m_responder->port();
+        spec.host.serverType = QStringLiteral("iperf3");
+        spec.protocol = protocol;
+        spec.params.durationMs = 2000;
+        spec.params.streams = streams;
+        return spec;
+    }
+
     bool requireIperf3()
     {
         return !m_iperf3.isEmpty();
@@ -449,14 +463,7 @@ private slots:
     void ownDriverBothDirections()
     {
         QFETCH(QString, protocol);
-        RunSpec spec;
-        spec.host.name = QStringLiteral("wirebenchd-iperf3");
-        spec.host.address = QStringLiteral("127.0.0.1");
-        spec.host.port = m_responder->port();
-        spec.host.serverType = QStringLiteral("iperf3");
-        spec.protocol = protocol;
-        spec.params.durationMs = 2000;
-        spec.params.streams = 2;
+        const RunSpec spec = driverSpec(protocol, 2);
         const int before = m_responder->tests().size();
         NullObserver observer;
         const RunResult result = DriverRegistry::create(protocol)->run(spec, observer);
@@ -492,16 +499,9 @@ private slots:
     {
         QFETCH(QString, protocol);
         constexpr int kLength = 1400;
-        RunSpec spec;
-        spec.host.name = QStringLiteral("wirebenchd-iperf3");
-        spec.host.address = QStringLiteral("127.0.0.1");
-        spec.host.port = m_responder->port();
-        spec.host.serverType = QStringLiteral("iperf3");
+        RunSpec spec = driverSpec(protocol, 1);
         spec.host.options.insert(QStringLiteral("iperf3.udp_rate_Mbps"), 50);
         spec.host.options.insert(QStringLiteral("iperf3.udp_length"), kLength);
-        spec.protocol = protocol;
-        spec.params.durationMs = 2000;
-        spec.params.streams = 1;
         // Room for a few hundred ms of datagrams at both ends (-w for the responder), so that a busy
         // machine scheduling a receiver late does not show as loss.
         spec.params.sendBufferBytes = 4 * 1024 * 1024;
