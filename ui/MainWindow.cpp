@@ -151,6 +151,11 @@ void MainWindow::connectStore(ResultStore *store)
     m_pages->addTab(m_compareView, tr("Compare"));
     connect(m_recorder, &SessionRecorder::storeError, m_run, &RunControlPanel::setStatus);
     connect(m_recorder, &SessionRecorder::runStored, m_history, &HistoryPanel::refresh);
+    connect(m_recorder, &SessionRecorder::runStored, this, [this](qint64 sessionId) {
+        m_lastSessionId = sessionId;
+        m_reportAction->setEnabled(true);
+        m_exportDataAction->setEnabled(true);
+    });
     connect(m_recorder, &SessionRecorder::sessionEnded, this, [this] {
         m_history->refresh();
         m_compareView->reload();
@@ -173,6 +178,18 @@ void MainWindow::connectStore(ResultStore *store)
 MainWindow::~MainWindow()
 {
     m_engine.stop();
+}
+
+bool MainWindow::openCurrentSessionInHistory()
+{
+    const qint64 id = m_lastSessionId;
+    m_history->refresh();
+    if (id == 0 || !m_history->openSession(id)) {
+        m_run->setStatus(tr("This session is not in the result store (see the status bar): nothing to report or export."));
+        return false;
+    }
+    m_pages->setCurrentWidget(m_history);
+    return true;
 }
 
 quint16 MainWindow::embeddedPort() const
@@ -200,6 +217,22 @@ void MainWindow::buildMenus()
         if (!ExportExtras::copyToClipboard(m_comparison->plot(), options, &error))
             m_run->setStatus(error);
     });
+    file->addSeparator();
+    // The session just measured, through History, which has the report and the exporters.
+    m_reportAction = file->addAction(tr("&Report of this session (HTML, PDF)..."), this, [this] {
+        if (openCurrentSessionInHistory())
+            m_history->askReport();
+    });
+    m_reportAction->setObjectName(QStringLiteral("reportAction"));
+    m_exportDataAction = file->addAction(tr("Export this session's &data (CSV, JSON)..."), this, [this] {
+        if (openCurrentSessionInHistory())
+            m_history->askExportData();
+    });
+    m_exportDataAction->setObjectName(QStringLiteral("exportDataAction"));
+    for (QAction *action : {m_reportAction, m_exportDataAction}) {
+        action->setEnabled(false);
+        action->setToolTip(tr("Run a plan first; earlier sessions are under History."));
+    }
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);

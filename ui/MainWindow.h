@@ -6,6 +6,7 @@
 
 #include <memory>
 
+class QAction;
 class QLabel;
 class QSplitter;
 
@@ -71,6 +72,9 @@ private:
     void updateStartEnabled();
     void onPlanFinished(bool cancelled);
     void connectStore(ResultStore *store);
+    /// Opens the session being (or last) measured in History and shows it; false, with a status line, when
+    /// the store does not hold it.
+    bool openCurrentSessionInHistory();
 
     Config *m_config = nullptr;
     // Declared before the engine so that the engine (and its running driver) goes first.
@@ -93,6 +97,9 @@ private:
     QSplitter *m_rightSplitter = nullptr;
     QSplitter *m_chartSplitter = nullptr;
     QLabel *m_statusLabel = nullptr;
+    QAction *m_reportAction = nullptr;
+    QAction *m_exportDataAction = nullptr;
+    qint64 m_lastSessionId = 0; ///< the session with the latest stored run, for File > Report and Export data
     int m_failedRuns = 0;
     int m_okRuns = 0;
 };

@@ -7,17 +7,46 @@
 #include "settings/Config.h"
 #include "storage/ResultStore.h"
 
+#include <QAction>
+#include <QApplication>
+#include <QFileInfo>
+#include <QLineEdit>
+#include <QFileDialog>
 #include <QPushButton>
+#include <QTabWidget>
+#include <QTimer>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <memory>
 
 using namespace wb;
 
 class TestMainWindowStore : public QObject
 {
     Q_OBJECT
+
+    // Types `path` into the next save dialog and accepts it, as a user would.
+    static void answerSaveDialog(const QString &path)
+    {
+        auto *timer = new QTimer;
+        timer->setInterval(50);
+        auto attempts = std::make_shared<int>(0);
+        QObject::connect(timer, &QTimer::timeout, timer, [timer, path, attempts] {
+            if (auto *dialog = qobject_cast<QFileDialog *>(QApplication::activeModalWidget())) {
+                // The file name box of Qt's own dialog, typed into as a user would.
+                if (auto *name = dialog->findChild<QLineEdit *>(QStringLiteral("fileNameEdit")))
+                    name->setText(path);
+                static_cast<QDialog *>(dialog)->accept(); // QFileDialog::accept, as the Save button
+                timer->deleteLater();
+            } else if (++*attempts >= 200) {
+                timer->deleteLater(); // no dialog came: the test's own checks then fail
+            }
+        });
+        timer->start();
+    }
 
 private slots:
     void initTestCase() { qputenv("WIREBENCH_NO_KEYCHAIN", "1"); }
@@ -60,6 +89,42 @@ private slots:
         }
         // History shows the session without a manual refresh.
         QTRY_COMPARE(window.historyPanel()->sessionTable()->rowCount(), 1);
+
+        // File > Export this session's data, then File > Report: the session just measured, through the save
+        // dialog a user sees, lands in History and in the files.
+        const QString csv = dir.filePath(QStringLiteral("session.csv"));
+        answerSaveDialog(csv);
+        auto *exportData = window.findChild<QAction *>(QStringLiteral("exportDataAction"));
+        QVERIFY(exportData);
+        QVERIFY(exportData->isEnabled());
+        exportData->trigger();
+        QCOMPARE(window.historyPanel()->openSessionId(), sessions.first().id);
+        QVERIFY(window.historyPanel()->isVisible());
+        QFile csvFile(csv);
+        QVERIFY2(csvFile.open(QIODevice::ReadOnly), qPrintable(csv));
+        const QList<QByteArray> lines = csvFile.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 3); // the header and the two runs
+        QVERIFY(lines.at(0).startsWith("run_index,host,"));
+        QVERIFY(lines.at(1).contains("tcp-send"));
+
+        const QString html = dir.filePath(QStringLiteral("report.html"));
+        answerSaveDialog(html);
+        auto *report = window.findChild<QAction *>(QStringLiteral("reportAction"));
+        QVERIFY(report);
+        report->trigger();
+        QVERIFY(QFileInfo(html).size() > 0);
+        QVERIFY(QFileInfo(dir.filePath(QStringLiteral("report.pdf"))).size() > 0);
+    }
+
+    void reportActionsWaitForARun()
+    {
+        QTemporaryDir dir;
+        Config config(dir.filePath(QStringLiteral("settings.ini")));
+        ResultStore store;
+        QVERIFY(store.open(dir.filePath(QStringLiteral("results.sqlite"))));
+        MainWindow window(&config, &store);
+        QVERIFY(!window.findChild<QAction *>(QStringLiteral("exportDataAction"))->isEnabled());
+        QVERIFY(!window.findChild<QAction *>(QStringLiteral("reportAction"))->isEnabled());
     }
 
     void unreadableStoreStillMeasures()

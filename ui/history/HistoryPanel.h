@@ -61,6 +61,10 @@ public slots:
     bool writeReport(const QString &htmlPath, const QString &pdfPath, QString *error = nullptr);
     /// The open session's runs as CSV (.csv) or JSON in the documented schema with samples (.json).
     bool exportData(const QString &path, QString *error = nullptr);
+    /// Asks for an HTML file name, then writes the open session's report there and a PDF beside it.
+    void askReport();
+    /// Asks for a .csv or .json file name, then exports the open session's runs there.
+    void askExportData();
 
 signals:
     void sessionOpened(qint64 sessionId);
@@ -72,8 +76,6 @@ private:
     void buildUi();
     void onCurrentRowChanged();
     void askDelete();
-    void askReport();
-    void askExportData();
     void updateButtons();
 
     ResultStore *m_store = nullptr;
