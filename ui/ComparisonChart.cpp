@@ -388,8 +388,10 @@ void ComparisonChart::rebuild()
             const double hi = unit(highMBps);
             keys << key;
             values << value;
-            minus << value - unit(lowMBps);
-            plus << hi - value;
+            // One repetition has no spread: no error bar at all, not a flat one that reads as "no variation".
+            const bool spread = t.okRuns > 1;
+            minus << (spread ? value - unit(lowMBps) : qQNaN());
+            plus << (spread ? hi - value : qQNaN());
             yMax = std::max(yMax, hi);
             label->position->setCoords(key, std::max(hi, value));
             QString text = Units::format(center * 1e6, m_unit);

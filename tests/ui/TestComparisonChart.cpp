@@ -64,6 +64,7 @@ private slots:
     void notRunGap();
     void ticksSayFrameAndMss();
     void percentOfCeilingLabels();
+    void oneRepetitionHasNoErrorBar();
 };
 
 void TestComparisonChart::barsAreMedians()
@@ -314,4 +315,27 @@ void TestComparisonChart::percentOfCeilingLabels()
 }
 
 QTEST_MAIN(TestComparisonChart)
+// One repetition has no spread: the bar stands alone, without a flat error bar that would read as "no variation";
+// a test with two repetitions beside it keeps its bar from min to max.
+void TestComparisonChart::oneRepetitionHasNoErrorBar()
+{
+    ComparisonChart chart;
+    const QString send = QStringLiteral("tcp-send");
+    chart.addResult(result(QStringLiteral("linux-box"), QStringLiteral("Linux"), send, 1500, 1, 110));
+    chart.addResult(result(QStringLiteral("linux-box"), QStringLiteral("Linux"), send, 9000, 1, 118));
+    chart.addResult(result(QStringLiteral("linux-box"), QStringLiteral("Linux"), send, 9000, 2, 120));
+    QCPErrorBars *err = chart.errorBarsForHost(QStringLiteral("linux-box"));
+    QVERIFY(err);
+    QCOMPARE(err->dataCount(), 2);
+    QVERIFY(qIsNaN(err->data()->at(0).errorMinus));
+    QVERIFY(qIsNaN(err->data()->at(0).errorPlus));
+    QCOMPARE(err->data()->at(1).errorMinus, 119.0 - 118.0);
+    QCOMPARE(err->data()->at(1).errorPlus, 120.0 - 119.0);
+    QCOMPARE(chart.barsForHost(QStringLiteral("linux-box"))->data()->at(0)->value, 110.0);
+    QVERIFY(chart.valueLabels().contains(QStringLiteral("110.0 MB/s")));
+    // It still renders, NaN and all.
+    const QImage image = chart.plot()->toPixmap(400, 300).toImage();
+    QVERIFY(!image.isNull());
+}
+
 #include "TestComparisonChart.moc"
