@@ -156,6 +156,30 @@ void HostListPanel::setSelected(int row, bool selected)
     refresh();
 }
 
+QStringList HostListPanel::applyPlanHosts(const QList<Host> &hosts)
+{
+    QStringList added;
+    for (HostEntry &e : m_entries)
+        e.selected = false;
+    for (const Host &host : hosts) {
+        auto match = std::find_if(m_entries.begin(), m_entries.end(), [&](const HostEntry &e) {
+            return host.embedded ? e.host.embedded : (!e.host.embedded && e.host.displayName() == host.displayName());
+        });
+        if (match != m_entries.end()) {
+            if (!host.embedded) // the built-in host keeps its own address and port
+                match->host = absorbSecrets(host);
+            match->selected = true;
+        } else if (!host.embedded) {
+            m_entries.append(HostEntry{absorbSecrets(host), true});
+            m_credentials->load(host.displayName()); // passwords kept under this name earlier, if any
+            added << host.displayName();
+        }
+    }
+    save();
+    refresh();
+    return added;
+}
+
 void HostListPanel::setEmbeddedState(quint16 port, const QString &error)
 {
     m_embeddedPort = port;

@@ -39,6 +39,10 @@ public slots:
     void replaceHost(int row, const wb::Host &host);
     void removeHost(int row);
     void setSelected(int row, bool selected);
+    /// A plan's hosts (from a plan file): ticks exactly these and unticks the rest. A plan host takes the place
+    /// of the entry with the same name (its passwords, kept by name, stay) or, when embedded, of the built-in
+    /// host; the others are added. Returns the names of the hosts that were added.
+    QStringList applyPlanHosts(const QList<wb::Host> &hosts);
     /// The embedded responder's state: its port once it listens, or why it could not start.
     void setEmbeddedState(quint16 port, const QString &error);
 

@@ -6,6 +6,7 @@
 #include "HostListPanel.h"
 #include "LinkCheckPanel.h"
 #include "PlanEditorPanel.h"
+#include "PlanFileActions.h"
 #include "ResultsTable.h"
 #include "RunControlPanel.h"
 #include "SummaryTable.h"
@@ -200,6 +201,15 @@ quint16 MainWindow::embeddedPort() const
 void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
+    auto *planFiles = new PlanFileActions(m_hosts, m_plan, this);
+    connect(planFiles, &PlanFileActions::status, m_run, &RunControlPanel::setStatus);
+    QAction *openPlan = file->addAction(tr("&Open plan..."), planFiles, &PlanFileActions::openWithDialog);
+    openPlan->setShortcut(QKeySequence::Open);
+    openPlan->setObjectName(QStringLiteral("openPlanAction"));
+    QAction *savePlan = file->addAction(tr("&Save plan as..."), planFiles, &PlanFileActions::saveWithDialog);
+    savePlan->setShortcut(QKeySequence::Save);
+    savePlan->setObjectName(QStringLiteral("savePlanAction"));
+    file->addSeparator();
     QAction *exportLive = file->addAction(tr("Export &live graph..."), this, [this] {
         ExportExtras::exportWithDialog(this, m_live->plot(), QStringLiteral("wirebench-live-graph"),
                                        ExportExtras::footnoteFor(m_results->results()));

@@ -1,0 +1,44 @@
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+class QWidget;
+
+namespace wb {
+
+class HostListPanel;
+class PlanEditorPanel;
+
+/// File > Open plan and Save plan as: the plan editor's settings with the ticked hosts, in a plan file
+/// (core's PlanFile, the same file `wirebench-cli run --plan` reads). Passwords stay in the keychain.
+class PlanFileActions : public QObject
+{
+    Q_OBJECT
+public:
+    PlanFileActions(HostListPanel *hosts, PlanEditorPanel *editor, QWidget *dialogParent);
+
+    /// Loads a plan file into the editor and the host list. False with a one-line reason in *message;
+    /// true with what was loaded ("3 hosts (1 added), 40 runs") in *message.
+    bool open(const QString &path, QString *message);
+    /// Saves the editor's plan with the ticked hosts. *message says where, or why not.
+    bool save(const QString &path, QString *message);
+
+public slots:
+    void openWithDialog();
+    void saveWithDialog();
+
+signals:
+    /// A line for the status area: what was loaded or saved.
+    void status(const QString &text);
+
+private:
+    QString folder() const;
+
+    HostListPanel *m_hosts;
+    PlanEditorPanel *m_editor;
+    QWidget *m_dialogParent;
+    QString m_lastPath;
+};
+
+} // namespace wb
