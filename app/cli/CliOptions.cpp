@@ -2,9 +2,13 @@
 
 #include "protocols/DriverRegistry.h"
 #include "protocols/copy/TransferData.h"
+#include "protocols/tcp/TcpDriver.h"
+#include "storage/PlanFile.h"
+#include "storage/PlanJson.h"
 
 #include <QCommandLineParser>
 #include <QFile>
+#include <QMap>
 #include <QRegularExpression>
 
 #include <cmath>
@@ -22,11 +26,16 @@ QString usageLines()
         "                    [--server wirebenchd|iperf3] [--json FILE] [--csv FILE] [--chart FILE.png|.pdf|.jpg]\n"
         "                    [--unit MBps|MiBps|Mbps] [--stop-on-error] [--interleave] [--warmup SECONDS]\n"
         "                    [--stable PERCENT [--min-reps N]] [--file-size SIZE] [--set KEY=VALUE ...]\n"
+        "                    [--save-plan FILE]\n"
+        "  wirebench-cli run --plan FILE [any option above overrides that part of the plan, e.g. --reps 1]\n"
         "  wirebench-cli protocols        list the protocols this build offers and the --set keys they read\n"
         "  wirebench-cli --version | --help\n"
         "\n"
         "Hosts: ADDR, ADDR:PORT, [IPv6]:PORT or NAME=ADDR[:PORT]; the port defaults to the server's\n"
-        "(wirebenchd 5301, iperf3 5201). Traffic goes only to the hosts named with --host.\n"
+        "(wirebenchd 5301, iperf3 5201). Traffic goes only to the hosts named with --host or in the plan file.\n"
+        "Plan files (.wbplan.json, as the GUI's File > Save plan writes them) hold hosts, protocols, frame sizes,\n"
+        "repetitions and parameters, never passwords or keys: give those with --set KEY=@FILE or --key-file.\n"
+        "`wirebench-cli show SESSION --save-plan FILE` writes the plan of a stored session.\n"
         "Units: MB/s = 10^6 bytes/s, MiB/s = 2^20 bytes/s, Mbit/s = 10^6 bits/s. Sizes take K/KiB and M/MiB\n"
         "(binary). Exit status: 0 all runs ok, 1 a run failed or a file could not be written, 2 usage error,\n"
         "130 interrupted (Ctrl-C; runs finished so far are still printed and written).\n");
@@ -197,6 +206,15 @@ struct Parser
                                             "shown in the GUI's History)."),
                              QStringLiteral("FILE")};
     QCommandLineOption noStore{QStringLiteral("no-store"), QStringLiteral("Do not keep the results in the result store.")};
+    QCommandLineOption plan{QStringLiteral("plan"),
+                            QStringLiteral("Run the plan in FILE (a .wbplan.json from the GUI or --save-plan); the other "
+                                           "options override its parts: --host its hosts, --protocol its protocols, "
+                                           "--reps its repetitions, ..."),
+                            QStringLiteral("FILE")};
+    QCommandLineOption savePlan{QStringLiteral("save-plan"),
+                                QStringLiteral("Write the plan about to run (after all options) to FILE, then run it; "
+                                               "passwords and keys are left out."),
+                                QStringLiteral("FILE")};
     QCommandLineOption help{{QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help.")};
     QCommandLineOption version{{QStringLiteral("v"), QStringLiteral("version")}, QStringLiteral("Show the version.")};
 
@@ -205,7 +223,7 @@ struct Parser
         p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
         p.addOptions({host, protocol, frame, reps, duration, messageSize, sendBuffer, recvBuffer, server, key, keyFile,
                       json, jsonSamples, csv, chart, chartSize, unit, interval, stopOnError, interleave, warmup, stable, minReps, fileSize, set, store, noStore,
-                      help, version});
+                      plan, savePlan, help, version});
         p.addPositionalArgument(QStringLiteral("command"), QStringLiteral("run | protocols"));
     }
 };
@@ -354,6 +372,15 @@ bool CliOptions::parse(const QStringList &arguments, CliOptions *options, QStrin
     o.command = Command::Run;
 
     TestPlan &plan = o.plan;
+    const bool fromFile = parser.p.isSet(parser.plan);
+    if (fromFile) {
+        o.planPath = parser.p.value(parser.plan);
+        if (o.planPath.isEmpty())
+            return fail(QStringLiteral("--plan needs a file name"));
+        QString why;
+        if (!PlanFile::read(o.planPath, &plan, &why))
+            return fail(why);
+    }
     QString serverType = QStringLiteral("wirebenchd");
     if (parser.p.isSet(parser.server)) {
         serverType = parser.p.value(parser.server).trimmed().toLower();
@@ -362,8 +389,10 @@ bool CliOptions::parse(const QStringList &arguments, CliOptions *options, QStrin
                             .arg(parser.p.value(parser.server)));
     }
     const QStringList hosts = parser.p.values(parser.host);
-    if (hosts.isEmpty())
+    if (hosts.isEmpty() && !fromFile)
         return fail(QStringLiteral("name at least one host with --host ADDR[:PORT]"));
+    if (hosts.isEmpty() && plan.hosts.isEmpty())
+        return fail(QStringLiteral("plan file %1 names no host: add one with --host ADDR[:PORT]").arg(o.planPath));
     QString key = parser.p.value(parser.key).trimmed();
     if (parser.p.isSet(parser.keyFile)) {
         QFile f(parser.p.value(parser.keyFile));
@@ -371,28 +400,48 @@ bool CliOptions::parse(const QStringList &arguments, CliOptions *options, QStrin
             return fail(QStringLiteral("--key-file: cannot read %1: %2").arg(f.fileName(), f.errorString()));
         key = QString::fromUtf8(f.read(4096)).trimmed();
     }
-    for (const QString &text : hosts) {
-        Host h;
-        QString why;
-        if (!parseHost(text, &h, &why))
-            return fail(why);
-        h.serverType = serverType;
+    if (!hosts.isEmpty()) {
+        plan.hosts.clear(); // --host replaces a plan file's hosts
+        for (const QString &text : hosts) {
+            Host h;
+            QString why;
+            if (!parseHost(text, &h, &why))
+                return fail(why);
+            h.serverType = serverType;
+            plan.hosts.append(h);
+        }
+    } else if (parser.p.isSet(parser.server)) {
+        for (Host &h : plan.hosts)
+            h.serverType = serverType;
+    }
+    for (Host &h : plan.hosts) {
+        if (h.embedded) // the GUI's in-process responder: its port is new on every start of the GUI
+            return fail(QStringLiteral("plan file %1: host \"%2\" is the GUI's built-in loopback responder, which runs "
+                                       "only inside Wirebench; start `wirebenchd --listen 127.0.0.1:5301` and pass "
+                                       "--host 127.0.0.1:5301 (it replaces the plan's hosts), or edit the plan")
+                            .arg(o.planPath, h.displayName()));
         if (!key.isEmpty())
-            h.options.insert(QStringLiteral("wirebenchd.secret"), key); // a secret: never exported (PlanJson)
-        plan.hosts.append(h);
+            h.options.insert(QLatin1String(TcpDriver::kKeyOption), key); // a secret: never exported (PlanJson)
     }
 
-    plan.protocols = parser.p.isSet(parser.protocol) ? splitList(parser.p.values(parser.protocol))
-                                                     : QStringList{QStringLiteral("tcp-send")};
+    if (parser.p.isSet(parser.protocol))
+        plan.protocols = splitList(parser.p.values(parser.protocol));
+    else if (!fromFile)
+        plan.protocols = QStringList{QStringLiteral("tcp-send")};
     if (plan.protocols.isEmpty())
-        return fail(QStringLiteral("--protocol needs at least one protocol id"));
+        return fail(fromFile && !parser.p.isSet(parser.protocol)
+                        ? QStringLiteral("plan file %1 lists no protocols: add them with --protocol LIST").arg(o.planPath)
+                        : QStringLiteral("--protocol needs at least one protocol id"));
     for (const QString &id : plan.protocols) {
         if (!DriverRegistry::has(id)) {
             QStringList known;
             for (const ProtocolInfo &info : DriverRegistry::protocols())
                 known << info.id;
-            return fail(QStringLiteral("unknown protocol \"%1\"; this build offers: %2")
-                            .arg(id, known.join(QStringLiteral(", "))));
+            return fail(QStringLiteral("unknown protocol \"%1\"%2; this build offers: %3")
+                            .arg(id,
+                                 parser.p.isSet(parser.protocol) ? QString()
+                                                                 : QStringLiteral(" in plan file %1").arg(o.planPath),
+                                 known.join(QStringLiteral(", "))));
         }
     }
     plan.protocols.removeDuplicates();
@@ -450,8 +499,11 @@ bool CliOptions::parse(const QStringList &arguments, CliOptions *options, QStrin
             return fail(QStringLiteral("--interval must be a number of milliseconds from 10 to 10000"));
         plan.params.sampleIntervalMs = ms;
     }
-    plan.params.stopOnError = parser.p.isSet(parser.stopOnError);
-    plan.interleaveHosts = parser.p.isSet(parser.interleave);
+    // Flags can only switch on what a plan file left off; without a file, absent means off as always.
+    if (parser.p.isSet(parser.stopOnError) || !fromFile)
+        plan.params.stopOnError = parser.p.isSet(parser.stopOnError);
+    if (parser.p.isSet(parser.interleave) || !fromFile)
+        plan.interleaveHosts = parser.p.isSet(parser.interleave);
     if (parser.p.isSet(parser.fileSize)) {
         const qint64 v = parseSize(parser.p.value(parser.fileSize));
         if (v < 1 || v > (qint64(1) << 40))
@@ -480,7 +532,7 @@ bool CliOptions::parse(const QStringList &arguments, CliOptions *options, QStrin
         plan.params.stableTargetPercent = percent;
     }
     if (parser.p.isSet(parser.minReps)) {
-        if (!parser.p.isSet(parser.stable))
+        if (!parser.p.isSet(parser.stable) && plan.params.stableTargetPercent <= 0)
             return fail(QStringLiteral("--min-reps goes with --stable"));
         bool ok = false;
         plan.params.minRepetitions = parser.p.value(parser.minReps).toInt(&ok);
@@ -488,8 +540,15 @@ bool CliOptions::parse(const QStringList &arguments, CliOptions *options, QStrin
             return fail(QStringLiteral("--min-reps must be a whole number from 2 to --reps (%1)").arg(plan.repetitions));
     } else if (plan.params.stableTargetPercent > 0) {
         plan.params.minRepetitions = qMin(plan.params.minRepetitions, qMax(2, plan.repetitions));
-        if (plan.repetitions < 2)
+        if (plan.repetitions < 2 && !parser.p.isSet(parser.stable) && parser.p.isSet(parser.reps)) {
+            // The plan file repeats until stable, the command line asks for one quick run: one run cannot be judged.
+            o.notes << QStringLiteral("note: --reps %1 switches off the plan's \"repeat until stable\" rule (+/-%2 %)")
+                           .arg(plan.repetitions)
+                           .arg(plan.params.stableTargetPercent);
+            plan.params.stableTargetPercent = 0;
+        } else if (plan.repetitions < 2) {
             return fail(QStringLiteral("--stable needs --reps of at least 2: the rule judges after two runs or more"));
+        }
     }
 
     if (parser.p.isSet(parser.unit)) {
@@ -504,6 +563,9 @@ bool CliOptions::parse(const QStringList &arguments, CliOptions *options, QStrin
     o.includeSamples = parser.p.isSet(parser.jsonSamples);
     o.storePath = parser.p.value(parser.store);
     o.useStore = !parser.p.isSet(parser.noStore);
+    o.savePlanPath = parser.p.value(parser.savePlan);
+    if (parser.p.isSet(parser.savePlan) && o.savePlanPath.isEmpty())
+        return fail(QStringLiteral("--save-plan needs a file name"));
     if (parser.p.isSet(parser.json) && o.jsonPath.isEmpty())
         return fail(QStringLiteral("--json needs a file name"));
     if (parser.p.isSet(parser.csv) && o.csvPath.isEmpty())
@@ -528,9 +590,64 @@ bool CliOptions::parse(const QStringList &arguments, CliOptions *options, QStrin
 
     const QStringList problems = plan.validate();
     if (!problems.isEmpty())
-        return fail(problems.join(QLatin1Char(' ')));
+        return fail((fromFile ? QStringLiteral("the plan from %1 cannot run: ").arg(o.planPath) : QString())
+                    + problems.join(QLatin1Char(' ')));
     *options = o;
     return true;
+}
+
+bool CliOptions::savePlan(const QString &path, const TestPlan &plan, QStringList *notes, QString *error)
+{
+    if (!PlanFile::write(path, plan, error))
+        return false;
+    if (notes)
+        *notes = secretNotes(plan);
+    return true;
+}
+
+QStringList CliOptions::secretNotes(const TestPlan &plan, bool secretsRemoved)
+{
+    // key -> the hosts that hold it ("the plan" for the plan-wide transfer settings)
+    QMap<QString, QStringList> holders;
+    for (const Host &h : plan.hosts) {
+        for (auto it = h.options.cbegin(); it != h.options.cend(); ++it) {
+            if (PlanJson::isSecretKey(it.key()) && !it.value().toString().isEmpty())
+                holders[it.key()] << h.displayName();
+        }
+    }
+    for (auto it = plan.params.options.cbegin(); it != plan.params.options.cend(); ++it) {
+        if (PlanJson::isSecretKey(it.key()) && !it.value().toString().isEmpty())
+            holders[it.key()] << QStringLiteral("the plan");
+    }
+    auto howToGive = [](const QString &key) {
+        return key == QLatin1String(TcpDriver::kKeyOption)
+                   ? QStringLiteral("--key-file FILE")
+                   : QStringLiteral("--set %1=@FILE").arg(key);
+    };
+    QStringList lines;
+    for (auto it = holders.cbegin(); it != holders.cend(); ++it) {
+        lines << QStringLiteral("note: the plan file leaves out %1 (%2): plan files never hold passwords or keys; "
+                                "give it when running the plan with %3")
+                     .arg(it.key(), it.value().join(QStringLiteral(", ")), howToGive(it.key()));
+    }
+    if (!secretsRemoved)
+        return lines;
+    // A stored plan lost its secrets long ago: name those the plan's protocols ask for.
+    QStringList seen;
+    for (const QString &id : plan.protocols) {
+        const ProtocolInfo *info = DriverRegistry::find(id);
+        if (!info)
+            continue;
+        for (const OptionSpec &spec : info->hostOptions) {
+            if (spec.type != OptionSpec::Type::Secret || seen.contains(spec.key) || holders.contains(spec.key))
+                continue;
+            seen << spec.key;
+            lines << QStringLiteral("note: %1 may need %2 (%3), which plan files never hold: give it when running the "
+                                    "plan with %4")
+                         .arg(id, spec.key, spec.label, howToGive(spec.key));
+        }
+    }
+    return lines;
 }
 
 } // namespace wb::cli

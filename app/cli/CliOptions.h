@@ -23,11 +23,21 @@ struct CliOptions
     bool includeSamples = false;
     QString storePath;      ///< --store FILE; empty = the user's result store (the GUI's History)
     bool useStore = true;   ///< --no-store turns keeping results in the store off
+    QString planPath;       ///< --plan FILE: the plan came from this file, the other options override parts of it
+    QString savePlanPath;   ///< --save-plan FILE: write the plan about to run to FILE first
+    QStringList notes;      ///< lines to print before running (what an option changed in the plan file's plan)
 
     /// Parses arguments (without the program name). Returns false with a one-line reason on a usage error.
     static bool parse(const QStringList &arguments, CliOptions *options, QString *error);
     static QString helpText();
     static QString versionText();
+
+    /// Writes `plan` to `path` as a plan file (PlanFile). `notes` gets one line per secret the file leaves out
+    /// and how to give it when running the plan. False with a one-line reason.
+    static bool savePlan(const QString &path, const TestPlan &plan, QStringList *notes, QString *error);
+    /// One line per secret (password, wirebenchd key) the plan's hosts hold, which a plan file never does.
+    /// `secretsRemoved` (a plan from the result store): name the secrets the plan's protocols may need instead.
+    static QStringList secretNotes(const TestPlan &plan, bool secretsRemoved = false);
 
     /// "ADDR", "ADDR:PORT", "[IPv6]:PORT", "IPv6", optionally prefixed by "NAME=".
     static bool parseHost(const QString &text, Host *host, QString *error);

@@ -65,6 +65,19 @@ int RunCommand::exec()
     g_interrupted = 0;
     std::signal(SIGINT, onInterruptSignal);
     std::signal(SIGTERM, onInterruptSignal);
+    for (const QString &note : m_options.notes)
+        Console::out(note);
+    if (!m_options.savePlanPath.isEmpty()) {
+        QString error;
+        QStringList notes;
+        if (!CliOptions::savePlan(m_options.savePlanPath, m_options.plan, &notes, &error)) {
+            Console::err(QStringLiteral("wirebench-cli: %1; nothing was run").arg(error));
+            return 1;
+        }
+        Console::out(QStringLiteral("plan saved to %1").arg(m_options.savePlanPath));
+        for (const QString &note : notes)
+            Console::out(note);
+    }
     m_signalPoll.start();
     if (m_options.useStore) {
         // Results go to the store as each run ends, so that `sessions`, `show` and the GUI's History have them.

@@ -1,10 +1,12 @@
 #include "StoreCommands.h"
 
+#include "CliOptions.h"
 #include "Console.h"
 #include "export/JsonExport.h"
 #include "stats/TestSummary.h"
 #include "stats/Units.h"
 #include "storage/Iperf3Import.h"
+#include "storage/PlanFile.h"
 #include "storage/ResultStore.h"
 #ifdef WIREBENCH_CLI_CHART
 #include "ReportWriter.h"
@@ -184,10 +186,39 @@ int sessionsCommand(const Args &args)
     return 0;
 }
 
+/// `show SESSION --save-plan FILE`: the session's plan as it was run, to run again with `run --plan FILE`.
+int savePlanOf(const SessionInfo &info, const QString &path)
+{
+    QString error;
+    if (!PlanFile::write(path, info.plan, &error)) {
+        Console::err(QStringLiteral("wirebench-cli: session %1: %2").arg(info.id).arg(error));
+        return 1;
+    }
+    Console::out(QStringLiteral("plan of session %1 saved to %2 (%3 runs; run it again with `wirebench-cli run --plan %2`)")
+                     .arg(info.id)
+                     .arg(path)
+                     .arg(info.plan.runCount()));
+    for (const Host &h : info.plan.hosts) {
+        if (h.embedded)
+            Console::out(QStringLiteral("note: host \"%1\" was the GUI's built-in loopback responder, which the CLI "
+                                        "cannot reach: start `wirebenchd --listen 127.0.0.1:5301` and run the plan with "
+                                        "--host 127.0.0.1:5301")
+                             .arg(h.displayName()));
+    }
+    for (const QString &note : CliOptions::secretNotes(info.plan, true))
+        Console::out(note);
+    return 0;
+}
+
 int showCommand(const Args &args)
 {
     if (args.positional.size() != 1) {
         Console::err(QStringLiteral("wirebench-cli: show needs one SESSION (an id, a uuid prefix or `latest`)"));
+        return 2;
+    }
+    if (args.values.contains(QStringLiteral("save-plan"))
+        && (args.values.value(QStringLiteral("save-plan")).isEmpty() || args.flags.contains(QStringLiteral("json")))) {
+        Console::err(QStringLiteral("wirebench-cli: show --save-plan needs a file name and goes without --json"));
         return 2;
     }
     ResultStore store;
@@ -203,6 +234,8 @@ int showCommand(const Args &args)
         Console::err(QStringLiteral("wirebench-cli: session %1: %2").arg(id).arg(error));
         return 1;
     }
+    if (args.values.contains(QStringLiteral("save-plan")))
+        return savePlanOf(info, args.values.value(QStringLiteral("save-plan")));
     if (args.flags.contains(QStringLiteral("json"))) {
         JsonExport::Options options;
         options.includeSamples = args.flags.contains(QStringLiteral("samples"));
@@ -374,6 +407,7 @@ QString StoreCommands::helpText()
         "Result store:\n"
         "  wirebench-cli sessions [--limit N]                 list stored sessions, newest first\n"
         "  wirebench-cli show SESSION [--json [--samples]]    a session's runs and summary (JSON: docs/CLI.md schema)\n"
+        "  wirebench-cli show SESSION --save-plan FILE        its plan as a plan file, for `run --plan FILE`\n"
         "  wirebench-cli report SESSION [--html FILE] [--pdf FILE]   the session report\n"
         "  wirebench-cli import iperf3 FILE.json [--name HOST] [--os LABEL] [--frame BYTES] [--title TEXT]\n"
         "  SESSION: an id, a uuid or its unique prefix, or `latest`. --store PATH: another store file\n"
@@ -393,8 +427,10 @@ int StoreCommands::exec(const QStringList &arguments)
     QStringList flags{QStringLiteral("help")};
     if (command == QLatin1String("sessions"))
         values << QStringLiteral("limit");
-    else if (command == QLatin1String("show"))
+    else if (command == QLatin1String("show")) {
         flags << QStringLiteral("json") << QStringLiteral("samples");
+        values << QStringLiteral("save-plan");
+    }
     else if (command == QLatin1String("report"))
         values << QStringLiteral("html") << QStringLiteral("pdf");
     else if (command == QLatin1String("import"))

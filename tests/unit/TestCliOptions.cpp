@@ -1,5 +1,11 @@
 #include "CliOptions.h"
+#include "protocols/DriverRegistry.h"
+#include "storage/PlanFile.h"
 
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace wb;
@@ -17,6 +23,17 @@ private slots:
     void defaults();
     void usageErrors_data();
     void usageErrors();
+    void planAloneIsEnough();
+    void optionsOverridePlan();
+    void planErrors_data();
+    void planErrors();
+    void savePlanRoundTrips();
+    void stablePlanWithOneRep();
+
+private:
+    /// A plan of two hosts (one with an FTP user), two protocols, two frames, 3 reps, written to `path`.
+    static TestPlan samplePlan();
+    QTemporaryDir m_dir;
 };
 
 void TestCliOptions::hosts_data()
@@ -195,6 +212,260 @@ void TestCliOptions::usageErrors()
     QVERIFY(!CliOptions::parse(args, &o, &error));
     QVERIFY2(error.contains(reason), qPrintable(error));
     QVERIFY(!error.contains(QLatin1Char('\n')));
+}
+
+TestPlan TestCliOptions::samplePlan()
+{
+    TestPlan plan;
+    Host a;
+    a.name = QStringLiteral("linux");
+    a.address = QStringLiteral("127.0.0.1");
+    a.port = 5301;
+    a.options.insert(QStringLiteral("ftp.user"), QStringLiteral("bench"));
+    Host b;
+    b.address = QStringLiteral("::1");
+    b.port = 5302;
+    plan.hosts = {a, b};
+    plan.protocols = {QStringLiteral("tcp-send"), QStringLiteral("tcp-recv")};
+    plan.frameSizes = {1500, 9000};
+    plan.repetitions = 3;
+    plan.interleaveHosts = true;
+    plan.params.durationMs = 7000;
+    plan.params.messageSize = 65536;
+    plan.params.warmupMs = 500;
+    plan.params.stopOnError = true;
+    return plan;
+}
+
+void TestCliOptions::planAloneIsEnough()
+{
+    QVERIFY(m_dir.isValid());
+    const QString path = m_dir.filePath(QStringLiteral("alone.wbplan.json"));
+    QString error;
+    QVERIFY2(PlanFile::write(path, samplePlan(), &error), qPrintable(error));
+    CliOptions o;
+    QVERIFY2(CliOptions::parse({"run", "--plan", path}, &o, &error), qPrintable(error));
+    QCOMPARE(o.command, CliOptions::Command::Run);
+    QCOMPARE(o.planPath, path);
+    const TestPlan expected = samplePlan();
+    QCOMPARE(o.plan.hosts, expected.hosts);
+    QCOMPARE(o.plan.protocols, expected.protocols);
+    QCOMPARE(o.plan.frameSizes, expected.frameSizes);
+    QCOMPARE(o.plan.repetitions, 3);
+    QVERIFY(o.plan.interleaveHosts);             // a flag absent from the command line keeps the file's value
+    QVERIFY(o.plan.params.stopOnError);
+    QCOMPARE(o.plan.params.durationMs, 7000);
+    QCOMPARE(o.plan.params.messageSize, 65536);
+    QCOMPARE(o.plan.params.warmupMs, 500);
+    QCOMPARE(o.plan.runCount(), 2 * 2 * 2 * 3);
+    QVERIFY(o.notes.isEmpty());
+}
+
+void TestCliOptions::optionsOverridePlan()
+{
+    const QString path = m_dir.filePath(QStringLiteral("override.wbplan.json"));
+    QString error;
+    QVERIFY2(PlanFile::write(path, samplePlan(), &error), qPrintable(error));
+    CliOptions o;
+    QVERIFY2(CliOptions::parse({"run", "--plan", path, "--reps", "1", "--duration", "2", "--frame", "1500",
+                                "--set", "ftp.user=other", "--message-size", "1472"},
+                               &o, &error),
+             qPrintable(error));
+    QCOMPARE(o.plan.repetitions, 1);
+    QCOMPARE(o.plan.params.durationMs, 2000);
+    QCOMPARE(o.plan.frameSizes, QList<int>{1500});
+    QCOMPARE(o.plan.params.messageSize, 1472);
+    QCOMPARE(o.plan.hosts.size(), 2);                               // hosts from the file
+    QCOMPARE(o.plan.protocols, samplePlan().protocols);             // protocols from the file
+    QCOMPARE(o.plan.hosts.at(0).options.value("ftp.user").toString(), QStringLiteral("other")); // --set wins
+    QCOMPARE(o.plan.hosts.at(1).options.value("ftp.user").toString(), QStringLiteral("other")); // on every host
+    QCOMPARE(o.plan.params.warmupMs, 500);                          // untouched parts stay
+
+    QVERIFY2(CliOptions::parse({"run", "--plan", path, "--host", "only=127.0.0.2:6000", "--protocol", "tcp-recv",
+                                "--server", "iperf3"},
+                               &o, &error)
+                 || error.contains(QStringLiteral("iperf3")),
+             qPrintable(error));
+    QVERIFY2(CliOptions::parse({"run", "--plan", path, "--host", "only=127.0.0.2:6000", "--protocol", "tcp-recv",
+                                "--key", "k123"},
+                               &o, &error),
+             qPrintable(error));
+    QCOMPARE(o.plan.hosts.size(), 1); // --host replaces the file's hosts
+    QCOMPARE(o.plan.hosts.first().name, QStringLiteral("only"));
+    QCOMPARE(o.plan.hosts.first().port, quint16(6000));
+    QCOMPARE(o.plan.hosts.first().options.value("wirebenchd.secret").toString(), QStringLiteral("k123"));
+    QCOMPARE(o.plan.protocols, QStringList{"tcp-recv"});
+    QCOMPARE(o.plan.repetitions, 3);
+
+    // --server alone switches the file's hosts
+    QVERIFY2(CliOptions::parse({"run", "--plan", path, "--server", "iperf3"}, &o, &error)
+                 || error.contains(QStringLiteral("iperf3")),
+             qPrintable(error));
+}
+
+void TestCliOptions::planErrors_data()
+{
+    QVERIFY(m_dir.isValid());
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QByteArray>("content"); // empty: the file is not created
+    QTest::addColumn<QStringList>("extra");
+    QTest::addColumn<QStringList>("reasons");
+    const QString missing = m_dir.filePath(QStringLiteral("missing.wbplan.json"));
+    QTest::newRow("missing file") << missing << QByteArray() << QStringList{}
+                                  << QStringList{missing, QStringLiteral("does not exist")};
+    QTest::newRow("bad json") << m_dir.filePath(QStringLiteral("bad.json")) << QByteArray("{\"format\": \"wirebench-plan\", ")
+                              << QStringList{} << QStringList{QStringLiteral("not valid JSON")};
+    QTest::newRow("foreign json") << m_dir.filePath(QStringLiteral("foreign.json")) << QByteArray("{\"name\": 1}")
+                                  << QStringList{} << QStringList{QStringLiteral("not a Wirebench plan")};
+    const QByteArray embedded = R"json({"format": "wirebench-plan", "version": 1, "plan": {
+        "hosts": [{"name": "This computer (loopback)", "address": "127.0.0.1", "port": 40123, "embedded": true}],
+        "protocols": ["tcp-send"], "frame_sizes": [1500], "repetitions": 1, "params": {"duration_ms": 1000}}})json";
+    QTest::newRow("embedded host") << m_dir.filePath(QStringLiteral("embedded.wbplan.json")) << embedded << QStringList{}
+                                   << QStringList{QStringLiteral("\"This computer (loopback)\""),
+                                                  QStringLiteral("built-in loopback responder"),
+                                                  QStringLiteral("wirebenchd --listen 127.0.0.1:5301"),
+                                                  QStringLiteral("--host 127.0.0.1:5301"), QStringLiteral("edit the plan")};
+    const QByteArray noHosts = R"json({"format": "wirebench-plan", "version": 1, "plan": {"hosts": [],
+        "protocols": ["tcp-send"], "repetitions": 1}})json";
+    QTest::newRow("no hosts") << m_dir.filePath(QStringLiteral("nohosts.wbplan.json")) << noHosts << QStringList{}
+                              << QStringList{QStringLiteral("names no host"), QStringLiteral("--host")};
+    const QByteArray unknown = R"json({"format": "wirebench-plan", "version": 1, "plan": {
+        "hosts": [{"address": "127.0.0.1"}], "protocols": ["carrier-pigeon"], "repetitions": 1}})json";
+    QTest::newRow("unknown protocol") << m_dir.filePath(QStringLiteral("unknown.wbplan.json")) << unknown
+                                      << QStringList{} << QStringList{QStringLiteral("\"carrier-pigeon\" in plan file")};
+    const QByteArray good = R"json({"format": "wirebench-plan", "version": 1, "plan": {
+        "hosts": [{"address": "127.0.0.1"}], "protocols": ["tcp-send"], "repetitions": 1}})json";
+    QTest::newRow("bad override") << m_dir.filePath(QStringLiteral("good.wbplan.json")) << good
+                                  << QStringList{"--reps", "0"} << QStringList{QStringLiteral("--reps")};
+    QTest::newRow("newer version") << m_dir.filePath(QStringLiteral("v2.wbplan.json"))
+                                   << QByteArray(R"json({"format": "wirebench-plan", "version": 2, "plan": {}})json")
+                                   << QStringList{} << QStringList{QStringLiteral("update Wirebench")};
+    QTest::newRow("empty --plan") << QString() << QByteArray() << QStringList{}
+                                  << QStringList{QStringLiteral("--plan needs a file name")};
+}
+
+void TestCliOptions::planErrors()
+{
+    QFETCH(QString, file);
+    QFETCH(QByteArray, content);
+    QFETCH(QStringList, extra);
+    QFETCH(QStringList, reasons);
+    if (!content.isEmpty()) {
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(content);
+    }
+    CliOptions o;
+    QString error;
+    QVERIFY(!CliOptions::parse(QStringList{"run", "--plan", file} + extra, &o, &error));
+    for (const QString &reason : reasons)
+        QVERIFY2(error.contains(reason), qPrintable(error));
+    QVERIFY2(!error.contains(QLatin1Char('\n')), qPrintable(error));
+
+    // --host replaces the embedded host, so the same file then runs
+    if (QTest::currentDataTag() == QLatin1String("embedded host")) {
+        QVERIFY2(CliOptions::parse({"run", "--plan", file, "--host", "127.0.0.1:5301"}, &o, &error), qPrintable(error));
+        QCOMPARE(o.plan.hosts.size(), 1);
+        QVERIFY(!o.plan.hosts.first().embedded);
+        QCOMPARE(o.plan.params.durationMs, 1000);
+    }
+}
+
+void TestCliOptions::savePlanRoundTrips()
+{
+    const QString keyFile = m_dir.filePath(QStringLiteral("key"));
+    const QString passwordFile = m_dir.filePath(QStringLiteral("ftp-password"));
+    for (const auto &[path, text] : {std::pair{keyFile, QByteArray("k-secret\n")},
+                                     std::pair{passwordFile, QByteArray("pw-secret\n")}}) {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(text);
+    }
+    const QString saved = m_dir.filePath(QStringLiteral("saved.wbplan.json"));
+    CliOptions o;
+    QString error;
+    QVERIFY2(CliOptions::parse({"run", "--host", "a=127.0.0.1:5301", "--host", "[::1]:5302", "--protocol",
+                                "tcp-send,tcp-recv", "--frame", "1500,9000", "--reps", "2", "--duration", "1.5",
+                                "--message-size", "64K", "--interleave", "--set", "ftp.user=bench", "--set",
+                                "ftp.password=@" + passwordFile, "--key-file", keyFile, "--save-plan", saved},
+                               &o, &error),
+             qPrintable(error));
+    QCOMPARE(o.savePlanPath, saved);
+    QStringList notes;
+    QVERIFY2(CliOptions::savePlan(o.savePlanPath, o.plan, &notes, &error), qPrintable(error));
+
+    TestPlan back;
+    QVERIFY2(PlanFile::read(saved, &back, &error), qPrintable(error));
+    QCOMPARE(back.hosts.size(), 2);
+    for (int i = 0; i < 2; ++i) {
+        QCOMPARE(back.hosts.at(i).address, o.plan.hosts.at(i).address);
+        QCOMPARE(back.hosts.at(i).port, o.plan.hosts.at(i).port);
+        QCOMPARE(back.hosts.at(i).name, o.plan.hosts.at(i).name);
+        QCOMPARE(back.hosts.at(i).options.value("ftp.user").toString(), QStringLiteral("bench"));
+        QVERIFY(!back.hosts.at(i).options.contains("ftp.password"));
+        QVERIFY(!back.hosts.at(i).options.contains("wirebenchd.secret"));
+    }
+    QCOMPARE(back.protocols, o.plan.protocols);
+    QCOMPARE(back.frameSizes, o.plan.frameSizes);
+    QCOMPARE(back.repetitions, 2);
+    QCOMPARE(back.interleaveHosts, true);
+    QCOMPARE(back.params.durationMs, 1500);
+    QCOMPARE(back.params.messageSize, 65536);
+    QCOMPARE(back.params.stopOnError, o.plan.params.stopOnError);
+
+    QFile file(saved);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray bytes = file.readAll();
+    QVERIFY2(!bytes.contains("pw-secret") && !bytes.contains("k-secret"), bytes.constData());
+    QCOMPARE(QJsonDocument::fromJson(bytes).object().value("format").toString(), QStringLiteral("wirebench-plan"));
+
+    // One note per secret left out, naming how to give it back.
+    QCOMPARE(notes.size(), 2);
+    QVERIFY2(notes.join('|').contains(QStringLiteral("--set ftp.password=@FILE")), qPrintable(notes.join('|')));
+    QVERIFY2(notes.join('|').contains(QStringLiteral("--key-file FILE")), qPrintable(notes.join('|')));
+    for (const QString &note : notes)
+        QVERIFY(!note.contains(QLatin1Char('\n')));
+
+    // The saved file runs as it was, and the password comes back from the command line.
+    QVERIFY2(CliOptions::parse({"run", "--plan", saved, "--set", "ftp.password=@" + passwordFile}, &o, &error),
+             qPrintable(error));
+    QCOMPARE(o.plan.runCount(), 2 * 2 * 2 * 2);
+    QCOMPARE(o.plan.hosts.at(1).options.value("ftp.password").toString(), QStringLiteral("pw-secret"));
+
+    // Without secrets there is nothing to note; a plan from the store names what its protocols may need.
+    TestPlan plain = samplePlan();
+    QVERIFY(CliOptions::secretNotes(plain).isEmpty());
+    plain.protocols = {QStringLiteral("ftp-get")};
+    const QStringList stored = CliOptions::secretNotes(plain, true);
+    if (DriverRegistry::has(QStringLiteral("ftp-get")))
+        QVERIFY2(stored.join('|').contains(QStringLiteral("--set ftp.password=@FILE")), qPrintable(stored.join('|')));
+
+    QVERIFY(!CliOptions::parse({"run", "--host", "h", "--save-plan", ""}, &o, &error));
+    QVERIFY2(error.contains(QStringLiteral("--save-plan")), qPrintable(error));
+    QVERIFY(!CliOptions::savePlan(m_dir.filePath(QStringLiteral("no/such/dir/p.json")), plain, &notes, &error));
+    QVERIFY2(error.contains(QStringLiteral("cannot write")), qPrintable(error));
+}
+
+void TestCliOptions::stablePlanWithOneRep()
+{
+    TestPlan plan = samplePlan();
+    plan.params.stableTargetPercent = 5;
+    plan.params.minRepetitions = 3;
+    const QString path = m_dir.filePath(QStringLiteral("stable.wbplan.json"));
+    QString error;
+    QVERIFY2(PlanFile::write(path, plan, &error), qPrintable(error));
+    CliOptions o;
+    QVERIFY2(CliOptions::parse({"run", "--plan", path}, &o, &error), qPrintable(error));
+    QCOMPARE(o.plan.params.stableTargetPercent, 5.0);
+    QCOMPARE(o.plan.params.minRepetitions, 3);
+    // --reps 1 to try the plan quickly: one run cannot be judged, so the rule is off and a note says so.
+    QVERIFY2(CliOptions::parse({"run", "--plan", path, "--reps", "1"}, &o, &error), qPrintable(error));
+    QCOMPARE(o.plan.repetitions, 1);
+    QCOMPARE(o.plan.params.stableTargetPercent, 0.0);
+    QCOMPARE(o.notes.size(), 1);
+    QVERIFY2(o.notes.first().contains(QStringLiteral("repeat until stable")), qPrintable(o.notes.first()));
+    QVERIFY(CliOptions::parse({"run", "--plan", path, "--min-reps", "2"}, &o, &error)); // the file's --stable counts
+    QCOMPARE(o.plan.params.minRepetitions, 2);
 }
 
 QTEST_GUILESS_MAIN(TestCliOptions)
