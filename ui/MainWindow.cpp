@@ -161,6 +161,8 @@ void MainWindow::connectStore(ResultStore *store)
         m_history->refresh();
         m_compareView->reload();
     });
+    connect(m_history, &HistoryPanel::planRequested, m_planFiles, &PlanFileActions::useStoredPlan);
+    connect(m_history, &HistoryPanel::planRequested, this, [this] { m_pages->setCurrentIndex(0); });
     connect(m_history, &HistoryPanel::compareRequested, this, [this](const QList<qint64> &ids) {
         for (qint64 id : ids)
             m_compareView->addSession(id);
@@ -201,12 +203,12 @@ quint16 MainWindow::embeddedPort() const
 void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    auto *planFiles = new PlanFileActions(m_hosts, m_plan, this);
-    connect(planFiles, &PlanFileActions::status, m_run, &RunControlPanel::setStatus);
-    QAction *openPlan = file->addAction(tr("&Open plan..."), planFiles, &PlanFileActions::openWithDialog);
+    m_planFiles = new PlanFileActions(m_hosts, m_plan, this);
+    connect(m_planFiles, &PlanFileActions::status, m_run, &RunControlPanel::setStatus);
+    QAction *openPlan = file->addAction(tr("&Open plan..."), m_planFiles, &PlanFileActions::openWithDialog);
     openPlan->setShortcut(QKeySequence::Open);
     openPlan->setObjectName(QStringLiteral("openPlanAction"));
-    QAction *savePlan = file->addAction(tr("&Save plan as..."), planFiles, &PlanFileActions::saveWithDialog);
+    QAction *savePlan = file->addAction(tr("&Save plan as..."), m_planFiles, &PlanFileActions::saveWithDialog);
     savePlan->setShortcut(QKeySequence::Save);
     savePlan->setObjectName(QStringLiteral("savePlanAction"));
     file->addSeparator();

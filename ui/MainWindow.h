@@ -18,6 +18,7 @@ class ComparisonChart;
 class ComparisonView;
 class HistoryPanel;
 class ResultStore;
+class PlanFileActions;
 class SessionRecorder;
 class Config;
 class HostListPanel;
@@ -93,6 +94,7 @@ private:
     HistoryPanel *m_history = nullptr;
     ComparisonView *m_compareView = nullptr;
     SessionRecorder *m_recorder = nullptr;
+    PlanFileActions *m_planFiles = nullptr;
     QSplitter *m_mainSplitter = nullptr;
     QSplitter *m_rightSplitter = nullptr;
     QSplitter *m_chartSplitter = nullptr;

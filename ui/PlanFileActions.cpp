@@ -34,8 +34,7 @@ bool PlanFileActions::open(const QString &path, QString *message)
     TestPlan plan;
     if (!PlanFile::read(path, &plan, message))
         return false;
-    m_editor->setPlan(plan);
-    const QStringList added = m_hosts->applyPlanHosts(plan.hosts);
+    const QStringList added = apply(plan);
     m_lastPath = path;
     *message = tr("Plan loaded from %1: %n host(s)", nullptr, int(plan.hosts.size())).arg(QDir::toNativeSeparators(path));
     if (!added.isEmpty())
@@ -45,6 +44,21 @@ bool PlanFileActions::open(const QString &path, QString *message)
     if (!problems.isEmpty())
         *message += QLatin1Char(' ') + problems.join(QLatin1Char(' '));
     return true;
+}
+
+QStringList PlanFileActions::apply(const TestPlan &plan)
+{
+    m_editor->setPlan(plan);
+    return m_hosts->applyPlanHosts(plan.hosts);
+}
+
+void PlanFileActions::useStoredPlan(const TestPlan &plan)
+{
+    const QStringList added = apply(plan);
+    emit status(added.isEmpty() ? tr("The plan from History is ready: press Start to run it again.")
+                                : tr("The plan from History is ready (added to the host list: %1): press Start to run it "
+                                     "again.")
+                                      .arg(added.join(QStringLiteral(", "))));
 }
 
 bool PlanFileActions::save(const QString &path, QString *message)

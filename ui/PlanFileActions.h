@@ -1,5 +1,7 @@
 #pragma once
 
+#include "plan/TestPlan.h"
+
 #include <QObject>
 #include <QString>
 
@@ -24,9 +26,15 @@ public:
     /// Saves the editor's plan with the ticked hosts. *message says where, or why not.
     bool save(const QString &path, QString *message);
 
+    /// Puts a plan into the editor and the host list (see HostListPanel::applyPlanHosts); returns the names
+    /// of the hosts that were added to the list.
+    QStringList apply(const TestPlan &plan);
+
 public slots:
     void openWithDialog();
     void saveWithDialog();
+    /// A plan from History, to be run again: applied, with a status line.
+    void useStoredPlan(const wb::TestPlan &plan);
 
 signals:
     /// A line for the status area: what was loaded or saved.

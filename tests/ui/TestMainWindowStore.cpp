@@ -10,6 +10,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QFileInfo>
+#include <QLabel>
 #include <QLineEdit>
 #include <QFileDialog>
 #include <QPushButton>
@@ -114,6 +115,25 @@ private slots:
         report->trigger();
         QVERIFY(QFileInfo(html).size() > 0);
         QVERIFY(QFileInfo(dir.filePath(QStringLiteral("report.pdf"))).size() > 0);
+
+        // History > Use this plan: the stored plan comes back into the Measure tab, ready to run again.
+        TestPlan changed = window.planEditor()->plan();
+        changed.repetitions = 9;
+        changed.protocols = {QStringLiteral("tcp-recv")};
+        window.planEditor()->setPlan(changed);
+        auto *usePlan = window.historyPanel()->findChild<QPushButton *>(QStringLiteral("historyUsePlanButton"));
+        QVERIFY(usePlan);
+        QVERIFY(usePlan->isEnabled());
+        QTest::mouseClick(usePlan, Qt::LeftButton);
+        QCOMPARE(window.planEditor()->plan().repetitions, 2);
+        QCOMPARE(window.planEditor()->plan().protocols, QStringList{QStringLiteral("tcp-send")});
+        QCOMPARE(window.planEditor()->plan().params.durationMs, 500);
+        QVERIFY(window.planEditor()->isVisible());
+        auto *status = window.findChild<QLabel *>(QStringLiteral("statusLabel"));
+        QVERIFY(status);
+        QVERIFY2(status->text().contains(QStringLiteral("press Start to run it again")), qPrintable(status->text()));
+        QCOMPARE(window.hostList()->selectedHosts().size(), 1);
+        QVERIFY(window.hostList()->selectedHosts().first().embedded);
     }
 
     void reportActionsWaitForARun()

@@ -103,6 +103,16 @@ void HistoryPanel::buildUi()
     m_exportButton = makeButton(tr("Export data..."), QStringLiteral("historyExportButton"));
     m_exportButton->setToolTip(tr("Write the open session's runs as CSV or JSON (the documented schema)"));
     connect(m_exportButton, &QPushButton::clicked, this, &HistoryPanel::askExportData);
+    m_usePlanButton = makeButton(tr("Use this plan"), QStringLiteral("historyUsePlanButton"));
+    m_usePlanButton->setToolTip(tr("Put the open session's plan and hosts into the Measure tab, to run it again"));
+    connect(m_usePlanButton, &QPushButton::clicked, this, [this] {
+        SessionInfo info;
+        QString error;
+        if (m_store && m_store->session(m_openId, &info, &error))
+            emit planRequested(info.plan);
+        else
+            m_status->setText(tr("The plan of session #%1 cannot be read: %2").arg(m_openId).arg(error));
+    });
     m_deleteButton = makeButton(tr("Delete..."), QStringLiteral("historyDeleteButton"));
     connect(m_deleteButton, &QPushButton::clicked, this, &HistoryPanel::askDelete);
     auto *buttonRow = new QHBoxLayout;
@@ -110,6 +120,7 @@ void HistoryPanel::buildUi()
     buttonRow->addWidget(m_compareButton);
     buttonRow->addWidget(m_reportButton);
     buttonRow->addWidget(m_exportButton);
+    buttonRow->addWidget(m_usePlanButton);
     buttonRow->addWidget(m_deleteButton);
 
     auto *top = new QWidget(this);
@@ -432,6 +443,7 @@ void HistoryPanel::updateButtons()
     m_deleteButton->setEnabled(selected >= 1);
     m_reportButton->setEnabled(m_openId != 0);
     m_exportButton->setEnabled(m_openId != 0);
+    m_usePlanButton->setEnabled(m_openId != 0);
 }
 
 } // namespace wb

@@ -71,6 +71,8 @@ signals:
     void sessionDeleted(qint64 sessionId);
     /// The user asked to compare these sessions (MainWindow hands them to ComparisonView::addSession).
     void compareRequested(const QList<qint64> &sessionIds);
+    /// The user wants to run the open session's plan again (MainWindow puts it into the Measure tab).
+    void planRequested(const wb::TestPlan &plan);
 
 private:
     void buildUi();
@@ -87,6 +89,7 @@ private:
     QPushButton *m_compareButton = nullptr;
     QPushButton *m_reportButton = nullptr;
     QPushButton *m_exportButton = nullptr;
+    QPushButton *m_usePlanButton = nullptr;
     QPushButton *m_deleteButton = nullptr;
     QTabWidget *m_tabs = nullptr;
     ResultsTable *m_results = nullptr;
