@@ -612,7 +612,8 @@ QStringList CliOptions::secretNotes(const TestPlan &plan, bool secretsRemoved)
     for (const Host &h : plan.hosts) {
         for (auto it = h.options.cbegin(); it != h.options.cend(); ++it) {
             if (PlanJson::isSecretKey(it.key()) && !it.value().toString().isEmpty())
-                holders[it.key()] << h.displayName();
+                holders[it.key()] << (h.name.isEmpty() && h.port ? QStringLiteral("%1 port %2").arg(h.address).arg(h.port)
+                                                                 : h.displayName());
         }
     }
     for (auto it = plan.params.options.cbegin(); it != plan.params.options.cend(); ++it) {
@@ -642,9 +643,13 @@ QStringList CliOptions::secretNotes(const TestPlan &plan, bool secretsRemoved)
             if (spec.type != OptionSpec::Type::Secret || seen.contains(spec.key) || holders.contains(spec.key))
                 continue;
             seen << spec.key;
-            lines << QStringLiteral("note: %1 may need %2 (%3), which plan files never hold: give it when running the "
-                                    "plan with %4")
-                         .arg(id, spec.key, spec.label, howToGive(spec.key));
+            if (spec.key == QLatin1String(TcpDriver::kKeyOption))
+                lines << QStringLiteral("note: if the plan's wirebenchd asks for its key, give it when running the plan "
+                                        "with --key-file FILE (plan files never hold keys)");
+            else
+                lines << QStringLiteral("note: %1 may need %2 (%3), which plan files never hold: give it when running "
+                                        "the plan with %4")
+                             .arg(id, spec.key, spec.label, howToGive(spec.key));
         }
     }
     return lines;

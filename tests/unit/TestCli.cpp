@@ -11,42 +11,9 @@
 
 #include <csignal>
 
-namespace {
+#include "CliTestSupport.h"
 
-const QString kCli = QStringLiteral(WIREBENCH_CLI_PATH);
-const QString kDaemon = QStringLiteral(WIREBENCHD_PATH);
-
-struct Outcome
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-Outcome runCli(const QStringList &args, int timeoutMs = 120000)
-{
-    QProcess p;
-    p.start(kCli, args);
-    Outcome o;
-    if (!p.waitForStarted(30000))
-        return o;
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-        return o;
-    }
-    o.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    o.out = QString::fromUtf8(p.readAllStandardOutput());
-    o.err = QString::fromUtf8(p.readAllStandardError());
-    return o;
-}
-
-bool underCi()
-{
-    return qEnvironmentVariable("CI") == QLatin1String("true");
-}
-
-} // namespace
+using namespace clitest;
 
 class TestCli : public QObject
 {
@@ -66,12 +33,7 @@ private slots:
     void cleanupTestCase();
 
 private:
-    /// Starts wirebenchd on 127.0.0.1 on a free port; false (with a reason) when it cannot.
-    bool startDaemon(QString *why);
-
-    QProcess m_daemon;
-    quint16 m_port = 0;
-    QString m_daemonLog;
+    Daemon m_daemon;
 };
 
 void TestCli::initTestCase()
@@ -143,53 +105,15 @@ void TestCli::refusedPort()
     QVERIFY2(o.out.contains(QStringLiteral("FAILED")), qPrintable(o.out));
 }
 
-bool TestCli::startDaemon(QString *why)
-{
-    if (m_daemon.state() == QProcess::Running)
-        return true;
-    if (!QFile::exists(kDaemon)) {
-        *why = QStringLiteral("wirebenchd was not built at %1").arg(kDaemon);
-        return false;
-    }
-    m_daemonLog.clear();
-    m_daemon.setProcessChannelMode(QProcess::MergedChannels);
-    m_daemon.start(kDaemon, {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")});
-    if (!m_daemon.waitForStarted(30000)) {
-        *why = QStringLiteral("wirebenchd did not start: %1").arg(m_daemon.errorString());
-        return false;
-    }
-    static const QRegularExpression listening(QStringLiteral("listening on 127\\.0\\.0\\.1:(\\d+)"));
-    QRegularExpressionMatch m;
-    for (int i = 0; i < 300 && !m.hasMatch(); ++i) {
-        if (m_daemon.state() != QProcess::Running)
-            break;
-        m_daemon.waitForReadyRead(100);
-        m_daemonLog += QString::fromUtf8(m_daemon.readAll());
-        m = listening.match(m_daemonLog);
-    }
-    if (!m.hasMatch()) {
-        *why = QStringLiteral("wirebenchd did not report its port: %1").arg(m_daemonLog);
-        m_daemon.kill();
-        m_daemon.waitForFinished();
-        return false;
-    }
-    m_port = quint16(m.captured(1).toUInt());
-    return m_port != 0;
-}
-
 void TestCli::realRun()
 {
-    QString why;
-    if (!startDaemon(&why)) {
-        if (underCi())
-            QFAIL(qPrintable(why));
-        QSKIP(qPrintable(why));
-    }
+    CLITEST_START_DAEMON(m_daemon);
+    const quint16 port = m_daemon.port();
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString json = dir.filePath(QStringLiteral("run.json"));
     const QString csv = dir.filePath(QStringLiteral("run.csv"));
-    const QString host = QStringLiteral("127.0.0.1:%1").arg(m_port);
+    const QString host = QStringLiteral("127.0.0.1:%1").arg(port);
     const Outcome o = runCli({QStringLiteral("run"), QStringLiteral("--host"), host, QStringLiteral("--protocol"),
                               QStringLiteral("tcp-send,tcp-recv"), QStringLiteral("--frame"), QStringLiteral("1500"),
                               QStringLiteral("--reps"), QStringLiteral("1"), QStringLiteral("--duration"),
@@ -210,7 +134,7 @@ void TestCli::realRun()
         const QJsonObject r = v.toObject();
         QCOMPARE(r.value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
         QCOMPARE(r.value(QStringLiteral("address")).toString(), QStringLiteral("127.0.0.1"));
-        QCOMPARE(r.value(QStringLiteral("port")).toInt(), int(m_port));
+        QCOMPARE(r.value(QStringLiteral("port")).toInt(), int(port));
         QCOMPARE(r.value(QStringLiteral("frame_size")).toInt(), 1500);
         const double bytes = r.value(QStringLiteral("bytes")).toDouble();
         const double seconds = r.value(QStringLiteral("seconds")).toDouble();
@@ -247,15 +171,11 @@ void TestCli::chart_data()
 void TestCli::chart()
 {
     QFETCH(QString, file);
-    QString why;
-    if (!startDaemon(&why)) {
-        if (underCi())
-            QFAIL(qPrintable(why));
-        QSKIP(qPrintable(why));
-    }
+    CLITEST_START_DAEMON(m_daemon);
+    const quint16 port = m_daemon.port();
     QTemporaryDir dir;
     const QString path = dir.filePath(file);
-    const Outcome o = runCli({QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1:%1").arg(m_port),
+    const Outcome o = runCli({QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1:%1").arg(port),
                               QStringLiteral("--reps"), QStringLiteral("2"), QStringLiteral("--duration"),
                               QStringLiteral("0.5"), QStringLiteral("--chart"), path, QStringLiteral("--chart-size"),
                               QStringLiteral("800x500"), QStringLiteral("--unit"), QStringLiteral("Mbps")});
@@ -287,16 +207,12 @@ void TestCli::chart()
 void TestCli::interrupt()
 {
 #ifdef Q_OS_UNIX
-    QString why;
-    if (!startDaemon(&why)) {
-        if (underCi())
-            QFAIL(qPrintable(why));
-        QSKIP(qPrintable(why));
-    }
+    CLITEST_START_DAEMON(m_daemon);
+    const quint16 port = m_daemon.port();
     QTemporaryDir dir;
     const QString json = dir.filePath(QStringLiteral("interrupted.json"));
     QProcess p;
-    p.start(kCli, {QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1:%1").arg(m_port),
+    p.start(kCli, {QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1:%1").arg(port),
                    QStringLiteral("--reps"), QStringLiteral("3"), QStringLiteral("--duration"), QStringLiteral("3"),
                    QStringLiteral("--json"), json});
     QVERIFY(p.waitForStarted(30000));
@@ -327,13 +243,7 @@ void TestCli::interrupt()
 
 void TestCli::cleanupTestCase()
 {
-    if (m_daemon.state() == QProcess::Running) {
-        m_daemon.terminate();
-        if (!m_daemon.waitForFinished(10000)) {
-            m_daemon.kill();
-            m_daemon.waitForFinished();
-        }
-    }
+    m_daemon.stop();
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -1,0 +1,117 @@
+#pragma once
+// What the CLI tests share: running the built wirebench-cli as a user would, and a real wirebenchd on 127.0.0.1.
+#include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QString>
+#include <QStringList>
+
+namespace clitest {
+
+inline const QString kCli = QStringLiteral(WIREBENCH_CLI_PATH);
+inline const QString kDaemon = QStringLiteral(WIREBENCHD_PATH);
+
+struct Outcome
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+inline Outcome runCli(const QStringList &args, int timeoutMs = 120000)
+{
+    QProcess p;
+    p.start(kCli, args);
+    Outcome o;
+    if (!p.waitForStarted(30000))
+        return o;
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        return o;
+    }
+    o.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    o.out = QString::fromUtf8(p.readAllStandardOutput());
+    o.err = QString::fromUtf8(p.readAllStandardError());
+    return o;
+}
+
+/// Under CI a missing peer fails the test; on a developer's machine it is skipped with the reason.
+inline bool underCi()
+{
+    return qEnvironmentVariable("CI") == QLatin1String("true");
+}
+
+/// wirebenchd on 127.0.0.1 on a free port, ended when this goes away.
+class Daemon
+{
+public:
+    ~Daemon() { stop(); }
+
+    /// Starts it (once); false with a reason when it cannot.
+    bool start(QString *why)
+    {
+        if (m_process.state() == QProcess::Running)
+            return true;
+        if (!QFile::exists(kDaemon)) {
+            *why = QStringLiteral("wirebenchd was not built at %1").arg(kDaemon);
+            return false;
+        }
+        m_log.clear();
+        m_process.setProcessChannelMode(QProcess::MergedChannels);
+        m_process.start(kDaemon, {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")});
+        if (!m_process.waitForStarted(30000)) {
+            *why = QStringLiteral("wirebenchd did not start: %1").arg(m_process.errorString());
+            return false;
+        }
+        static const QRegularExpression listening(QStringLiteral("listening on 127\\.0\\.0\\.1:(\\d+)"));
+        QRegularExpressionMatch m;
+        for (int i = 0; i < 300 && !m.hasMatch(); ++i) {
+            if (m_process.state() != QProcess::Running)
+                break;
+            m_process.waitForReadyRead(100);
+            m_log += QString::fromUtf8(m_process.readAll());
+            m = listening.match(m_log);
+        }
+        if (!m.hasMatch()) {
+            *why = QStringLiteral("wirebenchd did not report its port: %1").arg(m_log);
+            m_process.kill();
+            m_process.waitForFinished();
+            return false;
+        }
+        m_port = quint16(m.captured(1).toUInt());
+        return m_port != 0;
+    }
+
+    void stop()
+    {
+        if (m_process.state() != QProcess::Running)
+            return;
+        m_process.terminate();
+        if (!m_process.waitForFinished(10000)) {
+            m_process.kill();
+            m_process.waitForFinished();
+        }
+    }
+
+    quint16 port() const { return m_port; }
+    QString hostArgument() const { return QStringLiteral("127.0.0.1:%1").arg(m_port); }
+
+private:
+    QProcess m_process;
+    quint16 m_port = 0;
+    QString m_log;
+};
+
+} // namespace clitest
+
+/// Starts `daemon` or ends the test: QFAIL under CI=true, QSKIP elsewhere.
+#define CLITEST_START_DAEMON(daemon)                                                                                   \
+    do {                                                                                                               \
+        QString why_;                                                                                                  \
+        if (!(daemon).start(&why_)) {                                                                                  \
+            if (clitest::underCi())                                                                                    \
+                QFAIL(qPrintable(why_));                                                                               \
+            QSKIP(qPrintable(why_));                                                                                   \
+        }                                                                                                              \
+    } while (false)
