@@ -46,7 +46,8 @@ void TestCli::help()
     const Outcome o = runCli({QStringLiteral("--help")});
     QCOMPARE(o.exitCode, 0);
     for (const char *text : {"Usage:", "wirebench-cli run", "--host", "--protocol", "--frame", "--reps", "--duration",
-                             "--message-size", "--json", "--csv", "--chart", "--unit", "MB/s = 10^6 bytes/s"})
+                             "--message-size", "--json", "--csv", "--chart", "--unit", "MB/s = 10^6 bytes/s",
+                             "--plan FILE", "--save-plan FILE"})
         QVERIFY2(o.out.contains(QLatin1String(text)), text);
 }
 
