@@ -1,4 +1,5 @@
 // The window keeps what it measures: a plan run from the window lands in the result store and in History.
+#include "FileDialogAnswer.h"
 #include "HostListPanel.h"
 #include "MainWindow.h"
 #include "PlanEditorPanel.h"
@@ -28,26 +29,6 @@ using namespace wb;
 class TestMainWindowStore : public QObject
 {
     Q_OBJECT
-
-    // Types `path` into the next save dialog and accepts it, as a user would.
-    static void answerSaveDialog(const QString &path)
-    {
-        auto *timer = new QTimer;
-        timer->setInterval(50);
-        auto attempts = std::make_shared<int>(0);
-        QObject::connect(timer, &QTimer::timeout, timer, [timer, path, attempts] {
-            if (auto *dialog = qobject_cast<QFileDialog *>(QApplication::activeModalWidget())) {
-                // The file name box of Qt's own dialog, typed into as a user would.
-                if (auto *name = dialog->findChild<QLineEdit *>(QStringLiteral("fileNameEdit")))
-                    name->setText(path);
-                static_cast<QDialog *>(dialog)->accept(); // QFileDialog::accept, as the Save button
-                timer->deleteLater();
-            } else if (++*attempts >= 200) {
-                timer->deleteLater(); // no dialog came: the test's own checks then fail
-            }
-        });
-        timer->start();
-    }
 
 private slots:
     void initTestCase() { qputenv("WIREBENCH_NO_KEYCHAIN", "1"); }
@@ -94,7 +75,7 @@ private slots:
         // File > Export this session's data, then File > Report: the session just measured, through the save
         // dialog a user sees, lands in History and in the files.
         const QString csv = dir.filePath(QStringLiteral("session.csv"));
-        answerSaveDialog(csv);
+        answerFileDialog(csv);
         auto *exportData = window.findChild<QAction *>(QStringLiteral("exportDataAction"));
         QVERIFY(exportData);
         QVERIFY(exportData->isEnabled());
@@ -109,7 +90,7 @@ private slots:
         QVERIFY(lines.at(1).contains("tcp-send"));
 
         const QString html = dir.filePath(QStringLiteral("report.html"));
-        answerSaveDialog(html);
+        answerFileDialog(html);
         auto *report = window.findChild<QAction *>(QStringLiteral("reportAction"));
         QVERIFY(report);
         report->trigger();

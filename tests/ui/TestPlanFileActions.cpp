@@ -1,6 +1,7 @@
 // File > Save plan and Open plan: the plan editor's settings and the ticked hosts go to a plan file and come back,
 // on this computer and on another one that does not know the hosts yet.
 #include "CredentialStore.h"
+#include "FileDialogAnswer.h"
 #include "HostListPanel.h"
 #include "MainWindow.h"
 #include "PlanEditorPanel.h"
@@ -53,25 +54,6 @@ QStringList ticked(const HostListPanel &panel)
     for (const Host &h : panel.selectedHosts())
         names << h.displayName();
     return names;
-}
-
-// Types `path` into the next file dialog (open or save) and accepts it, as a user would.
-void answerFileDialog(const QString &path)
-{
-    auto *timer = new QTimer;
-    timer->setInterval(50);
-    auto attempts = std::make_shared<int>(0);
-    QObject::connect(timer, &QTimer::timeout, timer, [timer, path, attempts] {
-        if (auto *dialog = qobject_cast<QFileDialog *>(QApplication::activeModalWidget())) {
-            if (auto *name = dialog->findChild<QLineEdit *>(QStringLiteral("fileNameEdit")))
-                name->setText(path);
-            static_cast<QDialog *>(dialog)->accept();
-            timer->deleteLater();
-        } else if (++*attempts >= 200) {
-            timer->deleteLater(); // no dialog came: the test's own checks then fail
-        }
-    });
-    timer->start();
 }
 
 } // namespace
