@@ -6,6 +6,8 @@
 #   bench/tcp_vs_iperf3.sh [BUILD_DIR]        (default: build, then build-cli)
 # Environment: PAIRS (5), DURATION (5 s), FRAME (1500: both tools use MSS FRAME-40), MESSAGE (131072 B),
 #   DIRECTION (send: tcp-send against iperf3 -c; recv: tcp-recv against iperf3 -c -R),
+#   WB_SERVER (wirebenchd: our protocol against our wirebenchd; iperf3: our iperf3 driver, iperf3-send or
+#   iperf3-recv, against the same iperf3 -s as iperf3 -c, so both clients meet one server),
 #   PIN (0; 1 runs both clients on CPU 0 and both servers on CPU 1, as iperf3 -A would: on a machine with
 #   few cores the scheduler otherwise sometimes puts sender and receiver on one core, which halves either
 #   tool's figure and makes single pairs differ by up to 40%).
@@ -24,6 +26,12 @@ case "$DIRECTION" in
     send) WB_PROTOCOL=tcp-send; IPERF_REVERSE=() ;;
     recv) WB_PROTOCOL=tcp-recv; IPERF_REVERSE=(-R) ;;
     *) echo "tcp_vs_iperf3: DIRECTION must be send or recv, not \"$DIRECTION\"" >&2; exit 2 ;;
+esac
+WB_SERVER=${WB_SERVER:-wirebenchd}
+case "$WB_SERVER" in
+    wirebenchd) ;;
+    iperf3) WB_PROTOCOL=iperf3-${WB_PROTOCOL#tcp-} ;;
+    *) echo "tcp_vs_iperf3: WB_SERVER must be wirebenchd or iperf3, not \"$WB_SERVER\"" >&2; exit 2 ;;
 esac
 CLIENT_ON=()
 SERVER_ON=()
@@ -104,19 +112,26 @@ for _ in $(seq 100); do
     sleep 0.1
 done
 
+# The server wirebench-cli talks to: our wirebenchd, or (WB_SERVER=iperf3) the same iperf3 -s as iperf3 -c.
+if [ "$WB_SERVER" = iperf3 ]; then
+    WB_SRV_PID=$IPERF_PID; WB_SRV_PORT=$IPERF_PORT; WB_SRV_ARGS=(--server iperf3)
+else
+    WB_SRV_PID=$WBD_PID; WB_SRV_PORT=$WBD_PORT; WB_SRV_ARGS=()
+fi
+
 echo "tcp_vs_iperf3: $PAIRS pairs of ${DURATION}-s $WB_PROTOCOL runs on 127.0.0.1, frame $FRAME (MSS $MSS requested by both), message $MESSAGE B"
 if [ "$PIN" = 1 ]; then echo "  clients on CPU 0, servers on CPU 1 (PIN=1)"; else echo "  not pinned to CPUs (PIN=1 pins clients and servers apart)"; fi
-echo "  wirebench: $("$CLI" --version) / wirebenchd on port $WBD_PORT; iperf3: $(iperf3 --version | head -1) on port $IPERF_PORT"
+echo "  wirebench: $("$CLI" --version) / $WB_SERVER on port $WB_SRV_PORT; iperf3: $(iperf3 --version | head -1) on port $IPERF_PORT"
 printf "  %-4s %-10s %12s %12s %10s %10s %12s\n" pair tool "MB/s" "GB moved" "client s" "server s" "CPU s/GB"
 
 ROWS="$WORK/rows"
 : >"$ROWS"
 for pair in $(seq "$PAIRS"); do
     # wirebench
-    s0=$(proc_cpu "$WBD_PID")
-    c=$(client_cpu "$WORK/wb$pair" "${CLIENT_ON[@]}" "$CLI" run --host "127.0.0.1:$WBD_PORT" --protocol "$WB_PROTOCOL" --frame "$FRAME" \
+    s0=$(proc_cpu "$WB_SRV_PID")
+    c=$(client_cpu "$WORK/wb$pair" "${CLIENT_ON[@]}" "$CLI" run --host "127.0.0.1:$WB_SRV_PORT" "${WB_SRV_ARGS[@]}" --protocol "$WB_PROTOCOL" --frame "$FRAME" \
         --reps 1 --duration "$DURATION" --message-size "$MESSAGE" --json "$WORK/wb$pair.json")
-    s1=$(proc_cpu "$WBD_PID")
+    s1=$(proc_cpu "$WB_SRV_PID")
     python3 - "$WORK/wb$pair.json" "$c" "$s0" "$s1" "$pair" >>"$ROWS" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))["results"][0]
@@ -142,7 +157,7 @@ PY
 done
 
 python3 - "$ROWS" "$WORK/rss" "$(proc_peak_rss "$WBD_PID")" "$(proc_peak_rss "$IPERF_PID")" \
-    "$(proc_own_memory "$WBD_PID")" "$(proc_own_memory "$IPERF_PID")" <<'PY'
+    "$(proc_own_memory "$WBD_PID")" "$(proc_own_memory "$IPERF_PID")" "$WB_SERVER" <<'PY'
 import statistics, sys
 rows = [l.split() for l in open(sys.argv[1])]
 rss = [l.split() for l in open(sys.argv[2])]
@@ -168,4 +183,6 @@ wbd_own, ips_own = int(sys.argv[5]) / 1024, int(sys.argv[6]) / 1024
 print(f"  servers' own memory after the runs (anonymous, without shared libraries; MiB): wirebenchd {wbd_own:.1f}, "
       f"iperf3 -s {ips_own:.1f} (ratio {wbd_own / ips_own:.2f}); most of wirebench's resident memory is Qt's and the "
       f"protocol libraries' shared pages")
+if sys.argv[7] == "iperf3":
+    print("  (WB_SERVER=iperf3: both clients used the same iperf3 -s; wirebenchd above sat idle)")
 PY
