@@ -38,6 +38,16 @@ double Evidence::retransmitPercent() const
     return retransmits / segments * 100.0;
 }
 
+bool Evidence::physicalFaultSeen() const
+{
+    return crcErrors > 0 || frameErrors > 0 || duplex == QLatin1String("half");
+}
+
+bool Evidence::noWire() const
+{
+    return interfaceKind == QLatin1String("loopback");
+}
+
 namespace {
 
 struct Cause
@@ -62,6 +72,53 @@ QString ceilingPhrase(const Evidence &e)
         .arg(Ceiling::formatLinkSpeed(e.linkSpeedMbps))
         .arg(e.mtu)
         .arg(Ceiling::formatMBps(e.ceilingBytesPerSecond()));
+}
+
+/// Where retransmitted traffic went, naming a cable or duplex only when the interface shows a fault.
+QString whereLost(const Evidence &e)
+{
+    const QString iface = e.interfaceName.isEmpty() ? QStringLiteral("the local interface") : e.interfaceName;
+    if (e.physicalFaultSeen()) {
+        QStringList seen;
+        if (e.crcErrors > 0 || e.frameErrors > 0)
+            seen << QStringLiteral("%1 counted %2 CRC and %3 frame errors during the run")
+                        .arg(iface)
+                        .arg(qint64(qMax(0.0, e.crcErrors)))
+                        .arg(qint64(qMax(0.0, e.frameErrors)));
+        if (e.duplex == QLatin1String("half"))
+            seen << QStringLiteral("%1 runs at half duplex").arg(iface);
+        return QStringLiteral(": %1: look for a bad cable or a duplex mismatch").arg(seen.join(QStringLiteral(" and ")));
+    }
+    if (e.interfaceKind == QLatin1String("loopback"))
+        return QStringLiteral(" over the loopback interface %1: the packets were lost inside this computer, no cable is "
+                              "involved")
+            .arg(iface);
+    if (e.interfaceKind == QLatin1String("virtual")) // a veth or bridge may lead anywhere: say no more than that
+        return QStringLiteral(" over the virtual interface %1").arg(iface);
+    if (e.crcErrors == 0 && e.frameErrors == 0)
+        return QStringLiteral(" over %1, which counted no CRC or frame errors during the run").arg(iface);
+    return QStringLiteral(" over %1 (its error counters could not be read)").arg(iface);
+}
+
+/// What to check when nothing is evident: only what the figures have not already ruled out.
+QString checkList(const Evidence &e)
+{
+    if (e.noWire())
+        return QStringLiteral("the traffic stayed inside this computer (loopback interface %1), so no cable or switch is "
+                              "involved")
+            .arg(e.interfaceName);
+    if (e.interfaceKind == QLatin1String("virtual"))
+        return QStringLiteral("check what carries the virtual interface %1 and the far host").arg(e.interfaceName);
+    QStringList items;
+    if (!(e.crcErrors == 0 && e.frameErrors == 0))
+        items << QStringLiteral("cabling");
+    if (e.duplex != QLatin1String("full"))
+        items << QStringLiteral("duplex");
+    items << QStringLiteral("switch");
+    if (items.size() == 1)
+        return QStringLiteral("check the switch and the far host");
+    const QString last = items.takeLast();
+    return QStringLiteral("check %1 and %2").arg(items.join(QStringLiteral(", ")), last);
 }
 
 bool sitsAt(const Evidence &e, double limit, const AnalysisThresholds &t)
@@ -135,9 +192,7 @@ QList<Cause> causes(const Evidence &e, const AnalysisThresholds &t)
         const QString what = QStringLiteral("%1 segments resent, %2 of those sent")
                                  .arg(qint64(e.retransmits))
                                  .arg(Ceiling::formatPercent(resent));
-        list.append({QStringLiteral("limited by retransmissions (%1): look for packet loss, a bad cable or a duplex "
-                                    "mismatch")
-                         .arg(what),
+        list.append({QStringLiteral("limited by retransmissions (%1)%2").arg(what, whereLost(e)),
                      QStringLiteral("retransmissions (%1)").arg(what)});
     }
     return list;
@@ -178,9 +233,8 @@ QString Bottleneck::sentence(const Evidence &e, const AnalysisThresholds &t)
     }
     if (!found.isEmpty())
         return found.first().sentence;
-    return QStringLiteral("below expectation with no evident cause: check cabling, duplex and switch (%1 of the %2 "
-                          "ceiling)")
-        .arg(Ceiling::formatPercent(percent), Ceiling::formatLinkSpeed(e.linkSpeedMbps));
+    return QStringLiteral("below expectation with no evident cause: %1 (%2 of the %3 ceiling)")
+        .arg(checkList(e), Ceiling::formatPercent(percent), Ceiling::formatLinkSpeed(e.linkSpeedMbps));
 }
 
 QStringList Bottleneck::warnings(const Evidence &e, const AnalysisThresholds &t)
@@ -205,11 +259,14 @@ QStringList Bottleneck::warnings(const Evidence &e, const AnalysisThresholds &t)
                            .arg(Ceiling::formatMBps(e.ceilingBytesPerSecond()), Ceiling::formatPercent(percent)));
     } else if (percent < t.farBelowPercent) {
         const QStringList found = evidentCauses(e, t);
+        const QString link = e.noWire() || e.interfaceKind == QLatin1String("virtual") ? QString()
+                             : e.duplex == QLatin1String("full") ? QStringLiteral("a link negotiated at a lower speed, ")
+                                                                 : QStringLiteral("a link negotiated at a lower speed or half duplex, ");
         const QString likely =
             found.isEmpty()
-                ? QStringLiteral("none evident in the figures measured; check for a link negotiated at a lower speed "
-                                 "or half duplex, a socket buffer too small for the round-trip time, the local or "
-                                 "remote disk, a busy CPU and retransmissions")
+                ? QStringLiteral("none evident in the figures measured; check for %1a socket buffer too small for the "
+                                 "round-trip time, the local or remote disk, a busy CPU and retransmissions")
+                      .arg(link)
                 : found.join(QStringLiteral("; "));
         out.append(QStringLiteral("%1 is far below %2: %3 of %4. Likely causes: %5")
                        .arg(Ceiling::formatMBps(e.measuredBytesPerSecond),
@@ -264,6 +321,17 @@ Evidence Bottleneck::evidenceFrom(const RunResultList &results)
     if (!last)
         return e;
     e.measuredBytesPerSecond = median(rates);
+    // Error counters add up over the runs: one frame with a bad CRC in any of them counts.
+    const auto sum = [&](const QString &key) {
+        double total = -1;
+        for (const RunResult &r : results) {
+            bool ok = false;
+            const double v = r.extra.value(key).toDouble(&ok);
+            if (r.ok() && r.extra.contains(key) && ok)
+                total = qMax(0.0, total) + v;
+        }
+        return total;
+    };
     const auto num = [&](const char *key, double fallback) {
         const QList<double> v = numbers.value(QLatin1String(key));
         return v.isEmpty() ? fallback : median(v);
@@ -275,6 +343,9 @@ Evidence Bottleneck::evidenceFrom(const RunResultList &results)
     e.localSpeedMbps = num("local_link_speed_Mbps", -1);
     e.duplex = x.value(QStringLiteral("link_duplex"), e.duplex).toString();
     e.interfaceName = x.value(QStringLiteral("interface")).toString();
+    e.interfaceKind = x.value(QStringLiteral("interface_kind"), e.interfaceKind).toString();
+    e.crcErrors = sum(QStringLiteral("interface_crc_errors"));
+    e.frameErrors = sum(QStringLiteral("interface_frame_errors"));
     e.mtu = int(num("ceiling_mtu", last->spec.frameSize));
     e.udpTargetMbps = num("udp_target_Mbps", -1);
     e.timestamps = x.value(QStringLiteral("tcp_timestamps"), true).toBool();

@@ -30,6 +30,9 @@ struct Evidence
     double localSpeedMbps = -1;        ///< what the local interface negotiated; -1 = unknown
     QString duplex = QStringLiteral("unknown"); ///< of the local interface: "full", "half", "unknown"
     QString interfaceName;
+    QString interfaceKind = QStringLiteral("unknown"); ///< "loopback", "virtual", "vm", "hardware", "unknown" (LinkTrust::kindOf)
+    double crcErrors = -1;             ///< frames with a bad CRC the interface counted during the runs; -1 = unknown
+    double frameErrors = -1;           ///< misaligned frames it counted during the runs; -1 = unknown
     int mtu = 0;                       ///< frame size the ceiling assumes (bytes)
     double udpTargetMbps = -1;         ///< a UDP test's target payload rate (iperf3 -b), 10^6 bit/s; -1 = TCP
     bool timestamps = true;            ///< TCP timestamp option in use (12 bytes per segment)
@@ -50,6 +53,10 @@ struct Evidence
     double percentOfCeiling() const;        ///< -1 = unknown
     double bufferLimitBytesPerSecond() const; ///< socket buffer / RTT; 0 = unknown
     double retransmitPercent() const;       ///< -1 = unknown
+    /// The interface counted CRC or frame errors, or runs at half duplex: only then is a cable or duplex named.
+    bool physicalFaultSeen() const;
+    /// The traffic never left this computer (loopback): no cable, no switch.
+    bool noWire() const;
 };
 
 /// Turns evidence into the plain-words verdicts: warnings for one run, one sentence per test.

@@ -1,10 +1,8 @@
 #include "LinkInfo.h"
 
+#include "LinkTrust.h"
 #include "model/Host.h"
 
-#include <QDir>
-#include <QFile>
-#include <QFileInfo>
 #include <QHostAddress>
 #include <QHostInfo>
 #include <QNetworkInterface>
@@ -50,14 +48,6 @@ QString LinkInfo::speedSource() const
 }
 
 namespace {
-
-QString readSysfs(const QString &path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return QString::fromLatin1(f.readAll()).trimmed(); // sysfs reads fail (EINVAL) when there is no value
-}
 
 #ifdef Q_OS_UNIX
 struct LocalRoute
@@ -145,49 +135,10 @@ bool sameAddress(const QHostAddress &a, const QHostAddress &b)
 
 void LinkProbe::readSpeedAndDuplex(const QString &name, double *speedMbps, QString *duplex, QString *note)
 {
-    *speedMbps = -1;
-    *duplex = QStringLiteral("unknown");
-    note->clear();
-#ifdef Q_OS_LINUX
-    QString dev = name;
-    for (int depth = 0; depth < 4; ++depth) {
-        const QString base = QStringLiteral("/sys/class/net/") + dev;
-        if (!QFileInfo::exists(base)) {
-            *note = QStringLiteral("interface %1 is not in /sys/class/net").arg(dev);
-            return;
-        }
-        if (readSysfs(base + QStringLiteral("/type")) == QLatin1String("772")) { // ARPHRD_LOOPBACK
-            *note = QStringLiteral("loopback interface %1 reports no speed").arg(dev);
-            return;
-        }
-        const bool isVirtual = QFileInfo(base).canonicalFilePath().contains(QLatin1String("/virtual/"));
-        const bool isBond = QFileInfo::exists(base + QStringLiteral("/bonding"));
-        if (isVirtual && !isBond) {
-            // A VLAN or macvlan runs at its lower device's speed; veth, tun, bridges report made-up figures.
-            const QStringList lower =
-                QDir(base).entryList({QStringLiteral("lower_*")}, QDir::Dirs | QDir::System | QDir::NoDotAndDotDot);
-            if (lower.size() == 1) {
-                dev = lower.first().mid(6);
-                continue;
-            }
-            *note = QStringLiteral("virtual interface %1 (veth, bridge, tunnel) reports no meaningful speed").arg(dev);
-            return;
-        }
-        bool ok = false;
-        const double speed = readSysfs(base + QStringLiteral("/speed")).toDouble(&ok);
-        if (ok && speed > 0 && speed < 4294967295.0)
-            *speedMbps = speed;
-        else
-            *note = QStringLiteral("interface %1 reports no speed (link down or not reported by the driver)").arg(dev);
-        const QString d = readSysfs(base + QStringLiteral("/duplex"));
-        if (d == QLatin1String("full") || d == QLatin1String("half"))
-            *duplex = d;
-        return;
-    }
-    *note = QStringLiteral("interface %1 sits on too many layers of virtual devices").arg(name);
-#else
-    *note = QStringLiteral("this platform does not report the link speed of %1").arg(name);
-#endif
+    const SpeedVerdict v = LinkTrust::judge(InterfaceFacts::read(name));
+    *speedMbps = v.speedMbps;
+    *duplex = v.duplex;
+    *note = v.note;
 }
 
 LinkInfo LinkProbe::probe(const QString &address)
@@ -245,7 +196,14 @@ LinkInfo LinkProbe::probe(const QString &address)
         info.speedNote = QStringLiteral("no local interface holds the source address %1").arg(local.toString());
         return info;
     }
-    readSpeedAndDuplex(info.interfaceName, &info.speedMbps, &info.duplex, &info.speedNote);
+    const InterfaceFacts facts = InterfaceFacts::read(info.interfaceName);
+    const SpeedVerdict v = LinkTrust::judge(facts);
+    info.speedMbps = v.speedMbps;
+    info.duplex = v.duplex;
+    info.speedNote = v.note;
+    info.device = facts.device;
+    info.driver = facts.driver;
+    info.kind = local.isLoopback() ? QStringLiteral("loopback") : LinkTrust::kindOf(facts);
     return info;
 }
 

@@ -19,7 +19,11 @@ struct LinkInfo
     double speedMbps = -1;    ///< negotiated speed of the local interface, 10^6 bit/s; -1 = unknown
     QString duplex = QStringLiteral("unknown"); ///< "full", "half" or "unknown"
     QString speedNote;        ///< why the speed is unknown ("loopback interface lo reports no speed")
-    double remoteSpeedMbps = -1;   ///< the far host's link as its wirebenchd reported it; -1 = unknown
+    QString device;           ///< the device whose speed and error counters count (a VLAN's lower device)
+    QString driver;           ///< its kernel driver ("e1000e", "veth"); empty = unknown
+    QString kind = QStringLiteral("unknown"); ///< LinkTrust::kindOf: "loopback", "virtual", "vm", "hardware", "unknown"
+    double remoteSpeedMbps = -1;   ///< the far host's link as its wirebenchd reported it, if LinkTrust believes it; -1 = unknown
+    QString remoteSpeedNote;  ///< why the far end's speed is not used ("the server's virtual interface ...")
     double overrideSpeedMbps = 0;  ///< Host::linkSpeedMbps; > 0 wins
     QString error;            ///< one line when the probe itself failed (unresolvable name, no route)
 
@@ -36,10 +40,10 @@ public:
     /// Probes the route to address (host name or IP literal; resolves names, which may block).
     /// No subprocess, no traffic: a UDP socket is connected (which only selects a route) and closed.
     static LinkInfo probe(const QString &address);
-    /// probe(host.address) with the host's override and the remote's reported speed (if any) applied.
+    /// probe(host.address) with the host's override and the remote's speed (if any, already judged) applied.
     static LinkInfo probe(const Host &host, double remoteSpeedMbps = -1);
-    /// Linux: the negotiated speed (Mbit/s) and duplex of interface name from /sys/class/net;
-    /// loopback and virtual interfaces without a lower device report unknown (-1, "unknown").
+    /// The negotiated speed (Mbit/s) and duplex of interface name as LinkTrust judges its facts
+    /// (InterfaceFacts::read): loopback, virtual and VM interfaces report unknown (-1, "unknown") with *note.
     static void readSpeedAndDuplex(const QString &name, double *speedMbps, QString *duplex, QString *note);
 };
 

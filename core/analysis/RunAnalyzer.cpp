@@ -2,9 +2,11 @@
 
 #include "Ceiling.h"
 #include "FramePlanCheck.h"
+#include "LinkTrust.h"
 #include "SocketDiag.h"
 
 #include <QFile>
+#include <QJsonObject>
 
 #include <algorithm>
 
@@ -148,8 +150,54 @@ void RunAnalyzer::beforeRun(const RunSpec &spec)
         const int port = spec.host.options.value(QStringLiteral("smb.port"), 445).toInt(&ok);
         m_observePort = ok && port > 0 && port < 65536 ? quint16(port) : 445;
     }
+    const LinkInfo &link = m_links[spec.host.address];
+    if (!InterfaceFacts::readErrorCounters(link.device.isEmpty() ? link.interfaceName : link.device, &m_crcBefore,
+                                           &m_frameErrorsBefore))
+        m_crcBefore = m_frameErrorsBefore = -1;
     m_cpu.start();
     m_started = true;
+}
+
+void RunAnalyzer::recordErrorCounters(QVariantMap &x, const LinkInfo &link)
+{
+    qint64 crc = 0, frame = 0;
+    const QString dev = link.device.isEmpty() ? link.interfaceName : link.device;
+    if (m_crcBefore >= 0 && InterfaceFacts::readErrorCounters(dev, &crc, &frame)) {
+        x.insert(QStringLiteral("interface_crc_errors"), qMax<qint64>(0, crc - m_crcBefore));
+        x.insert(QStringLiteral("interface_frame_errors"), qMax<qint64>(0, frame - m_frameErrorsBefore));
+    }
+    m_crcBefore = m_frameErrorsBefore = -1;
+}
+
+void RunAnalyzer::judgeRemoteLink(QVariantMap &x, LinkInfo *link)
+{
+    link->remoteSpeedMbps = -1;
+    link->remoteSpeedNote.clear();
+    const QVariant facts = x.take(QStringLiteral("remote_link"));
+    bool okBare = false;
+    const double bare = x.take(QStringLiteral("remote_link_speed_Mbps")).toDouble(&okBare);
+    if (facts.isValid()) {
+        const InterfaceFacts f = InterfaceFacts::fromJson(QJsonObject::fromVariantMap(facts.toMap()));
+        const SpeedVerdict v = LinkTrust::judge(f, QStringLiteral("the server's "));
+        if (!f.device.isEmpty())
+            x.insert(QStringLiteral("remote_interface"), f.device);
+        x.insert(QStringLiteral("remote_interface_kind"), LinkTrust::kindOf(f));
+        if (f.speedMbps > 0)
+            x.insert(QStringLiteral("remote_link_speed_reported_Mbps"), f.speedMbps);
+        if (v.trusted())
+            link->remoteSpeedMbps = v.speedMbps;
+        else
+            link->remoteSpeedNote = v.note;
+    } else if (okBare && bare > 0) {
+        x.insert(QStringLiteral("remote_link_speed_reported_Mbps"), bare);
+        link->remoteSpeedNote = QStringLiteral("the server reported %1 Mbit/s without saying what kind of interface "
+                                               "gave it (an older wirebenchd), so it is not used")
+                                    .arg(bare);
+    }
+    if (link->remoteSpeedMbps > 0)
+        x.insert(QStringLiteral("remote_link_speed_Mbps"), link->remoteSpeedMbps);
+    if (!link->remoteSpeedNote.isEmpty())
+        x.insert(QStringLiteral("remote_link_speed_note"), link->remoteSpeedNote);
 }
 
 void RunAnalyzer::afterRun(RunResult &result)
@@ -219,13 +267,13 @@ void RunAnalyzer::afterRun(RunResult &result)
     // The link and its ceiling.
     LinkInfo link = m_links.value(spec.host.address);
     link.overrideSpeedMbps = spec.host.linkSpeedMbps > 0 ? spec.host.linkSpeedMbps : 0;
-    bool okRemote = false;
-    const double remote = x.value(QStringLiteral("remote_link_speed_Mbps")).toDouble(&okRemote);
-    link.remoteSpeedMbps = okRemote && remote > 0 ? remote : -1;
+    judgeRemoteLink(x, &link);
     if (!link.interfaceName.isEmpty()) {
         x.insert(QStringLiteral("interface"), link.interfaceName);
         x.insert(QStringLiteral("interface_mtu"), link.interfaceMtu);
+        x.insert(QStringLiteral("interface_kind"), link.kind);
     }
+    recordErrorCounters(x, link);
     if (link.pathMtu > 0)
         x.insert(QStringLiteral("path_mtu"), link.pathMtu);
     if (link.speedMbps > 0)
@@ -236,8 +284,11 @@ void RunAnalyzer::afterRun(RunResult &result)
     if (speed > 0) {
         x.insert(QStringLiteral("link_speed_Mbps"), speed);
     } else {
-        QString note = link.error.isEmpty() ? link.speedNote : link.error;
-        x.insert(QStringLiteral("link_speed_note"), note.isEmpty() ? QStringLiteral("unknown") : note);
+        // Over loopback the far end is this computer: its note would only repeat ours.
+        QStringList notes{link.error.isEmpty() ? link.speedNote : link.error,
+                          link.kind == QLatin1String("loopback") ? QString() : link.remoteSpeedNote};
+        notes.removeAll(QString());
+        x.insert(QStringLiteral("link_speed_note"), notes.isEmpty() ? QStringLiteral("unknown") : notes.join(QStringLiteral("; ")));
     }
     const int mtu = link.pathMtu > 0 ? std::min(spec.frameSize, link.pathMtu) : spec.frameSize;
     x.insert(QStringLiteral("ceiling_mtu"), mtu);

@@ -51,8 +51,15 @@ public:
     /// Linux: net.ipv4.tcp_timestamps != 0; true where unknown (the common default).
     static bool systemTcpTimestamps();
 
+    /// The far end's link speed by the same rule as ours (LinkTrust): takes the facts the driver got in the
+    /// server's hello (extra "remote_link"), keeps remote_link_speed_Mbps only when the rule believes it,
+    /// and says why not in remote_link_speed_note. A bare figure without facts (an older wirebenchd) is not
+    /// believed. Sets link->remoteSpeedMbps and link->remoteSpeedNote.
+    static void judgeRemoteLink(QVariantMap &extra, LinkInfo *link);
+
 private:
     static QString testKey(const RunSpec &spec);
+    void recordErrorCounters(QVariantMap &extra, const LinkInfo &link);
 
     AnalysisThresholds m_base;
     AnalysisThresholds m_thresholds;
@@ -71,6 +78,10 @@ private:
     int m_observedMss = 0;
     QString m_observeNote;
     QElapsedTimer m_sinceObserve;
+
+    // The interface's receive error counters at the start of the run (-1 = unreadable).
+    qint64 m_crcBefore = -1;
+    qint64 m_frameErrorsBefore = -1;
 };
 
 } // namespace wb

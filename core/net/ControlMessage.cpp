@@ -187,6 +187,8 @@ QJsonObject Hello::toJson() const
         o.insert(QStringLiteral("mac"), QString::fromLatin1(mac.toBase64()));
     if (linkSpeedMbps > 0)
         o.insert(QStringLiteral("link_speed_mbps"), linkSpeedMbps);
+    if (!link.isEmpty())
+        o.insert(QStringLiteral("link"), link);
     return o;
 }
 
@@ -206,6 +208,7 @@ bool Hello::fromJson(const QJsonObject &o, Hello *out, QString *error)
     h.cpus = o.value(QLatin1String("cpus")).toInt();
     h.auth = o.value(QLatin1String("auth")).toString();
     h.linkSpeedMbps = qMax(0.0, o.value(QLatin1String("link_speed_mbps")).toDouble(0));
+    h.link = o.value(QLatin1String("link")).toObject();
     // Nonce and proof: base64 of at most 64 bytes; anything else is a malformed hello.
     for (const auto &[key, target] : {std::pair{"nonce", &h.nonce}, std::pair{"mac", &h.mac}}) {
         const QJsonValue v = o.value(QLatin1String(key));

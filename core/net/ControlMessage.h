@@ -66,7 +66,10 @@ struct Hello
     QByteArray nonce;       ///< fresh random bytes of this connection (base64 in JSON)
     QString auth;           ///< server: "hmac-sha256" (a key is required) or "none" (open mode)
     QByteArray mac;         ///< client: HMAC proof of the key (auth::clientProof), empty without a key
-    double linkSpeedMbps = 0; ///< server: speed of the interface that serves this client, Mbit/s, 0 = unknown
+    double linkSpeedMbps = 0; ///< server: speed of the interface that serves this client, Mbit/s, 0 = unknown or not trusted
+    /// server: facts of that interface (kind, driver, speed; wb::InterfaceFacts::toJson, its own "version"), so
+    /// that the client judges the far speed by the same rule as its own; optional, empty from older servers.
+    QJsonObject link;
 
     /// This process's description of itself.
     static Hello local(const QString &software);

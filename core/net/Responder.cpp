@@ -4,9 +4,9 @@
 #include "ControlMessage.h"
 #include "ListenSocket.h"
 #include "Socket.h"
+#include "analysis/LinkTrust.h"
 #include "stats/ReceiveWindow.h"
 
-#include <QFile>
 #include <QStringList>
 #include <QSysInfo>
 
@@ -45,14 +45,15 @@ QString mbps(qint64 bytes, double seconds)
     return QStringLiteral("%1 MB/s").arg(bytes / seconds / 1e6, 0, 'f', 1);
 }
 
-/// Speed in Mbit/s of the interface that holds the local address of a connection (/sys/class/net/IF/speed);
-/// 0 when unknown (loopback, virtual interfaces, other systems).
-double linkSpeedMbpsOf(const sockaddr_storage &local)
+/// The interface that holds the local address of a connection, judged by the client's own rule
+/// (LinkTrust): its facts go into the hello, the bare speed only when the rule believes it (older
+/// clients read that alone).
+void describeLink(const sockaddr_storage &local, control::Hello *hello)
 {
     const QHostAddress want = peerAddress(local);
     ifaddrs *list = nullptr;
     if (::getifaddrs(&list) != 0)
-        return 0;
+        return;
     QString name;
     for (ifaddrs *i = list; i && name.isEmpty(); i = i->ifa_next) {
         if (i->ifa_addr && (i->ifa_addr->sa_family == AF_INET || i->ifa_addr->sa_family == AF_INET6)
@@ -60,14 +61,12 @@ double linkSpeedMbpsOf(const sockaddr_storage &local)
             name = QString::fromLocal8Bit(i->ifa_name);
     }
     ::freeifaddrs(list);
-    if (name.isEmpty() || name.contains(QLatin1Char('/')))
-        return 0;
-    QFile f(QStringLiteral("/sys/class/net/%1/speed").arg(name));
-    if (!f.open(QIODevice::ReadOnly))
-        return 0;
-    bool ok = false;
-    const double mbps = QString::fromLatin1(f.readAll()).trimmed().toDouble(&ok);
-    return ok && mbps > 0 ? mbps : 0;
+    if (name.isEmpty())
+        return;
+    const InterfaceFacts facts = InterfaceFacts::read(name);
+    hello->link = facts.toJson();
+    const SpeedVerdict v = LinkTrust::judge(facts);
+    hello->linkSpeedMbps = v.trusted() ? v.speedMbps : 0;
 }
 
 } // namespace
@@ -422,7 +421,7 @@ void Responder::Private::session(Fd client, sockaddr_storage peer)
         sockaddr_storage local{};
         socklen_t llen = sizeof(local);
         if (getsockname(client.get(), reinterpret_cast<sockaddr *>(&local), &llen) == 0)
-            self.linkSpeedMbps = linkSpeedMbpsOf(local);
+            describeLink(local, &self);
     }
     if (!ch.write(self.toJson(), &err)) {
         log(QStringLiteral("%1: cannot send hello: %2").arg(who, err));

@@ -77,7 +77,7 @@ private slots:
                    e.socketBufferBytes = 32768;
                    e.rttUs = 100; // allows 327.7 MB/s
                })
-            << QStringLiteral("below expectation with no evident cause: check cabling, duplex and switch (51% of "
+            << QStringLiteral("below expectation with no evident cause: check cabling and switch (51% of "
                               "the 1 Gbit/s ceiling)");
         QTest::newRow("local disk") << gigabit(61, [](Evidence &e) { e.localDiskBytesPerSecond = 62e6; })
                                     << QStringLiteral("limited by the local disk (read 62 MB/s, network ceiling "
@@ -87,7 +87,7 @@ private slots:
                                                        "117.7 MB/s)");
         QTest::newRow("a fast disk is no cause")
             << gigabit(30, [](Evidence &e) { e.localDiskBytesPerSecond = 500e6; })
-            << QStringLiteral("below expectation with no evident cause: check cabling, duplex and switch (25% of "
+            << QStringLiteral("below expectation with no evident cause: check cabling and switch (25% of "
                               "the 1 Gbit/s ceiling)");
         QTest::newRow("CPU-bound server") << gigabit(70, [](Evidence &e) { e.remoteCpuPercent = 98; })
                                           << QStringLiteral("CPU-bound on the server (98%)");
@@ -108,26 +108,103 @@ private slots:
             << QStringLiteral("CPU-bound on this computer (99%)");
         QTest::newRow("server busy, but under the line") << gigabit(70, [](Evidence &e) { e.remoteCpuPercent = 60; })
                                                          << QStringLiteral("below expectation with no evident cause: "
-                                                                           "check cabling, duplex and switch (59% of "
+                                                                           "check cabling and switch (59% of "
                                                                            "the 1 Gbit/s ceiling)");
         QTest::newRow("retransmissions")
             << gigabit(50, [](Evidence &e) {
                    e.retransmits = 5000;
                    e.segments = 100000;
                })
-            << QStringLiteral("limited by retransmissions (5000 segments resent, 5% of those sent): look for packet "
-                              "loss, a bad cable or a duplex mismatch");
+            << QStringLiteral("limited by retransmissions (5000 segments resent, 5% of those sent) over eth0 (its "
+                              "error counters could not be read)");
+        // A cable or duplex is named only when the interface shows a fault (issue 12, item 4).
+        QTest::newRow("retransmissions on loopback name no cable")
+            << gigabit(50, [](Evidence &e) {
+                   e.retransmits = 5000;
+                   e.segments = 100000;
+                   e.interfaceName = QStringLiteral("lo");
+                   e.interfaceKind = QStringLiteral("loopback");
+                   e.duplex = QStringLiteral("unknown");
+                   e.crcErrors = 0;
+                   e.frameErrors = 0;
+               })
+            << QStringLiteral("limited by retransmissions (5000 segments resent, 5% of those sent) over the loopback "
+                              "interface lo: the packets were lost inside this computer, no cable is involved");
+        QTest::newRow("retransmissions with CRC errors counted")
+            << gigabit(50, [](Evidence &e) {
+                   e.retransmits = 5000;
+                   e.segments = 100000;
+                   e.interfaceKind = QStringLiteral("hardware");
+                   e.crcErrors = 12;
+                   e.frameErrors = 0;
+               })
+            << QStringLiteral("limited by retransmissions (5000 segments resent, 5% of those sent): eth0 counted 12 CRC "
+                              "and 0 frame errors during the run: look for a bad cable or a duplex mismatch");
+        QTest::newRow("retransmissions with frame errors counted")
+            << gigabit(50, [](Evidence &e) {
+                   e.retransmits = 5000;
+                   e.segments = 100000;
+                   e.interfaceKind = QStringLiteral("hardware");
+                   e.crcErrors = 0;
+                   e.frameErrors = 3;
+               })
+            << QStringLiteral("limited by retransmissions (5000 segments resent, 5% of those sent): eth0 counted 0 CRC "
+                              "and 3 frame errors during the run: look for a bad cable or a duplex mismatch");
+        QTest::newRow("retransmissions over a clean interface")
+            << gigabit(50, [](Evidence &e) {
+                   e.retransmits = 5000;
+                   e.segments = 100000;
+                   e.interfaceKind = QStringLiteral("hardware");
+                   e.crcErrors = 0;
+                   e.frameErrors = 0;
+               })
+            << QStringLiteral("limited by retransmissions (5000 segments resent, 5% of those sent) over eth0, which "
+                              "counted no CRC or frame errors during the run");
+        QTest::newRow("retransmissions over a veth")
+            << gigabit(50, [](Evidence &e) {
+                   e.retransmits = 5000;
+                   e.segments = 100000;
+                   e.interfaceName = QStringLiteral("veth0");
+                   e.interfaceKind = QStringLiteral("virtual");
+                   e.duplex = QStringLiteral("unknown");
+                   e.crcErrors = 0;
+                   e.frameErrors = 0;
+               })
+            << QStringLiteral("limited by retransmissions (5000 segments resent, 5% of those sent) over the virtual "
+                              "interface veth0");
+        QTest::newRow("no evident cause on loopback names no cable")
+            << gigabit(50, [](Evidence &e) {
+                   e.interfaceName = QStringLiteral("lo");
+                   e.interfaceKind = QStringLiteral("loopback");
+                   e.duplex = QStringLiteral("unknown");
+                   e.crcErrors = 0;
+                   e.frameErrors = 0;
+               })
+            << QStringLiteral("below expectation with no evident cause: the traffic stayed inside this computer "
+                              "(loopback interface lo), so no cable or switch is involved (42% of the 1 Gbit/s ceiling)");
+        QTest::newRow("no evident cause over a clean full-duplex interface")
+            << gigabit(50, [](Evidence &e) {
+                   e.interfaceKind = QStringLiteral("hardware");
+                   e.crcErrors = 0;
+                   e.frameErrors = 0;
+               })
+            << QStringLiteral("below expectation with no evident cause: check the switch and the far host (42% of the "
+                              "1 Gbit/s ceiling)");
+        QTest::newRow("no evident cause, duplex unknown")
+            << gigabit(50, [](Evidence &e) { e.duplex = QStringLiteral("unknown"); })
+            << QStringLiteral("below expectation with no evident cause: check cabling, duplex and switch (42% of the "
+                              "1 Gbit/s ceiling)");
         QTest::newRow("a few retransmissions are no cause")
             << gigabit(50, [](Evidence &e) {
                    e.retransmits = 3;
                    e.segments = 100000;
                })
-            << QStringLiteral("below expectation with no evident cause: check cabling, duplex and switch (42% of "
+            << QStringLiteral("below expectation with no evident cause: check cabling and switch (42% of "
                               "the 1 Gbit/s ceiling)");
         QTest::newRow("the netperf result: 4.86 MiB/s over gigabit") << gigabit(4.86 * 1.048576)
                                                                      << QStringLiteral(
                                                                             "below expectation with no evident cause: "
-                                                                            "check cabling, duplex and switch (4.3% of "
+                                                                            "check cabling and switch (4.3% of "
                                                                             "the 1 Gbit/s ceiling)");
         QTest::newRow("unknown link, loopback note")
             << gigabit(3000, [](Evidence &e) {
@@ -241,9 +318,22 @@ private slots:
         QCOMPARE(e.rttUs, 8100.0);
         QCOMPARE(e.socketBufferBytes, 32768.0);
         QCOMPARE(e.retransmits, 0.0);
+        QCOMPARE(e.crcErrors, -1.0); // not recorded: unknown
         QVERIFY(qAbs(e.segments - 4.0e7 / 1448) < 1e-6); // median of bytes / MSS
         QCOMPARE(RunAnalyzer::bottleneckFor(results),
                  QStringLiteral("limited by the socket buffer: 32 KiB at 8.1 ms RTT allows 4 MB/s"));
+
+        // Error counters add up over the repetitions: one run with CRC errors is enough to name a cable.
+        for (qsizetype i = 0; i < 3; ++i) {
+            results[i].extra.insert(QStringLiteral("interface_crc_errors"), i == 1 ? 7 : 0);
+            results[i].extra.insert(QStringLiteral("interface_frame_errors"), 0);
+            results[i].extra.insert(QStringLiteral("interface_kind"), QStringLiteral("hardware"));
+        }
+        const Evidence counted = Bottleneck::evidenceFrom(results);
+        QCOMPARE(counted.crcErrors, 7.0);
+        QCOMPARE(counted.frameErrors, 0.0);
+        QCOMPARE(counted.interfaceKind, QStringLiteral("hardware"));
+        QVERIFY(counted.physicalFaultSeen());
 
         // Nothing usable: still a sentence, never a crash.
         QCOMPARE(RunAnalyzer::bottleneckFor({failed}), QStringLiteral("no successful run to judge"));

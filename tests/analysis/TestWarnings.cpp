@@ -52,7 +52,7 @@ private slots:
             << QStringList{QStringLiteral(
                    "40 MB/s is far below the line-rate ceiling: 34% of the 1 Gbit/s ceiling at MTU 1500 (117.7 "
                    "MB/s). Likely causes: none evident in the figures measured; check for a link negotiated at a "
-                   "lower speed or half duplex, a socket buffer too small for the round-trip time, the local or "
+                   "lower speed, a socket buffer too small for the round-trip time, the local or "
                    "remote disk, a busy CPU and retransmissions")};
         QTest::newRow("40% with the threshold at 30%") << link(1000, 40) << 30.0 << QStringList{};
         QTest::newRow("the netperf result: 4.86 MiB/s over gigabit")
@@ -60,7 +60,7 @@ private slots:
             << QStringList{QStringLiteral(
                    "5.1 MB/s is far below the line-rate ceiling: 4.3% of the 1 Gbit/s ceiling at MTU 1500 (117.7 "
                    "MB/s). Likely causes: none evident in the figures measured; check for a link negotiated at a "
-                   "lower speed or half duplex, a socket buffer too small for the round-trip time, the local or "
+                   "lower speed, a socket buffer too small for the round-trip time, the local or "
                    "remote disk, a busy CPU and retransmissions")};
         QTest::newRow("the netperf result, explained by a 32 KiB buffer at 6.5 ms RTT")
             << link(1000, 4.86 * 1.048576,
@@ -153,6 +153,67 @@ private slots:
         QVERIFY(plain.warnings.isEmpty());
         QVERIFY(!plain.extra.contains(QStringLiteral("link_speed_Mbps")));
         QVERIFY(plain.extra.value(QStringLiteral("bottleneck")).toString().contains(QStringLiteral("link speed unknown")));
+    }
+
+    // Issue 12, item 4: loopback drops are real (the input backlog overflows), but no cable carries them.
+    void analyzerLoopbackRetransmissionsNameNoCable()
+    {
+        RunSpec spec;
+        spec.host.address = QStringLiteral("127.0.0.1");
+        spec.host.linkSpeedMbps = 1000; // so that 50 MB/s is far below and the causes are listed
+        spec.protocol = QStringLiteral("tcp-send");
+        spec.frameSize = 1500;
+        AnalysisThresholds t;
+        t.cpuBusyPercent = 1000; // a busy shared machine must not add a cause of its own here
+        RunAnalyzer analyzer(t);
+        analyzer.beforeRun(spec);
+        RunResult result;
+        result.spec = spec;
+        result.status = RunStatus::Ok;
+        result.bytes = 500000000;
+        result.seconds = 10;
+        result.mss = 1448;
+        result.extra.insert(QStringLiteral("retransmits"), 5000);
+        result.extra.insert(QStringLiteral("segments"), 100000);
+        analyzer.afterRun(result);
+
+        const QVariantMap &x = result.extra;
+        QCOMPARE(x.value(QStringLiteral("interface_kind")).toString(), QStringLiteral("loopback"));
+#ifdef Q_OS_LINUX
+        QCOMPARE(x.value(QStringLiteral("interface_crc_errors")).toInt(), 0); // lo counts none
+#endif
+        const QString sentence = x.value(QStringLiteral("bottleneck")).toString();
+        QCOMPARE(sentence, QStringLiteral("limited by retransmissions (5000 segments resent, 5% of those sent) over the "
+                                          "loopback interface lo: the packets were lost inside this computer, no cable "
+                                          "is involved"));
+        QCOMPARE(result.warnings.size(), 1);
+        QVERIFY2(result.warnings.first().endsWith(QStringLiteral("Likely causes: retransmissions (5000 segments resent, "
+                                                                 "5% of those sent)")),
+                 qPrintable(result.warnings.first()));
+        for (const QString &text : QStringList{sentence, result.warnings.first()}) {
+            QVERIFY2(!text.contains(QStringLiteral("bad cable")) && !text.contains(QStringLiteral("duplex")),
+                     qPrintable(text));
+        }
+    }
+
+    // Far below with nothing evident, on loopback: the list of things to check names no link, cable or duplex.
+    void farBelowOnLoopbackChecksNoLink()
+    {
+        Evidence e = link(1000, 40);
+        e.interfaceName = QStringLiteral("lo");
+        e.interfaceKind = QStringLiteral("loopback");
+        e.duplex = QStringLiteral("unknown");
+        const QStringList w = Bottleneck::warnings(e);
+        QCOMPARE(w.size(), 1);
+        QVERIFY2(w.first().endsWith(QStringLiteral("Likely causes: none evident in the figures measured; check for a "
+                                                   "socket buffer too small for the round-trip time, the local or remote "
+                                                   "disk, a busy CPU and retransmissions")),
+                 qPrintable(w.first()));
+        // Where the duplex is not known, it stays on the list.
+        e.interfaceKind = QStringLiteral("hardware");
+        e.interfaceName = QStringLiteral("eth0");
+        QVERIFY2(Bottleneck::warnings(e).first().contains(QStringLiteral("lower speed or half duplex")),
+                 qPrintable(Bottleneck::warnings(e).first()));
     }
 };
 

@@ -248,6 +248,8 @@ RunResult TcpDriver::run(const RunSpec &spec, RunObserver &observer)
         r.extra.insert(QStringLiteral("server_cpus"), hello.cpus);
     if (hello.linkSpeedMbps > 0)
         r.extra.insert(QStringLiteral("remote_link_speed_Mbps"), hello.linkSpeedMbps);
+    if (!hello.link.isEmpty())
+        r.extra.insert(QStringLiteral("remote_link"), hello.link.toVariantMap()); // RunAnalyzer judges it
 
     // Authentication: our proof over both nonces; the server answers welcome with its own proof.
     const QString key = spec.host.options.value(QLatin1String(kKeyOption)).toString().trimmed();
