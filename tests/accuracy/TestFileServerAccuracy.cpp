@@ -1,3 +1,4 @@
+#include "../lab/LabFileServers.h"
 #include "../lab/LabSession.h"
 #include "../protocols/FileServerFixture.h"
 #include "analysis/Ceiling.h"
@@ -54,16 +55,13 @@ private slots:
     void goodputMatchesTheory();
 
 private:
-    bool writeServerConfigs(QString *why);
-    bool makeServerFile(const QString &path, qint64 size, QString *why);
     Host labHost(const QString &protocol, qint64 size) const;
     RunResult runOnce(const QString &protocol, int frame, qint64 size);
     static qint64 sizeFor(double rateBps);
 
     std::unique_ptr<test::FileServerFixture> m_fixture;
     std::unique_ptr<test::LabSession> m_lab;
-    QString m_ftpConf;
-    QString m_smbConf;
+    std::unique_ptr<test::LabFileServers> m_servers;
 };
 
 namespace {
@@ -124,13 +122,14 @@ void TestFileServerAccuracy::initTestCase()
     struct statfs fs {};
     QVERIFY2(::statfs(QFile::encodeName(m_fixture->path()).constData(), &fs) == 0 && fs.f_type == 0x01021994,
              qPrintable(m_fixture->path() + QStringLiteral(" is not on a tmpfs: the servers' disk could limit")));
-    QVERIFY2(writeServerConfigs(&why), qPrintable(why));
+    m_servers = std::make_unique<test::LabFileServers>(*m_fixture);
+    QVERIFY2(m_servers->writeConfigs(&why), qPrintable(why));
 
     m_lab = std::make_unique<test::LabSession>(labScript, QStringLiteral("fs"));
     // Cannot build the lab as root: a failure (also without CI), as in TestFrameAccuracy.
     QVERIFY2(m_lab->up(1500, QStringLiteral("1gbit"), &why), qPrintable(why));
     bool ok = false;
-    for (const QStringList &serve : {QStringList{QStringLiteral("vsftpd"), m_ftpConf}, QStringList{QStringLiteral("smbd"), m_smbConf},
+    for (const QStringList &serve : {QStringList{QStringLiteral("vsftpd"), m_servers->ftpConf()}, QStringList{QStringLiteral("smbd"), m_servers->smbConf()},
                                      QStringList{QStringLiteral("iperf3")}}) {
         const QString out = m_lab->run(QStringList{QStringLiteral("serve")} + serve, &ok);
         QVERIFY2(ok, qPrintable(QStringLiteral("%1 did not start in the lab's server namespace: %2").arg(serve.first(), out)));
@@ -138,9 +137,9 @@ void TestFileServerAccuracy::initTestCase()
 
     // The files to read, of every size the rows ask for; read once more so that every page is resident.
     for (const qint64 size : {sizeFor(1e9), sizeFor(1e8)}) {
-        QVERIFY2(makeServerFile(m_fixture->ftpRoot() + QLatin1Char('/') + fileName(QStringLiteral("get"), size), size, &why),
+        QVERIFY2(m_servers->makeServerFile(m_fixture->ftpRoot() + QLatin1Char('/') + fileName(QStringLiteral("get"), size), size, &why),
                  qPrintable(why));
-        QVERIFY2(makeServerFile(m_fixture->smbRoot() + QLatin1Char('/') + fileName(QStringLiteral("read"), size), size, &why),
+        QVERIFY2(m_servers->makeServerFile(m_fixture->smbRoot() + QLatin1Char('/') + fileName(QStringLiteral("read"), size), size, &why),
                  qPrintable(why));
     }
 
@@ -150,82 +149,8 @@ void TestFileServerAccuracy::initTestCase()
 void TestFileServerAccuracy::cleanupTestCase()
 {
     m_lab.reset();     // back to our own namespace first: "lab.sh down" kills every process inside the lab
+    m_servers.reset();
     m_fixture.reset(); // removes the user and the tmpfs folder
-}
-
-bool TestFileServerAccuracy::writeServerConfigs(QString *why)
-{
-    const QString dir = m_fixture->path();
-    // As the protocols fixture's servers, but listening on the lab's server address (inside its namespace).
-    m_ftpConf = dir + QStringLiteral("/vsftpd-lab.conf");
-    const QByteArray ftp = QStringLiteral(
-                               "listen=YES\nlisten_ipv6=NO\nlisten_address=%1\nlisten_port=21\nbackground=NO\n"
-                               "seccomp_sandbox=NO\nanonymous_enable=NO\nlocal_enable=YES\nwrite_enable=YES\n"
-                               "local_umask=022\npasv_enable=YES\npasv_address=%1\nport_enable=YES\n"
-                               "connect_from_port_20=NO\npam_service_name=vsftpd\nsecure_chroot_dir=%2/empty\n"
-                               "xferlog_enable=NO\nvsftpd_log_file=%2/vsftpd-lab.log\nmax_clients=20\n")
-                               .arg(ServerAddress, dir)
-                               .toUtf8();
-    m_smbConf = dir + QStringLiteral("/smb-lab.conf");
-    const QByteArray smb = QStringLiteral(
-                               "[global]\n  server role = standalone server\n  workgroup = WBTEST\n"
-                               "  netbios name = WBLAB\n  interfaces = %1\n  bind interfaces only = yes\n"
-                               "  smb ports = 445\n  disable netbios = yes\n  private dir = %2/smb/private\n"
-                               "  lock directory = %2/smb/lock\n  state directory = %2/smb/state\n"
-                               "  cache directory = %2/smb/cache\n  pid directory = %2/smb/pid\n"
-                               "  ncalrpc dir = %2/smb/ncalrpc\n  log file = %2/smb/log/log.%m\n"
-                               "  passdb backend = tdbsam:%2/smb/private/passdb.tdb\n  server min protocol = SMB2_02\n"
-                               "  load printers = no\n  printing = bsd\n  printcap name = /dev/null\n"
-                               "  disable spoolss = yes\n  map to guest = never\n  server services = -s3fs\n"
-                               "[wbshare]\n  path = %2/share\n  read only = no\n  guest ok = no\n")
-                               .arg(ServerAddress, dir)
-                               .toUtf8();
-    for (const auto &[path, text] : {std::pair{m_ftpConf, ftp}, std::pair{m_smbConf, smb}}) {
-        QFile f(path);
-        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(text) != text.size()) {
-            *why = QStringLiteral("cannot write %1: %2").arg(path, f.errorString());
-            return false;
-        }
-    }
-    QProcess p;
-    p.setProcessChannelMode(QProcess::MergedChannels);
-    p.start(QStringLiteral("smbpasswd"), {QStringLiteral("-c"), m_smbConf, QStringLiteral("-s"), QStringLiteral("-a"), m_fixture->user()});
-    p.write((m_fixture->password() + QLatin1Char('\n') + m_fixture->password() + QLatin1Char('\n')).toUtf8());
-    p.closeWriteChannel();
-    if (!p.waitForFinished(30000) || p.exitCode() != 0) {
-        *why = QStringLiteral("smbpasswd -a %1 failed: %2").arg(m_fixture->user(), QString::fromLocal8Bit(p.readAll()).trimmed());
-        return false;
-    }
-    return true;
-}
-
-bool TestFileServerAccuracy::makeServerFile(const QString &path, qint64 size, QString *why)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-        *why = QStringLiteral("cannot create %1: %2").arg(path, f.errorString());
-        return false;
-    }
-    std::vector<char> chunk(4 * 1024 * 1024);
-    for (qint64 off = 0; off < size;) {
-        const qint64 n = qMin<qint64>(qint64(chunk.size()), size - off);
-        TestPattern::fill(chunk.data(), off, n);
-        if (f.write(chunk.data(), n) != n) {
-            *why = QStringLiteral("cannot write %1: %2").arg(path, f.errorString());
-            return false;
-        }
-        off += n;
-    }
-    f.close();
-    // The servers run as the test user; read it once more so that every page is resident before a run.
-    QProcess::execute(QStringLiteral("chown"), {m_fixture->user(), path});
-    if (!f.open(QIODevice::ReadOnly)) {
-        *why = QStringLiteral("cannot read %1 back: %2").arg(path, f.errorString());
-        return false;
-    }
-    while (f.read(chunk.data(), qint64(chunk.size())) > 0) {
-    }
-    return f.size() == size;
 }
 
 Host TestFileServerAccuracy::labHost(const QString &protocol, qint64 size) const

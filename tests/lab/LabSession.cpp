@@ -15,6 +15,21 @@
 
 namespace wb::test {
 
+namespace {
+
+/// "1gbit", "2.5gbit", "100mbit", "500kbit" or bit/s in Mbit/s; 0 for "off" or what lab.sh would refuse.
+double rateMbps(const QString &rate)
+{
+    static const std::pair<const char *, double> units[] = {{"gbit", 1e3}, {"mbit", 1.0}, {"kbit", 1e-3}};
+    for (const auto &[unit, mbps] : units) {
+        if (rate.endsWith(QLatin1String(unit)))
+            return rate.chopped(int(qstrlen(unit))).toDouble() * mbps;
+    }
+    return rate.toDouble() / 1e6;
+}
+
+} // namespace
+
 LabSession::LabSession(QString labScript, const QString &idPrefix)
     : m_script(std::move(labScript))
     , m_id(idPrefix + QString::number(::getpid() % 1000000, 36))
@@ -75,7 +90,7 @@ bool LabSession::setLine(int mtu, const QString &rate, QString *why)
             return false;
         m_rate = rate;
     }
-    m_speedMbps = rate == QLatin1String("off") ? 0 : rate == QLatin1String("100mbit") ? 100 : 1000;
+    m_speedMbps = rateMbps(rate);
     return true;
 }
 

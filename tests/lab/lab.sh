@@ -5,7 +5,9 @@
 #   lab.sh up [--mtu N] [--rate RATE]   build the lab (tears down leftovers of the same lab first)
 #   lab.sh down                         stop its servers and remove everything, also after a crash
 #   lab.sh mtu N                        set the MTU on both ends (and re-shape for it)
-#   lab.sh shape RATE|off               emulate an Ethernet line of RATE (e.g. 1gbit, 100mbit, 10gbit, 2500000000)
+#   lab.sh shape RATE|off [--frame F]   emulate an Ethernet line of RATE (e.g. 1gbit, 100mbit, 10gbit, 2500000000);
+#                                       --frame: the frames on the wire are F bytes (an MSS clamped below the
+#                                       MTU), so the shaper is scaled for F instead of the MTU
 #   lab.sh status                       what exists and how it is set
 #   lab.sh env                          shell variables for tests (eval "$(lab.sh env)")
 #   lab.sh exec cli|srv CMD [ARGS...]   run a command in the client or server namespace
@@ -23,7 +25,7 @@
 # Why tbf and these numbers: only the tbf and htb qdiscs exist here (no netem), and TCP hands 64 KB GSO
 # packets to the qdisc, so tbf's "overhead" does not model Ethernet framing. A real Ethernet line of rate R
 # carries MTU+38 bytes on the wire (preamble 8, header 14, FCS 4, inter-frame gap 12) for each MTU+14 bytes
-# the qdisc sees, so "tbf rate R*(MTU+14)/(MTU+38)" with a burst of about 2 ms of line rate (at least 32 KB)
+# the qdisc sees, so "tbf rate R*(MTU+14)/(MTU+38)" with a burst of about 2 ms of line rate (at least two frames)
 # gives the goodput of the real line: R*(MTU-52)/(MTU+38)/8 bytes/s for TCP with timestamps.
 set -euo pipefail
 
@@ -81,7 +83,10 @@ apply_mtu() {
 # Shape both directions (each end's egress) to the Ethernet line rate in bit/s, or remove shaping ("off").
 apply_shape() {
     local rate=$1 mtu
-    mtu=$(saved mtu)
+    # Scaled for the frames on the wire: the MTU, or the frame size given with "shape --frame" (a tbf scaled
+    # for MTU M overstates the line by about 1% for packets clamped well below M).
+    mtu=$(saved frame)
+    [ -n "$mtu" ] || mtu=$(saved mtu)
     for spec in "$cli_ns $cli_if" "$srv_ns $srv_if"; do
         set -- $spec
         ip netns exec "$1" tc qdisc del dev "$2" root 2>/dev/null || true
@@ -92,7 +97,10 @@ apply_shape() {
     fi
     local tbf_rate burst limit
     tbf_rate=$(awk -v r="$rate" -v m="$mtu" 'BEGIN { printf "%.0f", r * (m + 14) / (m + 38) }')
-    burst=$(awk -v r="$rate" 'BEGIN { b = r / 8 * 0.002; if (b < 32768) b = 32768; printf "%.0f", b }')
+    # The bucket lets a burst through at once, which a real line never does: a run of a few seconds on a slow
+    # line would read above the line (32 KB at 10 Mbit/s is 26 ms, 2.6% of a 1 s run). So the burst is 2 ms
+    # of line rate, and at least two full frames (tbf needs one; it segments larger GSO packets itself).
+    burst=$(awk -v r="$rate" -v m="$mtu" 'BEGIN { b = r / 8 * 0.002; f = 2 * (m + 14); if (b < f) b = f; printf "%.0f", b }')
     # The queue of a real interface: 1000 full frames (the default txqueuelen). A shorter queue drops
     # packets under TCP's bursts (measured: about 800 retransmissions/s with BBR at 100 Mbit/s and a 20 ms
     # queue, none with this one), which a host sending at its own line rate never sees.
@@ -188,9 +196,14 @@ cmd_mtu() {
 }
 
 cmd_shape() {
-    local arg=${1:-}
+    local arg=${1:-} frame=""
     [ -n "$arg" ] || die "shape: give a rate (1gbit, 100mbit, ...) or 'off'"
+    if [ "${2:-}" = --frame ]; then
+        frame=${3:-}
+        valid_mtu "$frame" || die "shape: --frame '$frame' is not a number from 576 to 65535"
+    fi
     need_root; require_up
+    if [ -n "$frame" ]; then echo "$frame" >"$state/frame"; else rm -f "$state/frame"; fi
     if [ "$arg" = off ]; then
         apply_shape off
         echo "lab $id: shaping off"
@@ -198,7 +211,8 @@ cmd_shape() {
     fi
     local rate; rate=$(parse_rate "$arg") || die "shape: rate '$arg' is not like 1gbit, 100mbit or a number of bit/s (100 kbit/s to 100 Gbit/s)"
     apply_shape "$rate"
-    echo "lab $id: Ethernet line rate $rate bit/s at MTU $(saved mtu) (theoretical TCP goodput $(theory "$rate" "$(saved mtu)") bytes/s)"
+    local f; f=$(saved frame); [ -n "$f" ] || f=$(saved mtu)
+    echo "lab $id: Ethernet line rate $rate bit/s at MTU $(saved mtu), shaped for $f-byte frames (theoretical TCP goodput $(theory "$rate" "$f") bytes/s)"
 }
 
 # Theoretical TCP goodput with timestamps on an Ethernet line, in bytes/s.

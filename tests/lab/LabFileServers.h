@@ -1,0 +1,34 @@
+#pragma once
+
+#include <QString>
+
+namespace wb::test {
+
+class FileServerFixture;
+
+/// vsftpd and smbd configured to serve a FileServerFixture's folders on the lab's server address (inside
+/// the server namespace): the configs, the Samba password of the fixture's user, and files to read.
+class LabFileServers
+{
+public:
+    explicit LabFileServers(const FileServerFixture &fixture) : m_fixture(fixture) {}
+
+    /// Writes both configs into the fixture's folder and adds the fixture's user to Samba's passdb.
+    bool writeConfigs(QString *why);
+    QString ftpConf() const { return m_ftpConf; }
+    QString smbConf() const { return m_smbConf; }
+    /// The share name and workgroup the config gives smbd.
+    static QString share() { return QStringLiteral("wbshare"); }
+    static QString workgroup() { return QStringLiteral("WBTEST"); }
+
+    /// A file of `size` bytes of Wirebench's test pattern at path, owned by the fixture's user and read
+    /// back once so that every page is resident before a run.
+    bool makeServerFile(const QString &path, qint64 size, QString *why) const;
+
+private:
+    const FileServerFixture &m_fixture;
+    QString m_ftpConf;
+    QString m_smbConf;
+};
+
+} // namespace wb::test
