@@ -1,6 +1,7 @@
 // wirebenchd: the far end of a Wirebench test. A thin main around wb::Responder.
 #include "net/Auth.h"
 #include "net/Iperf3Responder.h"
+#include "net/PrintableText.h"
 #include "net/Responder.h"
 
 #include <QCommandLineParser>
@@ -25,9 +26,11 @@ void onSignal(int)
     [[maybe_unused]] ssize_t w = ::write(g_signalFds[0], &c, 1);
 }
 
+/// One log line. The responders' lines come escaped and capped already (net::safeLogLine); ours too pass
+/// through it, which leaves an escaped line as it is.
 void printLine(const QString &line, FILE *to = stdout)
 {
-    const QByteArray text = (QDateTime::currentDateTime().toString(Qt::ISODate) + QLatin1Char(' ') + line).toUtf8();
+    const QByteArray text = (QDateTime::currentDateTime().toString(Qt::ISODate) + QLatin1Char(' ') + wb::net::safeLogLine(line)).toUtf8();
     std::fprintf(to, "%s\n", text.constData());
     std::fflush(to);
 }

@@ -71,7 +71,7 @@ ClientHelloCheck checkClientHello(const QJsonObject &message, const QString &key
     ClientHelloCheck c;
     c.code = QStringLiteral("bad-message");
     if (message.value(QLatin1String("type")).toString() != QLatin1String(control::kHello)) {
-        c.error = QStringLiteral("expected a \"hello\" message, got \"%1\"").arg(message.value(QLatin1String("type")).toString().left(40));
+        c.error = QStringLiteral("expected a \"hello\" message, got \"%1\"").arg(control::quotedType(message));
         return c;
     }
     if (!control::Hello::fromJson(message, &c.hello, &c.error))

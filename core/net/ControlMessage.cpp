@@ -1,5 +1,7 @@
 #include "ControlMessage.h"
 
+#include "PrintableText.h"
+
 #include <QJsonDocument>
 #include <QJsonParseError>
 #include <QJsonValue>
@@ -92,19 +94,24 @@ Decoded decodeOne(QByteArrayView buffer, int maxBytes)
     return d;
 }
 
+QString quotedType(const QJsonObject &message)
+{
+    return net::printableText(message.value(QLatin1String("type")).toString(), kMaxQuotedTypeChars);
+}
+
 bool readInt(const QJsonObject &message, const char *key, qint64 *value, QString *error, qint64 minValue, qint64 maxValue)
 {
     const QJsonValue v = message.value(QLatin1String(key));
     if (v.isUndefined()) {
         if (error)
-            *error = QStringLiteral("\"%1\" message lacks \"%2\"").arg(message.value(QLatin1String("type")).toString(), QLatin1String(key));
+            *error = QStringLiteral("\"%1\" message lacks \"%2\"").arg(quotedType(message), QLatin1String(key));
         return false;
     }
     const double dv = v.toDouble(std::nan(""));
     if (!v.isDouble() || std::isnan(dv) || dv != std::floor(dv) || dv < double(minValue) || dv > double(maxValue)) {
         if (error)
             *error = QStringLiteral("\"%1\" in a \"%2\" message must be a whole number from %3 to %4")
-                         .arg(QLatin1String(key), message.value(QLatin1String("type")).toString())
+                         .arg(QLatin1String(key), quotedType(message))
                          .arg(minValue)
                          .arg(maxValue);
         return false;
@@ -118,7 +125,7 @@ bool readString(const QJsonObject &message, const char *key, QString *value, QSt
     const QJsonValue v = message.value(QLatin1String(key));
     if (!v.isString()) {
         if (error)
-            *error = QStringLiteral("\"%1\" message lacks the text \"%2\"").arg(message.value(QLatin1String("type")).toString(), QLatin1String(key));
+            *error = QStringLiteral("\"%1\" message lacks the text \"%2\"").arg(quotedType(message), QLatin1String(key));
         return false;
     }
     *value = v.toString();
@@ -133,7 +140,7 @@ bool readDouble(const QJsonObject &o, const char *key, double *value, QString *e
     if (!v.isDouble() || !std::isfinite(v.toDouble()) || v.toDouble() < 0) {
         if (error)
             *error = QStringLiteral("\"%1\" in a \"%2\" message must be a non-negative number")
-                         .arg(QLatin1String(key), o.value(QLatin1String("type")).toString());
+                         .arg(QLatin1String(key), quotedType(o));
         return false;
     }
     *value = v.toDouble();
@@ -146,7 +153,7 @@ bool isType(const QJsonObject &o, const char *type, QString *error)
     if (t == QLatin1String(type))
         return true;
     if (error)
-        *error = QStringLiteral("expected a \"%1\" message, got \"%2\"").arg(QLatin1String(type), t);
+        *error = QStringLiteral("expected a \"%1\" message, got \"%2\"").arg(QLatin1String(type), quotedType(o));
     return false;
 }
 

@@ -47,6 +47,12 @@ Decoded decode(QByteArrayView buffer, int maxBytes);
 /// Decodes a buffer that must hold exactly one whole frame: a short buffer is a "truncated" Error.
 Decoded decodeOne(QByteArrayView buffer, int maxBytes);
 
+/// The longest message type that an error or log line quotes.
+constexpr int kMaxQuotedTypeChars = 80;
+/// A message's "type" as an error or a log line quotes it: escaped and at most kMaxQuotedTypeChars characters,
+/// since it comes from the peer (before authentication, too).
+QString quotedType(const QJsonObject &message);
+
 /// Reads member `key` of a message as a non-negative integer; false (with *error set) when it is
 /// missing or not a whole number in [minValue, maxValue].
 bool readInt(const QJsonObject &message, const char *key, qint64 *value, QString *error,

@@ -1,6 +1,7 @@
 #include "Iperf3Responder.h"
 
 #include "ListenSocket.h"
+#include "PrintableText.h"
 #include "Socket.h"
 #include "protocols/iperf3/Iperf3Protocol.h"
 
@@ -116,7 +117,8 @@ public:
     /// Until fd is ready for events, in polls of at most 100 ms that keep the server answering.
     Io waitFor(int fd, short events, qint64 deadlineNs, bool serviceListener);
     void addRecord(const Iperf3TestRecord &record);
-    void log(const QString &line) { emit q->logLine(line); }
+    /// Every log line goes out through here: escaped and capped, whatever a client put into it.
+    void log(const QString &line) { emit q->logLine(safeLogLine(line)); }
     bool stopping() const { return m_stopping.load(); }
     int messageLimit() const { return qMax(cfg.maxControlMessageBytes, kMinMessageBytes); }
 

@@ -3,6 +3,7 @@
 #include "Auth.h"
 #include "ControlMessage.h"
 #include "ListenSocket.h"
+#include "PrintableText.h"
 #include "Socket.h"
 #include "analysis/LinkTrust.h"
 #include "stats/ReceiveWindow.h"
@@ -84,7 +85,8 @@ public:
     void releaseSlot();
     void reap(bool all);
     bool allowed(const sockaddr_storage &peer) const;
-    void log(const QString &line) { emit q->logLine(line); }
+    /// Every log line goes out through here: escaped and capped, whatever a client put into it.
+    void log(const QString &line) { emit q->logLine(safeLogLine(line)); }
     bool stopping() const { return m_stopping.load(); }
 
     struct Connection
@@ -387,7 +389,7 @@ void Responder::Private::session(Fd client, sockaddr_storage peer)
                 return false;
             }
             refuse(QStringLiteral("bad-message"), QStringLiteral("expected a \"%1\" message, got \"%2\"")
-                                                      .arg(QLatin1String(type), m->value(QLatin1String("type")).toString()));
+                                                      .arg(QLatin1String(type), control::quotedType(*m)));
             return false;
         case ControlChannel::Read::Timeout:
             refuse(QStringLiteral("timeout"), QStringLiteral("dropped: no \"%1\" message within %2 ms (%3)")
@@ -551,7 +553,7 @@ void Responder::Private::session(Fd client, sockaddr_storage peer)
         else if (r == ControlChannel::Read::Error)
             problem = QStringLiteral("bad control message mid-test: %1").arg(err);
         else if (r == ControlChannel::Read::Message)
-            problem = QStringLiteral("unexpected \"%1\" message mid-test").arg(m.value(QLatin1String("type")).toString());
+            problem = QStringLiteral("unexpected \"%1\" message mid-test").arg(control::quotedType(m));
     };
 
     control::Result result;

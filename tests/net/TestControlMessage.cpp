@@ -1,4 +1,5 @@
 #include "net/ControlMessage.h"
+#include "net/PrintableText.h"
 
 #include <QJsonDocument>
 #include <QTest>
@@ -30,6 +31,9 @@ private slots:
     void requestValidation_data();
     void requestValidation();
     void versionIsReadFromHello();
+    void printableText_data();
+    void printableText();
+    void quotedTypeIsShortAndEscaped();
 };
 
 void TestControlMessage::encodeHeader()
@@ -214,6 +218,58 @@ void TestControlMessage::versionIsReadFromHello()
     QVERIFY2(error.contains(QStringLiteral("version")), qPrintable(error));
     QVERIFY(Hello::fromJson(QJsonObject{{QStringLiteral("type"), QStringLiteral("hello")}, {QStringLiteral("version"), 7}}, &h, &error));
     QCOMPARE(h.version, 7);
+}
+
+void TestControlMessage::printableText_data()
+{
+    QTest::addColumn<QString>("input");
+    QTest::addColumn<int>("maxChars");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("plain") << QStringLiteral("tcp-send 1.5 MB/s") << 100 << QStringLiteral("tcp-send 1.5 MB/s");
+    QTest::newRow("newline, return, tab") << QStringLiteral("a\nb\r\tc") << 100 << QStringLiteral("a\\nb\\r\\tc");
+    QTest::newRow("ESC sequences") << QStringLiteral("\x1b[2J\x1b]0;title\x07") << 100 << QStringLiteral("\\x1b[2J\\x1b]0;title\\x07");
+    QTest::newRow("NUL and DEL") << QStringLiteral("a") + QChar(0) + QStringLiteral("b\x7f") << 100 << QStringLiteral("a\\x00b\\x7f");
+    QTest::newRow("C1 CSI") << QString::fromUtf16(u"\u009b31m") << 100 << QStringLiteral("\\x9b31m");
+    QTest::newRow("bidi override") << QString::fromUtf16(u"abc\u202edef") << 100 << QStringLiteral("abc\\u202edef");
+    QTest::newRow("line separator") << QString::fromUtf16(u"a\u2028b\u2029c") << 100 << QStringLiteral("a\\u2028b\\u2029c");
+    QTest::newRow("zero width") << QString::fromUtf16(u"a\u200bb") << 100 << QStringLiteral("a\\u200bb");
+    QTest::newRow("printable non-ASCII kept") << QString::fromUtf16(u"gr\u00f6\u00dfe \u2713 \U0001F600") << 100
+                                              << QString::fromUtf16(u"gr\u00f6\u00dfe \u2713 \U0001F600");
+    QTest::newRow("unpaired surrogate") << QString::fromUtf16(u"a") + QChar(0xd800) + QStringLiteral("b") << 100
+                                        << QString::fromUtf16(u"a\ufffdb");
+    QTest::newRow("exactly the cap") << QString(40, QLatin1Char('x')) << 40 << QString(40, QLatin1Char('x'));
+    QTest::newRow("cut with a note") << QString(100, QLatin1Char('x')) << 40
+                                     << QString(7, QLatin1Char('x')) + QStringLiteral(" [... cut: 100 characters in all]");
+    // An escape is never cut in half: "\x1b" stays whole or goes.
+    QTest::newRow("cut before an escape") << QString(6, QLatin1Char('x')) + QStringLiteral("\x1b") + QString(100, QLatin1Char('y')) << 41
+                                          << QString(6, QLatin1Char('x')) + QStringLiteral(" [... cut: 107 characters in all]");
+}
+
+void TestControlMessage::printableText()
+{
+    QFETCH(QString, input);
+    QFETCH(int, maxChars);
+    QFETCH(QString, expected);
+    const QString once = net::printableText(input, maxChars);
+    QCOMPARE(once, expected);
+    QVERIFY(once.size() <= maxChars);
+    QCOMPARE(net::printableText(once, maxChars), once); // twice is once: wirebenchd's own lines pass again
+}
+
+void TestControlMessage::quotedTypeIsShortAndEscaped()
+{
+    // What a peer puts in "type" is quoted in errors and log lines: escaped, and cut to kMaxQuotedTypeChars.
+    const QString hostile = QStringLiteral("hello\n2099-01-01T00:00:00 forged\x1b[2J") + QString(4000, QLatin1Char('A'));
+    const QJsonObject m{{QStringLiteral("type"), hostile}};
+    const QString quoted = quotedType(m);
+    QVERIFY2(quoted.size() <= kMaxQuotedTypeChars, qPrintable(quoted));
+    QVERIFY2(quoted.startsWith(QStringLiteral("hello\\n2099-01-01T00:00:00 forged\\x1b[2J")), qPrintable(quoted));
+    QVERIFY2(quoted.endsWith(QStringLiteral("[... cut: %1 characters in all]").arg(hostile.size())), qPrintable(quoted));
+    QString error;
+    Hello h;
+    QVERIFY(!Hello::fromJson(m, &h, &error));
+    QVERIFY2(error.contains(quoted) && !error.contains(QLatin1Char('\n')) && error.size() < 200, qPrintable(error));
+    QCOMPARE(quotedType(QJsonObject{{QStringLiteral("type"), QStringLiteral("hello")}}), QStringLiteral("hello"));
 }
 
 QTEST_GUILESS_MAIN(TestControlMessage)

@@ -1,3 +1,5 @@
+#include "RawClient.h"
+#include "net/Auth.h"
 #include "protocols/tcp/TcpDriver.h"
 
 #include <QFile>
@@ -49,6 +51,7 @@ private slots:
     void killedMidTest();
     void keyFileShownOnceAndChecked();
     void allowListRefusesWithReason();
+    void hostileHelloIsLoggedEscaped();
 
 private:
     /// Starts wirebenchd and reads its stdout up to the "listening on" line (*output holds all of it).
@@ -169,6 +172,83 @@ void TestWirebenchd::allowListRefusesWithReason()
     QTRY_VERIFY_WITH_TIMEOUT((out += QString::fromUtf8(daemon.readAllStandardOutput())).contains(QStringLiteral("not in the networks")), 10000);
     daemon.terminate();
     QVERIFY(daemon.waitForFinished(10000));
+}
+
+void TestWirebenchd::hostileHelloIsLoggedEscaped()
+{
+    // Newlines, carriage returns, ESC sequences and 4 KiB strings from a client, before and after it proved
+    // the key: wirebenchd's log gets one line per refusal, escaped and capped, and no forged line.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString keyFile = dir.filePath(QStringLiteral("wirebenchd.key"));
+    const QString key = QStringLiteral("a key for this test");
+    {
+        QFile f(keyFile); // an existing key: no "new key" banner in the log
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QVERIFY(f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+        f.write(key.toUtf8() + '\n');
+    }
+    const quint16 port = freePort();
+    QVERIFY(port != 0);
+    QProcess daemon;
+    QString out;
+    QVERIFY(startUntilListening(daemon, {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(port), QStringLiteral("--key-file"), keyFile},
+                                &out));
+
+    // Sends `first` as the client's first message (or a proven hello, then `first`) and waits for the refusal.
+    auto refusedAfter = [&](const QJsonObject &first, bool proveKeyFirst) {
+        test::RawClient c;
+        if (!c.connectTo(port))
+            return QStringLiteral("no connection");
+        const QJsonObject serverHello = c.next();
+        control::Hello theirs;
+        if (!control::Hello::fromJson(serverHello, &theirs, nullptr))
+            return QStringLiteral("no hello");
+        if (proveKeyFirst) {
+            control::Hello mine = control::Hello::local(QStringLiteral("test client"));
+            mine.nonce = auth::randomBytes(auth::kNonceBytes);
+            mine.mac = auth::clientProof(key, theirs.nonce, mine.nonce);
+            c.send(mine.toJson());
+            if (test::typeOf(c.next()) != QLatin1String(control::kWelcome))
+                return QStringLiteral("no welcome");
+        }
+        c.send(first);
+        const QJsonObject reply = c.next();
+        c.closedByServer();
+        return reply.value(QLatin1String("code")).toString();
+    };
+    const QString forged = QStringLiteral("hello\n2099-01-01T00:00:00 127.0.0.1:1: tcp-send forged\r\x1b[2J\x1b]0;x\x07");
+    QCOMPARE(refusedAfter({{QStringLiteral("type"), forged}, {QStringLiteral("version"), 2}}, false), QStringLiteral("bad-message"));
+    QString big; // about 4 KiB, as much as fits before authentication
+    while (big.size() < 3500)
+        big += QStringLiteral("\x1b[1A\r\nFORGED ") + QString(80, QLatin1Char('A'));
+    QCOMPARE(refusedAfter({{QStringLiteral("type"), big}, {QStringLiteral("version"), 2}}, false), QStringLiteral("bad-message"));
+    const QString afterAuth = QStringLiteral("test\nFORGED AFTER AUTH\x1b[31m") + QString(60000, QLatin1Char('B'));
+    QCOMPARE(refusedAfter({{QStringLiteral("type"), afterAuth}}, true), QStringLiteral("bad-message"));
+    ::kill(pid_t(daemon.processId()), SIGTERM);
+    QVERIFY(daemon.waitForFinished(10000));
+    out += QString::fromUtf8(daemon.readAllStandardOutput());
+
+    // Exactly: listening, three refusals, stopped. Every line is wirebenchd's own, with its time stamp.
+    const QStringList lines = out.trimmed().split(QLatin1Char('\n'));
+    QVERIFY2(lines.size() == 5, qPrintable(out));
+    static const QRegularExpression stamp(QStringLiteral("^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\S* "));
+    for (const QString &line : lines) {
+        QVERIFY2(stamp.match(line).hasMatch(), qPrintable(line));
+        QVERIFY2(!line.contains(QLatin1Char('\r')) && !line.contains(QChar(0x1b)) && !line.contains(QChar(0x07)), qPrintable(line));
+        QVERIFY2(line.size() <= 40 + 1000, qPrintable(line));
+    }
+    const QString who = QStringLiteral("127.0.0.1:");
+    QVERIFY2(lines[1].contains(who) && lines[1].endsWith(QStringLiteral(
+                 "expected a \"hello\" message, got \"hello\\n2099-01-01T00:00:00 127.0.0.1:1: tcp-send forged\\r\\x1b[2J\\x1b]0;x\\x07\"")),
+             qPrintable(lines[1]));
+    QVERIFY2(lines[2].contains(QStringLiteral("got \"\\x1b[1A\\r\\nFORGED AAAA"))
+                 && lines[2].endsWith(QStringLiteral("[... cut: %1 characters in all]\"").arg(big.size())) && lines[2].size() < 250,
+             qPrintable(lines[2]));
+    QVERIFY2(lines[3].contains(QStringLiteral("expected a \"test\" message, got \"test\\nFORGED AFTER AUTH\\x1b[31mBBBB"))
+                 && lines[3].endsWith(QStringLiteral("[... cut: %1 characters in all]\"").arg(afterAuth.size())) && lines[3].size() < 250,
+             qPrintable(lines[3]));
+    QVERIFY2(lines[4].endsWith(QStringLiteral("wirebenchd stopped")), qPrintable(lines[4]));
 }
 
 void TestWirebenchd::versionAndHelp()
