@@ -249,7 +249,8 @@ void Responder::Private::acceptLoop()
             // A flood: no thread, no waiting. One non-blocking write of "busy" and close.
             setNonBlocking(client.get(), true);
             const QByteArray frame = control::encode(control::busyMessage(
-                QStringLiteral("wirebenchd is handling %1 connections, its limit: try again later").arg(connections.size())));
+                QStringLiteral("wirebenchd is busy handling %1 connections, its limit (--max-connections): try again later")
+                    .arg(connections.size())));
             [[maybe_unused]] ssize_t w = ::send(client.get(), frame.constData(), size_t(frame.size()), MSG_NOSIGNAL | MSG_DONTWAIT);
             log(QStringLiteral("%1: refused, %2 connections already (the limit)").arg(endpointText(peer)).arg(connections.size()));
             continue;

@@ -1,17 +1,22 @@
 #include "RawClient.h"
 #include "net/Auth.h"
 #include "protocols/tcp/TcpDriver.h"
+#include "unit/CliTestSupport.h"
 
+#include <QDeadlineTimer>
 #include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <atomic>
 #include <csignal>
+#include <memory>
 #include <thread>
+#include <vector>
 
 using namespace wb;
 
@@ -51,6 +56,7 @@ private slots:
     void killedMidTest();
     void keyFileShownOnceAndChecked();
     void allowListRefusesWithReason();
+    void connectionLimitGivesTheServersReason();
     void hostileHelloIsLoggedEscaped();
 
 private:
@@ -170,6 +176,64 @@ void TestWirebenchd::allowListRefusesWithReason()
     QVERIFY2(r.error.contains(QStringLiteral("client 127.0.0.1 is not in the networks this wirebenchd serves (--allow 10.0.0.0/8)")),
              qPrintable(r.error));
     QTRY_VERIFY_WITH_TIMEOUT((out += QString::fromUtf8(daemon.readAllStandardOutput())).contains(QStringLiteral("not in the networks")), 10000);
+    daemon.terminate();
+    QVERIFY(daemon.waitForFinished(10000));
+}
+
+void TestWirebenchd::connectionLimitGivesTheServersReason()
+{
+    // A flood of 40 silent connections on loopback fills wirebenchd's 32 (its default --max-connections) while no
+    // test runs: the driver and the CLI must give the server's reason, not "busy with another test".
+    const quint16 port = freePort();
+    QVERIFY(port != 0);
+    QProcess daemon;
+    QString out;
+    QVERIFY(startUntilListening(daemon,
+                                {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(port), QStringLiteral("--open"),
+                                 QStringLiteral("--handshake-timeout"), QStringLiteral("120")},
+                                &out));
+    std::vector<std::unique_ptr<QTcpSocket>> flood;
+    for (int i = 0; i < 40; ++i) {
+        flood.push_back(std::make_unique<QTcpSocket>());
+        flood.back()->connectToHost(QHostAddress::LocalHost, port);
+        QVERIFY(flood.back()->waitForConnected(5000));
+    }
+    // Every connection has had its answer (a hello or busy), so the 32 are held.
+    for (auto &s : flood)
+        QTRY_VERIFY_WITH_TIMEOUT(s->bytesAvailable() > 0 || s->state() != QAbstractSocket::ConnectedState, 10000);
+
+    RunSpec spec;
+    spec.host.name = QStringLiteral("flooded");
+    spec.host.address = QStringLiteral("127.0.0.1");
+    spec.host.port = port;
+    spec.protocol = QStringLiteral("tcp-send");
+    spec.params.durationMs = 500;
+    Observer observer;
+    const RunResult r = TcpDriver(TcpDriver::Direction::Send).run(spec, observer);
+    QCOMPARE(r.status, RunStatus::Failed);
+    const QString reason = QStringLiteral("wirebenchd is busy handling 32 connections, its limit (--max-connections): try again later");
+    QVERIFY2(r.error == QStringLiteral("flooded (127.0.0.1:%1): ").arg(port) + reason, qPrintable(r.error));
+    QVERIFY2(!r.error.contains(QStringLiteral("another test")), qPrintable(r.error));
+
+    const clitest::Outcome cli = clitest::runCli({QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1:%1").arg(port),
+                                                  QStringLiteral("--protocol"), QStringLiteral("tcp-send"), QStringLiteral("--reps"),
+                                                  QStringLiteral("1"), QStringLiteral("--duration"), QStringLiteral("1"),
+                                                  QStringLiteral("--no-store")});
+    QVERIFY2(cli.exitCode != 0 && cli.exitCode != 2, qPrintable(QString::number(cli.exitCode) + cli.out + cli.err));
+    QVERIFY2((cli.out + cli.err).contains(reason), qPrintable(cli.out + cli.err));
+    QVERIFY2(!(cli.out + cli.err).contains(QStringLiteral("another test")), qPrintable(cli.out + cli.err));
+    QTRY_VERIFY_WITH_TIMEOUT((out += QString::fromUtf8(daemon.readAllStandardOutput())).contains(QStringLiteral("32 connections already (the limit)")),
+                             10000);
+
+    // The flood gone, the same client is served and hears of no limit.
+    flood.clear();
+    RunResult healthy;
+    QDeadlineTimer deadline(20000);
+    do {
+        healthy = TcpDriver(TcpDriver::Direction::Send).run(spec, observer);
+    } while (!healthy.ok() && healthy.error.contains(QStringLiteral("busy")) && !deadline.hasExpired() && (QTest::qWait(200), true));
+    QVERIFY2(healthy.ok(), qPrintable(healthy.error));
+    QVERIFY(healthy.error.isEmpty() && healthy.warnings.join(QLatin1Char(' ')).indexOf(QStringLiteral("connections")) < 0);
     daemon.terminate();
     QVERIFY(daemon.waitForFinished(10000));
 }

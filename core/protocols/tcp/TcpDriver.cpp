@@ -2,6 +2,7 @@
 
 #include "net/Auth.h"
 #include "net/ControlMessage.h"
+#include "net/PrintableText.h"
 #include "net/Responder.h"
 #include "net/Socket.h"
 #include "protocols/ThroughputMeter.h"
@@ -202,12 +203,14 @@ RunResult TcpDriver::run(const RunSpec &spec, RunObserver &observer)
         switch (rr) {
         case ControlChannel::Read::Message: {
             const QString type = m.value(QLatin1String("type")).toString();
+            // The server's own words: "busy" means a full queue or a connection limit, and only it knows which.
+            const QString said = printableText(m.value(QLatin1String("message")).toString().trimmed(), kMaxPeerTextChars);
             if (type == QLatin1String(control::kBusy)) {
-                err = QStringLiteral("wirebenchd is busy with another test: wait for it to end and try again");
+                err = said.isEmpty() ? QStringLiteral("wirebenchd is busy: try again later") : said;
                 return false;
             }
             if (type == QLatin1String(control::kError)) {
-                err = QStringLiteral("wirebenchd refused: %1").arg(m.value(QLatin1String("message")).toString());
+                err = QStringLiteral("wirebenchd refused: %1").arg(said);
                 return false;
             }
             return true;
