@@ -102,6 +102,7 @@ private slots:
     void bothDirections();
     void warmupIsLeftOut_data();
     void warmupIsLeftOut();
+    void refusedPortGivesClearError_data();
     void refusedPortGivesClearError();
     void unresolvableName();
     void busyServer();
@@ -231,21 +232,47 @@ void TestTcpDriver::warmupIsLeftOut()
           r.seconds, span, r.megabytesPerSecond());
 }
 
+void TestTcpDriver::refusedPortGivesClearError_data()
+{
+    QTest::addColumn<QString>("address");
+    QTest::addColumn<int>("port");
+    QTest::addColumn<bool>("wirebenchdsPort");
+    // An address of its own on loopback, where no test of ours listens on 5301 or 9.
+    QTest::newRow("port 9") << QStringLiteral("127.77.0.1") << 9 << false;
+    QTest::newRow("port 5301, wirebenchd's default") << QStringLiteral("127.77.0.1") << 5301 << true;
+    QTest::newRow("port left to the default") << QStringLiteral("127.77.0.1") << 0 << true;
+}
+
 void TestTcpDriver::refusedPortGivesClearError()
 {
-    // A port that was free a moment ago: nothing listens there.
-    QTcpServer probe;
-    QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
-    const quint16 port = probe.serverPort();
-    probe.close();
+    // Starting wirebenchd is advised for its own port only; on another one, the port, a firewall and the server.
+    QFETCH(QString, address);
+    QFETCH(int, port);
+    QFETCH(bool, wirebenchdsPort);
+    const quint16 effective = port == 0 ? ResponderConfig::kDefaultPort : quint16(port);
+    {
+        QTcpSocket probe;
+        probe.connectToHost(QHostAddress(address), effective);
+        if (probe.waitForConnected(2000))
+            QFAIL(qPrintable(QStringLiteral("something listens on %1:%2: this test needs that port closed").arg(address).arg(effective)));
+        QCOMPARE(probe.error(), QAbstractSocket::ConnectionRefusedError);
+    }
     RunSpec s = spec(QStringLiteral("tcp-send"), 1500);
-    s.host.port = port;
+    s.host.address = address;
+    s.host.port = quint16(port);
     Observer observer;
     const RunResult r = TcpDriver(TcpDriver::Direction::Send).run(s, observer);
     QCOMPARE(r.status, RunStatus::Failed);
-    QVERIFY2(r.error.contains(QStringLiteral("127.0.0.1:%1").arg(port)), qPrintable(r.error));
-    QVERIFY2(r.error.contains(QStringLiteral("refused")), qPrintable(r.error));
-    QVERIFY2(r.error.contains(QStringLiteral("wirebenchd --listen")), qPrintable(r.error));
+    QVERIFY2(r.error.startsWith(QStringLiteral("loopback (%1:%2): connection refused: nothing listens on port %2").arg(address).arg(effective)),
+             qPrintable(r.error));
+    if (wirebenchdsPort) {
+        QVERIFY2(r.error.contains(QStringLiteral("start wirebenchd there (wirebenchd --listen 0.0.0.0:5301)")), qPrintable(r.error));
+    } else {
+        QVERIFY2(!r.error.contains(QStringLiteral("start wirebenchd")) && !r.error.contains(QStringLiteral("--listen 0.0.0.0")),
+                 qPrintable(r.error));
+        for (const char *advice : {"check the port in the host's settings", "wirebenchd listens on 5301", "wirebenchd is running", "firewall"})
+            QVERIFY2(r.error.contains(QLatin1String(advice)), qPrintable(r.error));
+    }
     QVERIFY(!r.error.contains(QLatin1Char('\n')));
     qInfo("%s", qPrintable(r.error));
 }

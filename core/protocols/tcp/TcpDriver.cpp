@@ -3,6 +3,7 @@
 #include "net/Auth.h"
 #include "net/ControlMessage.h"
 #include "net/PrintableText.h"
+#include "net/RefusedAdvice.h"
 #include "net/Responder.h"
 #include "net/Socket.h"
 #include "protocols/ThroughputMeter.h"
@@ -182,7 +183,7 @@ RunResult TcpDriver::run(const RunSpec &spec, RunObserver &observer)
         if (connectErr == ECANCELED)
             return cancelled();
         if (connectErr == ECONNREFUSED)
-            return failed(QStringLiteral("connection refused: is wirebenchd running there? start it with wirebenchd --listen 0.0.0.0:%1").arg(port));
+            return failed(wirebenchdRefusedText(port));
         if (connectErr == ETIMEDOUT)
             return failed(QStringLiteral("no answer within %1 s: check the address, the network and the firewall (TCP port %2)")
                               .arg(kConnectTimeoutMs / 1000)
