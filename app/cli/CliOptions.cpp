@@ -202,8 +202,8 @@ struct Parser
                                           "(passwords: other users can see the command line)."),
                            QStringLiteral("KEY=VALUE")};
     QCommandLineOption store{QStringLiteral("store"),
-                             QStringLiteral("Keep the results in the SQLite result store FILE (default: the user's, "
-                                            "shown in the GUI's History)."),
+                             QStringLiteral("Keep the results in the SQLite result store FILE (default: the user's store, "
+                                            "which the window's History and `wirebench-cli sessions` read)."),
                              QStringLiteral("FILE")};
     QCommandLineOption noStore{QStringLiteral("no-store"), QStringLiteral("Do not keep the results in the result store.")};
     QCommandLineOption plan{QStringLiteral("plan"),

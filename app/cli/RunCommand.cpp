@@ -2,6 +2,7 @@
 
 #include "ChartOutput.h"
 #include "Console.h"
+#include "StoreCommands.h"
 #include "analysis/Bottleneck.h"
 #include "export/CsvExport.h"
 #include "export/JsonExport.h"
@@ -82,7 +83,7 @@ int RunCommand::exec()
     if (m_options.useStore) {
         // Results go to the store as each run ends, so that `sessions`, `show` and the GUI's History have them.
         QString error;
-        if (!m_store.open(m_options.storePath, &error))
+        if (!StoreCommands::openStore(&m_store, m_options.storePath, &error))
             Console::err(QStringLiteral("wirebench-cli: results are not kept in the store: %1").arg(error));
         connect(&m_recorder, &SessionRecorder::storeError, this,
                 [](const QString &message) { Console::err(QStringLiteral("wirebench-cli: ") + message); });

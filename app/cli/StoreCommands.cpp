@@ -6,13 +6,13 @@
 #include "stats/TestSummary.h"
 #include "stats/Units.h"
 #include "storage/Iperf3Import.h"
+#include "storage/LegacyCliStore.h"
 #include "storage/PlanFile.h"
 #include "storage/ResultStore.h"
 #ifdef WIREBENCH_CLI_CHART
 #include "ReportWriter.h"
 #endif
 
-#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QHash>
@@ -32,19 +32,6 @@ const QStringList &commands()
     static const QStringList names{QStringLiteral("sessions"), QStringLiteral("show"), QStringLiteral("report"),
                                    QStringLiteral("import")};
     return names;
-}
-
-/// The GUI's store: its AppDataLocation is made of the GUI's organisation and application names.
-QString guiStorePath()
-{
-    const QString org = QCoreApplication::organizationName();
-    const QString app = QCoreApplication::applicationName();
-    QCoreApplication::setOrganizationName(QStringLiteral("Wirebench"));
-    QCoreApplication::setApplicationName(QStringLiteral("wirebench"));
-    const QString path = ResultStore::defaultPath();
-    QCoreApplication::setOrganizationName(org);
-    QCoreApplication::setApplicationName(app);
-    return path;
 }
 
 struct Args
@@ -93,11 +80,9 @@ bool parseArgs(const QStringList &arguments, const QStringList &valueOptions, co
 
 bool openStore(const Args &args, ResultStore *store)
 {
-    const QString path = args.values.value(QStringLiteral("store"), guiStorePath());
     QString error;
-    if (!store->open(path, &error)) {
-        Console::err(QStringLiteral("wirebench-cli: result store %1: %2")
-                         .arg(QDir::toNativeSeparators(path), error));
+    if (!StoreCommands::openStore(store, args.values.value(QStringLiteral("store")), &error)) {
+        Console::err(QStringLiteral("wirebench-cli: %1").arg(error));
         return false;
     }
     return true;
@@ -391,6 +376,16 @@ int importCommand(const Args &args)
 
 } // namespace
 
+bool StoreCommands::openStore(ResultStore *store, const QString &path, QString *error)
+{
+    if (!store->open(path, error))
+        return false;
+    // On stderr: stdout may be JSON (`show --json`).
+    if (const QString note = LegacyCliStore::adoptInto(*store); !note.isEmpty())
+        Console::err(QStringLiteral("wirebench-cli: ") + note);
+    return true;
+}
+
 bool StoreCommands::handles(const QStringList &arguments)
 {
     return !arguments.isEmpty() && commands().contains(arguments.first());
@@ -412,7 +407,7 @@ QString StoreCommands::helpText()
         "  wirebench-cli import iperf3 FILE.json [--name HOST] [--os LABEL] [--frame BYTES] [--title TEXT]\n"
         "  SESSION: an id, a uuid or its unique prefix, or `latest`. --store PATH: another store file\n"
         "  (default: %1).")
-        .arg(QDir::toNativeSeparators(guiStorePath()));
+        .arg(QDir::toNativeSeparators(ResultStore::defaultPath()));
 }
 
 int StoreCommands::exec(const QStringList &arguments)

@@ -2,6 +2,7 @@
 #include "PlanEditorPanel.h"
 #include "ResultsTable.h"
 #include "settings/Config.h"
+#include "storage/LegacyCliStore.h"
 #include "storage/ResultStore.h"
 
 #include <QApplication>
@@ -64,6 +65,8 @@ int main(int argc, char *argv[])
     // A store that cannot be opened is reported in the window; measuring works without it.
     wb::ResultStore results;
     results.open(parser.value(store));
+    if (const QString note = wb::LegacyCliStore::adoptInto(results); !note.isEmpty())
+        std::fprintf(stderr, "wirebench: %s\n", qPrintable(note));
     wb::MainWindow window(&config, &results);
 
     // Plan overrides for scripts and screenshots (also remembered as the last plan).

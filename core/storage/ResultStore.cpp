@@ -2,6 +2,7 @@
 
 #include "PlanJson.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -254,12 +255,46 @@ ResultStore::~ResultStore()
     close();
 }
 
+namespace {
+
+// Qt's AppDataLocation is <the platform's folder>/<organisation>/<application>: the folder of another program's
+// names (the GUI's, or an older wirebench-cli's) is that of this program with the names swapped.
+QString appDataFolderOf(const QString &organization, const QString &application)
+{
+    auto tail = [](const QString &org, const QString &app) {
+        QString t;
+        if (!org.isEmpty())
+            t += QLatin1Char('/') + org;
+        if (!app.isEmpty())
+            t += QLatin1Char('/') + app;
+        return t;
+    };
+    QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    const QString own = tail(QCoreApplication::organizationName(), QCoreApplication::applicationName());
+    if (dir.isEmpty())
+        return QString();
+    if (!own.isEmpty() && dir.endsWith(own))
+        dir.chop(own.size());
+    return dir + tail(organization, application);
+}
+
+} // namespace
+
 QString ResultStore::defaultPath()
 {
-    QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    // The window's names ("Wirebench", "wirebench", set in app/gui/main.cpp) decide the folder, whichever program
+    // asks: wirebench-cli keeps its runs where the window's History and `wirebench-cli sessions` look.
+    QString dir = appDataFolderOf(QStringLiteral("Wirebench"), QStringLiteral("wirebench"));
     if (dir.isEmpty())
         dir = QDir::homePath() + QStringLiteral("/.wirebench");
     return dir + QStringLiteral("/results.sqlite");
+}
+
+QString ResultStore::legacyCliPath()
+{
+    // wirebench-cli set only its application name, so its AppDataLocation was <data folder>/wirebench-cli.
+    const QString dir = appDataFolderOf(QString(), QStringLiteral("wirebench-cli"));
+    return dir.isEmpty() ? QString() : dir + QStringLiteral("/results.sqlite");
 }
 
 QString ResultStore::lastError() const

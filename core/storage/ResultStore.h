@@ -35,8 +35,13 @@ public:
     ResultStore(const ResultStore &) = delete;
     ResultStore &operator=(const ResultStore &) = delete;
 
-    /// `<AppDataLocation>/results.sqlite` (e.g. ~/.local/share/Wirebench/results.sqlite).
+    /// The user's store, one file for the window and every wirebench-cli command: the GUI's
+    /// `<AppDataLocation>/results.sqlite` whichever program asks (e.g.
+    /// `$XDG_DATA_HOME/Wirebench/wirebench/results.sqlite`, `~/.local/share/...` when XDG_DATA_HOME is unset).
     static QString defaultPath();
+    /// Where earlier builds of wirebench-cli kept a store of their own (`~/.local/share/wirebench-cli/results.sqlite`),
+    /// which nothing else read; LegacyCliStore moves its sessions into the default store. Empty when unknown.
+    static QString legacyCliPath();
 
     /// Opens (creating or migrating) the store at `path` (empty = defaultPath()). A file that is not an SQLite
     /// database, is damaged or was written by a newer Wirebench is left untouched and `false` is returned with a

@@ -2,9 +2,11 @@
 // What the CLI tests share: running the built wirebench-cli as a user would, and a real wirebenchd on 127.0.0.1.
 #include <QFile>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QRegularExpression>
 #include <QString>
 #include <QStringList>
+#include <QTemporaryDir>
 
 namespace clitest {
 
@@ -18,9 +20,32 @@ struct Outcome
     QString err;
 };
 
-inline Outcome runCli(const QStringList &args, int timeoutMs = 120000)
+/// The environment of a CLI under test: HOME is `home` and no XDG_* folder is inherited (XDG_DATA_HOME is
+/// `xdgDataHome` when given), so that it never reads or writes the user's settings or result store.
+inline QProcessEnvironment sandboxEnvironment(const QString &home, const QString &xdgDataHome = QString())
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const QString &name : env.keys()) {
+        if (name.startsWith(QLatin1String("XDG_")) && name != QLatin1String("XDG_RUNTIME_DIR"))
+            env.remove(name);
+    }
+    env.insert(QStringLiteral("HOME"), home);
+    if (!xdgDataHome.isEmpty())
+        env.insert(QStringLiteral("XDG_DATA_HOME"), xdgDataHome);
+    return env;
+}
+
+/// One sandboxed home for the whole test process (removed when it ends).
+inline QProcessEnvironment defaultSandbox()
+{
+    static QTemporaryDir home;
+    return sandboxEnvironment(home.path());
+}
+
+inline Outcome runCli(const QStringList &args, int timeoutMs = 120000, const QProcessEnvironment &env = defaultSandbox())
 {
     QProcess p;
+    p.setProcessEnvironment(env);
     p.start(kCli, args);
     Outcome o;
     if (!p.waitForStarted(30000))

@@ -213,6 +213,7 @@ void TestCli::interrupt()
     QTemporaryDir dir;
     const QString json = dir.filePath(QStringLiteral("interrupted.json"));
     QProcess p;
+    p.setProcessEnvironment(defaultSandbox());
     p.start(kCli, {QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1:%1").arg(port),
                    QStringLiteral("--reps"), QStringLiteral("3"), QStringLiteral("--duration"), QStringLiteral("3"),
                    QStringLiteral("--json"), json});
