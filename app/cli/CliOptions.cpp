@@ -37,7 +37,7 @@ QString usageLines()
         "repetitions and parameters, never passwords or keys: give those with --set KEY=@FILE or --key-file.\n"
         "`wirebench-cli show SESSION --save-plan FILE` writes the plan of a stored session.\n"
         "Units: MB/s = 10^6 bytes/s, MiB/s = 2^20 bytes/s, Mbit/s = 10^6 bits/s. Sizes take K/KiB and M/MiB\n"
-        "(binary). Exit status: 0 all runs ok, 1 a run failed or a file could not be written, 2 usage error\n"
+        "(binary). Exit status: 0 all runs ok, 1 a run failed or was not run or a file could not be written, 2 usage error\n"
         "or a plan file that cannot be used, 130 interrupted (Ctrl-C; runs finished so far are still printed and written).\n");
 }
 

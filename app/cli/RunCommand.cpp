@@ -42,6 +42,26 @@ QString hostLabel(const Host &h)
     return h.port ? QStringLiteral("%1:%2").arg(address).arg(h.port) : address;
 }
 
+/// Why a run was not run, without a leading "not run: " that the status already says.
+QString notRunReason(const RunResult &r)
+{
+    static const QLatin1String prefix("not run: ");
+    if (r.error.isEmpty())
+        return QStringLiteral("no reason given");
+    return r.error.startsWith(prefix, Qt::CaseInsensitive) ? r.error.mid(prefix.size()) : r.error;
+}
+
+/// "2 failed, 1 not run"
+QString countsOf(int failed, int notRun)
+{
+    QStringList parts;
+    if (failed > 0)
+        parts << QStringLiteral("%1 failed").arg(failed);
+    if (notRun > 0)
+        parts << QStringLiteral("%1 not run").arg(notRun);
+    return parts.join(QStringLiteral(", "));
+}
+
 QString fixed(double v, RateUnit unit)
 {
     const double x = Units::fromBytesPerSecond(v * 1e6, unit); // v is in MB/s
@@ -157,7 +177,7 @@ QString RunCommand::runLine(const RunResult &r) const
         line += QStringLiteral("CANCELLED") + (r.error.isEmpty() ? QString() : QStringLiteral(": ") + r.error);
         break;
     case RunStatus::NotRun:
-        line += QStringLiteral("NOT RUN");
+        line += QStringLiteral("NOT RUN: ") + notRunReason(r);
         break;
     case RunStatus::Failed:
         line += QStringLiteral("FAILED: ") + (r.error.isEmpty() ? QStringLiteral("no reason given") : r.error);
@@ -280,6 +300,7 @@ void RunCommand::onPlanFinished(bool cancelled)
         return spec.host.name + QLatin1Char('|') + spec.host.address + QLatin1Char(':') + QString::number(spec.host.port)
                + QLatin1Char('|') + spec.testKey();
     };
+    const qsizetype reported = m_results.size();
     QSet<int> done;
     QSet<QString> settled;
     for (const RunResult &r : m_results) {
@@ -304,17 +325,11 @@ void RunCommand::onPlanFinished(bool cancelled)
 
     printSummary();
     const bool written = writeOutputs();
+    QCoreApplication::exit(exitStatus(reported, cancelled, written));
+}
 
-    int failed = 0;
-    const RunResult *first = nullptr;
-    for (const RunResult &r : m_results) {
-        if (r.status == RunStatus::Failed) {
-            ++failed;
-            if (!first)
-                first = &r;
-        }
-    }
-    int status = 0;
+int RunCommand::exitStatus(qsizetype reported, bool cancelled, bool written) const
+{
     if (m_interrupted || cancelled) {
         int finished = 0;
         for (const RunResult &r : m_results)
@@ -322,18 +337,42 @@ void RunCommand::onPlanFinished(bool cancelled)
         Console::err(QStringLiteral("wirebench-cli: interrupted after %1 of %2 runs; the finished runs are above")
                          .arg(finished)
                          .arg(m_runCount));
-        status = 130;
-    } else if (failed > 0) {
-        Console::err(failed == 1 ? QStringLiteral("wirebench-cli: run %1 failed: %2").arg(first->spec.index + 1).arg(first->error)
-                                 : QStringLiteral("wirebench-cli: %1 of %2 runs failed; first: %3")
-                                       .arg(failed)
-                                       .arg(m_runCount)
-                                       .arg(first->error));
-        status = 1;
-    } else if (!written) {
-        status = 1;
+        return 130;
     }
-    QCoreApplication::exit(status);
+    // The runs the engine reported: those the CLI marked not run after a failure follow from that failure.
+    int ok = 0;
+    int failed = 0;
+    int notRun = 0;
+    const RunResult *first = nullptr;
+    for (qsizetype i = 0; i < reported; ++i) {
+        const RunResult &r = m_results.at(i);
+        ok += r.ok() ? 1 : 0;
+        failed += r.status == RunStatus::Failed ? 1 : 0;
+        notRun += r.status == RunStatus::NotRun ? 1 : 0;
+        if (!first && (r.status == RunStatus::Failed || r.status == RunStatus::NotRun))
+            first = &r;
+    }
+    if (!first)
+        return written ? 0 : 1;
+    const QString why = first->status == RunStatus::Failed ? first->error : QStringLiteral("not run: ") + notRunReason(*first);
+    const int runNumber = first->spec.index + 1;
+    if (ok == 0 && notRun > 0)
+        Console::err(QStringLiteral("wirebench-cli: not one of the %1 runs succeeded (%2); first: run %3: %4")
+                         .arg(m_runCount)
+                         .arg(countsOf(failed, notRun))
+                         .arg(runNumber)
+                         .arg(why));
+    else if (failed + notRun == 1)
+        Console::err(first->status == RunStatus::Failed ? QStringLiteral("wirebench-cli: run %1 failed: %2").arg(runNumber).arg(why)
+                                                        : QStringLiteral("wirebench-cli: run %1 was %2").arg(runNumber).arg(why));
+    else
+        Console::err(QStringLiteral("wirebench-cli: %1 of %2 runs did not succeed (%3); first: run %4: %5")
+                         .arg(failed + notRun)
+                         .arg(m_runCount)
+                         .arg(countsOf(failed, notRun))
+                         .arg(runNumber)
+                         .arg(why));
+    return 1;
 }
 
 } // namespace wb::cli

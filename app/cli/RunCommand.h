@@ -29,6 +29,9 @@ private:
     QString runLine(const RunResult &result) const;
     void printSummary();
     bool writeOutputs();
+    /// 0 when every run the engine reported succeeded, 1 when one failed or was not run (said in one line on
+    /// stderr) or a file could not be written, 130 when interrupted.
+    int exitStatus(qsizetype reported, bool cancelled, bool written) const;
 
     CliOptions m_options;
     Engine m_engine;
