@@ -1,5 +1,6 @@
 #include "Iperf3Responder.h"
 
+#include "Iperf3ServerOutput.h"
 #include "ListenSocket.h"
 #include "PrintableText.h"
 #include "Socket.h"
@@ -491,6 +492,16 @@ void Iperf3Responder::Private::serve(Fd control, const sockaddr_storage &peer)
                                               .arg(cfg.maxDurationMs / 1000.0));
     }
 
+    // What iperf3 -s would print, for a client that asked for it (--get-server-output).
+    Iperf3ServerOutput output(params.getServerOutput, t.reverse, udp);
+    output.accepted(peer);
+    auto noteStream = [&output](int fd, const sockaddr_storage &remote) {
+        sockaddr_storage local{};
+        socklen_t len = sizeof(local);
+        if (output.enabled() && ::getsockname(fd, reinterpret_cast<sockaddr *>(&local), &len) == 0)
+            output.streamConnected(fd, local, remote);
+    };
+
     // The MSS is announced in the SYN-ACK, so it must be on the listening socket while the data
     // streams connect (they inherit it); it is taken off again right after, for the next client.
     struct MssOnListener
@@ -606,6 +617,7 @@ void Iperf3Responder::Private::serve(Fd control, const sockaddr_storage &peer)
                         .arg(endpointText(dpeer), errnoText(errno)));
                 return;
             }
+            noteStream(connected.get(), dpeer);
             streams.push_back(std::move(connected));
         } else if (fds[0].revents & POLLIN) {
             sockaddr_storage dpeer{};
@@ -618,8 +630,10 @@ void Iperf3Responder::Private::serve(Fd control, const sockaddr_storage &peer)
             const Io got = readExact(candidate.get(), theirs.data(), theirs.size(), cookieDeadline, false);
             if (got == Io::Stopped)
                 return;
-            if (got == Io::Ok && theirs == cookie)
+            if (got == Io::Ok && theirs == cookie) {
+                noteStream(candidate.get(), dpeer);
                 streams.push_back(std::move(candidate));
+            }
             else if (got == Io::Ok)
                 deny(std::move(candidate), dpeer);
             // a connection that closed or stayed silent is simply dropped
@@ -699,15 +713,42 @@ void Iperf3Responder::Private::serve(Fd control, const sockaddr_storage &peer)
         udpSentBase = udpSent;
         udpBase = udpStats;
     };
+    // The server's own counts now, for its printed reports: read only when the client asked for them.
+    auto countsNow = [&] {
+        std::vector<Iperf3ServerOutput::Counts> c(n);
+        for (size_t i = 0; i < n; ++i) {
+            c[i].bytes = total[i];
+            if (!udp && reverse) {
+                const TcpInfo ti = tcpInfo(streams[i].get());
+                c[i].retransmits = ti.totalRetrans;
+                c[i].cwndBytes = ti.sndCwndBytes;
+            } else if (udp && reverse) {
+                c[i].packets = udpSent[i];
+            } else if (udp) {
+                c[i].packets = udpStats[i].packets;
+                c[i].lost = udpStats[i].lost;
+                c[i].outOfOrder = udpStats[i].outOfOrder;
+                c[i].jitterSeconds = udpStats[i].jitter;
+            }
+        }
+        return c;
+    };
     if (t.omitSeconds == 0)
         startMeasuring(t0);
+    if (output.enabled())
+        output.start(t0, countsNow(), t.omitSeconds > 0);
 
     enum class End { TestEnd, ClientStopped, ClientGone, Terminate, Broken } end = End::Broken;
     QString problem;
     for (;;) {
         qint64 now = nowNs();
-        if (!measuring && now >= omitEnd)
+        if (!measuring && now >= omitEnd) {
             startMeasuring(now);
+            if (output.enabled())
+                output.endOmitting(now, countsNow());
+        }
+        if (output.due(now))
+            output.interval(now, countsNow());
         if (stopping()) {
             end = End::Terminate;
             problem = QStringLiteral("wirebenchd is shutting down");
@@ -866,6 +907,8 @@ void Iperf3Responder::Private::serve(Fd control, const sockaddr_storage &peer)
     const double cpuUser = 100.0 * (cpu1.user - cpu0.user) / wall;
     const double cpuSystem = 100.0 * (cpu1.system - cpu0.system) / wall;
     rec.cpuPercent = rec.seconds > 0 ? cpuUser + cpuSystem : 0;
+    if (output.enabled() && end == End::TestEnd)
+        output.finish(endNs, countsNow(), rec.seconds);
     rec.stoppedByClient = end == End::ClientStopped;
     if (end == End::Terminate) {
         // As iperf3 on SIGTERM: the client prints its summary and "the server has terminated". The data
@@ -946,6 +989,7 @@ void Iperf3Responder::Private::serve(Fd control, const sockaddr_storage &peer)
                 s.endTime = rec.seconds;
                 ours.streams << s;
             }
+            ours.serverOutputText = output.text();
             const QByteArray message = ip::frameJson(ours.toJson()) + char(ip::DisplayResults);
             io = writeAll(control.get(), message.constData(), message.size(), deadline);
         }

@@ -43,7 +43,7 @@ struct Iperf3TestRecord
 /// Speaks iperf3's control protocol (as 3.x does, checked with the Debian 3.12 client): both directions
 /// (-R), -P, -O, -t/-n/-k, -l, -w, -M, -N, -C, and -b with -R; with -u the datagram streams on the same
 /// port number over UDP (loss, out of order and jitter counted as iperf3's receiver does; -b paced when we
-/// send; --udp-counters-64bit). Like iperf3 it serves one client at a time and answers any other
+/// send; --udp-counters-64bit), and --get-server-output (Iperf3ServerOutput). Like iperf3 it serves one client at a time and answers any other
 /// ACCESS_DENIED ("the server is busy running a test"); SCTP and --bidir are refused with SERVER_ERROR and
 /// an iperf3 error number that the client prints in words.
 /// wirebenchd's limits apply as in Responder: --max-duration (longer requests refused; tests by byte or

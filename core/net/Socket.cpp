@@ -61,6 +61,7 @@ TcpInfo tcpInfo(int fd)
         info.rttUs = ti.tcpi_rtt;
         info.rttVarUs = ti.tcpi_rttvar;
         info.totalRetrans = ti.tcpi_total_retrans;
+        info.sndCwndBytes = qint64(ti.tcpi_snd_cwnd) * qint64(ti.tcpi_snd_mss);
     }
 #endif
     return info;

@@ -49,6 +49,7 @@ struct TcpInfo
     qint64 rttUs = 0;
     qint64 rttVarUs = 0;
     qint64 totalRetrans = 0;
+    qint64 sndCwndBytes = 0; ///< congestion window: tcpi_snd_cwnd segments x tcpi_snd_mss, as iperf3 shows it
 };
 TcpInfo tcpInfo(int fd);
 

@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QStandardPaths>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
@@ -58,6 +59,7 @@ private slots:
     void allowListRefusesWithReason();
     void connectionLimitGivesTheServersReason();
     void hostileHelloIsLoggedEscaped();
+    void iperf3PortSendsServerOutput();
 
 private:
     /// Starts wirebenchd and reads its stdout up to the "listening on" line (*output holds all of it).
@@ -313,6 +315,44 @@ void TestWirebenchd::hostileHelloIsLoggedEscaped()
                  && lines[3].endsWith(QStringLiteral("[... cut: %1 characters in all]\"").arg(afterAuth.size())) && lines[3].size() < 250,
              qPrintable(lines[3]));
     QVERIFY2(lines[4].endsWith(QStringLiteral("wirebenchd stopped")), qPrintable(lines[4]));
+}
+
+void TestWirebenchd::iperf3PortSendsServerOutput()
+{
+    // wirebenchd --iperf3-port answers `iperf3 -c --get-server-output` with what it measured, as iperf3 -s does:
+    // the client prints it under "Server output:", and its own receiver line (the server's figures, formatted
+    // by iperf3) reads as the server's.
+    const QString iperf3 = QStandardPaths::findExecutable(QStringLiteral("iperf3"));
+    if (iperf3.isEmpty()) {
+        if (clitest::underCi())
+            QFAIL("the real iperf3 client is needed under CI=true: apt-get install iperf3");
+        QSKIP("iperf3 is not installed");
+    }
+    const quint16 port = freePort(), iperf3Port = freePort();
+    QVERIFY(port != 0 && iperf3Port != 0 && port != iperf3Port);
+    QProcess daemon;
+    QString out;
+    QVERIFY(startUntilListening(daemon,
+                                {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(port), QStringLiteral("--iperf3-port"),
+                                 QString::number(iperf3Port)},
+                                &out));
+    // The iperf3 port opens after the control port: its line follows "listening on".
+    QTRY_VERIFY_WITH_TIMEOUT((out += QString::fromUtf8(daemon.readAllStandardOutput())).contains(QStringLiteral("answers iperf3 clients")), 10000);
+    QProcess client;
+    client.start(iperf3, {QStringLiteral("-c"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"), QString::number(iperf3Port),
+                          QStringLiteral("-t"), QStringLiteral("1"), QStringLiteral("--get-server-output")});
+    QVERIFY(client.waitForFinished(30000));
+    const QString text = QString::fromLocal8Bit(client.readAllStandardOutput());
+    QVERIFY2(client.exitCode() == 0, qPrintable(text + QString::fromLocal8Bit(client.readAllStandardError())));
+    const qsizetype at = text.indexOf(QStringLiteral("\nServer output:\n"));
+    QVERIFY2(at > 0, qPrintable(text));
+    static const QRegularExpression receiver(QStringLiteral("^\\[\\s*\\d+\\]\\s+(0\\.00-.*receiver)\\s*$"), QRegularExpression::MultilineOption);
+    const QRegularExpressionMatch clientLine = receiver.match(text.left(at)), serverLine = receiver.match(text.mid(at));
+    QVERIFY2(clientLine.hasMatch() && serverLine.hasMatch(), qPrintable(text));
+    QCOMPARE(serverLine.captured(1), clientLine.captured(1));
+    QVERIFY2(text.mid(at).contains(QStringLiteral("Accepted connection from 127.0.0.1")), qPrintable(text));
+    daemon.terminate();
+    QVERIFY(daemon.waitForFinished(10000));
 }
 
 void TestWirebenchd::versionAndHelp()

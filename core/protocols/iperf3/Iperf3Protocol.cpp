@@ -200,6 +200,7 @@ bool ClientParameters::fromJson(const QByteArray &json, ClientParameters *out, Q
     p.congestion = o.value(QLatin1String("congestion")).toString();
     p.hasAuthToken = o.contains(QLatin1String("authtoken"));
     p.udpCounters64 = flag("udp_counters_64bit");
+    p.getServerOutput = flag("get_server_output");
     *out = p;
     return true;
 }
@@ -227,6 +228,8 @@ QByteArray Results::toJson() const
         list.append(j);
     }
     o.insert(QStringLiteral("streams"), list);
+    if (!serverOutputText.isEmpty())
+        o.insert(QStringLiteral("server_output_text"), serverOutputText);
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
 }
 
@@ -248,6 +251,7 @@ bool Results::fromJson(const QByteArray &json, Results *out, QString *error)
     r.cpuUser = o.value(QLatin1String("cpu_util_user")).toDouble();
     r.cpuSystem = o.value(QLatin1String("cpu_util_system")).toDouble();
     r.senderHasRetransmits = o.value(QLatin1String("sender_has_retransmits")).toInt(-1);
+    r.serverOutputText = o.value(QLatin1String("server_output_text")).toString();
     for (const QJsonValue &v : streams.toArray()) {
         const QJsonObject j = v.toObject();
         if (!j.value(QLatin1String("bytes")).isDouble() || !j.value(QLatin1String("id")).isDouble())

@@ -112,6 +112,7 @@ struct ClientParameters
     QString congestion;             ///< -C
     bool hasAuthToken = false;      ///< the client sent --username credentials
     bool udpCounters64 = false;     ///< --udp-counters-64bit: UDP headers carry a 64-bit counter (16 bytes)
+    bool getServerOutput = false;   ///< --get-server-output: the server's results carry what it printed
 
     /// Parses a client's parameters; on malformed input returns false with a reason in *error.
     static bool fromJson(const QByteArray &json, ClientParameters *out, QString *error);
@@ -140,6 +141,7 @@ struct Results
     double cpuSystem = 0;
     int senderHasRetransmits = -1; ///< 1 when the sender counts retransmits, -1 from a receiver
     QList<StreamResult> streams;
+    QString serverOutputText;      ///< "server_output_text": what the server printed (--get-server-output); empty = none
 
     QByteArray toJson() const;
     /// Parses a peer's results; on malformed input returns false with a reason in *error.
