@@ -6,6 +6,7 @@
 #include "analysis/Bottleneck.h"
 #include "export/CsvExport.h"
 #include "export/JsonExport.h"
+#include "protocols/DriverRegistry.h"
 #include "stats/TestSummary.h"
 
 #include <QCoreApplication>
@@ -49,6 +50,42 @@ QString notRunReason(const RunResult &r)
     if (r.error.isEmpty())
         return QStringLiteral("no reason given");
     return r.error.startsWith(prefix, Qt::CaseInsensitive) ? r.error.mid(prefix.size()) : r.error;
+}
+
+/// How long each kind of test in the plan is, and the whole: timed tests run for the duration, file transfers
+/// move a file of the plan's size ("tcp-send, tcp-recv: 10 s each; ftp-get: a 256 MiB file each; about 20 s of
+/// timed measuring and 512 MiB of file transfers").
+QString lengthOf(const TestPlan &plan)
+{
+    QStringList timed;
+    QStringList files;
+    for (const QString &protocol : plan.protocols) {
+        const ProtocolInfo *info = DriverRegistry::find(protocol);
+        (info && !info->timed ? files : timed) << protocol;
+    }
+    int timedRuns = 0;
+    int fileRuns = 0;
+    for (const RunSpec &spec : plan.expand())
+        (files.contains(spec.protocol) ? fileRuns : timedRuns) += 1;
+    const TestParams &params = plan.params;
+    QStringList parts;
+    if (!timed.isEmpty()) {
+        QString each = QStringLiteral("%1: %2 s each").arg(timed.join(QStringLiteral(", "))).arg(params.durationMs / 1000.0);
+        if (params.warmupMs > 0)
+            each += QStringLiteral(" after a %1 s warm-up").arg(params.warmupMs / 1000.0);
+        parts << each;
+    }
+    if (!files.isEmpty())
+        parts << QStringLiteral("%1: a %2 file each").arg(files.join(QStringLiteral(", ")), Units::formatBytes(params.fileSizeBytes));
+    const double seconds = timedRuns * (params.durationMs + params.warmupMs) / 1000.0;
+    const QString moved = Units::formatBytes(fileRuns * params.fileSizeBytes);
+    if (files.isEmpty())
+        parts << QStringLiteral("about %1 s of measuring").arg(seconds);
+    else if (timed.isEmpty())
+        parts << QStringLiteral("%1 to move in all").arg(moved);
+    else
+        parts << QStringLiteral("about %1 s of timed measuring and %2 of file transfers").arg(seconds).arg(moved);
+    return parts.join(QStringLiteral("; "));
 }
 
 /// "2 failed, 1 not run"
@@ -138,17 +175,14 @@ void RunCommand::onPlanStarted(int runCount)
 {
     m_runCount = runCount;
     const TestPlan &p = m_options.plan;
-    const double seconds = runCount * (p.params.durationMs / 1000.0);
-    Console::out(QStringLiteral("%1: %2 runs (%3 host(s) x %4 protocol(s) x %5 frame size(s) x %6 repetitions), "
-                                "%7 s each, about %8 s of measuring")
+    Console::out(QStringLiteral("%1: %2 runs (%3 host(s) x %4 protocol(s) x %5 frame size(s) x %6 repetitions); %7")
                      .arg(CliOptions::versionText())
                      .arg(runCount)
                      .arg(p.hosts.size())
                      .arg(p.protocols.size())
                      .arg(p.frameSizes.size())
                      .arg(p.repetitions)
-                     .arg(p.params.durationMs / 1000.0)
-                     .arg(seconds));
+                     .arg(lengthOf(p)));
 }
 
 QString RunCommand::runLine(const RunResult &r) const

@@ -27,6 +27,8 @@ private slots:
     void usageErrors();
     void refusedPort();
     void realRun();
+    void headerSaysEachKindsLength_data();
+    void headerSaysEachKindsLength();
     void chart_data();
     void chart();
     void interrupt();
@@ -124,6 +126,8 @@ void TestCli::realRun()
              qPrintable(o.out));
     QVERIFY(o.out.contains(QStringLiteral("MB/s")) && o.out.contains(QStringLiteral("Mbit/s")));
     QVERIFY(o.out.contains(QStringLiteral("Summary")));
+    QVERIFY2(o.out.contains(QStringLiteral("repetitions); tcp-send, tcp-recv: 1 s each; about 2 s of measuring\n")),
+             qPrintable(o.out));
 
     QFile file(json);
     QVERIFY(file.open(QIODevice::ReadOnly));
@@ -160,6 +164,39 @@ void TestCli::realRun()
     const QStringList lines = QString::fromUtf8(csvFile.readAll()).split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 3);
     QVERIFY(lines.first().contains(QStringLiteral("throughput_MBps,throughput_Mbps")));
+}
+
+void TestCli::headerSaysEachKindsLength_data()
+{
+    // copy-write moves a file into a folder of this test: a file transfer that needs no server.
+    QTest::addColumn<QString>("protocols");
+    QTest::addColumn<QString>("header");
+    QTest::newRow("timed and file") << QStringLiteral("tcp-send,copy-write")
+                                    << QStringLiteral("2 runs (1 host(s) x 2 protocol(s) x 1 frame size(s) x 1 repetitions); "
+                                                      "tcp-send: 0.5 s each; copy-write: a 1 MiB file each; about 0.5 s "
+                                                      "of timed measuring and 1 MiB of file transfers");
+    QTest::newRow("file only") << QStringLiteral("copy-write,copy-read")
+                               << QStringLiteral("2 runs (1 host(s) x 2 protocol(s) x 1 frame size(s) x 1 repetitions); "
+                                                 "copy-write, copy-read: a 1 MiB file each; 2 MiB to move in all");
+}
+
+void TestCli::headerSaysEachKindsLength()
+{
+    QFETCH(QString, protocols);
+    QFETCH(QString, header);
+    CLITEST_START_DAEMON(m_daemon);
+    QTemporaryDir share;
+    const Outcome o = runCli({QStringLiteral("run"), QStringLiteral("--host"), m_daemon.hostArgument(),
+                              QStringLiteral("--protocol"), protocols, QStringLiteral("--reps"), QStringLiteral("1"),
+                              QStringLiteral("--duration"), QStringLiteral("0.5"), QStringLiteral("--file-size"),
+                              QStringLiteral("1M"), QStringLiteral("--set"), QStringLiteral("copy.path=") + share.path(),
+                              QStringLiteral("--no-store")});
+    QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
+    const QString first = o.out.section(QLatin1Char('\n'), 0, 0);
+    QCOMPARE(first, QStringLiteral("wirebench-cli " WIREBENCH_VERSION ": ") + header);
+    // A file transfer is never said to last the duration.
+    QVERIFY2(!first.contains(QStringLiteral("copy-write: 0.5 s")) && !first.contains(QStringLiteral("copy-read: 0.5 s")),
+             qPrintable(first));
 }
 
 void TestCli::chart_data()
