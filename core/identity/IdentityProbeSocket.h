@@ -30,6 +30,7 @@ public:
     QString failureLine(const QString &text) const;
     /// "fs1 (10.0.0.5:445)"
     QString where() const;
+    quint16 port() const { return m_port; }
 
 private:
     Host m_host;

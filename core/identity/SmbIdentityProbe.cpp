@@ -2,6 +2,7 @@
 
 #include "IdentityProbeSocket.h"
 #include "NtStatus.h"
+#include "ServiceBanner.h"
 #include "WireBytes.h"
 
 #include <QRandomGenerator>
@@ -95,11 +96,24 @@ enum class Outcome {
     Failed,        ///< *error says why; no point trying another way
     TokenRefused,  ///< the server refused this framing of the NTLMSSP NEGOTIATE: another may pass
     NoSmb2,        ///< the server closed, refused the SMB2 NEGOTIATE or answered in SMB1: try SMB1
+    NotSmb,        ///< another service answered (an FTP banner, wirebenchd's hello, ...)
 };
 
+/// The failure line of an answer that is not SMB; *foreign (when asked for) gets what answered.
+QString notSmb(const IdentityProbeSocket &socket, const QByteArray &answer, QString *foreign)
+{
+    const QString what = ServiceBanner::describe(answer);
+    if (foreign)
+        *foreign = what;
+    return socket.failureLine(QStringLiteral("answer is not SMB: port %1 answered with %2: is this port an SMB server?")
+                                  .arg(socket.port())
+                                  .arg(what));
+}
+
 /// One request and its answer on an open connection: the whole answer (without the 4-byte transport header).
+/// An answer that is not SMB sets *foreign (when given) to what it is (ServiceBanner) and returns false.
 bool exchange(IdentityProbeSocket &socket, const QByteArray &request, const QString &what, QByteArray *reply,
-              QString *error)
+              QString *error, QString *foreign = nullptr)
 {
     if (!socket.write(frame(request))) {
         *error = socket.error();
@@ -112,11 +126,19 @@ bool exchange(IdentityProbeSocket &socket, const QByteArray &request, const QStr
     }
     const qsizetype length = (qsizetype(quint8(in.at(1))) << 16) | (qsizetype(quint8(in.at(2))) << 8) | quint8(in.at(3));
     if (in.at(0) != 0 || length > 1024 * 1024) {
-        *error = socket.failureLine(QStringLiteral("answer is not SMB over TCP: is this port an SMB server?"));
+        // A service that speaks first (FTP, SSH, SMTP) has sent a line: take the rest of it to name the service.
+        while (!in.contains('\n') && in.size() < 256 && socket.readMore(&in, what)) {
+        }
+        *error = notSmb(socket, in, foreign);
         return false;
     }
     if (!socket.readAtLeast(&in, 4 + length, what)) {
         *error = socket.error();
+        return false;
+    }
+    // Framed like SMB but another service's (wirebenchd's hello); SMB-framed garbage is the SMB parsers' to name.
+    if (length >= 4 && !ServiceBanner::isSmb(in) && ServiceBanner::kindOf(in) != ServiceBanner::Kind::Binary) {
+        *error = notSmb(socket, in, foreign);
         return false;
     }
     *reply = in.mid(4, length);
@@ -126,6 +148,44 @@ bool exchange(IdentityProbeSocket &socket, const QByteArray &request, const QStr
 bool isSmb1(const QByteArray &message)
 {
     return message.startsWith(QByteArray("\xffSMB", 4));
+}
+
+/// An SMB2 message of at least the header and a few bytes (false, with *error, otherwise).
+bool wellFormedSmb2(const IdentityProbeSocket &socket, const QByteArray &reply, const QString &what, QString *error)
+{
+    if (reply.size() >= kHeaderBytes + 8 && reply.startsWith(QByteArray("\xfeSMB", 4)))
+        return true;
+    *error = socket.failureLine(QStringLiteral("sent a malformed SMB2 message as its %1").arg(what));
+    return false;
+}
+
+/// The SMB2 NEGOTIATE on an open connection: Ok (the answer in *reply), NoSmb2 (the reason, without host and port,
+/// in *error), NotSmb (what answered in *foreign) or Failed.
+Outcome negotiateSmb2(IdentityProbeSocket &socket, QByteArray *reply, QString *error, QString *foreign = nullptr)
+{
+    QString other;
+    if (!exchange(socket, negotiateRequest(), QStringLiteral("NEGOTIATE answer"), reply, error, &other)) {
+        if (!other.isEmpty()) {
+            if (foreign)
+                *foreign = other;
+            return Outcome::NotSmb;
+        }
+        if (!socket.closedByServer())
+            return Outcome::Failed;
+        *error = QStringLiteral("closed the connection on an SMB2 NEGOTIATE");
+        return Outcome::NoSmb2;
+    }
+    if (isSmb1(*reply)) {
+        *error = QStringLiteral("answered an SMB2 NEGOTIATE in SMB1");
+        return Outcome::NoSmb2;
+    }
+    if (!wellFormedSmb2(socket, *reply, QStringLiteral("NEGOTIATE answer"), error))
+        return Outcome::Failed;
+    if (const quint32 status = u32(*reply, 8); status != kStatusOk) {
+        *error = QStringLiteral("refused SMB 2.0.2-3.0.2 (%1); SMB 3.1.1 is not tried").arg(ntStatusText(status));
+        return Outcome::NoSmb2;
+    }
+    return Outcome::Ok;
 }
 
 /// SMB2 NEGOTIATE then SESSION_SETUP with token on a fresh connection; the security blob of the answer.
@@ -138,31 +198,11 @@ Outcome askSmb2(const Host &host, int port, int timeoutMs, const QByteArray &tok
         return Outcome::Failed;
     }
     QByteArray reply;
-    if (!exchange(socket, negotiateRequest(), QStringLiteral("NEGOTIATE answer"), &reply, error)) {
-        if (!socket.closedByServer())
-            return Outcome::Failed;
-        *error = QStringLiteral("closed the connection on an SMB2 NEGOTIATE");
-        return Outcome::NoSmb2;
-    }
-    if (isSmb1(reply)) {
-        *error = QStringLiteral("answered an SMB2 NEGOTIATE in SMB1");
-        return Outcome::NoSmb2;
-    }
-    auto malformed = [&](const QString &what) {
-        if (reply.size() >= kHeaderBytes + 8 && reply.startsWith(QByteArray("\xfeSMB", 4)))
-            return false;
-        *error = socket.failureLine(QStringLiteral("sent a malformed SMB2 message as its %1").arg(what));
-        return true;
-    };
-    if (malformed(QStringLiteral("NEGOTIATE answer")))
-        return Outcome::Failed;
-    if (const quint32 status = u32(reply, 8); status != kStatusOk) {
-        *error = QStringLiteral("refused SMB 2.0.2-3.0.2 (%1); SMB 3.1.1 is not tried").arg(ntStatusText(status));
-        return Outcome::NoSmb2;
-    }
+    if (const Outcome negotiated = negotiateSmb2(socket, &reply, error); negotiated != Outcome::Ok)
+        return negotiated == Outcome::NotSmb ? Outcome::Failed : negotiated;
     if (!exchange(socket, sessionSetupRequest(token), QStringLiteral("SESSION_SETUP answer"), &reply, error))
         return Outcome::Failed;
-    if (malformed(QStringLiteral("SESSION_SETUP answer")))
+    if (!wellFormedSmb2(socket, reply, QStringLiteral("SESSION_SETUP answer"), error))
         return Outcome::Failed;
     const quint32 status = u32(reply, 8);
     if (status != kStatusMoreProcessing && status != kStatusOk) {
@@ -180,6 +220,26 @@ Outcome askSmb2(const Host &host, int port, int timeoutMs, const QByteArray &tok
     return Outcome::Ok;
 }
 
+/// The SMB1 NEGOTIATE (NT LM 0.12) on an open connection: Ok, NotSmb (what answered in *foreign) or Failed.
+Outcome negotiateSmb1(IdentityProbeSocket &socket, Smb1SessionSetup::Negotiated *negotiated, QString *error,
+                      QString *foreign = nullptr)
+{
+    QByteArray reply;
+    QString other;
+    if (!exchange(socket, Smb1SessionSetup::negotiateRequest(), QStringLiteral("SMB1 NEGOTIATE answer"), &reply, error,
+                  &other)) {
+        if (foreign)
+            *foreign = other;
+        return other.isEmpty() ? Outcome::Failed : Outcome::NotSmb;
+    }
+    QString why;
+    if (!Smb1SessionSetup::parseNegotiate(reply, negotiated, &why)) {
+        *error = socket.failureLine(why);
+        return Outcome::Failed;
+    }
+    return Outcome::Ok;
+}
+
 /// SMB1 NEGOTIATE (NT LM 0.12) then SESSION_SETUP_ANDX with token on a fresh connection.
 Outcome askSmb1(const Host &host, int port, int timeoutMs, const QByteArray &token, Smb1SessionSetup *answer,
                 QString *error)
@@ -189,15 +249,11 @@ Outcome askSmb1(const Host &host, int port, int timeoutMs, const QByteArray &tok
         *error = socket.error();
         return Outcome::Failed;
     }
-    QByteArray reply;
-    if (!exchange(socket, Smb1SessionSetup::negotiateRequest(), QStringLiteral("SMB1 NEGOTIATE answer"), &reply, error))
-        return Outcome::Failed;
     Smb1SessionSetup::Negotiated negotiated;
-    QString why;
-    if (!Smb1SessionSetup::parseNegotiate(reply, &negotiated, &why)) {
-        *error = socket.failureLine(why);
+    if (negotiateSmb1(socket, &negotiated, error) != Outcome::Ok)
         return Outcome::Failed;
-    }
+    QByteArray reply;
+    QString why;
     if (!negotiated.extendedSecurity) {
         *error = socket.failureLine(QStringLiteral("server offers SMB1 without extended security, so no NTLMSSP "
                                                    "challenge and no NativeOS before a logon"));
@@ -459,6 +515,39 @@ SmbIdentityProbe::Result SmbIdentityProbe::probe(const Host &host, int timeoutMs
     r.serverOs = name;
     r.source = sources.join(QStringLiteral(" and "));
     return r;
+}
+
+SmbIdentityProbe::Speaks SmbIdentityProbe::speaks(const Host &host, int timeoutMs, QString *said)
+{
+    const auto port = quint16(portOf(host));
+    QString error;
+    {
+        IdentityProbeSocket socket(host, port, QStringLiteral("SMB"), timeoutMs);
+        if (!socket.connect()) {
+            *said = socket.error();
+            return Speaks::Unknown;
+        }
+        QByteArray reply;
+        switch (negotiateSmb2(socket, &reply, &error, said)) {
+        case Outcome::Ok: return Speaks::Smb2;
+        case Outcome::NotSmb: return Speaks::NotSmb;
+        case Outcome::NoSmb2: break;
+        default: *said = error; return Speaks::Unknown;
+        }
+    }
+    // No SMB2 (an SMB 3.1.1-only server refuses 2.0.2-3.0.2 too): SMB1 only if it really answers in SMB1.
+    const QString noSmb2 = error;
+    IdentityProbeSocket socket(host, port, QStringLiteral("SMB"), timeoutMs);
+    if (!socket.connect()) {
+        *said = socket.error();
+        return Speaks::Unknown;
+    }
+    Smb1SessionSetup::Negotiated negotiated;
+    switch (negotiateSmb1(socket, &negotiated, &error, said)) {
+    case Outcome::Ok: *said = noSmb2; return Speaks::Smb1Only;
+    case Outcome::NotSmb: return Speaks::NotSmb;
+    default: *said = QStringLiteral("%1 (no SMB2: it %2)").arg(error, noSmb2); return Speaks::Unknown;
+    }
 }
 
 bool SmbIdentityProbe::allowsSmb1(const Host &host)

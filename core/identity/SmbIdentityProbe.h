@@ -56,6 +56,13 @@ public:
     static QString serverStringOf(const QString &ipcComment);
     /// The label an IPC$ comment suggests (Samba's version, "Samba (Linux/Unix)", "Windows") and its rank.
     static QString labelForIpcComment(const QString &ipcComment, int *rank = nullptr);
+    /// Which SMB a port answers, from NEGOTIATE alone (SMB2 2.0.2-3.0.2 first, then SMB1 NT LM 0.12): the SMB driver's
+    /// check before libsmbclient connects, whose 20 s timeout and "connection broke" would hide a port that holds
+    /// another service or a server that speaks only SMB1. *said: with NotSmb what answered instead ("an FTP banner
+    /// \"220 (vsFTPd 3.0.5)\"", ServiceBanner), with Smb1Only how SMB2 was refused, with Unknown the probe's
+    /// one-line reason (refused, no answer within timeoutMs, neither dialect).
+    enum class Speaks { Smb2, Smb1Only, NotSmb, Unknown };
+    static Speaks speaks(const Host &host, int timeoutMs, QString *said);
     static int portOf(const Host &host);
     /// The host's "smb.allow_smb1" ("Allow SMB1 (NT1)"), off by default.
     static bool allowsSmb1(const Host &host);
