@@ -3,9 +3,11 @@
 #include "protocols/copy/TransferData.h"
 
 #include <QCoreApplication>
+#include <QCryptographicHash>
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QHostAddress>
 #include <QRandomGenerator>
 #include <QRegularExpression>
@@ -473,6 +475,56 @@ void sinkToFile(RunSpec &spec, const QString &path)
 {
     spec.params.options.insert(QLatin1String(TransferSettings::SinkKey), QStringLiteral("file"));
     spec.params.options.insert(QLatin1String(TransferSettings::LocalPathKey), path);
+}
+
+namespace {
+
+QByteArray writeOwned(const QString &path, const QByteArray &content, const QString &owner)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(content) != content.size())
+        return {};
+    f.close();
+    if (!owner.isEmpty() && QProcess::execute(QStringLiteral("chown"), {owner, path}) != 0)
+        return {};
+    return QCryptographicHash::hash(content, QCryptographicHash::Sha256);
+}
+
+} // namespace
+
+QByteArray makeForeignFile(const QString &path, qint64 bytes, const QString &owner)
+{
+    QByteArray content(bytes, Qt::Uninitialized);
+    QRandomGenerator generator(0x5eed);
+    for (char &c : content)
+        c = char(generator.bounded(256));
+    return writeOwned(path, content, owner);
+}
+
+QByteArray makeTestPatternFile(const QString &path, qint64 bytes, const QString &owner)
+{
+    QByteArray content(bytes, Qt::Uninitialized);
+    TestPattern::fill(content.data(), 0, bytes);
+    return writeOwned(path, content, owner);
+}
+
+QByteArray fileDigest(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    hash.addData(&f);
+    return hash.result();
+}
+
+bool makeReadOnlyFolder(const QString &path)
+{
+    return QDir().mkpath(path) && ::chown(QFile::encodeName(path).constData(), 0, 0) == 0
+        && QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
+                                           | QFileDevice::ReadGroup | QFileDevice::ExeGroup | QFileDevice::ReadOther
+                                           | QFileDevice::ExeOther);
 }
 
 } // namespace wb::test

@@ -110,6 +110,16 @@ QString faultProblem(const RunResult &r, const QString &fault, const QString &pr
 /// Makes a GET/read write what it receives to a local file (the plan-wide transfer.sink=file).
 void sinkToFile(RunSpec &spec, const QString &path);
 
+/// Someone else's file: `bytes` random bytes at path (its folder made as needed), owned by owner (empty: root).
+/// Returns the SHA-256 of its content, to check afterwards that nothing changed it.
+QByteArray makeForeignFile(const QString &path, qint64 bytes, const QString &owner);
+/// A Wirebench test file of `bytes` (TestPattern) at path, owned by owner (empty: root); its SHA-256.
+QByteArray makeTestPatternFile(const QString &path, qint64 bytes, const QString &owner);
+/// SHA-256 of a file's content (empty when it cannot be read).
+QByteArray fileDigest(const QString &path);
+/// A folder owned by root with mode 0755 (created as needed): a server that runs as the test user cannot write there.
+bool makeReadOnlyFolder(const QString &path);
+
 /// Skips (developer machine) or fails (CI=true) when the servers cannot run.
 #define WB_REQUIRE_SERVERS(ok, why)                                                                                \
     do {                                                                                                           \

@@ -2,6 +2,7 @@
 // the password from a file, the file size by --file-size; a wrong password is one clear line and exit status 1.
 #include "FileServerFixture.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -21,10 +22,10 @@ struct CliRun
     QString err;
 };
 
-CliRun runCli(const QStringList &args)
+CliRun runProgram(const QString &program, const QStringList &args)
 {
     QProcess p;
-    p.start(QStringLiteral(WIREBENCH_CLI_PATH), args);
+    p.start(program, args);
     CliRun r;
     if (!p.waitForStarted(10000) || !p.waitForFinished(180000)) {
         p.kill();
@@ -36,6 +37,21 @@ CliRun runCli(const QStringList &args)
     r.out = QString::fromUtf8(p.readAllStandardOutput());
     r.err = QString::fromUtf8(p.readAllStandardError());
     return r;
+}
+
+CliRun runCli(const QStringList &args)
+{
+    return runProgram(QStringLiteral(WIREBENCH_CLI_PATH), args);
+}
+
+/// The first line of out that contains text.
+QString lineWith(const QString &out, const QString &text)
+{
+    for (const QString &line : out.split(QLatin1Char('\n'))) {
+        if (line.contains(text))
+            return line;
+    }
+    return {};
 }
 
 } // namespace
@@ -133,6 +149,78 @@ private slots:
                                  QStringLiteral("--protocol"), QStringLiteral("ftp-get"), QStringLiteral("--set"), setting});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(reason), qPrintable(r.err));
+    }
+
+    void fullLocalDiskLeavesNothing()
+    {
+        // Issue 12: a download into a full local disk left its partial file behind. wirebench-cli runs in a mount
+        // namespace of its own with a 4 MiB tmpfs on the sink's folder; the shell looks at the folder after it.
+        const QString dir = m_dir.filePath(QStringLiteral("small"));
+        QVERIFY(QDir().mkpath(dir));
+        const QString local = dir + QStringLiteral("/download.bin");
+        const QString script = QStringLiteral("mount -t tmpfs -o size=4m wbtest-cli-full \"$1\" || exit 99; d=\"$1\"; shift; "
+                                              "\"$@\"; rc=$?; echo \"left in $d: [$(ls -A \"$d\")] used: $(du -sk \"$d\" | cut -f1) KiB\"; exit $rc");
+        const CliRun r = runProgram(QStringLiteral("/usr/bin/unshare"),
+                                    {QStringLiteral("-m"), QStringLiteral("--propagation"), QStringLiteral("private"),
+                                     QStringLiteral("/bin/sh"), QStringLiteral("-c"), script, QStringLiteral("sh"), dir,
+                                     QStringLiteral(WIREBENCH_CLI_PATH), QStringLiteral("run"), QStringLiteral("--host"),
+                                     QStringLiteral("lab=127.0.0.1"), QStringLiteral("--protocol"), QStringLiteral("ftp-get"),
+                                     QStringLiteral("--reps"), QStringLiteral("1"), QStringLiteral("--file-size"), QStringLiteral("16M"),
+                                     QStringLiteral("--set"), QStringLiteral("ftp.user=") + m_servers->user(),
+                                     QStringLiteral("--set"), QStringLiteral("ftp.password=@") + m_passwordFile,
+                                     QStringLiteral("--set"), QStringLiteral("ftp.port=%1").arg(m_servers->ftpPort()),
+                                     QStringLiteral("--set"), QStringLiteral("ftp.path=cli-16m.bin"),
+                                     QStringLiteral("--set"), QStringLiteral("transfer.sink=file"),
+                                     QStringLiteral("--set"), QStringLiteral("transfer.local_path=") + local,
+                                     QStringLiteral("--no-store")});
+        const bool mounted = r.exitCode != 99;
+        WB_REQUIRE_SERVERS(mounted, QStringLiteral("cannot mount a tmpfs in a private mount namespace: ") + r.err);
+        QCOMPARE(r.exitCode, 1);
+        const QString failed = lineWith(r.out, QStringLiteral("FAILED"));
+        qInfo("%s", qPrintable(failed));
+        QVERIFY2(failed.contains(QStringLiteral("lab (127.0.0.1:%1): FTP GET: the local disk is full while writing %2 (")
+                                     .arg(m_servers->ftpPort())
+                                     .arg(local))
+                     && failed.contains(QStringLiteral("; the partial file was removed: free space on this computer")),
+                 qPrintable(r.out + r.err));
+        const QString left = lineWith(r.out, QStringLiteral("left in "));
+        QVERIFY2(left.startsWith(QStringLiteral("left in %1: [] used: ").arg(dir)), qPrintable(r.out));
+    }
+
+    void serverFileAndPortMessages()
+    {
+        // The words of issue 12's items 10 and 12 as the CLI prints them: the same RunResult text as the window's
+        // results table (error, then the warnings).
+        const QString foreign = m_servers->ftpRoot() + QStringLiteral("/theirs-cli.bin");
+        const QByteArray digest = test::makeForeignFile(foreign, 2 * 1024 * 1024 + 1, m_servers->user());
+        QVERIFY(!digest.isEmpty());
+        const QStringList common = {QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("lab=127.0.0.1"),
+                                    QStringLiteral("--reps"), QStringLiteral("1"), QStringLiteral("--file-size"), QStringLiteral("1M"),
+                                    QStringLiteral("--set"), QStringLiteral("ftp.user=") + m_servers->user(),
+                                    QStringLiteral("--set"), QStringLiteral("ftp.password=@") + m_passwordFile,
+                                    QStringLiteral("--set"), QStringLiteral("ftp.port=%1").arg(m_servers->ftpPort()),
+                                    QStringLiteral("--set"), QStringLiteral("ftp.path=theirs-cli.bin"),
+                                    QStringLiteral("--set"), QStringLiteral("smb.share=wbshare"),
+                                    QStringLiteral("--set"), QStringLiteral("smb.user=") + m_servers->user(),
+                                    QStringLiteral("--set"), QStringLiteral("smb.password=@") + m_passwordFile,
+                                    QStringLiteral("--set"), QStringLiteral("smb.port=%1").arg(m_servers->ftpPort()),
+                                    QStringLiteral("--no-store")};
+        const CliRun get = runCli(common + QStringList{QStringLiteral("--protocol"), QStringLiteral("ftp-get")});
+        QCOMPARE(get.exitCode, 0);
+        const QString note = lineWith(get.out, QStringLiteral("read as it is"));
+        qInfo("%s", qPrintable(note));
+        QVERIFY2(note.startsWith(QStringLiteral("    warning: ")) && note.contains(QStringLiteral("\"theirs-cli.bin\" on the server holds 2097153 bytes, not the plan's 1048576"))
+                     && note.contains(QStringLiteral("read as it is")),
+                 qPrintable(get.out));
+        QCOMPARE(test::fileDigest(foreign), digest);
+
+        const CliRun smb = runCli(common + QStringList{QStringLiteral("--protocol"), QStringLiteral("smb-read")});
+        QCOMPARE(smb.exitCode, 1);
+        const QString failed = lineWith(smb.out, QStringLiteral("FAILED"));
+        qInfo("%s", qPrintable(failed));
+        QVERIFY2(failed.contains(QStringLiteral("SMB read: port %1 of 127.0.0.1 answered with an FTP banner \"220 (vsFTPd")
+                                     .arg(m_servers->ftpPort())),
+                 qPrintable(smb.out));
     }
 
     void cleanupTestCase() { m_servers.reset(); }

@@ -1,13 +1,14 @@
 // copy-read and copy-write against a local folder standing in for a mounted share.
 #include "FileServerFixture.h"
+#include "SmallLocalDisk.h"
 
 #include "protocols/DriverRegistry.h"
 #include "protocols/copy/TransferData.h"
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
-#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -42,6 +43,11 @@ private slots:
     void stopMidTransfer();
     void localDiskFull();
     void remoteDiskFull();
+    void readReadsForeignFileAsItIs();
+    void readReplacesItsOwnTestFile();
+    void fullLocalDiskKeepsNoPartialFile_data();
+    void fullLocalDiskKeepsNoPartialFile();
+    void writeKeepsForeignFile();
 
 private:
     RunSpec spec(const QString &protocol, qint64 size, const QString &path) const;
@@ -184,19 +190,11 @@ void TestCopyDriver::localDiskFull()
 
 void TestCopyDriver::remoteDiskFull()
 {
-    // The "mounted share" is a 16 MiB tmpfs on a folder of our own, unmounted again at the end.
-    const QString full = m_mount.path() + QStringLiteral("/full");
-    QDir().mkpath(full);
+    // The "mounted share" is a 16 MiB tmpfs on a folder of our own, in the test's private mount namespace.
+    SmallLocalDisk disk;
     QString why;
-    if (geteuid() != 0) {
-        why = QStringLiteral("needs root to mount a small tmpfs");
-    } else if (QProcess::execute(QStringLiteral("mount"), {QStringLiteral("-t"), QStringLiteral("tmpfs"), QStringLiteral("-o"),
-                                                          QStringLiteral("size=16m"), QStringLiteral("wbtest-copy-full"), full})
-               != 0) {
-        why = QStringLiteral("mount -t tmpfs failed (needs CAP_SYS_ADMIN)");
-    }
-    WB_REQUIRE_SERVERS(why.isEmpty(), why);
-    const auto unmount = qScopeGuard([&full] { QProcess::execute(QStringLiteral("umount"), {QStringLiteral("-l"), full}); });
+    WB_REQUIRE_SERVERS(disk.mount(m_mount.path() + QStringLiteral("/full"), 16LL * 1024 * 1024, &why), why);
+    const QString full = disk.path();
     const qint64 size = 64LL * 1024 * 1024;
     TestObserver o;
     const RunResult r = runSpec(spec(QStringLiteral("copy-write"), size, full + QStringLiteral("/big.bin")), o);
@@ -206,6 +204,102 @@ void TestCopyDriver::remoteDiskFull()
                                              .arg(full),
                                          QStringLiteral("B written"), size);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
+}
+
+void TestCopyDriver::readReadsForeignFileAsItIs()
+{
+    // Someone else's file of another size is read as it is and never written (issue 12).
+    const QString path = m_mount.filePath(QStringLiteral("theirs/report.bin"));
+    const qint64 found = 3 * 1024 * 1024 + 5;
+    const QByteArray digest = makeForeignFile(path, found, QString());
+    QVERIFY(!digest.isEmpty());
+    const QDateTime modified = QFileInfo(path).lastModified();
+    TestObserver o;
+    const RunResult r = runSpec(spec(QStringLiteral("copy-read"), 1024 * 1024, path), o);
+    qInfo("%s", qPrintable(r.warnings.join(QLatin1Char('|'))));
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(fileDigest(path), digest);
+    QCOMPARE(QFileInfo(path).lastModified(), modified);
+    QCOMPARE(r.bytes, found);
+    QCOMPARE(r.senderBytes, found);
+    QVERIFY(!r.extra.contains(QStringLiteral("seeded")));
+    QVERIFY(!r.extra.contains(QStringLiteral("verified")));
+    QCOMPARE(r.warnings.size(), 1);
+    QVERIFY2(r.warnings.first().contains(QStringLiteral("holds %1 bytes, not the plan's 1048576").arg(found))
+                 && r.warnings.first().contains(QStringLiteral("read as it is")),
+             qPrintable(r.warnings.first()));
+}
+
+void TestCopyDriver::readReplacesItsOwnTestFile()
+{
+    const QString path = m_mount.filePath(QStringLiteral("wirebench-resize.bin"));
+    QVERIFY(!makeTestPatternFile(path, 1024 * 1024, QString()).isEmpty());
+    const qint64 size = 2 * 1024 * 1024 + 3;
+    TestObserver o;
+    const RunResult r = runSpec(spec(QStringLiteral("copy-read"), size, path), o);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(r.bytes, size);
+    QCOMPARE(r.extra.value(QStringLiteral("replaced_test_file_bytes")).toLongLong(), 1024 * 1024);
+    QVERIFY(r.extra.contains(QStringLiteral("verified")));
+    QVERIFY2(r.warnings.isEmpty(), qPrintable(r.warnings.join(QLatin1Char('|'))));
+    QCOMPARE(patternMismatchInFile(path, size), -1);
+}
+
+void TestCopyDriver::fullLocalDiskKeepsNoPartialFile_data()
+{
+    QTest::addColumn<bool>("existed");
+    QTest::newRow("a new local file") << false;
+    QTest::newRow("a local file that was there") << true;
+}
+
+void TestCopyDriver::fullLocalDiskKeepsNoPartialFile()
+{
+    // Issue 12: a read that filled the local disk left its partial file, so the disk stayed full. The run removes
+    // what it wrote: the file it created, or the content it wrote into the file it was given.
+    QFETCH(bool, existed);
+    SmallLocalDisk disk;
+    QString why;
+    WB_REQUIRE_SERVERS(disk.mount(m_mount.path() + QStringLiteral("/small-local"), 4LL * 1024 * 1024, &why), why);
+    const qint64 size = 16LL * 1024 * 1024;
+    const QString source = m_mount.filePath(QStringLiteral("wirebench-big-source.bin"));
+    RunSpec s = spec(QStringLiteral("copy-read"), size, source);
+    const QString local = disk.path() + QStringLiteral("/download.bin");
+    if (existed)
+        QVERIFY(!makeForeignFile(local, 1000, QString()).isEmpty());
+    sinkToFile(s, local);
+    TestObserver o;
+    const RunResult r = runSpec(s, o);
+    const QString removed = existed ? QStringLiteral("; the partial download in it was removed (the file is empty)")
+                                    : QStringLiteral("; the partial file was removed");
+    const QString problem = faultProblem(r, QStringLiteral("local_disk_full"),
+                                         QStringLiteral("mounted-share (127.0.0.1): copy read: the local disk is full while writing %1 (").arg(local),
+                                         QStringLiteral("B received)") + removed + QStringLiteral(": free space on this computer"),
+                                         size);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    QCOMPARE(QFile::exists(local), existed);
+    if (existed)
+        QCOMPARE(QFileInfo(local).size(), 0);
+    QVERIFY2(disk.usedBytes() < 64 * 1024, qPrintable(QString::number(disk.usedBytes())));
+}
+
+void TestCopyDriver::writeKeepsForeignFile()
+{
+    // A write does not overwrite a file that Wirebench did not write; it does overwrite its own.
+    const QString path = m_mount.filePath(QStringLiteral("theirs/keep.bin"));
+    const QByteArray digest = makeForeignFile(path, 12345, QString());
+    TestObserver o;
+    const RunResult r = runSpec(spec(QStringLiteral("copy-write"), 1024 * 1024, path), o);
+    qInfo("%s", qPrintable(r.error));
+    QCOMPARE(r.status, RunStatus::Failed);
+    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("foreign_file"));
+    QVERIFY2(r.error.contains(QStringLiteral("already exists on the server (12345 bytes) and is not a Wirebench test file")),
+             qPrintable(r.error));
+    QCOMPARE(fileDigest(path), digest);
+    const QString own = m_mount.filePath(QStringLiteral("theirs/wirebench-own.bin"));
+    QVERIFY(!makeTestPatternFile(own, 1000, QString()).isEmpty());
+    const RunResult put = runSpec(spec(QStringLiteral("copy-write"), 1024 * 1024, own), o);
+    QVERIFY2(put.ok(), qPrintable(put.error));
+    QCOMPARE(patternMismatchInFile(own, 1024 * 1024), -1);
 }
 
 QTEST_GUILESS_MAIN(TestCopyDriver)

@@ -1,10 +1,14 @@
 // FTP GET and PUT against a real vsftpd on 127.0.0.1.
 #include "FileServerFixture.h"
+#include "SmallLocalDisk.h"
 
 #include "protocols/DriverRegistry.h"
 #include "protocols/copy/TransferData.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QProcess>
 #include <QtTest>
 
 using namespace wb;
@@ -52,6 +56,12 @@ private slots:
     void remoteDiskFull();
     void ftpsRemoteDiskFull();
     void localDiskFull();
+    void getReadsForeignFileAsItIs_data();
+    void getReadsForeignFileAsItIs();
+    void getReplacesItsOwnTestFile();
+    void getOwnTestFileInReadOnlyFolder();
+    void fullLocalDiskKeepsNoPartialFile();
+    void writeKeepsForeignFile();
 
 private:
     RunSpec spec(const QString &protocol, qint64 size, const QString &path) const;
@@ -134,6 +144,8 @@ void TestFtpDriver::putThenGetByteExact()
     QVERIFY(down.seconds > 0);
     QVERIFY(!down.extra.contains(QStringLiteral("seeded")));
     QVERIFY(down.extra.contains(QStringLiteral("verified")));
+    QVERIFY2(down.warnings.isEmpty(), qPrintable(down.warnings.join(QLatin1Char('|')))); // no "read as it is"
+    QVERIFY(!down.extra.contains(QStringLiteral("read_as_found")));
     qint64 sampled = 0;
     for (const Sample &s : down.samples)
         sampled += s.bytes;
@@ -444,6 +456,150 @@ void TestFtpDriver::localDiskFull()
                                          QStringLiteral("test-vsftpd (127.0.0.1:%1): FTP GET: ").arg(m_servers->ftpPort()),
                                          QStringLiteral("the local disk is full while writing /dev/full"), size);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
+}
+
+void TestFtpDriver::getReadsForeignFileAsItIs_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<bool>("readOnly");
+    QTest::newRow("writable folder") << QStringLiteral("theirs/foreign.bin") << false;
+    QTest::newRow("read-only folder") << QStringLiteral("pub/big.bin") << true;
+    QTest::newRow("Wirebench's name, someone's content") << QStringLiteral("theirs/wirebench-lookalike.bin") << false;
+}
+
+void TestFtpDriver::getReadsForeignFileAsItIs()
+{
+    // Seen in issue 12: a GET on pub/big.bin with transfer.create_seed on replaced the file with a test file (and on
+    // a read-only folder warned "replaced" after a 553). Someone else's file is read as it is and never touched.
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    QFETCH(QString, path);
+    QFETCH(bool, readOnly);
+    const QString full = m_servers->ftpRoot() + QLatin1Char('/') + path;
+    const QString folder = QFileInfo(full).absolutePath();
+    QVERIFY(readOnly ? makeReadOnlyFolder(folder) : QDir().mkpath(folder));
+    if (!readOnly)
+        QCOMPARE(QProcess::execute(QStringLiteral("chown"), {m_servers->user(), folder}), 0);
+    const qint64 found = 3 * 1024 * 1024 + 5;
+    const qint64 planned = 1024 * 1024;
+    const QByteArray digest = makeForeignFile(full, found, readOnly ? QString() : m_servers->user());
+    QVERIFY(!digest.isEmpty());
+    const QDateTime modified = QFileInfo(full).lastModified();
+
+    TestObserver o;
+    const RunResult r = runSpec(spec(QStringLiteral("ftp-get"), planned, path), o); // transfer.verify on
+    qInfo("%s", qPrintable(r.warnings.join(QLatin1Char('|'))));
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(fileDigest(full), digest); // byte-identical
+    QCOMPARE(QFileInfo(full).lastModified(), modified);
+    QCOMPARE(r.bytes, found); // the file's real size is the transfer's
+    QCOMPARE(r.senderBytes, found);
+    QVERIFY(!r.extra.contains(QStringLiteral("seeded")));
+    QVERIFY(!r.extra.contains(QStringLiteral("verified")));
+    QCOMPARE(r.extra.value(QStringLiteral("read_as_found")).toBool(), true);
+    QCOMPARE(r.warnings.size(), 1);
+    const QString w = r.warnings.first();
+    QVERIFY2(w.contains(QStringLiteral("\"%1\" on the server holds %2 bytes, not the plan's %3").arg(path).arg(found).arg(planned))
+                 && w.contains(QStringLiteral("not a Wirebench test file")) && w.contains(QStringLiteral("read as it is"))
+                 && w.contains(QStringLiteral("left unchanged")) && w.contains(QStringLiteral("not verified")),
+             qPrintable(w));
+    QVERIFY(!w.contains(QStringLiteral("replaced")));
+}
+
+void TestFtpDriver::getReplacesItsOwnTestFile()
+{
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    const QString path = QStringLiteral("wirebench-resize.bin");
+    TestObserver first;
+    const RunResult small = runSpec(spec(QStringLiteral("ftp-get"), 1024 * 1024, path), first);
+    QVERIFY2(small.ok(), qPrintable(small.error));
+    QCOMPARE(small.extra.value(QStringLiteral("seeded")).toBool(), true);
+    QVERIFY(!small.extra.contains(QStringLiteral("replaced_test_file_bytes")));
+
+    const qint64 size = 2 * 1024 * 1024 + 3;
+    TestObserver second;
+    const RunResult big = runSpec(spec(QStringLiteral("ftp-get"), size, path), second);
+    QVERIFY2(big.ok(), qPrintable(big.error));
+    QCOMPARE(big.bytes, size);
+    QCOMPARE(big.extra.value(QStringLiteral("seeded")).toBool(), true);
+    QCOMPARE(big.extra.value(QStringLiteral("replaced_test_file_bytes")).toLongLong(), 1024 * 1024);
+    QVERIFY(big.extra.contains(QStringLiteral("verified")));
+    QVERIFY2(big.warnings.isEmpty(), qPrintable(big.warnings.join(QLatin1Char('|'))));
+    QCOMPARE(patternMismatchInFile(m_servers->ftpRoot() + QLatin1Char('/') + path, size), -1);
+}
+
+void TestFtpDriver::getOwnTestFileInReadOnlyFolder()
+{
+    // Wirebench's own file may be replaced, but where the server refuses the upload the run says so, and nothing else.
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    const QString path = QStringLiteral("ro/wirebench-ro.bin");
+    const QString full = m_servers->ftpRoot() + QLatin1Char('/') + path;
+    QVERIFY(makeReadOnlyFolder(QFileInfo(full).absolutePath()));
+    const QByteArray digest = makeTestPatternFile(full, 1024 * 1024, QString());
+    QVERIFY(!digest.isEmpty());
+    TestObserver o;
+    const RunResult r = runSpec(spec(QStringLiteral("ftp-get"), 2 * 1024 * 1024, path), o);
+    qInfo("%s", qPrintable(r.error));
+    QCOMPARE(r.status, RunStatus::Failed);
+    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("permission_denied"));
+    QVERIFY2(r.error.startsWith(QStringLiteral("test-vsftpd (127.0.0.1:%1): FTP GET: ").arg(m_servers->ftpPort()))
+                 && r.error.contains(QStringLiteral("refused to store"))
+                 && r.error.contains(QStringLiteral("while replacing Wirebench's 1048576-byte test file with a 2097152-byte one")),
+             qPrintable(r.error));
+    QVERIFY2(r.warnings.isEmpty(), qPrintable(r.warnings.join(QLatin1Char('|'))));
+    QVERIFY(!r.extra.contains(QStringLiteral("seeded")));
+    QCOMPARE(fileDigest(full), digest);
+}
+
+void TestFtpDriver::fullLocalDiskKeepsNoPartialFile()
+{
+    // Seen in issue 12: a download that filled the local disk left its partial file, so the disk stayed full.
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    SmallLocalDisk disk;
+    QString why;
+    WB_REQUIRE_SERVERS(disk.mount(m_servers->scratch() + QStringLiteral("/small-ftp"), 4LL * 1024 * 1024, &why), why);
+    const qint64 size = 16LL * 1024 * 1024;
+    RunSpec s = spec(QStringLiteral("ftp-get"), size, QStringLiteral("to-small-disk.bin"));
+    const QString local = disk.path() + QStringLiteral("/download.bin");
+    sinkToFile(s, local);
+    TestObserver o;
+    const RunResult r = runSpec(s, o);
+    const QString problem = faultProblem(r, QStringLiteral("local_disk_full"),
+                                         QStringLiteral("test-vsftpd (127.0.0.1:%1): FTP GET: the local disk is full while writing %2 (")
+                                             .arg(m_servers->ftpPort())
+                                             .arg(local),
+                                         QStringLiteral("B received); the partial file was removed: free space on this computer"),
+                                         size);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    QVERIFY(!QFile::exists(local));
+    QVERIFY2(disk.usedBytes() < 64 * 1024, qPrintable(QString::number(disk.usedBytes())));
+}
+
+void TestFtpDriver::writeKeepsForeignFile()
+{
+    // A PUT does not overwrite a file that Wirebench did not write; it does overwrite its own.
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    const QString path = QStringLiteral("theirs/keep.bin");
+    const QString full = m_servers->ftpRoot() + QLatin1Char('/') + path;
+    QVERIFY(QDir().mkpath(QFileInfo(full).absolutePath()));
+    QCOMPARE(QProcess::execute(QStringLiteral("chown"), {m_servers->user(), QFileInfo(full).absolutePath()}), 0);
+    const QByteArray digest = makeForeignFile(full, 12345, m_servers->user());
+    TestObserver o;
+    const RunResult r = runSpec(spec(QStringLiteral("ftp-put"), FourMiB, path), o);
+    qInfo("%s", qPrintable(r.error));
+    QCOMPARE(r.status, RunStatus::Failed);
+    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("foreign_file"));
+    QVERIFY2(r.error.startsWith(QStringLiteral("test-vsftpd (127.0.0.1:%1): FTP PUT: \"theirs/keep.bin\" already exists on "
+                                               "the server (12345 bytes) and is not a Wirebench test file")
+                                    .arg(m_servers->ftpPort()))
+                 && r.error.contains(QStringLiteral("Wirebench does not overwrite it: choose another file name")),
+             qPrintable(r.error));
+    QCOMPARE(fileDigest(full), digest);
+
+    const QString own = QStringLiteral("theirs/wirebench-own.bin");
+    QVERIFY(!makeTestPatternFile(m_servers->ftpRoot() + QLatin1Char('/') + own, 1000, m_servers->user()).isEmpty());
+    const RunResult put = runSpec(spec(QStringLiteral("ftp-put"), FourMiB, own), o);
+    QVERIFY2(put.ok(), qPrintable(put.error));
+    QCOMPARE(patternMismatchInFile(m_servers->ftpRoot() + QLatin1Char('/') + own, FourMiB), -1);
 }
 
 QTEST_GUILESS_MAIN(TestFtpDriver)

@@ -1,11 +1,15 @@
 // SMB read and write against a real smbd on 127.0.0.1.
 #include "FileServerFixture.h"
+#include "SmallLocalDisk.h"
 
 #include "protocols/DriverRegistry.h"
 #include "protocols/copy/TransferData.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
+#include <QProcess>
 #include <QThread>
 #include <QtTest>
 
@@ -53,6 +57,14 @@ private slots:
     void serverKilledMidTransfer();
     void remoteDiskFull();
     void localDiskFull();
+    void readReadsForeignFileAsItIs_data();
+    void readReadsForeignFileAsItIs();
+    void readReplacesItsOwnTestFile();
+    void readOwnTestFileInReadOnlyFolder();
+    void fullLocalDiskKeepsNoPartialFile();
+    void writeKeepsForeignFile();
+    void smb1OnlyServer();
+    void ftpServerOnTheSmbPort();
 
 private:
     RunSpec spec(const QString &protocol, qint64 size, const QString &path) const;
@@ -124,6 +136,9 @@ void TestSmbDriver::writeThenReadByteExact()
     QVERIFY2(down.ok(), qPrintable(down.error));
     QCOMPARE(down.bytes, size);
     QVERIFY(!down.extra.contains(QStringLiteral("seeded")));
+    // A healthy run: no fault, no warning (a foreign file, SMB1 or another service would give one).
+    QVERIFY2(up.warnings.isEmpty() && down.warnings.isEmpty(), qPrintable(up.warnings.join(QLatin1Char('|')) + down.warnings.join(QLatin1Char('|'))));
+    QVERIFY(!down.extra.contains(QStringLiteral("fault")) && !down.extra.contains(QStringLiteral("read_as_found")));
     qint64 sampled = 0;
     for (const Sample &s : down.samples)
         sampled += s.bytes;
@@ -380,6 +395,199 @@ void TestSmbDriver::localDiskFull()
                                          QStringLiteral("test-samba (127.0.0.1:%1): SMB read: ").arg(m_servers->smbPort()),
                                          QStringLiteral("the local disk is full while writing /dev/full"), size);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
+}
+
+void TestSmbDriver::readReadsForeignFileAsItIs_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<bool>("readOnly");
+    QTest::newRow("writable folder") << QStringLiteral("theirs/foreign.bin") << false;
+    QTest::newRow("read-only folder") << QStringLiteral("pub/big.bin") << true;
+    QTest::newRow("Wirebench's name, someone's content") << QStringLiteral("theirs/wirebench-lookalike.bin") << false;
+}
+
+void TestSmbDriver::readReadsForeignFileAsItIs()
+{
+    // Someone else's file of another size is read as it is and never written (issue 12).
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    QFETCH(QString, path);
+    QFETCH(bool, readOnly);
+    const QString full = m_servers->smbRoot() + QLatin1Char('/') + path;
+    const QString folder = QFileInfo(full).absolutePath();
+    QVERIFY(readOnly ? makeReadOnlyFolder(folder) : QDir().mkpath(folder));
+    if (!readOnly)
+        QCOMPARE(QProcess::execute(QStringLiteral("chown"), {m_servers->user(), folder}), 0);
+    const qint64 found = 3 * 1024 * 1024 + 5;
+    const qint64 planned = 1024 * 1024;
+    const QByteArray digest = makeForeignFile(full, found, readOnly ? QString() : m_servers->user());
+    QVERIFY(!digest.isEmpty());
+    const QDateTime modified = QFileInfo(full).lastModified();
+
+    TestObserver o;
+    const RunResult r = runSpec(spec(QStringLiteral("smb-read"), planned, path), o); // transfer.verify on
+    qInfo("%s", qPrintable(r.warnings.join(QLatin1Char('|'))));
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(fileDigest(full), digest);
+    QCOMPARE(QFileInfo(full).lastModified(), modified);
+    QCOMPARE(r.bytes, found);
+    QCOMPARE(r.senderBytes, found);
+    QVERIFY(!r.extra.contains(QStringLiteral("seeded")));
+    QVERIFY(!r.extra.contains(QStringLiteral("verified")));
+    QCOMPARE(r.extra.value(QStringLiteral("read_as_found")).toBool(), true);
+    QCOMPARE(r.warnings.size(), 1);
+    const QString w = r.warnings.first();
+    QVERIFY2(w.contains(QStringLiteral("\"%1\" on the server holds %2 bytes, not the plan's %3").arg(path).arg(found).arg(planned))
+                 && w.contains(QStringLiteral("not a Wirebench test file")) && w.contains(QStringLiteral("read as it is"))
+                 && w.contains(QStringLiteral("not verified")),
+             qPrintable(w));
+    QVERIFY(!w.contains(QStringLiteral("replaced")));
+}
+
+void TestSmbDriver::readReplacesItsOwnTestFile()
+{
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    const QString path = QStringLiteral("wirebench-resize.bin");
+    TestObserver first;
+    const RunResult small = runSpec(spec(QStringLiteral("smb-read"), 1024 * 1024, path), first);
+    QVERIFY2(small.ok(), qPrintable(small.error));
+    QCOMPARE(small.extra.value(QStringLiteral("seeded")).toBool(), true);
+
+    const qint64 size = 2 * 1024 * 1024 + 3;
+    TestObserver second;
+    const RunResult big = runSpec(spec(QStringLiteral("smb-read"), size, path), second);
+    QVERIFY2(big.ok(), qPrintable(big.error));
+    QCOMPARE(big.bytes, size);
+    QCOMPARE(big.extra.value(QStringLiteral("replaced_test_file_bytes")).toLongLong(), 1024 * 1024);
+    QVERIFY(big.extra.contains(QStringLiteral("verified")));
+    QVERIFY2(big.warnings.isEmpty(), qPrintable(big.warnings.join(QLatin1Char('|'))));
+    QCOMPARE(patternMismatchInFile(m_servers->smbRoot() + QLatin1Char('/') + path, size), -1);
+}
+
+void TestSmbDriver::readOwnTestFileInReadOnlyFolder()
+{
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    const QString path = QStringLiteral("ro/wirebench-ro.bin");
+    const QString full = m_servers->smbRoot() + QLatin1Char('/') + path;
+    QVERIFY(makeReadOnlyFolder(QFileInfo(full).absolutePath()));
+    const QByteArray digest = makeTestPatternFile(full, 1024 * 1024, QString());
+    QVERIFY(!digest.isEmpty());
+    TestObserver o;
+    const RunResult r = runSpec(spec(QStringLiteral("smb-read"), 2 * 1024 * 1024, path), o);
+    qInfo("%s", qPrintable(r.error));
+    QCOMPARE(r.status, RunStatus::Failed);
+    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("permission_denied"));
+    QVERIFY2(r.error.contains(QStringLiteral("access denied"))
+                 && r.error.contains(QStringLiteral("while replacing Wirebench's 1048576-byte test file with a 2097152-byte one")),
+             qPrintable(r.error));
+    QVERIFY2(r.warnings.isEmpty(), qPrintable(r.warnings.join(QLatin1Char('|'))));
+    QCOMPARE(fileDigest(full), digest);
+}
+
+void TestSmbDriver::fullLocalDiskKeepsNoPartialFile()
+{
+    // Issue 12: a read that filled the local disk left its partial file, so the disk stayed full.
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    SmallLocalDisk disk;
+    QString why;
+    WB_REQUIRE_SERVERS(disk.mount(m_servers->scratch() + QStringLiteral("/small-smb"), 4LL * 1024 * 1024, &why), why);
+    const qint64 size = 16LL * 1024 * 1024;
+    RunSpec s = spec(QStringLiteral("smb-read"), size, QStringLiteral("to-small-disk.bin"));
+    const QString local = disk.path() + QStringLiteral("/download.bin");
+    sinkToFile(s, local);
+    TestObserver o;
+    const RunResult r = runSpec(s, o);
+    const QString problem = faultProblem(r, QStringLiteral("local_disk_full"),
+                                         QStringLiteral("test-samba (127.0.0.1:%1): SMB read: the local disk is full while writing %2 (")
+                                             .arg(m_servers->smbPort())
+                                             .arg(local),
+                                         QStringLiteral("B received); the partial file was removed: free space on this computer"),
+                                         size);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    QVERIFY(!QFile::exists(local));
+    QVERIFY2(disk.usedBytes() < 64 * 1024, qPrintable(QString::number(disk.usedBytes())));
+}
+
+void TestSmbDriver::smb1OnlyServer()
+{
+    // Issue 12: an SMB1-only server got "the connection broke after 0 bytes while opening the file".
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    FileServerFixture smb1;
+    smb1.setExtraSmbConf({QStringLiteral("server min protocol = NT1"), QStringLiteral("server max protocol = NT1")});
+    QString why;
+    WB_REQUIRE_SERVERS(smb1.prepare(&why) && smb1.startSmb(&why), why);
+    RunSpec s = spec(QStringLiteral("smb-read"), FourMiB, QStringLiteral("smb1.bin"));
+    s.host = smb1.smbHost();
+    s.host.options.insert(QStringLiteral("smb.path"), QStringLiteral("smb1.bin"));
+    TestObserver o;
+    const RunResult refused = runSpec(s, o);
+    qInfo("%s", qPrintable(refused.error));
+    QCOMPARE(refused.status, RunStatus::Failed);
+    QCOMPARE(refused.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("smb1_only"));
+    QVERIFY2(refused.error.startsWith(QStringLiteral("test-samba (127.0.0.1:%1): SMB read: the server speaks only SMB1 (NT1)")
+                                          .arg(smb1.smbPort()))
+                 && refused.error.contains(QStringLiteral("\"Allow SMB1 (NT1)\""))
+                 && refused.error.contains(QStringLiteral("--set smb.allow_smb1=yes")),
+             qPrintable(refused.error));
+    QVERIFY(!refused.error.contains(QStringLiteral("connection broke")));
+    QVERIFY(!QFile::exists(smb1.smbRoot() + QStringLiteral("/smb1.bin")));
+
+    s.host.options.insert(QStringLiteral("smb.allow_smb1"), true);
+    const RunResult allowed = runSpec(s, o);
+    QVERIFY2(allowed.ok(), qPrintable(allowed.error));
+    QCOMPARE(allowed.bytes, FourMiB);
+    QVERIFY(!allowed.extra.contains(QStringLiteral("fault")));
+    QVERIFY(allowed.extra.contains(QStringLiteral("verified")));
+}
+
+void TestSmbDriver::ftpServerOnTheSmbPort()
+{
+    // Issue 12: an FTP server on the SMB port took 23 s and said "the server stopped answering".
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    QString why;
+    WB_REQUIRE_SERVERS(m_servers->ftpPort() != 0 || m_servers->startFtp(&why), why);
+    RunSpec s = spec(QStringLiteral("smb-read"), FourMiB, QStringLiteral("x.bin"));
+    s.host.options.insert(QStringLiteral("smb.port"), m_servers->ftpPort());
+    TestObserver o;
+    QElapsedTimer clock;
+    clock.start();
+    const RunResult r = runSpec(s, o);
+    qInfo("%s (after %.1f s)", qPrintable(r.error), clock.elapsed() / 1000.0);
+    QCOMPARE(r.status, RunStatus::Failed);
+    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("wrong_service"));
+    QVERIFY2(r.error.startsWith(QStringLiteral("test-samba (127.0.0.1:%1): SMB read: port %1 of 127.0.0.1 answered with "
+                                               "an FTP banner \"220 (vsFTPd ")
+                                    .arg(m_servers->ftpPort()))
+                 && r.error.contains(QStringLiteral("not SMB: check the port in the host's settings")),
+             qPrintable(r.error));
+    QVERIFY(!r.error.contains(QStringLiteral("stopped answering")));
+}
+
+void TestSmbDriver::writeKeepsForeignFile()
+{
+    // A write does not overwrite a file that Wirebench did not write; it does overwrite its own.
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    const QString path = QStringLiteral("theirs/keep.bin");
+    const QString full = m_servers->smbRoot() + QLatin1Char('/') + path;
+    QVERIFY(QDir().mkpath(QFileInfo(full).absolutePath()));
+    QCOMPARE(QProcess::execute(QStringLiteral("chown"), {m_servers->user(), QFileInfo(full).absolutePath()}), 0);
+    const QByteArray digest = makeForeignFile(full, 12345, m_servers->user());
+    TestObserver o;
+    const RunResult r = runSpec(spec(QStringLiteral("smb-write"), FourMiB, path), o);
+    qInfo("%s", qPrintable(r.error));
+    QCOMPARE(r.status, RunStatus::Failed);
+    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("foreign_file"));
+    QVERIFY2(r.error.startsWith(QStringLiteral("test-samba (127.0.0.1:%1): SMB write: \"theirs/keep.bin\" already exists on "
+                                               "the server (12345 bytes) and is not a Wirebench test file")
+                                    .arg(m_servers->smbPort()))
+                 && r.error.contains(QStringLiteral("Wirebench does not overwrite it: choose another file name")),
+             qPrintable(r.error));
+    QCOMPARE(fileDigest(full), digest);
+
+    const QString own = QStringLiteral("theirs/wirebench-own.bin");
+    QVERIFY(!makeTestPatternFile(m_servers->smbRoot() + QLatin1Char('/') + own, 1000, m_servers->user()).isEmpty());
+    const RunResult put = runSpec(spec(QStringLiteral("smb-write"), FourMiB, own), o);
+    QVERIFY2(put.ok(), qPrintable(put.error));
+    QCOMPARE(patternMismatchInFile(m_servers->smbRoot() + QLatin1Char('/') + own, FourMiB), -1);
 }
 
 QTEST_GUILESS_MAIN(TestSmbDriver)

@@ -1,5 +1,6 @@
 #include "CopyDriver.h"
 
+#include "TestFile.h"
 #include "TransferData.h"
 #include "TransferError.h"
 #include "protocols/ThroughputMeter.h"
@@ -19,7 +20,7 @@ namespace wb {
 
 namespace {
 
-const QString DefaultFileName = QStringLiteral("wirebench-test.bin");
+const QString DefaultFileName = TestFile::defaultName();
 constexpr qint64 ChunkBytes = 4 * 1024 * 1024;
 constexpr qint64 MinChunkBytes = 64 * 1024;
 constexpr qint64 SlowCallNs = 300LL * 1000 * 1000;
@@ -61,7 +62,10 @@ public:
 
 private:
     bool openTarget(int flags);
-    bool seed(qint64 size);
+    bool prepareRead(qint64 planned, qint64 *expected);
+    bool readHead(QByteArray *head);
+    bool checkWriteTarget();
+    bool seed(qint64 size, qint64 replacing);
     bool readBack(qint64 size, LocalSource &reference);
     void fillTiming();
     RunResult fail(TransferFault fault, const QString &what);
@@ -161,12 +165,86 @@ void CopyRun::fillTiming()
     m_result.extra.insert(QStringLiteral("unbuffered"), m_direct);
 }
 
-bool CopyRun::seed(qint64 size)
+bool CopyRun::prepareRead(qint64 planned, qint64 *expected)
 {
+    // The file to read: the plan's size as it is; missing, or another size and Wirebench's own, (re)written first
+    // (if the plan lets us); anyone else's read as it is (TestFile).
+    const QByteArray path = QFile::encodeName(m_path);
+    struct stat st {};
+    const bool exists = ::stat(path.constData(), &st) == 0;
+    if (!exists && errno != ENOENT) {
+        m_result = failErrno(errno, QStringLiteral("while looking for the file"));
+        return false;
+    }
+    if (exists && st.st_size == planned)
+        return true;
+    if (!m_transfer.createSeed) {
+        m_result = !exists ? failErrno(ENOENT, QStringLiteral("(or let Wirebench create it)"))
+                           : fail(TransferFault::Mismatch, QStringLiteral("\"%1\" has %2 bytes, the plan asks for %3")
+                                                               .arg(m_path).arg(qint64(st.st_size)).arg(planned));
+        return false;
+    }
+    if (exists) {
+        QByteArray head;
+        if (!readHead(&head))
+            return false;
+        if (!TestFile::isOwn(head)) {
+            const bool verifySkipped = m_transfer.verify;
+            m_transfer.verify = false; // the file is not the test pattern
+            m_result.warnings << TestFile::readAsFoundWarning(m_path, qint64(st.st_size), planned, verifySkipped);
+            m_result.extra.insert(QStringLiteral("read_as_found"), true);
+            *expected = qint64(st.st_size);
+            return true;
+        }
+    }
+    return seed(planned, exists ? qint64(st.st_size) : -1);
+}
+
+bool CopyRun::readHead(QByteArray *head)
+{
+    const int fd = ::open(QFile::encodeName(m_path).constData(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        m_result = failErrno(errno, QStringLiteral("while opening the file to read its start"));
+        return false;
+    }
+    head->resize(TestFile::headBytes());
+    const ssize_t got = ::pread(fd, head->data(), size_t(head->size()), 0);
+    const int err = errno;
+    ::close(fd);
+    if (got < 0) {
+        m_result = failErrno(err, QStringLiteral("while reading the start of the file"));
+        return false;
+    }
+    head->resize(got);
+    return true;
+}
+
+bool CopyRun::checkWriteTarget()
+{
+    // A write goes over the file at the path: only where there is none, or it is Wirebench's own (TestFile).
+    struct stat st {};
+    if (::stat(QFile::encodeName(m_path).constData(), &st) != 0 || !S_ISREG(st.st_mode))
+        return true; // nothing there, or no file: the write's own open tells
+    QByteArray head;
+    if (!readHead(&head))
+        return false;
+    if (TestFile::isOwn(head))
+        return true;
+    m_result = fail(TransferFault::ForeignFile, TestFile::notOverwritten(m_path, qint64(st.st_size)));
+    return false;
+}
+
+bool CopyRun::seed(qint64 size, qint64 replacing)
+{
+    // replacing >= 0: the size of Wirebench's own test file that this one replaces.
     m_observer.status(QStringLiteral("writing the seed file %1 (%2 bytes)").arg(m_path).arg(size));
+    const QString during = replacing < 0 ? QStringLiteral("while creating the seed file")
+                                         : QStringLiteral("while replacing Wirebench's %1-byte test file with a %2-byte one")
+                                               .arg(replacing)
+                                               .arg(size);
     const int fd = ::open(QFile::encodeName(m_path).constData(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
-        m_result = failErrno(errno, QStringLiteral("while creating the seed file"));
+        m_result = failErrno(errno, during);
         return false;
     }
     AlignedBuffer buffer(ChunkBytes);
@@ -182,7 +260,7 @@ bool CopyRun::seed(qint64 size)
         if (w <= 0) {
             const int err = errno;
             ::close(fd);
-            m_result = failErrno(err, QStringLiteral("while writing the seed file"));
+            m_result = failErrno(err, replacing < 0 ? QStringLiteral("while writing the seed file") : during);
             return false;
         }
         off += w;
@@ -190,6 +268,8 @@ bool CopyRun::seed(qint64 size)
     ::fdatasync(fd);
     ::close(fd);
     m_result.extra.insert(QStringLiteral("seeded"), true);
+    if (replacing >= 0)
+        m_result.extra.insert(QStringLiteral("replaced_test_file_bytes"), replacing);
     return true;
 }
 
@@ -249,23 +329,9 @@ RunResult CopyRun::run()
     QElapsedTimer callClock;
 
     if (m_direction == CopyDriver::Direction::Read) {
-        struct stat st {};
-        const bool exists = ::stat(QFile::encodeName(m_path).constData(), &st) == 0;
-        if (!exists && errno != ENOENT)
-            return failErrno(errno, QStringLiteral("while looking for the file"));
-        if (!exists || st.st_size != size) {
-            if (!m_transfer.createSeed) {
-                if (!exists)
-                    return failErrno(ENOENT, QStringLiteral("(or let Wirebench create it)"));
-                return fail(TransferFault::Mismatch, QStringLiteral("\"%1\" has %2 bytes, the plan asks for %3")
-                                                         .arg(m_path).arg(qint64(st.st_size)).arg(size));
-            }
-            if (exists)
-                m_result.warnings << QStringLiteral("replaced %1 (%2 bytes) with a %3-byte test file")
-                                         .arg(m_path).arg(qint64(st.st_size)).arg(size);
-            if (!seed(size))
-                return m_result;
-        }
+        qint64 expected = size; // a foreign file's own size when it is read as it is
+        if (!prepareRead(size, &expected))
+            return m_result;
         if (!openTarget(O_RDONLY))
             return failErrno(errno, QStringLiteral("while opening the file"));
         // Drop what the page cache holds of the file, so the figure is the network's (where the FS obeys).
@@ -307,16 +373,18 @@ RunResult CopyRun::run()
         }
         const bool sinkOk = sink.finish(&localError);
         fillTiming();
-        m_result.senderBytes = size;
+        m_result.senderBytes = expected;
         if (!sinkOk)
             return fail(sink.localDiskFull() ? TransferFault::LocalDiskFull : TransferFault::LocalError, localError);
         if (sink.isFile())
             m_result.extra.insert(QStringLiteral("disk_MBps"), sink.disk().megabytesPerSecond());
-        if (m_moved != size)
-            return fail(TransferFault::Mismatch, QStringLiteral("read %1 bytes of %2").arg(m_moved).arg(size));
+        if (m_moved != expected)
+            return fail(TransferFault::Mismatch, QStringLiteral("read %1 bytes of %2").arg(m_moved).arg(expected));
         if (m_transfer.verify)
             m_result.extra.insert(QStringLiteral("verified"), QStringLiteral("content matches the test pattern"));
     } else {
+        if (!checkWriteTarget())
+            return m_result;
         LocalSource source;
         if (!source.open(m_transfer, size, &localError))
             return fail(TransferFault::LocalError, localError);

@@ -35,10 +35,13 @@ struct TransferSettings
 
 /// Deterministic test data: the byte at offset o is a function of o alone, so that any chunk can be
 /// generated or checked without state. The pattern repeats with an odd period (not a power of two)
-/// so that a misplaced block is still noticed.
+/// so that a misplaced block is still noticed. Each period starts with a line of text (the mark), so that a test
+/// file says what it is to anyone who looks at its first bytes, and TestFile can tell it from other files.
 class TestPattern
 {
 public:
+    /// Length of the mark at offset 0 (and at every multiple of the period).
+    static qint64 markBytes();
     static void fill(char *dst, qint64 offset, qint64 length);
     /// Offset (absolute) of the first byte that differs from the pattern, or -1.
     static qint64 firstMismatch(const char *data, qint64 offset, qint64 length);
@@ -102,6 +105,9 @@ private:
 };
 
 /// Where a download's data goes: discarded (memory) or a local file, optionally checked against the pattern.
+/// A download that does not finish leaves nothing of itself behind: a file the sink created is removed, a file that
+/// was there before (and was truncated by open) is emptied. On a full disk this happens at once, so that the disk
+/// is free again when the user reads the error; otherwise when the sink goes.
 class LocalSink
 {
 public:
@@ -109,7 +115,7 @@ public:
     bool open(const TransferSettings &settings, QString *error);
     /// Appends a chunk. Returns false on a local write error (disk full, ...) or a pattern mismatch.
     bool write(const char *data, qint64 length, QString *error);
-    /// Flushes the tail and fdatasync()s a file sink (counted in the disk time).
+    /// Flushes the tail and fdatasync()s a file sink (counted in the disk time). Once it succeeds the file stays.
     bool finish(QString *error);
     qint64 position() const { return m_position; }
     bool localDiskFull() const { return m_diskFull; }
@@ -119,11 +125,17 @@ public:
 
 private:
     bool flushBuffer(bool final, QString *error);
+    /// Removes what the download wrote (see the class); returns what was done, for the error ("" = nothing).
+    QString discard();
+    QString diskFullError(const QString &doing, qint64 stored);
 
     int m_fd = -1;
     bool m_direct = false;
     bool m_verify = false;
     bool m_diskFull = false;
+    bool m_created = false;  ///< open() created the file (it did not exist)
+    bool m_finished = false; ///< finish() succeeded: the file is the whole download
+    bool m_discarded = false;
     QString m_path;
     qint64 m_position = 0;
     qint64 m_mismatch = -1;

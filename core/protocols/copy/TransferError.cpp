@@ -1,5 +1,7 @@
 #include "TransferError.h"
 
+#include "TestFile.h"
+
 namespace wb {
 
 namespace {
@@ -32,6 +34,15 @@ QString advice(TransferFault fault, int port)
     case TransferFault::TlsRequired:
         return QStringLiteral("turn on \"Explicit FTPS (AUTH TLS)\" in the host's FTP settings");
     case TransferFault::Mismatch: return QStringLiteral("check the server's disk and the network path; run again");
+    case TransferFault::WrongService:
+        return QStringLiteral("check the port in the host's settings: port %1 belongs to another service").arg(port);
+    case TransferFault::Smb1Only:
+        return QStringLiteral("turn on \"Allow SMB1 (NT1)\" in the host's SMB settings (wirebench-cli: --set "
+                              "smb.allow_smb1=yes), or better turn on SMB2 or later in the server: SMB1 is old and "
+                              "insecure");
+    case TransferFault::ForeignFile:
+        return QStringLiteral("choose another file name (a path ending in / gets %1), or move that file away yourself")
+            .arg(TestFile::defaultName());
     case TransferFault::Other:
     case TransferFault::None: break;
     }
@@ -77,6 +88,9 @@ QString transferFaultName(TransferFault fault)
     case TransferFault::TlsNotOffered: return QStringLiteral("tls_not_offered");
     case TransferFault::TlsRequired: return QStringLiteral("tls_required");
     case TransferFault::Mismatch: return QStringLiteral("mismatch");
+    case TransferFault::WrongService: return QStringLiteral("wrong_service");
+    case TransferFault::Smb1Only: return QStringLiteral("smb1_only");
+    case TransferFault::ForeignFile: return QStringLiteral("foreign_file");
     case TransferFault::Other: return QStringLiteral("other");
     }
     return QStringLiteral("other");

@@ -25,6 +25,9 @@ enum class TransferFault {
     TlsNotOffered,      ///< TLS was required and the server does not offer it
     TlsRequired,        ///< the server only takes logins over TLS and TLS was not asked for
     Mismatch,           ///< byte count or content differs
+    WrongService,       ///< another service answers on the port (an FTP banner on the SMB port, ...)
+    Smb1Only,           ///< the SMB server speaks only SMB1 and the host does not allow it
+    ForeignFile,        ///< a PUT/write would overwrite a file that Wirebench did not write (TestFile)
     Other,
 };
 

@@ -1,6 +1,7 @@
 #include "FtpDriver.h"
 
 #include "protocols/ThroughputMeter.h"
+#include "protocols/copy/TestFile.h"
 #include "protocols/copy/TransferData.h"
 #include "protocols/copy/TransferError.h"
 
@@ -27,7 +28,7 @@ namespace wb {
 
 namespace {
 
-const QString DefaultFileName = QStringLiteral("wirebench-test.bin");
+const QString DefaultFileName = TestFile::defaultName();
 // The choices of ftp.tls_trust, as the user reads them: the stored value is the text itself.
 const QString TrustSystem = QStringLiteral("system CAs");
 const QString TrustCaFile = QStringLiteral("CA file");
@@ -110,7 +111,7 @@ struct FtpSettings
 /// State shared with libcurl's callbacks during one request.
 struct Transfer
 {
-    enum class Mode { Download, Upload, ReadBack };
+    enum class Mode { Download, Upload, ReadBack, Head };
 
     RunObserver *observer = nullptr;
     ThroughputMeter *meter = nullptr; ///< null for untimed requests (seed upload, read-back)
@@ -127,6 +128,7 @@ struct Transfer
     TransferFault localFault = TransferFault::None;
     QString localError;
     std::vector<char> reference;
+    QByteArray head;                   ///< Mode::Head: the file's first bytes
 
     // Socket and identity, kept across the requests of one run.
     int mssWanted = 0;
@@ -239,6 +241,11 @@ size_t writeCallback(char *data, size_t, size_t n, void *userp)
         return 0;
     }
     t->startMeter();
+    if (t->mode == Transfer::Mode::Head) {
+        t->head.append(data, qsizetype(n)); // CURLOPT_RANGE ends the transfer after the head
+        t->received += qint64(n);
+        return n;
+    }
     if (t->mode == Transfer::Mode::ReadBack) {
         if (t->reference.size() < n)
             t->reference.resize(n);
@@ -344,6 +351,9 @@ private:
     void setup();
     CURLcode perform(Transfer::Mode mode, ThroughputMeter *meter, qint64 uploadBytes);
     qint64 remoteSize(CURLcode *code);
+    CURLcode readHead(QByteArray *head);
+    bool prepareGet(qint64 planned, qint64 *expected);
+    bool checkPutTarget();
     RunResult fail(TransferFault fault, const QString &what);
     RunResult failCurl(CURLcode code, const QString &during);
     RunResult cancelled();
@@ -460,6 +470,103 @@ qint64 FtpRun::remoteSize(CURLcode *code)
     if (*code == CURLE_OK)
         curl_easy_getinfo(m_curl, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &size);
     return qint64(size);
+}
+
+CURLcode FtpRun::readHead(QByteArray *head)
+{
+    m_state.head.clear();
+    const QByteArray range = "0-" + QByteArray::number(TestFile::headBytes() - 1);
+    curl_easy_setopt(m_curl, CURLOPT_RANGE, range.constData());
+    const CURLcode code = perform(Transfer::Mode::Head, nullptr, 0);
+    curl_easy_setopt(m_curl, CURLOPT_RANGE, nullptr);
+    *head = m_state.head;
+    return code;
+}
+
+bool FtpRun::prepareGet(qint64 planned, qint64 *expected)
+{
+    // The file to download: the plan's size as it is; missing, or another size and Wirebench's own, (re)written
+    // first (if the plan lets us); anyone else's read as it is (TestFile).
+    m_observer.status(QStringLiteral("checking %1 on the server").arg(m_ftp.path));
+    CURLcode code = CURLE_OK;
+    const qint64 remote = remoteSize(&code);
+    bool missing = code == CURLE_REMOTE_FILE_NOT_FOUND;
+    if (code != CURLE_OK && !missing) {
+        m_result = failCurl(code, QStringLiteral("while checking the file"));
+        return false;
+    }
+    if (!missing && remote == planned)
+        return true;
+    if (!m_transfer.createSeed) {
+        m_result = missing ? fail(TransferFault::NoSuchPath, QStringLiteral("no file \"%1\" on the server (or let Wirebench create it)").arg(m_ftp.path))
+                           : fail(TransferFault::Mismatch, QStringLiteral("the server's \"%1\" has %2 bytes, the plan asks for %3")
+                                                               .arg(m_ftp.path).arg(remote).arg(planned));
+        return false;
+    }
+    if (!missing) {
+        QByteArray head;
+        code = readHead(&head);
+        // Without SIZE (remote < 0) the first read is what tells a missing file.
+        missing = remote < 0 && (code == CURLE_REMOTE_FILE_NOT_FOUND || code == CURLE_FTP_COULDNT_RETR_FILE);
+        if (code != CURLE_OK && !missing) {
+            m_result = failCurl(code, QStringLiteral("while reading the start of the file"));
+            return false;
+        }
+        if (!missing && !TestFile::isOwn(head)) {
+            const bool verifySkipped = m_transfer.verify;
+            m_transfer.verify = false; // the file is not the test pattern
+            m_result.warnings << TestFile::readAsFoundWarning(m_ftp.path, remote, planned, verifySkipped);
+            m_result.extra.insert(QStringLiteral("read_as_found"), true);
+            *expected = remote;
+            return true;
+        }
+    }
+    const QString during = missing ? QStringLiteral("while uploading the seed file")
+                                   : QStringLiteral("while replacing Wirebench's %1-byte test file with a %2-byte one")
+                                         .arg(remote)
+                                         .arg(planned);
+    m_observer.status(QStringLiteral("uploading the seed file %1 (%2 bytes)").arg(m_ftp.path).arg(planned));
+    TransferSettings memory;
+    QString localError;
+    if (!m_source.open(memory, planned, &localError)) {
+        m_result = fail(TransferFault::LocalError, localError);
+        return false;
+    }
+    code = perform(Transfer::Mode::Upload, nullptr, planned);
+    if (code != CURLE_OK) {
+        m_result = failCurl(code, during);
+        return false;
+    }
+    m_result.extra.insert(QStringLiteral("seeded"), true);
+    if (!missing)
+        m_result.extra.insert(QStringLiteral("replaced_test_file_bytes"), remote);
+    return true;
+}
+
+bool FtpRun::checkPutTarget()
+{
+    // A PUT writes over the file at the path: only where there is none, or it is Wirebench's own (TestFile).
+    m_observer.status(QStringLiteral("checking %1 on the server").arg(m_ftp.path));
+    CURLcode code = CURLE_OK;
+    const qint64 remote = remoteSize(&code);
+    if (code == CURLE_REMOTE_FILE_NOT_FOUND)
+        return true;
+    if (code != CURLE_OK) {
+        m_result = failCurl(code, QStringLiteral("while checking the file"));
+        return false;
+    }
+    QByteArray head;
+    code = readHead(&head);
+    if (remote < 0 && (code == CURLE_REMOTE_FILE_NOT_FOUND || code == CURLE_FTP_COULDNT_RETR_FILE))
+        return true; // no SIZE, and no file to read
+    if (code != CURLE_OK) {
+        m_result = failCurl(code, QStringLiteral("while reading the start of the file already there"));
+        return false;
+    }
+    if (TestFile::isOwn(head))
+        return true;
+    m_result = fail(TransferFault::ForeignFile, TestFile::notOverwritten(m_ftp.path, remote));
+    return false;
 }
 
 void FtpRun::finishIdentity()
@@ -581,7 +688,7 @@ RunResult FtpRun::failCurl(CURLcode code, const QString &during)
         if (reply == 452 || reply == 552)
             return fail(TransferFault::RemoteDiskFull,
                         QStringLiteral("the server's disk is full: it cannot store %1%2").arg(path, said));
-        return fail(TransferFault::PermissionDenied, QStringLiteral("the server refused to store %1%2").arg(path, said));
+        return fail(TransferFault::PermissionDenied, QStringLiteral("the server refused to store %1 %2%3").arg(path, during, said));
     case CURLE_USE_SSL_FAILED:
         return fail(TransferFault::TlsNotOffered,
                     QStringLiteral("the server does not offer explicit FTPS: it refused AUTH TLS%1").arg(said));
@@ -649,50 +756,31 @@ RunResult FtpRun::run()
     QString localError;
 
     if (m_direction == FtpDriver::Direction::Get) {
-        m_observer.status(QStringLiteral("checking %1 on the server").arg(m_ftp.path));
-        CURLcode code = CURLE_OK;
-        qint64 remote = remoteSize(&code);
-        if (code != CURLE_OK && code != CURLE_REMOTE_FILE_NOT_FOUND)
-            return failCurl(code, QStringLiteral("while checking the file"));
-        if (code == CURLE_REMOTE_FILE_NOT_FOUND || remote != size) {
-            if (!m_transfer.createSeed) {
-                return code == CURLE_REMOTE_FILE_NOT_FOUND
-                    ? fail(TransferFault::NoSuchPath, QStringLiteral("no file \"%1\" on the server (or let Wirebench create it)").arg(m_ftp.path))
-                    : fail(TransferFault::Mismatch, QStringLiteral("the server's \"%1\" has %2 bytes, the plan asks for %3")
-                                                        .arg(m_ftp.path).arg(remote).arg(size));
-            }
-            if (remote >= 0)
-                m_result.warnings << QStringLiteral("replaced the server's %1 (%2 bytes) with a %3-byte test file")
-                                         .arg(m_ftp.path).arg(remote).arg(size);
-            m_observer.status(QStringLiteral("uploading the seed file %1 (%2 bytes)").arg(m_ftp.path).arg(size));
-            TransferSettings memory;
-            if (!m_source.open(memory, size, &localError))
-                return fail(TransferFault::LocalError, localError);
-            code = perform(Transfer::Mode::Upload, nullptr, size);
-            if (code != CURLE_OK)
-                return failCurl(code, QStringLiteral("while uploading the seed file"));
-            m_result.extra.insert(QStringLiteral("seeded"), true);
-        }
+        qint64 expected = size; // a foreign file's own size (-1: unknown) when it is read as it is
+        if (!prepareGet(size, &expected))
+            return m_result;
         m_state.mss = 0;
         if (!m_sink.open(m_transfer, &localError))
             return fail(TransferFault::LocalError, localError);
         m_observer.status(QStringLiteral("downloading %1").arg(m_ftp.path));
-        code = perform(Transfer::Mode::Download, &m_meter, 0);
+        const CURLcode code = perform(Transfer::Mode::Download, &m_meter, 0);
         const bool sinkOk = code == CURLE_OK && m_sink.finish(&localError);
         fillTiming(m_state.received, code == CURLE_OK);
-        m_result.senderBytes = size;
+        m_result.senderBytes = expected >= 0 ? expected : m_state.received;
         if (code != CURLE_OK)
             return failCurl(code, QStringLiteral("during the download"));
         if (!sinkOk)
             return fail(m_sink.localDiskFull() ? TransferFault::LocalDiskFull : TransferFault::LocalError, localError);
         if (m_sink.isFile())
             m_result.extra.insert(QStringLiteral("disk_MBps"), m_sink.disk().megabytesPerSecond());
-        if (m_state.received != size)
+        if (expected >= 0 && m_state.received != expected)
             return fail(TransferFault::Mismatch,
-                        QStringLiteral("received %1 bytes of %2").arg(m_state.received).arg(size));
+                        QStringLiteral("received %1 bytes of %2").arg(m_state.received).arg(expected));
         if (m_transfer.verify)
             m_result.extra.insert(QStringLiteral("verified"), QStringLiteral("content matches the test pattern"));
     } else {
+        if (!checkPutTarget())
+            return m_result;
         if (!m_source.open(m_transfer, size, &localError))
             return fail(TransferFault::LocalError, localError);
         m_observer.status(QStringLiteral("uploading %1").arg(m_ftp.path));

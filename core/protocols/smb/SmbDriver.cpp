@@ -2,7 +2,9 @@
 
 #include "SmbIoPump.h"
 #include "SmbWriteFeed.h"
+#include "identity/SmbIdentityProbe.h"
 #include "protocols/ThroughputMeter.h"
+#include "protocols/copy/TestFile.h"
 #include "protocols/copy/TransferData.h"
 #include "protocols/copy/TransferError.h"
 
@@ -30,7 +32,7 @@ namespace wb {
 
 namespace {
 
-const QString DefaultFileName = QStringLiteral("wirebench-test.bin");
+const QString DefaultFileName = TestFile::defaultName();
 constexpr qint64 DefaultIoBytes = 4 * 1024 * 1024;
 constexpr qint64 MinIoBytes = 64 * 1024;
 constexpr qint64 SlowCallNs = 300LL * 1000 * 1000; // shrink the I/O size above this, so Stop stays quick
@@ -185,10 +187,14 @@ public:
     RunResult run();
 
 private:
+    bool checkServer();
     bool init();
     SMBCFILE *open(int flags, int *err);
     void closeFile();
-    bool seed(qint64 size);
+    bool prepareRead(qint64 planned, qint64 *expected);
+    bool readHead(QByteArray *head);
+    bool checkWriteTarget();
+    bool seed(qint64 size, qint64 replacing);
     bool readBack(qint64 size);
     bool warmUp(qint64 size, char *buffer, LocalSource *source);
     bool count(SmbIoPump &pump);
@@ -213,7 +219,34 @@ private:
     bool m_stopped = false;
     TransferFault m_pendingFault = TransferFault::None;
     QString m_pendingError;
+    QString m_checkNote; ///< what checkServer() could not settle, told if libsmbclient then times out
 };
+
+bool SmbRun::checkServer()
+{
+    // libsmbclient reads another service's banner as a stalled server (20 s, "stopped answering") and an SMB1-only
+    // server's refusal of SMB2 as a broken connection: one NEGOTIATE of our own first says which it is.
+    QString said;
+    switch (SmbIdentityProbe::speaks(m_spec.host, SmbIdentityProbe::kTimeoutMs, &said)) {
+    case SmbIdentityProbe::Speaks::NotSmb:
+        m_result = fail(TransferFault::WrongService,
+                        QStringLiteral("port %1 of %2 answered with %3, not SMB").arg(m_smb.port).arg(m_spec.host.address, said));
+        return false;
+    case SmbIdentityProbe::Speaks::Smb1Only:
+        if (m_smb.allowSmb1)
+            return true;
+        m_result = fail(TransferFault::Smb1Only,
+                        QStringLiteral("the server speaks only SMB1 (NT1), which this host does not allow "
+                                       "(smb.allow_smb1 is off; the server %1)").arg(said));
+        return false;
+    case SmbIdentityProbe::Speaks::Unknown:
+        m_checkNote = said;
+        return true;
+    case SmbIdentityProbe::Speaks::Smb2:
+        break;
+    }
+    return true;
+}
 
 bool SmbRun::init()
 {
@@ -321,13 +354,120 @@ bool SmbRun::warmUp(qint64 size, char *buffer, LocalSource *source)
     return true;
 }
 
-bool SmbRun::seed(qint64 size)
+bool SmbRun::prepareRead(qint64 planned, qint64 *expected)
 {
+    // The file to read: the plan's size as it is; missing, or another size and Wirebench's own, (re)written first
+    // (if the plan lets us); anyone else's read as it is (TestFile). Ends with m_file open at offset 0.
+    int err = 0;
+    m_file = open(O_RDONLY, &err);
+    if (!m_file && err != ENOENT) {
+        m_result = failErrno(err, QStringLiteral("while opening the file"), true);
+        return false;
+    }
+    qint64 remote = -1;
+    struct stat st {};
+    if (m_file && smbc_getFunctionFstat(m_ctx)(m_ctx, m_file, &st) == 0)
+        remote = st.st_size;
+    if (m_file && remote == planned)
+        return true;
+    if (!m_transfer.createSeed) {
+        m_result = !m_file ? failErrno(err, QStringLiteral("while opening the file"), true)
+                           : fail(TransferFault::Mismatch, QStringLiteral("the server's \"%1\" has %2 bytes, the plan asks for %3")
+                                                               .arg(m_smb.path).arg(remote).arg(planned));
+        return false;
+    }
+    if (m_file) {
+        QByteArray head;
+        if (!readHead(&head))
+            return false;
+        if (!TestFile::isOwn(head)) {
+            const bool verifySkipped = m_transfer.verify;
+            m_transfer.verify = false; // the file is not the test pattern
+            m_result.warnings << TestFile::readAsFoundWarning(m_smb.path, remote, planned, verifySkipped);
+            m_result.extra.insert(QStringLiteral("read_as_found"), true);
+            *expected = remote;
+            return true;
+        }
+    }
+    const bool replacing = m_file != nullptr;
+    closeFile();
+    if (!seed(planned, replacing ? remote : -1))
+        return false;
+    m_file = open(O_RDONLY, &err);
+    if (!m_file) {
+        m_result = failErrno(err, QStringLiteral("while opening the file"), true);
+        return false;
+    }
+    return true;
+}
+
+bool SmbRun::checkWriteTarget()
+{
+    // A write goes over the file at the path: only where there is none, or it is Wirebench's own (TestFile).
+    int err = 0;
+    m_file = open(O_RDONLY, &err);
+    if (!m_file) {
+        struct stat st {};
+        const bool exists = err != ENOENT && err != ENOTDIR
+            && smbc_getFunctionStat(m_ctx)(m_ctx, m_smb.url(m_spec.host.address).constData(), &st) == 0 && S_ISREG(st.st_mode);
+        if (!exists)
+            return true; // no file (or no access at all): the write's own open tells
+        m_result = fail(TransferFault::ForeignFile,
+                        QStringLiteral("\"%1\" already exists on the server (%2 bytes) and cannot be read to check that "
+                                       "it is a Wirebench test file (%3): Wirebench does not overwrite it")
+                            .arg(m_smb.path)
+                            .arg(qint64(st.st_size))
+                            .arg(QString::fromLocal8Bit(std::strerror(err))));
+        return false;
+    }
+    qint64 remote = -1;
+    struct stat st {};
+    if (smbc_getFunctionFstat(m_ctx)(m_ctx, m_file, &st) == 0)
+        remote = st.st_size;
+    QByteArray head;
+    if (!readHead(&head))
+        return false;
+    closeFile();
+    if (TestFile::isOwn(head))
+        return true;
+    m_result = fail(TransferFault::ForeignFile, TestFile::notOverwritten(m_smb.path, remote));
+    return false;
+}
+
+bool SmbRun::readHead(QByteArray *head)
+{
+    head->resize(TestFile::headBytes());
+    qint64 got = 0;
+    while (got < head->size()) {
+        const ssize_t r = smbc_getFunctionRead(m_ctx)(m_ctx, m_file, head->data() + got, size_t(head->size() - got));
+        if (r < 0) {
+            m_result = failErrno(errno, QStringLiteral("while reading the start of the file"), false);
+            return false;
+        }
+        if (r == 0)
+            break;
+        got += r;
+    }
+    head->resize(got);
+    if (smbc_getFunctionLseek(m_ctx)(m_ctx, m_file, 0, SEEK_SET) != 0) {
+        m_result = failErrno(errno, QStringLiteral("while seeking back to the start of the file"), false);
+        return false;
+    }
+    return true;
+}
+
+bool SmbRun::seed(qint64 size, qint64 replacing)
+{
+    // replacing >= 0: the size of Wirebench's own test file that this one replaces.
     m_observer.status(QStringLiteral("writing the seed file %1 (%2 bytes)").arg(m_smb.path).arg(size));
+    const QString during = replacing < 0 ? QStringLiteral("while creating the seed file")
+                                         : QStringLiteral("while replacing Wirebench's %1-byte test file with a %2-byte one")
+                                               .arg(replacing)
+                                               .arg(size);
     int err = 0;
     m_file = open(O_WRONLY | O_CREAT | O_TRUNC, &err);
     if (!m_file) {
-        m_result = failErrno(err, QStringLiteral("while creating the seed file"), true);
+        m_result = failErrno(err, during, true);
         return false;
     }
     auto write = smbc_getFunctionWrite(m_ctx);
@@ -342,13 +482,15 @@ bool SmbRun::seed(qint64 size)
         TestPattern::fill(buffer.data(), off, n);
         const ssize_t w = write(m_ctx, m_file, buffer.data(), size_t(n));
         if (w <= 0) {
-            m_result = failErrno(errno, QStringLiteral("while writing the seed file"), false);
+            m_result = failErrno(errno, replacing < 0 ? QStringLiteral("while writing the seed file") : during, false);
             return false;
         }
         off += w;
     }
     closeFile();
     m_result.extra.insert(QStringLiteral("seeded"), true);
+    if (replacing >= 0)
+        m_result.extra.insert(QStringLiteral("replaced_test_file_bytes"), replacing);
     return true;
 }
 
@@ -460,7 +602,9 @@ RunResult SmbRun::failErrno(int err, const QString &during, bool opening)
         return fail(TransferFault::Unreachable, QStringLiteral("no route to the host"));
     case ETIMEDOUT:
         return fail(m_moved > 0 ? TransferFault::ClosedMidTransfer : TransferFault::TimedOut,
-                    QStringLiteral("the server stopped answering %1").arg(during));
+                    QStringLiteral("the server stopped answering %1%2")
+                        .arg(during, m_moved > 0 || m_checkNote.isEmpty() ? QString()
+                                                                          : QStringLiteral(" (before: %1)").arg(m_checkNote)));
     case ENOSPC:
     case EDQUOT:
         return fail(TransferFault::RemoteDiskFull, QStringLiteral("the server's disk is full %1 of %2 (%3 B written)")
@@ -478,7 +622,8 @@ RunResult SmbRun::failErrno(int err, const QString &during, bool opening)
             const int dirErr = errno;
             if (dir) {
                 smbc_getFunctionClosedir(m_ctx)(m_ctx, dir);
-                return fail(TransferFault::PermissionDenied, QStringLiteral("access denied to %1 for user \"%2\"").arg(target, user));
+                return fail(TransferFault::PermissionDenied,
+                            QStringLiteral("access denied to %1 for user \"%2\" %3").arg(target, user, during));
             }
             if (dirErr == ENOENT || dirErr == ENODEV)
                 return fail(TransferFault::NoSuchShare, QStringLiteral("no share \"%1\"").arg(m_smb.share));
@@ -515,6 +660,8 @@ RunResult SmbRun::run()
         return fail(TransferFault::Other, QStringLiteral("the file size must be more than 0 bytes"));
     if (m_smb.share.isEmpty())
         return fail(TransferFault::NoSuchShare, QStringLiteral("no share is set for this host"));
+    if (!checkServer())
+        return m_result;
     if (!init())
         return fail(TransferFault::LocalError, QStringLiteral("libsmbclient could not start (%1)")
                                                    .arg(QString::fromLocal8Bit(std::strerror(errno))));
@@ -524,37 +671,13 @@ RunResult SmbRun::run()
     m_observer.status(QStringLiteral("opening %1").arg(m_smb.path));
 
     if (m_direction == SmbDriver::Direction::Read) {
-        int err = 0;
-        m_file = open(O_RDONLY, &err);
-        qint64 remote = -1;
-        if (m_file) {
-            struct stat st {};
-            if (smbc_getFunctionFstat(m_ctx)(m_ctx, m_file, &st) == 0)
-                remote = st.st_size;
-        } else if (err != ENOENT) {
-            return failErrno(err, QStringLiteral("while opening the file"), true);
-        }
-        if (remote != size) {
-            if (!m_transfer.createSeed) {
-                if (!m_file)
-                    return failErrno(err, QStringLiteral("while opening the file"), true);
-                return fail(TransferFault::Mismatch, QStringLiteral("the server's \"%1\" has %2 bytes, the plan asks for %3")
-                                                         .arg(m_smb.path).arg(remote).arg(size));
-            }
-            if (remote >= 0)
-                m_result.warnings << QStringLiteral("replaced the server's %1 (%2 bytes) with a %3-byte test file")
-                                         .arg(m_smb.path).arg(remote).arg(size);
-            closeFile();
-            if (!seed(size))
-                return m_result;
-            m_file = open(O_RDONLY, &err);
-            if (!m_file)
-                return failErrno(err, QStringLiteral("while opening the file"), true);
-        }
+        qint64 expected = size; // a foreign file's own size (-1: unknown) when it is read as it is
+        if (!prepareRead(size, &expected))
+            return m_result;
         LocalSink sink;
         if (!sink.open(m_transfer, &localError))
             return fail(TransferFault::LocalError, localError);
-        if (!warmUp(size, buffer.data(), nullptr))
+        if (!warmUp(expected >= 0 ? expected : size, buffer.data(), nullptr))
             return m_result;
         auto read = smbc_getFunctionRead(m_ctx);
         m_observer.status(QStringLiteral("reading %1").arg(m_smb.path));
@@ -598,16 +721,18 @@ RunResult SmbRun::run()
         const bool sinkOk = sink.finish(&localError);
         fillTiming(m_moved);
         closeFile();
-        m_result.senderBytes = size;
+        m_result.senderBytes = expected >= 0 ? expected : m_moved;
         if (!sinkOk)
             return fail(sink.localDiskFull() ? TransferFault::LocalDiskFull : TransferFault::LocalError, localError);
         if (sink.isFile())
             m_result.extra.insert(QStringLiteral("disk_MBps"), sink.disk().megabytesPerSecond());
-        if (m_moved != size)
-            return fail(TransferFault::Mismatch, QStringLiteral("received %1 bytes of %2").arg(m_moved).arg(size));
+        if (expected >= 0 && m_moved != expected)
+            return fail(TransferFault::Mismatch, QStringLiteral("received %1 bytes of %2").arg(m_moved).arg(expected));
         if (m_transfer.verify)
             m_result.extra.insert(QStringLiteral("verified"), QStringLiteral("content matches the test pattern"));
     } else {
+        if (!checkWriteTarget())
+            return m_result;
         LocalSource source;
         if (!source.open(m_transfer, size, &localError))
             return fail(TransferFault::LocalError, localError);
