@@ -128,6 +128,18 @@ QString framesOf(const SessionInfo &info)
     return parts.join(QLatin1Char(','));
 }
 
+/// Runs done (ok or failed) of runs planned, so that a plan stopped early reads "3/6"; "up to" the plan's count
+/// when it repeats until stable; the ok count when some failed ("3/6, 2 ok").
+QString runsOf(const SessionInfo &info)
+{
+    const int planned = qMax(info.plannedRuns, info.runCount);
+    const bool untilStable = info.plan.params.stableTargetPercent > 0;
+    QString text = QStringLiteral("%1/%2%3").arg(info.doneRuns).arg(untilStable ? QStringLiteral("up to ") : QString()).arg(planned);
+    if (info.okRuns != info.doneRuns)
+        text += QStringLiteral(", %1 ok").arg(info.okRuns);
+    return text;
+}
+
 int sessionsCommand(const Args &args)
 {
     ResultStore store;
@@ -154,7 +166,7 @@ int sessionsCommand(const Args &args)
     Console::out(QStringLiteral("%1  %2  %3  %4  %5  %6  %7  %8")
                      .arg(QStringLiteral("ID").rightJustified(5), QStringLiteral("UUID").leftJustified(8),
                           QStringLiteral("STARTED (local)").leftJustified(16), QStringLiteral("STATE").leftJustified(11),
-                          QStringLiteral("RUNS ok/all").leftJustified(11), QStringLiteral("FRAMES (B)").leftJustified(10),
+                          QStringLiteral("RUNS done/planned").leftJustified(17), QStringLiteral("FRAMES (B)").leftJustified(10),
                           QStringLiteral("PROTOCOLS").leftJustified(20), QStringLiteral("HOSTS")));
     for (const SessionInfo &s : list) {
         QString hosts = hostsOf(s);
@@ -164,7 +176,7 @@ int sessionsCommand(const Args &args)
                          .arg(QString::number(s.id).rightJustified(5), s.uuid.left(8).leftJustified(8),
                               s.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")).leftJustified(16),
                               sessionStateName(s.state).leftJustified(11),
-                              QStringLiteral("%1/%2").arg(s.okRuns).arg(s.runCount).leftJustified(11),
+                              runsOf(s).leftJustified(17),
                               framesOf(s).leftJustified(10), s.protocols.join(QLatin1Char(',')).leftJustified(20),
                               hosts));
     }

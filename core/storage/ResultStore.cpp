@@ -819,7 +819,8 @@ SessionInfoList ResultStore::sessions(const SessionFilter &filter, QString *erro
         out[*it].hosts.append(host);
     }
     QSqlQuery r(d);
-    if (!r.exec(QStringLiteral("SELECT session_id, protocol, frame_size, COUNT(*), SUM(status = 'ok') FROM runs"
+    if (!r.exec(QStringLiteral("SELECT session_id, protocol, frame_size, COUNT(*), SUM(status = 'ok'),"
+                               " SUM(status IN ('ok', 'failed')) FROM runs"
                                " GROUP BY session_id, protocol, frame_size ORDER BY MIN(id)")))
         return fail(error, QStringLiteral("cannot count runs (%1)").arg(sqlError(r))), SessionInfoList();
     while (r.next()) {
@@ -835,6 +836,7 @@ SessionInfoList ResultStore::sessions(const SessionFilter &filter, QString *erro
             s.frameSizes.append(frame);
         s.runCount += r.value(3).toInt();
         s.okRuns += r.value(4).toInt();
+        s.doneRuns += r.value(5).toInt();
     }
 
     // Text, host, protocol and frame filters look into the plan and hosts, which live in JSON and a side table.

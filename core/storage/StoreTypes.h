@@ -31,6 +31,7 @@ struct SessionInfo
     QList<int> frameSizes;          ///< idem, in bytes
     int runCount = 0;               ///< runs stored
     int okRuns = 0;                 ///< of which status ok
+    int doneRuns = 0;               ///< of which ok or failed (not cancelled mid-run, not "not run")
     int plannedRuns = 0;            ///< TestPlan::runCount() of the plan
     QString machineHostname;        ///< the machine that ran the plan
     QString machineOs;              ///< QSysInfo::prettyProductName() there

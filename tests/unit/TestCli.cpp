@@ -32,6 +32,8 @@ private slots:
     void chart_data();
     void chart();
     void interrupt();
+    void sessionsShowRunsOfThePlan_data();
+    void sessionsShowRunsOfThePlan();
     void cleanupTestCase();
 
 private:
@@ -277,6 +279,60 @@ void TestCli::interrupt()
     QCOMPARE(results.at(2).toObject().value(QStringLiteral("status")).toString(), QStringLiteral("not-run"));
 #else
     QSKIP("SIGINT is a Unix test");
+#endif
+}
+
+void TestCli::sessionsShowRunsOfThePlan_data()
+{
+    QTest::addColumn<int>("signal");
+    QTest::addColumn<QString>("state");
+#ifdef Q_OS_UNIX
+    QTest::newRow("Ctrl-C") << int(SIGINT) << QStringLiteral("cancelled");
+    QTest::newRow("killed") << int(SIGKILL) << QStringLiteral("interrupted");
+#endif
+}
+
+void TestCli::sessionsShowRunsOfThePlan()
+{
+#ifdef Q_OS_UNIX
+    QFETCH(int, signal);
+    QFETCH(QString, state);
+    CLITEST_START_DAEMON(m_daemon);
+    QTemporaryDir home;
+    const QProcessEnvironment env = sandboxEnvironment(home.path());
+    // A 6-run plan stopped after its third run.
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(kCli, {QStringLiteral("run"), QStringLiteral("--host"), m_daemon.hostArgument(), QStringLiteral("--reps"),
+                   QStringLiteral("6"), QStringLiteral("--duration"), QStringLiteral("1")});
+    QVERIFY(p.waitForStarted(30000));
+    QString out;
+    QTRY_VERIFY_WITH_TIMEOUT((out += QString::fromUtf8(p.readAllStandardOutput()), out.contains(QStringLiteral("run 3/6"))),
+                             60000);
+    ::kill(pid_t(p.processId()), signal);
+    QVERIFY(p.waitForFinished(60000));
+    out += QString::fromUtf8(p.readAllStandardOutput());
+    static const QRegularExpression okLine(QStringLiteral("^run \\d/6 .* MB/s"), QRegularExpression::MultilineOption);
+    const int done = int(out.count(okLine)); // 3, or 4 when the fourth ended before the signal
+    QVERIFY2(done >= 3 && done < 6, qPrintable(out));
+
+    const Outcome sessions = runCli({QStringLiteral("sessions")}, 60000, env);
+    QCOMPARE(sessions.exitCode, 0);
+    const QRegularExpression row(QStringLiteral("^\\s+1\\s+[0-9a-f]{8}\\s+\\S+ \\S+\\s+%1\\s+%2/6\\s+1500\\s+tcp-send\\s")
+                                     .arg(state)
+                                     .arg(done),
+                                 QRegularExpression::MultilineOption);
+    QVERIFY2(sessions.out.contains(row), qPrintable(sessions.out));
+    QVERIFY2(sessions.out.contains(QStringLiteral("RUNS done/planned")), qPrintable(sessions.out));
+
+    // A whole plan reads 2/2.
+    QVERIFY(runCli({QStringLiteral("run"), QStringLiteral("--host"), m_daemon.hostArgument(), QStringLiteral("--reps"),
+                    QStringLiteral("2"), QStringLiteral("--duration"), QStringLiteral("0.5")}, 60000, env).exitCode == 0);
+    static const QRegularExpression whole(QStringLiteral("^\\s+2\\s+[0-9a-f]{8}\\s+\\S+ \\S+\\s+finished\\s+2/2\\s+1500\\s"),
+                                          QRegularExpression::MultilineOption);
+    QVERIFY2(runCli({QStringLiteral("sessions")}, 60000, env).out.contains(whole), "a finished plan: 2/2");
+#else
+    QSKIP("signals are a Unix test");
 #endif
 }
 
