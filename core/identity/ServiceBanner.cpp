@@ -1,9 +1,8 @@
 #include "ServiceBanner.h"
 
-#include "FtpIdentityProbe.h"
 #include "net/ControlMessage.h"
 
-#include <QStringList>
+#include <cctype>
 
 namespace wb {
 
@@ -70,9 +69,10 @@ ServiceBanner::Kind ServiceBanner::kindOf(const QByteArray &bytes)
         return Kind::Ssh;
     if (bytes.startsWith("HTTP/"))
         return Kind::Http;
-    int code = 0;
-    qsizetype used = 0;
-    if (!FtpIdentityProbe::takeReply(bytes, &code, &used).isEmpty() && code >= 100 && code < 600)
+    // An FTP reply starts "ddd " or "ddd-" (RFC 959 4.2), also while a multi-line greeting is still arriving.
+    const bool replyCode = bytes.size() >= 4 && bytes.at(0) >= '1' && bytes.at(0) <= '5' && std::isdigit(uchar(bytes.at(1)))
+        && std::isdigit(uchar(bytes.at(2))) && (bytes.at(3) == ' ' || bytes.at(3) == '-');
+    if (replyCode)
         return Kind::Ftp;
     return looksLikeText(bytes) ? Kind::Text : Kind::Binary;
 }

@@ -14,6 +14,7 @@ class ServiceBanner
 public:
     enum class Kind { Smb, Ftp, Ssh, Http, Wirebenchd, Text, Binary };
 
+    /// Ftp for any reply-shaped start ("220 ", "220-", "421 "), so SMTP's greeting is Ftp too (describe() tells it).
     static Kind kindOf(const QByteArray &bytes);
     static QString describe(const QByteArray &bytes);
     /// SMB over TCP: a zero byte, a 24-bit length and then the SMB2 (0xFE) or SMB1 (0xFF) protocol id.

@@ -17,6 +17,7 @@ private slots:
         QTest::addColumn<QString>("expected");
         QTest::newRow("vsftpd") << QByteArray("220 (vsFTPd 3.0.3)\r\n") << QStringLiteral("an FTP banner \"220 (vsFTPd 3.0.3)\"");
         QTest::newRow("multi-line FTP") << QByteArray("220-Welcome\r\n220 ready\r\n") << QStringLiteral("an FTP banner \"220-Welcome\"");
+        QTest::newRow("greeting still arriving") << QByteArray("220-Welcome to") << QStringLiteral("an FTP banner \"220-Welcome to\"");
         QTest::newRow("FTP refusal") << QByteArray("421 Too many users\r\n") << QStringLiteral("an FTP-style reply \"421 Too many users\"");
         QTest::newRow("SMTP") << QByteArray("220 mx.example ESMTP Postfix\r\n") << QStringLiteral("an SMTP banner \"220 mx.example ESMTP Postfix\"");
         QTest::newRow("SSH") << QByteArray("SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n") << QStringLiteral("an SSH banner \"SSH-2.0-OpenSSH_9.2p1 Debian-2\"");

@@ -1,6 +1,7 @@
 // wirebench-cli runs the file-server shoot-out headless against real vsftpd and smbd: settings by --set,
 // the password from a file, the file size by --file-size; a wrong password is one clear line and exit status 1.
 #include "FileServerFixture.h"
+#include "../unit/CliTestSupport.h"
 
 #include <QDir>
 #include <QFile>
@@ -15,33 +16,26 @@ using namespace wb;
 
 namespace {
 
-struct CliRun
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using CliRun = clitest::Outcome;
+using clitest::runCli;
 
+/// A program run as runCli runs the CLI: in the tests' sandboxed HOME.
 CliRun runProgram(const QString &program, const QStringList &args)
 {
     QProcess p;
+    p.setProcessEnvironment(clitest::defaultSandbox());
     p.start(program, args);
     CliRun r;
     if (!p.waitForStarted(10000) || !p.waitForFinished(180000)) {
         p.kill();
         p.waitForFinished(5000);
-        r.err = QStringLiteral("wirebench-cli did not finish");
+        r.err = QStringLiteral("%1 did not finish").arg(program);
         return r;
     }
     r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
     r.out = QString::fromUtf8(p.readAllStandardOutput());
     r.err = QString::fromUtf8(p.readAllStandardError());
     return r;
-}
-
-CliRun runCli(const QStringList &args)
-{
-    return runProgram(QStringLiteral(WIREBENCH_CLI_PATH), args);
 }
 
 /// The first line of out that contains text.
@@ -163,7 +157,7 @@ private slots:
         const CliRun r = runProgram(QStringLiteral("/usr/bin/unshare"),
                                     {QStringLiteral("-m"), QStringLiteral("--propagation"), QStringLiteral("private"),
                                      QStringLiteral("/bin/sh"), QStringLiteral("-c"), script, QStringLiteral("sh"), dir,
-                                     QStringLiteral(WIREBENCH_CLI_PATH), QStringLiteral("run"), QStringLiteral("--host"),
+                                     clitest::kCli, QStringLiteral("run"), QStringLiteral("--host"),
                                      QStringLiteral("lab=127.0.0.1"), QStringLiteral("--protocol"), QStringLiteral("ftp-get"),
                                      QStringLiteral("--reps"), QStringLiteral("1"), QStringLiteral("--file-size"), QStringLiteral("16M"),
                                      QStringLiteral("--set"), QStringLiteral("ftp.user=") + m_servers->user(),
@@ -221,6 +215,28 @@ private slots:
         QVERIFY2(failed.contains(QStringLiteral("SMB read: port %1 of 127.0.0.1 answered with an FTP banner \"220 (vsFTPd")
                                      .arg(m_servers->ftpPort())),
                  qPrintable(smb.out));
+    }
+
+    void wirebenchdPortGivenToFtpAndSmb()
+    {
+        // Issue 12: the wrong service on a port says what answered, here wirebenchd's hello on the FTP and SMB port.
+        clitest::Daemon daemon;
+        QString why;
+        WB_REQUIRE_SERVERS(daemon.start(&why), why);
+        const CliRun r = runCli({QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("lab=127.0.0.1"),
+                                 QStringLiteral("--protocol"), QStringLiteral("ftp-get,smb-read"), QStringLiteral("--reps"),
+                                 QStringLiteral("1"), QStringLiteral("--file-size"), QStringLiteral("1M"),
+                                 QStringLiteral("--set"), QStringLiteral("ftp.port=%1").arg(daemon.port()),
+                                 QStringLiteral("--set"), QStringLiteral("smb.share=wbshare"),
+                                 QStringLiteral("--set"), QStringLiteral("smb.port=%1").arg(daemon.port()),
+                                 QStringLiteral("--no-store")});
+        QCOMPARE(r.exitCode, 1);
+        const QString ftp = lineWith(r.out, QStringLiteral("FTP GET: "));
+        const QString smb = lineWith(r.out, QStringLiteral("SMB read: "));
+        qInfo("%s\n%s", qPrintable(ftp), qPrintable(smb));
+        const QString hello = QStringLiteral("port %1 of 127.0.0.1 answered with wirebenchd's hello (\"wirebenchd ").arg(daemon.port());
+        QVERIFY2(ftp.contains(hello) && ftp.contains(QStringLiteral("not FTP")), qPrintable(r.out));
+        QVERIFY2(smb.contains(hello) && smb.contains(QStringLiteral("not SMB")), qPrintable(r.out));
     }
 
     void cleanupTestCase() { m_servers.reset(); }

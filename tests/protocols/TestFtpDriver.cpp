@@ -6,6 +6,7 @@
 #include "protocols/copy/TransferData.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
@@ -62,6 +63,7 @@ private slots:
     void getOwnTestFileInReadOnlyFolder();
     void fullLocalDiskKeepsNoPartialFile();
     void writeKeepsForeignFile();
+    void smbServerOnTheFtpPort();
 
 private:
     RunSpec spec(const QString &protocol, qint64 size, const QString &path) const;
@@ -600,6 +602,29 @@ void TestFtpDriver::writeKeepsForeignFile()
     const RunResult put = runSpec(spec(QStringLiteral("ftp-put"), FourMiB, own), o);
     QVERIFY2(put.ok(), qPrintable(put.error));
     QCOMPARE(patternMismatchInFile(m_servers->ftpRoot() + QLatin1Char('/') + own, FourMiB), -1);
+}
+
+void TestFtpDriver::smbServerOnTheFtpPort()
+{
+    // Issue 12, the reverse of an FTP banner on the SMB port: libcurl waited 30 s for a greeting and said "no
+    // progress for 30 s". The driver asks the silent port itself.
+    WB_REQUIRE_SERVERS(m_ready, m_why);
+    QString why;
+    WB_REQUIRE_SERVERS(m_servers->smbPort() != 0 || m_servers->startSmb(&why), why);
+    RunSpec s = spec(QStringLiteral("ftp-get"), FourMiB, QStringLiteral("x.bin"));
+    s.host.options.insert(QStringLiteral("ftp.port"), m_servers->smbPort());
+    TestObserver o;
+    QElapsedTimer clock;
+    clock.start();
+    const RunResult r = runSpec(s, o);
+    qInfo("%s (after %.1f s)", qPrintable(r.error), clock.elapsed() / 1000.0);
+    QCOMPARE(r.status, RunStatus::Failed);
+    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("wrong_service"));
+    QVERIFY2(r.error.startsWith(QStringLiteral("test-vsftpd (127.0.0.1:%1): FTP GET: port %1 of 127.0.0.1 holds an SMB "
+                                               "server, not FTP: it sent no greeting within 3 s and answered an SMB NEGOTIATE: "
+                                               "check the port in the host's settings")
+                                    .arg(m_servers->smbPort())),
+             qPrintable(r.error));
 }
 
 QTEST_GUILESS_MAIN(TestFtpDriver)

@@ -1,5 +1,8 @@
 #include "FtpDriver.h"
 
+#include "identity/IdentityProbeSocket.h"
+#include "identity/ServiceBanner.h"
+#include "identity/SmbIdentityProbe.h"
 #include "protocols/ThroughputMeter.h"
 #include "protocols/copy/TestFile.h"
 #include "protocols/copy/TransferData.h"
@@ -35,6 +38,7 @@ const QString TrustCaFile = QStringLiteral("CA file");
 const QString TrustAny = QStringLiteral("accept any certificate (insecure)");
 constexpr long TransferBufferBytes = 1024 * 1024; // libcurl caps the upload buffer at 2 MiB
 constexpr long StallSeconds = 30;                  // no byte for this long = the server is gone
+constexpr int CheckMs = 3000;                      // checkServer(): the wait for a greeting, and for an SMB answer
 
 void globalInit()
 {
@@ -354,6 +358,7 @@ private:
     CURLcode readHead(QByteArray *head);
     bool prepareGet(qint64 planned, qint64 *expected);
     bool checkPutTarget();
+    bool checkServer();
     RunResult fail(TransferFault fault, const QString &what);
     RunResult failCurl(CURLcode code, const QString &during);
     RunResult cancelled();
@@ -541,6 +546,44 @@ bool FtpRun::prepareGet(qint64 planned, qint64 *expected)
     if (!missing)
         m_result.extra.insert(QStringLiteral("replaced_test_file_bytes"), remote);
     return true;
+}
+
+bool FtpRun::checkServer()
+{
+    // libcurl waits 30 s for a greeting that a silent service (an SMB server) never sends, and reads another
+    // service's first bytes as a "weird server reply". A look of our own at what the port says first tells which.
+    IdentityProbeSocket socket(m_spec.host, quint16(m_ftp.port), QStringLiteral("FTP"), CheckMs);
+    if (!socket.connect())
+        return true; // refused, unreachable: libcurl says it in its words
+    QByteArray said;
+    QString what;
+    if (socket.readMore(&said, QStringLiteral("greeting"))) {
+        if (ServiceBanner::kindOf(said) == ServiceBanner::Kind::Ftp)
+            return true;
+        what = ServiceBanner::describe(said);
+    } else if (socket.closedByServer()) {
+        return true;
+    } else {
+        // Nothing within CheckMs: an SMB server waits for its client to speak first (a slow FTP server is left to
+        // libcurl and its 30 s).
+        socket.close();
+        Host asSmb = m_spec.host;
+        asSmb.options.insert(QStringLiteral("smb.port"), m_ftp.port);
+        QString smb;
+        const SmbIdentityProbe::Speaks speaks = SmbIdentityProbe::speaks(asSmb, CheckMs, &smb);
+        if (speaks == SmbIdentityProbe::Speaks::NotSmb || speaks == SmbIdentityProbe::Speaks::Unknown)
+            return true;
+        m_result = fail(TransferFault::WrongService,
+                        QStringLiteral("port %1 of %2 holds an SMB server, not FTP: it sent no greeting within %3 s and "
+                                       "answered an SMB NEGOTIATE")
+                            .arg(m_ftp.port)
+                            .arg(m_spec.host.address)
+                            .arg(CheckMs / 1000));
+        return false;
+    }
+    m_result = fail(TransferFault::WrongService,
+                    QStringLiteral("port %1 of %2 answered with %3, not FTP").arg(m_ftp.port).arg(m_spec.host.address, what));
+    return false;
 }
 
 bool FtpRun::checkPutTarget()
@@ -753,6 +796,8 @@ RunResult FtpRun::run()
     const qint64 size = m_spec.params.fileSizeBytes;
     if (size <= 0)
         return fail(TransferFault::Other, QStringLiteral("the file size must be more than 0 bytes"));
+    if (!checkServer())
+        return m_result;
     QString localError;
 
     if (m_direction == FtpDriver::Direction::Get) {
