@@ -109,6 +109,56 @@ private slots:
             window.grab().save(shots + QStringLiteral("/shootout-window.png"));
     }
 
+    void wordsOfFaultsInTheTable()
+    {
+        // Issue 12 asks that the words reach the window as they reach the CLI: the table's "Error / warnings"
+        // column holds RunResult's error and warnings, which TestCliFileServers reads on the CLI's lines.
+        Config config(m_dir.filePath(QStringLiteral("settings-faults.ini")));
+        MainWindow window(&config);
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const QString foreign = m_servers->ftpRoot() + QStringLiteral("/theirs-gui.bin");
+        const QByteArray digest = test::makeForeignFile(foreign, 2 * 1024 * 1024 + 1, m_servers->user());
+        Host server = m_servers->ftpHost();
+        const Host smb = m_servers->smbHost();
+        for (auto it = smb.options.cbegin(); it != smb.options.cend(); ++it)
+            server.options.insert(it.key(), it.value());
+        server.name = QStringLiteral("Mixed-up server");
+        server.options.insert(QStringLiteral("ftp.path"), QStringLiteral("theirs-gui.bin"));
+        server.options.insert(QStringLiteral("smb.port"), m_servers->ftpPort()); // vsftpd where SMB should be
+        HostListPanel *hosts = window.hostList();
+        hosts->addHost(server);
+        for (int row = 0; row < hosts->entries().size(); ++row)
+            hosts->setSelected(row, hosts->entries().at(row).host.name == server.name);
+        TestPlan plan = window.planEditor()->plan();
+        plan.protocols = {QStringLiteral("ftp-get"), QStringLiteral("smb-read")};
+        plan.frameSizes = {1500};
+        plan.repetitions = 1;
+        plan.params.fileSizeBytes = 1024 * 1024;
+        window.planEditor()->setPlan(plan);
+
+        QSignalSpy done(&window, &MainWindow::planDone);
+        auto *start = window.findChild<QPushButton *>(QStringLiteral("startButton"));
+        QTRY_VERIFY_WITH_TIMEOUT(start->isEnabled(), 10000);
+        QTest::mouseClick(start, Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(done.size(), 1, 120000);
+
+        ResultsTable *table = window.resultsTable();
+        QStringList shown;
+        for (int row = 0; row < table->rowCount(); ++row)
+            shown << table->item(row, ResultsTable::Error)->text();
+        qInfo("%s", qPrintable(shown.join(QLatin1Char('\n'))));
+        const QString all = shown.join(QLatin1Char('\n'));
+        QVERIFY2(all.contains(QStringLiteral("\"theirs-gui.bin\" on the server holds 2097153 bytes, not the plan's 1048576"))
+                     && all.contains(QStringLiteral("read as it is")),
+                 qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("SMB read: port %1 of 127.0.0.1 answered with an FTP banner \"220 (vsFTPd")
+                                  .arg(m_servers->ftpPort())),
+                 qPrintable(all));
+        QCOMPARE(test::fileDigest(foreign), digest);
+    }
+
     void cleanupTestCase() { m_servers.reset(); }
 
 private:
