@@ -509,7 +509,10 @@ SmbIdentityProbe::Result SmbIdentityProbe::probe(const Host &host, int timeoutMs
         sources << comment.source;
     }
     if (!ntlm.failed() && h.challenge.hasVersion) {
-        name += (name.isEmpty() ? QString() : QStringLiteral(" ")) + QStringLiteral("(NTLMSSP %1)").arg(h.challenge.versionText());
+        // A version no release has is labelled by it already ("Windows (NTLMSSP 255.255 build 65535)"): once is enough.
+        const QString version = QStringLiteral("(NTLMSSP %1)").arg(h.challenge.versionText());
+        if (!name.contains(version))
+            name += (name.isEmpty() ? QString() : QStringLiteral(" ")) + version;
         sources << ntlm.source;
     }
     r.serverOs = name;
