@@ -1,10 +1,14 @@
 #include "ChartStyle.h"
 
+#include "ChartLegendRow.h"
+#include "ChartTextElement.h"
+
 #include <qcustomplot.h>
 
 #include <QHBoxLayout>
 #include <QHash>
 #include <QLabel>
+#include <QTextLayout>
 #include <QVBoxLayout>
 
 namespace wb {
@@ -64,7 +68,7 @@ QCPTextElement *ChartStyle::addTitle(QCustomPlot *plot, const QString &text)
     QFont font = plot->font();
     font.setPointSizeF(font.pointSizeF() * 1.25);
     font.setBold(true);
-    auto *title = new QCPTextElement(plot, text, font);
+    auto *title = new ChartTextElement(plot, text, font); // a long host name breaks into lines
     plot->plotLayout()->addElement(0, 0, title);
     return title;
 }
@@ -88,25 +92,41 @@ QCPItemText *ChartStyle::addHint(QCustomPlot *plot, const QString &text)
 void ChartStyle::placeLegendBelow(QCustomPlot *plot)
 {
     // Below the axis rect the legend never hides data or value labels, in the window and in exports.
-    // It sits between two empty elements: an empty legend reports a tiny maximum width, which would
-    // otherwise squeeze the whole plot's column (QCustomPlot 2.1 layout rules).
-    auto *legend = plot->legend;
-    if (QCPLayoutInset *inset = plot->axisRect()->insetLayout(); inset->elementCount() > 0)
-        inset->take(legend);
     QCPLayoutGrid *layout = plot->plotLayout();
     const int row = layout->rowCount();
-    auto *legendRow = new QCPLayoutGrid;
-    layout->addElement(row, 0, legendRow);
+    layout->addElement(row, 0, new ChartLegendRow(plot));
     layout->setRowStretchFactor(row, 0.001);
-    legendRow->addElement(0, 0, new QCPLayoutElement(plot));
-    legendRow->addElement(0, 1, legend);
-    legendRow->addElement(0, 2, new QCPLayoutElement(plot));
-    legendRow->setColumnStretchFactors({1, 0.001, 1});
-    legendRow->setMargins(QMargins(0, 0, 0, 0));
-    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    legend->setWrap(4);
-    legend->setBorderPen(Qt::NoPen);
-    legend->setMargins(QMargins(8, 2, 8, 4));
+    plot->legend->setBorderPen(Qt::NoPen);
+    plot->legend->setMargins(QMargins(8, 2, 8, 4));
+}
+
+QString ChartStyle::wrapText(const QString &text, const QFont &font, int width)
+{
+    if (width <= 0)
+        return text;
+    // A little short of the width: fractional advances round up, and a viewer of an SVG or PDF draws with its own
+    // font's metrics, a few percent wider at small sizes than the screen's hinted ones.
+    const qreal lineWidth = std::max(1.0, width * 0.96 - 1);
+    QStringList lines;
+    QTextOption option;
+    option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere); // a long host name has no spaces
+    for (const QString &paragraph : text.split(QLatin1Char('\n'))) {
+        QTextLayout layout(paragraph, font);
+        layout.setTextOption(option);
+        layout.beginLayout();
+        const qsizetype before = lines.size();
+        for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+            line.setLineWidth(lineWidth);
+            QString part = paragraph.mid(line.textStart(), line.textLength());
+            while (!part.isEmpty() && part.back().isSpace()) // the space a line broke at
+                part.chop(1);
+            lines << part;
+        }
+        layout.endLayout();
+        if (lines.size() == before)
+            lines << QString(); // an empty paragraph stays an empty line
+    }
+    return lines.join(QLatin1Char('\n'));
 }
 
 void ChartStyle::styleAxes(QCustomPlot *plot)

@@ -27,8 +27,12 @@ public:
     /// A centred grey text that explains an empty chart ("Press Start to measure...").
     static QCPItemText *addHint(QCustomPlot *plot, const QString &text);
     static void styleAxes(QCustomPlot *plot);
-    /// Moves the legend out of the axis rect into a row under the plot, entries side by side.
+    /// Moves the legend out of the axis rect into a row under the plot, entries side by side as far as the
+    /// chart's width allows, long names broken into lines (ChartLegendRow).
     static void placeLegendBelow(QCustomPlot *plot);
+    /// text broken into lines of at most width pixels in font (a little less, for viewers with other metrics): at
+    /// spaces and hyphens, or anywhere in a word longer than a line. Existing line breaks stay.
+    static QString wrapText(const QString &text, const QFont &font, int width);
     /// Lays out a chart widget: header (ending in "Unit:" and unit) above plot, which takes the rest.
     static void stackUnderHeader(QWidget *chart, QHBoxLayout *header, QComboBox *unit, QCustomPlot *plot);
 };

@@ -4,6 +4,7 @@
 
 #include "ChartExporter.h"
 #include "ChartStyle.h"
+#include "ChartTextElement.h"
 #include "stats/TestSummary.h"
 
 #include <qcustomplot.h>
@@ -51,11 +52,6 @@ double median(QList<double> v)
     const qsizetype n = v.size();
     return n % 2 ? v.at(n / 2) : (v.at(n / 2 - 1) + v.at(n / 2)) / 2;
 }
-
-QString elided(const QString &text, int max)
-{
-    return text.size() <= max ? text : text.left(max - 3) + QLatin1String("...");
-}
 } // namespace
 
 ComparisonChart::ComparisonChart(QWidget *parent)
@@ -72,9 +68,9 @@ ComparisonChart::ComparisonChart(QWidget *parent)
     m_plot->xAxis->setTickLength(0, 4);
     ChartStyle::placeLegendBelow(m_plot);
     m_plot->legend->setVisible(false);
-    // The warning note sits under the legend, so exports carry it too.
+    // The warning note sits under the legend, so exports carry it too; its lines break at the chart's width.
     const int noteRow = m_plot->plotLayout()->rowCount();
-    m_note = new QCPTextElement(m_plot, QString());
+    m_note = new ChartTextElement(m_plot, QString());
     m_note->setTextColor(kWarnColor);
     m_note->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
     m_note->setMargins(QMargins(12, 0, 12, 4));
@@ -415,7 +411,7 @@ void ComparisonChart::rebuild()
                 noteLines << tr("! %1, %2 B frame, %3: %4")
                                  .arg(t.protocol)
                                  .arg(t.frameSize)
-                                 .arg(host.displayName(), elided(warnings.first(), 110));
+                                 .arg(host.displayName(), warnings.first());
             }
             label->setText(text);
             if (narrow) {

@@ -1,5 +1,7 @@
 #include "ChartExporter.h"
+#include "ChartLayoutCheck.h"
 #include "ComparisonChart.h"
+#include "history/ExportExtras.h"
 #include "stats/TestSummary.h"
 
 #include <qcustomplot.h>
@@ -65,6 +67,7 @@ private slots:
     void ticksSayFrameAndMss();
     void percentOfCeilingLabels();
     void oneRepetitionHasNoErrorBar();
+    void longNamesAndWarningsStayInside();
 };
 
 void TestComparisonChart::barsAreMedians()
@@ -339,3 +342,62 @@ void TestComparisonChart::oneRepetitionHasNoErrorBar()
 }
 
 #include "TestComparisonChart.moc"
+
+void TestComparisonChart::longNamesAndWarningsStayInside()
+{
+    // Host names without a space to break at, OS labels as Detect writes them, and a warning of two lines' worth.
+    const QString a = QStringLiteral("fs-linux-01.storage.frankfurt-datacenter-east.example.com");
+    const QString b = QStringLiteral("fs-windows-02.storage.frankfurt-datacenter-east.example.com");
+    const QString c = QStringLiteral("This computer (loopback)");
+    const QString osA = QStringLiteral("Samba 4.17.12-Debian (NTLMSSP 6.1 build 0) on Debian GNU/Linux 12 bookworm");
+    const QString osB = QStringLiteral("Windows Server 2022 Datacenter (NTLMSSP 10.0 build 20348) with SMB 3.1.1");
+    RunResultList list;
+    for (int rep = 1; rep <= 2; ++rep) {
+        list << result(a, osA, QStringLiteral("smb-read"), 1500, rep, 110 + rep);
+        list << result(b, osB, QStringLiteral("smb-read"), 1500, rep, 90 + rep);
+        list << result(c, QStringLiteral("Linux"), QStringLiteral("smb-read"), 1500, rep, 400 + rep);
+    }
+    const QString warning = QStringLiteral(
+        "2230.4 MB/s is above the line-rate ceiling of 10 Gbit/s at MTU 1500 (1186.9 MB/s): a cache, compression or "
+        "a counting error, or a link faster than the speed given for this host; set the link speed in the host's "
+        "settings or check the interface the traffic really took");
+    list[0].warnings << warning;
+    list[1].warnings << QStringLiteral("not stable: the repetitions differ by 41% (more than 10%): "
+                                       "look for other traffic on the link or a busy host");
+
+    ComparisonChart chart;
+    chart.resize(700, 450);
+    chart.setResults(list);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    QCustomPlot *plot = chart.plot();
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    QCOMPARE(plot->legend->itemCount(), 3);
+    const QString shots = qEnvironmentVariable("WIREBENCH_SCREENSHOT_DIR");
+    if (!shots.isEmpty())
+        plot->grab().save(shots + QStringLiteral("/comparison-long-names.png"));
+    const QString onScreen = chartTextOutside(plot, plot->rect());
+    QVERIFY2(onScreen.isEmpty(), qPrintable(onScreen));
+    // The note under the legend holds the whole warning, not its first 110 characters.
+    QVERIFY(chart.warningNote().contains(QStringLiteral("check the interface the traffic really took")));
+
+    // Exports lay the chart out again at their own size, with the footnote naming every host and OS label.
+    QTemporaryDir dir;
+    const QString footnote = ExportExtras::footnoteFor(list);
+    for (const auto &[file, size] : QList<std::pair<QString, QSize>>{{QStringLiteral("small.png"), QSize(640, 480)},
+                                                                    {QStringLiteral("wide.png"), QSize(1600, 1000)},
+                                                                    {QStringLiteral("chart.pdf"), QSize(800, 500)},
+                                                                    {QStringLiteral("chart.svg"), QSize(640, 480)}}) {
+        ChartExportOptions options;
+        options.size = size;
+        options.footnote = footnote;
+        QString error;
+        const QString path = (shots.isEmpty() ? dir.path() : shots) + QStringLiteral("/comparison-") + file;
+        QVERIFY2(ExportExtras::exportChart(plot, path, options, &error), qPrintable(error));
+        // The export's layout is still in place until the chart is drawn again.
+        const QString exported = chartTextOutside(plot, QRect(QPoint(0, 0), size));
+        QVERIFY2(exported.isEmpty(), qPrintable(file + QStringLiteral(":\n") + exported));
+        if (file.endsWith(QStringLiteral(".png")))
+            QCOMPARE(QImage(path).size(), size);
+    }
+}

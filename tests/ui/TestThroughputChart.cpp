@@ -1,6 +1,10 @@
+#include "ChartLayoutCheck.h"
 #include "ThroughputChart.h"
+#include "history/ExportExtras.h"
 
 #include <qcustomplot.h>
+
+#include <QTemporaryDir>
 
 #include <QTest>
 
@@ -44,7 +48,49 @@ private slots:
     void decimatesLongRuns();
     void warmupShaded();
     void shortLastIntervalJoinsThePointBefore();
+    void longHostNameStaysInside();
 };
+
+void TestThroughputChart::longHostNameStaysInside()
+{
+    // The title names the host; a long name without spaces and many repetitions in a narrow chart.
+    ThroughputChart chart;
+    chart.resize(380, 320);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.onPlanStarted(12);
+    for (int rep = 1; rep <= 12; ++rep) {
+        RunSpec s = spec(rep - 1, rep, QStringLiteral("smb-write"));
+        s.host.name = QStringLiteral("fs-windows-02.storage.frankfurt-datacenter-east.example.com");
+        s.host.osLabel = QStringLiteral("Windows Server 2022 Datacenter (NTLMSSP 10.0 build 20348)");
+        chart.onRunStarted(s);
+        chart.addSamples(samples(rep - 1, {100e6, 90e6 + rep * 1e6}));
+    }
+    chart.replotNow();
+    QCustomPlot *plot = chart.plot();
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    QVERIFY(chart.title().contains(QStringLiteral("example.com")));
+    QCOMPARE(plot->legend->itemCount(), 12);
+    const QString onScreen = chartTextOutside(plot, plot->rect());
+    QVERIFY2(onScreen.isEmpty(), qPrintable(onScreen));
+    const QString shots = qEnvironmentVariable("WIREBENCH_SCREENSHOT_DIR");
+    if (!shots.isEmpty())
+        plot->grab().save(shots + QStringLiteral("/live-long-name.png"));
+
+    QTemporaryDir dir;
+    for (const auto &[file, size] : QList<std::pair<QString, QSize>>{{QStringLiteral("live.png"), QSize(480, 360)},
+                                                                    {QStringLiteral("live.pdf"), QSize(800, 500)},
+                                                                    {QStringLiteral("live.svg"), QSize(400, 400)}}) {
+        ChartExportOptions options;
+        options.size = size;
+        options.footnote = chart.exportFootnote();
+        QString error;
+        const QString path = (shots.isEmpty() ? dir.path() : shots) + QStringLiteral("/live-") + file;
+        QVERIFY2(ExportExtras::exportChart(plot, path, options, &error), qPrintable(error));
+        const QString exported = chartTextOutside(plot, QRect(QPoint(0, 0), size));
+        QVERIFY2(exported.isEmpty(), qPrintable(file + QStringLiteral(":\n") + exported));
+    }
+}
 
 void TestThroughputChart::shortLastIntervalJoinsThePointBefore()
 {

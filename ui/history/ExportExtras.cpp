@@ -1,6 +1,7 @@
 #include "ExportExtras.h"
 
 #include "ChartExporter.h"
+#include "ChartTextElement.h"
 
 #include <qcustomplot.h>
 
@@ -35,7 +36,7 @@ public:
         layout->insertRow(m_row);
         QFont font = plot->font();
         font.setPointSizeF(font.pointSizeF() * 0.85);
-        m_element = new QCPTextElement(plot, text, font);
+        m_element = new ChartTextElement(plot, text, font); // many hosts: the line breaks at the chart's width
         m_element->setTextColor(QColor(90, 90, 90));
         m_element->setMargins(QMargins(6, 2, 6, 6));
         layout->addElement(m_row, 0, m_element);
