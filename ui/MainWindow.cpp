@@ -277,9 +277,7 @@ void MainWindow::startEmbeddedResponder()
 
 void MainWindow::connectEngine()
 {
-    connect(&m_engine, &Engine::planStarted, m_live, &ThroughputChart::onPlanStarted);
-    connect(&m_engine, &Engine::runStarted, m_live, &ThroughputChart::onRunStarted);
-    connect(&m_engine, &Engine::samplesReady, m_live, &ThroughputChart::addSamples);
+    m_live->follow(&m_engine);
     connect(&m_engine, &Engine::runFinished, m_results, &ResultsTable::addResult);
     connect(&m_engine, &Engine::runFinished, m_comparison, &ComparisonChart::addResult);
     connect(&m_engine, &Engine::runFinished, m_summary, &SummaryTable::addResult);

@@ -4,6 +4,7 @@
 
 #include "ChartExporter.h"
 #include "ChartStyle.h"
+#include "engine/Engine.h"
 #include "protocols/DriverRegistry.h"
 
 #include <qcustomplot.h>
@@ -76,6 +77,20 @@ QString ThroughputChart::title() const
     return m_title->text();
 }
 
+QString ThroughputChart::hint() const
+{
+    return m_hint->visible() ? m_hint->text() : QString();
+}
+
+void ThroughputChart::follow(const Engine *engine)
+{
+    connect(engine, &Engine::planStarted, this, &ThroughputChart::onPlanStarted);
+    connect(engine, &Engine::runStarted, this, &ThroughputChart::onRunStarted);
+    connect(engine, &Engine::samplesReady, this, &ThroughputChart::addSamples);
+    connect(engine, &Engine::runFinished, this, &ThroughputChart::onRunFinished);
+    connect(engine, &Engine::planFinished, this, &ThroughputChart::onPlanFinished);
+}
+
 QCPGraph *ThroughputChart::graphForRepetition(int rep) const
 {
     for (const Series &s : m_series) {
@@ -122,6 +137,7 @@ void ThroughputChart::clear()
     m_seriesByRun.clear();
     m_shownRuns.clear();
     m_testKey.clear();
+    m_testCounts = {};
     m_plot->legend->setVisible(false);
     m_warmupBand->setVisible(false);
     m_warmupLabel->setVisible(false);
@@ -131,6 +147,9 @@ void ThroughputChart::clear()
 void ThroughputChart::onPlanStarted(int runCount)
 {
     clear();
+    m_planRuns = runCount;
+    m_planHadPoints = false;
+    m_planCounts = {};
     m_title->setText(tr("Live throughput"));
     m_hint->setText(tr("Waiting for the first samples of %n run(s)...", nullptr, runCount));
     m_hint->setVisible(true);
@@ -194,10 +213,87 @@ void ThroughputChart::addSamples(const SampleList &samples)
             continue; // a sample of a run whose start we did not see (or of a cleared test)
         appendPoint(m_series[*it], sample.endSeconds, double(sample.bytes), sample.intervalSeconds);
     }
-    if (!samples.isEmpty() && !m_series.isEmpty()) {
+    if (hasPoints()) {
+        m_planHadPoints = true;
         m_hint->setVisible(false);
         m_dirty = true;
     }
+}
+
+void ThroughputChart::onRunFinished(const RunResult &result)
+{
+    m_planCounts.add(result.status);
+    m_testCounts.add(result.status);
+    if (!hasPoints()) {
+        m_hint->setText(noSamplesText(false, false));
+        m_hint->setVisible(true);
+        m_dirty = true;
+    }
+}
+
+void ThroughputChart::onPlanFinished(bool cancelled)
+{
+    if (!hasPoints()) {
+        m_hint->setText(noSamplesText(true, cancelled));
+        m_hint->setVisible(true);
+    }
+    replotNow();
+}
+
+void ThroughputChart::RunCounts::add(RunStatus status)
+{
+    switch (status) {
+    case RunStatus::Ok: ++ok; break;
+    case RunStatus::Failed: ++failed; break;
+    case RunStatus::NotRun: ++notRun; break;
+    case RunStatus::Cancelled: ++cancelled; break;
+    }
+}
+
+bool ThroughputChart::hasPoints() const
+{
+    return std::any_of(m_series.cbegin(), m_series.cend(), [](const Series &s) { return !s.end.isEmpty(); });
+}
+
+QString ThroughputChart::noSamplesText(bool planEnded, bool cancelled) const
+{
+    // The plan's runs while none has drawn a point; once one has, the runs of the (new) test on screen.
+    const bool wholePlan = !m_planHadPoints;
+    const RunCounts &c = wholePlan ? m_planCounts : m_testCounts;
+    const auto describe = [&c](bool withStopped) {
+        QStringList parts;
+        if (c.failed)
+            parts << tr("%n failed", nullptr, c.failed);
+        if (c.notRun)
+            parts << tr("%n not run", nullptr, c.notRun);
+        if (c.cancelled && withStopped)
+            parts << tr("%n stopped", nullptr, c.cancelled);
+        if (c.ok)
+            parts << tr("%n ended before a first sample", nullptr, c.ok);
+        return parts.join(QLatin1String(", "));
+    };
+    const QString parts = describe(true);
+    const QString seeTable = c.failed || c.notRun ? tr("\nSee the results table for the reasons.") : QString();
+    if (!planEnded) {
+        const QString waiting = wholePlan ? tr("Waiting for the first samples of %n run(s)...", nullptr, m_planRuns)
+                                          : tr("Waiting for the first samples of this test...");
+        return parts.isEmpty() ? waiting : waiting + tr("\nSo far: %1.").arg(parts) + seeTable;
+    }
+    if (cancelled) {
+        const QString before = describe(false);
+        return (before.isEmpty() ? tr("Stopped before the first samples.")
+                                 : tr("Stopped before the first samples: %1.").arg(before))
+               + seeTable;
+    }
+    if (wholePlan && c.failed == m_planRuns && c.total() == m_planRuns)
+        return (m_planRuns == 1 ? tr("No samples: the run failed.")
+                                : tr("No samples: all %1 runs failed.").arg(m_planRuns))
+               + seeTable;
+    if (wholePlan && c.notRun == m_planRuns && c.total() == m_planRuns)
+        return tr("No samples: none of the %n run(s) could run.", nullptr, m_planRuns) + seeTable;
+    const QString of = wholePlan ? tr("No samples: of %n run(s), ", nullptr, m_planRuns)
+                                 : tr("No samples from this test: ");
+    return of + (parts.isEmpty() ? tr("none ended") : parts) + QLatin1Char('.') + seeTable;
 }
 
 void ThroughputChart::appendPoint(Series &s, double end, double bytes, double interval)

@@ -19,6 +19,7 @@ class QCPTextElement;
 
 namespace wb {
 
+class Engine;
 class UnitComboBox;
 
 /// The live graph: throughput against time, one line per repetition of the current test.
@@ -42,6 +43,11 @@ public:
     /// The line under an exported live graph: the host (with OS), frame size and date of the lines shown.
     QString exportFootnote() const;
     QString title() const;
+    /// The grey text over the chart while no line has a point (waiting, or what became of the runs); empty when
+    /// hidden.
+    QString hint() const;
+    /// Follows a plan on the engine: its start, each run's start, samples and end, and the plan's end.
+    void follow(const Engine *engine);
 
 public slots:
     void setUnit(wb::RateUnit unit);
@@ -49,6 +55,9 @@ public slots:
     void onPlanStarted(int runCount);
     void onRunStarted(const wb::RunSpec &spec);
     void addSamples(const wb::SampleList &samples);
+    void onRunFinished(const wb::RunResult &result);
+    /// Until a line has a point the hint says what became of the runs, rather than waiting for ever.
+    void onPlanFinished(bool cancelled);
     /// Draws pending changes now (normally the timer does it).
     void replotNow();
 
@@ -70,6 +79,19 @@ private:
         int pendingCount = 0;
     };
 
+    /// How the runs ended, for the hint when no sample came.
+    struct RunCounts
+    {
+        int ok = 0;
+        int failed = 0;
+        int notRun = 0;
+        int cancelled = 0;
+        void add(RunStatus status);
+        int total() const { return ok + failed + notRun + cancelled; }
+    };
+
+    bool hasPoints() const;
+    QString noSamplesText(bool planEnded, bool cancelled) const;
     void appendPoint(Series &s, double end, double bytes, double interval);
     void decimate(Series &s);
     void rebuildGraph(Series &s);
@@ -94,6 +116,10 @@ private:
     QList<Series> m_series;
     RunResultList m_shownRuns;     ///< spec and start of each line, for the export's footnote
     QHash<int, int> m_seriesByRun; ///< RunSpec::index -> m_series position
+    int m_planRuns = 0;
+    bool m_planHadPoints = false;  ///< a line of this plan had a point (maybe of a test cleared since)
+    RunCounts m_planCounts;        ///< every run of the plan so far
+    RunCounts m_testCounts;        ///< the runs of the test on screen
 };
 
 } // namespace wb

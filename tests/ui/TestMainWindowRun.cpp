@@ -22,6 +22,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -37,6 +38,7 @@ private slots:
     void runAgainstEmbeddedResponder();
     void stopKeepsFinishedRuns();
     void repeatUntilStable();
+    void everyRunFailedSaysSo();
 
 private:
     TestPlan shortPlan(int reps, int durationMs) const;
@@ -188,6 +190,7 @@ void TestMainWindowRun::runAgainstEmbeddedResponder()
                  qPrintable(QStringLiteral("graph %1 MB vs result %2 MB").arg(graphMB).arg(resultMB)));
     }
     QCOMPARE(live->plot()->yAxis->label(), QStringLiteral("Throughput (MB/s)"));
+    QVERIFY2(live->hint().isEmpty(), qPrintable(live->hint())); // the lines are there: nothing over them
 
     // The bar chart: the loopback host's bar is the median of the table's MB/s values.
     ComparisonChart *comparison = window.comparisonChart();
@@ -264,6 +267,52 @@ void TestMainWindowRun::stopKeepsFinishedRuns()
     QVERIFY(window.comparisonChart()->barsForHost(QStringLiteral("This computer (loopback)")));
     QVERIFY(window.throughputChart()->graphForRepetition(1)->dataCount() > 0);
     QVERIFY(window.runControl()->statusText().startsWith(QStringLiteral("Stopped")));
+}
+
+void TestMainWindowRun::everyRunFailedSaysSo()
+{
+    // A port on loopback that nothing listens on: every run is refused.
+    QTcpServer probe;
+    QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+    const quint16 refusedPort = probe.serverPort();
+    probe.close();
+    Config config(m_dir.filePath(QStringLiteral("refused.ini")));
+    MainWindow window(&config);
+    Host host;
+    host.name = QStringLiteral("nobody-home");
+    host.address = QStringLiteral("127.0.0.1");
+    host.port = refusedPort;
+    host.osLabel = QStringLiteral("Linux");
+    window.hostList()->addHost(host);
+    window.hostList()->setSelected(0, false); // the built-in loopback host would succeed
+    TestPlan plan = shortPlan(2, 1000);
+    plan.protocols = {QStringLiteral("tcp-send"), QStringLiteral("tcp-recv")};
+    window.planEditor()->setPlan(plan);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QCOMPARE(window.hostList()->selectedHosts().size(), 1);
+    QSignalSpy done(&window, &MainWindow::planDone);
+    QTest::mouseClick(window.findChild<QPushButton *>(QStringLiteral("startButton")), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(done.size(), 1, 120000);
+
+    // What the table holds, the chart says: no run was measured, and why there is no line.
+    int failed = 0;
+    for (const RunResult &r : window.resultsTable()->results()) {
+        QVERIFY2(!r.ok(), qPrintable(r.spec.protocol));
+        failed += r.status == RunStatus::Failed ? 1 : 0;
+    }
+    QVERIFY(failed >= 1);
+    const QString hint = window.throughputChart()->hint();
+    if (failed == 4 && window.resultsTable()->rowCount() == 4)
+        QCOMPARE(hint, QStringLiteral("No samples: all 4 runs failed.\nSee the results table for the reasons."));
+    else // later repetitions of a refused test may be left out ("same cause as run k")
+        QVERIFY2(hint.startsWith(QStringLiteral("No samples: of 4 run(s), %1 failed").arg(failed)), qPrintable(hint));
+    QVERIFY2(!hint.contains(QStringLiteral("Waiting")), qPrintable(hint));
+    const QString shots = qEnvironmentVariable("WIREBENCH_SCREENSHOT_DIR");
+    if (!shots.isEmpty()) {
+        QTest::qWait(200); // the charts' queued replots
+        window.grab().save(shots + QStringLiteral("/all-runs-failed.png"));
+    }
 }
 
 QTEST_MAIN(TestMainWindowRun)

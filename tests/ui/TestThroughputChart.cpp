@@ -34,6 +34,16 @@ SampleList samples(int runIndex, const QList<double> &bytesPerSecond)
     return list;
 }
 
+RunResult finished(const RunSpec &spec, RunStatus status)
+{
+    RunResult r;
+    r.spec = spec;
+    r.status = status;
+    if (status != RunStatus::Ok)
+        r.error = QStringLiteral("fs1 (127.0.0.1:5301): connection refused: start wirebenchd there");
+    return r;
+}
+
 } // namespace
 
 class TestThroughputChart : public QObject
@@ -48,8 +58,83 @@ private slots:
     void decimatesLongRuns();
     void warmupShaded();
     void shortLastIntervalJoinsThePointBefore();
+    void hintSaysWhatBecameOfTheRuns();
+    void hintGoesWithTheFirstSample();
     void longHostNameStaysInside();
 };
+
+void TestThroughputChart::hintSaysWhatBecameOfTheRuns()
+{
+    // Every run failed: after the plan the chart says so instead of waiting.
+    ThroughputChart chart;
+    chart.onPlanStarted(3);
+    QCOMPARE(chart.hint(), QStringLiteral("Waiting for the first samples of 3 run(s)..."));
+    for (int i = 0; i < 3; ++i) {
+        chart.onRunStarted(spec(i, i + 1));
+        chart.onRunFinished(finished(spec(i, i + 1), RunStatus::Failed));
+    }
+    QCOMPARE(chart.hint(), QStringLiteral("Waiting for the first samples of 3 run(s)...\nSo far: 3 failed.\n"
+                                          "See the results table for the reasons."));
+    chart.onPlanFinished(false);
+    QCOMPARE(chart.hint(), QStringLiteral("No samples: all 3 runs failed.\nSee the results table for the reasons."));
+
+    // Failed and not run (a frame above the path MTU).
+    chart.onPlanStarted(4);
+    chart.onRunStarted(spec(0, 1));
+    chart.onRunFinished(finished(spec(0, 1), RunStatus::Failed));
+    for (int i = 1; i < 4; ++i)
+        chart.onRunFinished(finished(spec(i, i + 1, QStringLiteral("tcp-send"), 9000), RunStatus::NotRun));
+    chart.onPlanFinished(false);
+    QCOMPARE(chart.hint(), QStringLiteral("No samples: of 4 run(s), 1 failed, 3 not run.\n"
+                                          "See the results table for the reasons."));
+
+    // Stopped before anything came.
+    chart.onPlanStarted(5);
+    chart.onRunStarted(spec(0, 1));
+    chart.onRunFinished(finished(spec(0, 1), RunStatus::Cancelled));
+    chart.onPlanFinished(true);
+    QCOMPARE(chart.hint(), QStringLiteral("Stopped before the first samples."));
+
+    // An earlier test drew its lines; the last test (whose start cleared them) failed: said of that test.
+    chart.onPlanStarted(2);
+    chart.onRunStarted(spec(0, 1));
+    chart.addSamples(samples(0, {100e6, 100e6}));
+    chart.onRunFinished(finished(spec(0, 1), RunStatus::Ok));
+    QVERIFY(chart.hint().isEmpty());
+    chart.onRunStarted(spec(1, 1, QStringLiteral("tcp-recv")));
+    chart.onRunFinished(finished(spec(1, 1, QStringLiteral("tcp-recv")), RunStatus::Failed));
+    chart.onPlanFinished(false);
+    QCOMPARE(chart.hint(),
+             QStringLiteral("No samples from this test: 1 failed.\nSee the results table for the reasons."));
+}
+
+void TestThroughputChart::hintGoesWithTheFirstSample()
+{
+    // A healthy plan: the waiting text goes with the first point and nothing comes back at the end.
+    ThroughputChart chart;
+    chart.onPlanStarted(2);
+    chart.onRunStarted(spec(0, 1));
+    QVERIFY(chart.hint().startsWith(QStringLiteral("Waiting for the first samples of 2 run(s)")));
+    chart.addSamples({});
+    QVERIFY(!chart.hint().isEmpty());
+    chart.addSamples(samples(0, {100e6}));
+    QVERIFY(chart.hint().isEmpty());
+    chart.onRunFinished(finished(spec(0, 1), RunStatus::Ok));
+    chart.onRunStarted(spec(1, 2));
+    chart.addSamples(samples(1, {100e6}));
+    chart.onRunFinished(finished(spec(1, 2), RunStatus::Ok));
+    chart.onPlanFinished(false);
+    QVERIFY2(chart.hint().isEmpty(), qPrintable(chart.hint()));
+    // One failed repetition among good ones: the lines are there, nothing to say over them.
+    chart.onPlanStarted(2);
+    chart.onRunStarted(spec(0, 1));
+    chart.addSamples(samples(0, {100e6}));
+    chart.onRunFinished(finished(spec(0, 1), RunStatus::Ok));
+    chart.onRunStarted(spec(1, 2));
+    chart.onRunFinished(finished(spec(1, 2), RunStatus::Failed));
+    chart.onPlanFinished(false);
+    QVERIFY2(chart.hint().isEmpty(), qPrintable(chart.hint()));
+}
 
 void TestThroughputChart::longHostNameStaysInside()
 {
