@@ -4,6 +4,7 @@
 #include "HostDialog.h"
 #include "net/Responder.h"
 
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QMap>
 #include <QHeaderView>
@@ -30,6 +31,11 @@ HostListPanel::HostListPanel(Config *config, QWidget *parent, CredentialStore *c
     m_table->verticalHeader()->setVisible(false);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(Name, QHeaderView::Stretch);
+    // Free text of any length: sized by fitColumns, so that it cannot push the host names out of sight.
+    m_table->horizontalHeader()->setSectionResizeMode(Os, QHeaderView::Interactive);
+    m_table->horizontalHeader()->setSectionResizeMode(ServerType, QHeaderView::Interactive);
+    m_table->setWordWrap(false); // one line per host, elided at the right
+    m_table->viewport()->installEventFilter(this);
     m_table->setToolTip(tr("Tick the hosts the next plan runs against; double-click to edit"));
 
     m_add = new QPushButton(tr("Add..."), this);
@@ -253,7 +259,7 @@ void HostListPanel::refresh()
             }
         }
         set(Port, port);
-        set(Os, h.osLabel);
+        set(Os, h.osLabel)->setToolTip(h.osLabel);
         QTableWidgetItem *server = set(ServerType, serverType);
         server->setToolTip(serverType);
         if (h.embedded && !m_embeddedError.isEmpty())
@@ -262,7 +268,41 @@ void HostListPanel::refresh()
     if (current >= 0 && current < m_entries.size())
         m_table->selectRow(current);
     m_refreshing = false;
+    fitColumns();
     updateButtons();
+}
+
+bool HostListPanel::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_table->viewport() && event->type() == QEvent::Resize)
+        fitColumns();
+    return QWidget::eventFilter(watched, event);
+}
+
+void HostListPanel::fitColumns()
+{
+    QHeaderView *header = m_table->horizontalHeader();
+    const QAbstractItemView *view = m_table; // QTableView hides sizeHintForColumn
+    const auto wanted = [&](int column) {
+        return std::max(view->sizeHintForColumn(column), header->sectionSizeHint(column));
+    };
+    // What is left beside the name (its whole text and check box), the address and the port is shared by the
+    // OS label and the server column: each gets what it needs when both fit, else the shorter keeps its width
+    // up to half and the other the rest, neither below its header.
+    const int left = m_table->viewport()->width() - wanted(Name) - wanted(Address) - wanted(Port);
+    const int os = wanted(Os), server = wanted(ServerType);
+    int osWidth = os, serverWidth = server;
+    if (os + server > left) {
+        const int half = left / 2;
+        if (os <= half)
+            serverWidth = left - os;
+        else if (server <= half)
+            osWidth = left - server;
+        else
+            osWidth = serverWidth = half;
+    }
+    header->resizeSection(Os, std::max(osWidth, header->sectionSizeHint(Os)));
+    header->resizeSection(ServerType, std::max(serverWidth, header->sectionSizeHint(ServerType)));
 }
 
 void HostListPanel::updateButtons()

@@ -54,7 +54,13 @@ public slots:
 signals:
     void hostsChanged();
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
+    /// The host name keeps the width it needs; a long OS label or server state gives way (elided, whole in
+    /// its tooltip).
+    void fitColumns();
     void refresh();
     void save();
     void updateButtons();

@@ -3,12 +3,15 @@
 #include "OptionForm.h"
 #include "protocols/DriverRegistry.h"
 #include "HostListPanel.h"
+#include "MainWindow.h"
 #include "settings/Config.h"
 
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QHeaderView>
+#include <QStyle>
 #include <QTabWidget>
 #include <QLineEdit>
 #include <QPushButton>
@@ -33,6 +36,7 @@ private slots:
     void genericOptionsRoundTrip();
     void serverTypeDefaultPortAndLinkSpeed();
     void dialogFitsItsContent();
+    void longOsLabelKeepsNamesReadable();
 
 private:
     // Fills the next modal HostDialog and presses OK (or Cancel).
@@ -275,6 +279,74 @@ void TestHostListPanel::dialogFitsItsContent()
         if (!dir.isEmpty())
             QVERIFY(shot.save(dir + QStringLiteral("/host-dialog-%1.png").arg(dialog.tabs()->tabText(i))));
     }
+}
+
+namespace {
+
+// Every host name of the window's host table is shown whole: its column holds the check box and the text, measured
+// with the table's font; and the table needs no scrolling. Returns what is wrong, or nothing.
+QString namesNotWhole(MainWindow &window)
+{
+    QTableWidget *table = window.hostList()->table();
+    QHeaderView *header = table->horizontalHeader();
+    const QFontMetrics metrics(table->font());
+    const int indicator = table->style()->pixelMetric(QStyle::PM_IndicatorWidth, nullptr, table);
+    const int nameWidth = header->sectionSize(HostListPanel::Name);
+    QStringList problems;
+    for (int row = 0; row < table->rowCount(); ++row) {
+        const QString name = table->item(row, HostListPanel::Name)->text();
+        if (nameWidth <= metrics.horizontalAdvance(name) + indicator)
+            problems << QStringLiteral("\"%1\" needs %2 px, its column is %3 px")
+                            .arg(name).arg(metrics.horizontalAdvance(name) + indicator).arg(nameWidth);
+    }
+    const int hint = static_cast<QAbstractItemView *>(table)->sizeHintForColumn(HostListPanel::Name);
+    if (nameWidth < hint)
+        problems << QStringLiteral("the name column is %1 px, its contents want %2 px").arg(nameWidth).arg(hint);
+    if (header->length() > table->viewport()->width())
+        problems << QStringLiteral("the columns take %1 px of a %2 px table")
+                        .arg(header->length())
+                        .arg(table->viewport()->width());
+    return problems.join(QLatin1Char('\n'));
+}
+
+} // namespace
+
+void TestHostListPanel::longOsLabelKeepsNamesReadable()
+{
+    // The window at its default size, a host added through the dialog with an OS label as Detect can write it.
+    Config config(m_file);
+    const QString os = QStringLiteral("Windows Server 2022 Datacenter 21H2 (NTLMSSP 10.0 build 20348), "
+                                      "SMB 3.1.1 dialect, signing required, AES-128-GCM ciphers");
+    QCOMPARE(os.size(), 120);
+    const QString shots = qEnvironmentVariable("WIREBENCH_SCREENSHOT_DIR");
+    {
+        MainWindow window(&config);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        fillNextDialog(QStringLiteral("fs-linux-01"), QStringLiteral("127.0.0.2"), 5301, os);
+        QTest::mouseClick(window.findChild<QPushButton *>(QStringLiteral("addHostButton")), Qt::LeftButton);
+        QTRY_COMPARE(window.hostList()->table()->rowCount(), 2);
+        QApplication::processEvents();
+        const QString added = namesNotWhole(window);
+        QVERIFY2(added.isEmpty(), qPrintable(added));
+    }
+    // The next start reads the host from the settings: the same.
+    MainWindow window(&config);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QApplication::processEvents();
+    if (!shots.isEmpty())
+        window.grab().save(shots + QStringLiteral("/hosts-long-os.png"));
+    QTableWidget *table = window.hostList()->table();
+    QCOMPARE(table->rowCount(), 2);
+    const QString restarted = namesNotWhole(window);
+    QVERIFY2(restarted.isEmpty(), qPrintable(restarted));
+    // The OS label gives way: elided, whole in its tooltip.
+    QTableWidgetItem *osItem = table->item(1, HostListPanel::Os);
+    QCOMPARE(osItem->text(), os);
+    QCOMPARE(osItem->toolTip(), os);
+    const int osWidth = table->horizontalHeader()->sectionSize(HostListPanel::Os);
+    QVERIFY(osWidth < QFontMetrics(table->font()).horizontalAdvance(os));
 }
 
 QTEST_MAIN(TestHostListPanel)
