@@ -215,6 +215,10 @@ void TestMainWindowRun::runAgainstEmbeddedResponder()
     }
     QCOMPARE(live->plot()->yAxis->label(), QStringLiteral("Throughput (MB/s)"));
     QVERIFY2(live->hint().isEmpty(), qPrintable(live->hint())); // the lines are there: nothing over them
+    if (const QString shots = qEnvironmentVariable("WIREBENCH_SCREENSHOT_DIR"); !shots.isEmpty()) {
+        QTest::qWait(200); // the charts' queued replots
+        window.grab().save(shots + QStringLiteral("/healthy-run.png"));
+    }
 
     // The bar chart: the loopback host's bar is the median of the table's MB/s values.
     ComparisonChart *comparison = window.comparisonChart();
