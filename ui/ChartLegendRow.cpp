@@ -2,6 +2,8 @@
 
 #include "ChartLegendItem.h"
 
+#include <algorithm>
+
 namespace wb {
 
 ChartLegendRow::ChartLegendRow(QCustomPlot *plot)
@@ -30,14 +32,22 @@ void ChartLegendRow::update(UpdatePhase phase)
     QCPLayoutGrid::update(phase);
 }
 
+QList<QCPAbstractLegendItem *> ChartLegendRow::entries() const
+{
+    // itemCount() counts the grid's cells, and the last row of a wrapped legend may have empty ones.
+    QList<QCPAbstractLegendItem *> items;
+    for (int i = 0; i < m_legend->itemCount(); ++i) {
+        if (QCPAbstractLegendItem *item = m_legend->item(i))
+            items << item;
+    }
+    return items;
+}
+
 void ChartLegendRow::useChartItems()
 {
-    QList<QCPAbstractLegendItem *> items;
-    bool foreign = false;
-    for (int i = 0; i < m_legend->itemCount(); ++i) {
-        items << m_legend->item(i);
-        foreign = foreign || !qobject_cast<ChartLegendItem *>(items.last());
-    }
+    const QList<QCPAbstractLegendItem *> items = entries();
+    const bool foreign = std::any_of(items.cbegin(), items.cend(),
+                                     [](QCPAbstractLegendItem *item) { return !qobject_cast<ChartLegendItem *>(item); });
     if (!foreign)
         return;
     // Taken out and put back in the same order, each plottable's entry now a ChartLegendItem.
@@ -59,25 +69,37 @@ void ChartLegendRow::useChartItems()
 
 void ChartLegendRow::fitTo(int width)
 {
-    const int n = m_legend->itemCount();
+    const QList<QCPAbstractLegendItem *> items = entries();
+    const int n = int(items.size());
     if (n == 0 || width <= 0)
         return;
     const QMargins legendMargins = m_legend->margins();
-    for (int i = 0; i < n; ++i) {
-        if (auto *item = qobject_cast<ChartLegendItem *>(m_legend->item(i))) {
+    for (QCPAbstractLegendItem *entry : items) {
+        if (auto *item = qobject_cast<ChartLegendItem *>(entry)) {
             const int room = width - legendMargins.left() - legendMargins.right() - item->margins().left()
                              - item->margins().right() - m_legend->iconSize().width() - m_legend->iconTextPadding();
             item->setMaxTextWidth(std::max(40, room));
         }
     }
-    // The most entries side by side that fit; one column of broken names always does.
-    for (int columns = std::min(n, kMaxColumns); columns >= 1; --columns) {
-        if (m_legend->wrap() != columns) {
-            m_legend->setWrap(columns);
-            m_legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
-        }
-        if (columns == 1 || m_legend->minimumOuterSizeHint().width() <= width)
+    // The most entries side by side that fit (entry i in column i % columns); one column of broken names always
+    // does. Measured here, so that the legend is rearranged only when the count changes.
+    QList<int> widths;
+    for (QCPAbstractLegendItem *item : items)
+        widths << static_cast<QCPLayoutElement *>(item)->minimumOuterSizeHint().width();
+    int columns = std::min(n, kMaxColumns);
+    for (; columns > 1; --columns) {
+        QList<int> columnWidths(columns, 0);
+        for (int i = 0; i < n; ++i)
+            columnWidths[i % columns] = std::max(columnWidths[i % columns], widths.at(i));
+        int total = legendMargins.left() + legendMargins.right() + (columns - 1) * m_legend->columnSpacing();
+        for (int w : std::as_const(columnWidths))
+            total += w;
+        if (total <= width)
             break;
+    }
+    if (m_legend->wrap() != columns) {
+        m_legend->setWrap(columns);
+        m_legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
     }
 }
 

@@ -21,6 +21,7 @@ public:
     void update(UpdatePhase phase) override;
 
 private:
+    QList<QCPAbstractLegendItem *> entries() const;
     void useChartItems();
     void fitTo(int width);
 

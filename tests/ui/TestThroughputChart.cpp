@@ -4,6 +4,7 @@
 
 #include <qcustomplot.h>
 
+#include <QApplication>
 #include <QTemporaryDir>
 
 #include <QTest>
@@ -61,7 +62,42 @@ private slots:
     void hintSaysWhatBecameOfTheRuns();
     void hintGoesWithTheFirstSample();
     void longHostNameStaysInside();
+    void legendColumnsFollowTheWidth();
 };
+
+void TestThroughputChart::legendColumnsFollowTheWidth()
+{
+    // Five repetitions: four side by side and one under them where there is room (empty cells in the legend's
+    // grid), fewer columns as the chart narrows, every entry inside the chart.
+    ThroughputChart chart;
+    chart.resize(1000, 400);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.onPlanStarted(5);
+    for (int rep = 1; rep <= 5; ++rep) {
+        chart.onRunStarted(spec(rep - 1, rep));
+        chart.addSamples(samples(rep - 1, {100e6, 90e6}));
+    }
+    QCustomPlot *plot = chart.plot();
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    QCOMPARE(plot->legend->wrap(), 4);
+    QCOMPARE(plot->legend->rowCount(), 2);
+    QString outside = chartTextOutside(plot, plot->rect());
+    QVERIFY2(outside.isEmpty(), qPrintable(outside));
+    for (int width : {300, 200, 1000}) {
+        chart.resize(width, 400);
+        QApplication::processEvents();
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+        outside = chartTextOutside(plot, plot->rect());
+        QVERIFY2(outside.isEmpty(), qPrintable(QStringLiteral("%1 px:\n").arg(width) + outside));
+        QVERIFY(plot->legend->wrap() >= 1 && plot->legend->wrap() <= 4);
+    }
+    QCOMPARE(plot->legend->wrap(), 4);
+    // A line removed (a new test clears them) leaves no hole: the next entries still fit.
+    chart.onRunStarted(spec(5, 1, QStringLiteral("tcp-recv")));
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    QCOMPARE(plot->legend->itemCount(), 1);
+}
 
 void TestThroughputChart::hintSaysWhatBecameOfTheRuns()
 {
