@@ -26,7 +26,7 @@ QString usageLines()
         "                    [--server wirebenchd|iperf3] [--json FILE] [--csv FILE] [--chart FILE.png|.pdf|.jpg]\n"
         "                    [--unit MBps|MiBps|Mbps] [--stop-on-error] [--interleave] [--warmup SECONDS]\n"
         "                    [--stable PERCENT [--min-reps N]] [--file-size SIZE] [--set KEY=VALUE ...]\n"
-        "                    [--save-plan FILE]\n"
+        "                    [--save-plan FILE] [--skip-check | --strict-check]\n"
         "  wirebench-cli run --plan FILE [any option above overrides that part of the plan, e.g. --reps 1]\n"
         "  wirebench-cli protocols        list the protocols this build offers and the --set keys they read\n"
         "  wirebench-cli --version | --help\n"
@@ -36,8 +36,11 @@ QString usageLines()
         "Plan files (.wbplan.json, as the GUI's File > Save plan writes them) hold hosts, protocols, frame sizes,\n"
         "repetitions and parameters, never passwords or keys: give those with --set KEY=@FILE or --key-file.\n"
         "`wirebench-cli show SESSION --save-plan FILE` writes the plan of a stored session.\n"
+        "Before the first run each host and protocol is checked (listening, login, share, folder): every problem\n"
+        "is printed at once and the runs it stands in the way of are not run (--strict-check: nothing runs).\n"
         "Units: MB/s = 10^6 bytes/s, MiB/s = 2^20 bytes/s, Mbit/s = 10^6 bits/s. Sizes take K/KiB and M/MiB\n"
-        "(binary). Exit status: 0 all runs ok, 1 a run failed or was not run or a file could not be written, 2 usage error\n"
+        "(binary). Exit status: 0 all runs ok, 1 a run failed or was not run (e.g. for a problem the check found)\n"
+        "or a file could not be written, 2 usage error\n"
         "or a plan file that cannot be used, 130 interrupted (Ctrl-C; runs finished so far are still printed and written).\n");
 }
 
@@ -215,6 +218,11 @@ struct Parser
                                 QStringLiteral("Write the plan about to run (after all options) to FILE, then run it; "
                                                "passwords and keys are left out."),
                                 QStringLiteral("FILE")};
+    QCommandLineOption skipCheck{QStringLiteral("skip-check"),
+                                 QStringLiteral("Do not check the hosts and protocols before the first run.")};
+    QCommandLineOption strictCheck{QStringLiteral("strict-check"),
+                                   QStringLiteral("Run nothing (exit 1) when the check before the first run finds a "
+                                                  "problem; by default the runs it does not stand in the way of run.")};
     QCommandLineOption help{{QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help.")};
     QCommandLineOption version{{QStringLiteral("v"), QStringLiteral("version")}, QStringLiteral("Show the version.")};
 
@@ -223,7 +231,7 @@ struct Parser
         p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
         p.addOptions({host, protocol, frame, reps, duration, messageSize, sendBuffer, recvBuffer, server, key, keyFile,
                       json, jsonSamples, csv, chart, chartSize, unit, interval, stopOnError, interleave, warmup, stable, minReps, fileSize, set, store, noStore,
-                      plan, savePlan, help, version});
+                      plan, savePlan, skipCheck, strictCheck, help, version});
         p.addPositionalArgument(QStringLiteral("command"), QStringLiteral("run | protocols"));
     }
 };
@@ -563,6 +571,10 @@ bool CliOptions::parse(const QStringList &arguments, CliOptions *options, QStrin
     o.includeSamples = parser.p.isSet(parser.jsonSamples);
     o.storePath = parser.p.value(parser.store);
     o.useStore = !parser.p.isSet(parser.noStore);
+    o.skipCheck = parser.p.isSet(parser.skipCheck);
+    o.strictCheck = parser.p.isSet(parser.strictCheck);
+    if (o.skipCheck && o.strictCheck)
+        return fail(QStringLiteral("--skip-check and --strict-check exclude each other: choose one"));
     o.savePlanPath = parser.p.value(parser.savePlan);
     if (parser.p.isSet(parser.savePlan) && o.savePlanPath.isEmpty())
         return fail(QStringLiteral("--save-plan needs a file name"));

@@ -26,6 +26,8 @@ struct CliOptions
     QString planPath;       ///< --plan FILE: the plan came from this file, the other options override parts of it
     QString savePlanPath;   ///< --save-plan FILE: write the plan about to run to FILE first
     QStringList notes;      ///< lines to print before running (what an option changed in the plan file's plan)
+    bool skipCheck = false;   ///< --skip-check: no check of the hosts before the first run
+    bool strictCheck = false; ///< --strict-check: run nothing when that check finds a problem
 
     /// Parses arguments (without the program name). Returns false with a one-line reason on a usage error.
     static bool parse(const QStringList &arguments, CliOptions *options, QString *error);

@@ -2,8 +2,10 @@
 
 #include "ChartOutput.h"
 #include "Console.h"
+#include "PreflightOutput.h"
 #include "StoreCommands.h"
 #include "analysis/Bottleneck.h"
+#include "engine/Preflight.h"
 #include "export/CsvExport.h"
 #include "export/JsonExport.h"
 #include "protocols/DriverRegistry.h"
@@ -136,6 +138,11 @@ int RunCommand::exec()
         for (const QString &note : notes)
             Console::out(note);
     }
+    if (!m_options.skipCheck && m_options.plan.validate().isEmpty()) {
+        m_checked = Preflight::check(m_options.plan); // every host and protocol at once, a few seconds at most
+        if (!PreflightOutput::print(m_checked, m_options.plan, m_options.strictCheck))
+            return 1;
+    }
     m_signalPoll.start();
     if (m_options.useStore) {
         // Results go to the store as each run ends, so that `sessions`, `show` and the GUI's History have them.
@@ -150,7 +157,7 @@ int RunCommand::exec()
         if (m_options.plan.validate().isEmpty())
             m_recorder.begin(m_options.plan);
     }
-    if (!m_engine.start(m_options.plan)) {
+    if (!m_engine.start(m_options.plan, m_checked)) {
         Console::err(QStringLiteral("wirebench-cli: the plan cannot run: %1")
                          .arg(m_options.plan.validate().join(QLatin1Char(' '))));
         return 2;

@@ -39,6 +39,7 @@ private:
     SessionRecorder m_recorder{&m_engine, &m_store};
     QTimer m_signalPoll;
     RunResultList m_results;
+    PreflightReport m_checked; ///< what the check before the first run found
     int m_runCount = 0;
     bool m_interrupted = false;
 };

@@ -14,6 +14,7 @@ void registerEngineMetaTypes()
     qRegisterMetaType<wb::RunResult>();
     qRegisterMetaType<wb::RunResultList>();
     qRegisterMetaType<wb::TestPlan>();
+    qRegisterMetaType<wb::PreflightReport>();
 }
 
 Engine::Engine(QObject *parent)
@@ -44,13 +45,13 @@ Engine::~Engine()
     m_thread.wait();
 }
 
-bool Engine::start(const TestPlan &plan)
+bool Engine::start(const TestPlan &plan, const PreflightReport &checked)
 {
     if (m_running || !plan.validate().isEmpty())
         return false;
     m_running = true;
     TestPlan copy = plan;
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker, copy] { worker->runPlan(copy); },
+    QMetaObject::invokeMethod(m_worker, [worker = m_worker, copy, checked] { worker->runPlan(copy, checked); },
                               Qt::QueuedConnection);
     return true;
 }

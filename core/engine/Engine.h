@@ -1,5 +1,6 @@
 #pragma once
 
+#include "PreflightReport.h"
 #include "model/RunResult.h"
 #include "model/Sample.h"
 #include "plan/TestPlan.h"
@@ -25,7 +26,9 @@ public:
     bool isRunning() const { return m_running; }
     /// Takes a copy of the plan: the caller may edit the next one while this runs.
     /// Returns false (and emits nothing) when a plan is already running or the plan is invalid.
-    bool start(const TestPlan &plan);
+    /// The runs that a problem of `checked` (Preflight) stands in the way of are not run: each is reported
+    /// (runFinished) with status NotRun and the problem, in its turn.
+    bool start(const TestPlan &plan, const PreflightReport &checked = {});
     /// The current run ends within a second; finished runs stay reported.
     void stop();
 

@@ -2,6 +2,7 @@
 
 #include "analysis/RepeatUntilStable.h"
 #include "protocols/DriverRegistry.h"
+#include "protocols/copy/TransferError.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -18,11 +19,13 @@ EngineWorker::EngineWorker(QObject *parent)
 {
 }
 
-void EngineWorker::runPlan(const TestPlan &plan)
+void EngineWorker::runPlan(const TestPlan &plan, const PreflightReport &checked)
 {
     m_stop.store(false);
     m_analyzer.reset();
     m_smbIdentity.clear();
+    m_checked = checked;
+    m_lasting.clear();
     m_runs = plan.expand();
     const QList<RunSpec> &runs = m_runs;
     m_doneCount = 0;
@@ -46,9 +49,17 @@ void EngineWorker::runPlan(const TestPlan &plan)
             continue;
         }
         m_current = i;
-        emit runStarted(spec);
-        RunResult result = runOne(spec);
-        flushSamples();
+        RunResult result;
+        if (const QString why = doomedReason(spec); !why.isEmpty()) {
+            result.spec = spec; // kept in the record, in its turn, with the reason
+            result.status = RunStatus::NotRun;
+            result.error = why;
+        } else {
+            emit runStarted(spec);
+            result = runOne(spec);
+            flushSamples();
+            noteLastingFailure(result);
+        }
         if (plan.params.stableTargetPercent > 0 && result.ok()) {
             figures[key].append(result.megabytesPerSecond());
             const StableDecision d = RepeatUntilStable::decide(figures.value(key), plan.params.minRepetitions,
@@ -145,6 +156,29 @@ void EngineWorker::addSmbIdentity(RunResult &result)
         result.extra.insert(QStringLiteral("server_identity_source"), it->source);
 }
 
+QString EngineWorker::doomedReason(const RunSpec &spec) const
+{
+    if (const QString why = m_checked.notRunReason(spec); !why.isEmpty())
+        return why;
+    const auto it = m_lasting.constFind(stabilityKey(spec));
+    if (it == m_lasting.cend())
+        return {};
+    return QStringLiteral("not run: same cause as run %1, which repeating cannot cure: %2")
+        .arg(it->spec.index + 1)
+        .arg(it->error);
+}
+
+void EngineWorker::noteLastingFailure(RunResult &result)
+{
+    // The driver classified the failure (RunResult::extra["fault"]); a refused connection, a refused login or a
+    // missing share meets every repetition of the test in the same way, so the remaining ones are not run.
+    if (result.status != RunStatus::Failed
+        || !repeatCannotCure(transferFaultFromName(result.extra.value(QStringLiteral("fault")).toString())))
+        return;
+    result.extra.insert(QStringLiteral("repeat_cannot_cure"), true);
+    m_lasting.insert(stabilityKey(result.spec), result);
+}
+
 void EngineWorker::sample(const Sample &s)
 {
     m_pendingSamples.append(s);
@@ -182,6 +216,8 @@ double EngineWorker::estimateSecondsLeft(const QList<RunSpec> &runs, int current
     double left = 0;
     for (int i = current; i < runs.size(); ++i) {
         const RunSpec &spec = runs.at(i);
+        if (!doomedReason(spec).isEmpty())
+            continue; // reported at once, not run
         const ProtocolInfo *info = DriverRegistry::find(spec.protocol);
         if (!info || info->timed) {
             left += (spec.params.durationMs + spec.params.warmupMs) / 1000.0 + 0.2; // + connection set-up

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "PreflightReport.h"
 #include "analysis/RunAnalyzer.h"
 #include "identity/SmbIdentityProbe.h"
 #include "model/RunResult.h"
@@ -25,7 +26,8 @@ public:
     void requestStop() { m_stop.store(true); }
 
 public slots:
-    void runPlan(const wb::TestPlan &plan);
+    /// checked: what the check before the first run found (Engine::start).
+    void runPlan(const wb::TestPlan &plan, const wb::PreflightReport &checked = {});
 
 signals:
     void planStarted(int runCount);
@@ -45,6 +47,10 @@ private:
     static QString stabilityKey(const RunSpec &spec);
     double estimateSecondsLeft(const QList<RunSpec> &runs, int current) const;
     void addSmbIdentity(RunResult &result);
+    /// Why spec cannot work, so is not run: a problem the check found, or a failure of an earlier repetition
+    /// of the same test that repeating cannot cure. Empty: run it.
+    QString doomedReason(const RunSpec &spec) const;
+    void noteLastingFailure(RunResult &result);
 
     std::atomic_bool m_stop{false};
     SampleList m_pendingSamples;
@@ -57,6 +63,8 @@ private:
     int m_totalCount = 0; ///< runs the plan will make, as far as known now
     RunAnalyzer m_analyzer;      ///< link, ceiling, CPU cost, warnings and bottleneck around each run
     QHash<QString, SmbIdentityProbe::Result> m_smbIdentity; ///< per SMB server (address:port), once per plan
+    PreflightReport m_checked;            ///< the running plan's check before its first run
+    QHash<QString, RunResult> m_lasting;  ///< per test: its first failure that repeating cannot cure
 };
 
 } // namespace wb

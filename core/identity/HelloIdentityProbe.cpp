@@ -7,7 +7,7 @@
 
 namespace wb {
 
-ServerEvidence HelloIdentityProbe::probe(const Host &host, int timeoutMs)
+ServerEvidence HelloIdentityProbe::probe(const Host &host, int timeoutMs, control::Hello *out)
 {
     const QString source = QStringLiteral("wirebenchd hello");
     const quint16 port = host.port ? host.port : ResponderConfig::kDefaultPort;
@@ -30,6 +30,8 @@ ServerEvidence HelloIdentityProbe::probe(const Host &host, int timeoutMs)
         const QString why = d.ok() ? error : d.error;
         return ServerEvidence::failure(source, socket.failureLine(QStringLiteral("sent no valid hello (%1): is this port a wirebenchd?").arg(why)));
     }
+    if (out)
+        *out = hello;
     ServerEvidence e;
     e.source = source;
     e.said = QStringLiteral("%1 on %2: %3").arg(hello.software, hello.hostname, hello.osSummary());

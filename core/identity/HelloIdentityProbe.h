@@ -2,6 +2,7 @@
 
 #include "ServerEvidence.h"
 #include "model/Host.h"
+#include "net/ControlMessage.h"
 
 namespace wb {
 
@@ -12,8 +13,8 @@ class HelloIdentityProbe
 public:
     static constexpr int kTimeoutMs = 3000;
 
-    /// The port is the host's control port, else wirebenchd's default.
-    static ServerEvidence probe(const Host &host, int timeoutMs = kTimeoutMs);
+    /// The port is the host's control port, else wirebenchd's default. *hello (when given) gets the hello itself.
+    static ServerEvidence probe(const Host &host, int timeoutMs = kTimeoutMs, control::Hello *hello = nullptr);
 };
 
 } // namespace wb

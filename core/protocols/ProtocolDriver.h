@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/PreflightProblem.h"
 #include "model/RunResult.h"
 #include "model/RunSpec.h"
 #include "model/Sample.h"
@@ -19,6 +20,14 @@ public:
     virtual void status(const QString &text) { Q_UNUSED(text) }
 };
 
+/// For a driver's work outside a run (ProtocolDriver::check): it samples nothing and is never stopped.
+class QuietObserver : public RunObserver
+{
+public:
+    void sample(const Sample &sample) override { Q_UNUSED(sample) }
+    bool stopRequested() const override { return false; }
+};
+
 /// One protocol behind one small interface. A driver runs a single RunSpec, blocking, on the engine's
 /// worker thread, and never throws: failures come back as a RunResult with status Failed and an error
 /// that names the host, what failed and what to try.
@@ -27,6 +36,15 @@ class ProtocolDriver
 public:
     virtual ~ProtocolDriver() = default;
     virtual RunResult run(const RunSpec &spec, RunObserver &observer) = 0;
+    /// A cheap look, before the plan's first run, at whether run() can work against spec.host at all: the server
+    /// listens, takes the login, has the share or folder. Blocking, each step within timeoutMs; writes nothing on
+    /// the server. Every problem found (fault and message set; the caller fills in host and protocol), or none.
+    virtual PreflightProblemList check(const RunSpec &spec, int timeoutMs)
+    {
+        Q_UNUSED(spec)
+        Q_UNUSED(timeoutMs)
+        return {};
+    }
 };
 
 } // namespace wb

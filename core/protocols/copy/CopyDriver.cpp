@@ -59,6 +59,8 @@ public:
     }
 
     RunResult run();
+    /// What run() would meet first: no path, a missing folder, a file or folder it may not read or write.
+    RunResult check();
 
 private:
     bool openTarget(int flags);
@@ -313,6 +315,27 @@ bool CopyRun::readBack(qint64 size, LocalSource &reference)
     return true;
 }
 
+RunResult CopyRun::check()
+{
+    if (m_path.isEmpty())
+        return fail(TransferFault::NoSuchPath, QStringLiteral("no copy path is set for this host"));
+    const QString during = QStringLiteral("during the check before the first run");
+    const QByteArray file = QFile::encodeName(m_path);
+    const QByteArray folder = QFile::encodeName(QFileInfo(m_path).absolutePath());
+    // A read of a file that is there only reads it; anything else writes the file (a write, or a read's seed).
+    const bool readsOnly = m_direction == CopyDriver::Direction::Read && ::access(file.constData(), F_OK) == 0;
+    if (::access(folder.constData(), F_OK) != 0)
+        return failErrno(errno, during);
+    if (m_direction == CopyDriver::Direction::Read && !readsOnly && !m_transfer.createSeed)
+        return failErrno(ENOENT, during); // no file and no leave to write one
+    if (readsOnly ? ::access(file.constData(), R_OK) != 0 : ::access(folder.constData(), W_OK) != 0)
+        return failErrno(errno, during);
+    if (!readsOnly && ::access(file.constData(), F_OK) == 0 && ::access(file.constData(), W_OK) != 0)
+        return failErrno(errno, during);
+    m_result.status = RunStatus::Ok;
+    return m_result;
+}
+
 RunResult CopyRun::run()
 {
     const qint64 size = m_spec.params.fileSizeBytes;
@@ -487,6 +510,17 @@ RunResult CopyDriver::run(const RunSpec &spec, RunObserver &observer)
 {
     CopyRun run(spec, observer, m_direction);
     return run.run();
+}
+
+PreflightProblemList CopyDriver::check(const RunSpec &spec, int timeoutMs)
+{
+    Q_UNUSED(timeoutMs) // local calls; a hung mount blocks them as it would block the run
+    QuietObserver quiet;
+    CopyRun run(spec, quiet, m_direction);
+    const RunResult r = run.check();
+    if (r.status != RunStatus::Failed)
+        return {};
+    return {{{}, {}, r.extra.value(QStringLiteral("fault")).toString(), r.error}};
 }
 
 } // namespace wb

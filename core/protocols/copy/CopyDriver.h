@@ -17,6 +17,8 @@ public:
 
     static QList<ProtocolInfo> protocolInfos();
     RunResult run(const RunSpec &spec, RunObserver &observer) override;
+    /// The path is set, its folder exists and is writable (a read with a file already there: readable).
+    PreflightProblemList check(const RunSpec &spec, int timeoutMs) override;
 
 private:
     Direction m_direction;

@@ -2,6 +2,8 @@
 
 #include "TestFile.h"
 
+#include <cerrno>
+
 namespace wb {
 
 namespace {
@@ -94,6 +96,46 @@ QString transferFaultName(TransferFault fault)
     case TransferFault::Other: return QStringLiteral("other");
     }
     return QStringLiteral("other");
+}
+
+TransferFault transferFaultFromName(const QString &name)
+{
+    if (name.isEmpty())
+        return TransferFault::None;
+    for (int f = int(TransferFault::None); f <= int(TransferFault::Other); ++f) {
+        if (transferFaultName(TransferFault(f)) == name)
+            return TransferFault(f);
+    }
+    return TransferFault::Other;
+}
+
+TransferFault connectFault(int err)
+{
+    switch (err) {
+    case ECONNREFUSED: return TransferFault::NotListening;
+    case ETIMEDOUT: return TransferFault::TimedOut;
+    case EHOSTUNREACH:
+    case ENETUNREACH: return TransferFault::Unreachable;
+    default: return TransferFault::Other;
+    }
+}
+
+bool repeatCannotCure(TransferFault fault)
+{
+    switch (fault) {
+    case TransferFault::NotListening:
+    case TransferFault::Unreachable:
+    case TransferFault::LoginRefused:
+    case TransferFault::NoSuchShare:
+    case TransferFault::NoSuchPath:
+    case TransferFault::PermissionDenied:
+    case TransferFault::TlsUntrusted:
+    case TransferFault::TlsNotOffered:
+    case TransferFault::TlsRequired:
+        return true;
+    default:
+        return false;
+    }
 }
 
 } // namespace wb

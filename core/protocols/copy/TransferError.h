@@ -38,5 +38,16 @@ QString transferErrorLine(const RunSpec &spec, int port, const QString &protocol
 
 /// The JSON name of a fault, recorded in RunResult::extra["fault"] so that tests and exports can tell them apart.
 QString transferFaultName(TransferFault fault);
+/// The fault a transferFaultName() names; Other for a name it does not know, None for an empty one.
+TransferFault transferFaultFromName(const QString &name);
+
+/// The fault of a failed connect(2): ECONNREFUSED is NotListening, ETIMEDOUT TimedOut, no route Unreachable.
+TransferFault connectFault(int err);
+
+/// True for a fault that the same run, repeated at once, meets again (nothing listens, an unknown or unreachable
+/// host, a refused login, no such share or path, no permission, TLS set up differently on the two sides): the
+/// engine does not repeat a test after one ("same cause as run k"). A timeout, a broken connection, a full disk
+/// or a mismatch may pass and are repeated.
+bool repeatCannotCure(TransferFault fault);
 
 } // namespace wb

@@ -350,8 +350,12 @@ public:
     }
 
     RunResult run();
+    /// What run() would meet first (connection, TLS, login, folder, the file of a GET without seeding), each
+    /// step within timeoutMs; status Ok when nothing stood in the way.
+    RunResult check(int timeoutMs);
 
 private:
+    bool open();
     void setup();
     CURLcode perform(Transfer::Mode mode, ThroughputMeter *meter, qint64 uploadBytes);
     qint64 remoteSize(CURLcode *code);
@@ -774,25 +778,59 @@ RunResult FtpRun::failCurl(CURLcode code, const QString &during)
     return fail(TransferFault::Other, QStringLiteral("%1 %2%3").arg(QString::fromUtf8(curl_easy_strerror(code)), during, said));
 }
 
-RunResult FtpRun::run()
+bool FtpRun::open()
 {
     globalInit();
     m_curl = curl_easy_init();
-    if (!m_curl)
-        return fail(TransferFault::LocalError, QStringLiteral("libcurl could not start"));
-    if (m_ftp.tls && m_ftp.trust == FtpSettings::Trust::CaFile) {
-        if (m_ftp.caFile.isEmpty())
-            return fail(TransferFault::TlsUntrusted, QStringLiteral("\"CA file\" is chosen but no CA file is set"));
-        if (!QFileInfo(m_ftp.caFile).isReadable())
-            return fail(TransferFault::TlsUntrusted, QStringLiteral("cannot read the CA file \"%1\"").arg(m_ftp.caFile));
+    if (!m_curl) {
+        fail(TransferFault::LocalError, QStringLiteral("libcurl could not start"));
+        return false;
     }
+    if (m_ftp.tls && m_ftp.trust == FtpSettings::Trust::CaFile) {
+        if (m_ftp.caFile.isEmpty()) {
+            fail(TransferFault::TlsUntrusted, QStringLiteral("\"CA file\" is chosen but no CA file is set"));
+            return false;
+        }
+        if (!QFileInfo(m_ftp.caFile).isReadable()) {
+            fail(TransferFault::TlsUntrusted, QStringLiteral("cannot read the CA file \"%1\"").arg(m_ftp.caFile));
+            return false;
+        }
+    }
+    setup();
+    return true;
+}
+
+RunResult FtpRun::check(int timeoutMs)
+{
+    if (!open())
+        return m_result;
+    const long seconds = qMax(1L, long((timeoutMs + 999) / 1000));
+    curl_easy_setopt(m_curl, CURLOPT_CONNECTTIMEOUT_MS, long(timeoutMs));
+    curl_easy_setopt(m_curl, CURLOPT_SERVER_RESPONSE_TIMEOUT, seconds);
+    const QString during = QStringLiteral("during the check before the first run");
+    CURLcode code = CURLE_OK;
+    remoteSize(&code); // connect, TLS, login, CWD into the file's folder, SIZE: what every run starts with
+    if (code == CURLE_OPERATION_TIMEDOUT)
+        return fail(TransferFault::TimedOut, QStringLiteral("no answer within %1 s %2").arg(seconds).arg(during));
+    if (code == CURLE_REMOTE_FILE_NOT_FOUND && m_direction == FtpDriver::Direction::Get && !m_transfer.createSeed)
+        return fail(TransferFault::NoSuchPath,
+                    QStringLiteral("no file \"%1\" on the server (or let Wirebench create it)").arg(m_ftp.path));
+    if (code != CURLE_OK && code != CURLE_REMOTE_FILE_NOT_FOUND)
+        return failCurl(code, during);
+    m_result.status = RunStatus::Ok;
+    return m_result;
+}
+
+RunResult FtpRun::run()
+{
+    if (!open())
+        return m_result;
     if (m_ftp.tls) {
         m_result.extra.insert(QStringLiteral("ftps"), QStringLiteral("explicit (AUTH TLS), control and data"));
         m_result.extra.insert(QStringLiteral("tls_trust"), m_ftp.trustText());
         if (m_ftp.trust == FtpSettings::Trust::Any)
             m_result.warnings << QStringLiteral("the server's TLS certificate was not checked (accept any certificate)");
     }
-    setup();
     const qint64 size = m_spec.params.fileSizeBytes;
     if (size <= 0)
         return fail(TransferFault::Other, QStringLiteral("the file size must be more than 0 bytes"));
@@ -907,6 +945,16 @@ RunResult FtpDriver::run(const RunSpec &spec, RunObserver &observer)
 {
     FtpRun run(spec, observer, m_direction);
     return run.run();
+}
+
+PreflightProblemList FtpDriver::check(const RunSpec &spec, int timeoutMs)
+{
+    QuietObserver quiet;
+    FtpRun run(spec, quiet, m_direction);
+    const RunResult r = run.check(timeoutMs);
+    if (r.status != RunStatus::Failed)
+        return {};
+    return {{{}, {}, r.extra.value(QStringLiteral("fault")).toString(), r.error}};
 }
 
 } // namespace wb

@@ -16,6 +16,8 @@ public:
 
     static QList<ProtocolInfo> protocolInfos();
     RunResult run(const RunSpec &spec, RunObserver &observer) override;
+    /// Logs in, enters the file's folder and asks for its size (GET without seeding: the file must be there).
+    PreflightProblemList check(const RunSpec &spec, int timeoutMs) override;
 
 private:
     Direction m_direction;

@@ -2,7 +2,9 @@
 
 #include "Iperf3Protocol.h"
 #include "Iperf3Socket.h"
+#include "identity/IdentityProbeSocket.h"
 #include "protocols/ThroughputMeter.h"
+#include "protocols/copy/TransferError.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -314,9 +316,11 @@ Outcome Session::connectControl()
     const QByteArray node = m_spec.host.address.toUtf8();
     const QByteArray service = QByteArray::number(m_port);
     const int rc = ::getaddrinfo(node.constData(), service.constData(), &hints, &list);
-    if (rc != 0 || !list)
+    if (rc != 0 || !list) {
+        m_result.extra.insert(QStringLiteral("fault"), transferFaultName(TransferFault::Unreachable));
         return fail(QStringLiteral("cannot resolve \"%1\" (%2)").arg(m_spec.host.address, QString::fromLocal8Bit(gai_strerror(rc))),
                     QStringLiteral("check the host's address"));
+    }
     IoStatus status = IoStatus::Failed;
     // An iperf3 server re-opens its listening socket around a test (when the client set -M or -w),
     // so a refusal right after the previous test is retried for a moment before it counts.
@@ -345,6 +349,7 @@ Outcome Session::connectControl()
         return fail(QStringLiteral("no answer to the connection within %1 s").arg(m_timeoutMs / 1000.0),
                     QStringLiteral("check the address, the port and any firewall"));
     if (status != IoStatus::Ok) {
+        m_result.extra.insert(QStringLiteral("fault"), transferFaultName(connectFault(m_control.lastErrno())));
         if (m_control.lastErrno() == ECONNREFUSED)
             return fail(QStringLiteral("connection refused"),
                         QStringLiteral("start \"iperf3 -s -p %1\" on the host or correct the port").arg(m_port));
@@ -970,6 +975,18 @@ RunResult Iperf3Driver::run(const RunSpec &spec, RunObserver &observer)
 {
     Session session(spec, observer, m_direction == Direction::Receive, m_transport == Transport::Udp);
     return session.run();
+}
+
+PreflightProblemList Iperf3Driver::check(const RunSpec &spec, int timeoutMs)
+{
+    // Only whether the port takes a connection: iperf3 -s has nothing to say before a cookie, and a cookie
+    // would start a test.
+    const quint16 port = spec.host.port ? spec.host.port : iperf3::kDefaultPort;
+    IdentityProbeSocket socket(spec.host, port, QStringLiteral("iperf3"), timeoutMs);
+    if (!socket.connect())
+        return {{{}, {}, {}, socket.error()}};
+    socket.close();
+    return {};
 }
 
 } // namespace wb

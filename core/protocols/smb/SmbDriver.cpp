@@ -2,6 +2,7 @@
 
 #include "SmbIoPump.h"
 #include "SmbWriteFeed.h"
+#include "identity/IdentityProbeSocket.h"
 #include "identity/SmbIdentityProbe.h"
 #include "protocols/ThroughputMeter.h"
 #include "protocols/copy/TestFile.h"
@@ -18,6 +19,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 #include <arpa/inet.h>
@@ -185,6 +187,9 @@ public:
     }
 
     RunResult run();
+    /// What run() would meet first (connection, login, share, folder, the file of a read without seeding), each
+    /// step within timeoutMs; every problem found.
+    PreflightProblemList check(int timeoutMs);
 
 private:
     bool checkServer();
@@ -653,6 +658,54 @@ RunResult SmbRun::failErrno(int err, const QString &during, bool opening)
     return fail(TransferFault::Other, QStringLiteral("%1 failed %2 (%3)").arg(target, during, sys));
 }
 
+PreflightProblemList SmbRun::check(int timeoutMs)
+{
+    auto problem = [](const RunResult &r) {
+        return PreflightProblem{{}, {}, r.extra.value(QStringLiteral("fault")).toString(), r.error};
+    };
+    if (m_smb.share.isEmpty()) {
+        // Nothing to open without a share, but whether anything listens is worth knowing at the same time.
+        PreflightProblemList problems{problem(fail(TransferFault::NoSuchShare, QStringLiteral("no share is set for this host")))};
+        IdentityProbeSocket socket(m_spec.host, quint16(m_smb.port), QStringLiteral("SMB"), timeoutMs);
+        if (!socket.connect())
+            problems << PreflightProblem{{}, {}, {}, socket.error()};
+        return problems;
+    }
+    if (!init())
+        return {problem(fail(TransferFault::LocalError, QStringLiteral("libsmbclient could not start (%1)")
+                                                           .arg(QString::fromLocal8Bit(std::strerror(errno)))))};
+    smbc_setTimeout(m_ctx, timeoutMs);
+    const QString during = QStringLiteral("during the check before the first run");
+    auto opens = [this](const QByteArray &url) {
+        errno = 0;
+        SMBCFILE *dir = smbc_getFunctionOpendir(m_ctx)(m_ctx, url.constData());
+        const int err = errno ? errno : EIO;
+        if (!dir)
+            return err;
+        smbc_getFunctionClosedir(m_ctx)(m_ctx, dir);
+        return 0;
+    };
+    const QByteArray share = m_smb.url(m_spec.host.address, false);
+    if (const int err = opens(share))
+        return {problem(failErrno(err, during, true))};
+    const qsizetype slash = m_smb.path.lastIndexOf(QLatin1Char('/'));
+    if (slash > 0) {
+        const QStringList folders = m_smb.path.left(slash).split(QLatin1Char('/'), Qt::SkipEmptyParts);
+        QByteArray folder = share;
+        for (const QString &part : folders)
+            folder += '/' + QUrl::toPercentEncoding(part);
+        if (const int err = opens(folder))
+            return {problem(failErrno(err, during, true))};
+    }
+    if (m_direction == SmbDriver::Direction::Read && !m_transfer.createSeed) {
+        struct stat st {};
+        errno = 0;
+        if (smbc_getFunctionStat(m_ctx)(m_ctx, m_smb.url(m_spec.host.address).constData(), &st) != 0)
+            return {problem(failErrno(errno ? errno : EIO, during, true))};
+    }
+    return {};
+}
+
 RunResult SmbRun::run()
 {
     const qint64 size = m_spec.params.fileSizeBytes;
@@ -854,6 +907,17 @@ RunResult SmbDriver::run(const RunSpec &spec, RunObserver &observer)
 {
     SmbRun run(spec, observer, m_direction);
     return run.run();
+}
+
+PreflightProblemList SmbDriver::check(const RunSpec &spec, int timeoutMs)
+{
+    // The checks of a plan run side by side; libsmbclient's contexts share process-wide state (its smb.conf,
+    // talloc stack frames), so one check at a time talks SMB.
+    static std::mutex oneAtATime;
+    const std::lock_guard<std::mutex> lock(oneAtATime);
+    QuietObserver quiet;
+    SmbRun run(spec, quiet, m_direction);
+    return run.check(timeoutMs);
 }
 
 } // namespace wb

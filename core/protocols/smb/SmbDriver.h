@@ -15,6 +15,9 @@ public:
 
     static QList<ProtocolInfo> protocolInfos();
     RunResult run(const RunSpec &spec, RunObserver &observer) override;
+    /// Opens the share with the host's login and the folder of the file (a read without seeding: the file);
+    /// with no share set, says so and whether the port takes a connection.
+    PreflightProblemList check(const RunSpec &spec, int timeoutMs) override;
 
 private:
     Direction m_direction;

@@ -1,5 +1,7 @@
 #include "TcpDriver.h"
 
+#include "identity/HelloIdentityProbe.h"
+#include "identity/IdentityProbeSocket.h"
 #include "net/Auth.h"
 #include "net/ControlMessage.h"
 #include "net/PrintableText.h"
@@ -7,6 +9,7 @@
 #include "net/Responder.h"
 #include "net/Socket.h"
 #include "protocols/ThroughputMeter.h"
+#include "protocols/copy/TransferError.h"
 #include "stats/ReceiveWindow.h"
 
 #include <QDateTime>
@@ -161,6 +164,7 @@ RunResult TcpDriver::run(const RunSpec &spec, RunObserver &observer)
     addrinfo *res = nullptr;
     const int gai = ::getaddrinfo(address.toUtf8().constData(), QByteArray::number(port).constData(), &hints, &res);
     if (gai != 0) {
+        r.extra.insert(QStringLiteral("fault"), transferFaultName(TransferFault::Unreachable));
         return failed(QStringLiteral("cannot resolve the name \"%1\" (%2): check the spelling, DNS, or use an IP address")
                           .arg(address, QString::fromLocal8Bit(gai_strerror(gai))));
     }
@@ -182,6 +186,7 @@ RunResult TcpDriver::run(const RunSpec &spec, RunObserver &observer)
     if (!ctrl.valid()) {
         if (connectErr == ECANCELED)
             return cancelled();
+        r.extra.insert(QStringLiteral("fault"), transferFaultName(connectFault(connectErr)));
         if (connectErr == ECONNREFUSED)
             return failed(wirebenchdRefusedText(port));
         if (connectErr == ETIMEDOUT)
@@ -267,8 +272,10 @@ RunResult TcpDriver::run(const RunSpec &spec, RunObserver &observer)
     for (;;) {
         // A queued client waits as long as the tests before it run; Stop still ends the wait.
         if (!readMessage(kHandshakeTimeoutMs, QStringLiteral("welcome"))) {
-            if (serverWantsKey && key.isEmpty() && err.startsWith(QLatin1String("wirebenchd closed")))
+            if (serverWantsKey && key.isEmpty() && err.startsWith(QLatin1String("wirebenchd closed"))) {
                 err = QStringLiteral("this wirebenchd requires a key: set it in the host's settings or use --key");
+                r.extra.insert(QStringLiteral("fault"), transferFaultName(TransferFault::LoginRefused));
+            }
             return observer.stopRequested() ? cancelled() : failed(err);
         }
         const QString type = m.value(QLatin1String("type")).toString();
@@ -574,6 +581,34 @@ RunResult TcpDriver::run(const RunSpec &spec, RunObserver &observer)
     }
     r.status = RunStatus::Ok;
     return r;
+}
+
+PreflightProblemList TcpDriver::check(const RunSpec &spec, int timeoutMs)
+{
+    // wirebenchd sends its hello before it asks for anything: it tells that the port is a wirebenchd, which
+    // control protocol it speaks and whether it wants a key, without a test or a key.
+    control::Hello hello;
+    const ServerEvidence said = HelloIdentityProbe::probe(spec.host, timeoutMs, &hello);
+    if (said.failed())
+        return {{{}, {}, {}, said.error}};
+    const quint16 port = spec.host.port ? spec.host.port : ResponderConfig::kDefaultPort;
+    const QString where = IdentityProbeSocket(spec.host, port, QStringLiteral("wirebenchd"), timeoutMs).where();
+    if (hello.version != control::kProtocolVersion) {
+        return {{{}, {}, transferFaultName(TransferFault::Other),
+                 QStringLiteral("%1: %2 speaks control protocol version %3, this Wirebench speaks version %4: install "
+                                "matching versions")
+                     .arg(where, hello.software.isEmpty() ? QStringLiteral("the server") : hello.software)
+                     .arg(hello.version)
+                     .arg(control::kProtocolVersion)}};
+    }
+    const bool hasKey = !spec.host.options.value(QLatin1String(kKeyOption)).toString().trimmed().isEmpty();
+    if (hello.auth == QLatin1String(auth::kAuthHmac) && !hasKey) {
+        return {{{}, {}, transferFaultName(TransferFault::LoginRefused),
+                 QStringLiteral("%1: this wirebenchd requires a key and the host has none: enter the key wirebenchd "
+                                "printed at its first start in the host's settings (wirebench-cli: --key-file FILE)")
+                     .arg(where)}};
+    }
+    return {};
 }
 
 } // namespace wb

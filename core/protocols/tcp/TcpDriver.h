@@ -17,6 +17,7 @@ public:
 
     static QList<ProtocolInfo> protocolInfos();
     RunResult run(const RunSpec &spec, RunObserver &observer) override;
+    PreflightProblemList check(const RunSpec &spec, int timeoutMs) override;
 
 private:
     Direction m_direction;

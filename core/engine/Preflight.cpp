@@ -1,0 +1,98 @@
+#include "Preflight.h"
+
+#include "protocols/DriverRegistry.h"
+
+#include <QThreadPool>
+
+#include <algorithm>
+#include <vector>
+
+namespace wb {
+
+namespace {
+
+constexpr int kMaxThreads = 32; // a check mostly waits on the network: a thread per pair, within reason
+
+PreflightProblemList checkPair(const RunSpec &spec, int timeoutMs)
+{
+    std::unique_ptr<ProtocolDriver> driver = DriverRegistry::create(spec.protocol);
+    if (!driver)
+        return {}; // TestPlan::validate() names an unknown protocol before any check
+    PreflightProblemList problems = driver->check(spec, timeoutMs);
+    for (PreflightProblem &p : problems) {
+        p.host = spec.host;
+        p.protocol = spec.protocol;
+    }
+    return problems;
+}
+
+/// One run of each host and protocol of plan, hosts first: the protocol as the plan runs it (an iperf3 host's
+/// tcp-send is iperf3-send), at the plan's first frame size.
+QList<RunSpec> pairsOf(const TestPlan &plan)
+{
+    QList<RunSpec> firsts;
+    for (const RunSpec &spec : plan.expand()) {
+        const bool seen = std::any_of(firsts.cbegin(), firsts.cend(), [&spec](const RunSpec &f) {
+            return f.protocol == spec.protocol && f.host == spec.host;
+        });
+        if (!seen)
+            firsts << spec;
+    }
+    auto hostIndex = [&plan](const RunSpec &spec) { return plan.hosts.indexOf(spec.host); };
+    std::stable_sort(firsts.begin(), firsts.end(),
+                     [&hostIndex](const RunSpec &a, const RunSpec &b) { return hostIndex(a) < hostIndex(b); });
+    return firsts;
+}
+
+} // namespace
+
+Preflight::Preflight(QObject *parent)
+    : QObject(parent)
+{
+    qRegisterMetaType<wb::PreflightReport>();
+}
+
+Preflight::~Preflight()
+{
+    if (m_thread)
+        m_thread->wait();
+}
+
+bool Preflight::start(const TestPlan &plan)
+{
+    if (m_running)
+        return false;
+    if (m_thread)
+        m_thread->wait(); // ended already: its report is what made m_running false
+    m_running = true;
+    m_thread.reset(QThread::create([this, plan] {
+        const PreflightReport report = check(plan);
+        // Queued to this object's thread; the destructor waits for this thread, so `this` is still alive here.
+        QMetaObject::invokeMethod(this, [this, report] {
+            m_running = false;
+            emit finished(report);
+        }, Qt::QueuedConnection);
+    }));
+    m_thread->setObjectName(QStringLiteral("wirebench-preflight"));
+    m_thread->start();
+    return true;
+}
+
+PreflightReport Preflight::check(const TestPlan &plan, int timeoutMs)
+{
+    const QList<RunSpec> pairs = pairsOf(plan);
+    std::vector<PreflightProblemList> found(size_t(pairs.size()));
+    QThreadPool pool;
+    pool.setMaxThreadCount(qBound(1, int(pairs.size()), kMaxThreads));
+    for (qsizetype i = 0; i < pairs.size(); ++i)
+        pool.start([&pairs, &found, i, timeoutMs] { found[size_t(i)] = checkPair(pairs.at(i), timeoutMs); });
+    pool.waitForDone();
+
+    PreflightReport report;
+    report.pairsChecked = int(pairs.size());
+    for (const PreflightProblemList &problems : found)
+        report.problems << problems;
+    return report;
+}
+
+} // namespace wb
