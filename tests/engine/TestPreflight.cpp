@@ -292,6 +292,7 @@ void TestPreflight::wrongSettingsAreNamed()
         {"smb-share", "smb-read", "smb.share", QStringLiteral("nosuchshare"), "no_such_share", "no share \"nosuchshare\""},
         {"smb-password", "smb-write", "smb.password", QStringLiteral("wrong"), "login_refused", "logon refused for user"},
         {"smb-folder", "smb-write", "smb.path", QStringLiteral("no-such-folder/x.bin"), "no_such_path", "no file or folder"},
+        {"smb-on-ftp-port", "smb-read", "smb.port", int(m_servers->ftpPort()), "wrong_service", "answered with an FTP banner"},
         {"copy-folder", "copy-write", "copy.path", QStringLiteral("/nonexistent-wirebench/x.bin"), "no_such_path", "no file or folder"},
     };
     TestPlan plan;

@@ -132,6 +132,9 @@ bool repeatCannotCure(TransferFault fault)
     case TransferFault::TlsUntrusted:
     case TransferFault::TlsNotOffered:
     case TransferFault::TlsRequired:
+    case TransferFault::WrongService:
+    case TransferFault::Smb1Only:
+    case TransferFault::ForeignFile:
         return true;
     default:
         return false;

@@ -45,7 +45,8 @@ TransferFault transferFaultFromName(const QString &name);
 TransferFault connectFault(int err);
 
 /// True for a fault that the same run, repeated at once, meets again (nothing listens, an unknown or unreachable
-/// host, a refused login, no such share or path, no permission, TLS set up differently on the two sides): the
+/// host, a refused login, no such share or path, no permission, TLS set up differently on the two sides, another
+/// service on the port, an SMB1-only server, a foreign file a write would go over): the
 /// engine does not repeat a test after one ("same cause as run k"). A timeout, a broken connection, a full disk
 /// or a mismatch may pass and are repeated.
 bool repeatCannotCure(TransferFault fault);

@@ -808,6 +808,14 @@ RunResult FtpRun::check(int timeoutMs)
     curl_easy_setopt(m_curl, CURLOPT_CONNECTTIMEOUT_MS, long(timeoutMs));
     curl_easy_setopt(m_curl, CURLOPT_SERVER_RESPONSE_TIMEOUT, seconds);
     const QString during = QStringLiteral("during the check before the first run");
+    if (!checkServer()) // another service on the port
+        return m_result;
+    if (m_direction == FtpDriver::Direction::Put) { // as the run: the folder, and no foreign file to write over
+        if (!checkPutTarget())
+            return m_result;
+        m_result.status = RunStatus::Ok;
+        return m_result;
+    }
     CURLcode code = CURLE_OK;
     remoteSize(&code); // connect, TLS, login, CWD into the file's folder, SIZE: what every run starts with
     if (code == CURLE_OPERATION_TIMEDOUT)

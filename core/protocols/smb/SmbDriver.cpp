@@ -664,13 +664,17 @@ PreflightProblemList SmbRun::check(int timeoutMs)
         return PreflightProblem{{}, {}, r.extra.value(QStringLiteral("fault")).toString(), r.error};
     };
     if (m_smb.share.isEmpty()) {
-        // Nothing to open without a share, but whether anything listens is worth knowing at the same time.
+        // Nothing to open without a share, but whether an SMB server listens is worth knowing at the same time.
         PreflightProblemList problems{problem(fail(TransferFault::NoSuchShare, QStringLiteral("no share is set for this host")))};
         IdentityProbeSocket socket(m_spec.host, quint16(m_smb.port), QStringLiteral("SMB"), timeoutMs);
         if (!socket.connect())
             problems << PreflightProblem{{}, {}, {}, socket.error()};
+        else if (!checkServer())
+            problems << problem(m_result);
         return problems;
     }
+    if (!checkServer()) // another service on the port, or an SMB1-only server the host does not allow
+        return {problem(m_result)};
     if (!init())
         return {problem(fail(TransferFault::LocalError, QStringLiteral("libsmbclient could not start (%1)")
                                                            .arg(QString::fromLocal8Bit(std::strerror(errno)))))};
@@ -703,6 +707,8 @@ PreflightProblemList SmbRun::check(int timeoutMs)
         if (smbc_getFunctionStat(m_ctx)(m_ctx, m_smb.url(m_spec.host.address).constData(), &st) != 0)
             return {problem(failErrno(errno ? errno : EIO, during, true))};
     }
+    if (m_direction == SmbDriver::Direction::Write && !checkWriteTarget()) // reads; never writes over a foreign file
+        return {problem(m_result)};
     return {};
 }
 
