@@ -32,6 +32,7 @@ bin="$out/fuzz_preauth"
 "$cxx" -std=c++20 -g -O1 -fPIC -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -I"$root/core" -I"$root/core/net" \
     "$here/fuzz_preauth.cpp" "$root/core/net/ControlMessage.cpp" "$root/core/net/Auth.cpp" \
+    "$root/core/net/PrintableText.cpp" \
     $(pkg-config --cflags --libs Qt6Core) -o "$bin"
 
 work="$out/corpus"
