@@ -2,6 +2,7 @@
 
 #include "IdentityProbeSocket.h"
 #include "net/Auth.h"
+#include "net/PrintableText.h"
 #include "net/ControlMessage.h"
 #include "net/Responder.h"
 
@@ -24,6 +25,11 @@ ServerEvidence HelloIdentityProbe::probe(const Host &host, int timeoutMs, contro
             return ServerEvidence::failure(source, socket.error());
     }
     socket.close();
+    // A full queue or a connection limit: the server's own words, as the run itself would give them.
+    if (d.ok() && d.message.value(QLatin1String("type")).toString() == QLatin1String(control::kBusy)) {
+        const QString said = net::printableText(d.message.value(QLatin1String("message")).toString().trimmed(), 300);
+        return ServerEvidence::failure(source, socket.failureLine(said.isEmpty() ? QStringLiteral("wirebenchd is busy: try again later") : said));
+    }
     control::Hello hello;
     QString error;
     if (!d.ok() || !control::Hello::fromJson(d.message, &hello, &error)) {
