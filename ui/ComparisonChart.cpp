@@ -5,6 +5,7 @@
 #include "ChartExporter.h"
 #include "ChartStyle.h"
 #include "ChartTextElement.h"
+#include "analysis/FrameRule.h"
 #include "stats/TestSummary.h"
 
 #include <qcustomplot.h>
@@ -244,12 +245,14 @@ void ComparisonChart::rebuild()
     // Per test group: the MSS values used by its hosts, and whether any of its runs ran at all.
     QList<QList<int>> groupMss;
     QList<bool> groupRan;
+    QList<RunResultList> groupRuns; // for the frame the runs really used (FrameRule)
     for (const TestSummary &t : summaries) {
         const QString key = testKeyOf(t.protocol, t.frameSize);
         if (!m_testKeys.contains(key)) {
             m_testKeys << key;
             groupMss << QList<int>();
             groupRan << false;
+            groupRuns << RunResultList();
         }
         const qsizetype g = m_testKeys.indexOf(key);
         if (t.mss > 0 && !groupMss[g].contains(t.mss))
@@ -257,6 +260,8 @@ void ComparisonChart::rebuild()
         for (const RunResult &r : m_results) {
             if (sameTest(t, r) && r.status != RunStatus::NotRun)
                 groupRan[g] = true;
+            if (sameTest(t, r))
+                groupRuns[g] << r;
         }
         if (!hostKeys.contains(hostKey(t.host))) {
             hostKeys << hostKey(t.host);
@@ -286,7 +291,16 @@ void ComparisonChart::rebuild()
         for (int m : groupMss.at(i))
             mss << QString::number(m);
         // One fact per line: groups stay narrow enough for several tests side by side.
+        // Labelled by the frame the runs used, which their MSS tells (an SMB run cannot clamp it).
+        const QList<int> used = FrameRule::usedFrames(groupRuns.at(i));
         QString label = protocol + QLatin1Char('\n') + tr("%1 B frame").arg(frame);
+        if (!used.isEmpty() && used != QList<int>{frame.toInt()}) {
+            QStringList usedText;
+            for (int f : used)
+                usedText << QString::number(f);
+            label = protocol + QLatin1Char('\n') + tr("%1 B frame").arg(usedText.join(QLatin1Char('/')))
+                    + QLatin1Char('\n') + tr("(%1 B planned)").arg(frame);
+        }
         if (!mss.isEmpty())
             label += QLatin1Char('\n') + tr("MSS %1 B").arg(mss.join(QLatin1Char('/')));
         else if (!groupRan.at(i))
@@ -331,9 +345,11 @@ void ComparisonChart::rebuild()
             QList<double> percents;
             bool allNotRun = true;
             QString notRunReason;
+            RunResultList testRuns;
             for (const RunResult &r : m_results) {
                 if (!sameTest(t, r))
                     continue;
+                testRuns << r;
                 for (const QString &w : r.warnings) {
                     if (!warnings.contains(w))
                         warnings << w;
@@ -409,8 +425,7 @@ void ComparisonChart::rebuild()
                 m_markers << Marker{host.displayName(), testKey, warnings.join(QLatin1Char('\n')),
                                     QRectF(key - drawnWidth / 2, 0, drawnWidth, std::max(hi, value)), false};
                 noteLines << tr("! %1, %2 B frame, %3: %4")
-                                 .arg(t.protocol)
-                                 .arg(t.frameSize)
+                                 .arg(t.protocol, FrameRule::frameText(testRuns))
                                  .arg(host.displayName(), warnings.first());
             }
             label->setText(text);

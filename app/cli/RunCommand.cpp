@@ -5,6 +5,7 @@
 #include "PreflightOutput.h"
 #include "StoreCommands.h"
 #include "analysis/Bottleneck.h"
+#include "analysis/FrameRule.h"
 #include "engine/Preflight.h"
 #include "export/CsvExport.h"
 #include "export/JsonExport.h"
@@ -198,8 +199,7 @@ QString RunCommand::runLine(const RunResult &r) const
     QString line = QStringLiteral("run %1/%2  %3  [%4]  %5  frame %6%7  rep %8/%9  ")
                        .arg(r.spec.index + 1)
                        .arg(m_runCount)
-                       .arg(hostLabel(r.spec.host), osOf(r), r.spec.protocol)
-                       .arg(r.spec.frameSize)
+                       .arg(hostLabel(r.spec.host), osOf(r), r.spec.protocol, FrameRule::frameText(r))
                        .arg(mss)
                        .arg(r.spec.repetition)
                        .arg(m_options.plan.repetitions);
@@ -252,7 +252,7 @@ void RunCommand::printSummary()
     for (const TestSummary &t : tests) {
         QStringList row{hostLabel(t.host),
                         t.host.osLabel.isEmpty() ? QStringLiteral("-") : t.host.osLabel,
-                        t.protocol + QStringLiteral(" @ ") + QString::number(t.frameSize),
+                        t.protocol + QStringLiteral(" @ ") + FrameRule::frameText(t.runsOf(m_results)),
                         t.mss > 0 ? QString::number(t.mss) : QStringLiteral("-"),
                         QStringLiteral("%1/%2").arg(t.okRuns).arg(t.okRuns + t.failedRuns)};
         if (t.okRuns > 0) {
@@ -291,7 +291,8 @@ void RunCommand::printSummary()
             Console::out(QStringLiteral("\nLikely bottleneck per test:"));
             heading = true;
         }
-        Console::out(QStringLiteral("%1  %2 @ %3: %4").arg(hostLabel(t.host), t.protocol).arg(t.frameSize).arg(sentence));
+        Console::out(QStringLiteral("%1  %2 @ %3: %4")
+                         .arg(hostLabel(t.host), t.protocol, FrameRule::frameText(t.runsOf(m_results)), sentence));
     }
 }
 

@@ -1,6 +1,7 @@
 #include "Bottleneck.h"
 
 #include "Ceiling.h"
+#include "FrameRule.h"
 
 #include <QHash>
 
@@ -16,7 +17,14 @@ double Evidence::ceilingBytesPerSecond() const
         const double link = Ceiling::udpGoodputBytesPerSecond(linkSpeedMbps, mtu);
         return link > 0 ? std::min(target, link) : target;
     }
-    return Ceiling::tcpGoodputBytesPerSecond(linkSpeedMbps, mtu, timestamps);
+    return tcpCeilingAt(linkSpeedMbps);
+}
+
+double Evidence::tcpCeilingAt(double speedMbps) const
+{
+    if (mss > 0)
+        return Ceiling::tcpGoodputForMss(speedMbps, mss, ipv6, timestamps);
+    return Ceiling::tcpGoodputBytesPerSecond(speedMbps, mtu, timestamps, ipv6);
 }
 
 double Evidence::percentOfCeiling() const
@@ -56,6 +64,12 @@ struct Cause
     QString reason;   ///< as one item of a warning's list of likely causes
 };
 
+/// "MTU 1500", "MTU 1500 over IPv6": the frame the ceiling is for (the one the run's MSS makes).
+QString mtuText(const Evidence &e)
+{
+    return QStringLiteral("MTU %1%2").arg(e.mtu).arg(e.ipv6 ? QStringLiteral(" over IPv6") : QString());
+}
+
 QString ceilingPhrase(const Evidence &e)
 {
     if (e.udpTargetMbps > 0) {
@@ -68,10 +82,8 @@ QString ceilingPhrase(const Evidence &e)
         return QStringLiteral("the UDP target of %1 (%2)")
             .arg(Ceiling::formatLinkSpeed(e.udpTargetMbps), Ceiling::formatMBps(e.ceilingBytesPerSecond()));
     }
-    return QStringLiteral("the %1 ceiling at MTU %2 (%3)")
-        .arg(Ceiling::formatLinkSpeed(e.linkSpeedMbps))
-        .arg(e.mtu)
-        .arg(Ceiling::formatMBps(e.ceilingBytesPerSecond()));
+    return QStringLiteral("the %1 ceiling at %2 (%3)")
+        .arg(Ceiling::formatLinkSpeed(e.linkSpeedMbps), mtuText(e), Ceiling::formatMBps(e.ceilingBytesPerSecond()));
 }
 
 /// Where retransmitted traffic went, naming a cable or duplex only when the interface shows a fault.
@@ -134,7 +146,7 @@ QList<Cause> causes(const Evidence &e, const AnalysisThresholds &t)
 
     // The local interface negotiated less than the link speed the user set for this host.
     if (e.localSpeedMbps > 0 && e.linkSpeedMbps > 0 && e.localSpeedMbps < e.linkSpeedMbps) {
-        const double local = Ceiling::tcpGoodputBytesPerSecond(e.localSpeedMbps, e.mtu, e.timestamps);
+        const double local = e.tcpCeilingAt(e.localSpeedMbps);
         const QString what = QStringLiteral("%1 negotiated %2, below the %3 expected for this host")
                                  .arg(iface, Ceiling::formatLinkSpeed(e.localSpeedMbps),
                                       Ceiling::formatLinkSpeed(e.linkSpeedMbps));
@@ -252,11 +264,11 @@ QStringList Bottleneck::warnings(const Evidence &e, const AnalysisThresholds &t)
                            .arg(Ceiling::formatMBps(e.measuredBytesPerSecond), ceilingPhrase(e),
                                 Ceiling::formatPercent(percent)));
         else
-            out.append(QStringLiteral("%1 is above the line-rate ceiling of %2 at MTU %3 (%4, %5 of it): a cache, "
+            out.append(QStringLiteral("%1 is above the line-rate ceiling of %2 at %3 (%4, %5 of it): a cache, "
                                       "compression or a counting error")
-                           .arg(Ceiling::formatMBps(e.measuredBytesPerSecond), Ceiling::formatLinkSpeed(e.linkSpeedMbps))
-                           .arg(e.mtu)
-                           .arg(Ceiling::formatMBps(e.ceilingBytesPerSecond()), Ceiling::formatPercent(percent)));
+                           .arg(Ceiling::formatMBps(e.measuredBytesPerSecond), Ceiling::formatLinkSpeed(e.linkSpeedMbps),
+                                mtuText(e), Ceiling::formatMBps(e.ceilingBytesPerSecond()),
+                                Ceiling::formatPercent(percent)));
     } else if (percent < t.farBelowPercent) {
         const QStringList found = evidentCauses(e, t);
         const QString link = e.noWire() || e.interfaceKind == QLatin1String("virtual") ? QString()
@@ -298,7 +310,8 @@ Evidence Bottleneck::evidenceFrom(const RunResultList &results)
         QStringLiteral("link_speed_Mbps"),   QStringLiteral("local_link_speed_Mbps"), QStringLiteral("ceiling_mtu"),
         QStringLiteral("socket_buffer_bytes"), QStringLiteral("rtt_us"),              QStringLiteral("disk_MBps"),
         QStringLiteral("remote_disk_MBps"),  QStringLiteral("cpu_local_percent"),     QStringLiteral("cpu_thread_percent"),
-        QStringLiteral("cpu_remote_percent"), QStringLiteral("retransmits"),          QStringLiteral("segments")};
+        QStringLiteral("cpu_remote_percent"), QStringLiteral("retransmits"),          QStringLiteral("segments"),
+        QStringLiteral("udp_target_Mbps")};
     for (const RunResult &r : results) {
         if (!r.ok())
             continue;
@@ -310,10 +323,12 @@ Evidence Bottleneck::evidenceFrom(const RunResultList &results)
             if (r.extra.contains(key) && ok)
                 numbers[key].append(v);
         }
+        if (r.mss > 0)
+            numbers[QStringLiteral("mss")].append(r.mss);
         if (!r.extra.contains(QStringLiteral("segments")) && r.extra.contains(QStringLiteral("retransmits"))) {
             // Segments the sender put on the wire, from its byte count and the MSS.
             const qint64 sent = r.senderBytes > 0 ? r.senderBytes : r.bytes;
-            const int mss = r.mss > 0 ? r.mss : std::max(1, r.spec.frameSize - 52);
+            const int mss = r.mss > 0 ? r.mss : std::max(1, FrameRule::mssFor(r.spec.frameSize, false, true));
             numbers[QStringLiteral("segments")].append(double(sent) / mss);
         }
     }
@@ -347,8 +362,12 @@ Evidence Bottleneck::evidenceFrom(const RunResultList &results)
     e.crcErrors = sum(QStringLiteral("interface_crc_errors"));
     e.frameErrors = sum(QStringLiteral("interface_frame_errors"));
     e.mtu = int(num("ceiling_mtu", last->spec.frameSize));
+    e.mss = int(num("mss", 0));
+    e.ipv6 = x.value(QStringLiteral("ip_version")).toInt() == 6;
     e.udpTargetMbps = num("udp_target_Mbps", -1);
     e.timestamps = x.value(QStringLiteral("tcp_timestamps"), true).toBool();
+    if (e.mss > 0 && e.udpTargetMbps <= 0) // the frame the segments made, whatever the plan said
+        e.mtu = FrameRule::frameOf(e.mss, e.ipv6, e.timestamps);
     e.socketBufferBytes = num("socket_buffer_bytes", 0);
     e.socketBufferFromSystem = x.value(QStringLiteral("socket_buffer_source")).toString() == QLatin1String("system");
     e.rttUs = num("rtt_us", 0);

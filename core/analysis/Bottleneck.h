@@ -33,7 +33,9 @@ struct Evidence
     QString interfaceKind = QStringLiteral("unknown"); ///< "loopback", "virtual", "vm", "hardware", "unknown" (LinkTrust::kindOf)
     double crcErrors = -1;             ///< frames with a bad CRC the interface counted during the runs; -1 = unknown
     double frameErrors = -1;           ///< misaligned frames it counted during the runs; -1 = unknown
-    int mtu = 0;                       ///< frame size the ceiling assumes (bytes)
+    int mtu = 0;                       ///< frame size the ceiling assumes (bytes): the one the MSS makes
+    int mss = 0;                       ///< payload per segment the run really used (TCP_INFO), bytes; 0 = unknown
+    bool ipv6 = false;                 ///< over IPv6 (headers 20 bytes longer than IPv4's)
     double udpTargetMbps = -1;         ///< a UDP test's target payload rate (iperf3 -b), 10^6 bit/s; -1 = TCP
     bool timestamps = true;            ///< TCP timestamp option in use (12 bytes per segment)
     double socketBufferBytes = 0;      ///< the smaller socket buffer of the connection; 0 = unknown
@@ -50,6 +52,9 @@ struct Evidence
     double segments = 0;               ///< data segments sent, for the share of retransmits
 
     double ceilingBytesPerSecond() const;   ///< 0 = unknown
+    /// The TCP ceiling of a link of speedMbps for this run's segments: from the MSS it used when known,
+    /// else from the frame size (Ceiling::tcpGoodputForMss, the one function). 0 = unknown.
+    double tcpCeilingAt(double speedMbps) const;
     double percentOfCeiling() const;        ///< -1 = unknown
     double bufferLimitBytesPerSecond() const; ///< socket buffer / RTT; 0 = unknown
     double retransmitPercent() const;       ///< -1 = unknown

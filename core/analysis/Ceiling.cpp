@@ -1,5 +1,7 @@
 #include "Ceiling.h"
 
+#include "FrameRule.h"
+
 #include <cmath>
 
 namespace wb {
@@ -22,12 +24,17 @@ QString compact(double v, int maxDecimals)
 }
 } // namespace
 
-double Ceiling::tcpGoodputBytesPerSecond(double linkSpeedMbps, int mtu, bool timestamps)
+double Ceiling::tcpGoodputForMss(double linkSpeedMbps, int mss, bool ipv6, bool timestamps)
 {
-    const int headers = kTcpIpHeaderBytes + (timestamps ? kTimestampOptionBytes : 0);
-    if (!(linkSpeedMbps > 0) || mtu <= headers)
+    if (!(linkSpeedMbps > 0) || mss <= 0)
         return 0;
-    return linkSpeedMbps * 1e6 / 8.0 * double(mtu - headers) / double(mtu + kEthernetOverheadBytes);
+    const int frame = FrameRule::frameOf(mss, ipv6, timestamps);
+    return linkSpeedMbps * 1e6 / 8.0 * double(mss) / double(frame + kEthernetOverheadBytes);
+}
+
+double Ceiling::tcpGoodputBytesPerSecond(double linkSpeedMbps, int mtu, bool timestamps, bool ipv6)
+{
+    return tcpGoodputForMss(linkSpeedMbps, FrameRule::mssFor(mtu, ipv6, timestamps), ipv6, timestamps);
 }
 
 double Ceiling::udpGoodputBytesPerSecond(double linkSpeedMbps, int mtu)

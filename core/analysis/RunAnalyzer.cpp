@@ -1,11 +1,13 @@
 #include "RunAnalyzer.h"
 
-#include "Ceiling.h"
 #include "FramePlanCheck.h"
+#include "FrameRule.h"
 #include "LinkTrust.h"
 #include "SocketDiag.h"
+#include "protocols/DriverRegistry.h"
 
 #include <QFile>
+#include <QHostAddress>
 #include <QJsonObject>
 
 #include <algorithm>
@@ -169,6 +171,71 @@ void RunAnalyzer::recordErrorCounters(QVariantMap &x, const LinkInfo &link)
     m_crcBefore = m_frameErrorsBefore = -1;
 }
 
+bool RunAnalyzer::isIpv6(const LinkInfo &link)
+{
+    const QHostAddress a(link.resolvedAddress.isEmpty() ? link.destination : link.resolvedAddress);
+    bool mapped = false;
+    a.toIPv4Address(&mapped); // ::ffff:10.0.0.1 is IPv4 on the wire
+    return a.protocol() == QAbstractSocket::IPv6Protocol && !mapped;
+}
+
+void RunAnalyzer::recordFrame(RunResult &result, const LinkInfo &link)
+{
+    QVariantMap &x = result.extra;
+    const RunSpec &spec = result.spec;
+    const bool ipv6 = isIpv6(link);
+    x.insert(QStringLiteral("ip_version"), ipv6 ? 6 : 4);
+    const int planned = link.pathMtu > 0 ? std::min(spec.frameSize, link.pathMtu) : spec.frameSize;
+    // The ceiling is for the segments the run really sent (TCP_INFO's MSS), whatever frame the plan named.
+    const bool timestamps =
+        x.contains(QStringLiteral("tcp_timestamps"))
+            ? x.value(QStringLiteral("tcp_timestamps")).toBool()
+            : FrameRule::timestampsFromMss(result.mss, ipv6, {planned, link.pathMtu, link.interfaceMtu},
+                                           systemTcpTimestamps());
+    x.insert(QStringLiteral("tcp_timestamps"), timestamps);
+    const int used = result.mss > 0 ? FrameRule::frameOf(result.mss, ipv6, timestamps) : planned;
+    x.insert(QStringLiteral("ceiling_mtu"), used);
+    if (result.mss <= 0)
+        return;
+    x.insert(QStringLiteral("frame_used"), used);
+    if (result.ok() && used != spec.frameSize) {
+        const QString w = usedFrameWarning(spec, link, used, result.mss);
+        if (!result.warnings.contains(w))
+            result.warnings.append(w);
+    }
+}
+
+QString RunAnalyzer::usedFrameWarning(const RunSpec &spec, const LinkInfo &link, int used, int mss)
+{
+    const QString ran = QStringLiteral("%1 @ %2 B frame ran with %3 B frames (MSS %4 B), so it is labelled and judged "
+                                       "by %3 B")
+                            .arg(spec.protocol)
+                            .arg(spec.frameSize)
+                            .arg(used)
+                            .arg(mss);
+    if (used < spec.frameSize)
+        return QStringLiteral("%1: the far end (or a device on the way) announced a smaller MSS, so its MTU is lower: "
+                              "enable %2 B frames on %3 and every switch between, or plan %4 B")
+            .arg(ran)
+            .arg(spec.frameSize)
+            .arg(spec.host.displayName())
+            .arg(used);
+    const ProtocolInfo *info = DriverRegistry::find(spec.protocol);
+    if (info && info->clampsMss)
+        return QStringLiteral("%1: the system did not apply the MSS clamp (TCP_MAXSEG %2 B)")
+            .arg(ran)
+            .arg(FrameRule::maxSegFor(spec.frameSize, isIpv6(link)));
+    const QString who = info && info->family == QLatin1String("smb") ? QStringLiteral("libsmbclient")
+                                                                       : QStringLiteral("this protocol's client");
+    const QString iface = link.interfaceName.isEmpty() ? QStringLiteral("IF") : link.interfaceName;
+    return QStringLiteral("%1: %2 cannot clamp the MSS, so the frames are as large as the path allows (%3 has MTU %4 "
+                          "B). To measure %5 B frames, turn on \"Set the local interface MTU\" "
+                          "(frames.set_interface_mtu, as root) or set it with 'ip link set dev %3 mtu %5'")
+        .arg(ran, who, iface)
+        .arg(link.interfaceMtu)
+        .arg(spec.frameSize);
+}
+
 void RunAnalyzer::judgeRemoteLink(QVariantMap &x, LinkInfo *link)
 {
     link->remoteSpeedMbps = -1;
@@ -290,10 +357,7 @@ void RunAnalyzer::afterRun(RunResult &result)
         notes.removeAll(QString());
         x.insert(QStringLiteral("link_speed_note"), notes.isEmpty() ? QStringLiteral("unknown") : notes.join(QStringLiteral("; ")));
     }
-    const int mtu = link.pathMtu > 0 ? std::min(spec.frameSize, link.pathMtu) : spec.frameSize;
-    x.insert(QStringLiteral("ceiling_mtu"), mtu);
-    const bool timestamps = result.mss > 0 ? result.mss != mtu - Ceiling::kTcpIpHeaderBytes : systemTcpTimestamps();
-    x.insert(QStringLiteral("tcp_timestamps"), timestamps);
+    recordFrame(result, link);
 
     // The socket buffer that bounds the window: the plan's, else the kernel's autotuning maximum.
     if (!x.contains(QStringLiteral("socket_buffer_bytes"))) {

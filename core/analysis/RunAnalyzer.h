@@ -57,8 +57,17 @@ public:
     /// believed. Sets link->remoteSpeedMbps and link->remoteSpeedNote.
     static void judgeRemoteLink(QVariantMap &extra, LinkInfo *link);
 
+    /// The warning for a run whose segments made frames of `used` bytes (from its MSS) instead of the plan's
+    /// frame size, naming both, why, and what to do.
+    static QString usedFrameWarning(const RunSpec &spec, const LinkInfo &link, int used, int mss);
+    /// The route to the host runs over IPv6 (an IPv4-mapped address counts as IPv4).
+    static bool isIpv6(const LinkInfo &link);
+
 private:
     static QString testKey(const RunSpec &spec);
+    /// ip_version, tcp_timestamps, ceiling_mtu and frame_used from the MSS the run used; the warning when
+    /// that is not the plan's frame.
+    void recordFrame(RunResult &result, const LinkInfo &link);
     void recordErrorCounters(QVariantMap &extra, const LinkInfo &link);
 
     AnalysisThresholds m_base;

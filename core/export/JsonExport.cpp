@@ -1,6 +1,7 @@
 #include "JsonExport.h"
 
 #include "analysis/Bottleneck.h"
+#include "analysis/FrameRule.h"
 #include "stats/TestSummary.h"
 
 #include <QFile>
@@ -113,6 +114,14 @@ QJsonObject JsonExport::summaryToJson(const TestSummary &t, const RunResultList 
         const double percent = evidence.percentOfCeiling();
         if (percent >= 0)
             o.insert(QStringLiteral("percent_of_ceiling"), percent);
+        if (evidence.ceilingBytesPerSecond() > 0) // of the frame the MSS made, which frames_used names
+            o.insert(QStringLiteral("ceiling_MBps"), evidence.ceilingBytesPerSecond() / 1e6);
+    }
+    if (!testRuns.isEmpty()) {
+        QJsonArray used;
+        for (int f : FrameRule::usedFrames(testRuns))
+            used.append(f);
+        o.insert(QStringLiteral("frames_used"), used);
     }
     return o;
 }

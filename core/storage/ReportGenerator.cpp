@@ -1,6 +1,7 @@
 #include "ReportGenerator.h"
 
 #include "ResultStore.h"
+#include "analysis/FrameRule.h"
 #include "analysis/RunAnalyzer.h"
 #include "stats/TestSummary.h"
 
@@ -58,6 +59,18 @@ QString dateText(const QDateTime &t)
 QString frameText(int frame)
 {
     return frame > 0 ? withUnit(QString::number(frame), QStringLiteral("B")) : QStringLiteral("unclamped");
+}
+
+/// The frame the runs really used (FrameRule, from their MSS), with the plan's beside it when they differ.
+QString usedFrameText(const RunResultList &runs, int planned)
+{
+    const QList<int> used = FrameRule::usedFrames(runs);
+    if (used.isEmpty() || used == QList<int>{planned})
+        return frameText(planned);
+    QStringList parts;
+    for (int f : used)
+        parts << frameText(f);
+    return QStringLiteral("%1 (%2 planned)").arg(parts.join(QLatin1Char('/')), frameText(planned));
 }
 
 QString mssText(int mss)
@@ -265,8 +278,14 @@ QString ReportGenerator::html(const ReportInput &in, Images images, double fontP
         const Summary &m = t.MBps;
         const bool any = t.okRuns > 0;
         auto r = [&](double MBps) { return any ? rate(MBps * 1e6, unit) : QStringLiteral("-"); };
+        RunResultList testRuns;
+        for (const RunResult &run : in.runs) {
+            if (hostKey(run.spec.host) == hostKey(t.host) && run.spec.protocol == t.protocol
+                && run.spec.frameSize == t.frameSize)
+                testRuns << run;
+        }
         QStringList cells{t.host.displayName(), t.host.osLabel.isEmpty() ? QStringLiteral("-") : t.host.osLabel,
-                          t.protocol, frameText(t.frameSize), mssText(t.mss),
+                          t.protocol, usedFrameText(testRuns, t.frameSize), mssText(t.mss),
                           QStringLiteral("%1 of %2").arg(t.okRuns).arg(t.okRuns + t.failedRuns),
                           r(m.min), r(m.median), r(m.mean), r(m.max), r(m.stddev),
                           any && m.n >= 2 ? QStringLiteral("\u00b1") + kNbsp + rate(m.ci95HalfWidth * 1e6, unit)
@@ -311,7 +330,7 @@ QString ReportGenerator::html(const ReportInput &in, Images images, double fontP
                 sentence = RunAnalyzer::bottleneckFor(testRuns);
             if (!sentence.isEmpty())
                 findings << QStringLiteral("%1, %2 @ %3: %4")
-                                .arg(t.host.displayName(), t.protocol, frameText(t.frameSize), sentence);
+                                .arg(t.host.displayName(), t.protocol, usedFrameText(testRuns, t.frameSize), sentence);
         }
     }
     if (!findings.isEmpty()) {
@@ -350,7 +369,7 @@ QString ReportGenerator::html(const ReportInput &in, Images images, double fontP
         const RunResult &r = in.runs.at(i);
         const bool measured = r.ok() || r.bytes > 0;
         QStringList cells{QString::number(i + 1), r.spec.host.displayName(), r.spec.protocol,
-                          frameText(r.spec.frameSize), QString::number(r.spec.repetition), dateText(r.startedAt),
+                          usedFrameText({r}, r.spec.frameSize), QString::number(r.spec.repetition), dateText(r.startedAt),
                           bytesText(r.bytes), withUnit(fixed(r.seconds, 3), QStringLiteral("s")),
                           measured ? rate(r.bytesPerSecond(), unit) : QStringLiteral("-")};
         if (showMbps)

@@ -1,4 +1,5 @@
 #include "analysis/Ceiling.h"
+#include "analysis/FrameRule.h"
 
 #include <QTest>
 
@@ -33,6 +34,97 @@ private slots:
         QFETCH(double, expected);
         const double got = Ceiling::tcpGoodputBytesPerSecond(linkMbps, mtu, timestamps);
         QVERIFY2(qAbs(got - expected) < 1e-3, qPrintable(QString::number(got, 'f', 4)));
+    }
+
+    // Issue 12, item 2: the ceiling of the segments a run really sent, from its MSS and address family.
+    void goodputForMss_data()
+    {
+        QTest::addColumn<double>("linkMbps");
+        QTest::addColumn<int>("mss");
+        QTest::addColumn<bool>("ipv6");
+        QTest::addColumn<bool>("timestamps");
+        QTest::addColumn<double>("expected"); // rate/8 x MSS/(MSS + IP + TCP + options + 38), by hand
+
+        QTest::newRow("100 Mbit, IPv4, MSS 1448") << 100.0 << 1448 << false << true << 12.5e6 * 1448 / 1538;
+        QTest::newRow("100 Mbit, IPv6, MSS 1428") << 100.0 << 1428 << true << true << 12.5e6 * 1428 / 1538;
+        QTest::newRow("100 Mbit, IPv4, MSS 1460, no timestamps") << 100.0 << 1460 << false << false << 12.5e6 * 1460 / 1538;
+        QTest::newRow("100 Mbit, IPv6, MSS 1440, no timestamps") << 100.0 << 1440 << true << false << 12.5e6 * 1440 / 1538;
+        QTest::newRow("1 Gbit, IPv4, MSS 3948 (MTU 4000)") << 1000.0 << 3948 << false << true << 125e6 * 3948 / 4038;
+        QTest::newRow("1 Gbit, IPv6, MSS 8928 (MTU 9000)") << 1000.0 << 8928 << true << true << 125e6 * 8928 / 9038;
+        QTest::newRow("unknown MSS") << 1000.0 << 0 << false << true << 0.0;
+        QTest::newRow("unknown speed") << -1.0 << 1448 << false << true << 0.0;
+    }
+    void goodputForMss()
+    {
+        QFETCH(double, linkMbps);
+        QFETCH(int, mss);
+        QFETCH(bool, ipv6);
+        QFETCH(bool, timestamps);
+        QFETCH(double, expected);
+        const double got = Ceiling::tcpGoodputForMss(linkMbps, mss, ipv6, timestamps);
+        QVERIFY2(qAbs(got - expected) < 1e-3, qPrintable(QString::number(got, 'f', 4)));
+        // By frame size it is the same function: the frame the MSS makes gives the same ceiling back.
+        if (mss > 0 && linkMbps > 0) {
+            const int frame = FrameRule::frameOf(mss, ipv6, timestamps);
+            QCOMPARE(FrameRule::mssFor(frame, ipv6, timestamps), mss);
+            QVERIFY(qAbs(Ceiling::tcpGoodputBytesPerSecond(linkMbps, frame, timestamps, ipv6) - expected) < 1e-3);
+        }
+    }
+
+    // The issue's figures: a 100 Mbit/s IPv6 tcp-send at line rate (MSS 1428, 11.615 MB/s) read 98.7% of
+    // the IPv4 ceiling of 11.769 MB/s; its own ceiling is 11.606 MB/s.
+    void ipv6AtLineRate()
+    {
+        const double v4 = Ceiling::tcpGoodputBytesPerSecond(100, 1500);
+        const double v6 = Ceiling::tcpGoodputBytesPerSecond(100, 1500, true, true);
+        QCOMPARE(qRound(v4 / 1e3), 11769);
+        QCOMPARE(qRound(v6 / 1e3), 11606);
+        QCOMPARE(Ceiling::tcpGoodputForMss(100, 1428, true, true), v6);
+        QCOMPARE(qRound(Ceiling::percentOf(11.615e6, v4) * 10), 987);
+        const double own = Ceiling::percentOf(11.615e6, v6);
+        QVERIFY2(own > 99.9 && own < 100.2, qPrintable(QString::number(own))); // within the 1% tolerance: no warning
+    }
+
+    void frameRule()
+    {
+        QCOMPARE(FrameRule::maxSegFor(1500, false), 1460);
+        QCOMPARE(FrameRule::maxSegFor(1500, true), 1440);
+        QCOMPARE(FrameRule::maxSegFor(9000, false), 8960);
+        QCOMPARE(FrameRule::maxSegFor(100, false), 0); // below Linux's 88-byte TCP_MAXSEG
+        QCOMPARE(FrameRule::mssFor(1500, false, true), 1448);
+        QCOMPARE(FrameRule::mssFor(1500, true, true), 1428);
+        QCOMPARE(FrameRule::mssFor(4000, false, true), 3948);
+        QCOMPARE(FrameRule::frameOf(3948, false, true), 4000);
+        QCOMPARE(FrameRule::frameOf(1428, true, true), 1500);
+        QCOMPARE(FrameRule::frameOf(1460, false, false), 1500);
+        QCOMPARE(FrameRule::frameOf(0, false, true), 0);
+        // Timestamps, from the MTU the segments fit exactly.
+        QCOMPARE(FrameRule::timestampsFromMss(1448, false, {1500}, false), true);
+        QCOMPARE(FrameRule::timestampsFromMss(1460, false, {1500}, true), false);
+        QCOMPARE(FrameRule::timestampsFromMss(1428, true, {1500}, false), true);
+        QCOMPARE(FrameRule::timestampsFromMss(3948, false, {1500, 4000, 4000}, false), true); // SMB at MTU 4000
+        QCOMPARE(FrameRule::timestampsFromMss(1000, false, {1500}, true), true);  // none fits: the fallback
+        QCOMPARE(FrameRule::timestampsFromMss(1000, false, {1500}, false), false);
+    }
+
+    void frameText()
+    {
+        RunResult r;
+        r.status = RunStatus::Ok;
+        r.spec.frameSize = 1500;
+        QCOMPARE(FrameRule::frameText(r), QStringLiteral("1500"));
+        r.extra.insert(QStringLiteral("frame_used"), 1500);
+        QCOMPARE(FrameRule::frameText(r), QStringLiteral("1500"));
+        r.extra.insert(QStringLiteral("frame_used"), 4000);
+        QCOMPARE(FrameRule::usedFrame(r), 4000);
+        QCOMPARE(FrameRule::frameText(r), QStringLiteral("4000 (1500 planned)"));
+        RunResult plain = r;
+        plain.extra.insert(QStringLiteral("frame_used"), 1500);
+        QCOMPARE(FrameRule::frameText(RunResultList{r, plain}), QStringLiteral("1500/4000 (1500 planned)"));
+        RunResult failed = r;
+        failed.status = RunStatus::Failed;
+        failed.extra.clear();
+        QCOMPARE(FrameRule::frameText(RunResultList{r, failed}), QStringLiteral("4000 (1500 planned)"));
     }
 
     void udpGoodput()

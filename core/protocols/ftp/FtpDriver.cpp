@@ -1,5 +1,6 @@
 #include "FtpDriver.h"
 
+#include "analysis/FrameRule.h"
 #include "identity/IdentityProbeSocket.h"
 #include "identity/ServiceBanner.h"
 #include "identity/SmbIdentityProbe.h"
@@ -135,6 +136,7 @@ struct Transfer
     QByteArray head;                   ///< Mode::Head: the file's first bytes
 
     // Socket and identity, kept across the requests of one run.
+    int frameSize = 0;                 ///< the plan's; each connection's TCP_MAXSEG follows from it (FrameRule)
     int mssWanted = 0;
     int lastFd = -1;
     int controlFd = -1;                ///< the control connection's socket while it is open
@@ -172,6 +174,10 @@ int sockoptCallback(void *clientp, curl_socket_t fd, curlsocktype purpose)
     if (purpose == CURLSOCKTYPE_IPCXN && t->controlFd < 0)
         t->controlFd = fd; // the first connection is the control one; data connections follow while it is open
     t->mss = 0; // a new connection: read its MSS once data flows
+    sockaddr_storage own{};
+    socklen_t ownLen = sizeof(own);
+    const bool v6 = getsockname(fd, reinterpret_cast<sockaddr *>(&own), &ownLen) == 0 && own.ss_family == AF_INET6;
+    t->mssWanted = FrameRule::maxSegFor(t->frameSize, v6);
     if (t->mssWanted > 0 && setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &t->mssWanted, sizeof(t->mssWanted)) != 0)
         t->mssSetFailed = true;
     Q_UNUSED(purpose) // IPCXN (control, passive data) or ACCEPT (active data: only our sends follow it)
@@ -340,7 +346,7 @@ public:
         m_result.spec = spec;
         m_result.startedAt = QDateTime::currentDateTimeUtc();
         m_state.observer = &observer;
-        m_state.mssWanted = spec.frameSize > 40 ? spec.frameSize - 40 : 0;
+        m_state.frameSize = spec.frameSize;
     }
 
     ~FtpRun()

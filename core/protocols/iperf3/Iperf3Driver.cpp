@@ -1,5 +1,6 @@
 #include "Iperf3Driver.h"
 
+#include "analysis/FrameRule.h"
 #include "Iperf3Protocol.h"
 #include "Iperf3Socket.h"
 #include "identity/IdentityProbeSocket.h"
@@ -260,7 +261,7 @@ Outcome Session::prepare()
     const int serverSide = m_reverse ? p.sendBufferBytes : p.recvBufferBytes;
     m_params.window = serverSide > 0 ? serverSide : qMax(p.sendBufferBytes, p.recvBufferBytes);
     if (m_spec.frameSize > 0 && !m_udp) {
-        m_mss = m_spec.frameSize - 40;
+        m_mss = FrameRule::maxSegFor(m_spec.frameSize, false); // IPv6's is set once the address is known
         if (m_mss < 88 || m_mss > kMaxMss)
             return fail(QStringLiteral("frame size %1 B gives an MSS of %2 B").arg(m_spec.frameSize).arg(m_mss),
                         QStringLiteral("iperf3 accepts an MSS of 88 to %1 B; pick a frame size of 128 to %2 B")
@@ -331,6 +332,8 @@ Outcome Session::connectControl()
             if (status == IoStatus::Ok) {
                 std::memcpy(&m_address, ai->ai_addr, ai->ai_addrlen);
                 m_addressLength = ai->ai_addrlen;
+                if (m_mss > 0 && ai->ai_family == AF_INET6)
+                    m_params.mss = m_mss = FrameRule::maxSegFor(m_spec.frameSize, true);
                 break;
             }
             if (status == IoStatus::Stopped)
