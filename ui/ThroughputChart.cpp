@@ -164,7 +164,6 @@ void ThroughputChart::onRunStarted(const RunSpec &spec)
         clear();
         m_testKey = key;
     }
-    m_sampleSeconds = qMax(10, spec.params.sampleIntervalMs) / 1000.0;
     const double warmup = qMax(0, spec.params.warmupMs) / 1000.0;
     const ProtocolInfo *info = DriverRegistry::find(spec.protocol);
     const bool timed = !info || info->timed; // file transfers have no warm-up
@@ -298,15 +297,8 @@ QString ThroughputChart::noSamplesText(bool planEnded, bool cancelled) const
 
 void ThroughputChart::appendPoint(Series &s, double end, double bytes, double interval)
 {
-    if (s.pendingCount == 0 && !s.end.isEmpty() && interval < 0.5 * m_sampleSeconds) {
-        // A run's last, short interval: a rate over a few milliseconds (a receive buffer drained at the end)
-        // would be a spike, so it joins the point before it.
-        s.end.last() = end;
-        s.bytes.last() += bytes;
-        s.interval.last() += interval;
-        rebuildGraph(s);
-        return;
-    }
+    // A run's last, shorter interval is a point of its own: the meter computes it over its own duration, up
+    // to the last byte's arrival (ThroughputMeter), so it is the rate of that time and no spike.
     s.pendingBytes += bytes;
     s.pendingInterval += interval;
     if (++s.pendingCount < s.stride)

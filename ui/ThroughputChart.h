@@ -111,7 +111,6 @@ private:
     QString m_testLabel;
     QString m_testKey;         ///< host + protocol + frame of the lines on screen
     double m_durationSeconds = 0;
-    double m_sampleSeconds = 0.1;  ///< the plan's sample interval
     bool m_pointsShown = false;    ///< dots on the lines (file transfers)
     QList<Series> m_series;
     RunResultList m_shownRuns;     ///< spec and start of each line, for the export's footnote

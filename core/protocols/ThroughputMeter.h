@@ -2,38 +2,65 @@
 
 #include "ProtocolDriver.h"
 
-#include <QElapsedTimer>
+#include <functional>
 
 namespace wb {
 
-/// Turns a stream of byte counts into fixed-interval samples for a driver. Every driver uses it, so
-/// that the live graph and the final figure are made of the same numbers.
+/// Turns the receiver's byte counts into samples on the plan's sampling interval. Every driver uses it, so
+/// that the live graph and the final figure are made of the same numbers, by one rule:
+///
+/// - Sample k covers exactly [k x interval, (k+1) x interval) after start(), on the meter's clock, whenever
+///   the driver happens to call in: the intervals are the clock's, not the driver's I/O calls'.
+/// - Bytes count in the interval in which they reached the receiver. A driver reports them with the span of
+///   time over which they arrived (addSpan); add() means "since the previous report, up to now". Bytes of a
+///   span that crosses a boundary are split in proportion to time (the receiver's count interpolated
+///   linearly between two readings), so a long blocking call or a late report makes no spike.
+/// - The last, shorter sample ends at the last byte's arrival and is divided by its own duration.
+/// - The samples add up exactly to total().
+///
+/// An interval is emitted once the reports cover it; a stall that the driver reports (add(0) while it
+/// waits) shows as intervals of 0 bytes.
 class ThroughputMeter
 {
 public:
-    ThroughputMeter(int runIndex, int intervalMs, RunObserver &observer);
+    /// Nanoseconds on a monotonic clock. The default is the steady clock (the one net::nowNs() reads).
+    using Clock = std::function<qint64()>;
+
+    ThroughputMeter(int runIndex, int intervalMs, RunObserver &observer, Clock clock = {});
 
     void start();                 ///< t = 0 (the receiver's clock for the figure)
-    void add(qint64 bytes);       ///< count bytes; emits every interval that has ended
-    void finish();                ///< emits the last, possibly shorter, interval; stops the clock
-    /// Use a byte count that arrived from elsewhere (the far end) for the total, keeping the samples.
-    void setTotal(qint64 bytes) { m_total = bytes; }
-
-    qint64 total() const { return m_total; }
+    /// bytes reached the receiver between the previous report and now.
+    void add(qint64 bytes);
+    /// bytes reached the receiver between fromNs and toNs (the meter's clock, see now()). A span that starts
+    /// before the previous report's end is taken from there; one that ends before it, up to now().
+    void addSpan(qint64 bytes, qint64 fromNs, qint64 toNs);
+    /// The receiver's count since start() is now receivedBytes (a counter such as TCP_INFO's tcpi_bytes_acked);
+    /// a count below total() is ignored.
+    void setReceived(qint64 receivedBytes);
+    /// Emits the last, possibly shorter, interval; stops the clock.
+    void finish();
+    qint64 now() const { return m_clock(); } ///< the meter's clock, for addSpan()
+    qint64 total() const { return m_total; } ///< bytes reported so far: what the samples add up to
     double elapsedSeconds() const;
     const SampleList &samples() const { return m_samples; }
 
 private:
-    void emitUntil(qint64 nowNs, bool final);
+    qint64 intervalEnd() const { return (m_index + 1) * m_intervalNs; }
+    void spread(double bytes, qint64 from, qint64 to);
+    void emitInterval(qint64 endNs);
 
     int m_runIndex;
     qint64 m_intervalNs;
     RunObserver &m_observer;
-    QElapsedTimer m_clock;
-    qint64 m_total = 0;
-    qint64 m_pending = 0;     ///< bytes in the interval not yet emitted
-    qint64 m_lastEmitNs = 0;
+    Clock m_clock;
+    qint64 m_startNs = -1;
     qint64 m_finishedNs = -1;
+    qint64 m_coveredNs = 0;    ///< reports cover [0, m_coveredNs) since start
+    qint64 m_lastArrivalNs = 0; ///< end of the last span that held bytes
+    qint64 m_index = 0;        ///< the interval being filled
+    double m_spread = 0;       ///< bytes given to intervals so far (fractions of split spans included)
+    qint64 m_total = 0;        ///< bytes reported
+    qint64 m_emitted = 0;      ///< bytes in emitted samples
     SampleList m_samples;
 };
 

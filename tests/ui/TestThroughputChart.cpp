@@ -58,7 +58,7 @@ private slots:
     void newTestClearsLines();
     void decimatesLongRuns();
     void warmupShaded();
-    void shortLastIntervalJoinsThePointBefore();
+    void shortLastIntervalIsAPointOfItsOwn();
     void hintSaysWhatBecameOfTheRuns();
     void hintGoesWithTheFirstSample();
     void longHostNameStaysInside();
@@ -213,18 +213,19 @@ void TestThroughputChart::longHostNameStaysInside()
     }
 }
 
-void TestThroughputChart::shortLastIntervalJoinsThePointBefore()
+void TestThroughputChart::shortLastIntervalIsAPointOfItsOwn()
 {
+    // The meter's last sample covers the time up to the last byte (here 20 ms at the same rate): drawn as it
+    // is, at its own rate, like every other sample the engine delivered.
     ThroughputChart chart;
     chart.onRunStarted(spec(0, 1));
     SampleList list = samples(0, {100e6, 100e6, 100e6});
-    list << Sample{0, 0.302, 0.002, 2000000}; // 2 MB drained in 2 ms: "1000 MB/s" for an instant
+    list << Sample{0, 0.32, 0.02, 2000000};
     chart.addSamples(list);
     QCPGraph *graph = chart.graphForRepetition(1);
-    QCOMPARE(graph->dataCount(), 3);
-    // The last point holds 12 MB over 0.102 s.
-    QVERIFY(qAbs((graph->data()->end() - 1)->value - 12.0 / 0.102) < 1e-6);
-    QCOMPARE((graph->data()->end() - 1)->key, 0.302);
+    QCOMPARE(graph->dataCount(), 4);
+    QVERIFY(qAbs((graph->data()->end() - 1)->value - 100.0) < 1e-6);
+    QCOMPARE((graph->data()->end() - 1)->key, 0.32);
 }
 
 void TestThroughputChart::warmupShaded()

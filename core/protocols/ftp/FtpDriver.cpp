@@ -4,6 +4,7 @@
 #include "identity/IdentityProbeSocket.h"
 #include "identity/ServiceBanner.h"
 #include "identity/SmbIdentityProbe.h"
+#include "net/TcpCounters.h"
 #include "protocols/ThroughputMeter.h"
 #include "protocols/copy/TestFile.h"
 #include "protocols/copy/TransferData.h"
@@ -147,12 +148,55 @@ struct Transfer
     QString greeting;
     QString syst;
     QString lastReply;
+    int uploadFd = -1;       ///< the timed upload's data connection while it is open
+    qint64 uploadFdBase = 0; ///< its tcpi_bytes_acked before any data: 1 (our SYN) when we connected, 0 accepted
 
     void startMeter()
     {
         if (meter && !meterStarted) {
             meter->start();
             meterStarted = true;
+        }
+    }
+
+    /// A timed upload's samples are the bytes the server has acknowledged on the data connection (TCP_INFO),
+    /// not the bytes libcurl handed to its socket: the socket buffer takes megabytes at once and drains after
+    /// libcurl's last send. At most what the read callback handed out (under FTPS TLS adds its own bytes).
+    /// Returns the acknowledged count, -1 without the counter (libcurl's count is used then).
+    qint64 sampleUpload()
+    {
+        if (!meter || !meterStarted || uploadFd < 0)
+            return -1;
+        const qint64 acked = net::TcpCounters::of(uploadFd).bytesAcked;
+        if (acked < 0) {
+            meter->setReceived(uploaded);
+            return -1;
+        }
+        const qint64 got = qBound<qint64>(0, acked - uploadFdBase, handedOut);
+        meter->setReceived(got);
+        return got;
+    }
+
+    /// libcurl closes the data connection after its last send, while up to megabytes are still on their way;
+    /// the server answers 226 once they have arrived. Until it has acknowledged them all, or its reply is
+    /// there (libcurl then reads it at once, so the figure's 226 is not delayed), the samples follow the
+    /// acknowledgements. The FIN goes out now, behind the data, as close() would send it.
+    void sampleUploadDrain(int fd)
+    {
+        if (stopped || localFailed || handedOut < uploadLimit || controlFd < 0)
+            return;
+        ::shutdown(fd, SHUT_WR);
+        qint64 last = -1;
+        for (int still = 0; still < 5000 && !observer->stopRequested(); ++still) { // 5 s without a byte: gone
+            const qint64 got = sampleUpload();
+            if (got < 0 || got >= handedOut)
+                return;
+            if (got != last)
+                still = 0;
+            last = got;
+            pollfd p{controlFd, POLLIN, 0};
+            if (::poll(&p, 1, 1) != 0)
+                return;
         }
     }
 
@@ -173,6 +217,10 @@ int sockoptCallback(void *clientp, curl_socket_t fd, curlsocktype purpose)
     t->lastFd = fd;
     if (purpose == CURLSOCKTYPE_IPCXN && t->controlFd < 0)
         t->controlFd = fd; // the first connection is the control one; data connections follow while it is open
+    if (t->meter && t->mode == Transfer::Mode::Upload && fd != t->controlFd) {
+        t->uploadFd = fd; // the timed upload's data connection (passive: ours; active: the accepted one)
+        t->uploadFdBase = purpose == CURLSOCKTYPE_ACCEPT ? 0 : 1;
+    }
     t->mss = 0; // a new connection: read its MSS once data flows
     sockaddr_storage own{};
     socklen_t ownLen = sizeof(own);
@@ -213,6 +261,10 @@ QString pendingReply(int fd, const RunObserver &observer)
 int closeSocketCallback(void *clientp, curl_socket_t fd)
 {
     auto *t = static_cast<Transfer *>(clientp);
+    if (fd == t->uploadFd) {
+        t->sampleUploadDrain(fd);
+        t->uploadFd = -1;
+    }
     if (fd == t->controlFd) {
         // libcurl drops the control connection without reading it when the data connection of an upload
         // breaks; the server's reason (vsftpd: "451 Failure writing to local file." on a full disk) is
@@ -322,8 +374,8 @@ int xferinfoCallback(void *clientp, curl_off_t, curl_off_t dlnow, curl_off_t, cu
         t->readMss();
     if (t->meter && t->meterStarted) {
         if (t->mode == Transfer::Mode::Upload) {
-            t->meter->add(qint64(ulnow) - t->uploaded);
             t->uploaded = qint64(ulnow);
+            t->sampleUpload();
         } else {
             t->meter->add(0); // keep samples coming while the data stalls
         }
@@ -466,7 +518,12 @@ CURLcode FtpRun::perform(Transfer::Mode mode, ThroughputMeter *meter, qint64 upl
     } else {
         curl_easy_setopt(m_curl, CURLOPT_UPLOAD, 0L);
     }
-    return curl_easy_perform(m_curl);
+    const CURLcode code = curl_easy_perform(m_curl);
+    // An upload's 226: the server has every byte, also those still on their way when the samples last looked.
+    if (code == CURLE_OK && meter && mode == Transfer::Mode::Upload)
+        meter->setReceived(m_state.handedOut);
+    m_state.uploadFd = -1;
+    return code;
 }
 
 qint64 FtpRun::remoteSize(CURLcode *code)

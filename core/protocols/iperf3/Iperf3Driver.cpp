@@ -4,6 +4,7 @@
 #include "Iperf3Protocol.h"
 #include "Iperf3Socket.h"
 #include "identity/IdentityProbeSocket.h"
+#include "net/TcpCounters.h"
 #include "protocols/ThroughputMeter.h"
 #include "protocols/copy/TransferError.h"
 
@@ -602,10 +603,31 @@ Outcome Session::transfer()
     std::vector<pollfd> fds(1 + n);
     const short dataEvents = m_reverse ? POLLIN : POLLOUT;
 
+    // Sending, the samples are the receiver's count: the bytes the server has acknowledged on the streams
+    // (TCP_INFO), not the bytes written (the socket buffers take megabytes at once). Without the counter, or
+    // receiving, the bytes this computer moved.
+    std::vector<qint64> ackedBase(n, -1);
+    bool sampleAcks = !m_reverse;
     auto startMeasuring = [&] {
         beginMeasuring();
-        for (size_t i = 0; i < n; ++i)
+        for (size_t i = 0; i < n; ++i) {
             m_retransBase[i] = m_streams[i].tcpStats().totalRetransmits;
+            ackedBase[i] = net::TcpCounters::of(m_streams[i].fd()).bytesAcked;
+            sampleAcks = sampleAcks && ackedBase[i] >= 0;
+        }
+    };
+    auto sample = [&](qint64 round) {
+        if (!sampleAcks) {
+            m_meter.add(round);
+            return;
+        }
+        qint64 acked = 0;
+        qint64 written = 0;
+        for (size_t i = 0; i < n; ++i) {
+            acked += qMax<qint64>(0, net::TcpCounters::of(m_streams[i].fd()).bytesAcked - ackedBase[i]);
+            written += m_measured[i];
+        }
+        m_meter.setReceived(qMin(acked, written)); // what was in flight when the measurement began counts once
     };
     startDataClock();
 
@@ -650,7 +672,7 @@ Outcome Session::transfer()
             }
         }
         if (m_measuring)
-            m_meter.add(round);
+            sample(round);
     }
     endMeasuring();
     for (size_t i = 0; i < n; ++i) {

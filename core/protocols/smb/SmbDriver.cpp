@@ -559,19 +559,25 @@ void SmbRun::fillTiming(qint64 bytes)
 
 bool SmbRun::count(SmbIoPump &pump)
 {
-    // Wake at least once per sampling interval, so that the samples and Stop keep their pace.
+    // Wake at least once per sampling interval, so that Stop keeps its pace. Each call's bytes count over the
+    // call's own time, as they crossed the line while it ran (a read's data arrives throughout, a write is
+    // answered once the server has it): a wait that ends with no call finished says nothing of what arrived.
     const int waitMs = qBound(10, m_spec.params.sampleIntervalMs, 100);
     m_meter.start();
     pump.start();
+    qint64 from = 0;
+    qint64 to = 0;
     for (bool ended = false; !ended;) {
-        const qint64 n = pump.wait(waitMs, &ended);
+        const qint64 n = pump.wait(waitMs, &ended, &from, &to);
         m_moved += n;
-        m_meter.add(n);
+        if (n > 0)
+            m_meter.addSpan(n, from, to);
         if (!ended && m_observer.stopRequested()) {
             pump.stop(); // within one call: the I/O size shrinks when a call takes more than 300 ms
-            const qint64 rest = pump.wait(0, &ended);
+            const qint64 rest = pump.wait(0, &ended, &from, &to);
             m_moved += rest;
-            m_meter.add(rest);
+            if (rest > 0)
+                m_meter.addSpan(rest, from, to);
             return true;
         }
     }
@@ -742,11 +748,13 @@ RunResult SmbRun::run()
         m_observer.status(QStringLiteral("reading %1").arg(m_smb.path));
         IoFailure failure;
         qint64 received = 0; // the pump thread's own count, for the rate limiter
-        SmbIoPump pump([&]() -> qint64 {
+        SmbIoPump pump([&](SmbIoPump::Span &io) -> qint64 {
             if (failure.localFault != TransferFault::None)
                 return -1;
             const qint64 t0 = nowNs();
+            io.fromNs = m_meter.now();
             const ssize_t r = read(m_ctx, m_file, buffer.data(), size_t(m_io));
+            io.toNs = m_meter.now(); // not the sink's work and the rate limit's wait below
             if (r < 0) {
                 failure.err = errno;
                 return -1;
@@ -765,7 +773,7 @@ RunResult SmbRun::run()
             else
                 limiter.throttle(received);
             return r;
-        });
+        }, [this] { return m_meter.now(); });
         limiter.start();
         if (count(pump)) {
             fillTiming(m_moved);
@@ -806,7 +814,7 @@ RunResult SmbRun::run()
         m_observer.status(QStringLiteral("writing %1").arg(m_smb.path));
         IoFailure failure;
         qint64 sent = 0; // the pump thread's own count
-        SmbIoPump pump([&]() -> qint64 {
+        SmbIoPump pump([&](SmbIoPump::Span &io) -> qint64 {
             if (sent >= size)
                 return 0;
             const char *data = nullptr;
@@ -818,6 +826,7 @@ RunResult SmbRun::run()
                 return -1;
             }
             const qint64 t0 = nowNs();
+            io.fromNs = m_meter.now(); // not the wait for the next buffer above and the rate limit's below
             for (qint64 done = 0; done < n;) {
                 const ssize_t w = write(m_ctx, m_file, data + done, size_t(n - done));
                 if (w <= 0) {
@@ -826,12 +835,13 @@ RunResult SmbRun::run()
                 }
                 done += w;
             }
+            io.toNs = m_meter.now();
             if (nowNs() - t0 > SlowCallNs && m_io > MinIoBytes)
                 m_io /= 2;
             sent += n;
             limiter.throttle(sent);
             return n;
-        });
+        }, [this] { return m_meter.now(); });
         limiter.start();
         const bool stopped = count(pump);
         if (stopped || pump.lastReturn() < 0) {

@@ -5,8 +5,9 @@
 
 namespace wb {
 
-SmbIoPump::SmbIoPump(std::function<qint64()> call)
+SmbIoPump::SmbIoPump(Call call, std::function<qint64()> clock)
     : m_call(std::move(call))
+    , m_clock(std::move(clock))
 {
 }
 
@@ -36,9 +37,13 @@ void SmbIoPump::loop()
                 break;
             }
         }
-        const qint64 moved = m_call();
+        Span span;
+        const qint64 moved = callOnce(&span);
         std::lock_guard<std::mutex> lock(m_mutex);
         if (moved > 0) {
+            if (m_unreported == 0)
+                m_fromNs = span.fromNs;
+            m_toNs = span.toNs;
             m_unreported += moved;
         } else {
             m_last = moved;
@@ -51,13 +56,26 @@ void SmbIoPump::loop()
     m_changed.notify_all();
 }
 
-qint64 SmbIoPump::wait(int timeoutMs, bool *ended)
+qint64 SmbIoPump::callOnce(Span *span)
+{
+    const qint64 begin = m_clock();
+    const qint64 moved = m_call(*span);
+    const qint64 end = m_clock();
+    if (span->fromNs < 0 || span->toNs < span->fromNs)
+        *span = {begin, end};
+    return moved;
+}
+
+qint64 SmbIoPump::wait(int timeoutMs, bool *ended, qint64 *fromNs, qint64 *toNs)
 {
     if (m_threadless) {
         *ended = m_ended || m_stop;
         if (*ended)
             return 0;
-        const qint64 moved = m_call();
+        Span span;
+        const qint64 moved = callOnce(&span);
+        *fromNs = span.fromNs;
+        *toNs = span.toNs;
         if (moved <= 0) {
             m_last = moved;
             m_ended = true;
@@ -70,6 +88,8 @@ qint64 SmbIoPump::wait(int timeoutMs, bool *ended)
     m_changed.wait_for(lock, std::chrono::milliseconds(timeoutMs), [this] { return m_unreported > 0 || m_ended; });
     const qint64 moved = m_unreported;
     m_unreported = 0;
+    *fromNs = m_fromNs;
+    *toNs = m_toNs;
     *ended = m_ended;
     return moved;
 }

@@ -9,6 +9,7 @@
 #include "net/RefusedAdvice.h"
 #include "net/Responder.h"
 #include "net/Socket.h"
+#include "net/TcpCounters.h"
 #include "protocols/ThroughputMeter.h"
 #include "protocols/copy/TransferError.h"
 #include "stats/ReceiveWindow.h"
@@ -367,6 +368,7 @@ RunResult TcpDriver::run(const RunSpec &spec, RunObserver &observer)
     qint64 progressBytes = 0;
     double progressSeconds = 0;
     qint64 lastProgressNs = start;
+    bool progressIsSampled = true; // false once the sender samples the receiver's acknowledgements instead
     auto drainControl = [&](int timeoutMs) {
         for (;;) {
             const ControlChannel::Read rr = ch.read(&m, timeoutMs, &err);
@@ -384,7 +386,8 @@ RunResult TcpDriver::run(const RunSpec &spec, RunObserver &observer)
             if (type == QLatin1String(control::kProgress)) {
                 control::Progress p;
                 if (control::Progress::fromJson(m, &p, &err) && p.bytes >= progressBytes) {
-                    meter.add(p.bytes - progressBytes);
+                    if (progressIsSampled)
+                        meter.add(p.bytes - progressBytes);
                     progressBytes = p.bytes;
                     progressSeconds = p.seconds;
                     lastProgressNs = nowNs();
@@ -413,6 +416,17 @@ RunResult TcpDriver::run(const RunSpec &spec, RunObserver &observer)
         size_t off = 0;
         const qint64 end = start + (qint64(req.durationMs) + req.warmupMs) * kMsNs; // the receiver leaves the warm-up out
         qint64 nextCheck = start + 10 * kMsNs;
+        // The samples are the receiver's count, read as the bytes it has acknowledged (TCP_INFO) after a
+        // send() at least 10 ms after the last reading: not the bytes handed to send() (the socket buffer takes megabytes at once and drains after the
+        // loop), nor wirebenchd's progress (one report per interval, on its clock, arriving with a delay).
+        // Without the counter, the progress reports it is.
+        const qint64 ackedBase = TcpCounters::of(data.get()).bytesAcked;
+        progressIsSampled = ackedBase < 0;
+        auto sampleAcked = [&] {
+            const qint64 acked = TcpCounters::of(data.get()).bytesAcked;
+            if (acked >= 0)
+                meter.setReceived(qBound<qint64>(0, acked - ackedBase, sent)); // the FIN counts one
+        };
         for (;;) {
             const qint64 now = nowNs();
             if (now >= end)
@@ -436,7 +450,9 @@ RunResult TcpDriver::run(const RunSpec &spec, RunObserver &observer)
                 drainControl(0);
                 if (!problem.isEmpty())
                     break;
-                if (now - lastProgressNs > 2 * intervalNs)
+                if (!progressIsSampled)
+                    sampleAcked();
+                else if (now - lastProgressNs > 2 * intervalNs)
                     meter.add(0); // the graph shows a stall as one
             }
         }
@@ -449,15 +465,18 @@ RunResult TcpDriver::run(const RunSpec &spec, RunObserver &observer)
         // briefly after Stop.
         qint64 waitUntil = nowNs() + qint64(stopped ? kStopGraceMs : 30000) * kMsNs;
         while (problem.isEmpty() && !haveResult && nowNs() < waitUntil) {
-            drainControl(100);
+            // While the socket buffer drains, the last sample ends within a millisecond of the last byte's arrival.
+            const bool draining = !progressIsSampled && meter.total() < sent;
+            drainControl(draining ? 1 : 100);
+            if (draining)
+                sampleAcked();
             if (!stopped && observer.stopRequested()) {
                 stopped = true;
                 waitUntil = qMin(waitUntil, nowNs() + qint64(kStopGraceMs) * kMsNs);
             }
         }
         if (haveResult) {
-            if (theirs.receivedBytes() > progressBytes)
-                meter.add(theirs.receivedBytes() - progressBytes);
+            meter.setReceived(theirs.receivedBytes()); // what the samples missed, if anything
             meter.finish();
             r.bytes = theirs.bytes;
             r.seconds = theirs.seconds;

@@ -1,0 +1,261 @@
+// ThroughputMeter with an injected clock: samples on the plan's interval whatever the driver's calls, bytes in
+// the interval in which they arrived, the last sample over its own duration, sums exact.
+#include "protocols/ThroughputMeter.h"
+
+#include <QTest>
+
+using namespace wb;
+
+namespace {
+
+constexpr qint64 kMs = 1000000;
+constexpr qint64 kEpoch = 5000 * kMs; // the clock's reading at start(): any monotonic clock will do
+
+class Observer : public RunObserver
+{
+public:
+    void sample(const Sample &s) override { live.append(s); }
+    bool stopRequested() const override { return false; }
+    SampleList live;
+};
+
+/// A meter whose clock the test sets, in ms since start().
+struct Rig
+{
+    qint64 nowNs = kEpoch;
+    Observer observer;
+    ThroughputMeter meter{7, 100, observer, [this] { return nowNs; }};
+
+    Rig() { meter.start(); }
+    void at(double ms) { nowNs = kEpoch + qint64(ms * kMs); }
+    qint64 ns(double ms) const { return kEpoch + qint64(ms * kMs); }
+};
+
+qint64 sum(const SampleList &samples)
+{
+    qint64 n = 0;
+    for (const Sample &s : samples)
+        n += s.bytes;
+    return n;
+}
+
+} // namespace
+
+class TestThroughputMeter : public QObject
+{
+    Q_OBJECT
+private slots:
+    void intervalsAreTheClocksNotTheCalls_data();
+    void intervalsAreTheClocksNotTheCalls();
+    void spanAcrossBoundariesIsSplitByTime();
+    void lastSampleIsOverItsOwnDuration();
+    void oldMeterSpikedOnTheLastChunk();
+    void stallShowsAsEmptyIntervals();
+    void lateReportIsSpreadUpToNow();
+    void cumulativeCountFeedsTheDifference();
+    void trailingWaitIsNoSample();
+    void nothingBeforeStartOrAfterFinish();
+};
+
+void TestThroughputMeter::intervalsAreTheClocksNotTheCalls_data()
+{
+    // A steady 11.77 MB/s (100 Mbit/s goodput) reported at these steps (ms): the samples must not care.
+    QTest::addColumn<QList<double>>("stepsMs");
+    QTest::newRow("every 10 ms") << QList<double>{10};
+    QTest::newRow("every 115 and 194 ms (tcp-send's old write loop)") << QList<double>{115, 194};
+    QTest::newRow("every 37 ms") << QList<double>{37};
+    QTest::newRow("every 250 ms (longer than an interval)") << QList<double>{250};
+    QTest::newRow("irregular") << QList<double>{3, 91, 7, 160, 1, 44};
+}
+
+void TestThroughputMeter::intervalsAreTheClocksNotTheCalls()
+{
+    QFETCH(QList<double>, stepsMs);
+    const double rate = 11.77e6; // B/s
+    Rig rig;
+    double t = 0;
+    qint64 reported = 0;
+    for (int i = 0; t < 2000; ++i) {
+        t = qMin(2000.0, t + stepsMs.at(i % stepsMs.size()));
+        rig.at(t);
+        const qint64 due = qint64(rate * t / 1000);
+        rig.meter.add(due - reported);
+        reported = due;
+    }
+    rig.meter.finish();
+    const SampleList &s = rig.meter.samples();
+    QCOMPARE(s.size(), 20);
+    QCOMPARE(rig.observer.live.size(), s.size()); // the observer saw the same samples, as they were made
+    QCOMPARE(sum(rig.observer.live), sum(s));
+    for (int k = 0; k < s.size(); ++k) {
+        QCOMPARE(s[k].runIndex, 7);
+        QCOMPARE(s[k].intervalSeconds, 0.1);
+        QVERIFY(qAbs(s[k].endSeconds - (k + 1) * 0.1) < 1e-9);
+        // Whole bytes per sample: within 2 bytes of the rate's share.
+        QVERIFY2(qAbs(s[k].bytes - rate * 0.1) <= 2, qPrintable(QStringLiteral("sample %1: %2 B").arg(k).arg(s[k].bytes)));
+    }
+    QCOMPARE(sum(s), reported);
+    QCOMPARE(rig.meter.total(), reported);
+}
+
+void TestThroughputMeter::spanAcrossBoundariesIsSplitByTime()
+{
+    // One SMB call of 3 MB from 50 to 350 ms: 0.5 MB, 1 MB, 1 MB, 0.5 MB in the four intervals it touches.
+    Rig rig;
+    rig.at(360);
+    rig.meter.addSpan(3000000, rig.ns(50), rig.ns(350));
+    const SampleList &s = rig.meter.samples();
+    QCOMPARE(s.size(), 3); // the fourth is not over yet
+    QCOMPARE(s[0].bytes, 500000);
+    QCOMPARE(s[1].bytes, 1000000);
+    QCOMPARE(s[2].bytes, 1000000);
+    rig.meter.finish();
+    QCOMPARE(s.size(), 4);
+    QCOMPARE(s[3].bytes, 500000);
+    QVERIFY(qAbs(s[3].intervalSeconds - 0.05) < 1e-9); // 300 to 350 ms: the last byte, not the finish at 360
+    QVERIFY(qAbs(s[3].endSeconds - 0.35) < 1e-9);
+    QVERIFY(qAbs(s[3].bytesPerSecond() - 1e7) < 1);
+}
+
+void TestThroughputMeter::lastSampleIsOverItsOwnDuration()
+{
+    // Odd byte counts that do not divide evenly: every sample is whole bytes, the sum is exact, and the last
+    // (partial) one has the rate of the rest.
+    Rig rig;
+    qint64 reported = 0;
+    for (int ms = 7; ms <= 1234; ms += 7) {
+        rig.at(ms);
+        rig.meter.add(7777); // 1.111 MB/s
+        reported += 7777;
+    }
+    rig.at(1300);
+    rig.meter.finish();
+    const SampleList &s = rig.meter.samples();
+    QCOMPARE(s.size(), 13);
+    QCOMPARE(sum(s), reported);
+    QVERIFY(qAbs(s.last().intervalSeconds - 0.032) < 1e-9); // 1200 to 1232 ms, the last report with bytes
+    QVERIFY2(qAbs(s.last().bytesPerSecond() / 1.111e6 - 1) < 0.01, qPrintable(QString::number(s.last().bytesPerSecond())));
+    QCOMPARE(rig.meter.elapsedSeconds(), 1.3); // the figure's time is the finish, as before
+}
+
+void TestThroughputMeter::oldMeterSpikedOnTheLastChunk()
+{
+    // smb-read at 11.77 MB/s in 2 MiB calls of 178 ms each: the last call ends 20 ms after a boundary. The
+    // old meter put the whole last call into those 20 ms (about 25 MB/s at the end of the graph).
+    Rig rig;
+    const qint64 call = 2 * 1024 * 1024;
+    const double callMs = call / 11.77e6 * 1000;
+    double t = 0;
+    for (int i = 0; i < 6; ++i) {
+        rig.at(t + callMs);
+        rig.meter.addSpan(call, rig.ns(t), rig.ns(t + callMs));
+        t += callMs;
+    }
+    rig.at(t + 5);
+    rig.meter.finish();
+    for (const Sample &s : rig.meter.samples())
+        QVERIFY2(qAbs(s.bytesPerSecond() / 11.77e6 - 1) < 0.001,
+                 qPrintable(QStringLiteral("%1 MB/s over %2 s").arg(s.bytesPerSecond() / 1e6).arg(s.intervalSeconds)));
+    QCOMPARE(sum(rig.meter.samples()), 6 * call);
+}
+
+void TestThroughputMeter::stallShowsAsEmptyIntervals()
+{
+    Rig rig;
+    rig.at(100);
+    rig.meter.add(1000);
+    for (int ms = 150; ms <= 450; ms += 50) { // waiting, nothing arrives
+        rig.at(ms);
+        rig.meter.add(0);
+    }
+    rig.at(520);
+    rig.meter.add(1200);
+    rig.meter.finish();
+    const SampleList &s = rig.meter.samples();
+    QCOMPARE(s.size(), 6);
+    QCOMPARE(s[0].bytes, 1000);
+    for (int k = 1; k <= 3; ++k) {
+        QCOMPARE(s[k].bytes, 0);
+        QCOMPARE(s[k].intervalSeconds, 0.1);
+    }
+    // 450 to 520 ms had no report: the 1200 bytes spread over it, 50 ms before the boundary and 20 after.
+    QCOMPARE(s[4].bytes, qint64(1200 * 50 / 70.0 + 0.5));
+    QCOMPARE(s[4].bytes + s[5].bytes, 1200);
+    QVERIFY(qAbs(s[5].intervalSeconds - 0.02) < 1e-9);
+}
+
+void TestThroughputMeter::lateReportIsSpreadUpToNow()
+{
+    // A span that ends before what was already reported (bytes learnt late) counts up to now, never in the past.
+    Rig rig;
+    rig.at(150);
+    rig.meter.add(0);
+    rig.at(180);
+    rig.meter.addSpan(3000, rig.ns(20), rig.ns(60));
+    rig.meter.finish();
+    const SampleList &s = rig.meter.samples();
+    QCOMPARE(s.size(), 2);
+    QCOMPARE(s[0].bytes, 0);
+    QCOMPARE(s[1].bytes, 3000);
+    QVERIFY(qAbs(s[1].intervalSeconds - 0.08) < 1e-9);
+}
+
+void TestThroughputMeter::cumulativeCountFeedsTheDifference()
+{
+    // tcpi_bytes_acked read every 30 ms: the meter takes the growth; a lower reading changes nothing.
+    Rig rig;
+    const QList<qint64> readings = {0, 30000, 60000, 50000, 90000, 120000, 150000, 180000};
+    double t = 0;
+    for (qint64 r : readings) {
+        rig.at(t);
+        rig.meter.setReceived(r);
+        t += 30;
+    }
+    rig.meter.finish();
+    const SampleList &s = rig.meter.samples();
+    QCOMPARE(rig.meter.total(), 180000);
+    QCOMPARE(sum(s), 180000);
+    QCOMPARE(s.size(), 3);
+    // The 90 ms reading of 50000 changed nothing; the 120 ms one brought 30000 over 60 to 120 ms, 20000 of
+    // them before the boundary.
+    QCOMPARE(s[0].bytes, 80000);
+    QCOMPARE(s[1].bytes, 90000);
+    QVERIFY(qAbs(s[2].intervalSeconds - 0.01) < 1e-9);
+}
+
+void TestThroughputMeter::trailingWaitIsNoSample()
+{
+    // After the last byte the driver waits for the far end's word: no zero sample at the end.
+    Rig rig;
+    rig.at(100);
+    rig.meter.add(5000);
+    rig.at(180);
+    rig.meter.add(0);
+    rig.at(210);
+    rig.meter.finish();
+    QCOMPARE(rig.meter.samples().size(), 1);
+    QCOMPARE(rig.meter.samples().first().bytes, 5000);
+}
+
+void TestThroughputMeter::nothingBeforeStartOrAfterFinish()
+{
+    Observer observer;
+    qint64 now = kEpoch;
+    ThroughputMeter meter(1, 100, observer, [&now] { return now; });
+    meter.add(100);
+    QCOMPARE(meter.total(), 0);
+    QCOMPARE(meter.elapsedSeconds(), 0.0);
+    meter.start();
+    now += 50 * kMs;
+    meter.add(100);
+    meter.finish();
+    now += 500 * kMs;
+    meter.add(100);
+    meter.finish();
+    QCOMPARE(meter.total(), 100);
+    QCOMPARE(meter.samples().size(), 1);
+    QCOMPARE(meter.elapsedSeconds(), 0.05);
+}
+
+QTEST_GUILESS_MAIN(TestThroughputMeter)
+#include "TestThroughputMeter.moc"
