@@ -1,0 +1,250 @@
+#include "../lab/LabFileServers.h"
+#include "../lab/LabSession.h"
+#include "../protocols/FileServerFixture.h"
+#include "analysis/Ceiling.h"
+#include "engine/Engine.h"
+#include "plan/TestPlan.h"
+#include "protocols/copy/TransferData.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <algorithm>
+
+using namespace wb;
+
+// The live samples on a shaped line (issue 12, item 3), through the two-namespace lab (tests/lab/lab.sh): our
+// wirebenchd, vsftpd and smbd serve in the server namespace, this process's main thread joins the client
+// namespace (the engine's thread inherits it). For tcp-send, tcp-recv, ftp-get, ftp-put, smb-read and
+// smb-write at 100 and 250 Mbit/s (MTU 1500), every run's samples must be what the receiver got on the plan's
+// interval:
+// - every sample but the last covers exactly the plan's 100 ms and ends on the k-th multiple of it (to 1 us:
+//   the meter's boundaries are computed from a nanosecond clock, so only rounding to seconds is left);
+// - the last covers at most the interval and ends at the last byte;
+// - no sample, the last one included, is above the line's TCP goodput by more than 3%. The 3% is the lab's
+//   shaper: its tbf bucket holds 2 ms of line rate, at least 32 KiB (lab.sh), which it lets through at once
+//   after an idle moment (the start of a run, a stall of the loaded machine). 32768 bytes in a 100 ms
+//   interval of 11.77 MB/s are 2.8%, 62500 bytes of 29.4 MB/s 2.1%. Before the fix, tcp-send's samples went
+//   to 13.1 MB/s (+11%) on 0.115-0.202 s intervals and the last sample of an SMB transfer to 25-28 MB/s;
+// - the samples add up to the receiver's count.
+// Servers' folders on a tmpfs and the client's memory source and sink, as in TestFileServerAccuracy, so that
+// no disk takes part.
+class TestLiveSamples : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void samplesFollowTheLine_data();
+    void samplesFollowTheLine();
+
+private:
+    Host labHost(const QString &protocol, qint64 size) const;
+    RunResult runOnce(const QString &protocol, qint64 size);
+
+    std::unique_ptr<test::FileServerFixture> m_fixture;
+    std::unique_ptr<test::LabSession> m_lab;
+    std::unique_ptr<test::LabFileServers> m_servers;
+};
+
+namespace {
+
+constexpr int IntervalMs = 100;
+constexpr int TcpDurationMs = 2500;
+constexpr double Tolerance = 1e-6; // seconds: rounding, not load
+constexpr double Margin = 0.03;    // above the goodput: the shaper's bucket (see the top)
+const double Rates[] = {100e6, 250e6};
+
+/// About 2.5 s of the line's goodput, in whole MB.
+qint64 fileSize(double rateBps)
+{
+    return qint64(rateBps / 8 * 2.5 / 1e6) * 1000 * 1000;
+}
+
+QString fileName(const QString &kind, qint64 size)
+{
+    return QStringLiteral("%1-%2.bin").arg(kind).arg(size);
+}
+
+bool reads(const QString &protocol)
+{
+    return protocol == QLatin1String("ftp-get") || protocol == QLatin1String("smb-read");
+}
+
+} // namespace
+
+void TestLiveSamples::initTestCase()
+{
+    WB_REQUIRE_LAB_ROOT();
+    const QString src = qEnvironmentVariable("WIREBENCH_SOURCE_DIR", QStringLiteral(WB_SOURCE_DIR));
+    const QString bin = qEnvironmentVariable("WIREBENCH_BINARY_DIR", QStringLiteral(WB_BINARY_DIR));
+    const QString labScript = src + QStringLiteral("/tests/lab/lab.sh");
+    const QString daemon = bin + QStringLiteral("/app/daemon/wirebenchd");
+    QVERIFY2(QFileInfo::exists(labScript), qPrintable(labScript + QStringLiteral(" is missing")));
+    QVERIFY2(QFileInfo(daemon).isExecutable(), qPrintable(daemon + QStringLiteral(" is not built: build the wirebenchd target")));
+    const QString missing = test::LabSession::missingTool({QStringLiteral("ip"), QStringLiteral("tc")});
+    QVERIFY2(missing.isEmpty(), qPrintable(missing + QStringLiteral(" is missing: apt-get install iproute2")));
+
+    // The servers' folders on a tmpfs: the fixture makes its folder under QDir::tempPath(), i.e. $TMPDIR.
+    const QByteArray oldTmp = qgetenv("TMPDIR");
+    qputenv("TMPDIR", "/dev/shm");
+    m_fixture = std::make_unique<test::FileServerFixture>();
+    QString why;
+    const bool prepared = m_fixture->prepare(&why);
+    if (oldTmp.isEmpty())
+        qunsetenv("TMPDIR");
+    else
+        qputenv("TMPDIR", oldTmp);
+    WB_REQUIRE_SERVERS(prepared, QStringLiteral("file servers for the lab: ") + why);
+    m_servers = std::make_unique<test::LabFileServers>(*m_fixture);
+    QVERIFY2(m_servers->writeConfigs(&why), qPrintable(why));
+
+    m_lab = std::make_unique<test::LabSession>(labScript, QStringLiteral("ls"));
+    QVERIFY2(m_lab->up(1500, QStringLiteral("100mbit"), &why), qPrintable(why));
+    bool ok = false;
+    for (const QStringList &serve : {QStringList{QStringLiteral("vsftpd"), m_servers->ftpConf()},
+                                     QStringList{QStringLiteral("smbd"), m_servers->smbConf()},
+                                     QStringList{QStringLiteral("wirebenchd"), daemon}}) {
+        const QString out = m_lab->run(QStringList{QStringLiteral("serve")} + serve, &ok);
+        QVERIFY2(ok, qPrintable(QStringLiteral("%1 did not start in the lab's server namespace: %2").arg(serve.first(), out)));
+    }
+    for (const double rate : Rates) {
+        const qint64 size = fileSize(rate);
+        QVERIFY2(m_servers->makeServerFile(m_fixture->ftpRoot() + QLatin1Char('/') + fileName(QStringLiteral("get"), size),
+                                                      size, &why),
+                 qPrintable(why));
+        QVERIFY2(m_servers->makeServerFile(m_fixture->smbRoot() + QLatin1Char('/') + fileName(QStringLiteral("read"), size),
+                                                      size, &why),
+                 qPrintable(why));
+    }
+    QVERIFY2(m_lab->enterClient(&why), qPrintable(why));
+}
+
+void TestLiveSamples::cleanupTestCase()
+{
+    m_lab.reset();     // back to our own namespace first: "lab.sh down" kills every process inside the lab
+    m_servers.reset();
+    m_fixture.reset(); // removes the user and the tmpfs folder
+}
+
+Host TestLiveSamples::labHost(const QString &protocol, qint64 size) const
+{
+    Host h;
+    h.name = QStringLiteral("lab-srv");
+    h.address = test::LabSession::serverAddress();
+    h.linkSpeedMbps = m_lab->speedMbps();
+    const QString file = fileName(reads(protocol) ? (protocol.startsWith(QLatin1String("ftp")) ? QStringLiteral("get") : QStringLiteral("read"))
+                                                  : QStringLiteral("put"),
+                                  size);
+    if (protocol.startsWith(QLatin1String("tcp"))) {
+        h.port = 5301;
+    } else if (protocol.startsWith(QLatin1String("ftp"))) {
+        h.options.insert(QStringLiteral("ftp.user"), m_fixture->user());
+        h.options.insert(QStringLiteral("ftp.password"), m_fixture->password());
+        h.options.insert(QStringLiteral("ftp.port"), 21);
+        h.options.insert(QStringLiteral("ftp.path"), file);
+    } else {
+        h.options.insert(QStringLiteral("smb.share"), test::LabFileServers::share());
+        h.options.insert(QStringLiteral("smb.user"), m_fixture->user());
+        h.options.insert(QStringLiteral("smb.password"), m_fixture->password());
+        h.options.insert(QStringLiteral("smb.domain"), test::LabFileServers::workgroup());
+        h.options.insert(QStringLiteral("smb.port"), 445);
+        h.options.insert(QStringLiteral("smb.path"), file);
+    }
+    return h;
+}
+
+RunResult TestLiveSamples::runOnce(const QString &protocol, qint64 size)
+{
+    TestPlan plan;
+    plan.hosts = {labHost(protocol, size)};
+    plan.protocols = {protocol};
+    plan.frameSizes = {1500};
+    plan.repetitions = 1;
+    plan.params.durationMs = TcpDurationMs;
+    plan.params.sampleIntervalMs = IntervalMs;
+    plan.params.fileSizeBytes = size;
+    plan.params.options.insert(QLatin1String(TransferSettings::SourceKey), QStringLiteral("memory"));
+    plan.params.options.insert(QLatin1String(TransferSettings::SinkKey), QStringLiteral("memory"));
+    plan.params.options.insert(QLatin1String(TransferSettings::CreateSeedKey), false);
+    Engine engine; // its thread starts here, inside the client namespace
+    QSignalSpy finished(&engine, &Engine::runFinished);
+    QSignalSpy done(&engine, &Engine::planFinished);
+    RunResult r;
+    r.error = QStringLiteral("the engine did not start the plan");
+    if (!engine.start(plan))
+        return r;
+    if (!done.wait(120000) && done.isEmpty()) {
+        r.error = QStringLiteral("the plan did not finish within 120 s");
+        return r;
+    }
+    if (!finished.isEmpty())
+        r = finished.first().first().value<RunResult>();
+    QFile::remove(m_fixture->ftpRoot() + QLatin1Char('/') + fileName(QStringLiteral("put"), size));
+    QFile::remove(m_fixture->smbRoot() + QLatin1Char('/') + fileName(QStringLiteral("put"), size));
+    return r;
+}
+
+void TestLiveSamples::samplesFollowTheLine_data()
+{
+    QTest::addColumn<QString>("protocol");
+    QTest::addColumn<double>("rateBps");
+    for (const double rate : Rates) {
+        for (const char *proto : {"tcp-send", "tcp-recv", "ftp-get", "ftp-put", "smb-read", "smb-write"})
+            QTest::addRow("%s %.0f Mbit/s", proto, rate / 1e6) << QString::fromLatin1(proto) << rate;
+    }
+}
+
+void TestLiveSamples::samplesFollowTheLine()
+{
+    QFETCH(QString, protocol);
+    QFETCH(double, rateBps);
+    QString why;
+    QVERIFY2(m_lab->setLine(1500, QStringLiteral("%1mbit").arg(rateBps / 1e6), &why), qPrintable(why));
+    const double goodput = Ceiling::tcpGoodputBytesPerSecond(rateBps / 1e6, 1500);
+    const qint64 size = fileSize(rateBps);
+    const RunResult r = runOnce(protocol, size);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    const SampleList &s = r.samples;
+    QVERIFY2(s.size() >= 15, qPrintable(QStringLiteral("%1 samples").arg(s.size())));
+
+    double lo = 1e30;
+    double hi = 0;
+    qint64 sum = 0;
+    for (qsizetype k = 0; k < s.size(); ++k) {
+        const Sample &x = s.at(k);
+        const bool last = k == s.size() - 1;
+        const QString where = QStringLiteral("sample %1 of %2: %3 B over %4 s ending at %5 s")
+                                  .arg(k + 1)
+                                  .arg(s.size())
+                                  .arg(x.bytes)
+                                  .arg(x.intervalSeconds, 0, 'f', 6)
+                                  .arg(x.endSeconds, 0, 'f', 6);
+        if (!last) {
+            QVERIFY2(qAbs(x.intervalSeconds - IntervalMs / 1000.0) <= Tolerance, qPrintable(where));
+            QVERIFY2(qAbs(x.endSeconds - (k + 1) * IntervalMs / 1000.0) <= Tolerance, qPrintable(where));
+            lo = std::min(lo, x.bytesPerSecond());
+            hi = std::max(hi, x.bytesPerSecond());
+        } else {
+            QVERIFY2(x.intervalSeconds > 0 && x.intervalSeconds <= IntervalMs / 1000.0 + Tolerance, qPrintable(where));
+            QVERIFY2(qAbs(x.endSeconds - x.intervalSeconds - k * IntervalMs / 1000.0) <= Tolerance, qPrintable(where));
+        }
+        QVERIFY2(x.bytesPerSecond() <= goodput * (1 + Margin),
+                 qPrintable(QStringLiteral("%1 = %2 MB/s, above the line's goodput of %3 MB/s (+3%)")
+                                .arg(where)
+                                .arg(x.bytesPerSecond() / 1e6, 0, 'f', 3)
+                                .arg(goodput / 1e6, 0, 'f', 3)));
+        sum += x.bytes;
+    }
+    // The receiver's count: all of a file; for TCP without a warm-up, the figure's bytes.
+    QCOMPARE(sum, protocol.startsWith(QLatin1String("tcp")) ? r.bytes : size);
+    qInfo("%s at %.0f Mbit/s: %d samples, full ones %.3f-%.3f MB/s, the last %.3f MB/s over %.4f s; goodput %.3f MB/s, "
+          "figure %.3f MB/s",
+          qPrintable(protocol), rateBps / 1e6, int(s.size()), lo / 1e6, hi / 1e6, s.last().bytesPerSecond() / 1e6,
+          s.last().intervalSeconds, goodput / 1e6, r.megabytesPerSecond());
+}
+
+QTEST_GUILESS_MAIN(TestLiveSamples)
+#include "TestLiveSamples.moc"
