@@ -12,6 +12,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <cmath>
 
 using namespace wb;
 
@@ -23,11 +24,13 @@ using namespace wb;
 // - every sample but the last covers exactly the plan's 100 ms and ends on the k-th multiple of it (to 1 us:
 //   the meter's boundaries are computed from a nanosecond clock, so only rounding to seconds is left);
 // - the last covers at most the interval and ends at the last byte;
-// - no sample, the last one included, is above the line's TCP goodput by more than 3%. The 3% is the lab's
-//   shaper: its tbf bucket holds 2 ms of line rate, at least 32 KiB (lab.sh), which it lets through at once
-//   after an idle moment (the start of a run, a stall of the loaded machine). 32768 bytes in a 100 ms
-//   interval of 11.77 MB/s are 2.8%, 62500 bytes of 29.4 MB/s 2.1%. Before the fix, tcp-send's samples went
-//   to 13.1 MB/s (+11%) on 0.115-0.202 s intervals and the last sample of an SMB transfer to 25-28 MB/s;
+// - no sample, the last one included, holds more than the line can carry in its time. The emulated line is
+//   not quite a wire: its tbf bucket (lab.sh: 2 ms of line rate, at least 32 KiB) lets that many bytes through
+//   at once after an idle moment, and on this loaded machine the two hosts' packet processing is late now and
+//   then (measured through ftp-get's kernel count at 100 Mbit/s: 4.3 MB/s, then 19.4 MB/s in two 5 ms windows
+//   on either side of a boundary). So a sample may hold the bucket and 3 ms of the line's goodput more than its
+//   100 ms: +5.8% at 100 Mbit/s, +5.1% at 250 Mbit/s; the last, shorter sample is held to the same rate. Before the fix tcp-send's samples went to 13.1 MB/s
+//   (+11%, on 0.115-0.202 s intervals) and the last one of an SMB transfer to 25-28 MB/s (+110-140%);
 // - the samples add up to the receiver's count.
 // Servers' folders on a tmpfs and the client's memory source and sink, as in TestFileServerAccuracy, so that
 // no disk takes part.
@@ -54,7 +57,7 @@ namespace {
 constexpr int IntervalMs = 100;
 constexpr int TcpDurationMs = 2500;
 constexpr double Tolerance = 1e-6; // seconds: rounding, not load
-constexpr double Margin = 0.03;    // above the goodput: the shaper's bucket (see the top)
+constexpr double LateSeconds = 0.003; // the hosts' late packet processing (see the top)
 const double Rates[] = {100e6, 250e6};
 
 /// About 2.5 s of the line's goodput, in whole MB.
@@ -66,6 +69,12 @@ qint64 fileSize(double rateBps)
 QString fileName(const QString &kind, qint64 size)
 {
     return QStringLiteral("%1-%2.bin").arg(kind).arg(size);
+}
+
+/// What lab.sh's tbf lets through at once: 2 ms of the Ethernet line rate, at least 32 KiB.
+double bucketBytes(double rateBps)
+{
+    return std::max(32768.0, std::round(rateBps / 8 * 0.002));
 }
 
 bool reads(const QString &protocol)
@@ -210,6 +219,7 @@ void TestLiveSamples::samplesFollowTheLine()
     const SampleList &s = r.samples;
     QVERIFY2(s.size() >= 15, qPrintable(QStringLiteral("%1 samples").arg(s.size())));
 
+    const double highest = goodput + (bucketBytes(rateBps) + goodput * LateSeconds) / (IntervalMs / 1000.0);
     double lo = 1e30;
     double hi = 0;
     qint64 sum = 0;
@@ -231,11 +241,16 @@ void TestLiveSamples::samplesFollowTheLine()
             QVERIFY2(x.intervalSeconds > 0 && x.intervalSeconds <= IntervalMs / 1000.0 + Tolerance, qPrintable(where));
             QVERIFY2(qAbs(x.endSeconds - x.intervalSeconds - k * IntervalMs / 1000.0) <= Tolerance, qPrintable(where));
         }
-        QVERIFY2(x.bytesPerSecond() <= goodput * (1 + Margin),
-                 qPrintable(QStringLiteral("%1 = %2 MB/s, above the line's goodput of %3 MB/s (+3%)")
+        // A rate, also for the shorter last sample: its bytes over its own time.
+        QVERIFY2(x.bytesPerSecond() <= highest,
+                 qPrintable(QStringLiteral("%1 = %2 MB/s, above the %3 MB/s the line can show in a sample (goodput %4 "
+                                           "MB/s); the samples before and after: %5 and %6 MB/s")
                                 .arg(where)
                                 .arg(x.bytesPerSecond() / 1e6, 0, 'f', 3)
-                                .arg(goodput / 1e6, 0, 'f', 3)));
+                                .arg(highest / 1e6, 0, 'f', 3)
+                                .arg(goodput / 1e6, 0, 'f', 3)
+                                .arg(k > 0 ? s.at(k - 1).bytesPerSecond() / 1e6 : 0, 0, 'f', 3)
+                                .arg(last ? 0 : s.at(k + 1).bytesPerSecond() / 1e6, 0, 'f', 3)));
         sum += x.bytes;
     }
     // The receiver's count: all of a file; for TCP without a warm-up, the figure's bytes.

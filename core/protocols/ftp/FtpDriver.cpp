@@ -26,6 +26,8 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -148,8 +150,8 @@ struct Transfer
     QString greeting;
     QString syst;
     QString lastReply;
-    int uploadFd = -1;       ///< the timed upload's data connection while it is open
-    qint64 uploadFdBase = 0; ///< its tcpi_bytes_acked before any data: 1 (our SYN) when we connected, 0 accepted
+    int dataFd = -1;         ///< the timed transfer's data connection while it is open
+    qint64 dataFdBase = 0;   ///< its tcpi_bytes_acked before any data: 1 (our SYN) when we connected, 0 accepted
 
     void startMeter()
     {
@@ -165,16 +167,30 @@ struct Transfer
     /// Returns the acknowledged count, -1 without the counter (libcurl's count is used then).
     qint64 sampleUpload()
     {
-        if (!meter || !meterStarted || uploadFd < 0)
+        if (!meter || !meterStarted || dataFd < 0)
             return -1;
-        const qint64 acked = net::TcpCounters::of(uploadFd).bytesAcked;
+        const qint64 acked = net::TcpCounters::of(dataFd).bytesAcked;
         if (acked < 0) {
             meter->setReceived(uploaded);
             return -1;
         }
-        const qint64 got = qBound<qint64>(0, acked - uploadFdBase, handedOut);
+        const qint64 got = qBound<qint64>(0, acked - dataFdBase, handedOut);
         meter->setReceived(got);
         return got;
+    }
+
+    /// A timed download's samples: the bytes that have arrived, taken by libcurl or still waiting in the socket
+    /// (SIOCINQ), when a callback runs. What libcurl has taken alone lags the line by however long libcurl was
+    /// kept from reading (a busy machine), and a callback then seemed to say that nothing had arrived. Under FTPS
+    /// the socket holds TLS records, not file bytes: libcurl's count alone.
+    void sampleDownload()
+    {
+        if (!meter || !meterStarted)
+            return;
+        int waiting = 0;
+        if (dataFd < 0 || !plainControl || ::ioctl(dataFd, SIOCINQ, &waiting) != 0)
+            waiting = 0;
+        meter->setReceived(received + waiting);
     }
 
     /// libcurl closes the data connection after its last send, while up to megabytes are still on their way;
@@ -217,9 +233,9 @@ int sockoptCallback(void *clientp, curl_socket_t fd, curlsocktype purpose)
     t->lastFd = fd;
     if (purpose == CURLSOCKTYPE_IPCXN && t->controlFd < 0)
         t->controlFd = fd; // the first connection is the control one; data connections follow while it is open
-    if (t->meter && t->mode == Transfer::Mode::Upload && fd != t->controlFd) {
-        t->uploadFd = fd; // the timed upload's data connection (passive: ours; active: the accepted one)
-        t->uploadFdBase = purpose == CURLSOCKTYPE_ACCEPT ? 0 : 1;
+    if (t->meter && t->mode != Transfer::Mode::ReadBack && fd != t->controlFd) {
+        t->dataFd = fd; // the timed transfer's data connection (passive: ours; active: the accepted one)
+        t->dataFdBase = purpose == CURLSOCKTYPE_ACCEPT ? 0 : 1;
     }
     t->mss = 0; // a new connection: read its MSS once data flows
     sockaddr_storage own{};
@@ -261,9 +277,10 @@ QString pendingReply(int fd, const RunObserver &observer)
 int closeSocketCallback(void *clientp, curl_socket_t fd)
 {
     auto *t = static_cast<Transfer *>(clientp);
-    if (fd == t->uploadFd) {
-        t->sampleUploadDrain(fd);
-        t->uploadFd = -1;
+    if (fd == t->dataFd) {
+        if (t->mode == Transfer::Mode::Upload)
+            t->sampleUploadDrain(fd);
+        t->dataFd = -1;
     }
     if (fd == t->controlFd) {
         // libcurl drops the control connection without reading it when the data connection of an upload
@@ -330,8 +347,8 @@ size_t writeCallback(char *data, size_t, size_t n, void *userp)
     }
     // The chunk has crossed the network whatever the sink makes of it: it counts as received.
     t->received += qint64(n);
-    if (t->meter && t->mode == Transfer::Mode::Download)
-        t->meter->add(qint64(n));
+    if (t->mode == Transfer::Mode::Download)
+        t->sampleDownload();
     if (t->sink && !t->sink->write(data, qint64(n), &t->localError)) {
         t->localFailed = true;
         t->localFault = t->sink->localDiskFull() ? TransferFault::LocalDiskFull
@@ -377,7 +394,7 @@ int xferinfoCallback(void *clientp, curl_off_t, curl_off_t dlnow, curl_off_t, cu
             t->uploaded = qint64(ulnow);
             t->sampleUpload();
         } else {
-            t->meter->add(0); // keep samples coming while the data stalls
+            t->sampleDownload(); // also while the data stalls
         }
     }
     return 0;
@@ -522,7 +539,7 @@ CURLcode FtpRun::perform(Transfer::Mode mode, ThroughputMeter *meter, qint64 upl
     // An upload's 226: the server has every byte, also those still on their way when the samples last looked.
     if (code == CURLE_OK && meter && mode == Transfer::Mode::Upload)
         meter->setReceived(m_state.handedOut);
-    m_state.uploadFd = -1;
+    m_state.dataFd = -1;
     return code;
 }
 
