@@ -7,6 +7,7 @@
 #include "LinkCheckPanel.h"
 #include "PlanEditorPanel.h"
 #include "PlanFileActions.h"
+#include "PreflightGate.h"
 #include "ResultsTable.h"
 #include "RunControlPanel.h"
 #include "SummaryTable.h"
@@ -129,6 +130,8 @@ MainWindow::MainWindow(Config *config, ResultStore *store, QWidget *parent)
     updateLinkCheck();
     connect(m_run, &RunControlPanel::startRequested, this, &MainWindow::startPlan);
     connect(m_run, &RunControlPanel::stopRequested, this, &MainWindow::stopPlan);
+    m_preflight = new PreflightGate(this, m_run); // between Start and the engine: the check before the first run
+    connect(m_preflight, &PreflightGate::passed, this, &MainWindow::runCheckedPlan);
 
     startEmbeddedResponder();
     connectStore(store);
@@ -290,20 +293,13 @@ void MainWindow::connectEngine()
                              .arg(spec.host.displayName())
                              .arg(spec.repetition));
     });
-    connect(&m_engine, &Engine::runFinished, this, [this](const RunResult &r) {
-        if (r.ok())
-            ++m_okRuns;
-        else if (r.status == RunStatus::Failed)
-            ++m_failedRuns;
-        if (r.status == RunStatus::Failed)
-            m_run->setStatus(r.error);
-    });
+    connect(&m_engine, &Engine::runFinished, m_run, &RunControlPanel::addResult);
     connect(&m_engine, &Engine::planFinished, this, &MainWindow::onPlanFinished);
 }
 
 bool MainWindow::startPlan()
 {
-    if (m_engine.isRunning())
+    if (m_engine.isRunning() || m_preflight->isBusy())
         return false;
     if (m_hosts->credentials()->isBusy()) {
         // Passwords still on their way from the keychain: start once they are in (no waiting on the GUI thread).
@@ -330,22 +326,30 @@ bool MainWindow::startPlan()
         m_run->setStatus(problems.join(QLatin1Char(' ')));
         return false;
     }
+    m_run->setRunning(true);  // Stop ends the check too
+    m_preflight->check(plan); // runCheckedPlan() once nothing stands in the plan's way, or the user runs the rest
+    return true;
+}
+
+void MainWindow::runCheckedPlan(const TestPlan &plan, const PreflightReport &report)
+{
     m_results->clearResults();
     m_comparison->clear();
     m_summary->clearResults();
-    m_okRuns = m_failedRuns = 0;
     m_recorder->begin(plan); // a session in the store, each run committed as it ends
-    if (!m_engine.start(plan)) {
+    if (!m_engine.start(plan, report)) {
+        m_run->setRunning(false);
         m_run->setStatus(tr("The engine did not accept the plan: a plan is still running."));
-        return false;
+        return;
     }
     m_run->setRunning(true);
     m_run->setProgress(0, plan.runCount(), double(plan.runCount()) * plan.params.durationMs / 1000.0);
-    return true;
 }
 
 void MainWindow::stopPlan()
 {
+    if (m_preflight->isBusy())
+        m_preflight->cancel();
     if (!m_engine.isRunning())
         return;
     m_run->setStatus(tr("Stopping: the current run ends within a second..."));
@@ -356,11 +360,7 @@ void MainWindow::onPlanFinished(bool cancelled)
 {
     m_run->setRunning(false);
     updateStartEnabled();
-    QString text = cancelled ? tr("Stopped. %1 run(s) finished ok, %2 failed.") : tr("Done. %1 run(s) ok, %2 failed.");
-    text = text.arg(m_okRuns).arg(m_failedRuns);
-    if (m_failedRuns > 0)
-        text += tr(" The results table shows each error.");
-    m_run->setStatus(text);
+    m_run->showPlanFinished(cancelled);
     emit planDone(cancelled);
 }
 

@@ -19,6 +19,7 @@ class ComparisonView;
 class HistoryPanel;
 class ResultStore;
 class PlanFileActions;
+class PreflightGate;
 class SessionRecorder;
 class Config;
 class HostListPanel;
@@ -55,7 +56,8 @@ public:
     quint16 embeddedPort() const;
 
 public slots:
-    /// Starts the plan of the checked hosts; false (with the reason in the status line) when it cannot.
+    /// Checks, then starts, the plan of the ticked hosts (PreflightGate: problems are shown first); false (with
+    /// the reason in the status line) when it cannot start.
     bool startPlan();
     void stopPlan();
     void showAbout();
@@ -72,6 +74,8 @@ private:
     void connectEngine();
     void updateStartEnabled();
     void onPlanFinished(bool cancelled);
+    /// Starts plan in the engine, without the runs report's problems stand in the way of.
+    void runCheckedPlan(const TestPlan &plan, const PreflightReport &report);
     void connectStore(ResultStore *store);
     /// Opens the session being (or last) measured in History and shows it; false, with a status line, when
     /// the store does not hold it.
@@ -95,6 +99,7 @@ private:
     ComparisonView *m_compareView = nullptr;
     SessionRecorder *m_recorder = nullptr;
     PlanFileActions *m_planFiles = nullptr;
+    PreflightGate *m_preflight = nullptr;
     QSplitter *m_mainSplitter = nullptr;
     QSplitter *m_rightSplitter = nullptr;
     QSplitter *m_chartSplitter = nullptr;
@@ -102,8 +107,6 @@ private:
     QAction *m_reportAction = nullptr;
     QAction *m_exportDataAction = nullptr;
     qint64 m_lastSessionId = 0; ///< the session with the latest stored run, for File > Report and Export data
-    int m_failedRuns = 0;
-    int m_okRuns = 0;
 };
 
 } // namespace wb

@@ -68,6 +68,8 @@ QString RunControlPanel::formatDuration(double seconds)
 
 void RunControlPanel::setRunning(bool running)
 {
+    if (running)
+        m_okRuns = m_failedRuns = m_notRun = 0; // a plan starts (or its check does): no run has ended yet
     m_running = running;
     m_start->setEnabled(!running && m_startAllowed);
     m_stop->setEnabled(running);
@@ -99,6 +101,27 @@ void RunControlPanel::setProgress(int runsDone, int runsTotal, double secondsLef
 void RunControlPanel::setStatus(const QString &text)
 {
     m_status->setText(text);
+}
+
+void RunControlPanel::addResult(const RunResult &result)
+{
+    m_okRuns += result.ok() ? 1 : 0;
+    m_failedRuns += result.status == RunStatus::Failed ? 1 : 0;
+    m_notRun += result.status == RunStatus::NotRun ? 1 : 0;
+    if (result.status == RunStatus::Failed)
+        setStatus(result.error);
+}
+
+void RunControlPanel::showPlanFinished(bool cancelled)
+{
+    QString text = cancelled ? tr("Stopped. %1 run(s) finished ok, %2 failed") : tr("Done. %1 run(s) ok, %2 failed");
+    text = text.arg(m_okRuns).arg(m_failedRuns);
+    if (m_notRun > 0)
+        text += tr(", %1 not run").arg(m_notRun);
+    text += QLatin1Char('.');
+    if (m_failedRuns + m_notRun > 0)
+        text += tr(" The results table shows each reason.");
+    setStatus(text);
 }
 
 } // namespace wb

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/RunResult.h"
+
 #include <QWidget>
 
 class QLabel;
@@ -26,6 +28,10 @@ public slots:
     void setProgress(int runsDone, int runsTotal, double secondsLeft);
     void setStatus(const QString &text);
     void setStartEnabled(bool enabled, const QString &reason = {});
+    /// Counts a finished run for the end-of-plan line; a failed one's error becomes the status line.
+    void addResult(const wb::RunResult &result);
+    /// "Done. 3 run(s) ok, 1 failed." (", 4 not run" when some were not), or "Stopped. ..." when cancelled.
+    void showPlanFinished(bool cancelled);
 
 signals:
     void startRequested();
@@ -38,6 +44,9 @@ private:
     QLabel *m_status = nullptr;
     bool m_running = false;
     bool m_startAllowed = true;
+    int m_okRuns = 0;
+    int m_failedRuns = 0;
+    int m_notRun = 0;
 };
 
 } // namespace wb

@@ -142,6 +142,12 @@ private slots:
         auto *start = window.findChild<QPushButton *>(QStringLiteral("startButton"));
         QTRY_VERIFY_WITH_TIMEOUT(start->isEnabled(), 10000);
         QTest::mouseClick(start, Qt::LeftButton);
+        // The check before the first run lists the SMB port's problem first: run the rest (it keeps the SMB run
+        // as not run, with the problem).
+        auto *runRest = window.findChild<QPushButton *>(QStringLiteral("runRestButton"));
+        QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty() || runRest->isVisible(), 30000);
+        if (done.isEmpty())
+            QTest::mouseClick(runRest, Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(done.size(), 1, 120000);
 
         ResultsTable *table = window.resultsTable();
