@@ -3,7 +3,7 @@
 #include "OptionForm.h"
 #include "RepeatOptionsBox.h"
 #include "protocols/DriverRegistry.h"
-#include "protocols/copy/TransferData.h"
+#include "protocols/transfer/TransferSettings.h"
 #include "settings/Config.h"
 #include "stats/Units.h"
 

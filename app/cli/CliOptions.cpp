@@ -1,8 +1,8 @@
 #include "CliOptions.h"
 
 #include "protocols/DriverRegistry.h"
-#include "protocols/copy/TransferData.h"
 #include "protocols/tcp/TcpDriver.h"
+#include "protocols/transfer/TransferSettings.h"
 #include "storage/PlanFile.h"
 #include "storage/PlanJson.h"
 

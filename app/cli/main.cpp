@@ -5,7 +5,7 @@
 #include "RunCommand.h"
 #include "StoreCommands.h"
 #include "protocols/DriverRegistry.h"
-#include "protocols/copy/TransferData.h"
+#include "protocols/transfer/TransferSettings.h"
 
 #include <QCoreApplication>
 

@@ -2,7 +2,7 @@
 
 #include "analysis/RepeatUntilStable.h"
 #include "protocols/DriverRegistry.h"
-#include "protocols/copy/TransferError.h"
+#include "protocols/transfer/TransferError.h"
 
 #include <QDateTime>
 #include <QHash>

@@ -5,7 +5,7 @@
 #include "analysis/FrameRule.h"
 #include "engine/Engine.h"
 #include "plan/TestPlan.h"
-#include "protocols/copy/TransferData.h"
+#include "protocols/transfer/TransferSettings.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -4,7 +4,7 @@
 #include "analysis/Ceiling.h"
 #include "engine/Engine.h"
 #include "plan/TestPlan.h"
-#include "protocols/copy/TransferData.h"
+#include "protocols/transfer/TransferSettings.h"
 
 #include <QFile>
 #include <QFileInfo>

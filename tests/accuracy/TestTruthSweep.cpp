@@ -2,7 +2,7 @@
 #include "../lab/LabSession.h"
 #include "../protocols/FileServerFixture.h"
 #include "plan/TestPlan.h"
-#include "protocols/copy/TransferData.h"
+#include "protocols/transfer/TransferSettings.h"
 #include "storage/PlanFile.h"
 
 #include <QFile>

@@ -7,8 +7,8 @@
 
 #include "engine/Engine.h"
 #include "engine/Preflight.h"
-#include "protocols/copy/TransferData.h"
-#include "protocols/copy/TransferError.h"
+#include "protocols/transfer/TransferError.h"
+#include "protocols/transfer/TransferSettings.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>

@@ -2,7 +2,7 @@
 
 #include "../protocols/FileServerFixture.h"
 #include "LabSession.h"
-#include "protocols/copy/TransferData.h"
+#include "protocols/transfer/TestPattern.h"
 
 #include <QFile>
 #include <QProcess>

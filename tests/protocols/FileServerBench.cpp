@@ -3,7 +3,7 @@
 #include "FileServerFixture.h"
 
 #include "protocols/DriverRegistry.h"
-#include "protocols/copy/TransferData.h"
+#include "protocols/transfer/TestPattern.h"
 #include "stats/Statistics.h"
 
 #include <QCoreApplication>

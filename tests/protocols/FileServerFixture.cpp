@@ -1,6 +1,7 @@
 #include "FileServerFixture.h"
 
-#include "protocols/copy/TransferData.h"
+#include "protocols/transfer/TestPattern.h"
+#include "protocols/transfer/TransferSettings.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>

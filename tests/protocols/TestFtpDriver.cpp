@@ -3,7 +3,8 @@
 #include "SmallLocalDisk.h"
 
 #include "protocols/DriverRegistry.h"
-#include "protocols/copy/TransferData.h"
+#include "protocols/transfer/TestPattern.h"
+#include "protocols/transfer/TransferSettings.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -3,7 +3,7 @@
 #include "FileServerFixture.h"
 
 #include "engine/Engine.h"
-#include "protocols/copy/TransferData.h"
+#include "protocols/transfer/TransferSettings.h"
 
 #include <QSignalSpy>
 #include <QTimer>

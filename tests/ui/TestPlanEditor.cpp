@@ -1,6 +1,6 @@
 #include "PlanEditorPanel.h"
 #include "OptionForm.h"
-#include "protocols/copy/TransferData.h"
+#include "protocols/transfer/TransferSettings.h"
 #include "settings/Config.h"
 
 #include <QAction>

@@ -1,9 +1,14 @@
 #include "CopyDriver.h"
 
-#include "TestFile.h"
-#include "TransferData.h"
-#include "TransferError.h"
 #include "protocols/ThroughputMeter.h"
+#include "protocols/transfer/AlignedBuffer.h"
+#include "protocols/transfer/LocalSink.h"
+#include "protocols/transfer/LocalSource.h"
+#include "protocols/transfer/RateLimiter.h"
+#include "protocols/transfer/TestFile.h"
+#include "protocols/transfer/TestPattern.h"
+#include "protocols/transfer/TransferError.h"
+#include "protocols/transfer/TransferSettings.h"
 
 #include <QElapsedTimer>
 #include <QFile>

@@ -6,9 +6,11 @@
 #include "identity/SmbIdentityProbe.h"
 #include "net/TcpCounters.h"
 #include "protocols/ThroughputMeter.h"
-#include "protocols/copy/TestFile.h"
-#include "protocols/copy/TransferData.h"
-#include "protocols/copy/TransferError.h"
+#include "protocols/transfer/LocalSink.h"
+#include "protocols/transfer/LocalSource.h"
+#include "protocols/transfer/TestFile.h"
+#include "protocols/transfer/TransferError.h"
+#include "protocols/transfer/TransferSettings.h"
 
 #include <QFile>
 #include <QFileInfo>

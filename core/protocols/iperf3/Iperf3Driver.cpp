@@ -6,7 +6,7 @@
 #include "identity/IdentityProbeSocket.h"
 #include "net/TcpCounters.h"
 #include "protocols/ThroughputMeter.h"
-#include "protocols/copy/TransferError.h"
+#include "protocols/transfer/TransferError.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>

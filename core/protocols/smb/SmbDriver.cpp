@@ -5,9 +5,13 @@
 #include "identity/IdentityProbeSocket.h"
 #include "identity/SmbIdentityProbe.h"
 #include "protocols/ThroughputMeter.h"
-#include "protocols/copy/TestFile.h"
-#include "protocols/copy/TransferData.h"
-#include "protocols/copy/TransferError.h"
+#include "protocols/transfer/LocalSink.h"
+#include "protocols/transfer/LocalSource.h"
+#include "protocols/transfer/RateLimiter.h"
+#include "protocols/transfer/TestFile.h"
+#include "protocols/transfer/TestPattern.h"
+#include "protocols/transfer/TransferError.h"
+#include "protocols/transfer/TransferSettings.h"
 
 #include <QDir>
 #include <QElapsedTimer>

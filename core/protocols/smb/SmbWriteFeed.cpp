@@ -1,6 +1,6 @@
 #include "SmbWriteFeed.h"
 
-#include "protocols/copy/TransferData.h"
+#include "protocols/transfer/LocalSource.h"
 
 #include <system_error>
 

@@ -11,7 +11,7 @@
 #include "net/Socket.h"
 #include "net/TcpCounters.h"
 #include "protocols/ThroughputMeter.h"
-#include "protocols/copy/TransferError.h"
+#include "protocols/transfer/TransferError.h"
 #include "stats/ReceiveWindow.h"
 
 #include <QDateTime>

@@ -1,6 +1,6 @@
 #include "TestFile.h"
 
-#include "TransferData.h"
+#include "TestPattern.h"
 
 namespace wb {
 
