@@ -7,8 +7,8 @@
 #include "analysis/Bottleneck.h"
 #include "analysis/FrameRule.h"
 #include "engine/Preflight.h"
-#include "export/CsvExport.h"
-#include "export/JsonExport.h"
+#include "formats/CsvExport.h"
+#include "formats/JsonExport.h"
 #include "protocols/DriverRegistry.h"
 #include "stats/TestSummary.h"
 

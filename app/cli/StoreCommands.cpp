@@ -2,10 +2,10 @@
 
 #include "CliOptions.h"
 #include "Console.h"
-#include "export/JsonExport.h"
+#include "formats/JsonExport.h"
 #include "stats/TestSummary.h"
 #include "stats/Units.h"
-#include "storage/Iperf3Import.h"
+#include "formats/Iperf3Import.h"
 #include "storage/LegacyCliStore.h"
 #include "storage/PlanFile.h"
 #include "storage/ResultStore.h"

@@ -4,10 +4,10 @@
 #include "HostDialog.h"
 #include "HostListPanel.h"
 #include "OptionForm.h"
-#include "export/CsvExport.h"
-#include "export/JsonExport.h"
+#include "formats/CsvExport.h"
+#include "formats/JsonExport.h"
 #include "settings/Config.h"
-#include "storage/ReportGenerator.h"
+#include "formats/ReportGenerator.h"
 #include "storage/ResultStore.h"
 
 #include <QApplication>

@@ -2,9 +2,9 @@
 #include "ResultsTable.h"
 #include "SummaryTable.h"
 #include "analysis/RunAnalyzer.h"
-#include "export/JsonExport.h"
+#include "formats/JsonExport.h"
 #include "stats/TestSummary.h"
-#include "storage/ReportGenerator.h"
+#include "formats/ReportGenerator.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

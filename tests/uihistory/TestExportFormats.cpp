@@ -6,8 +6,8 @@
 #include "HistoryTestData.h"
 #include "ReportWriter.h"
 #include "RunOverlayChart.h"
-#include "export/CsvExport.h"
-#include "export/JsonExport.h"
+#include "formats/CsvExport.h"
+#include "formats/JsonExport.h"
 
 #include <qcustomplot.h>
 

@@ -6,8 +6,8 @@
 #include "ReportWriter.h"
 #include "ResultsTable.h"
 #include "ThroughputChart.h"
-#include "export/CsvExport.h"
-#include "export/JsonExport.h"
+#include "formats/CsvExport.h"
+#include "formats/JsonExport.h"
 #include "storage/ResultStore.h"
 
 #include <QComboBox>

@@ -1,9 +1,8 @@
 #pragma once
 
-// Qt Gui (QTextDocument, QPdfWriter): NOT part of wirebench_core, which may link Qt Core/Network/Sql only.
-// Build it into wirebench_ui (or move it to ui/); tests/storage compiles it into TestReportPdf.
+// Qt Gui (QTextDocument, QPdfWriter): so in wirebench_ui, not wirebench_core, which links Qt Core/Network/Sql only.
 
-#include "storage/ReportGenerator.h"
+#include "formats/ReportGenerator.h"
 
 #include <QString>
 

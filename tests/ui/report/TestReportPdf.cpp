@@ -1,4 +1,4 @@
-#include "storage/gui/ReportPdfWriter.h"
+#include "ReportPdfWriter.h"
 #include "storage/ResultStore.h"
 #include "StoreTestData.h"
 

@@ -1,9 +1,9 @@
 #include "ReportGenerator.h"
 
-#include "ResultStore.h"
 #include "analysis/FrameRule.h"
 #include "analysis/RunAnalyzer.h"
 #include "stats/TestSummary.h"
+#include "storage/ResultStore.h"
 
 #include <QDir>
 #include <QSaveFile>
@@ -144,25 +144,29 @@ private:
     QString m_out;
 };
 
-} // namespace
-
-QString ReportGenerator::chartName(int index)
+// The runs of one test (host x protocol x frame size), in time order.
+RunResultList runsOf(const RunResultList &runs, const TestSummary &t)
 {
-    return QStringLiteral("wirebench-chart:%1").arg(index);
+    RunResultList testRuns;
+    for (const RunResult &run : runs) {
+        if (hostKey(run.spec.host) == hostKey(t.host) && run.spec.protocol == t.protocol
+            && run.spec.frameSize == t.frameSize)
+            testRuns << run;
+    }
+    return testRuns;
 }
 
-QString ReportGenerator::html(const ReportInput &in, Images images, double fontPoints)
+QString titleOf(const ReportInput &in)
 {
     const SessionInfo &s = in.session;
-    const TestPlan &plan = s.plan;
-    const RateUnit unit = in.unit;
-    const bool showMbps = unit != RateUnit::Mbps;
-    const QDateTime generated = in.generatedAt.isValid() ? in.generatedAt : QDateTime::currentDateTimeUtc();
-    const QString title = !in.title.isEmpty() ? in.title
-                          : QStringLiteral("Wirebench report: %1, session %2")
-                                .arg(dateText(s.startedAt), s.uuid.isEmpty() ? QString::number(s.id) : s.uuid.left(8));
+    return !in.title.isEmpty() ? in.title
+                               : QStringLiteral("Wirebench report: %1, session %2")
+                                     .arg(dateText(s.startedAt), s.uuid.isEmpty() ? QString::number(s.id)
+                                                                                  : s.uuid.left(8));
+}
 
-    Html h;
+void writeHead(Html &h, const QString &title, double fontPoints)
+{
     h.line(QStringLiteral("<!DOCTYPE html>"));
     h.line(QStringLiteral("<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">"));
     h.line(QStringLiteral("<head><meta charset=\"utf-8\" /><title>%1</title>").arg(esc(title)));
@@ -172,11 +176,12 @@ QString ReportGenerator::html(const ReportInput &in, Images images, double fontP
         ".n { white-space: nowrap; } .warning { color: #8a5a00; } .note { color: #555555; } img { max-width: 100%; }</style>")
                .arg(fontPoints > 0 ? fontPoints : 10.0));
     h.line(QStringLiteral("</head><body>"));
-    h.heading(1, title);
-    if (!s.title.isEmpty())
-        h.para(s.title);
+}
 
-    // The session and the plan.
+// The session and the plan.
+void writePlan(Html &h, const SessionInfo &s)
+{
+    const TestPlan &plan = s.plan;
     h.heading(2, QStringLiteral("Plan"));
     QStringList frames;
     for (int f : s.frameSizes.isEmpty() ? plan.frameSizes : s.frameSizes)
@@ -207,8 +212,49 @@ QString ReportGenerator::html(const ReportInput &in, Images images, double fontP
     if (fileProtocols)
         planFacts.append({QStringLiteral("File size"), sizeText(p.fileSizeBytes)});
     h.definitions(planFacts);
+}
 
-    // The environment: this machine and the hosts as they were.
+// The link speed a host's runs measured, else the one the user set, else why it is unknown.
+QString speedText(const RunResultList &runs, const Host &host)
+{
+    QString speed = lastExtra(runs, host, "link_speed_Mbps");
+    if (!speed.isEmpty())
+        return withUnit(fixed(speed.toDouble(), 0), QStringLiteral("Mbit/s"));
+    if (host.linkSpeedMbps > 0)
+        return withUnit(fixed(host.linkSpeedMbps, 0), QStringLiteral("Mbit/s (set by the user)"));
+    if (const QString note = lastExtra(runs, host, "link_speed_note"); !note.isEmpty())
+        return QStringLiteral("unknown (%1)").arg(note);
+    return QStringLiteral("unknown");
+}
+
+void writeHostRow(Html &h, const RunResultList &runs, const Host &host)
+{
+    QString reported;
+    for (const RunResult &r : runs) {
+        if (hostKey(r.spec.host) == hostKey(host) && !r.serverOs.isEmpty())
+            reported = r.serverOs;
+    }
+    const QString speed = speedText(runs, host);
+    const QString ifMtu = lastExtra(runs, host, "interface_mtu");
+    const QString iface = lastExtra(runs, host, "interface");
+    QString pathMtu = lastExtra(runs, host, "path_mtu");
+    if (pathMtu.isEmpty())
+        pathMtu = lastExtra(runs, host, "pmtu"); // iperf3 imports
+    const QString duplex = lastExtra(runs, host, "link_duplex");
+    const QString address = host.port > 0 ? QStringLiteral("%1:%2").arg(host.address).arg(host.port) : host.address;
+    h.row({host.displayName(), address, host.osLabel.isEmpty() ? QStringLiteral("-") : host.osLabel,
+           reported.isEmpty() ? QStringLiteral("-") : reported, host.serverType, speed,
+           ifMtu.isEmpty() ? QStringLiteral("unknown")
+                           : QStringLiteral("%1%2").arg(withUnit(ifMtu, QStringLiteral("B")), iface.isEmpty() ? QString()
+                                                                                 : QStringLiteral(" (%1)").arg(iface)),
+           pathMtu.isEmpty() ? QStringLiteral("unknown") : withUnit(pathMtu, QStringLiteral("B")),
+           duplex.isEmpty() ? QStringLiteral("unknown") : duplex});
+}
+
+// The environment: this machine and the hosts as they were.
+void writeEnvironment(Html &h, const ReportInput &in)
+{
+    const SessionInfo &s = in.session;
     h.heading(2, QStringLiteral("Environment"));
     h.definitions({
         {QStringLiteral("Measured from"), s.machineHostname.isEmpty() ? QStringLiteral("-") : s.machineHostname},
@@ -227,40 +273,32 @@ QString ReportGenerator::html(const ReportInput &in, Images images, double fontP
                                            QStringLiteral("OS reported"), QStringLiteral("Server"),
                                            QStringLiteral("Link speed"), QStringLiteral("Interface MTU"),
                                            QStringLiteral("Path MTU"), QStringLiteral("Duplex")});
-    for (const Host &host : std::as_const(hosts)) {
-        QString reported;
-        for (const RunResult &r : in.runs) {
-            if (hostKey(r.spec.host) == hostKey(host) && !r.serverOs.isEmpty())
-                reported = r.serverOs;
-        }
-        QString speed = lastExtra(in.runs, host, "link_speed_Mbps");
-        if (!speed.isEmpty())
-            speed = withUnit(fixed(speed.toDouble(), 0), QStringLiteral("Mbit/s"));
-        else if (host.linkSpeedMbps > 0)
-            speed = withUnit(fixed(host.linkSpeedMbps, 0), QStringLiteral("Mbit/s (set by the user)"));
-        else if (const QString note = lastExtra(in.runs, host, "link_speed_note"); !note.isEmpty())
-            speed = QStringLiteral("unknown (%1)").arg(note);
-        else
-            speed = QStringLiteral("unknown");
-        const QString ifMtu = lastExtra(in.runs, host, "interface_mtu");
-        const QString iface = lastExtra(in.runs, host, "interface");
-        QString pathMtu = lastExtra(in.runs, host, "path_mtu");
-        if (pathMtu.isEmpty())
-            pathMtu = lastExtra(in.runs, host, "pmtu"); // iperf3 imports
-        const QString duplex = lastExtra(in.runs, host, "link_duplex");
-        const QString address = host.port > 0 ? QStringLiteral("%1:%2").arg(host.address).arg(host.port) : host.address;
-        h.row({host.displayName(), address, host.osLabel.isEmpty() ? QStringLiteral("-") : host.osLabel,
-               reported.isEmpty() ? QStringLiteral("-") : reported, host.serverType, speed,
-               ifMtu.isEmpty() ? QStringLiteral("unknown")
-                               : QStringLiteral("%1%2").arg(withUnit(ifMtu, QStringLiteral("B")), iface.isEmpty() ? QString()
-                                                                                     : QStringLiteral(" (%1)").arg(iface)),
-               pathMtu.isEmpty() ? QStringLiteral("unknown") : withUnit(pathMtu, QStringLiteral("B")),
-               duplex.isEmpty() ? QStringLiteral("unknown") : duplex});
-    }
+    for (const Host &host : std::as_const(hosts))
+        writeHostRow(h, in.runs, host);
     h.tableEnd();
+}
 
-    // Results per test.
-    const QList<TestSummary> summaries = TestSummary::build(in.runs);
+// Line rate: the analysis' ceiling when the runs carry it, else the link speed set for the host.
+QString ofLineText(const RunResultList &testRuns, const TestSummary &t)
+{
+    double percent = -1;
+    QList<double> pcts;
+    for (const RunResult &run : testRuns) {
+        if (run.ok() && run.extra.contains(QStringLiteral("percent_of_ceiling")))
+            pcts << extraNumber(run.extra, "percent_of_ceiling");
+    }
+    if (!pcts.isEmpty())
+        percent = Statistics::summarize(pcts).median;
+    else if (t.okRuns > 0 && t.host.linkSpeedMbps > 0)
+        percent = t.MBps.median * 8 / t.host.linkSpeedMbps * 100;
+    return percent >= 0 ? withUnit(fixed(percent, 1), QStringLiteral("%")) : QStringLiteral("-");
+}
+
+// Results per test.
+void writeSummary(Html &h, const ReportInput &in, const QList<TestSummary> &summaries)
+{
+    const RateUnit unit = in.unit;
+    const bool showMbps = unit != RateUnit::Mbps;
     h.heading(2, QStringLiteral("Results"));
     h.para(QStringLiteral("Throughput is the receiver's byte count over the receiver's time (goodput), over the runs "
                           "that succeeded. %1")
@@ -278,12 +316,7 @@ QString ReportGenerator::html(const ReportInput &in, Images images, double fontP
         const Summary &m = t.MBps;
         const bool any = t.okRuns > 0;
         auto r = [&](double MBps) { return any ? rate(MBps * 1e6, unit) : QStringLiteral("-"); };
-        RunResultList testRuns;
-        for (const RunResult &run : in.runs) {
-            if (hostKey(run.spec.host) == hostKey(t.host) && run.spec.protocol == t.protocol
-                && run.spec.frameSize == t.frameSize)
-                testRuns << run;
-        }
+        const RunResultList testRuns = runsOf(in.runs, t);
         QStringList cells{t.host.displayName(), t.host.osLabel.isEmpty() ? QStringLiteral("-") : t.host.osLabel,
                           t.protocol, usedFrameText(testRuns, t.frameSize), mssText(t.mss),
                           QStringLiteral("%1 of %2").arg(t.okRuns).arg(t.okRuns + t.failedRuns),
@@ -292,39 +325,23 @@ QString ReportGenerator::html(const ReportInput &in, Images images, double fontP
                                           : QStringLiteral("-")};
         if (showMbps)
             cells << (any ? rate(m.median * 1e6, RateUnit::Mbps) : QStringLiteral("-"));
-        // Line rate: the analysis' ceiling when the runs carry it, else the link speed set for the host.
-        QString ofLine = QStringLiteral("-");
-        double percent = -1;
-        QList<double> pcts;
-        for (const RunResult &run : in.runs) {
-            if (run.ok() && hostKey(run.spec.host) == hostKey(t.host) && run.spec.protocol == t.protocol
-                && run.spec.frameSize == t.frameSize && run.extra.contains(QStringLiteral("percent_of_ceiling")))
-                pcts << extraNumber(run.extra, "percent_of_ceiling");
-        }
-        if (!pcts.isEmpty())
-            percent = Statistics::summarize(pcts).median;
-        else if (any && t.host.linkSpeedMbps > 0)
-            percent = m.median * 8 / t.host.linkSpeedMbps * 100;
-        if (percent >= 0)
-            ofLine = withUnit(fixed(percent, 1), QStringLiteral("%"));
-        cells << ofLine;
+        cells << ofLineText(testRuns, t);
         h.row(cells, t.failedRuns > 0 && t.okRuns == 0 ? QStringLiteral("failed") : QString());
     }
     h.tableEnd();
+}
 
-    // What limited each test.
+// What limited each test: the caller's sentences, else each test's own.
+void writeFindings(Html &h, const ReportInput &in, const QList<TestSummary> &summaries)
+{
     QStringList findings = in.findings;
     if (findings.isEmpty()) {
         for (const TestSummary &t : summaries) {
-            RunResultList testRuns;
+            const RunResultList testRuns = runsOf(in.runs, t);
             QString sentence;
-            for (const RunResult &run : in.runs) {
-                if (hostKey(run.spec.host) == hostKey(t.host) && run.spec.protocol == t.protocol
-                    && run.spec.frameSize == t.frameSize) {
-                    testRuns << run;
-                    if (run.ok() && run.extra.contains(QStringLiteral("bottleneck")))
-                        sentence = run.extra.value(QStringLiteral("bottleneck")).toString();
-                }
+            for (const RunResult &run : testRuns) {
+                if (run.ok() && run.extra.contains(QStringLiteral("bottleneck")))
+                    sentence = run.extra.value(QStringLiteral("bottleneck")).toString();
             }
             if (sentence.isEmpty() && t.okRuns > 0)
                 sentence = RunAnalyzer::bottleneckFor(testRuns);
@@ -333,30 +350,38 @@ QString ReportGenerator::html(const ReportInput &in, Images images, double fontP
                                 .arg(t.host.displayName(), t.protocol, usedFrameText(testRuns, t.frameSize), sentence);
         }
     }
-    if (!findings.isEmpty()) {
-        h.heading(2, QStringLiteral("What limited each test"));
-        h.line(QStringLiteral("<ul id=\"findings\">"));
-        for (const QString &f : std::as_const(findings))
-            h.line(QStringLiteral("<li>%1</li>").arg(esc(f)));
-        h.line(QStringLiteral("</ul>"));
-    }
+    if (findings.isEmpty())
+        return;
+    h.heading(2, QStringLiteral("What limited each test"));
+    h.line(QStringLiteral("<ul id=\"findings\">"));
+    for (const QString &f : std::as_const(findings))
+        h.line(QStringLiteral("<li>%1</li>").arg(esc(f)));
+    h.line(QStringLiteral("</ul>"));
+}
 
-    // Charts, rendered by the caller.
-    if (!in.charts.isEmpty()) {
-        h.heading(2, QStringLiteral("Charts"));
-        for (int i = 0; i < in.charts.size(); ++i) {
-            const ReportChart &c = in.charts.at(i);
-            h.heading(3, c.title);
-            const QString src = images == Images::Embedded
-                                    ? QStringLiteral("data:image/png;base64,") + QString::fromLatin1(c.png.toBase64())
-                                    : chartName(i);
-            h.line(QStringLiteral("<p><img src=\"%1\" alt=\"%2\" /></p>").arg(src, esc(c.title)));
-            if (!c.caption.isEmpty())
-                h.para(c.caption, QStringLiteral("note"));
-        }
+// Charts, rendered by the caller.
+void writeCharts(Html &h, const QList<ReportChart> &charts, ReportGenerator::Images images)
+{
+    if (charts.isEmpty())
+        return;
+    h.heading(2, QStringLiteral("Charts"));
+    for (int i = 0; i < charts.size(); ++i) {
+        const ReportChart &c = charts.at(i);
+        h.heading(3, c.title);
+        const QString src = images == ReportGenerator::Images::Embedded
+                                ? QStringLiteral("data:image/png;base64,") + QString::fromLatin1(c.png.toBase64())
+                                : ReportGenerator::chartName(i);
+        h.line(QStringLiteral("<p><img src=\"%1\" alt=\"%2\" /></p>").arg(src, esc(c.title)));
+        if (!c.caption.isEmpty())
+            h.para(c.caption, QStringLiteral("note"));
     }
+}
 
-    // Every run.
+// Every run.
+void writeRuns(Html &h, const ReportInput &in)
+{
+    const RateUnit unit = in.unit;
+    const bool showMbps = unit != RateUnit::Mbps;
     h.heading(2, QStringLiteral("Runs"));
     QStringList runHeaders{QStringLiteral("#"), QStringLiteral("Host"), QStringLiteral("Test"), QStringLiteral("Frame"),
                            QStringLiteral("Rep."), QStringLiteral("Started"), QStringLiteral("Bytes"),
@@ -378,12 +403,15 @@ QString ReportGenerator::html(const ReportInput &in, Images images, double fontP
         h.row(cells, r.ok() ? QString() : QStringLiteral("failed"));
     }
     h.tableEnd();
+}
 
-    // Warnings, each once, with the runs that raised it.
+// Warnings, each once, with the runs that raised it.
+void writeWarnings(Html &h, const RunResultList &runs)
+{
     QStringList warnings;
     QList<QStringList> where;
-    for (qsizetype i = 0; i < in.runs.size(); ++i) {
-        for (const QString &w : in.runs.at(i).warnings) {
+    for (qsizetype i = 0; i < runs.size(); ++i) {
+        for (const QString &w : runs.at(i).warnings) {
             qsizetype at = warnings.indexOf(w);
             if (at < 0) {
                 warnings << w;
@@ -396,14 +424,39 @@ QString ReportGenerator::html(const ReportInput &in, Images images, double fontP
     h.heading(2, QStringLiteral("Warnings"));
     if (warnings.isEmpty()) {
         h.para(QStringLiteral("No run raised a warning."));
-    } else {
-        h.line(QStringLiteral("<ul id=\"warnings\">"));
-        for (qsizetype i = 0; i < warnings.size(); ++i)
-            h.line(QStringLiteral("<li class=\"warning\">%1 (run %2)</li>")
-                       .arg(esc(warnings.at(i)), where.at(i).join(QStringLiteral(", "))));
-        h.line(QStringLiteral("</ul>"));
+        return;
     }
+    h.line(QStringLiteral("<ul id=\"warnings\">"));
+    for (qsizetype i = 0; i < warnings.size(); ++i)
+        h.line(QStringLiteral("<li class=\"warning\">%1 (run %2)</li>")
+                   .arg(esc(warnings.at(i)), where.at(i).join(QStringLiteral(", "))));
+    h.line(QStringLiteral("</ul>"));
+}
 
+} // namespace
+
+QString ReportGenerator::chartName(int index)
+{
+    return QStringLiteral("wirebench-chart:%1").arg(index);
+}
+
+QString ReportGenerator::html(const ReportInput &in, Images images, double fontPoints)
+{
+    const QDateTime generated = in.generatedAt.isValid() ? in.generatedAt : QDateTime::currentDateTimeUtc();
+    const QString title = titleOf(in);
+    Html h;
+    writeHead(h, title, fontPoints);
+    h.heading(1, title);
+    if (!in.session.title.isEmpty())
+        h.para(in.session.title);
+    writePlan(h, in.session);
+    writeEnvironment(h, in);
+    const QList<TestSummary> summaries = TestSummary::build(in.runs);
+    writeSummary(h, in, summaries);
+    writeFindings(h, in, summaries);
+    writeCharts(h, in.charts, images);
+    writeRuns(h, in);
+    writeWarnings(h, in.runs);
     h.para(QStringLiteral("Generated %1 by Wirebench %2. MB/s = 10^6 bytes/s, MiB/s = 2^20 bytes/s, "
                           "Mbit/s = 10^6 bits/s; B = bytes.")
                .arg(dateText(generated), QStringLiteral(WIREBENCH_VERSION)),

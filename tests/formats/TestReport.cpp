@@ -1,4 +1,4 @@
-#include "storage/ReportGenerator.h"
+#include "formats/ReportGenerator.h"
 #include "storage/ResultStore.h"
 #include "StoreTestData.h"
 

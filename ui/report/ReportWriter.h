@@ -1,6 +1,6 @@
 #pragma once
 
-#include "storage/ReportGenerator.h"
+#include "formats/ReportGenerator.h"
 
 #include <QString>
 
@@ -9,8 +9,8 @@ namespace wb {
 class ResultStore;
 
 /// The session report in HTML and PDF: core's ReportGenerator for the text and tables, the charts drawn here
-/// (the comparison chart and each test's live graphs, as PNG with a footnote) and core/storage/gui's
-/// ReportPdfWriter for the PDF. The GUI's "Report..." action and `wirebench-cli report` both call write().
+/// (the comparison chart and each test's live graphs, as PNG with a footnote) and ReportPdfWriter (beside it)
+/// for the PDF. The GUI's "Report..." action and `wirebench-cli report` both call write().
 /// Needs a QApplication (QT_QPA_PLATFORM=offscreen works without a display).
 class ReportWriter
 {

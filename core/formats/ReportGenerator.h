@@ -1,8 +1,8 @@
 #pragma once
 
-#include "StoreTypes.h"
 #include "model/RunResult.h"
 #include "stats/Units.h"
+#include "storage/StoreTypes.h"
 
 #include <QByteArray>
 #include <QList>
@@ -36,7 +36,7 @@ struct ReportInput
 };
 
 /// The session report as one self-contained HTML file (charts embedded as data: URIs), well-formed XHTML so
-/// that tools can parse it and simple enough for QTextDocument (the PDF path, outside core: ui/ReportPdfWriter).
+/// that tools can parse it and simple enough for QTextDocument (the PDF path, outside core: ui/report/ReportPdfWriter).
 class ReportGenerator
 {
 public:

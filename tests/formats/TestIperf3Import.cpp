@@ -1,4 +1,4 @@
-#include "storage/Iperf3Import.h"
+#include "formats/Iperf3Import.h"
 #include "storage/ResultStore.h"
 
 #include <QFile>

@@ -1,5 +1,5 @@
-#include "export/CsvExport.h"
-#include "export/JsonExport.h"
+#include "formats/CsvExport.h"
+#include "formats/JsonExport.h"
 
 #include <QFile>
 #include <QJsonArray>
