@@ -1,12 +1,11 @@
 #pragma once
 
+#include "StoreSchema.h"
 #include "StoreTypes.h"
 #include "model/RunResult.h"
 #include "plan/TestPlan.h"
 
-#include <QHash>
 #include <QMutex>
-#include <QObject>
 #include <QSqlDatabase>
 #include <QString>
 #include <QStringList>
@@ -14,21 +13,22 @@
 #include <memory>
 
 class QLockFile;
-class QThread;
 
 namespace wb {
+
+class StoreConnections;
 
 /// The result store: an SQLite file (QtSql, QSQLITE, WAL) holding sessions, the hosts as they were, every run
 /// with its samples. Each call commits at once, so a SIGKILL loses at most the run in flight.
 ///
 /// Thread use: one ResultStore may be shared between threads; each thread gets its own connection
-/// (QSqlDatabase is per thread), named after the store and the thread. Concurrent writers wait up to 10 s.
+/// (StoreConnections). The layout and its migration are StoreSchema's, the session list's SQL SessionQuery's. Concurrent writers wait up to 10 s.
 /// A store that could not be opened is simply closed: every call then fails with lastError() and the app goes on
 /// without history.
 class ResultStore
 {
 public:
-    static constexpr int kSchemaVersion = 2;
+    static constexpr int kSchemaVersion = StoreSchema::kVersion;
 
     ResultStore();
     ~ResultStore();
@@ -84,19 +84,15 @@ public:
 private:
     QSqlDatabase db() const;
     bool fail(QString *error, const QString &message) const;
-    bool migrate(QSqlDatabase &db, int from, QString *error);
-    void dropConnections();
 
     QString m_path;
-    QString m_connectionPrefix;
     bool m_open = false;
     int m_interruptedAtOpen = 0;
     int m_versionAtOpen = 0;
     QString m_backupPath;
     std::unique_ptr<QLockFile> m_lock;
-    mutable QMutex m_mutex;           // guards m_connections and m_lastError
-    mutable QHash<QString, QThread *> m_connections; // connection name -> the thread that made it
-    std::unique_ptr<QObject> m_context; // receiver for QThread::finished (closes that thread's connection)
+    std::unique_ptr<StoreConnections> m_connections; // one per thread
+    mutable QMutex m_mutex;           // guards m_lastError
     mutable QString m_lastError;
 };
 

@@ -1,0 +1,36 @@
+#pragma once
+
+#include "StoreTypes.h"
+
+#include <QSqlDatabase>
+#include <QString>
+#include <QVariantList>
+
+namespace wb {
+
+/// The sessions a SessionFilter (or one id) selects, found by SQL: the filter becomes one WHERE clause over
+/// sessions, its plan's JSON (json_each), its hosts and its runs; then the selected sessions' hosts and run
+/// counts are read with that clause as a sub-select. Newest first.
+class SessionQuery
+{
+public:
+    static SessionQuery matching(const SessionFilter &filter);
+    static SessionQuery withId(qint64 sessionId);
+
+    /// Returns false with a one-line reason (what could not be read and SQLite's words) in *error.
+    bool run(QSqlDatabase &db, SessionInfoList *out, QString *error) const;
+
+private:
+    void require(const QString &clause, const QVariantList &binds = {});
+    void addTextFilter(const QString &text);
+    QString selectedIds() const;
+    bool readSessions(QSqlDatabase &db, SessionInfoList *out, QString *error) const;
+    bool readHosts(QSqlDatabase &db, SessionInfoList *out, QString *error) const;
+    bool readRunCounts(QSqlDatabase &db, SessionInfoList *out, QString *error) const;
+
+    QStringList m_where;
+    QVariantList m_binds;
+    int m_limit = 0;
+};
+
+} // namespace wb

@@ -1,0 +1,218 @@
+#include "StoreSchema.h"
+
+#include "StoreRows.h"
+#include "storage/PlanJson.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QList>
+#include <QPair>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QUuid>
+
+#include <iterator>
+
+namespace wb {
+
+namespace {
+
+const char kSqliteMagic[] = "SQLite format 3"; // followed by a NUL: the first 16 bytes of every SQLite 3 file
+
+// Schema version 1: the first shipped layout. Never edit it; add a step below instead.
+const char *const kSchemaV1[] = {
+    "CREATE TABLE sessions ("
+    " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    " uuid TEXT NOT NULL UNIQUE,"
+    " started_at TEXT NOT NULL,"
+    " ended_at TEXT,"
+    " state TEXT NOT NULL CHECK (state IN ('running','finished','cancelled','interrupted')),"
+    " plan_json TEXT NOT NULL DEFAULT '{}',"
+    " machine_hostname TEXT NOT NULL DEFAULT '',"
+    " wirebench_version TEXT NOT NULL DEFAULT '')",
+    "CREATE TABLE runs ("
+    " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    " session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
+    " run_index INTEGER NOT NULL DEFAULT 0,"
+    " host TEXT NOT NULL DEFAULT '',"
+    " address TEXT NOT NULL DEFAULT '',"
+    " os TEXT NOT NULL DEFAULT '',"
+    " protocol TEXT NOT NULL,"
+    " frame_size INTEGER NOT NULL DEFAULT 0,"
+    " mss INTEGER NOT NULL DEFAULT 0,"
+    " repetition INTEGER NOT NULL DEFAULT 1,"
+    " bytes INTEGER NOT NULL DEFAULT 0,"
+    " seconds REAL NOT NULL DEFAULT 0,"
+    " throughput_MBps REAL NOT NULL DEFAULT 0,"
+    " status TEXT NOT NULL,"
+    " error TEXT NOT NULL DEFAULT '',"
+    " warnings_json TEXT NOT NULL DEFAULT '[]',"
+    " started_at TEXT)",
+    "CREATE TABLE samples ("
+    " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+    " end_seconds REAL NOT NULL,"
+    " interval_seconds REAL NOT NULL,"
+    " bytes INTEGER NOT NULL)",
+    "CREATE INDEX runs_by_session ON runs(session_id)",
+    "CREATE INDEX samples_by_run ON samples(run_id)",
+};
+
+// Version 2: machine OS and a title per session, the hosts as they were, the rest of a run's fields.
+const char *const kSchemaV2[] = {
+    "ALTER TABLE sessions ADD COLUMN machine_os TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE sessions ADD COLUMN title TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE runs ADD COLUMN port INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE runs ADD COLUMN server_type TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE runs ADD COLUMN server_os TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE runs ADD COLUMN sender_bytes INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE runs ADD COLUMN params_json TEXT NOT NULL DEFAULT '{}'",
+    "ALTER TABLE runs ADD COLUMN extra_json TEXT NOT NULL DEFAULT '{}'",
+    "CREATE TABLE session_hosts ("
+    " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    " session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
+    " position INTEGER NOT NULL,"
+    " name TEXT NOT NULL DEFAULT '',"
+    " address TEXT NOT NULL DEFAULT '',"
+    " port INTEGER NOT NULL DEFAULT 0,"
+    " os TEXT NOT NULL DEFAULT '',"
+    " server_type TEXT NOT NULL DEFAULT '',"
+    " link_speed_Mbps REAL NOT NULL DEFAULT 0,"
+    " embedded INTEGER NOT NULL DEFAULT 0,"
+    " options_json TEXT NOT NULL DEFAULT '{}')",
+    "CREATE INDEX session_hosts_by_session ON session_hosts(session_id)",
+    "CREATE INDEX sessions_by_start ON sessions(started_at)",
+};
+
+bool execAll(QSqlDatabase &db, const char *const *statements, size_t count, QString *error)
+{
+    for (size_t i = 0; i < count; ++i) {
+        QSqlQuery q(db);
+        if (!q.exec(QString::fromLatin1(statements[i]))) {
+            *error = StoreRows::sqlError(q);
+            return false;
+        }
+    }
+    return true;
+}
+
+// v1 -> v2 data: the host snapshot comes from each session's plan, or from its runs when the plan has none.
+bool backfillHostsV2(QSqlDatabase &db, QString *error)
+{
+    QSqlQuery sessions(db);
+    if (!sessions.exec(QStringLiteral("SELECT id, plan_json FROM sessions"))) {
+        *error = StoreRows::sqlError(sessions);
+        return false;
+    }
+    QList<QPair<qint64, QString>> rows;
+    while (sessions.next())
+        rows.append({sessions.value(0).toLongLong(), sessions.value(1).toString()});
+    for (const auto &[id, planText] : rows) {
+        QList<Host> hosts = PlanJson::planFromJson(StoreRows::jsonObject(planText)).hosts;
+        if (hosts.isEmpty()) {
+            QSqlQuery q(db);
+            q.prepare(QStringLiteral("SELECT host, address, os FROM runs WHERE session_id = ?"
+                                     " GROUP BY host, address ORDER BY MIN(id)"));
+            q.addBindValue(id);
+            if (!q.exec()) {
+                *error = StoreRows::sqlError(q);
+                return false;
+            }
+            while (q.next()) {
+                Host h;
+                h.name = q.value(0).toString();
+                h.address = q.value(1).toString();
+                h.osLabel = q.value(2).toString();
+                hosts.append(h);
+            }
+        }
+        for (int i = 0; i < hosts.size(); ++i) {
+            if (!StoreRows::insertHost(db, id, i, hosts.at(i), error))
+                return false;
+        }
+    }
+    return true;
+}
+
+bool step(QSqlDatabase &d, int version, QString *error)
+{
+    switch (version) {
+    case 1: return execAll(d, kSchemaV1, std::size(kSchemaV1), error);
+    case 2: return execAll(d, kSchemaV2, std::size(kSchemaV2), error) && backfillHostsV2(d, error);
+    default: return true;
+    }
+}
+
+} // namespace
+
+QByteArray StoreSchema::sqliteMagic()
+{
+    return QByteArray(kSqliteMagic, sizeof(kSqliteMagic));
+}
+
+bool StoreSchema::migrate(QSqlDatabase &d, int from, QString *error)
+{
+    for (int version = from + 1; version <= kVersion; ++version) {
+        if (!d.transaction()) {
+            *error = d.lastError().text().simplified();
+            return false;
+        }
+        bool ok = step(d, version, error);
+        if (ok) {
+            QSqlQuery q(d);
+            ok = q.exec(QStringLiteral("PRAGMA user_version = %1").arg(version));
+            if (!ok)
+                *error = StoreRows::sqlError(q);
+        }
+        if (!ok || !d.commit()) {
+            if (ok)
+                *error = d.lastError().text().simplified();
+            d.rollback();
+            return false;
+        }
+    }
+    return true;
+}
+
+int StoreSchema::fileVersion(const QString &path, QString *error)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = f.errorString();
+        return -1;
+    }
+    const QByteArray header = f.read(100);
+    if (!header.startsWith(sqliteMagic())) {
+        if (error)
+            *error = QStringLiteral("not an SQLite database");
+        return -1;
+    }
+    f.close();
+    const QFileInfo wal(path + QStringLiteral("-wal"));
+    if (header.size() == 100 && (!wal.exists() || wal.size() == 0)) {
+        // No pending WAL: the header is up to date. user_version: big-endian 32 bits at offset 60.
+        const auto *p = reinterpret_cast<const uchar *>(header.constData()) + 60;
+        return int((quint32(p[0]) << 24) | (quint32(p[1]) << 16) | (quint32(p[2]) << 8) | quint32(p[3]));
+    }
+    // The header's copy of user_version may lag behind the WAL: ask SQLite, read-only.
+    const QString name = QStringLiteral("wirebench-version-probe-%1").arg(QUuid::createUuid().toString(QUuid::Id128));
+    int version = -1;
+    {
+        QSqlDatabase d = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+        d.setDatabaseName(path);
+        d.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=10000"));
+        if (d.open()) {
+            QSqlQuery q(d);
+            if (q.exec(QStringLiteral("PRAGMA user_version")) && q.next())
+                version = q.value(0).toInt();
+            else if (error)
+                *error = StoreRows::sqlError(q);
+        } else if (error) {
+            *error = d.lastError().text().simplified();
+        }
+    }
+    QSqlDatabase::removeDatabase(name);
+    return version;
+}
+
+} // namespace wb

@@ -1,0 +1,128 @@
+// SessionRecorder: what the engine reports becomes a stored session as it happens, and a failing store is said
+// once and never stops the measuring. The engine's signals are emitted here by hand: no run is measured.
+#include "StoreTestData.h"
+#include "engine/Engine.h"
+#include "storage/ResultStore.h"
+#include "storage/SessionRecorder.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace wb;
+
+class TestSessionRecorder : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void storesEachRunAndTheEnd();
+    void cancelledPlanIsCancelled();
+    void withoutStoreNothingIsStored();
+    void failingStoreSaysSoOnce();
+
+private:
+    static QList<RunResult> twoRuns()
+    {
+        const QList<RunSpec> specs = wbtest::plan().expand();
+        return {wbtest::run(specs.at(0), 1000, 3), wbtest::run(specs.at(1), 2000, 2)};
+    }
+};
+
+void TestSessionRecorder::storesEachRunAndTheEnd()
+{
+    QTemporaryDir dir;
+    ResultStore store;
+    QVERIFY(store.open(dir.filePath(QStringLiteral("r.sqlite"))));
+    Engine engine;
+    SessionRecorder recorder(&engine, &store);
+    QSignalSpy stored(&recorder, &SessionRecorder::runStored);
+    QSignalSpy ended(&recorder, &SessionRecorder::sessionEnded);
+
+    const qint64 id = recorder.begin(wbtest::plan());
+    QVERIFY(id > 0);
+    QCOMPARE(recorder.sessionId(), id);
+    SessionInfo info;
+    QVERIFY(store.session(id, &info));
+    QCOMPARE(info.state, SessionState::Running);
+
+    for (const RunResult &r : twoRuns())
+        emit engine.runFinished(r);
+    QCOMPARE(stored.count(), 2);
+    QCOMPARE(stored.at(0).at(0).toLongLong(), id);
+    QCOMPARE(store.runs(id).size(), 2);
+    QCOMPARE(store.runs(id).at(1).samples.size(), 2);
+
+    emit engine.planFinished(false);
+    QCOMPARE(ended.count(), 1);
+    QCOMPARE(ended.at(0).at(1).value<SessionState>(), SessionState::Finished);
+    QCOMPARE(recorder.sessionId(), 0);
+    QVERIFY(store.session(id, &info));
+    QCOMPARE(info.state, SessionState::Finished);
+    QCOMPARE(info.runCount, 2);
+
+    // After the end nothing more lands in that session.
+    emit engine.runFinished(twoRuns().first());
+    QCOMPARE(store.runs(id).size(), 2);
+}
+
+void TestSessionRecorder::cancelledPlanIsCancelled()
+{
+    QTemporaryDir dir;
+    ResultStore store;
+    QVERIFY(store.open(dir.filePath(QStringLiteral("r.sqlite"))));
+    Engine engine;
+    SessionRecorder recorder(&engine, &store);
+    const qint64 id = recorder.begin(wbtest::plan());
+    emit engine.runFinished(twoRuns().first());
+    emit engine.planFinished(true);
+    SessionInfo info;
+    QVERIFY(store.session(id, &info));
+    QCOMPARE(info.state, SessionState::Cancelled);
+    QCOMPARE(info.runCount, 1);
+}
+
+void TestSessionRecorder::withoutStoreNothingIsStored()
+{
+    Engine engine;
+    SessionRecorder recorder(&engine, nullptr);
+    QSignalSpy stored(&recorder, &SessionRecorder::runStored);
+    QSignalSpy ended(&recorder, &SessionRecorder::sessionEnded);
+    QSignalSpy errors(&recorder, &SessionRecorder::storeError);
+    QCOMPARE(recorder.begin(wbtest::plan()), 0);
+    emit engine.runFinished(twoRuns().first());
+    emit engine.planFinished(false);
+    QCOMPARE(stored.count(), 0);
+    QCOMPARE(ended.count(), 0);
+    QCOMPARE(errors.count(), 0);
+
+    ResultStore closed; // a store that could not be opened: the app goes on without history
+    SessionRecorder closedRecorder(&engine, &closed);
+    QCOMPARE(closedRecorder.begin(wbtest::plan()), 0);
+}
+
+void TestSessionRecorder::failingStoreSaysSoOnce()
+{
+    QTemporaryDir dir;
+    ResultStore store;
+    QVERIFY(store.open(dir.filePath(QStringLiteral("r.sqlite"))));
+    Engine engine;
+    SessionRecorder recorder(&engine, &store);
+    QSignalSpy stored(&recorder, &SessionRecorder::runStored);
+    QSignalSpy errors(&recorder, &SessionRecorder::storeError);
+    const qint64 id = recorder.begin(wbtest::plan());
+    QVERIFY(id > 0);
+    QVERIFY(store.deleteSession(id)); // every run of it now has no session to go to
+    for (const RunResult &r : twoRuns())
+        emit engine.runFinished(r);
+    emit engine.planFinished(false);
+    QCOMPARE(stored.count(), 0);
+    QCOMPARE(errors.count(), 1);
+    const QString message = errors.at(0).at(0).toString();
+    QVERIFY2(message.startsWith(QStringLiteral("Result store %1: ").arg(store.path())), qPrintable(message));
+    QVERIFY2(message.endsWith(QStringLiteral("(the results stay on screen; export them to keep them).")),
+             qPrintable(message));
+}
+
+QTEST_GUILESS_MAIN(TestSessionRecorder)
+#include "TestSessionRecorder.moc"
