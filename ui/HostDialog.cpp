@@ -3,9 +3,9 @@
 #include "CredentialStore.h"
 #include "OptionForm.h"
 #include "identity/ServerIdentity.h"
-#include "net/Responder.h"
+#include "wire/wirebenchd/ControlMessage.h"
 #include "protocols/DriverRegistry.h"
-#include "protocols/iperf3/Iperf3Protocol.h"
+#include "wire/iperf3/Iperf3Protocol.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -98,7 +98,7 @@ HostDialog::HostDialog(const Host &host, QWidget *parent, CredentialStore *crede
     m_address->setPlaceholderText(tr("host name, IPv4 or IPv6 address"));
     m_serverType = new QComboBox(this);
     m_serverType->setObjectName(QStringLiteral("hostServerTypeCombo"));
-    m_serverType->addItem(tr("wirebenchd (default port %1)").arg(ResponderConfig::kDefaultPort),
+    m_serverType->addItem(tr("wirebenchd (default port %1)").arg(control::kDefaultPort),
                           QStringLiteral("wirebenchd"));
     m_serverType->addItem(tr("iperf3 server (default port %1)").arg(iperf3::kDefaultPort), QStringLiteral("iperf3"));
     m_serverType->setCurrentIndex(std::max(0, m_serverType->findData(host.serverType)));
@@ -277,7 +277,7 @@ HostDialog::HostDialog(const Host &host, QWidget *parent, CredentialStore *crede
 void HostDialog::updatePortText()
 {
     const bool iperf = m_serverType->currentData().toString() == QLatin1String("iperf3");
-    m_port->setSpecialValueText(tr("default (%1)").arg(iperf ? iperf3::kDefaultPort : ResponderConfig::kDefaultPort));
+    m_port->setSpecialValueText(tr("default (%1)").arg(iperf ? iperf3::kDefaultPort : control::kDefaultPort));
 }
 
 void HostDialog::updateCredentialText()

@@ -2,7 +2,7 @@
 
 #include "CredentialStore.h"
 #include "HostDialog.h"
-#include "net/Responder.h"
+#include "wire/wirebenchd/ControlMessage.h"
 
 #include <QEvent>
 #include <QHBoxLayout>
@@ -248,7 +248,7 @@ void HostListPanel::refresh()
         name->setFlags(name->flags() | Qt::ItemIsUserCheckable);
         name->setCheckState(e.selected ? Qt::Checked : Qt::Unchecked);
         set(Address, h.address);
-        QString port = h.port ? QString::number(h.port) : tr("%1 (default)").arg(ResponderConfig::kDefaultPort);
+        QString port = h.port ? QString::number(h.port) : tr("%1 (default)").arg(control::kDefaultPort);
         QString serverType = h.serverType;
         if (h.embedded) {
             port = m_embeddedPort ? QString::number(m_embeddedPort) : tr("-");

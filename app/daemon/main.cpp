@@ -1,7 +1,7 @@
 // wirebenchd: the far end of a Wirebench test. A thin main around wb::Responder.
-#include "net/Auth.h"
+#include "wire/wirebenchd/Auth.h"
 #include "net/Iperf3Responder.h"
-#include "net/PrintableText.h"
+#include "wire/PrintableText.h"
 #include "net/Responder.h"
 
 #include <QCommandLineParser>
@@ -26,11 +26,11 @@ void onSignal(int)
     [[maybe_unused]] ssize_t w = ::write(g_signalFds[0], &c, 1);
 }
 
-/// One log line. The responders' lines come escaped and capped already (net::safeLogLine); ours too pass
+/// One log line. The responders' lines come escaped and capped already (wire::safeLogLine); ours too pass
 /// through it, which leaves an escaped line as it is.
 void printLine(const QString &line, FILE *to = stdout)
 {
-    const QByteArray text = (QDateTime::currentDateTime().toString(Qt::ISODate) + QLatin1Char(' ') + wb::net::safeLogLine(line)).toUtf8();
+    const QByteArray text = (QDateTime::currentDateTime().toString(Qt::ISODate) + QLatin1Char(' ') + wb::wire::safeLogLine(line)).toUtf8();
     std::fprintf(to, "%s\n", text.constData());
     std::fflush(to);
 }
@@ -133,7 +133,7 @@ int main(int argc, char *argv[])
         QStringLiteral("listen"),
         QStringLiteral("Address and control port to listen on: ADDR:PORT, [IPV6]:PORT or PORT (default 0.0.0.0:%1; "
                        "[::]:%1 listens on IPv6 and IPv4).")
-            .arg(wb::ResponderConfig::kDefaultPort),
+            .arg(wb::control::kDefaultPort),
         QStringLiteral("ADDR:PORT"));
     const QCommandLineOption maxDurationOption(QStringLiteral("max-duration"),
                                                QStringLiteral("Longest test accepted, in seconds (default 60)."),

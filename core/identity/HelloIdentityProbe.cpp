@@ -1,17 +1,16 @@
 #include "HelloIdentityProbe.h"
 
 #include "IdentityProbeSocket.h"
-#include "net/Auth.h"
-#include "net/PrintableText.h"
-#include "net/ControlMessage.h"
-#include "net/Responder.h"
+#include "wire/wirebenchd/Auth.h"
+#include "wire/PrintableText.h"
+#include "wire/wirebenchd/ControlMessage.h"
 
 namespace wb {
 
 ServerEvidence HelloIdentityProbe::probe(const Host &host, int timeoutMs, control::Hello *out)
 {
     const QString source = QStringLiteral("wirebenchd hello");
-    const quint16 port = host.port ? host.port : ResponderConfig::kDefaultPort;
+    const quint16 port = host.port ? host.port : control::kDefaultPort;
     IdentityProbeSocket socket(host, port, QStringLiteral("wirebenchd"), timeoutMs);
     if (!socket.connect())
         return ServerEvidence::failure(source, socket.error());
@@ -27,7 +26,7 @@ ServerEvidence HelloIdentityProbe::probe(const Host &host, int timeoutMs, contro
     socket.close();
     // A full queue or a connection limit: the server's own words, as the run itself would give them.
     if (d.ok() && d.message.value(QLatin1String("type")).toString() == QLatin1String(control::kBusy)) {
-        const QString said = net::printableText(d.message.value(QLatin1String("message")).toString().trimmed(), 300);
+        const QString said = wire::printableText(d.message.value(QLatin1String("message")).toString().trimmed(), 300);
         return ServerEvidence::failure(source, socket.failureLine(said.isEmpty() ? QStringLiteral("wirebenchd is busy: try again later") : said));
     }
     control::Hello hello;

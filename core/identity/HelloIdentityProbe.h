@@ -2,7 +2,7 @@
 
 #include "ServerEvidence.h"
 #include "model/Host.h"
-#include "net/ControlMessage.h"
+#include "wire/wirebenchd/ControlMessage.h"
 
 namespace wb {
 

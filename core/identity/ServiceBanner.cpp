@@ -1,6 +1,6 @@
 #include "ServiceBanner.h"
 
-#include "net/ControlMessage.h"
+#include "wire/wirebenchd/ControlMessage.h"
 
 #include <cctype>
 

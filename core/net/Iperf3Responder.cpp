@@ -2,9 +2,9 @@
 
 #include "Iperf3ServerOutput.h"
 #include "ListenSocket.h"
-#include "PrintableText.h"
 #include "Socket.h"
-#include "protocols/iperf3/Iperf3Protocol.h"
+#include "wire/PrintableText.h"
+#include "wire/iperf3/Iperf3Protocol.h"
 
 #include <QByteArray>
 #include <QStringList>
@@ -29,6 +29,7 @@
 namespace wb {
 
 using namespace wb::net;
+using wire::safeLogLine;
 namespace ip = wb::iperf3;
 
 namespace {

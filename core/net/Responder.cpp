@@ -1,12 +1,13 @@
 #include "Responder.h"
 
-#include "Auth.h"
-#include "ControlMessage.h"
 #include "ListenSocket.h"
-#include "PrintableText.h"
 #include "Socket.h"
 #include "analysis/LinkTrust.h"
 #include "stats/ReceiveWindow.h"
+#include "wire/PrintableText.h"
+#include "wire/wirebenchd/Auth.h"
+#include "wire/wirebenchd/ControlChannel.h"
+#include "wire/wirebenchd/ControlMessage.h"
 
 #include <QStringList>
 #include <QSysInfo>
@@ -33,6 +34,8 @@
 namespace wb {
 
 using namespace wb::net;
+using control::ControlChannel;
+using wire::safeLogLine;
 
 namespace {
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "wire/wirebenchd/ControlMessage.h"
+
 #include <QHostAddress>
 #include <QList>
 #include <QObject>
@@ -13,9 +15,8 @@ namespace wb {
 /// Settings of the responder (wirebenchd), with the documented defaults.
 struct ResponderConfig
 {
-    static constexpr quint16 kDefaultPort = 5301; ///< wirebenchd's documented default control port
     QHostAddress address = QHostAddress::Any;
-    quint16 port = kDefaultPort;                 ///< 0 = any free port (the GUI's embedded responder)
+    quint16 port = control::kDefaultPort;                 ///< 0 = any free port (the GUI's embedded responder)
     int maxDurationMs = 60000;                   ///< a longer test request is refused
     int maxMessageSize = 16 * 1024 * 1024;       ///< a larger send size is refused
     int maxControlMessageBytes = 64 * 1024;      ///< a longer control message is an error (before

@@ -1,7 +1,7 @@
 #include "analysis/InterfaceFacts.h"
 #include "analysis/LinkTrust.h"
 #include "analysis/RunAnalyzer.h"
-#include "net/ControlMessage.h"
+#include "wire/wirebenchd/ControlMessage.h"
 
 #include <QJsonDocument>
 #include <QTest>

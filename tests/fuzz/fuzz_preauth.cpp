@@ -2,8 +2,8 @@
 // stream a client sends after the server's hello: frames are decoded with the pre-authentication cap, and a
 // decoded message goes through the same check the Responder applies (auth::checkClientHello), in open and
 // keyed mode. Run by tests/fuzz/run_fuzz.sh.
-#include "net/Auth.h"
-#include "net/ControlMessage.h"
+#include "wire/wirebenchd/Auth.h"
+#include "wire/wirebenchd/ControlMessage.h"
 
 #include <cstddef>
 #include <cstdint>

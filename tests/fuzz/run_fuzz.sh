@@ -30,9 +30,9 @@ mkdir -p "$out"
 bin="$out/fuzz_preauth"
 # shellcheck disable=SC2046
 "$cxx" -std=c++20 -g -O1 -fPIC -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -I"$root/core" -I"$root/core/net" \
-    "$here/fuzz_preauth.cpp" "$root/core/net/ControlMessage.cpp" "$root/core/net/Auth.cpp" \
-    "$root/core/net/PrintableText.cpp" \
+    -I"$root/core" \
+    "$here/fuzz_preauth.cpp" "$root/core/wire/wirebenchd/ControlMessage.cpp" "$root/core/wire/wirebenchd/Auth.cpp" \
+    "$root/core/wire/PrintableText.cpp" \
     $(pkg-config --cflags --libs Qt6Core) -o "$bin"
 
 work="$out/corpus"

@@ -2,7 +2,7 @@
 // on 127.0.0.1: click Detect, read the table, click "Use as OS label", read the OS field.
 #include "IdentityPeers.h"
 #include "HostDialog.h"
-#include "net/ControlMessage.h"
+#include "wire/wirebenchd/ControlMessage.h"
 
 #include <QApplication>
 #include <QComboBox>

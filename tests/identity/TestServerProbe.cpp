@@ -7,7 +7,7 @@
 #include "identity/HelloIdentityProbe.h"
 #include "identity/ServerIdentity.h"
 #include "identity/SmbIdentityProbe.h"
-#include "net/ControlMessage.h"
+#include "wire/wirebenchd/ControlMessage.h"
 
 #include <QProcess>
 #include <QSignalSpy>

@@ -1,6 +1,6 @@
 // ServiceBanner: naming what answered on a port from its first bytes (the SMB driver's "port N answered with ...").
 #include "identity/ServiceBanner.h"
-#include "net/ControlMessage.h"
+#include "wire/wirebenchd/ControlMessage.h"
 
 #include <QtTest>
 

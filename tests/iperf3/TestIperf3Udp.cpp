@@ -2,7 +2,7 @@
 #include "Iperf3Server.h"
 
 #include "protocols/DriverRegistry.h"
-#include "protocols/iperf3/Iperf3Protocol.h"
+#include "wire/iperf3/Iperf3Protocol.h"
 
 #include <QJsonObject>
 #include <QProcess>

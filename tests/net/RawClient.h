@@ -1,6 +1,6 @@
 #pragma once
 
-#include "net/ControlMessage.h"
+#include "wire/wirebenchd/ControlMessage.h"
 
 #include <QDeadlineTimer>
 #include <QTcpSocket>

@@ -1,5 +1,5 @@
 #include "RawClient.h"
-#include "net/ControlMessage.h"
+#include "wire/wirebenchd/ControlMessage.h"
 #include "net/Responder.h"
 #include "protocols/tcp/TcpDriver.h"
 

@@ -1,8 +1,8 @@
 // wirebenchd that cannot be abused: key, replay, silent clients, floods, oversized and malformed messages,
 // the allow-list, the queue and the rate cap. Each is refused with its reason, and a good client is served after.
 #include "RawClient.h"
-#include "net/Auth.h"
-#include "net/ControlMessage.h"
+#include "wire/wirebenchd/Auth.h"
+#include "wire/wirebenchd/ControlMessage.h"
 #include "net/Responder.h"
 #include "protocols/tcp/TcpDriver.h"
 

@@ -1,4 +1,4 @@
-#include "net/ControlMessage.h"
+#include "wire/wirebenchd/ControlMessage.h"
 #include "net/Responder.h"
 #include "net/Socket.h"
 #include "protocols/DriverRegistry.h"
@@ -249,7 +249,7 @@ void TestTcpDriver::refusedPortGivesClearError()
     QFETCH(QString, address);
     QFETCH(int, port);
     QFETCH(bool, wirebenchdsPort);
-    const quint16 effective = port == 0 ? ResponderConfig::kDefaultPort : quint16(port);
+    const quint16 effective = port == 0 ? control::kDefaultPort : quint16(port);
     {
         QTcpSocket probe;
         probe.connectToHost(QHostAddress(address), effective);

@@ -1,5 +1,5 @@
 #include "RawClient.h"
-#include "net/Auth.h"
+#include "wire/wirebenchd/Auth.h"
 #include "protocols/tcp/TcpDriver.h"
 #include "unit/CliTestSupport.h"
 

@@ -1,12 +1,12 @@
 #include "Iperf3Driver.h"
 
-#include "analysis/FrameRule.h"
-#include "Iperf3Protocol.h"
 #include "Iperf3Socket.h"
+#include "analysis/FrameRule.h"
 #include "identity/IdentityProbeSocket.h"
 #include "net/TcpCounters.h"
 #include "protocols/ThroughputMeter.h"
 #include "protocols/transfer/TransferError.h"
+#include "wire/iperf3/Iperf3Protocol.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>

@@ -3,16 +3,16 @@
 #include "analysis/FrameRule.h"
 #include "identity/HelloIdentityProbe.h"
 #include "identity/IdentityProbeSocket.h"
-#include "net/Auth.h"
-#include "net/ControlMessage.h"
-#include "net/PrintableText.h"
-#include "net/RefusedAdvice.h"
-#include "net/Responder.h"
 #include "net/Socket.h"
 #include "net/TcpCounters.h"
 #include "protocols/ThroughputMeter.h"
 #include "protocols/transfer/TransferError.h"
 #include "stats/ReceiveWindow.h"
+#include "wire/PrintableText.h"
+#include "wire/wirebenchd/Auth.h"
+#include "wire/wirebenchd/ControlChannel.h"
+#include "wire/wirebenchd/ControlMessage.h"
+#include "wire/wirebenchd/RefusedAdvice.h"
 
 #include <QDateTime>
 
@@ -30,6 +30,10 @@
 namespace wb {
 
 using namespace wb::net;
+using control::ControlChannel;
+using control::wirebenchdRefusedText;
+using wire::kMaxPeerTextChars;
+using wire::printableText;
 
 namespace {
 
@@ -135,7 +139,7 @@ RunResult TcpDriver::run(const RunSpec &spec, RunObserver &observer)
     r.status = RunStatus::Failed;
     r.startedAt = QDateTime::currentDateTimeUtc();
 
-    const quint16 port = spec.host.port ? spec.host.port : ResponderConfig::kDefaultPort;
+    const quint16 port = spec.host.port ? spec.host.port : control::kDefaultPort;
     QString address = spec.host.address.trimmed();
     if (address.startsWith(QLatin1Char('[')) && address.endsWith(QLatin1Char(']')))
         address = address.mid(1, address.size() - 2);
@@ -611,7 +615,7 @@ PreflightProblemList TcpDriver::check(const RunSpec &spec, int timeoutMs)
     const ServerEvidence said = HelloIdentityProbe::probe(spec.host, timeoutMs, &hello);
     if (said.failed())
         return {{{}, {}, {}, said.error}};
-    const quint16 port = spec.host.port ? spec.host.port : ResponderConfig::kDefaultPort;
+    const quint16 port = spec.host.port ? spec.host.port : control::kDefaultPort;
     const QString where = IdentityProbeSocket(spec.host, port, QStringLiteral("wirebenchd"), timeoutMs).where();
     if (hello.version != control::kProtocolVersion) {
         return {{{}, {}, transferFaultName(TransferFault::Other),

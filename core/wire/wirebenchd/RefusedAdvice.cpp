@@ -1,12 +1,12 @@
 #include "RefusedAdvice.h"
 
-#include "Responder.h"
+#include "ControlMessage.h"
 
-namespace wb::net {
+namespace wb::control {
 
 QString wirebenchdRefusedText(quint16 port)
 {
-    constexpr quint16 standard = ResponderConfig::kDefaultPort;
+    constexpr quint16 standard = kDefaultPort;
     if (port == 0 || port == standard) {
         return QStringLiteral("connection refused: nothing listens on port %1, wirebenchd's default: start wirebenchd there "
                               "(wirebenchd --listen 0.0.0.0:%1), or check that no firewall rejects the port")
@@ -19,4 +19,4 @@ QString wirebenchdRefusedText(quint16 port)
         .arg(standard);
 }
 
-} // namespace wb::net
+} // namespace wb::control

@@ -1,5 +1,5 @@
 // Encoding and decoding of iperf3's control messages, without a network.
-#include "protocols/iperf3/Iperf3Protocol.h"
+#include "wire/iperf3/Iperf3Protocol.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

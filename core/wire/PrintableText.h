@@ -3,7 +3,7 @@
 #include <QString>
 #include <QStringView>
 
-namespace wb::net {
+namespace wb::wire {
 
 /// The longest line wirebenchd logs, in characters after escaping; longer lines are cut (with a note).
 constexpr int kMaxLogLineChars = 1000;
@@ -23,4 +23,4 @@ inline QString safeLogLine(QStringView line)
     return printableText(line, kMaxLogLineChars);
 }
 
-} // namespace wb::net
+} // namespace wb::wire

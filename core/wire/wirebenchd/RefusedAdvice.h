@@ -2,7 +2,7 @@
 
 #include <QString>
 
-namespace wb::net {
+namespace wb::control {
 
 /// What to tell the user when a TCP connection to a wirebenchd host's control port is refused: nothing listens
 /// on that port. Advising "start wirebenchd" only makes sense on wirebenchd's own port (5301, the default); on
@@ -11,4 +11,4 @@ namespace wb::net {
 /// (the TCP driver, checks before a plan) says it with these words.
 QString wirebenchdRefusedText(quint16 port);
 
-} // namespace wb::net
+} // namespace wb::control

@@ -13,6 +13,8 @@ namespace wb {
 /// that many bytes of compact UTF-8 JSON holding one object with a "type" member.
 namespace control {
 
+/// wirebenchd's documented default control port (the server's default and every client's when a host names none).
+constexpr quint16 kDefaultPort = 5301;
 constexpr int kProtocolVersion = 2; ///< 2: nonces, key proofs, welcome and queued
 constexpr int kHeaderBytes = 4;
 

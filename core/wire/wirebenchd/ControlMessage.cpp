@@ -1,6 +1,6 @@
 #include "ControlMessage.h"
 
-#include "PrintableText.h"
+#include "wire/PrintableText.h"
 
 #include <QJsonDocument>
 #include <QJsonParseError>
@@ -96,7 +96,7 @@ Decoded decodeOne(QByteArrayView buffer, int maxBytes)
 
 QString quotedType(const QJsonObject &message)
 {
-    return net::printableText(message.value(QLatin1String("type")).toString(), kMaxQuotedTypeChars);
+    return wire::printableText(message.value(QLatin1String("type")).toString(), kMaxQuotedTypeChars);
 }
 
 bool readInt(const QJsonObject &message, const char *key, qint64 *value, QString *error, qint64 minValue, qint64 maxValue)

@@ -3,7 +3,7 @@
 #include <QChar>
 #include <QList>
 
-namespace wb::net {
+namespace wb::wire {
 
 namespace {
 
@@ -68,4 +68,4 @@ QString printableText(QStringView text, int maxChars)
     return escapedPrefix(codePoints, qMax<qsizetype>(0, maxChars - note.size()), &complete) + note;
 }
 
-} // namespace wb::net
+} // namespace wb::wire

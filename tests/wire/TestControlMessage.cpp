@@ -1,5 +1,5 @@
-#include "net/ControlMessage.h"
-#include "net/PrintableText.h"
+#include "wire/wirebenchd/ControlMessage.h"
+#include "wire/PrintableText.h"
 
 #include <QJsonDocument>
 #include <QTest>
@@ -250,10 +250,10 @@ void TestControlMessage::printableText()
     QFETCH(QString, input);
     QFETCH(int, maxChars);
     QFETCH(QString, expected);
-    const QString once = net::printableText(input, maxChars);
+    const QString once = wire::printableText(input, maxChars);
     QCOMPARE(once, expected);
     QVERIFY(once.size() <= maxChars);
-    QCOMPARE(net::printableText(once, maxChars), once); // twice is once: wirebenchd's own lines pass again
+    QCOMPARE(wire::printableText(once, maxChars), once); // twice is once: wirebenchd's own lines pass again
 }
 
 void TestControlMessage::quotedTypeIsShortAndEscaped()
