@@ -22,6 +22,8 @@ function(wirebench_add_test name)
     cmake_parse_arguments(ARG "GUI" "TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
     add_executable(${name} ${ARG_SOURCES})
     target_link_libraries(${name} PRIVATE wirebench_common Qt6::Test ${ARG_LIBS})
+    # Shared test helpers are included from tests/ ("support/CiRule.h").
+    target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
     add_test(NAME ${name} COMMAND ${name})
     set(env "WIREBENCH_SOURCE_DIR=${PROJECT_SOURCE_DIR}" "WIREBENCH_BINARY_DIR=${PROJECT_BINARY_DIR}")
     if(ARG_GUI)

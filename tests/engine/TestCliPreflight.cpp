@@ -187,7 +187,7 @@ void TestCliPreflight::healthyPlanShowsNoProblem()
     FileServerFixture servers;
     QString why;
     const bool ok = servers.prepare(&why) && servers.startFtp(&why) && servers.startSmb(&why);
-    WB_REQUIRE_SERVERS(ok, why);
+    WB_REQUIRE(ok, why);
     const Host smb = servers.smbHost();
     QFile ftpPassword(m_dir.filePath(QStringLiteral("ftp.pw")));
     QVERIFY(ftpPassword.open(QIODevice::WriteOnly));

@@ -244,7 +244,7 @@ void TestPreflight::doomedPlanShowsEveryProblemAtOnce()
 void TestPreflight::healthyPlanHasNoProblem()
 {
     CLITEST_START_DAEMON(m_daemon);
-    WB_REQUIRE_SERVERS(m_serversReady, m_why);
+    WB_REQUIRE(m_serversReady, m_why);
     QTemporaryDir mount;
     QVERIFY(mount.isValid());
     Host host = fileServer(QStringLiteral("healthy"));
@@ -275,7 +275,7 @@ void TestPreflight::healthyPlanHasNoProblem()
 void TestPreflight::wrongSettingsAreNamed()
 {
     CLITEST_START_DAEMON(m_daemon);
-    WB_REQUIRE_SERVERS(m_serversReady, m_why);
+    WB_REQUIRE(m_serversReady, m_why);
     struct Case
     {
         const char *name;

@@ -1,5 +1,6 @@
 #include "formats/Iperf3Import.h"
 #include "storage/ResultStore.h"
+#include "support/CiRule.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -208,13 +209,8 @@ void TestIperf3Import::realIperf3()
 {
     QFETCH(QStringList, extraArgs);
     QFETCH(QString, protocol);
-    const bool ci = qEnvironmentVariable("CI") == QLatin1String("true");
     const QString iperf3 = QStandardPaths::findExecutable(QStringLiteral("iperf3"));
-    if (iperf3.isEmpty()) {
-        if (ci)
-            QFAIL("iperf3 is not installed (apt-get install iperf3)");
-        QSKIP("iperf3 is not installed (apt-get install iperf3)");
-    }
+    WB_REQUIRE(!iperf3.isEmpty(), QStringLiteral("iperf3 is not installed (apt-get install iperf3)"));
     quint16 port = 0;
     {
         QTcpServer probe;

@@ -50,7 +50,7 @@ private slots:
 
     void detectAndUse()
     {
-        WB_REQUIRE_SERVERS(m_ready, m_why);
+        WB_REQUIRE(m_ready, m_why);
         Host host;
         host.name = QStringLiteral("fileserver");
         host.address = QStringLiteral("127.0.0.1");

@@ -62,7 +62,7 @@ private slots:
     void ftpSystBeforeLogin()
     {
         // vsftpd answers SYST only after login: without a user the probe records the refusal, suggesting nothing.
-        WB_REQUIRE_SERVERS(m_ready, m_why);
+        WB_REQUIRE(m_ready, m_why);
         Host host = m_fixture.ftpHost();
         host.options.remove(QStringLiteral("ftp.user"));
         host.options.remove(QStringLiteral("ftp.password"));
@@ -78,7 +78,7 @@ private slots:
 
     void ftpGreetingAndSyst()
     {
-        WB_REQUIRE_SERVERS(m_ready, m_why);
+        WB_REQUIRE(m_ready, m_why);
         const ServerEvidenceList list = FtpIdentityProbe::probe(m_fixture.ftpHost());
         QCOMPARE(list.size(), 2);
         qInfo("vsftpd: %s | %s", qPrintable(list.at(0).said), qPrintable(list.at(1).said));
@@ -102,7 +102,7 @@ private slots:
     }
     void sambaNtlmssp()
     {
-        WB_REQUIRE_SERVERS(m_ready, m_why);
+        WB_REQUIRE(m_ready, m_why);
         QFETCH(int, framing);
         QFETCH(QString, used);
         Host host = m_fixture.smbHost();
@@ -124,7 +124,7 @@ private slots:
 
     void sambaServerString()
     {
-        WB_REQUIRE_SERVERS(m_ready, m_why);
+        WB_REQUIRE(m_ready, m_why);
         const ServerEvidence e = SmbIdentityProbe::serverString(m_fixture.smbHost());
         qInfo("smbd IPC$ comment: %s", qPrintable(e.said));
         QVERIFY2(!e.failed(), qPrintable(e.error));
@@ -136,7 +136,7 @@ private slots:
 
     void sambaServerStringAnonymous()
     {
-        WB_REQUIRE_SERVERS(m_ready, m_why);
+        WB_REQUIRE(m_ready, m_why);
         Host host = m_fixture.smbHost();
         host.options.remove(QStringLiteral("smb.user"));
         host.options.remove(QStringLiteral("smb.password"));
@@ -149,7 +149,7 @@ private slots:
 
     void smbSummary()
     {
-        WB_REQUIRE_SERVERS(m_ready, m_why);
+        WB_REQUIRE(m_ready, m_why);
         const SmbIdentityProbe::Result r = SmbIdentityProbe::probe(m_fixture.smbHost());
         qInfo("smb serverOs: %s [%s]", qPrintable(r.serverOs), qPrintable(r.source));
         QVERIFY2(r.serverOs.startsWith(QLatin1String("Wirebench test Samba (NTLMSSP ")), qPrintable(r.serverOs));
@@ -161,7 +161,7 @@ private slots:
     void smb1OnlySamba()
     {
         // Anonymous, as the host dialog's Detect on a new host: NTLMSSP and the SMB1 strings need no credential.
-        WB_REQUIRE_SERVERS(m_smb1Ready, m_smb1Why);
+        WB_REQUIRE(m_smb1Ready, m_smb1Why);
         Host host = m_smb1.smbHost();
         host.options.remove(QStringLiteral("smb.user"));
         host.options.remove(QStringLiteral("smb.password"));
@@ -213,7 +213,7 @@ private slots:
     }
     void smb1Handshake()
     {
-        WB_REQUIRE_SERVERS(m_smb1Ready, m_smb1Why);
+        WB_REQUIRE(m_smb1Ready, m_smb1Why);
         QFETCH(int, framing);
         QFETCH(int, dialect);
         QFETCH(QString, used);
@@ -237,7 +237,7 @@ private slots:
     void smb1ServerStringWhenAllowed()
     {
         // With "Allow SMB1 (NT1)" on, libsmbclient lists the shares over NT1 as well.
-        WB_REQUIRE_SERVERS(m_smb1Ready, m_smb1Why);
+        WB_REQUIRE(m_smb1Ready, m_smb1Why);
         Host host = m_smb1.smbHost();
         host.options.insert(QStringLiteral("smb.allow_smb1"), true);
         const SmbIdentityProbe::Result r = SmbIdentityProbe::probe(host);
@@ -287,7 +287,7 @@ private slots:
         QFETCH(QString, target);
         QFETCH(QString, errorContains);
         if (target != QLatin1String("closed"))
-            WB_REQUIRE_SERVERS(m_ready, m_why);
+            WB_REQUIRE(m_ready, m_why);
         const quint16 port = target == QLatin1String("ftp")   ? m_fixture.ftpPort()
                              : target == QLatin1String("smb") ? m_fixture.smbPort()
                                                               : FileServerFixture::closedPort();
@@ -316,7 +316,7 @@ private slots:
 
     void detectEverything()
     {
-        WB_REQUIRE_SERVERS(m_ready, m_why);
+        WB_REQUIRE(m_ready, m_why);
         Host host = m_fixture.smbHost();
         host.options.insert(QStringLiteral("ftp.port"), m_fixture.ftpPort());
         host.port = m_peers.responderPort();
@@ -334,7 +334,7 @@ private slots:
 
     void engineFillsSmbServerOs()
     {
-        WB_REQUIRE_SERVERS(m_ready, m_why);
+        WB_REQUIRE(m_ready, m_why);
         TestPlan plan;
         plan.hosts = {m_fixture.smbHost()};
         plan.protocols = {QStringLiteral("smb-write"), QStringLiteral("smb-read")};

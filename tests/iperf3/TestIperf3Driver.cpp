@@ -1,5 +1,6 @@
 // The iperf3 driver against the real `iperf3 -s` (Debian package) on 127.0.0.1.
 #include "Iperf3Server.h"
+#include "support/CiRule.h"
 
 #include "protocols/DriverRegistry.h"
 
@@ -113,7 +114,7 @@ private:
         const QString error = server.start(args);
         if (error.isEmpty())
             return true;
-        if (qEnvironmentVariable("CI") == QLatin1String("true"))
+        if (wb::test::underCi())
             qFatal("iperf3 server needed under CI=true: %s", qPrintable(error));
         return false;
     }

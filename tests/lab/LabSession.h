@@ -1,5 +1,7 @@
 #pragma once
 
+#include "support/CiRule.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -8,13 +10,8 @@
 /// In a test's initTestCase: skips (developer machine) or fails (CI=true) when not root, as the lab
 /// creates network namespaces.
 #define WB_REQUIRE_LAB_ROOT()                                                                                      \
-    do {                                                                                                           \
-        if (::geteuid() != 0) {                                                                                    \
-            if (qEnvironmentVariable("CI") == QLatin1String("true"))                                               \
-                QFAIL("the lab needs root to create network namespaces (CI=true: a skip is a failure)");           \
-            QSKIP("the lab needs root to create network namespaces: run as root (CI runs everything as root)");   \
-        }                                                                                                          \
-    } while (false)
+    WB_REQUIRE(::geteuid() == 0, QStringLiteral("the lab needs root to create network namespaces: run as root "    \
+                                                "(CI runs everything as root)"))
 
 namespace wb::test {
 

@@ -2,6 +2,7 @@
 #include "wire/wirebenchd/Auth.h"
 #include "protocols/tcp/TcpDriver.h"
 #include "unit/CliTestSupport.h"
+#include "support/CiRule.h"
 
 #include <QDeadlineTimer>
 #include <QFile>
@@ -323,11 +324,7 @@ void TestWirebenchd::iperf3PortSendsServerOutput()
     // the client prints it under "Server output:", and its own receiver line (the server's figures, formatted
     // by iperf3) reads as the server's.
     const QString iperf3 = QStandardPaths::findExecutable(QStringLiteral("iperf3"));
-    if (iperf3.isEmpty()) {
-        if (clitest::underCi())
-            QFAIL("the real iperf3 client is needed under CI=true: apt-get install iperf3");
-        QSKIP("iperf3 is not installed");
-    }
+    WB_REQUIRE(!iperf3.isEmpty(), QStringLiteral("iperf3 is not installed"));
     const quint16 port = freePort(), iperf3Port = freePort();
     QVERIFY(port != 0 && iperf3Port != 0 && port != iperf3Port);
     QProcess daemon;
@@ -452,7 +449,7 @@ void TestWirebenchd::ipv6Loopback()
         const QString why = first + QString::fromUtf8(daemon.readAllStandardError());
         daemon.kill();
         daemon.waitForFinished();
-        if (qEnvironmentVariable("CI") == QLatin1String("true"))
+        if (wb::test::underCi())
             QFAIL(qPrintable(QStringLiteral("wirebenchd did not start on [::1]: ") + why));
         QSKIP(qPrintable(QStringLiteral("no IPv6 loopback here: ") + why));
     }

@@ -2,6 +2,7 @@
 
 #include "model/Host.h"
 #include "protocols/ProtocolDriver.h"
+#include "support/CiRule.h"
 
 #include <QProcess>
 #include <QString>
@@ -119,15 +120,5 @@ QByteArray makeTestPatternFile(const QString &path, qint64 bytes, const QString 
 QByteArray fileDigest(const QString &path);
 /// A folder owned by root with mode 0755 (created as needed): a server that runs as the test user cannot write there.
 bool makeReadOnlyFolder(const QString &path);
-
-/// Skips (developer machine) or fails (CI=true) when the servers cannot run.
-#define WB_REQUIRE_SERVERS(ok, why)                                                                                \
-    do {                                                                                                           \
-        if (!(ok)) {                                                                                               \
-            if (qEnvironmentVariable("CI") == QLatin1String("true"))                                               \
-                QFAIL(qPrintable(why));                                                                            \
-            QSKIP(qPrintable(why));                                                                                \
-        }                                                                                                          \
-    } while (false)
 
 } // namespace wb::test

@@ -60,7 +60,7 @@ private slots:
         m_servers = std::make_unique<test::FileServerFixture>();
         QString why;
         const bool ok = m_servers->prepare(&why) && m_servers->startFtp(&why) && m_servers->startSmb(&why);
-        WB_REQUIRE_SERVERS(ok, why);
+        WB_REQUIRE(ok, why);
         m_passwordFile = m_dir.filePath(QStringLiteral("password"));
         QFile f(m_passwordFile);
         QVERIFY(f.open(QIODevice::WriteOnly));
@@ -168,7 +168,7 @@ private slots:
                                      QStringLiteral("--set"), QStringLiteral("transfer.local_path=") + local,
                                      QStringLiteral("--no-store")});
         const bool mounted = r.exitCode != 99;
-        WB_REQUIRE_SERVERS(mounted, QStringLiteral("cannot mount a tmpfs in a private mount namespace: ") + r.err);
+        WB_REQUIRE(mounted, QStringLiteral("cannot mount a tmpfs in a private mount namespace: ") + r.err);
         QCOMPARE(r.exitCode, 1);
         const QString failed = lineWith(r.out, QStringLiteral("FAILED"));
         qInfo("%s", qPrintable(failed));
@@ -223,7 +223,7 @@ private slots:
         // Issue 12: the wrong service on a port says what answered, here wirebenchd's hello on the FTP and SMB port.
         clitest::Daemon daemon;
         QString why;
-        WB_REQUIRE_SERVERS(daemon.start(&why), why);
+        WB_REQUIRE(daemon.start(&why), why);
         const CliRun r = runCli({QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("lab=127.0.0.1"),
                                  QStringLiteral("--protocol"), QStringLiteral("ftp-get,smb-read"), QStringLiteral("--reps"),
                                  QStringLiteral("1"), QStringLiteral("--file-size"), QStringLiteral("1M"),

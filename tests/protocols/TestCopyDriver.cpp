@@ -194,7 +194,7 @@ void TestCopyDriver::remoteDiskFull()
     // The "mounted share" is a 16 MiB tmpfs on a folder of our own, in the test's private mount namespace.
     SmallLocalDisk disk;
     QString why;
-    WB_REQUIRE_SERVERS(disk.mount(m_mount.path() + QStringLiteral("/full"), 16LL * 1024 * 1024, &why), why);
+    WB_REQUIRE(disk.mount(m_mount.path() + QStringLiteral("/full"), 16LL * 1024 * 1024, &why), why);
     const QString full = disk.path();
     const qint64 size = 64LL * 1024 * 1024;
     TestObserver o;
@@ -260,7 +260,7 @@ void TestCopyDriver::fullLocalDiskKeepsNoPartialFile()
     QFETCH(bool, existed);
     SmallLocalDisk disk;
     QString why;
-    WB_REQUIRE_SERVERS(disk.mount(m_mount.path() + QStringLiteral("/small-local"), 4LL * 1024 * 1024, &why), why);
+    WB_REQUIRE(disk.mount(m_mount.path() + QStringLiteral("/small-local"), 4LL * 1024 * 1024, &why), why);
     const qint64 size = 16LL * 1024 * 1024;
     const QString source = m_mount.filePath(QStringLiteral("wirebench-big-source.bin"));
     RunSpec s = spec(QStringLiteral("copy-read"), size, source);

@@ -123,7 +123,7 @@ RunResult TestFtpDriver::runSpec(const RunSpec &s, TestObserver &observer) const
 
 void TestFtpDriver::putThenGetByteExact()
 {
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     TestObserver put;
     const RunResult up = runSpec(spec(QStringLiteral("ftp-put"), FourMiB, QStringLiteral("put.bin")), put);
     QVERIFY2(up.ok(), qPrintable(up.error));
@@ -158,7 +158,7 @@ void TestFtpDriver::putThenGetByteExact()
 
 void TestFtpDriver::getSeedsMissingFile()
 {
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     TestObserver o;
     const qint64 size = 3 * 1024 * 1024 + 17; // not a multiple of anything
     const RunResult r = runSpec(spec(QStringLiteral("ftp-get"), size, QStringLiteral("seeded.bin")), o);
@@ -170,7 +170,7 @@ void TestFtpDriver::getSeedsMissingFile()
 
 void TestFtpDriver::getToLocalFile()
 {
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     RunSpec s = spec(QStringLiteral("ftp-get"), FourMiB, QStringLiteral("tofile.bin"));
     const QString local = m_servers->scratch() + QStringLiteral("/ftp-get-sink.bin");
     s.params.options.insert(QLatin1String(TransferSettings::SinkKey), QStringLiteral("file"));
@@ -185,7 +185,7 @@ void TestFtpDriver::getToLocalFile()
 
 void TestFtpDriver::activeMode()
 {
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     RunSpec s = spec(QStringLiteral("ftp-put"), FourMiB, QStringLiteral("active.bin"));
     s.host.options.insert(QStringLiteral("ftp.active"), true);
     TestObserver o;
@@ -200,7 +200,7 @@ void TestFtpDriver::activeMode()
 
 void TestFtpDriver::getMissingFileWithoutSeed()
 {
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     RunSpec s = spec(QStringLiteral("ftp-get"), FourMiB, QStringLiteral("does-not-exist.bin"));
     s.params.options.insert(QLatin1String(TransferSettings::CreateSeedKey), false);
     TestObserver o;
@@ -217,7 +217,7 @@ void TestFtpDriver::getMissingFileWithoutSeed()
 
 void TestFtpDriver::putIntoMissingFolder()
 {
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     TestObserver o;
     const RunResult r = runSpec(spec(QStringLiteral("ftp-put"), FourMiB, QStringLiteral("no/such/dir/x.bin")), o);
     qInfo("%s", qPrintable(r.error));
@@ -228,7 +228,7 @@ void TestFtpDriver::putIntoMissingFolder()
 
 void TestFtpDriver::wrongPassword()
 {
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     RunSpec s = spec(QStringLiteral("ftp-put"), FourMiB, QStringLiteral("pw.bin"));
     s.host.options.insert(QStringLiteral("ftp.password"), QStringLiteral("not-the-password-42"));
     TestObserver o;
@@ -244,7 +244,7 @@ void TestFtpDriver::wrongPassword()
 
 void TestFtpDriver::unknownUser()
 {
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     RunSpec s = spec(QStringLiteral("ftp-get"), FourMiB, QStringLiteral("put.bin"));
     s.host.options.insert(QStringLiteral("ftp.user"), QStringLiteral("nobody-like-this"));
     TestObserver o;
@@ -257,7 +257,7 @@ void TestFtpDriver::unknownUser()
 
 void TestFtpDriver::serverNotListening()
 {
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     RunSpec s = spec(QStringLiteral("ftp-get"), FourMiB, QStringLiteral("x.bin"));
     const quint16 port = FileServerFixture::closedPort();
     s.host.options.insert(QStringLiteral("ftp.port"), port);
@@ -271,7 +271,7 @@ void TestFtpDriver::serverNotListening()
 
 void TestFtpDriver::stopMidTransfer()
 {
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     for (const QString &protocol : {QStringLiteral("ftp-put"), QStringLiteral("ftp-get")}) {
         RunSpec s = spec(protocol, 64LL * 1024 * 1024, QStringLiteral("slow.bin"));
         s.params.options.insert(QLatin1String(TransferSettings::MaxRateKey), 4 * 1024 * 1024);
@@ -291,7 +291,7 @@ void TestFtpDriver::stopMidTransfer()
 
 void TestFtpDriver::serverKilledMidTransfer()
 {
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     for (const QString &protocol : {QStringLiteral("ftp-get"), QStringLiteral("ftp-put")}) {
         RunSpec s = spec(protocol, 64LL * 1024 * 1024, QStringLiteral("slow.bin"));
         s.params.options.insert(QLatin1String(TransferSettings::MaxRateKey), 4 * 1024 * 1024);
@@ -314,7 +314,7 @@ void TestFtpDriver::serverKilledMidTransfer()
 
 void TestFtpDriver::ftpsPutThenGetByteExact()
 {
-    WB_REQUIRE_SERVERS(m_ftps, m_ftpsWhy);
+    WB_REQUIRE(m_ftps, m_ftpsWhy);
     RunSpec s = spec(QStringLiteral("ftp-put"), FourMiB + 777, QStringLiteral("tls.bin"));
     s.host = m_servers->ftpsHost();
     s.host.options.insert(QStringLiteral("ftp.path"), QStringLiteral("tls.bin"));
@@ -351,7 +351,7 @@ void TestFtpDriver::ftpsPutThenGetByteExact()
 
 void TestFtpDriver::ftpsAcceptAnyCertificate()
 {
-    WB_REQUIRE_SERVERS(m_ftps, m_ftpsWhy);
+    WB_REQUIRE(m_ftps, m_ftpsWhy);
     RunSpec s = spec(QStringLiteral("ftp-get"), FourMiB, QStringLiteral("tls-any.bin"));
     s.host = m_servers->ftpsHost();
     s.host.options.insert(QStringLiteral("ftp.path"), QStringLiteral("tls-any.bin"));
@@ -366,7 +366,7 @@ void TestFtpDriver::ftpsAcceptAnyCertificate()
 
 void TestFtpDriver::ftpsUntrustedCertificate()
 {
-    WB_REQUIRE_SERVERS(m_ftps, m_ftpsWhy);
+    WB_REQUIRE(m_ftps, m_ftpsWhy);
     for (const QString &protocol : {QStringLiteral("ftp-put"), QStringLiteral("ftp-get")}) {
         RunSpec s = spec(protocol, FourMiB, QStringLiteral("untrusted.bin"));
         s.host = m_servers->ftpsHost(); // system CAs: the test CA is not among them
@@ -388,7 +388,7 @@ void TestFtpDriver::ftpsUntrustedCertificate()
 
 void TestFtpDriver::ftpsMissingCaFile()
 {
-    WB_REQUIRE_SERVERS(m_ftps, m_ftpsWhy);
+    WB_REQUIRE(m_ftps, m_ftpsWhy);
     RunSpec s = spec(QStringLiteral("ftp-get"), FourMiB, QStringLiteral("x.bin"));
     s.host = m_servers->ftpsHost();
     s.host.options.insert(QStringLiteral("ftp.tls_trust"), QStringLiteral("CA file"));
@@ -403,7 +403,7 @@ void TestFtpDriver::ftpsMissingCaFile()
 
 void TestFtpDriver::ftpsRequiredButServerHasNoTls()
 {
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     RunSpec s = spec(QStringLiteral("ftp-put"), FourMiB, QStringLiteral("plain-tls.bin"));
     s.host.options.insert(QStringLiteral("ftp.tls"), true);
     s.host.options.insert(QStringLiteral("ftp.tls_trust"), QStringLiteral("accept any certificate (insecure)"));
@@ -420,7 +420,7 @@ void TestFtpDriver::ftpsRequiredButServerHasNoTls()
 
 void TestFtpDriver::remoteDiskFull()
 {
-    WB_REQUIRE_SERVERS(m_ready && m_smallDisk, m_smallDiskWhy);
+    WB_REQUIRE(m_ready && m_smallDisk, m_smallDiskWhy);
     const qint64 size = 64LL * 1024 * 1024; // four times the server's 16 MiB tmpfs
     TestObserver o;
     const RunResult r = runSpec(spec(QStringLiteral("ftp-put"), size, QStringLiteral("full/big.bin")), o);
@@ -432,7 +432,7 @@ void TestFtpDriver::remoteDiskFull()
 
 void TestFtpDriver::ftpsRemoteDiskFull()
 {
-    WB_REQUIRE_SERVERS(m_ftps && m_smallDisk, m_ftps ? m_smallDiskWhy : m_ftpsWhy);
+    WB_REQUIRE(m_ftps && m_smallDisk, m_ftps ? m_smallDiskWhy : m_ftpsWhy);
     const qint64 size = 64LL * 1024 * 1024;
     RunSpec s = spec(QStringLiteral("ftp-put"), size, QStringLiteral("full/big-tls.bin"));
     s.host = m_servers->ftpsHost();
@@ -450,7 +450,7 @@ void TestFtpDriver::ftpsRemoteDiskFull()
 
 void TestFtpDriver::localDiskFull()
 {
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     const qint64 size = 16LL * 1024 * 1024;
     RunSpec s = spec(QStringLiteral("ftp-get"), size, QStringLiteral("to-full.bin"));
     sinkToFile(s, QStringLiteral("/dev/full"));
@@ -474,7 +474,7 @@ void TestFtpDriver::getReadsForeignFileAsItIs()
 {
     // Seen in issue 12: a GET on pub/big.bin with transfer.create_seed on replaced the file with a test file (and on
     // a read-only folder warned "replaced" after a 553). Someone else's file is read as it is and never touched.
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     QFETCH(QString, path);
     QFETCH(bool, readOnly);
     const QString full = m_servers->ftpRoot() + QLatin1Char('/') + path;
@@ -510,7 +510,7 @@ void TestFtpDriver::getReadsForeignFileAsItIs()
 
 void TestFtpDriver::getReplacesItsOwnTestFile()
 {
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     const QString path = QStringLiteral("wirebench-resize.bin");
     TestObserver first;
     const RunResult small = runSpec(spec(QStringLiteral("ftp-get"), 1024 * 1024, path), first);
@@ -533,7 +533,7 @@ void TestFtpDriver::getReplacesItsOwnTestFile()
 void TestFtpDriver::getOwnTestFileInReadOnlyFolder()
 {
     // Wirebench's own file may be replaced, but where the server refuses the upload the run says so, and nothing else.
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     const QString path = QStringLiteral("ro/wirebench-ro.bin");
     const QString full = m_servers->ftpRoot() + QLatin1Char('/') + path;
     QVERIFY(makeReadOnlyFolder(QFileInfo(full).absolutePath()));
@@ -556,10 +556,10 @@ void TestFtpDriver::getOwnTestFileInReadOnlyFolder()
 void TestFtpDriver::fullLocalDiskKeepsNoPartialFile()
 {
     // Seen in issue 12: a download that filled the local disk left its partial file, so the disk stayed full.
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     SmallLocalDisk disk;
     QString why;
-    WB_REQUIRE_SERVERS(disk.mount(m_servers->scratch() + QStringLiteral("/small-ftp"), 4LL * 1024 * 1024, &why), why);
+    WB_REQUIRE(disk.mount(m_servers->scratch() + QStringLiteral("/small-ftp"), 4LL * 1024 * 1024, &why), why);
     const qint64 size = 16LL * 1024 * 1024;
     RunSpec s = spec(QStringLiteral("ftp-get"), size, QStringLiteral("to-small-disk.bin"));
     const QString local = disk.path() + QStringLiteral("/download.bin");
@@ -580,7 +580,7 @@ void TestFtpDriver::fullLocalDiskKeepsNoPartialFile()
 void TestFtpDriver::writeKeepsForeignFile()
 {
     // A PUT does not overwrite a file that Wirebench did not write; it does overwrite its own.
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     const QString path = QStringLiteral("theirs/keep.bin");
     const QString full = m_servers->ftpRoot() + QLatin1Char('/') + path;
     QVERIFY(QDir().mkpath(QFileInfo(full).absolutePath()));
@@ -609,9 +609,9 @@ void TestFtpDriver::smbServerOnTheFtpPort()
 {
     // Issue 12, the reverse of an FTP banner on the SMB port: libcurl waited 30 s for a greeting and said "no
     // progress for 30 s". The driver asks the silent port itself.
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     QString why;
-    WB_REQUIRE_SERVERS(m_servers->smbPort() != 0 || m_servers->startSmb(&why), why);
+    WB_REQUIRE(m_servers->smbPort() != 0 || m_servers->startSmb(&why), why);
     RunSpec s = spec(QStringLiteral("ftp-get"), FourMiB, QStringLiteral("x.bin"));
     s.host.options.insert(QStringLiteral("ftp.port"), m_servers->smbPort());
     TestObserver o;

@@ -35,7 +35,7 @@ private slots:
         m_servers = std::make_unique<test::FileServerFixture>();
         QString why;
         const bool ok = m_servers->prepare(&why) && m_servers->startFtp(&why) && m_servers->startSmb(&why);
-        WB_REQUIRE_SERVERS(ok, why);
+        WB_REQUIRE(ok, why);
     }
 
     void presetRunsTheMatrix()

@@ -119,7 +119,7 @@ RunResult TestSmbDriver::runSpec(const RunSpec &s, TestObserver &observer)
 
 void TestSmbDriver::writeThenReadByteExact()
 {
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     TestObserver w;
     const qint64 size = FourMiB + 12345;
     const RunResult up = runSpec(spec(QStringLiteral("smb-write"), size, QStringLiteral("write.bin")), w);
@@ -148,7 +148,7 @@ void TestSmbDriver::writeThenReadByteExact()
 
 void TestSmbDriver::readSeedsMissingFile()
 {
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     QDir(m_servers->smbRoot()).mkpath(QStringLiteral("sub"));
     QProcess::execute(QStringLiteral("chown"), {m_servers->user(), m_servers->smbRoot() + QStringLiteral("/sub")});
     TestObserver o;
@@ -161,7 +161,7 @@ void TestSmbDriver::readSeedsMissingFile()
 
 void TestSmbDriver::readToLocalFile()
 {
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     RunSpec s = spec(QStringLiteral("smb-read"), FourMiB, QStringLiteral("tofile.bin"));
     const QString local = m_servers->scratch() + QStringLiteral("/smb-read-sink.bin");
     s.params.options.insert(QLatin1String(TransferSettings::SinkKey), QStringLiteral("file"));
@@ -187,7 +187,7 @@ void TestSmbDriver::warmUpIsUntimedAndRecorded()
 {
     // The untimed first calls (three of the I/O size, from offset 0) are recorded, counted nowhere else, and
     // leave the file exact: a write stores offset 0 onwards twice with the same bytes, a read seeks back.
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     QFETCH(QString, protocol);
     QFETCH(bool, warmUp);
     const qint64 io = 1024 * 1024;
@@ -227,7 +227,7 @@ void TestSmbDriver::writeFromLocalFileByteExact()
 {
     // The next chunk is read from the local file on a second thread while the current one is written:
     // small calls, an odd size, and the server's copy read back byte for byte.
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     const qint64 size = 5 * 1024 * 1024 + 777;
     RunSpec s = spec(QStringLiteral("smb-write"), size, QStringLiteral("fromfile.bin"));
     s.host.options.insert(QStringLiteral("smb.io_size"), 256 * 1024);
@@ -248,7 +248,7 @@ void TestSmbDriver::mssIsTheDataSegmentSize()
     // Read at the end of the transfer as the larger of the send and receive MSS: on loopback the path's MSS,
     // min(65536, 65535) - 40 - 12 with timestamps = 65483, both ways. The send MSS alone (or read right after
     // the open) is 32768 here: Linux bounds it by half the peer's largest window (docs/FRAMES.md).
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     QFile ts(QStringLiteral("/proc/sys/net/ipv4/tcp_timestamps"));
     const bool timestamps = ts.open(QIODevice::ReadOnly) && ts.readAll().trimmed() != "0";
     for (const QString &protocol : {QStringLiteral("smb-write"), QStringLiteral("smb-read")}) {
@@ -262,7 +262,7 @@ void TestSmbDriver::mssIsTheDataSegmentSize()
 
 void TestSmbDriver::wrongPassword()
 {
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     RunSpec s = spec(QStringLiteral("smb-write"), FourMiB, QStringLiteral("pw.bin"));
     s.host.options.insert(QStringLiteral("smb.password"), QStringLiteral("not-the-password-42"));
     TestObserver o;
@@ -277,7 +277,7 @@ void TestSmbDriver::wrongPassword()
 
 void TestSmbDriver::unknownUser()
 {
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     RunSpec s = spec(QStringLiteral("smb-read"), FourMiB, QStringLiteral("write.bin"));
     s.host.options.insert(QStringLiteral("smb.user"), QStringLiteral("nobody-like-this"));
     TestObserver o;
@@ -290,7 +290,7 @@ void TestSmbDriver::unknownUser()
 
 void TestSmbDriver::missingShare()
 {
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     RunSpec s = spec(QStringLiteral("smb-read"), FourMiB, QStringLiteral("write.bin"));
     s.host.options.insert(QStringLiteral("smb.share"), QStringLiteral("nosuchshare"));
     TestObserver o;
@@ -303,7 +303,7 @@ void TestSmbDriver::missingShare()
 
 void TestSmbDriver::missingPath()
 {
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     RunSpec s = spec(QStringLiteral("smb-read"), FourMiB, QStringLiteral("no-such-file.bin"));
     s.params.options.insert(QLatin1String(TransferSettings::CreateSeedKey), false);
     TestObserver o;
@@ -321,7 +321,7 @@ void TestSmbDriver::missingPath()
 
 void TestSmbDriver::serverNotListening()
 {
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     RunSpec s = spec(QStringLiteral("smb-read"), FourMiB, QStringLiteral("write.bin"));
     s.host.options.insert(QStringLiteral("smb.port"), FileServerFixture::closedPort());
     TestObserver o;
@@ -333,7 +333,7 @@ void TestSmbDriver::serverNotListening()
 
 void TestSmbDriver::stopMidTransfer()
 {
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     for (const QString &protocol : {QStringLiteral("smb-write"), QStringLiteral("smb-read")}) {
         RunSpec s = spec(protocol, 64LL * 1024 * 1024, QStringLiteral("slow.bin"));
         s.params.options.insert(QLatin1String(TransferSettings::MaxRateKey), 4 * 1024 * 1024);
@@ -353,7 +353,7 @@ void TestSmbDriver::stopMidTransfer()
 
 void TestSmbDriver::serverKilledMidTransfer()
 {
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     for (const QString &protocol : {QStringLiteral("smb-read"), QStringLiteral("smb-write")}) {
         RunSpec s = spec(protocol, 64LL * 1024 * 1024, QStringLiteral("slow2.bin"));
         s.params.options.insert(QLatin1String(TransferSettings::MaxRateKey), 4 * 1024 * 1024);
@@ -375,7 +375,7 @@ void TestSmbDriver::serverKilledMidTransfer()
 
 void TestSmbDriver::remoteDiskFull()
 {
-    WB_REQUIRE_SERVERS(m_ready && m_smallDisk, m_smallDiskWhy);
+    WB_REQUIRE(m_ready && m_smallDisk, m_smallDiskWhy);
     const qint64 size = 64LL * 1024 * 1024; // four times the server's 16 MiB tmpfs
     TestObserver o;
     const RunResult r = runSpec(spec(QStringLiteral("smb-write"), size, QStringLiteral("full/big.bin")), o);
@@ -387,7 +387,7 @@ void TestSmbDriver::remoteDiskFull()
 
 void TestSmbDriver::localDiskFull()
 {
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     const qint64 size = 16LL * 1024 * 1024;
     RunSpec s = spec(QStringLiteral("smb-read"), size, QStringLiteral("to-full.bin"));
     sinkToFile(s, QStringLiteral("/dev/full"));
@@ -410,7 +410,7 @@ void TestSmbDriver::readReadsForeignFileAsItIs_data()
 void TestSmbDriver::readReadsForeignFileAsItIs()
 {
     // Someone else's file of another size is read as it is and never written (issue 12).
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     QFETCH(QString, path);
     QFETCH(bool, readOnly);
     const QString full = m_servers->smbRoot() + QLatin1Char('/') + path;
@@ -446,7 +446,7 @@ void TestSmbDriver::readReadsForeignFileAsItIs()
 
 void TestSmbDriver::readReplacesItsOwnTestFile()
 {
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     const QString path = QStringLiteral("wirebench-resize.bin");
     TestObserver first;
     const RunResult small = runSpec(spec(QStringLiteral("smb-read"), 1024 * 1024, path), first);
@@ -466,7 +466,7 @@ void TestSmbDriver::readReplacesItsOwnTestFile()
 
 void TestSmbDriver::readOwnTestFileInReadOnlyFolder()
 {
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     const QString path = QStringLiteral("ro/wirebench-ro.bin");
     const QString full = m_servers->smbRoot() + QLatin1Char('/') + path;
     QVERIFY(makeReadOnlyFolder(QFileInfo(full).absolutePath()));
@@ -487,10 +487,10 @@ void TestSmbDriver::readOwnTestFileInReadOnlyFolder()
 void TestSmbDriver::fullLocalDiskKeepsNoPartialFile()
 {
     // Issue 12: a read that filled the local disk left its partial file, so the disk stayed full.
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     SmallLocalDisk disk;
     QString why;
-    WB_REQUIRE_SERVERS(disk.mount(m_servers->scratch() + QStringLiteral("/small-smb"), 4LL * 1024 * 1024, &why), why);
+    WB_REQUIRE(disk.mount(m_servers->scratch() + QStringLiteral("/small-smb"), 4LL * 1024 * 1024, &why), why);
     const qint64 size = 16LL * 1024 * 1024;
     RunSpec s = spec(QStringLiteral("smb-read"), size, QStringLiteral("to-small-disk.bin"));
     const QString local = disk.path() + QStringLiteral("/download.bin");
@@ -511,11 +511,11 @@ void TestSmbDriver::fullLocalDiskKeepsNoPartialFile()
 void TestSmbDriver::smb1OnlyServer()
 {
     // Issue 12: an SMB1-only server got "the connection broke after 0 bytes while opening the file".
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     FileServerFixture smb1;
     smb1.setExtraSmbConf({QStringLiteral("server min protocol = NT1"), QStringLiteral("server max protocol = NT1")});
     QString why;
-    WB_REQUIRE_SERVERS(smb1.prepare(&why) && smb1.startSmb(&why), why);
+    WB_REQUIRE(smb1.prepare(&why) && smb1.startSmb(&why), why);
     RunSpec s = spec(QStringLiteral("smb-read"), FourMiB, QStringLiteral("smb1.bin"));
     s.host = smb1.smbHost();
     s.host.options.insert(QStringLiteral("smb.path"), QStringLiteral("smb1.bin"));
@@ -543,9 +543,9 @@ void TestSmbDriver::smb1OnlyServer()
 void TestSmbDriver::ftpServerOnTheSmbPort()
 {
     // Issue 12: an FTP server on the SMB port took 23 s and said "the server stopped answering".
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     QString why;
-    WB_REQUIRE_SERVERS(m_servers->ftpPort() != 0 || m_servers->startFtp(&why), why);
+    WB_REQUIRE(m_servers->ftpPort() != 0 || m_servers->startFtp(&why), why);
     RunSpec s = spec(QStringLiteral("smb-read"), FourMiB, QStringLiteral("x.bin"));
     s.host.options.insert(QStringLiteral("smb.port"), m_servers->ftpPort());
     TestObserver o;
@@ -566,7 +566,7 @@ void TestSmbDriver::ftpServerOnTheSmbPort()
 void TestSmbDriver::writeKeepsForeignFile()
 {
     // A write does not overwrite a file that Wirebench did not write; it does overwrite its own.
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     const QString path = QStringLiteral("theirs/keep.bin");
     const QString full = m_servers->smbRoot() + QLatin1Char('/') + path;
     QVERIFY(QDir().mkpath(QFileInfo(full).absolutePath()));

@@ -70,7 +70,7 @@ TestPlan TestTransferFaultPlan::plan() const
 
 void TestTransferFaultPlan::planGoesOnAfterDiskFull()
 {
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     Engine engine;
     QSignalSpy runs(&engine, &Engine::runFinished);
     QSignalSpy samples(&engine, &Engine::samplesReady);
@@ -119,7 +119,7 @@ void TestTransferFaultPlan::planGoesOnAfterDiskFull()
 
 void TestTransferFaultPlan::stopOnErrorEndsThePlan()
 {
-    WB_REQUIRE_SERVERS(m_ready, m_why);
+    WB_REQUIRE(m_ready, m_why);
     Engine engine;
     QSignalSpy runs(&engine, &Engine::runFinished);
     QSignalSpy status(&engine, &Engine::statusChanged);

@@ -8,6 +8,7 @@
 #include "RunOverlayChart.h"
 #include "formats/CsvExport.h"
 #include "formats/JsonExport.h"
+#include "support/CiRule.h"
 
 #include <qcustomplot.h>
 
@@ -72,11 +73,8 @@ private:
 
 void TestExportFormats::initTestCase()
 {
-    if (QStandardPaths::findExecutable(QStringLiteral("pdfinfo")).isEmpty()) {
-        if (qgetenv("CI") == "true")
-            QFAIL("pdfinfo (poppler-utils) is missing: apt-get install poppler-utils");
-        QSKIP("pdfinfo (poppler-utils) is missing: apt-get install poppler-utils");
-    }
+    WB_REQUIRE(!QStandardPaths::findExecutable(QStringLiteral("pdfinfo")).isEmpty(),
+               QStringLiteral("pdfinfo (poppler-utils) is missing: apt-get install poppler-utils"));
     QVERIFY(m_dir.isValid());
     QString error;
     QVERIFY2(m_store.open(m_dir.filePath(QStringLiteral("results.sqlite")), &error), qPrintable(error));

@@ -1,6 +1,7 @@
 // The built wirebench-cli against a store in a temporary folder: sessions, show (text and --json), report (HTML +
 // PDF) and the import of a file the real iperf3 wrote against a server on 127.0.0.1 that this test starts.
 #include "HistoryTestData.h"
+#include "support/CiRule.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -23,11 +24,6 @@ struct Result
     QString out;
     QString err;
 };
-
-bool ciMode()
-{
-    return qgetenv("CI") == "true";
-}
 
 } // namespace
 
@@ -196,11 +192,7 @@ void TestStoreCli::report()
 void TestStoreCli::importRealIperf3()
 {
     const QString iperf3 = QStandardPaths::findExecutable(QStringLiteral("iperf3"));
-    if (iperf3.isEmpty()) {
-        if (ciMode())
-            QFAIL("iperf3 is not installed: apt-get install iperf3");
-        QSKIP("iperf3 is not installed: apt-get install iperf3");
-    }
+    WB_REQUIRE(!iperf3.isEmpty(), QStringLiteral("iperf3 is not installed: apt-get install iperf3"));
     // A free port on loopback: bind, read, release.
     quint16 port = 0;
     {
@@ -211,11 +203,7 @@ void TestStoreCli::importRealIperf3()
     QProcess server;
     server.start(iperf3, {QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-B"), QStringLiteral("127.0.0.1"),
                           QStringLiteral("-p"), QString::number(port)});
-    if (!server.waitForStarted(10000)) {
-        if (ciMode())
-            QFAIL("iperf3 -s could not be started");
-        QSKIP("iperf3 -s could not be started");
-    }
+    WB_REQUIRE(server.waitForStarted(10000), QStringLiteral("iperf3 -s could not be started"));
     // Wait until it listens. (A probe connection would count as its one client under -1, so look at /proc/net/tcp.)
     const QString hexPort = QStringLiteral(":%1 ").arg(port, 4, 16, QLatin1Char('0')).toUpper();
     auto listening = [&] {

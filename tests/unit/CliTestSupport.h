@@ -1,5 +1,7 @@
 #pragma once
 // What the CLI tests share: running the built wirebench-cli as a user would, and a real wirebenchd on 127.0.0.1.
+#include "support/CiRule.h"
+
 #include <QFile>
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -59,12 +61,6 @@ inline Outcome runCli(const QStringList &args, int timeoutMs = 120000, const QPr
     o.out = QString::fromUtf8(p.readAllStandardOutput());
     o.err = QString::fromUtf8(p.readAllStandardError());
     return o;
-}
-
-/// Under CI a missing peer fails the test; on a developer's machine it is skipped with the reason.
-inline bool underCi()
-{
-    return qEnvironmentVariable("CI") == QLatin1String("true");
 }
 
 /// wirebenchd on 127.0.0.1 on a free port, ended when this goes away.
@@ -134,9 +130,6 @@ private:
 #define CLITEST_START_DAEMON(daemon)                                                                                   \
     do {                                                                                                               \
         QString why_;                                                                                                  \
-        if (!(daemon).start(&why_)) {                                                                                  \
-            if (clitest::underCi())                                                                                    \
-                QFAIL(qPrintable(why_));                                                                               \
-            QSKIP(qPrintable(why_));                                                                                   \
-        }                                                                                                              \
+        const bool started_ = (daemon).start(&why_);                                                                   \
+        WB_REQUIRE(started_, why_);                                                                                    \
     } while (false)
