@@ -1,8 +1,10 @@
+#include "../lab/LabBench.h"
 #include "../lab/LabSession.h"
 #include "analysis/FramePlanCheck.h"
 #include "analysis/InterfaceMtu.h"
 #include "analysis/SocketDiag.h"
 #include "engine/Engine.h"
+#include "support/EngineRun.h"
 #include "plan/TestPlan.h"
 
 #include <QDir>
@@ -58,17 +60,12 @@ private:
 void TestFrameAccuracy::initTestCase()
 {
     WB_REQUIRE_LAB_ROOT();
-    const QString src = qEnvironmentVariable("WIREBENCH_SOURCE_DIR", QStringLiteral(WB_SOURCE_DIR));
-    const QString bin = qEnvironmentVariable("WIREBENCH_BINARY_DIR", QStringLiteral(WB_BINARY_DIR));
-    const QString labScript = src + QStringLiteral("/tests/lab/lab.sh");
-    const QString daemon = bin + QStringLiteral("/app/daemon/wirebenchd");
-    QVERIFY2(QFileInfo::exists(labScript), qPrintable(labScript + QStringLiteral(" is missing")));
-    QVERIFY2(QFileInfo(daemon).isExecutable(), qPrintable(daemon + QStringLiteral(" is not built: build the wirebenchd target")));
-    const QString missing = test::LabSession::missingTool(
-        {QStringLiteral("ip"), QStringLiteral("tc"), QStringLiteral("ethtool"), QStringLiteral("iperf3")});
-    QVERIFY2(missing.isEmpty(), qPrintable(missing + QStringLiteral(" is missing: apt-get install iproute2 ethtool iperf3")));
+    const QString daemon = test::LabBench::builtProgram(QStringLiteral("app/daemon/wirebenchd"));
+    const QString missing = test::LabBench::missing({QStringLiteral("app/daemon/wirebenchd")},
+                                                    {QStringLiteral("ethtool"), QStringLiteral("iperf3")});
+    QVERIFY2(missing.isEmpty(), qPrintable(missing));
 
-    m_lab = std::make_unique<test::LabSession>(labScript, QStringLiteral("fa"));
+    m_lab = std::make_unique<test::LabSession>(test::LabBench::labScript(), QStringLiteral("fa"));
     m_id = m_lab->id();
     QString why;
     QVERIFY2(m_lab->up(1500, QStringLiteral("1gbit"), &why), qPrintable(why));
@@ -118,17 +115,7 @@ RunResultList TestFrameAccuracy::runPlan(const QString &protocol, int frame, int
     plan.repetitions = 1;
     plan.params.durationMs = durationMs;
     plan.params.options = options;
-    Engine engine; // its thread starts here, inside the client namespace
-    QSignalSpy finished(&engine, &Engine::runFinished);
-    QSignalSpy done(&engine, &Engine::planFinished);
-    if (!engine.start(plan))
-        return {};
-    if (!done.wait(durationMs + 60000) && done.isEmpty())
-        return {};
-    RunResultList out;
-    for (const QList<QVariant> &args : std::as_const(finished))
-        out << args.at(0).value<RunResult>();
-    return out;
+    return test::runPlanToEnd(plan, durationMs + 60000); // the engine's thread: the client's namespace
 }
 
 qint64 TestFrameAccuracy::srvCounter(const QString &name)

@@ -1,8 +1,10 @@
 #include "../lab/LabFileServers.h"
+#include "../lab/LabBench.h"
 #include "../lab/LabSession.h"
 #include "../protocols/FileServerFixture.h"
 #include "analysis/Ceiling.h"
 #include "engine/Engine.h"
+#include "support/EngineRun.h"
 #include "plan/TestPlan.h"
 #include "protocols/transfer/TransferSettings.h"
 
@@ -87,38 +89,24 @@ bool reads(const QString &protocol)
 void TestLiveSamples::initTestCase()
 {
     WB_REQUIRE_LAB_ROOT();
-    const QString src = qEnvironmentVariable("WIREBENCH_SOURCE_DIR", QStringLiteral(WB_SOURCE_DIR));
-    const QString bin = qEnvironmentVariable("WIREBENCH_BINARY_DIR", QStringLiteral(WB_BINARY_DIR));
-    const QString labScript = src + QStringLiteral("/tests/lab/lab.sh");
-    const QString daemon = bin + QStringLiteral("/app/daemon/wirebenchd");
-    QVERIFY2(QFileInfo::exists(labScript), qPrintable(labScript + QStringLiteral(" is missing")));
-    QVERIFY2(QFileInfo(daemon).isExecutable(), qPrintable(daemon + QStringLiteral(" is not built: build the wirebenchd target")));
-    const QString missing = test::LabSession::missingTool({QStringLiteral("ip"), QStringLiteral("tc")});
-    QVERIFY2(missing.isEmpty(), qPrintable(missing + QStringLiteral(" is missing: apt-get install iproute2")));
+    const QString daemon = test::LabBench::builtProgram(QStringLiteral("app/daemon/wirebenchd"));
+    const QString missing = test::LabBench::missing({QStringLiteral("app/daemon/wirebenchd")});
+    QVERIFY2(missing.isEmpty(), qPrintable(missing));
 
-    // The servers' folders on a tmpfs: the fixture makes its folder under QDir::tempPath(), i.e. $TMPDIR.
-    const QByteArray oldTmp = qgetenv("TMPDIR");
-    qputenv("TMPDIR", "/dev/shm");
-    m_fixture = std::make_unique<test::FileServerFixture>();
+    // The servers' folders on a tmpfs.
     QString why;
-    const bool prepared = m_fixture->prepare(&why);
-    if (oldTmp.isEmpty())
-        qunsetenv("TMPDIR");
-    else
-        qputenv("TMPDIR", oldTmp);
-    WB_REQUIRE_SERVERS(prepared, QStringLiteral("file servers for the lab: ") + why);
+    bool prepared = false;
+    m_fixture = test::LabFileServers::tmpfsFixture(&prepared, &why);
+    WB_REQUIRE(prepared, QStringLiteral("file servers for the lab: ") + why);
     m_servers = std::make_unique<test::LabFileServers>(*m_fixture);
     QVERIFY2(m_servers->writeConfigs(&why), qPrintable(why));
 
-    m_lab = std::make_unique<test::LabSession>(labScript, QStringLiteral("ls"));
+    m_lab = std::make_unique<test::LabSession>(test::LabBench::labScript(), QStringLiteral("ls"));
     QVERIFY2(m_lab->up(1500, QStringLiteral("100mbit"), &why), qPrintable(why));
-    bool ok = false;
-    for (const QStringList &serve : {QStringList{QStringLiteral("vsftpd"), m_servers->ftpConf()},
-                                     QStringList{QStringLiteral("smbd"), m_servers->smbConf()},
-                                     QStringList{QStringLiteral("wirebenchd"), daemon}}) {
-        const QString out = m_lab->run(QStringList{QStringLiteral("serve")} + serve, &ok);
-        QVERIFY2(ok, qPrintable(QStringLiteral("%1 did not start in the lab's server namespace: %2").arg(serve.first(), out)));
-    }
+    why = test::LabBench::serveAll(*m_lab, {{QStringLiteral("vsftpd"), m_servers->ftpConf()},
+                                            {QStringLiteral("smbd"), m_servers->smbConf()},
+                                            {QStringLiteral("wirebenchd"), daemon}});
+    QVERIFY2(why.isEmpty(), qPrintable(why));
     for (const double rate : Rates) {
         const qint64 size = fileSize(rate);
         QVERIFY2(m_servers->makeServerFile(m_fixture->ftpRoot() + QLatin1Char('/') + fileName(QStringLiteral("get"), size),
@@ -178,19 +166,12 @@ RunResult TestLiveSamples::runOnce(const QString &protocol, qint64 size)
     plan.params.options.insert(QLatin1String(TransferSettings::SourceKey), QStringLiteral("memory"));
     plan.params.options.insert(QLatin1String(TransferSettings::SinkKey), QStringLiteral("memory"));
     plan.params.options.insert(QLatin1String(TransferSettings::CreateSeedKey), false);
-    Engine engine; // its thread starts here, inside the client namespace
-    QSignalSpy finished(&engine, &Engine::runFinished);
-    QSignalSpy done(&engine, &Engine::planFinished);
+    QString error;
+    const RunResultList results = test::runPlanToEnd(plan, 120000, &error); // the engine's thread: the client's namespace
     RunResult r;
-    r.error = QStringLiteral("the engine did not start the plan");
-    if (!engine.start(plan))
-        return r;
-    if (!done.wait(120000) && done.isEmpty()) {
-        r.error = QStringLiteral("the plan did not finish within 120 s");
-        return r;
-    }
-    if (!finished.isEmpty())
-        r = finished.first().first().value<RunResult>();
+    r.error = error;
+    if (!results.isEmpty() && error.isEmpty())
+        r = results.first();
     QFile::remove(m_fixture->ftpRoot() + QLatin1Char('/') + fileName(QStringLiteral("put"), size));
     QFile::remove(m_fixture->smbRoot() + QLatin1Char('/') + fileName(QStringLiteral("put"), size));
     return r;

@@ -1,6 +1,8 @@
+#include "../lab/LabBench.h"
 #include "../lab/LabSession.h"
 #include "analysis/Ceiling.h"
 #include "engine/Engine.h"
+#include "support/EngineRun.h"
 #include "plan/TestPlan.h"
 #include "storage/PlanFile.h"
 
@@ -52,17 +54,12 @@ constexpr int kV6Port = 5302;
 void TestTruthLab::initTestCase()
 {
     WB_REQUIRE_LAB_ROOT();
-    const QString src = qEnvironmentVariable("WIREBENCH_SOURCE_DIR", QStringLiteral(WB_SOURCE_DIR));
-    const QString bin = qEnvironmentVariable("WIREBENCH_BINARY_DIR", QStringLiteral(WB_BINARY_DIR));
-    const QString labScript = src + QStringLiteral("/tests/lab/lab.sh");
-    const QString daemon = bin + QStringLiteral("/app/daemon/wirebenchd");
+    const QString daemon = test::LabBench::builtProgram(QStringLiteral("app/daemon/wirebenchd"));
     m_daemon = daemon;
-    QVERIFY2(QFileInfo::exists(labScript), qPrintable(labScript + QStringLiteral(" is missing")));
-    QVERIFY2(QFileInfo(daemon).isExecutable(), qPrintable(daemon + QStringLiteral(" is not built: build the wirebenchd target")));
-    const QString missing = test::LabSession::missingTool({QStringLiteral("ip"), QStringLiteral("tc")});
-    QVERIFY2(missing.isEmpty(), qPrintable(missing + QStringLiteral(" is missing: apt-get install iproute2")));
+    const QString missing = test::LabBench::missing({QStringLiteral("app/daemon/wirebenchd")});
+    QVERIFY2(missing.isEmpty(), qPrintable(missing));
 
-    m_lab = std::make_unique<test::LabSession>(labScript, QStringLiteral("tl"));
+    m_lab = std::make_unique<test::LabSession>(test::LabBench::labScript(), QStringLiteral("tl"));
     QString why;
     QVERIFY2(m_lab->up(1500, QStringLiteral("1gbit"), &why), qPrintable(why));
     QProcess help;
@@ -100,17 +97,7 @@ RunResultList TestTruthLab::runPlan(const Host &host, const QString &protocol, c
     plan.frameSizes = frames;
     plan.repetitions = 1;
     plan.params.durationMs = durationMs;
-    Engine engine; // its thread starts here, inside the client namespace
-    QSignalSpy finished(&engine, &Engine::runFinished);
-    QSignalSpy done(&engine, &Engine::planFinished);
-    if (!engine.start(plan))
-        return {};
-    if (!done.wait(durationMs * int(frames.size()) + 60000) && done.isEmpty())
-        return {};
-    RunResultList out;
-    for (const QList<QVariant> &args : std::as_const(finished))
-        out << args.at(0).value<RunResult>();
-    return out;
+    return test::runPlanToEnd(plan, durationMs * int(frames.size()) + 60000); // the engine's thread: the client's namespace
 }
 
 // Item 1: with no link speed set, the server's veth says 10000 Mbit/s in its hello. Unshaped, a healthy

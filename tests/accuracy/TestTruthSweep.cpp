@@ -1,4 +1,5 @@
 #include "../lab/LabFileServers.h"
+#include "../lab/LabBench.h"
 #include "../lab/LabSession.h"
 #include "../protocols/FileServerFixture.h"
 #include "plan/TestPlan.h"
@@ -115,42 +116,25 @@ const QList<TestTruthSweep::HostKind> &TestTruthSweep::allKinds()
 void TestTruthSweep::initTestCase()
 {
     WB_REQUIRE_LAB_ROOT();
-    const QString src = qEnvironmentVariable("WIREBENCH_SOURCE_DIR", QStringLiteral(WB_SOURCE_DIR));
-    const QString bin = qEnvironmentVariable("WIREBENCH_BINARY_DIR", QStringLiteral(WB_BINARY_DIR));
-    const QString labScript = src + QStringLiteral("/tests/lab/lab.sh");
-    const QString daemon = bin + QStringLiteral("/app/daemon/wirebenchd");
-    m_cli = bin + QStringLiteral("/app/cli/wirebench-cli");
-    QVERIFY2(QFileInfo::exists(labScript), qPrintable(labScript + QStringLiteral(" is missing")));
-    for (const QString &program : {daemon, m_cli})
-        QVERIFY2(QFileInfo(program).isExecutable(), qPrintable(program + QStringLiteral(" is not built")));
-    const QString missing = test::LabSession::missingTool({QStringLiteral("ip"), QStringLiteral("tc")});
-    QVERIFY2(missing.isEmpty(), qPrintable(missing + QStringLiteral(" is missing: apt-get install iproute2")));
+    const QString daemon = test::LabBench::builtProgram(QStringLiteral("app/daemon/wirebenchd"));
+    m_cli = test::LabBench::builtProgram(QStringLiteral("app/cli/wirebench-cli"));
+    const QString missing = test::LabBench::missing({QStringLiteral("app/daemon/wirebenchd"), QStringLiteral("app/cli/wirebench-cli")});
+    QVERIFY2(missing.isEmpty(), qPrintable(missing));
     QVERIFY(m_home.isValid());
 
-    // The servers' folders on a tmpfs, so that no disk limits a file transfer.
-    const QByteArray oldTmp = qgetenv("TMPDIR");
-    qputenv("TMPDIR", "/dev/shm");
-    m_fixture = std::make_unique<test::FileServerFixture>();
     QString why;
-    const bool prepared = m_fixture->prepare(&why);
-    if (oldTmp.isEmpty())
-        qunsetenv("TMPDIR");
-    else
-        qputenv("TMPDIR", oldTmp);
-    WB_REQUIRE_SERVERS(prepared, QStringLiteral("file servers for the lab: ") + why);
+    bool prepared = false;
+    m_fixture = test::LabFileServers::tmpfsFixture(&prepared, &why);
+    WB_REQUIRE(prepared, QStringLiteral("file servers for the lab: ") + why);
     m_servers = std::make_unique<test::LabFileServers>(*m_fixture);
     QVERIFY2(m_servers->writeConfigs(&why), qPrintable(why));
 
-    m_lab = std::make_unique<test::LabSession>(labScript, QStringLiteral("ts"));
+    m_lab = std::make_unique<test::LabSession>(test::LabBench::labScript(), QStringLiteral("ts"));
     QVERIFY2(m_lab->up(1500, QStringLiteral("1gbit"), &why), qPrintable(why));
-    bool ok = false;
-    const QList<QStringList> serves{{QStringLiteral("wirebenchd"), daemon, QStringLiteral("--open")},
-                                    {QStringLiteral("vsftpd"), m_servers->ftpConf()},
-                                    {QStringLiteral("smbd"), m_servers->smbConf()}};
-    for (const QStringList &serve : serves) {
-        const QString out = m_lab->run(QStringList{QStringLiteral("serve")} + serve, &ok);
-        QVERIFY2(ok, qPrintable(QStringLiteral("%1 did not start in the lab's server namespace: %2").arg(serve.first(), out)));
-    }
+    why = test::LabBench::serveAll(*m_lab, {{QStringLiteral("wirebenchd"), daemon, QStringLiteral("--open")},
+                                            {QStringLiteral("vsftpd"), m_servers->ftpConf()},
+                                            {QStringLiteral("smbd"), m_servers->smbConf()}});
+    QVERIFY2(why.isEmpty(), qPrintable(why));
 }
 
 void TestTruthSweep::cleanupTestCase()

@@ -88,4 +88,18 @@ bool LabFileServers::makeServerFile(const QString &path, qint64 size, QString *w
     return f.size() == size;
 }
 
+std::unique_ptr<FileServerFixture> LabFileServers::tmpfsFixture(bool *prepared, QString *why)
+{
+    // The fixture makes its folder under QDir::tempPath(), i.e. $TMPDIR.
+    const QByteArray oldTmp = qgetenv("TMPDIR");
+    qputenv("TMPDIR", "/dev/shm");
+    auto fixture = std::make_unique<FileServerFixture>();
+    *prepared = fixture->prepare(why);
+    if (oldTmp.isEmpty())
+        qunsetenv("TMPDIR");
+    else
+        qputenv("TMPDIR", oldTmp);
+    return fixture;
+}
+
 } // namespace wb::test

@@ -2,6 +2,8 @@
 
 #include <QString>
 
+#include <memory>
+
 namespace wb::test {
 
 class FileServerFixture;
@@ -20,6 +22,10 @@ public:
     /// The share name and workgroup the config gives smbd.
     static QString share() { return QStringLiteral("wbshare"); }
     static QString workgroup() { return QStringLiteral("WBTEST"); }
+
+    /// A FileServerFixture whose folders are on /dev/shm, so that no disk limits a transfer; `prepared` and
+    /// `why` are its prepare()'s answer.
+    static std::unique_ptr<FileServerFixture> tmpfsFixture(bool *prepared, QString *why);
 
     /// A file of `size` bytes of Wirebench's test pattern at path, owned by the fixture's user and read
     /// back once so that every page is resident before a run.

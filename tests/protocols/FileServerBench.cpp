@@ -1,6 +1,7 @@
 // wirebench-fileserver-bench: Wirebench's FTP and SMB drivers against curl and smbclient, on the same real
 // vsftpd and smbd (started here, on 127.0.0.1), alternating, and the median ratios. Run by bench/fileservers.sh.
 #include "FileServerFixture.h"
+#include "support/PeerTools.h"
 
 #include "protocols/DriverRegistry.h"
 #include "protocols/transfer/TestPattern.h"
@@ -9,7 +10,6 @@
 #include <QCoreApplication>
 #include <QFile>
 #include <QProcess>
-#include <QRegularExpression>
 
 #include <cstdio>
 
@@ -40,38 +40,6 @@ double runWirebench(const QString &protocol, const Host &host, const QString &pa
         return 0;
     }
     return r.megabytesPerSecond();
-}
-
-QString runTool(const QString &program, const QStringList &args, QString *error)
-{
-    QProcess p;
-    p.setProcessChannelMode(QProcess::MergedChannels);
-    p.start(program, args);
-    if (!p.waitForStarted(10000) || !p.waitForFinished(600000) || p.exitCode() != 0) {
-        *error = QStringLiteral("%1 failed: %2").arg(program, QString::fromLocal8Bit(p.readAll()).trimmed());
-        return {};
-    }
-    return QString::fromLocal8Bit(p.readAll());
-}
-
-/// curl's -w figures; like-for-like with Wirebench: size over (time_total - time_pretransfer).
-double curlMBps(const QString &out, double *wholeSessionMBps)
-{
-    const QStringList f = out.trimmed().split(QLatin1Char(' '));
-    if (f.size() < 4)
-        return 0;
-    const double bytes = f[0].toDouble();
-    const double transfer = f[2].toDouble() - f[1].toDouble();
-    *wholeSessionMBps = f[3].toDouble() / 1e6;
-    return transfer > 0 ? bytes / transfer / 1e6 : 0;
-}
-
-/// smbclient prints "(12345.6 KiloBytes/sec)" for get and "(12345.6 kb/s)" for put: both KiB/s.
-double smbclientMBps(const QString &out)
-{
-    static const QRegularExpression rate(QStringLiteral("\\(([0-9.]+) (?:KiloBytes/sec|kb/s)\\)"));
-    const QRegularExpressionMatch m = rate.match(out);
-    return m.hasMatch() ? m.captured(1).toDouble() * 1024 / 1e6 : 0;
 }
 
 } // namespace
@@ -148,33 +116,33 @@ int main(int argc, char **argv)
         // FTP PUT: Wirebench, then curl (each writes its own file).
         double whole = 0;
         const double wbPut = runWirebench(QStringLiteral("ftp-put"), ftp, QStringLiteral("wb.bin"), a.sizeBytes, &error);
-        const QString cp = runTool(QStringLiteral("curl"), {QStringLiteral("-sS"), QStringLiteral("-u"), cred, QStringLiteral("-T"),
+        const QString cp = PeerTools::run(QStringLiteral("curl"), {QStringLiteral("-sS"), QStringLiteral("-u"), cred, QStringLiteral("-T"),
                                                              localFile, ftpUrl + QStringLiteral("curl.bin"),
                                                              QStringLiteral("-w"), putFormat}, &error);
         tests[1].wb << wbPut;
-        tests[1].other << curlMBps(cp, &whole);
+        tests[1].other << PeerTools::curlMBps(cp, &whole);
         tests[1].curlWhole << whole;
         // FTP GET of the same file.
         const double wbGet = runWirebench(QStringLiteral("ftp-get"), ftp, QStringLiteral("wb.bin"), a.sizeBytes, &error);
-        const QString cg = runTool(QStringLiteral("curl"), {QStringLiteral("-sS"), QStringLiteral("-u"), cred,
+        const QString cg = PeerTools::run(QStringLiteral("curl"), {QStringLiteral("-sS"), QStringLiteral("-u"), cred,
                                                              ftpUrl + QStringLiteral("wb.bin"), QStringLiteral("-o"),
                                                              QStringLiteral("/dev/null"), QStringLiteral("-w"), getFormat}, &error);
         tests[0].wb << wbGet;
-        tests[0].other << curlMBps(cg, &whole);
+        tests[0].other << PeerTools::curlMBps(cg, &whole);
         tests[0].curlWhole << whole;
         // SMB write and read.
         const double wbWrite = runWirebench(QStringLiteral("smb-write"), smb, QStringLiteral("wb.bin"), a.sizeBytes, &error);
-        const QString sp = runTool(QStringLiteral("smbclient"), {share, QStringLiteral("-p"), port, QStringLiteral("-U"), smbCred,
+        const QString sp = PeerTools::run(QStringLiteral("smbclient"), {share, QStringLiteral("-p"), port, QStringLiteral("-U"), smbCred,
                                                                   QStringLiteral("-c"), QStringLiteral("put %1 smbclient.bin").arg(localFile)},
                                    &error);
         tests[3].wb << wbWrite;
-        tests[3].other << smbclientMBps(sp);
+        tests[3].other << PeerTools::smbclientMBps(sp);
         const double wbRead = runWirebench(QStringLiteral("smb-read"), smb, QStringLiteral("wb.bin"), a.sizeBytes, &error);
-        const QString sg = runTool(QStringLiteral("smbclient"), {share, QStringLiteral("-p"), port, QStringLiteral("-U"), smbCred,
+        const QString sg = PeerTools::run(QStringLiteral("smbclient"), {share, QStringLiteral("-p"), port, QStringLiteral("-U"), smbCred,
                                                                   QStringLiteral("-c"), QStringLiteral("get wb.bin /dev/null")},
                                    &error);
         tests[2].wb << wbRead;
-        tests[2].other << smbclientMBps(sg);
+        tests[2].other << PeerTools::smbclientMBps(sg);
         std::printf("pair %d: FTP GET %.1f vs %.1f | FTP PUT %.1f vs %.1f | SMB read %.1f vs %.1f | SMB write %.1f vs %.1f MB/s\n",
                     rep, wbGet, tests[0].other.last(), wbPut, tests[1].other.last(), wbRead, tests[2].other.last(), wbWrite,
                     tests[3].other.last());
