@@ -8,7 +8,7 @@ BUILD_PKGS=(build-essential cmake ninja-build ccache pkg-config git
 RUN_PKGS=(fonts-dejavu-core xvfb xauth)
 TEST_PKGS=(vsftpd samba smbclient iperf3 curl iproute2 ethtool imagemagick poppler-utils
     desktop-file-utils appstream dpkg-dev file clang libclang-rt-14-dev procps psmisc
-    openssl util-linux)
+    openssl util-linux universal-ctags)
 
 want=("${BUILD_PKGS[@]}" "${RUN_PKGS[@]}")
 if [ "${1:-}" = "--test" ]; then

@@ -1,0 +1,37 @@
+#!/bin/sh
+# The structure's measures (issue 13), checked from the code itself; exit 1 with every breach listed.
+#   1. core/ neither includes nor links Qt Widgets or QCustomPlot.
+#   2. core/net and core/wire include nothing from core/protocols or core/responder (sockets and wire formats
+#      sit below the clients and servers that use them).
+#   3. No protocol id ("tcp-send", "smb-read", ...) is written outside core/protocols/.
+#   4. The frame range (576..65535) is spelled in core/model/Frame.* only (576 is its mark: 65535 is also a port).
+#   5. No function is longer than 120 lines in core/ and app/, 150 in ui/ (scripts/long-functions.sh).
+set -u
+cd "$(dirname "$0")/.."
+status=0
+breach() { printf '%s\n' "$1"; shift; [ $# -gt 0 ] && printf '%s\n' "$@" | sed 's/^/    /'; status=1; }
+src() { find "$@" -name '*.h' -o -name '*.cpp' 2>/dev/null; }
+
+hits=$(grep -nE '#include <(QtWidgets|QWidget|QApplication|qcustomplot)|Qt6?::Widgets|QCustomPlot' $(src core) core/CMakeLists.txt core/*/CMakeLists.txt 2>/dev/null)
+[ -z "$hits" ] || breach "1. core/ reaches Qt Widgets or QCustomPlot:" "$hits"
+
+hits=$(grep -nE '#include "(protocols|responder)/' $(src core/net core/wire) 2>/dev/null)
+[ -z "$hits" ] || breach "2. core/net or core/wire includes upwards:" "$hits"
+
+ids='"(tcp|iperf3|iperf3-udp|ftp|smb|copy)-(send|recv|get|put|read|write)"'
+# Code only: what follows // on a line is a comment.
+hits=$(grep -nE "$ids" $(src core app ui) 2>/dev/null | grep -v '^core/protocols/' |
+       awk -v re="$ids" '{ line = $0; sub(/^[^:]+:[0-9]+:/, "", line); sub(/\/\/.*/, "", line); if (line ~ re) print }')
+[ -z "$hits" ] || breach "3. protocol ids outside core/protocols/:" "$hits"
+
+hits=$(grep -nw '576' $(src core app ui) 2>/dev/null | grep -v '^core/model/Frame\.')
+[ -z "$hits" ] || breach "4. the frame range outside core/model/Frame.*:" "$hits"
+
+if command -v ctags >/dev/null; then
+    hits=$(scripts/long-functions.sh core app ui)
+    [ -z "$hits" ] || breach "5. functions over the limit (lines, place, name):" "$hits"
+else
+    breach "5. cannot measure functions: universal-ctags is not installed (apt-get install universal-ctags)"
+fi
+[ $status -eq 0 ] && echo "layout: all measures hold"
+exit $status
