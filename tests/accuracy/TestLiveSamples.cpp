@@ -31,7 +31,11 @@ using namespace wb;
 //   at once after an idle moment, and on this loaded machine the two hosts' packet processing is late now and
 //   then (measured through ftp-get's kernel count at 100 Mbit/s: 4.3 MB/s, then 19.4 MB/s in two 5 ms windows
 //   on either side of a boundary). So a sample may hold the bucket and 3 ms of the line's goodput more than its
-//   100 ms: +5.8% at 100 Mbit/s, +5.1% at 250 Mbit/s; the last, shorter sample is held to the same rate. Before the fix tcp-send's samples went to 13.1 MB/s
+//   100 ms: +5.8% at 100 Mbit/s, +5.1% at 250 Mbit/s; the last, shorter sample is held to the same rate.
+//   On a machine busier still, a reader is kept from reading for longer than that (seen with load 8 on 2
+//   cores: ftp-get's samples 10.916 then 12.621 MB/s at 100 Mbit/s): bytes that arrived at the end of one
+//   interval are counted in the next. Such a sample passes only as a late one: with the sample before it,
+//   it holds no more than the line can show in their two intervals (moved, not invented), and it is named. Before the fix tcp-send's samples went to 13.1 MB/s
 //   (+11%, on 0.115-0.202 s intervals) and the last one of an SMB transfer to 25-28 MB/s (+110-140%);
 // - the samples add up to the receiver's count.
 // Servers' folders on a tmpfs and the client's memory source and sink, as in TestFileServerAccuracy, so that
@@ -223,9 +227,15 @@ void TestLiveSamples::samplesFollowTheLine()
             QVERIFY2(qAbs(x.endSeconds - x.intervalSeconds - k * IntervalMs / 1000.0) <= Tolerance, qPrintable(where));
         }
         // A rate, also for the shorter last sample: its bytes over its own time.
-        QVERIFY2(x.bytesPerSecond() <= highest,
+        const bool within = x.bytesPerSecond() <= highest;
+        const bool late = !within && k > 0
+                          && double(x.bytes + s.at(k - 1).bytes) / (x.intervalSeconds + s.at(k - 1).intervalSeconds) <= highest;
+        if (late)
+            qInfo("late: %s = %.3f MB/s after %.3f MB/s: bytes the reader was kept from counting in the sample before",
+                  qPrintable(where), x.bytesPerSecond() / 1e6, s.at(k - 1).bytesPerSecond() / 1e6);
+        QVERIFY2(within || late,
                  qPrintable(QStringLiteral("%1 = %2 MB/s, above the %3 MB/s the line can show in a sample (goodput %4 "
-                                           "MB/s); the samples before and after: %5 and %6 MB/s")
+                                           "MB/s), also with the sample before; the samples before and after: %5 and %6 MB/s")
                                 .arg(where)
                                 .arg(x.bytesPerSecond() / 1e6, 0, 'f', 3)
                                 .arg(highest / 1e6, 0, 'f', 3)
