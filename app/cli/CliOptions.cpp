@@ -338,72 +338,69 @@ bool CliOptions::parseHost(const QString &input, Host *host, QString *error)
     return true;
 }
 
-bool CliOptions::parse(const QStringList &arguments, CliOptions *options, QString *error)
-{
-    auto fail = [error](const QString &why) {
-        if (error)
-            *error = why;
-        return false;
-    };
-    Parser parser;
-    if (!parser.p.parse(QStringList{QStringLiteral("wirebench-cli")} + arguments))
-        return fail(parser.p.errorText());
-    CliOptions o;
-    if (parser.p.isSet(parser.help)) {
-        o.command = Command::Help;
-        *options = o;
-        return true;
-    }
-    if (parser.p.isSet(parser.version)) {
-        o.command = Command::Version;
-        *options = o;
-        return true;
-    }
-    const QStringList positional = parser.p.positionalArguments();
-    if (positional.isEmpty())
-        return fail(QStringLiteral("no command given; use 'run' or 'protocols'"));
-    if (positional.size() > 1)
-        return fail(QStringLiteral("unexpected argument \"%1\"").arg(positional.at(1)));
-    const QString command = positional.first();
-    if (command == QLatin1String("protocols")) {
-        o.command = Command::Protocols;
-        *options = o;
-        return true;
-    }
-    if (command == QLatin1String("help")) {
-        o.command = Command::Help;
-        *options = o;
-        return true;
-    }
-    if (command != QLatin1String("run"))
-        return fail(QStringLiteral("unknown command \"%1\"; use 'run' or 'protocols'").arg(command));
-    o.command = Command::Run;
+namespace {
 
-    TestPlan &plan = o.plan;
-    const bool fromFile = parser.p.isSet(parser.plan);
-    if (fromFile) {
-        o.planPath = parser.p.value(parser.plan);
-        if (o.planPath.isEmpty())
-            return fail(QStringLiteral("--plan needs a file name"));
-        QString why;
-        if (!PlanFile::read(o.planPath, &plan, &why))
-            return fail(why);
+// Each step of `run`'s parse reads its options into the plan or the options; false with the reason in *why.
+struct RunParse
+{
+    const Parser &parser;
+    CliOptions &o;
+    QString *why;
+    bool fromFile = false;
+
+    bool isSet(const QCommandLineOption &opt) const { return parser.p.isSet(opt); }
+    QString value(const QCommandLineOption &opt) const { return parser.p.value(opt); }
+    bool fail(const QString &reason) const
+    {
+        *why = reason;
+        return false;
     }
+
+    bool planFile();
+    bool hosts();
+    bool protocols();
+    bool frames();
+    bool timing();
+    bool sizes();
+    bool settings();
+    bool stability();
+    bool outputs();
+    bool chart();
+};
+
+// --plan FILE: the plan the other options then override.
+bool RunParse::planFile()
+{
+    fromFile = isSet(parser.plan);
+    if (!fromFile)
+        return true;
+    o.planPath = value(parser.plan);
+    if (o.planPath.isEmpty())
+        return fail(QStringLiteral("--plan needs a file name"));
+    QString reason;
+    if (!PlanFile::read(o.planPath, &o.plan, &reason))
+        return fail(reason);
+    return true;
+}
+
+// --host, --server, --key and --key-file.
+bool RunParse::hosts()
+{
+    TestPlan &plan = o.plan;
     QString serverType = QStringLiteral("wirebenchd");
-    if (parser.p.isSet(parser.server)) {
-        serverType = parser.p.value(parser.server).trimmed().toLower();
+    if (isSet(parser.server)) {
+        serverType = value(parser.server).trimmed().toLower();
         if (serverType != QLatin1String("wirebenchd") && serverType != QLatin1String("iperf3"))
-            return fail(QStringLiteral("--server must be wirebenchd or iperf3, not \"%1\"")
-                            .arg(parser.p.value(parser.server)));
+            return fail(QStringLiteral("--server must be wirebenchd or iperf3, not \"%1\"").arg(value(parser.server)));
     }
     const QStringList hosts = parser.p.values(parser.host);
     if (hosts.isEmpty() && !fromFile)
         return fail(QStringLiteral("name at least one host with --host ADDR[:PORT]"));
     if (hosts.isEmpty() && plan.hosts.isEmpty())
         return fail(QStringLiteral("plan file %1 names no host: add one with --host ADDR[:PORT]").arg(o.planPath));
-    QString key = parser.p.value(parser.key).trimmed();
-    if (parser.p.isSet(parser.keyFile)) {
-        QFile f(parser.p.value(parser.keyFile));
+    QString key = value(parser.key).trimmed();
+    if (isSet(parser.keyFile)) {
+        QFile f(value(parser.keyFile));
         if (!f.open(QIODevice::ReadOnly))
             return fail(QStringLiteral("--key-file: cannot read %1: %2").arg(f.fileName(), f.errorString()));
         key = QString::fromUtf8(f.read(4096)).trimmed();
@@ -412,13 +409,13 @@ bool CliOptions::parse(const QStringList &arguments, CliOptions *options, QStrin
         plan.hosts.clear(); // --host replaces a plan file's hosts
         for (const QString &text : hosts) {
             Host h;
-            QString why;
-            if (!parseHost(text, &h, &why))
-                return fail(why);
+            QString reason;
+            if (!CliOptions::parseHost(text, &h, &reason))
+                return fail(reason);
             h.serverType = serverType;
             plan.hosts.append(h);
         }
-    } else if (parser.p.isSet(parser.server)) {
+    } else if (isSet(parser.server)) {
         for (Host &h : plan.hosts)
             h.serverType = serverType;
     }
@@ -431,13 +428,18 @@ bool CliOptions::parse(const QStringList &arguments, CliOptions *options, QStrin
         if (!key.isEmpty())
             h.options.insert(QLatin1String(TcpDriver::kKeyOption), key); // a secret: never exported (PlanJson)
     }
+    return true;
+}
 
-    if (parser.p.isSet(parser.protocol))
+bool RunParse::protocols()
+{
+    TestPlan &plan = o.plan;
+    if (isSet(parser.protocol))
         plan.protocols = splitList(parser.p.values(parser.protocol));
     else if (!fromFile)
         plan.protocols = QStringList{QStringLiteral("tcp-send")};
     if (plan.protocols.isEmpty())
-        return fail(fromFile && !parser.p.isSet(parser.protocol)
+        return fail(fromFile && !isSet(parser.protocol)
                         ? QStringLiteral("plan file %1 lists no protocols: add them with --protocol LIST").arg(o.planPath)
                         : QStringLiteral("--protocol needs at least one protocol id"));
     for (const QString &id : plan.protocols) {
@@ -447,108 +449,139 @@ bool CliOptions::parse(const QStringList &arguments, CliOptions *options, QStrin
                 known << info.id;
             return fail(QStringLiteral("unknown protocol \"%1\"%2; this build offers: %3")
                             .arg(id,
-                                 parser.p.isSet(parser.protocol) ? QString()
-                                                                 : QStringLiteral(" in plan file %1").arg(o.planPath),
+                                 isSet(parser.protocol) ? QString() : QStringLiteral(" in plan file %1").arg(o.planPath),
                                  known.join(QStringLiteral(", "))));
         }
     }
     plan.protocols.removeDuplicates();
+    return true;
+}
 
-    if (parser.p.isSet(parser.frame)) {
-        plan.frameSizes.clear();
-        for (const QString &f : splitList(parser.p.values(parser.frame))) {
-            bool ok = false;
-            const int frame = f.toInt(&ok);
-            if (!ok || frame < 576 || frame > 65535)
-                return fail(QStringLiteral("--frame \"%1\": a frame size is a number of bytes from 576 to 65535").arg(f));
-            if (!plan.frameSizes.contains(frame))
-                plan.frameSizes.append(frame);
-        }
-        if (plan.frameSizes.isEmpty())
-            return fail(QStringLiteral("--frame needs at least one frame size"));
-    }
-    if (parser.p.isSet(parser.reps)) {
+bool RunParse::frames()
+{
+    if (!isSet(parser.frame))
+        return true;
+    TestPlan &plan = o.plan;
+    plan.frameSizes.clear();
+    for (const QString &f : splitList(parser.p.values(parser.frame))) {
         bool ok = false;
-        plan.repetitions = parser.p.value(parser.reps).toInt(&ok);
+        const int frame = f.toInt(&ok);
+        if (!ok || frame < 576 || frame > 65535)
+            return fail(QStringLiteral("--frame \"%1\": a frame size is a number of bytes from 576 to 65535").arg(f));
+        if (!plan.frameSizes.contains(frame))
+            plan.frameSizes.append(frame);
+    }
+    if (plan.frameSizes.isEmpty())
+        return fail(QStringLiteral("--frame needs at least one frame size"));
+    return true;
+}
+
+// --reps, --duration, --interval and the flags --stop-on-error and --interleave.
+bool RunParse::timing()
+{
+    TestPlan &plan = o.plan;
+    if (isSet(parser.reps)) {
+        bool ok = false;
+        plan.repetitions = value(parser.reps).toInt(&ok);
         if (!ok || plan.repetitions < 1 || plan.repetitions > 10000)
             return fail(QStringLiteral("--reps must be a whole number from 1 to 10000"));
     }
-    if (parser.p.isSet(parser.duration)) {
+    if (isSet(parser.duration)) {
         bool ok = false;
-        const double s = parser.p.value(parser.duration).toDouble(&ok);
+        const double s = value(parser.duration).toDouble(&ok);
         if (!ok || !std::isfinite(s) || s < 0.1 || s > 24 * 3600)
             return fail(QStringLiteral("--duration must be a number of seconds from 0.1 to 86400"));
         plan.params.durationMs = int(std::lround(s * 1000));
     }
-    auto sizeOption = [&](const QCommandLineOption &opt, const QString &name, qint64 min, qint64 max, int *out) {
-        if (!parser.p.isSet(opt))
-            return true;
-        const qint64 v = parseSize(parser.p.value(opt));
-        if (v < min || v > max)
-            return fail(QStringLiteral("--%1 \"%2\": give a number of bytes from %3 to %4 (K and M suffixes are "
-                                       "binary: 128K = 131072)")
-                            .arg(name, parser.p.value(opt))
-                            .arg(min)
-                            .arg(max));
-        *out = int(v);
-        return true;
-    };
-    if (!sizeOption(parser.messageSize, QStringLiteral("message-size"), 1, 16 * 1024 * 1024,
-                    &plan.params.messageSize)
-        || !sizeOption(parser.sendBuffer, QStringLiteral("send-buffer"), 0, 1024 * 1024 * 1024,
-                       &plan.params.sendBufferBytes)
-        || !sizeOption(parser.recvBuffer, QStringLiteral("recv-buffer"), 0, 1024 * 1024 * 1024,
-                       &plan.params.recvBufferBytes))
+    if (!sizes())
         return false;
-    if (parser.p.isSet(parser.interval)) {
+    if (isSet(parser.interval)) {
         bool ok = false;
-        const int ms = parser.p.value(parser.interval).toInt(&ok);
+        const int ms = value(parser.interval).toInt(&ok);
         if (!ok || ms < 10 || ms > 10000)
             return fail(QStringLiteral("--interval must be a number of milliseconds from 10 to 10000"));
         plan.params.sampleIntervalMs = ms;
     }
     // Flags can only switch on what a plan file left off; without a file, absent means off as always.
-    if (parser.p.isSet(parser.stopOnError) || !fromFile)
-        plan.params.stopOnError = parser.p.isSet(parser.stopOnError);
-    if (parser.p.isSet(parser.interleave) || !fromFile)
-        plan.interleaveHosts = parser.p.isSet(parser.interleave);
-    if (parser.p.isSet(parser.fileSize)) {
-        const qint64 v = parseSize(parser.p.value(parser.fileSize));
+    if (isSet(parser.stopOnError) || !fromFile)
+        plan.params.stopOnError = isSet(parser.stopOnError);
+    if (isSet(parser.interleave) || !fromFile)
+        plan.interleaveHosts = isSet(parser.interleave);
+    return true;
+}
+
+// --message-size, --send-buffer and --recv-buffer.
+bool RunParse::sizes()
+{
+    auto sizeOption = [&](const QCommandLineOption &opt, const QString &name, qint64 min, qint64 max, int *out) {
+        if (!isSet(opt))
+            return true;
+        const qint64 v = CliOptions::parseSize(value(opt));
+        if (v < min || v > max)
+            return fail(QStringLiteral("--%1 \"%2\": give a number of bytes from %3 to %4 (K and M suffixes are "
+                                       "binary: 128K = 131072)")
+                            .arg(name, value(opt))
+                            .arg(min)
+                            .arg(max));
+        *out = int(v);
+        return true;
+    };
+    TestParams &params = o.plan.params;
+    return sizeOption(parser.messageSize, QStringLiteral("message-size"), 1, 16 * 1024 * 1024, &params.messageSize)
+           && sizeOption(parser.sendBuffer, QStringLiteral("send-buffer"), 0, 1024 * 1024 * 1024,
+                         &params.sendBufferBytes)
+           && sizeOption(parser.recvBuffer, QStringLiteral("recv-buffer"), 0, 1024 * 1024 * 1024,
+                         &params.recvBufferBytes);
+}
+
+// --file-size, --set and --warmup.
+bool RunParse::settings()
+{
+    TestPlan &plan = o.plan;
+    if (isSet(parser.fileSize)) {
+        const qint64 v = CliOptions::parseSize(value(parser.fileSize));
         if (v < 1 || v > (qint64(1) << 40))
             return fail(QStringLiteral("--file-size \"%1\": give a size from 1 byte to 1T (K, M and G are binary: "
                                        "256M = 268435456 bytes)")
-                            .arg(parser.p.value(parser.fileSize)));
+                            .arg(value(parser.fileSize)));
         plan.params.fileSizeBytes = v;
     }
     for (const QString &setting : parser.p.values(parser.set)) {
-        QString why;
-        if (!applySetting(setting, &plan, &why))
-            return fail(QStringLiteral("--set \"%1\": %2").arg(setting.section(QLatin1Char('='), 0, 0), why));
+        QString reason;
+        if (!applySetting(setting, &plan, &reason))
+            return fail(QStringLiteral("--set \"%1\": %2").arg(setting.section(QLatin1Char('='), 0, 0), reason));
     }
-    if (parser.p.isSet(parser.warmup)) {
+    if (isSet(parser.warmup)) {
         bool ok = false;
-        const double s = parser.p.value(parser.warmup).toDouble(&ok);
+        const double s = value(parser.warmup).toDouble(&ok);
         if (!ok || !std::isfinite(s) || s < 0 || s > 600)
             return fail(QStringLiteral("--warmup must be a number of seconds from 0 to 600"));
         plan.params.warmupMs = int(std::lround(s * 1000));
     }
-    if (parser.p.isSet(parser.stable)) {
+    return true;
+}
+
+// --stable and --min-reps, against the plan file's own "repeat until stable" rule.
+bool RunParse::stability()
+{
+    TestPlan &plan = o.plan;
+    if (isSet(parser.stable)) {
         bool ok = false;
-        const double percent = parser.p.value(parser.stable).toDouble(&ok);
+        const double percent = value(parser.stable).toDouble(&ok);
         if (!ok || !std::isfinite(percent) || percent <= 0 || percent > 100)
             return fail(QStringLiteral("--stable must be a percentage above 0 and at most 100 (e.g. 5 for +/-5 %)"));
         plan.params.stableTargetPercent = percent;
     }
-    if (parser.p.isSet(parser.minReps)) {
-        if (!parser.p.isSet(parser.stable) && plan.params.stableTargetPercent <= 0)
+    if (isSet(parser.minReps)) {
+        if (!isSet(parser.stable) && plan.params.stableTargetPercent <= 0)
             return fail(QStringLiteral("--min-reps goes with --stable"));
         bool ok = false;
-        plan.params.minRepetitions = parser.p.value(parser.minReps).toInt(&ok);
+        plan.params.minRepetitions = value(parser.minReps).toInt(&ok);
         if (!ok || plan.params.minRepetitions < 2 || plan.params.minRepetitions > plan.repetitions)
             return fail(QStringLiteral("--min-reps must be a whole number from 2 to --reps (%1)").arg(plan.repetitions));
     } else if (plan.params.stableTargetPercent > 0) {
         plan.params.minRepetitions = qMin(plan.params.minRepetitions, qMax(2, plan.repetitions));
-        if (plan.repetitions < 2 && !parser.p.isSet(parser.stable) && parser.p.isSet(parser.reps)) {
+        if (plan.repetitions < 2 && !isSet(parser.stable) && isSet(parser.reps)) {
             // The plan file repeats until stable, the command line asks for one quick run: one run cannot be judged.
             o.notes << QStringLiteral("note: --reps %1 switches off the plan's \"repeat until stable\" rule (+/-%2 %)")
                            .arg(plan.repetitions)
@@ -558,31 +591,42 @@ bool CliOptions::parse(const QStringList &arguments, CliOptions *options, QStrin
             return fail(QStringLiteral("--stable needs --reps of at least 2: the rule judges after two runs or more"));
         }
     }
+    return true;
+}
 
-    if (parser.p.isSet(parser.unit)) {
+// --unit, the files to write, the store and the check before the first run.
+bool RunParse::outputs()
+{
+    if (isSet(parser.unit)) {
         bool ok = false;
-        o.unit = Units::fromId(parser.p.value(parser.unit), &ok);
+        o.unit = Units::fromId(value(parser.unit), &ok);
         if (!ok)
-            return fail(QStringLiteral("--unit must be MBps, MiBps or Mbps, not \"%1\"").arg(parser.p.value(parser.unit)));
+            return fail(QStringLiteral("--unit must be MBps, MiBps or Mbps, not \"%1\"").arg(value(parser.unit)));
     }
-    o.jsonPath = parser.p.value(parser.json);
-    o.csvPath = parser.p.value(parser.csv);
-    o.chartPath = parser.p.value(parser.chart);
-    o.includeSamples = parser.p.isSet(parser.jsonSamples);
-    o.storePath = parser.p.value(parser.store);
-    o.useStore = !parser.p.isSet(parser.noStore);
-    o.skipCheck = parser.p.isSet(parser.skipCheck);
-    o.strictCheck = parser.p.isSet(parser.strictCheck);
+    o.jsonPath = value(parser.json);
+    o.csvPath = value(parser.csv);
+    o.chartPath = value(parser.chart);
+    o.includeSamples = isSet(parser.jsonSamples);
+    o.storePath = value(parser.store);
+    o.useStore = !isSet(parser.noStore);
+    o.skipCheck = isSet(parser.skipCheck);
+    o.strictCheck = isSet(parser.strictCheck);
     if (o.skipCheck && o.strictCheck)
         return fail(QStringLiteral("--skip-check and --strict-check exclude each other: choose one"));
-    o.savePlanPath = parser.p.value(parser.savePlan);
-    if (parser.p.isSet(parser.savePlan) && o.savePlanPath.isEmpty())
+    o.savePlanPath = value(parser.savePlan);
+    if (isSet(parser.savePlan) && o.savePlanPath.isEmpty())
         return fail(QStringLiteral("--save-plan needs a file name"));
-    if (parser.p.isSet(parser.json) && o.jsonPath.isEmpty())
+    if (isSet(parser.json) && o.jsonPath.isEmpty())
         return fail(QStringLiteral("--json needs a file name"));
-    if (parser.p.isSet(parser.csv) && o.csvPath.isEmpty())
+    if (isSet(parser.csv) && o.csvPath.isEmpty())
         return fail(QStringLiteral("--csv needs a file name"));
-    if (parser.p.isSet(parser.chart)) {
+    return chart();
+}
+
+// --chart and --chart-size.
+bool RunParse::chart()
+{
+    if (isSet(parser.chart)) {
         const QString ext = o.chartPath.section(QLatin1Char('.'), -1).toLower();
         if (o.chartPath.isEmpty() || !o.chartPath.contains(QLatin1Char('.'))
             || !QStringList{QStringLiteral("png"), QStringLiteral("pdf"), QStringLiteral("jpg"), QStringLiteral("jpeg")}
@@ -590,20 +634,84 @@ bool CliOptions::parse(const QStringList &arguments, CliOptions *options, QStrin
             return fail(QStringLiteral("--chart \"%1\": the file name must end in .png, .pdf, .jpg or .jpeg")
                             .arg(o.chartPath));
     }
-    if (parser.p.isSet(parser.chartSize)) {
+    if (isSet(parser.chartSize)) {
         static const QRegularExpression re(QStringLiteral("^(\\d{2,5})[xX](\\d{2,5})$"));
-        const QRegularExpressionMatch m = re.match(parser.p.value(parser.chartSize).trimmed());
+        const QRegularExpressionMatch m = re.match(value(parser.chartSize).trimmed());
         const int w = m.hasMatch() ? m.captured(1).toInt() : 0;
         const int h = m.hasMatch() ? m.captured(2).toInt() : 0;
         if (w < 100 || h < 100 || w > 20000 || h > 20000)
             return fail(QStringLiteral("--chart-size must be WIDTHxHEIGHT in pixels, 100 to 20000 each, e.g. 1600x1000"));
         o.chartSize = QSize(w, h);
     }
+    return true;
+}
 
-    const QStringList problems = plan.validate();
-    if (!problems.isEmpty())
-        return fail((fromFile ? QStringLiteral("the plan from %1 cannot run: ").arg(o.planPath) : QString())
-                    + problems.join(QLatin1Char(' ')));
+// --help, --version and the command word; true with *done set when the command needs no more options.
+bool readCommand(const Parser &parser, CliOptions *o, bool *done, QString *why)
+{
+    *done = true;
+    if (parser.p.isSet(parser.help)) {
+        o->command = CliOptions::Command::Help;
+        return true;
+    }
+    if (parser.p.isSet(parser.version)) {
+        o->command = CliOptions::Command::Version;
+        return true;
+    }
+    const QStringList positional = parser.p.positionalArguments();
+    if (positional.isEmpty())
+        return *why = QStringLiteral("no command given; use 'run' or 'protocols'"), false;
+    if (positional.size() > 1)
+        return *why = QStringLiteral("unexpected argument \"%1\"").arg(positional.at(1)), false;
+    const QString command = positional.first();
+    if (command == QLatin1String("protocols")) {
+        o->command = CliOptions::Command::Protocols;
+        return true;
+    }
+    if (command == QLatin1String("help")) {
+        o->command = CliOptions::Command::Help;
+        return true;
+    }
+    if (command != QLatin1String("run"))
+        return *why = QStringLiteral("unknown command \"%1\"; use 'run' or 'protocols'").arg(command), false;
+    o->command = CliOptions::Command::Run;
+    *done = false;
+    return true;
+}
+
+} // namespace
+
+bool CliOptions::parse(const QStringList &arguments, CliOptions *options, QString *error)
+{
+    QString why;
+    auto fail = [&] {
+        if (error)
+            *error = why;
+        return false;
+    };
+    Parser parser;
+    if (!parser.p.parse(QStringList{QStringLiteral("wirebench-cli")} + arguments)) {
+        why = parser.p.errorText();
+        return fail();
+    }
+    CliOptions o;
+    bool done = false;
+    if (!readCommand(parser, &o, &done, &why))
+        return fail();
+    if (done) {
+        *options = o;
+        return true;
+    }
+    RunParse run{parser, o, &why};
+    if (!run.planFile() || !run.hosts() || !run.protocols() || !run.frames() || !run.timing() || !run.settings()
+        || !run.stability() || !run.outputs())
+        return fail();
+    const QStringList problems = o.plan.validate();
+    if (!problems.isEmpty()) {
+        why = (run.fromFile ? QStringLiteral("the plan from %1 cannot run: ").arg(o.planPath) : QString())
+              + problems.join(QLatin1Char(' '));
+        return fail();
+    }
     *options = o;
     return true;
 }
