@@ -17,7 +17,7 @@
 #include "history/HistoryPanel.h"
 #include "storage/ResultStore.h"
 #include "storage/SessionRecorder.h"
-#include "net/Responder.h"
+#include "responder/Responder.h"
 #include "settings/Config.h"
 
 #include <QCloseEvent>

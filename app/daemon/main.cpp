@@ -1,8 +1,8 @@
 // wirebenchd: the far end of a Wirebench test. A thin main around wb::Responder.
 #include "wire/wirebenchd/Auth.h"
-#include "net/Iperf3Responder.h"
+#include "responder/Iperf3Responder.h"
 #include "wire/PrintableText.h"
-#include "net/Responder.h"
+#include "responder/Responder.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -108,94 +108,105 @@ bool isLoopback(const QHostAddress &a)
     return a.isLoopback();
 }
 
-} // namespace
-
-int main(int argc, char *argv[])
+/// wirebenchd's command line: the options, in the order --help lists them.
+struct Options
 {
-    QCoreApplication app(argc, argv);
-    QCoreApplication::setApplicationName(QStringLiteral("wirebenchd"));
-    QCoreApplication::setApplicationVersion(QStringLiteral(WIREBENCH_VERSION));
+    Options();
+    void addTo(QCommandLineParser &parser) const;
 
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("The Wirebench responder: answers throughput tests from wirebench and wirebench-cli.\n"
-                       "Serves one test at a time by default; clients beyond the queue get a \"busy\" reply. Data\n"
-                       "flows on a separate TCP connection that the client opens to a free port per test, so let the\n"
-                       "host accept TCP in general from the test clients, not only the control port.\n"
-                       "Clients prove a pre-shared key (generated on the first start, shown once, kept in the key\n"
-                       "file) unless --open is given; a wirebenchd listening on a loopback address only is open.\n"
-                       "wirebenchd needs no root and sends traffic only to the client that asked (docs/SECURITY.md).\n"
-                       "With --iperf3-port it also answers the plain iperf3 client (iperf3 -c, TCP or UDP -u, with or without -R),\n"
-                       "for a computer that has nothing but iperf3 (docs/IPERF3.md)."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    const QCommandLineOption listenOption(
+    QCommandLineOption listenOption;
+    QCommandLineOption maxDurationOption;
+    QCommandLineOption keyFileOption;
+    QCommandLineOption openOption;
+    QCommandLineOption maxRateOption;
+    QCommandLineOption maxConcurrentOption;
+    QCommandLineOption queueOption;
+    QCommandLineOption allowOption;
+    QCommandLineOption handshakeTimeoutOption;
+    QCommandLineOption idleTimeoutOption;
+    QCommandLineOption maxMessageOption;
+    QCommandLineOption maxConnectionsOption;
+    QCommandLineOption iperf3PortOption;
+};
+
+Options::Options()
+    : listenOption(
         QStringLiteral("listen"),
         QStringLiteral("Address and control port to listen on: ADDR:PORT, [IPV6]:PORT or PORT (default 0.0.0.0:%1; "
                        "[::]:%1 listens on IPv6 and IPv4).")
             .arg(wb::control::kDefaultPort),
-        QStringLiteral("ADDR:PORT"));
-    const QCommandLineOption maxDurationOption(QStringLiteral("max-duration"),
+        QStringLiteral("ADDR:PORT"))
+    , maxDurationOption(QStringLiteral("max-duration"),
                                                QStringLiteral("Longest test accepted, in seconds (default 60)."),
-                                               QStringLiteral("SECONDS"));
-    const QCommandLineOption keyFileOption(QStringLiteral("key-file"),
+                                               QStringLiteral("SECONDS"))
+    , keyFileOption(QStringLiteral("key-file"),
                                            QStringLiteral("File with the pre-shared key; created (mode 0600) with a new key when "
                                                           "missing (default: %1).")
                                                .arg(wb::auth::defaultKeyFilePath()),
-                                           QStringLiteral("PATH"));
-    const QCommandLineOption openOption(QStringLiteral("open"),
-                                        QStringLiteral("Open mode: serve clients without a key. Only on networks you trust."));
-    const QCommandLineOption maxRateOption(QStringLiteral("max-rate"),
+                                           QStringLiteral("PATH"))
+    , openOption(QStringLiteral("open"),
+                                        QStringLiteral("Open mode: serve clients without a key. Only on networks you trust."))
+    , maxRateOption(QStringLiteral("max-rate"),
                                            QStringLiteral("Cap on what wirebenchd sends (tcp-recv tests), in MB/s (10^6 bytes/s; "
                                                           "default: no cap)."),
-                                           QStringLiteral("MBPS"));
-    const QCommandLineOption maxConcurrentOption(QStringLiteral("max-concurrent"),
-                                                 QStringLiteral("Tests run at the same time (default 1)."), QStringLiteral("N"));
-    const QCommandLineOption queueOption(QStringLiteral("queue"),
+                                           QStringLiteral("MBPS"))
+    , maxConcurrentOption(QStringLiteral("max-concurrent"),
+                                                 QStringLiteral("Tests run at the same time (default 1)."), QStringLiteral("N"))
+    , queueOption(QStringLiteral("queue"),
                                          QStringLiteral("Clients that wait for a free test slot (default 4); the next one gets "
                                                         "\"busy\"."),
-                                         QStringLiteral("N"));
-    const QCommandLineOption allowOption(QStringLiteral("allow"),
+                                         QStringLiteral("N"))
+    , allowOption(QStringLiteral("allow"),
                                          QStringLiteral("Serve only clients in this network (CIDR, e.g. 192.168.1.0/24 or "
                                                         "2001:db8::/32); repeatable. Default: every client."),
-                                         QStringLiteral("CIDR"));
-    const QCommandLineOption handshakeTimeoutOption(QStringLiteral("handshake-timeout"),
+                                         QStringLiteral("CIDR"))
+    , handshakeTimeoutOption(QStringLiteral("handshake-timeout"),
                                                     QStringLiteral("Seconds a new client has to send its hello and key proof "
                                                                    "(default 5)."),
-                                                    QStringLiteral("SECONDS"));
-    const QCommandLineOption idleTimeoutOption(QStringLiteral("idle-timeout"),
+                                                    QStringLiteral("SECONDS"))
+    , idleTimeoutOption(QStringLiteral("idle-timeout"),
                                                QStringLiteral("Seconds of silence after the handshake before a client is "
                                                               "dropped (default 15)."),
-                                               QStringLiteral("SECONDS"));
-    const QCommandLineOption maxMessageOption(QStringLiteral("max-message"),
+                                               QStringLiteral("SECONDS"))
+    , maxMessageOption(QStringLiteral("max-message"),
                                               QStringLiteral("Largest control message accepted, in bytes (default 65536; before "
                                                              "authentication at most 4096)."),
-                                              QStringLiteral("BYTES"));
-    const QCommandLineOption maxConnectionsOption(QStringLiteral("max-connections"),
+                                              QStringLiteral("BYTES"))
+    , maxConnectionsOption(QStringLiteral("max-connections"),
                                                   QStringLiteral("Connections handled at once, at any stage (default 32); more "
                                                                  "are closed at once."),
-                                                  QStringLiteral("N"));
-    const QCommandLineOption iperf3PortOption(QStringLiteral("iperf3-port"),
+                                                  QStringLiteral("N"))
+    , iperf3PortOption(QStringLiteral("iperf3-port"),
                                               QStringLiteral("Also answer iperf3 clients (iperf3 -c, TCP or UDP, both directions) on this port "
                                                              "of the --listen address (UDP tests: the same port number over UDP), e.g. 5201 (default 0: off). One iperf3 test at a "
                                                              "time; --max-duration, --allow, --max-rate and the timeouts apply; iperf3 "
                                                              "clients cannot prove the key, so limit them with --allow."),
-                                              QStringLiteral("PORT"));
+                                              QStringLiteral("PORT"))
+{
+}
+
+void Options::addTo(QCommandLineParser &parser) const
+{
     parser.addOption(listenOption);
     parser.addOption(iperf3PortOption);
     parser.addOption(maxDurationOption);
     for (const auto *o : {&keyFileOption, &openOption, &maxRateOption, &maxConcurrentOption, &queueOption, &allowOption,
                           &handshakeTimeoutOption, &idleTimeoutOption, &maxMessageOption, &maxConnectionsOption})
         parser.addOption(*o);
-    parser.process(app);
+}
 
-    wb::ResponderConfig config;
-    config.address = QHostAddress(QHostAddress::AnyIPv4);
+/// --listen, --max-duration and --iperf3-port into the config; false with a message on stderr.
+bool readAddressAndDuration(const QCommandLineParser &parser, const Options &o, wb::ResponderConfig *config, quint16 *iperf3Port)
+{
+    const auto &listenOption = o.listenOption;
+    const auto &maxDurationOption = o.maxDurationOption;
+    const auto &iperf3PortOption = o.iperf3PortOption;
+    config->address = QHostAddress(QHostAddress::AnyIPv4);
     if (parser.isSet(listenOption)) {
         QString error;
-        if (!parseListen(parser.value(listenOption), &config.address, &config.port, &error)) {
+        if (!parseListen(parser.value(listenOption), &config->address, &config->port, &error)) {
             std::fprintf(stderr, "wirebenchd: --listen: %s\n", qPrintable(error));
-            return 2;
+            return false;
         }
     }
     if (parser.isSet(maxDurationOption)) {
@@ -204,78 +215,104 @@ int main(int argc, char *argv[])
         if (!ok || seconds < 1 || seconds > 24 * 3600) {
             std::fprintf(stderr, "wirebenchd: --max-duration: \"%s\" is not a number of seconds from 1 to 86400\n",
                          qPrintable(parser.value(maxDurationOption)));
-            return 2;
+            return false;
         }
-        config.maxDurationMs = int(seconds * 1000);
+        config->maxDurationMs = int(seconds * 1000);
     }
 
-    quint16 iperf3Port = 0;
     if (parser.isSet(iperf3PortOption)) {
         bool ok = false;
         const uint p = parser.value(iperf3PortOption).toUInt(&ok);
         if (!ok || p > 65535) {
             std::fprintf(stderr, "wirebenchd: --iperf3-port: \"%s\" is not a port number (0-65535; 0 = off)\n",
                          qPrintable(parser.value(iperf3PortOption)));
-            return 2;
+            return false;
         }
-        iperf3Port = quint16(p);
+        *iperf3Port = quint16(p);
     }
 
-    config.maxQueued = 4;
-    double rateMBps = 0, concurrent = config.maxConcurrent, queue = config.maxQueued, handshake = config.handshakeTimeoutMs / 1000.0,
-           idle = config.idleTimeoutMs / 1000.0, maxMessage = config.maxControlMessageBytes, maxConnections = config.maxConnections;
+    return true;
+}
+
+/// The limits and the allow-list into the config; false with a message on stderr.
+bool readLimits(const QCommandLineParser &parser, const Options &o, wb::ResponderConfig *config)
+{
+    const auto &maxRateOption = o.maxRateOption;
+    const auto &maxConcurrentOption = o.maxConcurrentOption;
+    const auto &queueOption = o.queueOption;
+    const auto &handshakeTimeoutOption = o.handshakeTimeoutOption;
+    const auto &idleTimeoutOption = o.idleTimeoutOption;
+    const auto &maxMessageOption = o.maxMessageOption;
+    const auto &maxConnectionsOption = o.maxConnectionsOption;
+    const auto &allowOption = o.allowOption;
+    config->maxQueued = 4;
+    double rateMBps = 0, concurrent = config->maxConcurrent, queue = config->maxQueued, handshake = config->handshakeTimeoutMs / 1000.0,
+           idle = config->idleTimeoutMs / 1000.0, maxMessage = config->maxControlMessageBytes, maxConnections = config->maxConnections;
     if (!readNumber(parser, maxRateOption, 0.001, 1e6, &rateMBps) || !readNumber(parser, maxConcurrentOption, 1, 64, &concurrent)
         || !readNumber(parser, queueOption, 0, 1000, &queue) || !readNumber(parser, handshakeTimeoutOption, 0.1, 600, &handshake)
         || !readNumber(parser, idleTimeoutOption, 1, 3600, &idle) || !readNumber(parser, maxMessageOption, 256, 16 * 1024 * 1024, &maxMessage)
         || !readNumber(parser, maxConnectionsOption, 1, 10000, &maxConnections))
-        return 2;
-    config.maxRateBytesPerSec = qint64(rateMBps * 1e6);
-    config.maxConcurrent = int(concurrent);
-    config.maxQueued = int(queue);
-    config.handshakeTimeoutMs = int(handshake * 1000);
-    config.idleTimeoutMs = int(idle * 1000);
-    config.maxControlMessageBytes = int(maxMessage);
-    config.maxConnections = int(maxConnections);
+        return false;
+    config->maxRateBytesPerSec = qint64(rateMBps * 1e6);
+    config->maxConcurrent = int(concurrent);
+    config->maxQueued = int(queue);
+    config->handshakeTimeoutMs = int(handshake * 1000);
+    config->idleTimeoutMs = int(idle * 1000);
+    config->maxControlMessageBytes = int(maxMessage);
+    config->maxConnections = int(maxConnections);
     for (const QString &cidr : parser.values(allowOption)) {
         const auto net = QHostAddress::parseSubnet(cidr.trimmed());
         if (net.first.isNull()) {
             std::fprintf(stderr, "wirebenchd: --allow: \"%s\" is not a network (write e.g. 192.168.1.0/24)\n", qPrintable(cidr));
-            return 2;
+            return false;
         }
-        config.allow << net;
+        config->allow << net;
     }
 
+    return true;
+}
+
+/// The key, or open mode: the line that says which goes in *mode. False with a message on stderr.
+bool readKey(const QCommandLineParser &parser, const Options &o, wb::ResponderConfig *config, QString *mode)
+{
+    const auto &openOption = o.openOption;
+    const auto &keyFileOption = o.keyFileOption;
     // The key: asked for unless --open, or unless only this computer can reach us (as the GUI's embedded responder).
-    QString mode;
     if (parser.isSet(openOption)) {
-        mode = QStringLiteral("open mode: no key asked (--open)");
-    } else if (isLoopback(config.address) && !parser.isSet(keyFileOption)) {
-        mode = QStringLiteral("open mode: loopback only");
+        *mode = QStringLiteral("open mode: no key asked (--open)");
+    } else if (isLoopback(config->address) && !parser.isSet(keyFileOption)) {
+        *mode = QStringLiteral("open mode: loopback only");
     } else {
         const QString path = parser.isSet(keyFileOption) ? parser.value(keyFileOption) : wb::auth::defaultKeyFilePath();
         bool created = false;
         QString error;
-        if (!wb::auth::loadOrCreateKeyFile(path, &config.key, &created, &error)) {
+        if (!wb::auth::loadOrCreateKeyFile(path, &config->key, &created, &error)) {
             std::fprintf(stderr, "wirebenchd: %s\n", qPrintable(error));
-            return 1;
+            return false;
         }
         if (created) {
             std::fprintf(stdout,
                          "wirebenchd: new key (shown once; enter it in the host's settings in Wirebench, or give "
                          "wirebench-cli --key):\n\n    %s\n\nIt is kept in %s (readable by this user only).\n",
-                         qPrintable(config.key), qPrintable(path));
+                         qPrintable(config->key), qPrintable(path));
             std::fflush(stdout);
         }
-        mode = QStringLiteral("clients must prove the key in %1").arg(path);
+        *mode = QStringLiteral("clients must prove the key in %1").arg(path);
     }
 
+    return true;
+}
+
+/// SIGINT and SIGTERM quit the event loop; SIGPIPE is ignored. False when the socket pair cannot be made.
+bool quitOnSignals(QCoreApplication &app)
+{
     // Signals become a byte on a socket pair, so that the shutdown runs in the event loop, not in the handler.
     if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalFds) != 0) {
         std::perror("wirebenchd: socketpair");
-        return 1;
+        return false;
     }
-    QSocketNotifier notifier(g_signalFds[1], QSocketNotifier::Read);
-    QObject::connect(&notifier, &QSocketNotifier::activated, &app, [&app] {
+    auto *notifier = new QSocketNotifier(g_signalFds[1], QSocketNotifier::Read, &app);
+    QObject::connect(notifier, &QSocketNotifier::activated, &app, [&app] {
         char c;
         [[maybe_unused]] ssize_t r = ::read(g_signalFds[1], &c, 1);
         app.quit();
@@ -288,6 +325,12 @@ int main(int argc, char *argv[])
     sigaction(SIGTERM, &sa, nullptr);
     std::signal(SIGPIPE, SIG_IGN);
 
+    return true;
+}
+
+/// Serves until a signal: the control port, and the iperf3 port when asked for. Returns the exit code.
+int serve(QCoreApplication &app, const wb::ResponderConfig &config, quint16 iperf3Port, const QString &mode)
+{
     wb::Responder responder(config);
     QObject::connect(&responder, &wb::Responder::logLine, &app, [](const QString &line) { printLine(line); });
     QString error;
@@ -335,4 +378,39 @@ int main(int argc, char *argv[])
     responder.stop();
     printLine(QStringLiteral("wirebenchd stopped"));
     return rc;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("wirebenchd"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(WIREBENCH_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("The Wirebench responder: answers throughput tests from wirebench and wirebench-cli.\n"
+                       "Serves one test at a time by default; clients beyond the queue get a \"busy\" reply. Data\n"
+                       "flows on a separate TCP connection that the client opens to a free port per test, so let the\n"
+                       "host accept TCP in general from the test clients, not only the control port.\n"
+                       "Clients prove a pre-shared key (generated on the first start, shown once, kept in the key\n"
+                       "file) unless --open is given; a wirebenchd listening on a loopback address only is open.\n"
+                       "wirebenchd needs no root and sends traffic only to the client that asked (docs/SECURITY.md).\n"
+                       "With --iperf3-port it also answers the plain iperf3 client (iperf3 -c, TCP or UDP -u, with or without -R),\n"
+                       "for a computer that has nothing but iperf3 (docs/IPERF3.md)."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const Options options;
+    options.addTo(parser);
+    parser.process(app);
+
+    wb::ResponderConfig config;
+    quint16 iperf3Port = 0;
+    if (!readAddressAndDuration(parser, options, &config, &iperf3Port) || !readLimits(parser, options, &config))
+        return 2;
+    QString mode;
+    if (!readKey(parser, options, &config, &mode) || !quitOnSignals(app))
+        return 1;
+    return serve(app, config, iperf3Port, mode);
 }

@@ -1,6 +1,6 @@
 // "Repeat until stable" in the engine loop, against a real in-process responder on loopback.
 #include "engine/Engine.h"
-#include "net/Responder.h"
+#include "responder/Responder.h"
 
 #include <QSignalSpy>
 #include <QTest>

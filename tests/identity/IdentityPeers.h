@@ -1,7 +1,7 @@
 #pragma once
 
 #include "../protocols/FileServerFixture.h"
-#include "net/Responder.h"
+#include "responder/Responder.h"
 
 #include <QString>
 

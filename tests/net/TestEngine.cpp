@@ -1,5 +1,5 @@
 #include "engine/Engine.h"
-#include "net/Responder.h"
+#include "responder/Responder.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>

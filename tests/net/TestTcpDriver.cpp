@@ -1,5 +1,5 @@
 #include "wire/wirebenchd/ControlMessage.h"
-#include "net/Responder.h"
+#include "responder/Responder.h"
 #include "net/Socket.h"
 #include "protocols/DriverRegistry.h"
 #include "protocols/tcp/TcpDriver.h"

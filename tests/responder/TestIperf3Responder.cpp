@@ -1,6 +1,6 @@
 // wirebenchd's iperf3 port (Iperf3Responder) against the real `iperf3 -c` (Debian package) and against
 // Wirebench's own iperf3 driver, all on 127.0.0.1.
-#include "net/Iperf3Responder.h"
+#include "responder/Iperf3Responder.h"
 #include "protocols/DriverRegistry.h"
 #include "support/CiRule.h"
 

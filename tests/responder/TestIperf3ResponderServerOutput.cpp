@@ -1,6 +1,6 @@
 // `iperf3 -c --get-server-output` against wirebenchd's iperf3 port (Iperf3Responder): the real client (Debian
 // package) prints the server's output, whose figures are the responder's own, all on 127.0.0.1.
-#include "net/Iperf3Responder.h"
+#include "responder/Iperf3Responder.h"
 #include "support/CiRule.h"
 
 #include <QJsonDocument>

@@ -1,6 +1,6 @@
 #include "Iperf3ServerOutput.h"
 
-#include "Socket.h"
+#include "net/Socket.h"
 
 namespace wb {
 

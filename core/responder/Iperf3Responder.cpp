@@ -1,8 +1,8 @@
 #include "Iperf3Responder.h"
 
 #include "Iperf3ServerOutput.h"
-#include "ListenSocket.h"
-#include "Socket.h"
+#include "net/ListenSocket.h"
+#include "net/Socket.h"
 #include "wire/PrintableText.h"
 #include "wire/iperf3/Iperf3Protocol.h"
 

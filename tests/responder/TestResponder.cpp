@@ -1,6 +1,6 @@
 #include "RawClient.h"
 #include "wire/wirebenchd/ControlMessage.h"
-#include "net/Responder.h"
+#include "responder/Responder.h"
 #include "protocols/tcp/TcpDriver.h"
 
 #include <QDeadlineTimer>

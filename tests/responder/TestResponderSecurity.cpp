@@ -3,7 +3,7 @@
 #include "RawClient.h"
 #include "wire/wirebenchd/Auth.h"
 #include "wire/wirebenchd/ControlMessage.h"
-#include "net/Responder.h"
+#include "responder/Responder.h"
 #include "protocols/tcp/TcpDriver.h"
 
 #include <QSignalSpy>

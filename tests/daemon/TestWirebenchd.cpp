@@ -1,4 +1,4 @@
-#include "RawClient.h"
+#include "responder/RawClient.h"
 #include "wire/wirebenchd/Auth.h"
 #include "protocols/tcp/TcpDriver.h"
 #include "unit/CliTestSupport.h"
