@@ -2,6 +2,7 @@
 
 #include "ChartStyle.h"
 #include "ExportExtras.h"
+#include "GroupedBars.h"
 #include "HistoryText.h"
 #include "RunOverlayChart.h"
 #include "stats/Statistics.h"
@@ -129,6 +130,7 @@ void ComparisonView::buildUi()
     m_plot->xAxis->setTickLength(0, 4);
     ChartStyle::placeLegendBelow(m_plot);
     m_hint = ChartStyle::addHint(m_plot, tr("Tick runs or sessions on the left to compare them."));
+    m_bars = std::make_unique<GroupedBars>(m_plot, GroupedBars::Style{7, false});
     m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_plot, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
         QMenu menu(this);
@@ -283,30 +285,21 @@ ErrorBarMode ComparisonView::errorBarMode() const
     return ErrorBarMode(m_errorCombo->currentData().toInt());
 }
 
+ComparisonView::~ComparisonView() = default;
+
 QCPBars *ComparisonView::barsFor(const QString &barKey) const
 {
-    for (const BarSet &s : m_barSets) {
-        if (s.key == barKey)
-            return s.bars;
-    }
-    return nullptr;
+    return m_bars->bars(barKey);
 }
 
 QCPErrorBars *ComparisonView::errorBarsFor(const QString &barKey) const
 {
-    for (const BarSet &s : m_barSets) {
-        if (s.key == barKey)
-            return s.errors;
-    }
-    return nullptr;
+    return m_bars->errors(barKey);
 }
 
 QStringList ComparisonView::valueLabels() const
 {
-    QStringList texts;
-    for (const QCPItemText *label : m_labels)
-        texts << label->text();
-    return texts;
+    return m_bars->labelTexts();
 }
 
 QString ComparisonView::title() const
@@ -523,12 +516,7 @@ void ComparisonView::rebuildNow()
 
 void ComparisonView::rebuildBars()
 {
-    for (QCPItemText *label : std::as_const(m_labels))
-        m_plot->removeItem(label);
-    m_labels.clear();
-    m_plot->clearPlottables();
-    m_barSets.clear();
-
+    m_bars->clear();
     const CompareDimension gDim = groupDimension();
     const CompareDimension bDim = barDimension();
     const ErrorBarMode mode = errorBarMode();
@@ -553,96 +541,56 @@ void ComparisonView::rebuildBars()
     m_hint->setVisible(values.isEmpty());
     m_plot->legend->setVisible(!values.isEmpty());
 
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    QStringList ticks;
     for (int i = 0; i < m_groupKeys.size(); ++i) {
         QString label = m_groupKeys.at(i);
         if (gDim == CompareDimension::Test)
             label = label.replace(QLatin1String(" @ "), QLatin1String("\n")) + QLatin1String(" B frame");
-        ticker->addTick(i + 1, label);
+        ticks << label;
     }
-    m_plot->xAxis->setTicker(ticker);
-
-    const int nBars = int(m_barKeys.size());
-    const double groupWidth = 0.8;
-    const double barWidth = nBars > 0 ? groupWidth / nBars : groupWidth;
-    const bool narrow = nBars * std::max<qsizetype>(1, m_groupKeys.size()) > 6;
+    m_bars->setGroups(ticks, int(m_barKeys.size()));
     const bool withCeiling = m_ceilingCheck->isChecked();
-    double yMax = 0;
-    for (int b = 0; b < nBars; ++b) {
-        const QString &barKey = m_barKeys.at(b);
-        BarSet set;
-        set.key = barKey;
-        set.bars = new QCPBars(m_plot->xAxis, m_plot->yAxis);
-        QString legend = barKey;
-        if (bDim == CompareDimension::Host) {
-            // The host's OS label, as the live comparison chart shows it.
-            for (const ComparedRun &r : std::as_const(m_selected)) {
-                if (r.run.spec.host.displayName() == barKey && !r.run.spec.host.osLabel.isEmpty()) {
-                    legend = tr("%1 (%2)").arg(barKey, r.run.spec.host.osLabel);
-                    break;
-                }
-            }
-        }
-        set.bars->setName(legend);
-        const QColor color = ChartStyle::hostColor(barKey);
-        set.bars->setPen(QPen(color.darker(130)));
-        set.bars->setBrush(color);
-        set.bars->setWidth(barWidth * 0.92);
-        set.errors = new QCPErrorBars(m_plot->xAxis, m_plot->yAxis);
-        set.errors->removeFromLegend();
-        set.errors->setDataPlottable(set.bars);
-        set.errors->setPen(QPen(QColor(40, 40, 40), 1.5));
-        set.errors->setWhiskerWidth(10);
-        set.errors->setVisible(mode != ErrorBarMode::None);
-        QVector<double> keys, heights, minus, plus;
-        const double offset = (b - (nBars - 1) / 2.0) * barWidth;
+    for (const QString &barKey : std::as_const(m_barKeys)) {
+        m_bars->addSeries(barKey, legendOf(barKey, bDim), ChartStyle::hostColor(barKey));
+        m_bars->errors(barKey)->setVisible(mode != ErrorBarMode::None);
         for (const BarValue &v : values) {
             if (v.bar != barKey)
                 continue;
-            const double key = m_groupKeys.indexOf(v.group) + 1 + offset;
-            auto *label = new QCPItemText(m_plot);
-            label->position->setType(QCPItemPosition::ptPlotCoords);
-            label->setClipToAxisRect(true);
+            const int group = int(m_groupKeys.indexOf(v.group));
             if (v.okRuns == 0) {
-                label->position->setCoords(key, 0);
-                label->setPositionAlignment(Qt::AlignBottom | Qt::AlignHCenter);
-                label->setText(tr("failed"));
-                label->setColor(QColor(190, 30, 30));
-                m_labels << label;
+                m_bars->addGap({group, tr("failed"), QColor(190, 30, 30), false});
                 continue;
             }
-            const double value = Units::fromBytesPerSecond(v.value, m_unit);
+            GroupedBars::Bar bar;
+            bar.group = group;
+            bar.value = Units::fromBytesPerSecond(v.value, m_unit);
             const double lo = Units::fromBytesPerSecond(v.low, m_unit);
             const double hi = Units::fromBytesPerSecond(v.high, m_unit);
-            keys << key;
-            heights << value;
-            minus << std::max(0.0, value - lo);
-            plus << std::max(0.0, hi - value);
-            const double top = mode == ErrorBarMode::None ? value : std::max(value, hi);
-            yMax = std::max(yMax, top);
-            QString text = Units::format(v.value, m_unit);
+            bar.minus = std::max(0.0, bar.value - lo);
+            bar.plus = std::max(0.0, hi - bar.value);
+            bar.top = mode == ErrorBarMode::None ? bar.value : std::max(bar.value, hi);
+            bar.labelAt = bar.top;
+            bar.label = Units::format(v.value, m_unit);
             if (withCeiling && v.percentOfCeiling >= 0)
-                text += (narrow ? QStringLiteral(" ") : QStringLiteral("\n"))
-                    + tr("%1% of line rate").arg(v.percentOfCeiling, 0, 'f', 0);
-            label->setText(text);
-            label->position->setCoords(key, top);
-            if (narrow) {
-                label->setRotation(-90);
-                label->setPositionAlignment(Qt::AlignVCenter | Qt::AlignLeft);
-                label->setPadding(QMargins(7, 0, 0, 0));
-            } else {
-                label->setPositionAlignment(Qt::AlignBottom | Qt::AlignHCenter);
-                label->setPadding(QMargins(0, 0, 0, 4));
-            }
-            m_labels << label;
+                bar.label += (m_bars->narrow() ? QStringLiteral(" ") : QStringLiteral("\n"))
+                             + tr("%1% of line rate").arg(v.percentOfCeiling, 0, 'f', 0);
+            m_bars->addBar(bar);
         }
-        set.bars->setData(keys, heights, true);
-        set.errors->setData(minus, plus);
-        m_barSets << set;
     }
-    m_plot->xAxis->setRange(0.4, std::max<qsizetype>(1, m_groupKeys.size()) + 0.6);
-    m_plot->yAxis->setRange(0, yMax > 0 ? yMax * (narrow ? 1.5 : (withCeiling ? 1.25 : 1.15)) : 100);
+    m_bars->finish(m_bars->narrow() ? 1.5 : (withCeiling ? 1.25 : 1.15));
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+// The bar key, and for a host its OS label, as the live comparison chart shows it.
+QString ComparisonView::legendOf(const QString &barKey, CompareDimension bars) const
+{
+    if (bars != CompareDimension::Host)
+        return barKey;
+    for (const ComparedRun &r : std::as_const(m_selected)) {
+        if (r.run.spec.host.displayName() == barKey && !r.run.spec.host.osLabel.isEmpty())
+            return tr("%1 (%2)").arg(barKey, r.run.spec.host.osLabel);
+    }
+    return barKey;
 }
 
 void ComparisonView::rebuildOverlay()

@@ -10,6 +10,8 @@
 #include <QTimer>
 #include <QWidget>
 
+#include <memory>
+
 class QCheckBox;
 class QComboBox;
 class QCustomPlot;
@@ -23,6 +25,7 @@ class QTreeWidgetItem;
 
 namespace wb {
 
+class GroupedBars;
 class ResultStore;
 class RunOverlayChart;
 class UnitComboBox;
@@ -62,6 +65,7 @@ public:
 
     /// `store` is not owned and may be nullptr (then only setRuns() feeds the view).
     explicit ComparisonView(ResultStore *store, QWidget *parent = nullptr);
+    ~ComparisonView() override;
 
     static QString dimensionName(CompareDimension dimension);
     static QString keyOf(const ComparedRun &run, CompareDimension dimension);
@@ -111,16 +115,11 @@ private:
     void collectSelection();
     void scheduleRebuild();
     void rebuildBars();
+    QString legendOf(const QString &barKey, CompareDimension bars) const;
     void rebuildOverlay();
     void exportBars();
     void copyBars();
 
-    struct BarSet
-    {
-        QString key;
-        QCPBars *bars = nullptr;
-        QCPErrorBars *errors = nullptr;
-    };
 
     ResultStore *m_store = nullptr;
     QTreeWidget *m_tree = nullptr;
@@ -134,8 +133,7 @@ private:
     QCPTextElement *m_title = nullptr;
     QCPItemText *m_hint = nullptr;
     RunOverlayChart *m_overlay = nullptr;
-    QList<QCPItemText *> m_labels;
-    QList<BarSet> m_barSets;
+    std::unique_ptr<GroupedBars> m_bars;
     QStringList m_groupKeys;
     QStringList m_barKeys;
     QList<ComparedRun> m_selected;

@@ -1,7 +1,7 @@
 #include "ChartExporter.h"
 #include "ChartLayoutCheck.h"
 #include "ComparisonChart.h"
-#include "history/ExportExtras.h"
+#include "ExportExtras.h"
 #include "stats/TestSummary.h"
 
 #include <qcustomplot.h>

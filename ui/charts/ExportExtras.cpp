@@ -81,12 +81,9 @@ bool ExportExtras::exportChart(QCustomPlot *plot, const QString &path, const Cha
         return fail(error, QStringLiteral("Resolution %1 dpi is outside 24..2400 dpi: choose another resolution.")
                                .arg(options.dpi));
     FootnoteRow footnote(plot, options.footnote);
-    if (suffix != QLatin1String("svg") && !(options.dpi != 96 && (suffix == QLatin1String("png")
-                                                                || suffix == QLatin1String("jpg")
-                                                                || suffix == QLatin1String("jpeg"))))
-        return ChartExporter::exportPlot(plot, path, size, error); // validates size, folder and suffix
+    if (suffix != QLatin1String("svg")) // PNG, JPEG, PDF: ChartExporter validates size, folder and suffix
+        return ChartExporter::exportPlot(plot, path, size, options.dpi, error);
 
-    // SVG, and PNG/JPEG with a resolution other than the default: same checks as ChartExporter.
     if (size.width() < 16 || size.height() < 16 || size.width() > 20000 || size.height() > 20000)
         return fail(error, QStringLiteral("Image size %1 x %2 px is outside 16..20000 px: choose another size.")
                                .arg(size.width())
@@ -95,27 +92,20 @@ bool ExportExtras::exportChart(QCustomPlot *plot, const QString &path, const Cha
         return fail(error, QStringLiteral("Folder %1 does not exist: choose an existing folder.")
                                .arg(QDir::toNativeSeparators(info.absolutePath())));
     plot->replot(QCustomPlot::rpImmediateRefresh);
-    bool ok = false;
-    if (suffix == QLatin1String("svg")) {
-        QSvgGenerator svg;
-        svg.setFileName(path);
-        svg.setSize(size);
-        svg.setViewBox(QRect(QPoint(0, 0), size));
-        svg.setResolution(options.dpi);
-        svg.setTitle(plot->objectName());
-        svg.setDescription(options.footnote.isEmpty() ? QStringLiteral("Wirebench chart") : options.footnote);
-        QCPPainter painter;
-        ok = painter.begin(&svg);
-        if (ok) {
-            plot->toPainter(&painter, size.width(), size.height());
-            ok = painter.end();
-        }
-        ok = ok && QFileInfo(path).size() > 0;
-    } else if (suffix == QLatin1String("png")) {
-        ok = plot->savePng(path, size.width(), size.height(), 1.0, -1, options.dpi);
-    } else {
-        ok = plot->saveJpg(path, size.width(), size.height(), 1.0, 92, options.dpi);
+    QSvgGenerator svg;
+    svg.setFileName(path);
+    svg.setSize(size);
+    svg.setViewBox(QRect(QPoint(0, 0), size));
+    svg.setResolution(options.dpi);
+    svg.setTitle(plot->objectName());
+    svg.setDescription(options.footnote.isEmpty() ? QStringLiteral("Wirebench chart") : options.footnote);
+    QCPPainter painter;
+    bool ok = painter.begin(&svg);
+    if (ok) {
+        plot->toPainter(&painter, size.width(), size.height());
+        ok = painter.end();
     }
+    ok = ok && QFileInfo(path).size() > 0;
     if (!ok)
         return fail(error, QStringLiteral("Could not write %1: check that the folder is writable and the disk not full.")
                                .arg(QDir::toNativeSeparators(info.absoluteFilePath())));

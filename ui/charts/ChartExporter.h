@@ -22,15 +22,14 @@ public:
 
     /// ".png", ".jpg"/".jpeg", ".pdf". Returns false with a one-line reason in *error.
     static bool exportPlot(QCustomPlot *plot, const QString &path, QSize size, QString *error = nullptr);
+    /// The same with the resolution written into a PNG's or JPEG's metadata (96 dpi above).
+    static bool exportPlot(QCustomPlot *plot, const QString &path, QSize size, int dpi, QString *error);
 
     /// Renders the same comparison chart as the GUI's, without a window (the CLI's --chart). Needs a
     /// QApplication (any platform; QT_QPA_PLATFORM=offscreen works headless); when no application object
     /// exists yet it creates a temporary one on the offscreen platform.
     static bool renderComparison(const RunResultList &results, RateUnit unit, const QString &path,
                                  QSize size = kDefaultSize, QString *error = nullptr);
-
-    /// Asks for a file and a size (ExportDialog), writes the file, reports a failure in a message box.
-    static bool exportWithDialog(QWidget *parent, QCustomPlot *plot, const QString &baseName);
 };
 
 /// The small dialog of an export: file (with Browse...), width and height in pixels.

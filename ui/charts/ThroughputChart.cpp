@@ -1,6 +1,6 @@
 #include "ThroughputChart.h"
 
-#include "history/ExportExtras.h"
+#include "ExportExtras.h"
 
 #include "ChartExporter.h"
 #include "ChartStyle.h"

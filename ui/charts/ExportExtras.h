@@ -19,7 +19,8 @@ struct ChartExportOptions
     QString footnote;         ///< one line under the chart; empty = none
 };
 
-/// Builds on ChartExporter (PNG/JPEG/PDF) and adds SVG (QSvgGenerator), the footnote and the clipboard.
+/// Builds on ChartExporter, which writes every PNG, JPEG and PDF, and adds SVG (QSvgGenerator), the footnote and
+/// the clipboard.
 class ExportExtras
 {
 public:

@@ -1,6 +1,6 @@
 #include "ChartLayoutCheck.h"
 #include "ThroughputChart.h"
-#include "history/ExportExtras.h"
+#include "ExportExtras.h"
 
 #include <qcustomplot.h>
 

@@ -12,16 +12,19 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLineEdit>
-#include <QMessageBox>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QStandardPaths>
 
 #include <memory>
 
 namespace wb {
 
 bool ChartExporter::exportPlot(QCustomPlot *plot, const QString &path, QSize size, QString *error)
+{
+    return exportPlot(plot, path, size, 96, error);
+}
+
+bool ChartExporter::exportPlot(QCustomPlot *plot, const QString &path, QSize size, int dpi, QString *error)
 {
     auto fail = [error](const QString &text) {
         if (error)
@@ -44,9 +47,9 @@ bool ChartExporter::exportPlot(QCustomPlot *plot, const QString &path, QSize siz
     // The layout must be computed for the target size; replot once so the data is current.
     plot->replot(QCustomPlot::rpImmediateRefresh);
     if (suffix == QLatin1String("png"))
-        ok = plot->savePng(path, size.width(), size.height());
+        ok = plot->savePng(path, size.width(), size.height(), 1.0, -1, dpi);
     else if (suffix == QLatin1String("jpg") || suffix == QLatin1String("jpeg"))
-        ok = plot->saveJpg(path, size.width(), size.height(), 1.0, 92);
+        ok = plot->saveJpg(path, size.width(), size.height(), 1.0, 92, dpi);
     else if (suffix == QLatin1String("pdf"))
         ok = plot->savePdf(path, size.width(), size.height(), QCP::epNoCosmetic,
                            QStringLiteral("Wirebench " WIREBENCH_VERSION), plot->objectName());
@@ -81,21 +84,6 @@ bool ChartExporter::renderComparison(const RunResultList &results, RateUnit unit
     chart.setUnit(unit);
     chart.setResults(results);
     return exportPlot(chart.plot(), path, size, error);
-}
-
-bool ChartExporter::exportWithDialog(QWidget *parent, QCustomPlot *plot, const QString &baseName)
-{
-    const QString folder = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
-    const QString suggested = QDir(folder.isEmpty() ? QDir::homePath() : folder).filePath(baseName + QLatin1String(".png"));
-    ExportDialog dialog(suggested, kDefaultSize, parent);
-    if (dialog.exec() != QDialog::Accepted)
-        return false;
-    QString error;
-    if (!exportPlot(plot, dialog.path(), dialog.pixelSize(), &error)) {
-        QMessageBox::warning(parent, QObject::tr("Export failed"), error);
-        return false;
-    }
-    return true;
 }
 
 ExportDialog::ExportDialog(const QString &suggestedPath, QSize size, QWidget *parent)

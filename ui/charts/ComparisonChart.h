@@ -8,6 +8,8 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <memory>
+
 class QCheckBox;
 class QComboBox;
 class QCustomPlot;
@@ -19,7 +21,9 @@ class QCPTextElement;
 
 namespace wb {
 
+class GroupedBars;
 class UnitComboBox;
+struct TestSummary;
 
 /// The comparison bar chart: one group per test (protocol x frame size), one bar per host, a value label
 /// on every bar and a legend "host name (OS label)". A host keeps its colour (ChartStyle::hostColor).
@@ -45,6 +49,7 @@ public:
     };
 
     explicit ComparisonChart(QWidget *parent = nullptr);
+    ~ComparisonChart() override;
 
     RateUnit unit() const { return m_unit; }
     ErrorBars errorBars() const { return m_errorBars; }
@@ -86,14 +91,10 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
-    struct HostBars
-    {
-        QString name;
-        QCPBars *bars = nullptr;
-        QCPErrorBars *errors = nullptr;
-    };
-
     void rebuild();
+    void setTitle(int maxReps);
+    void drawTest(const TestSummary &t, const Host &host, QStringList *noteLines);
+    void setNote(QStringList lines);
     /// Shrinks the x tick labels' font (down to 6.5 pt) until each group's label fits under its group.
     void fitTickLabels();
     void showContextMenu(const QPoint &pos);
@@ -105,9 +106,8 @@ private:
     QCPTextElement *m_title = nullptr;
     QCPTextElement *m_note = nullptr;
     QCPItemText *m_hint = nullptr;
-    QList<QCPItemText *> m_labels;
+    std::unique_ptr<GroupedBars> m_bars;
     QList<QCPItemRect *> m_outlines;
-    QList<HostBars> m_hostBars;
     QList<Marker> m_markers;
     QStringList m_testKeys;
     QStringList m_tickLabels;
