@@ -8,6 +8,7 @@
 #include "protocols/transfer/TestFile.h"
 #include "protocols/transfer/TestPattern.h"
 #include "protocols/transfer/TransferError.h"
+#include "protocols/transfer/TransferRun.h"
 #include "protocols/transfer/TransferSettings.h"
 
 #include <QElapsedTimer>
@@ -27,8 +28,6 @@ namespace {
 
 const QString DefaultFileName = TestFile::defaultName();
 constexpr qint64 ChunkBytes = 4 * 1024 * 1024;
-constexpr qint64 MinChunkBytes = 64 * 1024;
-constexpr qint64 SlowCallNs = 300LL * 1000 * 1000;
 constexpr qint64 Alignment = 4096;
 
 QString targetPath(const Host &host)
@@ -41,33 +40,33 @@ QString targetPath(const Host &host)
     return path;
 }
 
-class CopyRun
+class CopyRun : public TransferRun
 {
 public:
-    CopyRun(const RunSpec &spec, RunObserver &observer, CopyDriver::Direction direction)
-        : m_spec(spec)
-        , m_observer(observer)
-        , m_direction(direction)
-        , m_transfer(TransferSettings::fromParams(spec.params))
-        , m_meter(spec.index, spec.params.sampleIntervalMs, observer)
+    CopyRun(const RunSpec &spec, RunObserver &observer, TransferDriver::Direction direction)
+        : TransferRun(spec, observer, direction,
+                      direction == TransferDriver::Direction::Download ? QStringLiteral("copy read")
+                                                                       : QStringLiteral("copy write"))
         , m_path(targetPath(spec.host))
+        , m_limiter(m_transfer.maxRateBytesPerSecond)
     {
-        m_title = direction == CopyDriver::Direction::Read ? QStringLiteral("copy read") : QStringLiteral("copy write");
-        m_result.spec = spec;
-        m_result.startedAt = QDateTime::currentDateTimeUtc();
     }
 
-    ~CopyRun()
+    ~CopyRun() override
     {
         if (m_fd >= 0)
             ::close(m_fd);
     }
 
-    RunResult run();
     /// What run() would meet first: no path, a missing folder, a file or folder it may not read or write.
-    RunResult check();
+    /// Local calls, with no timeout of their own: a hung mount blocks them as it would block the run.
+    PreflightProblemList check(int timeoutMs) override;
 
 private:
+    bool reach() override;
+    RunResult download(qint64 size) override;
+    RunResult upload(qint64 size) override;
+    RunResult checkPath();
     bool openTarget(int flags);
     bool prepareRead(qint64 planned, qint64 *expected);
     bool readHead(QByteArray *head);
@@ -75,21 +74,14 @@ private:
     bool seed(qint64 size, qint64 replacing);
     bool readBack(qint64 size, LocalSource &reference);
     void fillTiming();
-    RunResult fail(TransferFault fault, const QString &what);
     RunResult failErrno(int err, const QString &during);
-    RunResult cancelled();
 
-    RunSpec m_spec;
-    RunObserver &m_observer;
-    CopyDriver::Direction m_direction;
-    TransferSettings m_transfer;
-    ThroughputMeter m_meter;
-    RunResult m_result;
-    QString m_title;
     QString m_path;
     int m_fd = -1;
     bool m_direct = false;
-    qint64 m_moved = 0;
+    RateLimiter m_limiter;
+    std::unique_ptr<AlignedBuffer> m_buffer; ///< the timed transfer's (reach() makes it)
+    qint64 m_chunk = ChunkBytes;             ///< the I/O size, halved after a slow call
 };
 
 bool CopyRun::openTarget(int flags)
@@ -112,21 +104,6 @@ bool CopyRun::openTarget(int flags)
 #endif
     m_fd = ::open(path.constData(), flags | O_CLOEXEC, 0644);
     return m_fd >= 0;
-}
-
-RunResult CopyRun::fail(TransferFault fault, const QString &what)
-{
-    m_result.status = RunStatus::Failed;
-    m_result.error = transferErrorLine(m_spec, 0, m_title, fault, what);
-    m_result.extra.insert(QStringLiteral("fault"), transferFaultName(fault));
-    return m_result;
-}
-
-RunResult CopyRun::cancelled()
-{
-    m_result.status = RunStatus::Cancelled;
-    m_result.error = QStringLiteral("%1: %2 stopped by the user").arg(m_spec.host.displayName(), m_title);
-    return m_result;
 }
 
 RunResult CopyRun::failErrno(int err, const QString &during)
@@ -165,10 +142,7 @@ RunResult CopyRun::failErrno(int err, const QString &during)
 
 void CopyRun::fillTiming()
 {
-    m_meter.finish();
-    m_result.samples = m_meter.samples();
-    m_result.bytes = m_moved;
-    m_result.seconds = m_meter.elapsedSeconds();
+    finishTiming(m_moved);
     m_result.extra.insert(QStringLiteral("unbuffered"), m_direct);
 }
 
@@ -196,11 +170,7 @@ bool CopyRun::prepareRead(qint64 planned, qint64 *expected)
         if (!readHead(&head))
             return false;
         if (!TestFile::isOwn(head)) {
-            const bool verifySkipped = m_transfer.verify;
-            m_transfer.verify = false; // the file is not the test pattern
-            m_result.warnings << TestFile::readAsFoundWarning(m_path, qint64(st.st_size), planned, verifySkipped);
-            m_result.extra.insert(QStringLiteral("read_as_found"), true);
-            *expected = qint64(st.st_size);
+            readAsFound(m_path, qint64(st.st_size), planned, expected);
             return true;
         }
     }
@@ -235,20 +205,13 @@ bool CopyRun::checkWriteTarget()
     QByteArray head;
     if (!readHead(&head))
         return false;
-    if (TestFile::isOwn(head))
-        return true;
-    m_result = fail(TransferFault::ForeignFile, TestFile::notOverwritten(m_path, qint64(st.st_size)));
-    return false;
+    return mayOverwrite(head, m_path, qint64(st.st_size));
 }
 
 bool CopyRun::seed(qint64 size, qint64 replacing)
 {
     // replacing >= 0: the size of Wirebench's own test file that this one replaces.
-    m_observer.status(QStringLiteral("writing the seed file %1 (%2 bytes)").arg(m_path).arg(size));
-    const QString during = replacing < 0 ? QStringLiteral("while creating the seed file")
-                                         : QStringLiteral("while replacing Wirebench's %1-byte test file with a %2-byte one")
-                                               .arg(replacing)
-                                               .arg(size);
+    const QString during = seedDuring(m_path, size, replacing);
     const int fd = ::open(QFile::encodeName(m_path).constData(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
         m_result = failErrno(errno, during);
@@ -274,9 +237,7 @@ bool CopyRun::seed(qint64 size, qint64 replacing)
     }
     ::fdatasync(fd);
     ::close(fd);
-    m_result.extra.insert(QStringLiteral("seeded"), true);
-    if (replacing >= 0)
-        m_result.extra.insert(QStringLiteral("replaced_test_file_bytes"), replacing);
+    noteSeeded(replacing);
     return true;
 }
 
@@ -312,15 +273,16 @@ bool CopyRun::readBack(qint64 size, LocalSource &reference)
         off += r;
     }
     ::close(fd);
-    if (off != size) {
-        m_result = fail(TransferFault::Mismatch, QStringLiteral("read back %1 bytes of %2").arg(off).arg(size));
-        return false;
-    }
-    m_result.extra.insert(QStringLiteral("verified"), QStringLiteral("read back and compared byte for byte"));
-    return true;
+    return endReadBack(off, size);
 }
 
-RunResult CopyRun::check()
+PreflightProblemList CopyRun::check(int timeoutMs)
+{
+    Q_UNUSED(timeoutMs)
+    return problemsOf(checkPath());
+}
+
+RunResult CopyRun::checkPath()
 {
     if (m_path.isEmpty())
         return fail(TransferFault::NoSuchPath, QStringLiteral("no copy path is set for this host"));
@@ -328,10 +290,10 @@ RunResult CopyRun::check()
     const QByteArray file = QFile::encodeName(m_path);
     const QByteArray folder = QFile::encodeName(QFileInfo(m_path).absolutePath());
     // A read of a file that is there only reads it; anything else writes the file (a write, or a read's seed).
-    const bool readsOnly = m_direction == CopyDriver::Direction::Read && ::access(file.constData(), F_OK) == 0;
+    const bool readsOnly = m_direction == TransferDriver::Direction::Download && ::access(file.constData(), F_OK) == 0;
     if (::access(folder.constData(), F_OK) != 0)
         return failErrno(errno, during);
-    if (m_direction == CopyDriver::Direction::Read && !readsOnly && !m_transfer.createSeed)
+    if (m_direction == TransferDriver::Direction::Download && !readsOnly && !m_transfer.createSeed)
         return failErrno(ENOENT, during); // no file and no leave to write one
     if (readsOnly ? ::access(file.constData(), R_OK) != 0 : ::access(folder.constData(), W_OK) != 0)
         return failErrno(errno, during);
@@ -341,148 +303,143 @@ RunResult CopyRun::check()
     return m_result;
 }
 
-RunResult CopyRun::run()
+bool CopyRun::reach()
 {
-    const qint64 size = m_spec.params.fileSizeBytes;
-    if (size <= 0)
-        return fail(TransferFault::Other, QStringLiteral("the file size must be more than 0 bytes"));
-    if (m_path.isEmpty())
-        return fail(TransferFault::NoSuchPath, QStringLiteral("no copy path is set for this host"));
-    QString localError;
-    RateLimiter limiter(m_transfer.maxRateBytesPerSecond);
-    AlignedBuffer buffer(ChunkBytes);
-    if (buffer.isNull())
-        return fail(TransferFault::LocalError, QStringLiteral("out of memory for the copy buffer"));
-    qint64 chunk = ChunkBytes;
-    QElapsedTimer callClock;
+    if (m_path.isEmpty()) {
+        m_result = fail(TransferFault::NoSuchPath, QStringLiteral("no copy path is set for this host"));
+        return false;
+    }
+    m_buffer = std::make_unique<AlignedBuffer>(ChunkBytes);
+    if (m_buffer->isNull()) {
+        m_result = fail(TransferFault::LocalError, QStringLiteral("out of memory for the copy buffer"));
+        return false;
+    }
+    return true;
+}
 
-    if (m_direction == CopyDriver::Direction::Read) {
-        qint64 expected = size; // a foreign file's own size when it is read as it is
-        if (!prepareRead(size, &expected))
-            return m_result;
-        if (!openTarget(O_RDONLY))
-            return failErrno(errno, QStringLiteral("while opening the file"));
-        // Drop what the page cache holds of the file, so the figure is the network's (where the FS obeys).
-        ::posix_fadvise(m_fd, 0, 0, POSIX_FADV_DONTNEED);
-        LocalSink sink;
-        if (!sink.open(m_transfer, &localError))
-            return fail(TransferFault::LocalError, localError);
-        m_observer.status(QStringLiteral("reading %1").arg(m_path));
-        m_meter.start();
-        limiter.start();
-        for (;;) {
-            if (m_observer.stopRequested()) {
-                fillTiming();
-                return cancelled();
-            }
-            callClock.start();
-            const ssize_t r = ::read(m_fd, buffer.data(), size_t(chunk));
-            if (r < 0) {
-                if (errno == EINTR)
-                    continue;
-                const int err = errno;
-                fillTiming();
-                return failErrno(err, QStringLiteral("during the read"));
-            }
-            if (r == 0)
-                break;
-            if (callClock.nsecsElapsed() > SlowCallNs && chunk > MinChunkBytes)
-                chunk /= 2;
-            // The chunk has crossed the network whatever the sink makes of it: it counts as received.
-            m_moved += r;
-            m_meter.add(r);
-            if (!sink.write(buffer.data(), r, &localError)) {
-                fillTiming();
-                return fail(sink.localDiskFull() ? TransferFault::LocalDiskFull
-                                : sink.mismatchAt() >= 0 ? TransferFault::Mismatch : TransferFault::LocalError,
-                            localError);
-            }
-            limiter.throttle(m_moved);
+RunResult CopyRun::download(qint64 size)
+{
+    QString localError;
+    QElapsedTimer callClock;
+    qint64 expected = size; // a foreign file's own size when it is read as it is
+    if (!prepareRead(size, &expected))
+        return m_result;
+    if (!openTarget(O_RDONLY))
+        return failErrno(errno, QStringLiteral("while opening the file"));
+    // Drop what the page cache holds of the file, so the figure is the network's (where the FS obeys).
+    ::posix_fadvise(m_fd, 0, 0, POSIX_FADV_DONTNEED);
+    LocalSink sink;
+    if (!sink.open(m_transfer, &localError))
+        return fail(TransferFault::LocalError, localError);
+    m_observer.status(QStringLiteral("reading %1").arg(m_path));
+    m_meter.start();
+    m_limiter.start();
+    for (;;) {
+        if (m_observer.stopRequested()) {
+            fillTiming();
+            return cancelled();
         }
-        const bool sinkOk = sink.finish(&localError);
-        fillTiming();
-        m_result.senderBytes = expected;
-        if (!sinkOk)
-            return fail(sink.localDiskFull() ? TransferFault::LocalDiskFull : TransferFault::LocalError, localError);
-        if (sink.isFile())
-            m_result.extra.insert(QStringLiteral("disk_MBps"), sink.disk().megabytesPerSecond());
-        if (m_moved != expected)
-            return fail(TransferFault::Mismatch, QStringLiteral("read %1 bytes of %2").arg(m_moved).arg(expected));
-        if (m_transfer.verify)
-            m_result.extra.insert(QStringLiteral("verified"), QStringLiteral("content matches the test pattern"));
-    } else {
-        if (!checkWriteTarget())
-            return m_result;
-        LocalSource source;
-        if (!source.open(m_transfer, size, &localError))
-            return fail(TransferFault::LocalError, localError);
-        if (!openTarget(O_WRONLY | O_CREAT | O_TRUNC))
-            return failErrno(errno, QStringLiteral("while creating the file"));
-        m_observer.status(QStringLiteral("writing %1").arg(m_path));
-        m_meter.start();
-        limiter.start();
-        while (m_moved < size) {
-            if (m_observer.stopRequested()) {
-                fillTiming();
-                m_result.senderBytes = m_moved;
-                return cancelled();
-            }
-            const qint64 n = source.read(buffer.data(), chunk, &localError);
-            if (n <= 0) {
-                fillTiming();
-                return fail(TransferFault::LocalError, localError);
-            }
-#ifdef O_DIRECT
-            if (m_direct && (n % Alignment) != 0) {
-                // The unaligned tail of the file: O_DIRECT cannot write it, so finish buffered.
-                ::fcntl(m_fd, F_SETFL, ::fcntl(m_fd, F_GETFL) & ~O_DIRECT);
-                m_direct = false;
-                m_result.extra.insert(QStringLiteral("unbuffered_tail_bytes"), n % Alignment);
-            }
-#endif
-            callClock.start();
-            qint64 done = 0;
-            while (done < n) {
-                const ssize_t w = ::write(m_fd, buffer.data() + done, size_t(n - done));
-                if (w < 0 && errno == EINTR)
-                    continue;
-                if (w <= 0) {
-                    const int err = w < 0 ? errno : EIO;
-                    fillTiming();
-                    m_result.senderBytes = m_moved;
-                    return failErrno(err, QStringLiteral("during the write"));
-                }
-                done += w;
-            }
-            if (callClock.nsecsElapsed() > SlowCallNs && chunk > MinChunkBytes)
-                chunk /= 2;
-            m_moved += n;
-            m_meter.add(n);
-            limiter.throttle(m_moved);
-        }
-        // The data is at the far side once fdatasync() returns: that belongs to the timed part.
-        if (::fdatasync(m_fd) != 0 && errno != EINVAL) {
+        callClock.start();
+        const ssize_t r = ::read(m_fd, m_buffer->data(), size_t(m_chunk));
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
             const int err = errno;
             fillTiming();
-            return failErrno(err, QStringLiteral("while flushing the file"));
+            return failErrno(err, QStringLiteral("during the read"));
         }
-        const int closed = ::close(m_fd);
-        const int closeErr = errno;
-        m_fd = -1;
-        fillTiming();
-        m_result.senderBytes = m_moved;
-        if (closed != 0)
-            return failErrno(closeErr, QStringLiteral("while closing the file"));
-        if (source.isFile())
-            m_result.extra.insert(QStringLiteral("disk_MBps"), source.disk().megabytesPerSecond());
-        struct stat st {};
-        if (::stat(QFile::encodeName(m_path).constData(), &st) == 0 && st.st_size != size)
-            return fail(TransferFault::Mismatch, QStringLiteral("the file holds %1 bytes of %2").arg(qint64(st.st_size)).arg(size));
-        if (m_transfer.verify && !readBack(size, source))
-            return m_result;
+        if (r == 0)
+            break;
+        shrinkAfterSlowCall(callClock.nsecsElapsed(), &m_chunk);
+        // The chunk has crossed the network whatever the sink makes of it: it counts as received.
+        m_moved += r;
+        m_meter.add(r);
+        if (!sink.write(m_buffer->data(), r, &localError)) {
+            fillTiming();
+            return fail(sinkFault(sink), localError);
+        }
+        m_limiter.throttle(m_moved);
     }
-    m_result.status = RunStatus::Ok;
-    return m_result;
+    const bool sinkOk = sink.finish(&localError);
+    fillTiming();
+    m_result.senderBytes = expected;
+    if (!endDownload(sink, sinkOk, localError, m_moved, expected, QStringLiteral("read")))
+        return m_result;
+    return succeeded();
+}
+
+RunResult CopyRun::upload(qint64 size)
+{
+    QString localError;
+    QElapsedTimer callClock;
+    if (!checkWriteTarget())
+        return m_result;
+    LocalSource source;
+    if (!source.open(m_transfer, size, &localError))
+        return fail(TransferFault::LocalError, localError);
+    if (!openTarget(O_WRONLY | O_CREAT | O_TRUNC))
+        return failErrno(errno, QStringLiteral("while creating the file"));
+    m_observer.status(QStringLiteral("writing %1").arg(m_path));
+    m_meter.start();
+    m_limiter.start();
+    while (m_moved < size) {
+        if (m_observer.stopRequested()) {
+            fillTiming();
+            m_result.senderBytes = m_moved;
+            return cancelled();
+        }
+        const qint64 n = source.read(m_buffer->data(), m_chunk, &localError);
+        if (n <= 0) {
+            fillTiming();
+            return fail(TransferFault::LocalError, localError);
+        }
+#ifdef O_DIRECT
+        if (m_direct && (n % Alignment) != 0) {
+            // The unaligned tail of the file: O_DIRECT cannot write it, so finish buffered.
+            ::fcntl(m_fd, F_SETFL, ::fcntl(m_fd, F_GETFL) & ~O_DIRECT);
+            m_direct = false;
+            m_result.extra.insert(QStringLiteral("unbuffered_tail_bytes"), n % Alignment);
+        }
+#endif
+        callClock.start();
+        qint64 done = 0;
+        while (done < n) {
+            const ssize_t w = ::write(m_fd, m_buffer->data() + done, size_t(n - done));
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0) {
+                const int err = w < 0 ? errno : EIO;
+                fillTiming();
+                m_result.senderBytes = m_moved;
+                return failErrno(err, QStringLiteral("during the write"));
+            }
+            done += w;
+        }
+        shrinkAfterSlowCall(callClock.nsecsElapsed(), &m_chunk);
+        m_moved += n;
+        m_meter.add(n);
+        m_limiter.throttle(m_moved);
+    }
+    // The data is at the far side once fdatasync() returns: that belongs to the timed part.
+    if (::fdatasync(m_fd) != 0 && errno != EINVAL) {
+        const int err = errno;
+        fillTiming();
+        return failErrno(err, QStringLiteral("while flushing the file"));
+    }
+    const int closed = ::close(m_fd);
+    const int closeErr = errno;
+    m_fd = -1;
+    fillTiming();
+    m_result.senderBytes = m_moved;
+    if (closed != 0)
+        return failErrno(closeErr, QStringLiteral("while closing the file"));
+    noteSourceDisk(source);
+    struct stat st {};
+    if (::stat(QFile::encodeName(m_path).constData(), &st) == 0 && st.st_size != size)
+        return fail(TransferFault::Mismatch, QStringLiteral("the file holds %1 bytes of %2").arg(qint64(st.st_size)).arg(size));
+    if (m_transfer.verify && !readBack(size, source))
+        return m_result;
+    return succeeded();
 }
 
 } // namespace
@@ -494,38 +451,17 @@ QList<ProtocolInfo> CopyDriver::protocolInfos()
          QStringLiteral("A file or folder on a mounted share (CIFS/NFS mount, mapped drive, UNC path); a folder gets ")
              + DefaultFileName},
     };
-    ProtocolInfo read;
-    read.id = QStringLiteral("copy-read");
-    read.title = QStringLiteral("Copy from a mounted path (server → client)");
-    read.description = QStringLiteral("Reads one file from a path the OS has mounted, as robocopy from a mapped drive.");
-    read.timed = false;
-    read.clampsMss = false; // the OS's mount owns the connection
-    read.family = QStringLiteral("copy");
-    read.hostOptions = options;
-    read.create = [] { return std::make_unique<CopyDriver>(Direction::Read); };
-    ProtocolInfo write = read;
-    write.id = QStringLiteral("copy-write");
-    write.title = QStringLiteral("Copy to a mounted path (client → server)");
-    write.description = QStringLiteral("Writes one file to a path the OS has mounted, as robocopy to a mapped drive.");
-    write.create = [] { return std::make_unique<CopyDriver>(Direction::Write); };
-    return {read, write};
+    // The OS's mount owns the connection: the driver sets no MSS.
+    return protocolPair<CopyDriver>(QStringLiteral("copy"), false, options,
+        {QStringLiteral("copy-read"), QStringLiteral("Copy from a mounted path (server → client)"),
+         QStringLiteral("Reads one file from a path the OS has mounted, as robocopy from a mapped drive.")},
+        {QStringLiteral("copy-write"), QStringLiteral("Copy to a mounted path (client → server)"),
+         QStringLiteral("Writes one file to a path the OS has mounted, as robocopy to a mapped drive.")});
 }
 
-RunResult CopyDriver::run(const RunSpec &spec, RunObserver &observer)
+std::unique_ptr<TransferRun> CopyDriver::makeRun(const RunSpec &spec, RunObserver &observer) const
 {
-    CopyRun run(spec, observer, m_direction);
-    return run.run();
-}
-
-PreflightProblemList CopyDriver::check(const RunSpec &spec, int timeoutMs)
-{
-    Q_UNUSED(timeoutMs) // local calls; a hung mount blocks them as it would block the run
-    QuietObserver quiet;
-    CopyRun run(spec, quiet, m_direction);
-    const RunResult r = run.check();
-    if (r.status != RunStatus::Failed)
-        return {};
-    return {{{}, {}, r.extra.value(QStringLiteral("fault")).toString(), r.error}};
+    return std::make_unique<CopyRun>(spec, observer, m_direction);
 }
 
 } // namespace wb

@@ -10,6 +10,7 @@
 #include "protocols/transfer/LocalSource.h"
 #include "protocols/transfer/TestFile.h"
 #include "protocols/transfer/TransferError.h"
+#include "protocols/transfer/TransferRun.h"
 #include "protocols/transfer/TransferSettings.h"
 
 #include <QFile>
@@ -353,9 +354,7 @@ size_t writeCallback(char *data, size_t, size_t n, void *userp)
         t->sampleDownload();
     if (t->sink && !t->sink->write(data, qint64(n), &t->localError)) {
         t->localFailed = true;
-        t->localFault = t->sink->localDiskFull() ? TransferFault::LocalDiskFull
-            : t->sink->mismatchAt() >= 0        ? TransferFault::Mismatch
-                                                : TransferFault::LocalError;
+        t->localFault = TransferRun::sinkFault(*t->sink);
         return 0;
     }
     return n;
@@ -402,36 +401,38 @@ int xferinfoCallback(void *clientp, curl_off_t, curl_off_t dlnow, curl_off_t, cu
     return 0;
 }
 
-class FtpRun
+class FtpRun : public TransferRun
 {
 public:
-    FtpRun(const RunSpec &spec, RunObserver &observer, FtpDriver::Direction direction)
-        : m_spec(spec)
-        , m_observer(observer)
-        , m_direction(direction)
+    FtpRun(const RunSpec &spec, RunObserver &observer, TransferDriver::Direction direction)
+        : TransferRun(spec, observer, direction,
+                      direction == TransferDriver::Direction::Download ? QStringLiteral("FTP GET")
+                                                                       : QStringLiteral("FTP PUT"))
         , m_ftp(FtpSettings::fromHost(spec.host))
-        , m_transfer(TransferSettings::fromParams(spec.params))
-        , m_meter(spec.index, spec.params.sampleIntervalMs, observer)
     {
-        m_title = direction == FtpDriver::Direction::Get ? QStringLiteral("FTP GET") : QStringLiteral("FTP PUT");
-        m_result.spec = spec;
-        m_result.startedAt = QDateTime::currentDateTimeUtc();
+        m_port = m_ftp.port;
         m_state.observer = &observer;
         m_state.frameSize = spec.frameSize;
     }
 
-    ~FtpRun()
+    ~FtpRun() override
     {
         if (m_curl)
             curl_easy_cleanup(m_curl);
     }
 
-    RunResult run();
     /// What run() would meet first (connection, TLS, login, folder, the file of a GET without seeding), each
-    /// step within timeoutMs; status Ok when nothing stood in the way.
-    RunResult check(int timeoutMs);
+    /// step within timeoutMs.
+    PreflightProblemList check(int timeoutMs) override { return problemsOf(checkRun(timeoutMs)); }
 
 private:
+    bool start() override;
+    bool reach() override { return checkServer(); }
+    RunResult download(qint64 size) override;
+    RunResult upload(qint64 size) override;
+    void noteEnd() override { finishIdentity(); }
+    /// check()'s steps; status Ok when nothing stood in the way.
+    RunResult checkRun(int timeoutMs);
     bool open();
     void setup();
     CURLcode perform(Transfer::Mode mode, ThroughputMeter *meter, qint64 uploadBytes);
@@ -440,20 +441,11 @@ private:
     bool prepareGet(qint64 planned, qint64 *expected);
     bool checkPutTarget();
     bool checkServer();
-    RunResult fail(TransferFault fault, const QString &what);
     RunResult failCurl(CURLcode code, const QString &during);
-    RunResult cancelled();
     void finishIdentity();
     void fillTiming(qint64 bytes, bool completed);
 
-    RunSpec m_spec;
-    RunObserver &m_observer;
-    FtpDriver::Direction m_direction;
     FtpSettings m_ftp;
-    TransferSettings m_transfer;
-    ThroughputMeter m_meter;
-    RunResult m_result;
-    QString m_title;
     CURL *m_curl = nullptr;
     Transfer m_state;
     LocalSource m_source;
@@ -604,11 +596,7 @@ bool FtpRun::prepareGet(qint64 planned, qint64 *expected)
             return false;
         }
         if (!missing && !TestFile::isOwn(head)) {
-            const bool verifySkipped = m_transfer.verify;
-            m_transfer.verify = false; // the file is not the test pattern
-            m_result.warnings << TestFile::readAsFoundWarning(m_ftp.path, remote, planned, verifySkipped);
-            m_result.extra.insert(QStringLiteral("read_as_found"), true);
-            *expected = remote;
+            readAsFound(m_ftp.path, remote, planned, expected);
             return true;
         }
     }
@@ -692,10 +680,7 @@ bool FtpRun::checkPutTarget()
         m_result = failCurl(code, QStringLiteral("while reading the start of the file already there"));
         return false;
     }
-    if (TestFile::isOwn(head))
-        return true;
-    m_result = fail(TransferFault::ForeignFile, TestFile::notOverwritten(m_ftp.path, remote));
-    return false;
+    return mayOverwrite(head, m_ftp.path, remote);
 }
 
 void FtpRun::finishIdentity()
@@ -716,10 +701,7 @@ void FtpRun::finishIdentity()
 
 void FtpRun::fillTiming(qint64 bytes, bool completed)
 {
-    m_meter.finish();
-    m_result.samples = m_meter.samples();
-    m_result.bytes = bytes;
-    m_result.seconds = m_meter.elapsedSeconds();
+    finishTiming(bytes);
     // The figure of a complete transfer: libcurl's transfer time, from "about to transfer" (PRETRANSFER)
     // to the server's final reply (226), which the server sends once it has sent (GET) or received and
     // stored (PUT) the last byte. A broken transfer keeps the meter's time.
@@ -735,23 +717,6 @@ void FtpRun::fillTiming(qint64 bytes, bool completed)
     if (m_state.mssSetFailed)
         m_result.warnings << QStringLiteral("TCP_MAXSEG %1 was refused by this system; the MSS is the system's")
                                  .arg(m_state.mssWanted);
-}
-
-RunResult FtpRun::fail(TransferFault fault, const QString &what)
-{
-    m_result.status = RunStatus::Failed;
-    m_result.error = transferErrorLine(m_spec, m_ftp.port, m_title, fault, what);
-    m_result.extra.insert(QStringLiteral("fault"), transferFaultName(fault));
-    finishIdentity();
-    return m_result;
-}
-
-RunResult FtpRun::cancelled()
-{
-    m_result.status = RunStatus::Cancelled;
-    m_result.error = QStringLiteral("%1: %2 stopped by the user").arg(m_spec.host.displayName(), m_title);
-    finishIdentity();
-    return m_result;
 }
 
 RunResult FtpRun::failCurl(CURLcode code, const QString &during)
@@ -882,7 +847,7 @@ bool FtpRun::open()
     return true;
 }
 
-RunResult FtpRun::check(int timeoutMs)
+RunResult FtpRun::checkRun(int timeoutMs)
 {
     if (!open())
         return m_result;
@@ -892,7 +857,7 @@ RunResult FtpRun::check(int timeoutMs)
     const QString during = QStringLiteral("during the check before the first run");
     if (!checkServer()) // another service on the port
         return m_result;
-    if (m_direction == FtpDriver::Direction::Put) { // as the run: the folder, and no foreign file to write over
+    if (m_direction == TransferDriver::Direction::Upload) { // as the run: the folder, and no foreign file to write over
         if (!checkPutTarget())
             return m_result;
         m_result.status = RunStatus::Ok;
@@ -902,7 +867,7 @@ RunResult FtpRun::check(int timeoutMs)
     remoteSize(&code); // connect, TLS, login, CWD into the file's folder, SIZE: what every run starts with
     if (code == CURLE_OPERATION_TIMEDOUT)
         return fail(TransferFault::TimedOut, QStringLiteral("no answer within %1 s %2").arg(seconds).arg(during));
-    if (code == CURLE_REMOTE_FILE_NOT_FOUND && m_direction == FtpDriver::Direction::Get && !m_transfer.createSeed)
+    if (code == CURLE_REMOTE_FILE_NOT_FOUND && m_direction == TransferDriver::Direction::Download && !m_transfer.createSeed)
         return fail(TransferFault::NoSuchPath,
                     QStringLiteral("no file \"%1\" on the server (or let Wirebench create it)").arg(m_ftp.path));
     if (code != CURLE_OK && code != CURLE_REMOTE_FILE_NOT_FOUND)
@@ -911,83 +876,72 @@ RunResult FtpRun::check(int timeoutMs)
     return m_result;
 }
 
-RunResult FtpRun::run()
+bool FtpRun::start()
 {
     if (!open())
-        return m_result;
+        return false;
     if (m_ftp.tls) {
         m_result.extra.insert(QStringLiteral("ftps"), QStringLiteral("explicit (AUTH TLS), control and data"));
         m_result.extra.insert(QStringLiteral("tls_trust"), m_ftp.trustText());
         if (m_ftp.trust == FtpSettings::Trust::Any)
             m_result.warnings << QStringLiteral("the server's TLS certificate was not checked (accept any certificate)");
     }
-    const qint64 size = m_spec.params.fileSizeBytes;
-    if (size <= 0)
-        return fail(TransferFault::Other, QStringLiteral("the file size must be more than 0 bytes"));
-    if (!checkServer())
-        return m_result;
+    return true;
+}
+
+RunResult FtpRun::download(qint64 size)
+{
     QString localError;
+    qint64 expected = size; // a foreign file's own size (-1: unknown) when it is read as it is
+    if (!prepareGet(size, &expected))
+        return m_result;
+    m_state.mss = 0;
+    if (!m_sink.open(m_transfer, &localError))
+        return fail(TransferFault::LocalError, localError);
+    m_observer.status(QStringLiteral("downloading %1").arg(m_ftp.path));
+    const CURLcode code = perform(Transfer::Mode::Download, &m_meter, 0);
+    const bool sinkOk = code == CURLE_OK && m_sink.finish(&localError);
+    fillTiming(m_state.received, code == CURLE_OK);
+    m_result.senderBytes = expected >= 0 ? expected : m_state.received;
+    if (code != CURLE_OK)
+        return failCurl(code, QStringLiteral("during the download"));
+    if (!endDownload(m_sink, sinkOk, localError, m_state.received, expected, QStringLiteral("received")))
+        return m_result;
+    return succeeded();
+}
 
-    if (m_direction == FtpDriver::Direction::Get) {
-        qint64 expected = size; // a foreign file's own size (-1: unknown) when it is read as it is
-        if (!prepareGet(size, &expected))
+RunResult FtpRun::upload(qint64 size)
+{
+    QString localError;
+    if (!checkPutTarget())
+        return m_result;
+    if (!m_source.open(m_transfer, size, &localError))
+        return fail(TransferFault::LocalError, localError);
+    m_observer.status(QStringLiteral("uploading %1").arg(m_ftp.path));
+    const CURLcode code = perform(Transfer::Mode::Upload, &m_meter, size);
+    fillTiming(m_state.uploaded, code == CURLE_OK);
+    m_result.senderBytes = m_state.uploaded;
+    if (code != CURLE_OK)
+        return failCurl(code, QStringLiteral("during the upload"));
+    noteSourceDisk(m_source);
+    // The server's own count: SIZE after the upload.
+    CURLcode sizeCode = CURLE_OK;
+    const qint64 stored = remoteSize(&sizeCode);
+    if (sizeCode != CURLE_OK && stored < 0)
+        m_result.warnings << QStringLiteral("the server did not answer SIZE; the byte count is the client's");
+    else
+        m_result.bytes = stored;
+    if (stored >= 0 && stored != size)
+        return fail(TransferFault::Mismatch, QStringLiteral("the server stored %1 bytes of %2").arg(stored).arg(size));
+    if (m_transfer.verify) {
+        m_observer.status(QStringLiteral("reading %1 back to verify it").arg(m_ftp.path));
+        const CURLcode vcode = perform(Transfer::Mode::ReadBack, nullptr, 0);
+        if (vcode != CURLE_OK)
+            return failCurl(vcode, QStringLiteral("while reading the file back"));
+        if (!endReadBack(m_state.received, size))
             return m_result;
-        m_state.mss = 0;
-        if (!m_sink.open(m_transfer, &localError))
-            return fail(TransferFault::LocalError, localError);
-        m_observer.status(QStringLiteral("downloading %1").arg(m_ftp.path));
-        const CURLcode code = perform(Transfer::Mode::Download, &m_meter, 0);
-        const bool sinkOk = code == CURLE_OK && m_sink.finish(&localError);
-        fillTiming(m_state.received, code == CURLE_OK);
-        m_result.senderBytes = expected >= 0 ? expected : m_state.received;
-        if (code != CURLE_OK)
-            return failCurl(code, QStringLiteral("during the download"));
-        if (!sinkOk)
-            return fail(m_sink.localDiskFull() ? TransferFault::LocalDiskFull : TransferFault::LocalError, localError);
-        if (m_sink.isFile())
-            m_result.extra.insert(QStringLiteral("disk_MBps"), m_sink.disk().megabytesPerSecond());
-        if (expected >= 0 && m_state.received != expected)
-            return fail(TransferFault::Mismatch,
-                        QStringLiteral("received %1 bytes of %2").arg(m_state.received).arg(expected));
-        if (m_transfer.verify)
-            m_result.extra.insert(QStringLiteral("verified"), QStringLiteral("content matches the test pattern"));
-    } else {
-        if (!checkPutTarget())
-            return m_result;
-        if (!m_source.open(m_transfer, size, &localError))
-            return fail(TransferFault::LocalError, localError);
-        m_observer.status(QStringLiteral("uploading %1").arg(m_ftp.path));
-        const CURLcode code = perform(Transfer::Mode::Upload, &m_meter, size);
-        fillTiming(m_state.uploaded, code == CURLE_OK);
-        m_result.senderBytes = m_state.uploaded;
-        if (code != CURLE_OK)
-            return failCurl(code, QStringLiteral("during the upload"));
-        if (m_source.isFile())
-            m_result.extra.insert(QStringLiteral("disk_MBps"), m_source.disk().megabytesPerSecond());
-        // The server's own count: SIZE after the upload.
-        CURLcode sizeCode = CURLE_OK;
-        const qint64 stored = remoteSize(&sizeCode);
-        if (sizeCode != CURLE_OK && stored < 0)
-            m_result.warnings << QStringLiteral("the server did not answer SIZE; the byte count is the client's");
-        else
-            m_result.bytes = stored;
-        if (stored >= 0 && stored != size)
-            return fail(TransferFault::Mismatch, QStringLiteral("the server stored %1 bytes of %2").arg(stored).arg(size));
-        if (m_transfer.verify) {
-            m_observer.status(QStringLiteral("reading %1 back to verify it").arg(m_ftp.path));
-            const CURLcode vcode = perform(Transfer::Mode::ReadBack, nullptr, 0);
-            if (vcode != CURLE_OK)
-                return failCurl(vcode, QStringLiteral("while reading the file back"));
-            if (m_state.received != size)
-                return fail(TransferFault::Mismatch,
-                            QStringLiteral("read back %1 bytes of %2").arg(m_state.received).arg(size));
-            m_result.extra.insert(QStringLiteral("verified"), QStringLiteral("read back and compared byte for byte"));
-        }
     }
-
-    m_result.status = RunStatus::Ok;
-    finishIdentity();
-    return m_result;
+    return succeeded();
 }
 
 } // namespace
@@ -1015,36 +969,17 @@ QList<ProtocolInfo> FtpDriver::protocolInfos()
         {QStringLiteral("ftp.tls_ca_file"), QStringLiteral("FTPS CA file (PEM)"), T::Text, QString(), {},
          QStringLiteral("The PEM file of the CA that signed the server's certificate (or the certificate itself)")},
     };
-    ProtocolInfo get;
-    get.id = QStringLiteral("ftp-get");
-    get.title = QStringLiteral("FTP GET (server → client)");
-    get.description = QStringLiteral("Downloads one file of the chosen size by FTP (uploads it first if missing).");
-    get.timed = false;
-    get.family = QStringLiteral("ftp");
-    get.hostOptions = options;
-    get.create = [] { return std::make_unique<FtpDriver>(Direction::Get); };
-    ProtocolInfo put = get;
-    put.id = QStringLiteral("ftp-put");
-    put.title = QStringLiteral("FTP PUT (client → server)");
-    put.description = QStringLiteral("Uploads one generated file of the chosen size by FTP.");
-    put.create = [] { return std::make_unique<FtpDriver>(Direction::Put); };
-    return {get, put};
+    // Each connection's TCP_MAXSEG follows the frame size (sockoptCallback).
+    return protocolPair<FtpDriver>(QStringLiteral("ftp"), true, options,
+        {QStringLiteral("ftp-get"), QStringLiteral("FTP GET (server → client)"),
+         QStringLiteral("Downloads one file of the chosen size by FTP (uploads it first if missing).")},
+        {QStringLiteral("ftp-put"), QStringLiteral("FTP PUT (client → server)"),
+         QStringLiteral("Uploads one generated file of the chosen size by FTP.")});
 }
 
-RunResult FtpDriver::run(const RunSpec &spec, RunObserver &observer)
+std::unique_ptr<TransferRun> FtpDriver::makeRun(const RunSpec &spec, RunObserver &observer) const
 {
-    FtpRun run(spec, observer, m_direction);
-    return run.run();
-}
-
-PreflightProblemList FtpDriver::check(const RunSpec &spec, int timeoutMs)
-{
-    QuietObserver quiet;
-    FtpRun run(spec, quiet, m_direction);
-    const RunResult r = run.check(timeoutMs);
-    if (r.status != RunStatus::Failed)
-        return {};
-    return {{{}, {}, r.extra.value(QStringLiteral("fault")).toString(), r.error}};
+    return std::make_unique<FtpRun>(spec, observer, m_direction);
 }
 
 } // namespace wb

@@ -11,6 +11,7 @@
 #include "protocols/transfer/TestFile.h"
 #include "protocols/transfer/TestPattern.h"
 #include "protocols/transfer/TransferError.h"
+#include "protocols/transfer/TransferRun.h"
 #include "protocols/transfer/TransferSettings.h"
 
 #include <QDir>
@@ -41,7 +42,6 @@ namespace {
 const QString DefaultFileName = TestFile::defaultName();
 constexpr qint64 DefaultIoBytes = 4 * 1024 * 1024;
 constexpr qint64 MinIoBytes = 64 * 1024;
-constexpr qint64 SlowCallNs = 300LL * 1000 * 1000; // shrink the I/O size above this, so Stop stays quick
 // Untimed calls before the timing starts (smb.warm_up). Measured in the lab at 1 Gbit/s with 4 MiB calls:
 // after one the first timed call still took 54-63 ms (the line needs 34-36 ms), after two about 40 ms, after
 // three 35-39 ms; the whole result rose from 0.97-0.98 to 0.99 of the theory (docs/FRAMES.md).
@@ -166,36 +166,40 @@ qint64 nowNs()
     return clock.nsecsElapsed();
 }
 
-class SmbRun
+class SmbRun : public TransferRun
 {
 public:
-    SmbRun(const RunSpec &spec, RunObserver &observer, SmbDriver::Direction direction)
-        : m_spec(spec)
-        , m_observer(observer)
-        , m_direction(direction)
+    SmbRun(const RunSpec &spec, RunObserver &observer, TransferDriver::Direction direction)
+        : TransferRun(spec, observer, direction,
+                      direction == TransferDriver::Direction::Download ? QStringLiteral("SMB read")
+                                                                       : QStringLiteral("SMB write"))
         , m_smb(SmbSettings::fromHost(spec.host))
-        , m_transfer(TransferSettings::fromParams(spec.params))
-        , m_meter(spec.index, spec.params.sampleIntervalMs, observer)
         , m_io(m_smb.ioBytes)
+        , m_limiter(m_transfer.maxRateBytesPerSecond)
     {
-        m_title = direction == SmbDriver::Direction::Read ? QStringLiteral("SMB read") : QStringLiteral("SMB write");
-        m_result.spec = spec;
-        m_result.startedAt = QDateTime::currentDateTimeUtc();
+        m_port = m_smb.port;
     }
 
-    ~SmbRun()
+    ~SmbRun() override
     {
         closeFile();
         if (m_ctx)
             smbc_free_context(m_ctx, 1);
     }
 
-    RunResult run();
     /// What run() would meet first (connection, login, share, folder, the file of a read without seeding), each
     /// step within timeoutMs; every problem found.
-    PreflightProblemList check(int timeoutMs);
+    PreflightProblemList check(int timeoutMs) override;
 
 private:
+    bool reach() override;
+    RunResult download(qint64 size) override;
+    RunResult upload(qint64 size) override;
+    void noteSuccess() override;
+    /// The end of a timed call's failure (failure: what the pump met) or Stop.
+    RunResult pumpFailed(bool stopped, const IoFailure &failure, const QString &during);
+    /// The server's own count of a written file, and a read-back when the plan verifies.
+    RunResult endUpload(qint64 size);
     bool checkServer();
     bool init();
     SMBCFILE *open(int flags, int *err);
@@ -209,23 +213,14 @@ private:
     bool count(SmbIoPump &pump);
     void noteMss();
     void fillTiming(qint64 bytes);
-    RunResult fail(TransferFault fault, const QString &what);
     RunResult failErrno(int err, const QString &during, bool opening);
-    RunResult cancelled();
 
-    RunSpec m_spec;
-    RunObserver &m_observer;
-    SmbDriver::Direction m_direction;
     SmbSettings m_smb;
-    TransferSettings m_transfer;
-    ThroughputMeter m_meter;
-    RunResult m_result;
-    QString m_title;
     SMBCCTX *m_ctx = nullptr;
     SMBCFILE *m_file = nullptr;
     qint64 m_io;
-    qint64 m_moved = 0;
-    bool m_stopped = false;
+    std::vector<char> m_buffer; ///< the timed transfer's, of the host's I/O size (reach() makes it)
+    RateLimiter m_limiter;
     TransferFault m_pendingFault = TransferFault::None;
     QString m_pendingError;
     QString m_checkNote; ///< what checkServer() could not settle, told if libsmbclient then times out
@@ -352,8 +347,7 @@ bool SmbRun::warmUp(qint64 size, char *buffer, LocalSource *source)
             done += r;
         }
         // The same rule as in the timed part, so that it starts with the I/O size it will keep.
-        if (nowNs() - t0 > SlowCallNs && m_io > MinIoBytes)
-            m_io /= 2;
+        shrinkAfterSlowCall(nowNs() - t0, &m_io);
     }
     if (smbc_getFunctionLseek(m_ctx)(m_ctx, m_file, 0, SEEK_SET) != 0) {
         m_result = failErrno(errno, QStringLiteral("while seeking back to the start after the untimed first calls"), false);
@@ -390,11 +384,7 @@ bool SmbRun::prepareRead(qint64 planned, qint64 *expected)
         if (!readHead(&head))
             return false;
         if (!TestFile::isOwn(head)) {
-            const bool verifySkipped = m_transfer.verify;
-            m_transfer.verify = false; // the file is not the test pattern
-            m_result.warnings << TestFile::readAsFoundWarning(m_smb.path, remote, planned, verifySkipped);
-            m_result.extra.insert(QStringLiteral("read_as_found"), true);
-            *expected = remote;
+            readAsFound(m_smb.path, remote, planned, expected);
             return true;
         }
     }
@@ -437,10 +427,7 @@ bool SmbRun::checkWriteTarget()
     if (!readHead(&head))
         return false;
     closeFile();
-    if (TestFile::isOwn(head))
-        return true;
-    m_result = fail(TransferFault::ForeignFile, TestFile::notOverwritten(m_smb.path, remote));
-    return false;
+    return mayOverwrite(head, m_smb.path, remote);
 }
 
 bool SmbRun::readHead(QByteArray *head)
@@ -468,11 +455,7 @@ bool SmbRun::readHead(QByteArray *head)
 bool SmbRun::seed(qint64 size, qint64 replacing)
 {
     // replacing >= 0: the size of Wirebench's own test file that this one replaces.
-    m_observer.status(QStringLiteral("writing the seed file %1 (%2 bytes)").arg(m_smb.path).arg(size));
-    const QString during = replacing < 0 ? QStringLiteral("while creating the seed file")
-                                         : QStringLiteral("while replacing Wirebench's %1-byte test file with a %2-byte one")
-                                               .arg(replacing)
-                                               .arg(size);
+    const QString during = seedDuring(m_smb.path, size, replacing);
     int err = 0;
     m_file = open(O_WRONLY | O_CREAT | O_TRUNC, &err);
     if (!m_file) {
@@ -483,7 +466,6 @@ bool SmbRun::seed(qint64 size, qint64 replacing)
     std::vector<char> buffer(size_t(m_smb.ioBytes));
     for (qint64 off = 0; off < size;) {
         if (m_observer.stopRequested()) {
-            m_stopped = true;
             m_result = cancelled();
             return false;
         }
@@ -497,9 +479,7 @@ bool SmbRun::seed(qint64 size, qint64 replacing)
         off += w;
     }
     closeFile();
-    m_result.extra.insert(QStringLiteral("seeded"), true);
-    if (replacing >= 0)
-        m_result.extra.insert(QStringLiteral("replaced_test_file_bytes"), replacing);
+    noteSeeded(replacing);
     return true;
 }
 
@@ -543,20 +523,12 @@ bool SmbRun::readBack(qint64 size)
         off += r;
     }
     closeFile();
-    if (off != size) {
-        m_result = fail(TransferFault::Mismatch, QStringLiteral("read back %1 bytes of %2").arg(off).arg(size));
-        return false;
-    }
-    m_result.extra.insert(QStringLiteral("verified"), QStringLiteral("read back and compared byte for byte"));
-    return true;
+    return endReadBack(off, size);
 }
 
 void SmbRun::fillTiming(qint64 bytes)
 {
-    m_meter.finish();
-    m_result.samples = m_meter.samples();
-    m_result.bytes = bytes;
-    m_result.seconds = m_meter.elapsedSeconds();
+    finishTiming(bytes);
     m_result.extra.insert(QStringLiteral("io_size_bytes"), m_io);
     noteMss();
 }
@@ -586,21 +558,6 @@ bool SmbRun::count(SmbIoPump &pump)
         }
     }
     return false;
-}
-
-RunResult SmbRun::fail(TransferFault fault, const QString &what)
-{
-    m_result.status = RunStatus::Failed;
-    m_result.error = transferErrorLine(m_spec, m_smb.port, m_title, fault, what);
-    m_result.extra.insert(QStringLiteral("fault"), transferFaultName(fault));
-    return m_result;
-}
-
-RunResult SmbRun::cancelled()
-{
-    m_result.status = RunStatus::Cancelled;
-    m_result.error = QStringLiteral("%1: %2 stopped by the user").arg(m_spec.host.displayName(), m_title);
-    return m_result;
 }
 
 RunResult SmbRun::failErrno(int err, const QString &during, bool opening)
@@ -670,9 +627,7 @@ RunResult SmbRun::failErrno(int err, const QString &during, bool opening)
 
 PreflightProblemList SmbRun::check(int timeoutMs)
 {
-    auto problem = [](const RunResult &r) {
-        return PreflightProblem{{}, {}, r.extra.value(QStringLiteral("fault")).toString(), r.error};
-    };
+    const auto problem = &TransferRun::problemOf;
     if (m_smb.share.isEmpty()) {
         // Nothing to open without a share, but whether an SMB server listens is worth knowing at the same time.
         PreflightProblemList problems{problem(fail(TransferFault::NoSuchShare, QStringLiteral("no share is set for this host")))};
@@ -711,176 +666,180 @@ PreflightProblemList SmbRun::check(int timeoutMs)
         if (const int err = opens(folder))
             return {problem(failErrno(err, during, true))};
     }
-    if (m_direction == SmbDriver::Direction::Read && !m_transfer.createSeed) {
+    if (m_direction == TransferDriver::Direction::Download && !m_transfer.createSeed) {
         struct stat st {};
         errno = 0;
         if (smbc_getFunctionStat(m_ctx)(m_ctx, m_smb.url(m_spec.host.address).constData(), &st) != 0)
             return {problem(failErrno(errno ? errno : EIO, during, true))};
     }
-    if (m_direction == SmbDriver::Direction::Write && !checkWriteTarget()) // reads; never writes over a foreign file
+    if (m_direction == TransferDriver::Direction::Upload && !checkWriteTarget()) // reads; never writes over a foreign file
         return {problem(m_result)};
     return {};
 }
 
-RunResult SmbRun::run()
+bool SmbRun::reach()
 {
-    const qint64 size = m_spec.params.fileSizeBytes;
-    if (size <= 0)
-        return fail(TransferFault::Other, QStringLiteral("the file size must be more than 0 bytes"));
-    if (m_smb.share.isEmpty())
-        return fail(TransferFault::NoSuchShare, QStringLiteral("no share is set for this host"));
+    if (m_smb.share.isEmpty()) {
+        m_result = fail(TransferFault::NoSuchShare, QStringLiteral("no share is set for this host"));
+        return false;
+    }
     if (!checkServer())
-        return m_result;
-    if (!init())
-        return fail(TransferFault::LocalError, QStringLiteral("libsmbclient could not start (%1)")
-                                                   .arg(QString::fromLocal8Bit(std::strerror(errno))));
-    QString localError;
-    std::vector<char> buffer(size_t(m_smb.ioBytes));
-    RateLimiter limiter(m_transfer.maxRateBytesPerSecond);
+        return false;
+    if (!init()) {
+        m_result = fail(TransferFault::LocalError, QStringLiteral("libsmbclient could not start (%1)")
+                                                       .arg(QString::fromLocal8Bit(std::strerror(errno))));
+        return false;
+    }
+    m_buffer.resize(size_t(m_smb.ioBytes));
     m_observer.status(QStringLiteral("opening %1").arg(m_smb.path));
+    return true;
+}
 
-    if (m_direction == SmbDriver::Direction::Read) {
-        qint64 expected = size; // a foreign file's own size (-1: unknown) when it is read as it is
-        if (!prepareRead(size, &expected))
-            return m_result;
-        LocalSink sink;
-        if (!sink.open(m_transfer, &localError))
-            return fail(TransferFault::LocalError, localError);
-        if (!warmUp(expected >= 0 ? expected : size, buffer.data(), nullptr))
-            return m_result;
-        auto read = smbc_getFunctionRead(m_ctx);
-        m_observer.status(QStringLiteral("reading %1").arg(m_smb.path));
-        IoFailure failure;
-        qint64 received = 0; // the pump thread's own count, for the rate limiter
-        SmbIoPump pump([&](SmbIoPump::Span &io) -> qint64 {
-            if (failure.localFault != TransferFault::None)
-                return -1;
-            const qint64 t0 = nowNs();
-            io.fromNs = m_meter.now();
-            const ssize_t r = read(m_ctx, m_file, buffer.data(), size_t(m_io));
-            io.toNs = m_meter.now(); // not the sink's work and the rate limit's wait below
-            if (r < 0) {
-                failure.err = errno;
-                return -1;
-            }
-            if (r == 0)
-                return 0;
-            if (nowNs() - t0 > SlowCallNs && m_io > MinIoBytes)
-                m_io /= 2;
-            // The chunk has crossed the network whatever the sink makes of it: it counts as received, and
-            // the pump ends with the next call.
-            received += r;
-            if (!sink.write(buffer.data(), r, &failure.localError))
-                failure.localFault = sink.localDiskFull() ? TransferFault::LocalDiskFull
-                    : sink.mismatchAt() >= 0             ? TransferFault::Mismatch
-                                                         : TransferFault::LocalError;
-            else
-                limiter.throttle(received);
-            return r;
-        }, [this] { return m_meter.now(); });
-        limiter.start();
-        if (count(pump)) {
-            fillTiming(m_moved);
-            return cancelled();
+RunResult SmbRun::download(qint64 size)
+{
+    qint64 expected = size; // a foreign file's own size (-1: unknown) when it is read as it is
+    if (!prepareRead(size, &expected))
+        return m_result;
+    QString localError;
+    LocalSink sink;
+    if (!sink.open(m_transfer, &localError))
+        return fail(TransferFault::LocalError, localError);
+    if (!warmUp(expected >= 0 ? expected : size, m_buffer.data(), nullptr))
+        return m_result;
+    auto read = smbc_getFunctionRead(m_ctx);
+    m_observer.status(QStringLiteral("reading %1").arg(m_smb.path));
+    IoFailure failure;
+    qint64 received = 0; // the pump thread's own count, for the rate limiter
+    SmbIoPump pump([&](SmbIoPump::Span &io) -> qint64 {
+        if (failure.localFault != TransferFault::None)
+            return -1;
+        const qint64 t0 = nowNs();
+        io.fromNs = m_meter.now();
+        const ssize_t r = read(m_ctx, m_file, m_buffer.data(), size_t(m_io));
+        io.toNs = m_meter.now(); // not the sink's work and the rate limit's wait below
+        if (r < 0) {
+            failure.err = errno;
+            return -1;
         }
-        if (pump.lastReturn() < 0) {
-            fillTiming(m_moved);
-            if (failure.localFault != TransferFault::None)
-                return fail(failure.localFault, failure.localError);
-            return failErrno(failure.err, QStringLiteral("during the read"), false);
-        }
-        const bool sinkOk = sink.finish(&localError);
+        if (r == 0)
+            return 0;
+        shrinkAfterSlowCall(nowNs() - t0, &m_io);
+        // The chunk has crossed the network whatever the sink makes of it: it counts as received, and
+        // the pump ends with the next call.
+        received += r;
+        if (!sink.write(m_buffer.data(), r, &failure.localError))
+            failure.localFault = sinkFault(sink);
+        else
+            m_limiter.throttle(received);
+        return r;
+    }, [this] { return m_meter.now(); });
+    m_limiter.start();
+    const bool stopped = count(pump);
+    if (stopped || pump.lastReturn() < 0) {
         fillTiming(m_moved);
-        closeFile();
-        m_result.senderBytes = expected >= 0 ? expected : m_moved;
-        if (!sinkOk)
-            return fail(sink.localDiskFull() ? TransferFault::LocalDiskFull : TransferFault::LocalError, localError);
-        if (sink.isFile())
-            m_result.extra.insert(QStringLiteral("disk_MBps"), sink.disk().megabytesPerSecond());
-        if (expected >= 0 && m_moved != expected)
-            return fail(TransferFault::Mismatch, QStringLiteral("received %1 bytes of %2").arg(m_moved).arg(expected));
-        if (m_transfer.verify)
-            m_result.extra.insert(QStringLiteral("verified"), QStringLiteral("content matches the test pattern"));
-    } else {
-        if (!checkWriteTarget())
-            return m_result;
-        LocalSource source;
-        if (!source.open(m_transfer, size, &localError))
-            return fail(TransferFault::LocalError, localError);
-        int err = 0;
-        m_file = open(O_WRONLY | O_CREAT | O_TRUNC, &err);
-        if (!m_file)
-            return failErrno(err, QStringLiteral("while creating the file"), true);
-        if (!warmUp(size, buffer.data(), &source))
-            return m_result;
-        auto write = smbc_getFunctionWrite(m_ctx);
-        SmbWriteFeed feed(source, size, m_io);
-        m_observer.status(QStringLiteral("writing %1").arg(m_smb.path));
-        IoFailure failure;
-        qint64 sent = 0; // the pump thread's own count
-        SmbIoPump pump([&](SmbIoPump::Span &io) -> qint64 {
-            if (sent >= size)
-                return 0;
-            const char *data = nullptr;
-            const qint64 n = feed.next(m_io, &data, &failure.localError);
-            if (n <= 0) {
-                failure.localFault = TransferFault::LocalError;
-                if (n == 0)
-                    failure.localError = QStringLiteral("the local source ended after %1 bytes of %2").arg(sent).arg(size);
+        return pumpFailed(stopped, failure, QStringLiteral("during the read"));
+    }
+    const bool sinkOk = sink.finish(&localError);
+    fillTiming(m_moved);
+    closeFile();
+    m_result.senderBytes = expected >= 0 ? expected : m_moved;
+    if (!endDownload(sink, sinkOk, localError, m_moved, expected, QStringLiteral("received")))
+        return m_result;
+    return succeeded();
+}
+
+RunResult SmbRun::upload(qint64 size)
+{
+    if (!checkWriteTarget())
+        return m_result;
+    QString localError;
+    LocalSource source;
+    if (!source.open(m_transfer, size, &localError))
+        return fail(TransferFault::LocalError, localError);
+    int err = 0;
+    m_file = open(O_WRONLY | O_CREAT | O_TRUNC, &err);
+    if (!m_file)
+        return failErrno(err, QStringLiteral("while creating the file"), true);
+    if (!warmUp(size, m_buffer.data(), &source))
+        return m_result;
+    auto write = smbc_getFunctionWrite(m_ctx);
+    SmbWriteFeed feed(source, size, m_io);
+    m_observer.status(QStringLiteral("writing %1").arg(m_smb.path));
+    IoFailure failure;
+    qint64 sent = 0; // the pump thread's own count
+    SmbIoPump pump([&](SmbIoPump::Span &io) -> qint64 {
+        if (sent >= size)
+            return 0;
+        const char *data = nullptr;
+        const qint64 n = feed.next(m_io, &data, &failure.localError);
+        if (n <= 0) {
+            failure.localFault = TransferFault::LocalError;
+            if (n == 0)
+                failure.localError = QStringLiteral("the local source ended after %1 bytes of %2").arg(sent).arg(size);
+            return -1;
+        }
+        const qint64 t0 = nowNs();
+        io.fromNs = m_meter.now(); // not the wait for the next buffer above and the rate limit's below
+        for (qint64 done = 0; done < n;) {
+            const ssize_t w = write(m_ctx, m_file, data + done, size_t(n - done));
+            if (w <= 0) {
+                failure.err = w < 0 ? errno : EIO;
                 return -1;
             }
-            const qint64 t0 = nowNs();
-            io.fromNs = m_meter.now(); // not the wait for the next buffer above and the rate limit's below
-            for (qint64 done = 0; done < n;) {
-                const ssize_t w = write(m_ctx, m_file, data + done, size_t(n - done));
-                if (w <= 0) {
-                    failure.err = w < 0 ? errno : EIO;
-                    return -1;
-                }
-                done += w;
-            }
-            io.toNs = m_meter.now();
-            if (nowNs() - t0 > SlowCallNs && m_io > MinIoBytes)
-                m_io /= 2;
-            sent += n;
-            limiter.throttle(sent);
-            return n;
-        }, [this] { return m_meter.now(); });
-        limiter.start();
-        const bool stopped = count(pump);
-        if (stopped || pump.lastReturn() < 0) {
-            fillTiming(m_moved);
-            m_result.senderBytes = m_moved;
-            if (stopped)
-                return cancelled();
-            if (failure.localFault != TransferFault::None)
-                return fail(failure.localFault, failure.localError);
-            return failErrno(failure.err, QStringLiteral("during the write"), false);
+            done += w;
         }
-        // Close inside the timed part: the server has the data once the close is answered.
-        closeFile();
+        io.toNs = m_meter.now();
+        shrinkAfterSlowCall(nowNs() - t0, &m_io);
+        sent += n;
+        m_limiter.throttle(sent);
+        return n;
+    }, [this] { return m_meter.now(); });
+    m_limiter.start();
+    const bool stopped = count(pump);
+    if (stopped || pump.lastReturn() < 0) {
         fillTiming(m_moved);
         m_result.senderBytes = m_moved;
-        feed.finish();
-        if (source.isFile())
-            m_result.extra.insert(QStringLiteral("disk_MBps"), source.disk().megabytesPerSecond());
-        // The server's own count.
-        struct stat st {};
-        if (smbc_getFunctionStat(m_ctx)(m_ctx, m_smb.url(m_spec.host.address).constData(), &st) == 0) {
-            m_result.bytes = st.st_size;
-            if (st.st_size != size)
-                return fail(TransferFault::Mismatch,
-                            QStringLiteral("the server stored %1 bytes of %2").arg(qint64(st.st_size)).arg(size));
-        } else {
-            m_result.warnings << QStringLiteral("the server did not answer stat; the byte count is the client's");
-        }
-        if (m_transfer.verify && !readBack(size))
-            return m_result;
+        return pumpFailed(stopped, failure, QStringLiteral("during the write"));
     }
+    // Close inside the timed part: the server has the data once the close is answered.
+    closeFile();
+    fillTiming(m_moved);
+    m_result.senderBytes = m_moved;
+    feed.finish();
+    noteSourceDisk(source);
+    return endUpload(size);
+}
+
+RunResult SmbRun::pumpFailed(bool stopped, const IoFailure &failure, const QString &during)
+{
+    if (stopped)
+        return cancelled();
+    if (failure.localFault != TransferFault::None)
+        return fail(failure.localFault, failure.localError);
+    return failErrno(failure.err, during, false);
+}
+
+RunResult SmbRun::endUpload(qint64 size)
+{
+    // The server's own count.
+    struct stat st {};
+    if (smbc_getFunctionStat(m_ctx)(m_ctx, m_smb.url(m_spec.host.address).constData(), &st) == 0) {
+        m_result.bytes = st.st_size;
+        if (st.st_size != size)
+            return fail(TransferFault::Mismatch,
+                        QStringLiteral("the server stored %1 bytes of %2").arg(qint64(st.st_size)).arg(size));
+    } else {
+        m_result.warnings << QStringLiteral("the server did not answer stat; the byte count is the client's");
+    }
+    if (m_transfer.verify && !readBack(size))
+        return m_result;
+    return succeeded();
+}
+
+void SmbRun::noteSuccess()
+{
     m_result.extra.insert(QStringLiteral("smb_protocols"),
                           m_smb.allowSmb1 ? QStringLiteral("NT1..SMB3") : QStringLiteral("SMB2_02..SMB3"));
-    m_result.status = RunStatus::Ok;
-    return m_result;
 }
 
 } // namespace
@@ -906,38 +865,26 @@ QList<ProtocolInfo> SmbDriver::protocolInfos()
                         "(as iperf3 -O): a fresh connection's first calls are slow while it ramps up. Their byte "
                         "count is recorded as smb_warmup_bytes")},
     };
-    ProtocolInfo read;
-    read.id = QStringLiteral("smb-read");
-    read.title = QStringLiteral("SMB read (server → client)");
-    read.description = QStringLiteral("Reads one file of the chosen size from an SMB share (writes it first if missing).");
-    read.timed = false;
-    read.clampsMss = false; // libsmbclient connects its own socket; the MSS is read and recorded
-    read.family = QStringLiteral("smb");
-    read.hostOptions = options;
-    read.create = [] { return std::make_unique<SmbDriver>(Direction::Read); };
-    ProtocolInfo write = read;
-    write.id = QStringLiteral("smb-write");
-    write.title = QStringLiteral("SMB write (client → server)");
-    write.description = QStringLiteral("Writes one generated file of the chosen size to an SMB share.");
-    write.create = [] { return std::make_unique<SmbDriver>(Direction::Write); };
-    return {read, write};
+    // libsmbclient connects its own socket; the MSS is read and recorded.
+    return protocolPair<SmbDriver>(QStringLiteral("smb"), false, options,
+        {QStringLiteral("smb-read"), QStringLiteral("SMB read (server → client)"),
+         QStringLiteral("Reads one file of the chosen size from an SMB share (writes it first if missing).")},
+        {QStringLiteral("smb-write"), QStringLiteral("SMB write (client → server)"),
+         QStringLiteral("Writes one generated file of the chosen size to an SMB share.")});
 }
 
-RunResult SmbDriver::run(const RunSpec &spec, RunObserver &observer)
+std::unique_ptr<TransferRun> SmbDriver::makeRun(const RunSpec &spec, RunObserver &observer) const
 {
-    SmbRun run(spec, observer, m_direction);
-    return run.run();
+    return std::make_unique<SmbRun>(spec, observer, m_direction);
 }
 
 PreflightProblemList SmbDriver::check(const RunSpec &spec, int timeoutMs)
 {
     // The checks of a plan run side by side; libsmbclient's contexts share process-wide state (its smb.conf,
-    // talloc stack frames), so one check at a time talks SMB.
+    // talloc stack frames), so one check at a time talks SMB, its context freed before the next.
     static std::mutex oneAtATime;
     const std::lock_guard<std::mutex> lock(oneAtATime);
-    QuietObserver quiet;
-    SmbRun run(spec, quiet, m_direction);
-    return run.check(timeoutMs);
+    return TransferDriver::check(spec, timeoutMs);
 }
 
 } // namespace wb
