@@ -5,6 +5,7 @@
 #include "protocols/DriverRegistry.h"
 #include "protocols/transfer/TestPattern.h"
 #include "protocols/transfer/TransferSettings.h"
+#include "support/TransferDriverChecks.h"
 
 #include <QDir>
 #include <QFile>
@@ -17,19 +18,6 @@
 
 using namespace wb;
 using namespace wb::test;
-
-namespace {
-
-qint64 patternMismatchInFile(const QString &path, qint64 expectedSize)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly) || f.size() != expectedSize)
-        return -2;
-    const QByteArray all = f.readAll();
-    return TestPattern::firstMismatch(all.constData(), 0, all.size());
-}
-
-} // namespace
 
 class TestCopyDriver : public QObject
 {
@@ -54,7 +42,7 @@ private:
     RunSpec spec(const QString &protocol, qint64 size, const QString &path) const;
     static RunResult runSpec(const RunSpec &s, TestObserver &observer)
     {
-        return DriverRegistry::create(s.protocol)->run(s, observer);
+        return runDriver(s, observer);
     }
     QTemporaryDir m_mount;
 };
@@ -132,9 +120,7 @@ void TestCopyDriver::missingFolder()
     TestObserver o;
     RunSpec w = spec(QStringLiteral("copy-write"), 1024 * 1024, m_mount.filePath(QStringLiteral("no/such/dir/x.bin")));
     const RunResult r = runSpec(w, o);
-    qInfo("%s", qPrintable(r.error));
-    QCOMPARE(r.status, RunStatus::Failed);
-    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("no_such_path"));
+    WB_CHECK(failedWith(r, QStringLiteral("no_such_path")));
     QVERIFY(r.error.contains(QStringLiteral("mounted-share")) && r.error.contains(QStringLiteral("copy write")));
 
     RunSpec rd = spec(QStringLiteral("copy-read"), 1024 * 1024, m_mount.filePath(QStringLiteral("absent.bin")));
@@ -157,9 +143,7 @@ void TestCopyDriver::corruptedFileIsCaught()
         f.write("X", 1);
     }
     const RunResult r = runSpec(spec(QStringLiteral("copy-read"), size, file), o);
-    qInfo("%s", qPrintable(r.error));
-    QCOMPARE(r.status, RunStatus::Failed);
-    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("mismatch"));
+    WB_CHECK(failedWith(r, QStringLiteral("mismatch")));
 }
 
 void TestCopyDriver::stopMidTransfer()
@@ -179,14 +163,8 @@ void TestCopyDriver::stopMidTransfer()
 
 void TestCopyDriver::localDiskFull()
 {
-    const qint64 size = 16LL * 1024 * 1024;
-    RunSpec s = spec(QStringLiteral("copy-read"), size, m_mount.path() + QStringLiteral("/to-full.bin"));
-    sinkToFile(s, QStringLiteral("/dev/full"));
-    TestObserver o;
-    const QString problem = faultProblem(runSpec(s, o), QStringLiteral("local_disk_full"),
-                                         QStringLiteral("mounted-share (127.0.0.1): copy read: "),
-                                         QStringLiteral("the local disk is full while writing /dev/full"), size);
-    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    const RunSpec s = spec(QStringLiteral("copy-read"), 16LL * 1024 * 1024, m_mount.path() + QStringLiteral("/to-full.bin"));
+    WB_CHECK(localDiskFullProblem(s, QStringLiteral("mounted-share (127.0.0.1): copy read: ")));
 }
 
 void TestCopyDriver::remoteDiskFull()
@@ -217,15 +195,7 @@ void TestCopyDriver::readReadsForeignFileAsItIs()
     const QDateTime modified = QFileInfo(path).lastModified();
     TestObserver o;
     const RunResult r = runSpec(spec(QStringLiteral("copy-read"), 1024 * 1024, path), o);
-    qInfo("%s", qPrintable(r.warnings.join(QLatin1Char('|'))));
-    QVERIFY2(r.ok(), qPrintable(r.error));
-    QCOMPARE(fileDigest(path), digest);
-    QCOMPARE(QFileInfo(path).lastModified(), modified);
-    QCOMPARE(r.bytes, found);
-    QCOMPARE(r.senderBytes, found);
-    QVERIFY(!r.extra.contains(QStringLiteral("seeded")));
-    QVERIFY(!r.extra.contains(QStringLiteral("verified")));
-    QCOMPARE(r.warnings.size(), 1);
+    WB_CHECK(readAsFoundProblem(r, path, digest, modified, found));
     QVERIFY2(r.warnings.first().contains(QStringLiteral("holds %1 bytes, not the plan's 1048576").arg(found))
                  && r.warnings.first().contains(QStringLiteral("read as it is")),
              qPrintable(r.warnings.first()));
@@ -290,9 +260,7 @@ void TestCopyDriver::writeKeepsForeignFile()
     const QByteArray digest = makeForeignFile(path, 12345, QString());
     TestObserver o;
     const RunResult r = runSpec(spec(QStringLiteral("copy-write"), 1024 * 1024, path), o);
-    qInfo("%s", qPrintable(r.error));
-    QCOMPARE(r.status, RunStatus::Failed);
-    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("foreign_file"));
+    WB_CHECK(failedWith(r, QStringLiteral("foreign_file")));
     QVERIFY2(r.error.contains(QStringLiteral("already exists on the server (12345 bytes) and is not a Wirebench test file")),
              qPrintable(r.error));
     QCOMPARE(fileDigest(path), digest);

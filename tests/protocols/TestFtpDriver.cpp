@@ -5,6 +5,7 @@
 #include "protocols/DriverRegistry.h"
 #include "protocols/transfer/TestPattern.h"
 #include "protocols/transfer/TransferSettings.h"
+#include "support/TransferDriverChecks.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -20,15 +21,6 @@ namespace {
 
 constexpr qint64 FourMiB = 4LL * 1024 * 1024;
 constexpr qint64 SmallDiskBytes = 16LL * 1024 * 1024;
-
-qint64 patternMismatchInFile(const QString &path, qint64 expectedSize)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly) || f.size() != expectedSize)
-        return -2;
-    const QByteArray all = f.readAll();
-    return TestPattern::firstMismatch(all.constData(), 0, all.size());
-}
 
 } // namespace
 
@@ -104,21 +96,12 @@ void TestFtpDriver::cleanupTestCase()
 
 RunSpec TestFtpDriver::spec(const QString &protocol, qint64 size, const QString &path) const
 {
-    RunSpec s;
-    s.protocol = protocol;
-    s.host = m_servers->ftpHost();
-    s.host.options.insert(QStringLiteral("ftp.path"), path);
-    s.frameSize = 1500;
-    s.params.fileSizeBytes = size;
-    s.params.options.insert(QLatin1String(TransferSettings::VerifyKey), true);
-    return s;
+    return transferSpec(protocol, m_servers->ftpHost(), QStringLiteral("ftp.path"), path, size);
 }
 
 RunResult TestFtpDriver::runSpec(const RunSpec &s, TestObserver &observer) const
 {
-    auto driver = DriverRegistry::create(s.protocol);
-    Q_ASSERT(driver);
-    return driver->run(s, observer);
+    return runDriver(s, observer);
 }
 
 void TestFtpDriver::putThenGetByteExact()
@@ -149,10 +132,7 @@ void TestFtpDriver::putThenGetByteExact()
     QVERIFY(down.extra.contains(QStringLiteral("verified")));
     QVERIFY2(down.warnings.isEmpty(), qPrintable(down.warnings.join(QLatin1Char('|')))); // no "read as it is"
     QVERIFY(!down.extra.contains(QStringLiteral("read_as_found")));
-    qint64 sampled = 0;
-    for (const Sample &s : down.samples)
-        sampled += s.bytes;
-    QCOMPARE(sampled, FourMiB); // the live samples add up to the figure's bytes
+    QCOMPARE(sampledBytes(down), FourMiB); // the live samples add up to the figure's bytes
     QVERIFY2(down.mss > 0 && down.mss <= 1460, qPrintable(QString::number(down.mss)));
 }
 
@@ -205,9 +185,7 @@ void TestFtpDriver::getMissingFileWithoutSeed()
     s.params.options.insert(QLatin1String(TransferSettings::CreateSeedKey), false);
     TestObserver o;
     const RunResult r = runSpec(s, o);
-    qInfo("%s", qPrintable(r.error));
-    QCOMPARE(r.status, RunStatus::Failed);
-    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("no_such_path"));
+    WB_CHECK(failedWith(r, QStringLiteral("no_such_path")));
     QVERIFY2(r.error.contains(QStringLiteral("test-vsftpd")) && r.error.contains(QStringLiteral("FTP GET"))
                  && r.error.contains(QStringLiteral("does-not-exist.bin")),
              qPrintable(r.error));
@@ -220,9 +198,7 @@ void TestFtpDriver::putIntoMissingFolder()
     WB_REQUIRE(m_ready, m_why);
     TestObserver o;
     const RunResult r = runSpec(spec(QStringLiteral("ftp-put"), FourMiB, QStringLiteral("no/such/dir/x.bin")), o);
-    qInfo("%s", qPrintable(r.error));
-    QCOMPARE(r.status, RunStatus::Failed);
-    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("no_such_path"));
+    WB_CHECK(failedWith(r, QStringLiteral("no_such_path")));
     QVERIFY2(r.error.contains(QStringLiteral("check the path")), qPrintable(r.error));
 }
 
@@ -233,9 +209,7 @@ void TestFtpDriver::wrongPassword()
     s.host.options.insert(QStringLiteral("ftp.password"), QStringLiteral("not-the-password-42"));
     TestObserver o;
     const RunResult r = runSpec(s, o);
-    qInfo("%s", qPrintable(r.error));
-    QCOMPARE(r.status, RunStatus::Failed);
-    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("login_refused"));
+    WB_CHECK(failedWith(r, QStringLiteral("login_refused")));
     QVERIFY2(r.error.contains(m_servers->user()) && r.error.contains(QStringLiteral("password")), qPrintable(r.error));
     QVERIFY(!r.error.contains(QStringLiteral("not-the-password-42")));
     for (const QVariant &v : r.extra)
@@ -249,9 +223,7 @@ void TestFtpDriver::unknownUser()
     s.host.options.insert(QStringLiteral("ftp.user"), QStringLiteral("nobody-like-this"));
     TestObserver o;
     const RunResult r = runSpec(s, o);
-    qInfo("%s", qPrintable(r.error));
-    QCOMPARE(r.status, RunStatus::Failed);
-    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("login_refused"));
+    WB_CHECK(failedWith(r, QStringLiteral("login_refused")));
     QVERIFY(!r.error.contains(m_servers->password()));
 }
 
@@ -263,9 +235,7 @@ void TestFtpDriver::serverNotListening()
     s.host.options.insert(QStringLiteral("ftp.port"), port);
     TestObserver o;
     const RunResult r = runSpec(s, o);
-    qInfo("%s", qPrintable(r.error));
-    QCOMPARE(r.status, RunStatus::Failed);
-    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("not_listening"));
+    WB_CHECK(failedWith(r, QStringLiteral("not_listening")));
     QVERIFY2(r.error.contains(QString::number(port)), qPrintable(r.error));
 }
 
@@ -304,8 +274,7 @@ void TestFtpDriver::serverKilledMidTransfer()
         const RunResult r = runSpec(s, o);
         qInfo("%s", qPrintable(r.error));
         QVERIFY(killed > 0);
-        QCOMPARE(r.status, RunStatus::Failed);
-        QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("closed_mid_transfer"));
+        WB_CHECK(failedWith(r, QStringLiteral("closed_mid_transfer")));
         QVERIFY2(r.error.contains(QStringLiteral("test-vsftpd")) && r.error.contains(QStringLiteral("closed")),
                  qPrintable(r.error));
         QVERIFY(!r.samples.isEmpty());
@@ -343,9 +312,7 @@ void TestFtpDriver::ftpsPutThenGetByteExact()
     s.host.options.insert(QStringLiteral("ftp.tls"), false);
     TestObserver plain;
     const RunResult refused = runSpec(s, plain);
-    qInfo("%s", qPrintable(refused.error));
-    QCOMPARE(refused.status, RunStatus::Failed);
-    QCOMPARE(refused.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("tls_required"));
+    WB_CHECK(failedWith(refused, QStringLiteral("tls_required")));
     QVERIFY2(refused.error.contains(QStringLiteral("Explicit FTPS")), qPrintable(refused.error));
 }
 
@@ -373,9 +340,7 @@ void TestFtpDriver::ftpsUntrustedCertificate()
         s.host.options.insert(QStringLiteral("ftp.path"), QStringLiteral("untrusted.bin"));
         TestObserver o;
         const RunResult r = runSpec(s, o);
-        qInfo("%s", qPrintable(r.error));
-        QCOMPARE(r.status, RunStatus::Failed);
-        QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("tls_untrusted"));
+        WB_CHECK(failedWith(r, QStringLiteral("tls_untrusted")));
         QVERIFY2(r.error.startsWith(QStringLiteral("test-vsftpd-tls (127.0.0.1:%1): FTP ").arg(m_servers->ftpsPort())),
                  qPrintable(r.error));
         QVERIFY2(r.error.contains(QStringLiteral("certificate not trusted")) && r.error.contains(QStringLiteral("CA file")),
@@ -395,9 +360,7 @@ void TestFtpDriver::ftpsMissingCaFile()
     s.host.options.insert(QStringLiteral("ftp.tls_ca_file"), m_servers->path() + QStringLiteral("/no-such-ca.pem"));
     TestObserver o;
     const RunResult r = runSpec(s, o);
-    qInfo("%s", qPrintable(r.error));
-    QCOMPARE(r.status, RunStatus::Failed);
-    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("tls_untrusted"));
+    WB_CHECK(failedWith(r, QStringLiteral("tls_untrusted")));
     QVERIFY2(r.error.contains(QStringLiteral("no-such-ca.pem")), qPrintable(r.error));
 }
 
@@ -409,9 +372,7 @@ void TestFtpDriver::ftpsRequiredButServerHasNoTls()
     s.host.options.insert(QStringLiteral("ftp.tls_trust"), QStringLiteral("accept any certificate (insecure)"));
     TestObserver o;
     const RunResult r = runSpec(s, o);
-    qInfo("%s", qPrintable(r.error));
-    QCOMPARE(r.status, RunStatus::Failed);
-    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("tls_not_offered"));
+    WB_CHECK(failedWith(r, QStringLiteral("tls_not_offered")));
     QVERIFY2(r.error.startsWith(QStringLiteral("test-vsftpd (127.0.0.1:%1): FTP PUT: ").arg(m_servers->ftpPort())),
              qPrintable(r.error));
     QVERIFY2(r.error.contains(QStringLiteral("does not offer explicit FTPS")), qPrintable(r.error));
@@ -451,23 +412,13 @@ void TestFtpDriver::ftpsRemoteDiskFull()
 void TestFtpDriver::localDiskFull()
 {
     WB_REQUIRE(m_ready, m_why);
-    const qint64 size = 16LL * 1024 * 1024;
-    RunSpec s = spec(QStringLiteral("ftp-get"), size, QStringLiteral("to-full.bin"));
-    sinkToFile(s, QStringLiteral("/dev/full"));
-    TestObserver o;
-    const QString problem = faultProblem(runSpec(s, o), QStringLiteral("local_disk_full"),
-                                         QStringLiteral("test-vsftpd (127.0.0.1:%1): FTP GET: ").arg(m_servers->ftpPort()),
-                                         QStringLiteral("the local disk is full while writing /dev/full"), size);
-    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    const RunSpec s = spec(QStringLiteral("ftp-get"), 16LL * 1024 * 1024, QStringLiteral("to-full.bin"));
+    WB_CHECK(localDiskFullProblem(s, QStringLiteral("test-vsftpd (127.0.0.1:%1): FTP GET: ").arg(m_servers->ftpPort())));
 }
 
 void TestFtpDriver::getReadsForeignFileAsItIs_data()
 {
-    QTest::addColumn<QString>("path");
-    QTest::addColumn<bool>("readOnly");
-    QTest::newRow("writable folder") << QStringLiteral("theirs/foreign.bin") << false;
-    QTest::newRow("read-only folder") << QStringLiteral("pub/big.bin") << true;
-    QTest::newRow("Wirebench's name, someone's content") << QStringLiteral("theirs/wirebench-lookalike.bin") << false;
+    foreignFileRows();
 }
 
 void TestFtpDriver::getReadsForeignFileAsItIs()
@@ -477,57 +428,21 @@ void TestFtpDriver::getReadsForeignFileAsItIs()
     WB_REQUIRE(m_ready, m_why);
     QFETCH(QString, path);
     QFETCH(bool, readOnly);
-    const QString full = m_servers->ftpRoot() + QLatin1Char('/') + path;
-    const QString folder = QFileInfo(full).absolutePath();
-    QVERIFY(readOnly ? makeReadOnlyFolder(folder) : QDir().mkpath(folder));
-    if (!readOnly)
-        QCOMPARE(QProcess::execute(QStringLiteral("chown"), {m_servers->user(), folder}), 0);
-    const qint64 found = 3 * 1024 * 1024 + 5;
-    const qint64 planned = 1024 * 1024;
-    const QByteArray digest = makeForeignFile(full, found, readOnly ? QString() : m_servers->user());
-    QVERIFY(!digest.isEmpty());
-    const QDateTime modified = QFileInfo(full).lastModified();
-
-    TestObserver o;
-    const RunResult r = runSpec(spec(QStringLiteral("ftp-get"), planned, path), o); // transfer.verify on
-    qInfo("%s", qPrintable(r.warnings.join(QLatin1Char('|'))));
-    QVERIFY2(r.ok(), qPrintable(r.error));
-    QCOMPARE(fileDigest(full), digest); // byte-identical
-    QCOMPARE(QFileInfo(full).lastModified(), modified);
-    QCOMPARE(r.bytes, found); // the file's real size is the transfer's
-    QCOMPARE(r.senderBytes, found);
-    QVERIFY(!r.extra.contains(QStringLiteral("seeded")));
-    QVERIFY(!r.extra.contains(QStringLiteral("verified")));
-    QCOMPARE(r.extra.value(QStringLiteral("read_as_found")).toBool(), true);
-    QCOMPARE(r.warnings.size(), 1);
-    const QString w = r.warnings.first();
-    QVERIFY2(w.contains(QStringLiteral("\"%1\" on the server holds %2 bytes, not the plan's %3").arg(path).arg(found).arg(planned))
-                 && w.contains(QStringLiteral("not a Wirebench test file")) && w.contains(QStringLiteral("read as it is"))
-                 && w.contains(QStringLiteral("left unchanged")) && w.contains(QStringLiteral("not verified")),
-             qPrintable(w));
-    QVERIFY(!w.contains(QStringLiteral("replaced")));
+    WB_CHECK(readsForeignFileAsItIsProblem(
+        [&](qint64 size, const QString &file) { return spec(QStringLiteral("ftp-get"), size, file); }, m_servers->ftpRoot(),
+        m_servers->user(), path, readOnly, {QStringLiteral("left unchanged")}));
 }
 
 void TestFtpDriver::getReplacesItsOwnTestFile()
 {
     WB_REQUIRE(m_ready, m_why);
     const QString path = QStringLiteral("wirebench-resize.bin");
-    TestObserver first;
-    const RunResult small = runSpec(spec(QStringLiteral("ftp-get"), 1024 * 1024, path), first);
-    QVERIFY2(small.ok(), qPrintable(small.error));
-    QCOMPARE(small.extra.value(QStringLiteral("seeded")).toBool(), true);
+    RunResult small;
+    RunResult big;
+    WB_CHECK(replacesOwnTestFileProblem([&](qint64 size) { return spec(QStringLiteral("ftp-get"), size, path); },
+                                        m_servers->ftpRoot() + QLatin1Char('/') + path, &small, &big));
     QVERIFY(!small.extra.contains(QStringLiteral("replaced_test_file_bytes")));
-
-    const qint64 size = 2 * 1024 * 1024 + 3;
-    TestObserver second;
-    const RunResult big = runSpec(spec(QStringLiteral("ftp-get"), size, path), second);
-    QVERIFY2(big.ok(), qPrintable(big.error));
-    QCOMPARE(big.bytes, size);
     QCOMPARE(big.extra.value(QStringLiteral("seeded")).toBool(), true);
-    QCOMPARE(big.extra.value(QStringLiteral("replaced_test_file_bytes")).toLongLong(), 1024 * 1024);
-    QVERIFY(big.extra.contains(QStringLiteral("verified")));
-    QVERIFY2(big.warnings.isEmpty(), qPrintable(big.warnings.join(QLatin1Char('|'))));
-    QCOMPARE(patternMismatchInFile(m_servers->ftpRoot() + QLatin1Char('/') + path, size), -1);
 }
 
 void TestFtpDriver::getOwnTestFileInReadOnlyFolder()
@@ -541,9 +456,7 @@ void TestFtpDriver::getOwnTestFileInReadOnlyFolder()
     QVERIFY(!digest.isEmpty());
     TestObserver o;
     const RunResult r = runSpec(spec(QStringLiteral("ftp-get"), 2 * 1024 * 1024, path), o);
-    qInfo("%s", qPrintable(r.error));
-    QCOMPARE(r.status, RunStatus::Failed);
-    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("permission_denied"));
+    WB_CHECK(failedWith(r, QStringLiteral("permission_denied")));
     QVERIFY2(r.error.startsWith(QStringLiteral("test-vsftpd (127.0.0.1:%1): FTP GET: ").arg(m_servers->ftpPort()))
                  && r.error.contains(QStringLiteral("refused to store"))
                  && r.error.contains(QStringLiteral("while replacing Wirebench's 1048576-byte test file with a 2097152-byte one")),
@@ -561,48 +474,17 @@ void TestFtpDriver::fullLocalDiskKeepsNoPartialFile()
     QString why;
     WB_REQUIRE(disk.mount(m_servers->scratch() + QStringLiteral("/small-ftp"), 4LL * 1024 * 1024, &why), why);
     const qint64 size = 16LL * 1024 * 1024;
-    RunSpec s = spec(QStringLiteral("ftp-get"), size, QStringLiteral("to-small-disk.bin"));
-    const QString local = disk.path() + QStringLiteral("/download.bin");
-    sinkToFile(s, local);
-    TestObserver o;
-    const RunResult r = runSpec(s, o);
-    const QString problem = faultProblem(r, QStringLiteral("local_disk_full"),
-                                         QStringLiteral("test-vsftpd (127.0.0.1:%1): FTP GET: the local disk is full while writing %2 (")
-                                             .arg(m_servers->ftpPort())
-                                             .arg(local),
-                                         QStringLiteral("B received); the partial file was removed: free space on this computer"),
-                                         size);
-    QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    QVERIFY(!QFile::exists(local));
-    QVERIFY2(disk.usedBytes() < 64 * 1024, qPrintable(QString::number(disk.usedBytes())));
+    const RunSpec s = spec(QStringLiteral("ftp-get"), size, QStringLiteral("to-small-disk.bin"));
+    WB_CHECK(fullLocalDiskProblem(s, disk, QStringLiteral("test-vsftpd (127.0.0.1:%1): FTP GET: ").arg(m_servers->ftpPort())));
 }
 
 void TestFtpDriver::writeKeepsForeignFile()
 {
     // A PUT does not overwrite a file that Wirebench did not write; it does overwrite its own.
     WB_REQUIRE(m_ready, m_why);
-    const QString path = QStringLiteral("theirs/keep.bin");
-    const QString full = m_servers->ftpRoot() + QLatin1Char('/') + path;
-    QVERIFY(QDir().mkpath(QFileInfo(full).absolutePath()));
-    QCOMPARE(QProcess::execute(QStringLiteral("chown"), {m_servers->user(), QFileInfo(full).absolutePath()}), 0);
-    const QByteArray digest = makeForeignFile(full, 12345, m_servers->user());
-    TestObserver o;
-    const RunResult r = runSpec(spec(QStringLiteral("ftp-put"), FourMiB, path), o);
-    qInfo("%s", qPrintable(r.error));
-    QCOMPARE(r.status, RunStatus::Failed);
-    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("foreign_file"));
-    QVERIFY2(r.error.startsWith(QStringLiteral("test-vsftpd (127.0.0.1:%1): FTP PUT: \"theirs/keep.bin\" already exists on "
-                                               "the server (12345 bytes) and is not a Wirebench test file")
-                                    .arg(m_servers->ftpPort()))
-                 && r.error.contains(QStringLiteral("Wirebench does not overwrite it: choose another file name")),
-             qPrintable(r.error));
-    QCOMPARE(fileDigest(full), digest);
-
-    const QString own = QStringLiteral("theirs/wirebench-own.bin");
-    QVERIFY(!makeTestPatternFile(m_servers->ftpRoot() + QLatin1Char('/') + own, 1000, m_servers->user()).isEmpty());
-    const RunResult put = runSpec(spec(QStringLiteral("ftp-put"), FourMiB, own), o);
-    QVERIFY2(put.ok(), qPrintable(put.error));
-    QCOMPARE(patternMismatchInFile(m_servers->ftpRoot() + QLatin1Char('/') + own, FourMiB), -1);
+    WB_CHECK(keepsForeignFileProblem([&](const QString &path) { return spec(QStringLiteral("ftp-put"), FourMiB, path); },
+                                     m_servers->ftpRoot(), m_servers->user(),
+                                     QStringLiteral("test-vsftpd (127.0.0.1:%1): FTP PUT: ").arg(m_servers->ftpPort())));
 }
 
 void TestFtpDriver::smbServerOnTheFtpPort()
@@ -619,8 +501,7 @@ void TestFtpDriver::smbServerOnTheFtpPort()
     clock.start();
     const RunResult r = runSpec(s, o);
     qInfo("%s (after %.1f s)", qPrintable(r.error), clock.elapsed() / 1000.0);
-    QCOMPARE(r.status, RunStatus::Failed);
-    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("wrong_service"));
+    WB_CHECK(failedWith(r, QStringLiteral("wrong_service")));
     QVERIFY2(r.error.startsWith(QStringLiteral("test-vsftpd (127.0.0.1:%1): FTP GET: port %1 of 127.0.0.1 holds an SMB "
                                                "server, not FTP: it sent no greeting within 3 s and answered an SMB NEGOTIATE: "
                                                "check the port in the host's settings")

@@ -5,6 +5,7 @@
 #include "protocols/DriverRegistry.h"
 #include "protocols/transfer/TestPattern.h"
 #include "protocols/transfer/TransferSettings.h"
+#include "support/TransferDriverChecks.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -23,15 +24,6 @@ namespace {
 
 constexpr qint64 FourMiB = 4LL * 1024 * 1024;
 constexpr qint64 SmallDiskBytes = 16LL * 1024 * 1024;
-
-qint64 patternMismatchInFile(const QString &path, qint64 expectedSize)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly) || f.size() != expectedSize)
-        return -2;
-    const QByteArray all = f.readAll();
-    return TestPattern::firstMismatch(all.constData(), 0, all.size());
-}
 
 } // namespace
 
@@ -100,21 +92,12 @@ void TestSmbDriver::cleanupTestCase()
 
 RunSpec TestSmbDriver::spec(const QString &protocol, qint64 size, const QString &path) const
 {
-    RunSpec s;
-    s.protocol = protocol;
-    s.host = m_servers->smbHost();
-    s.host.options.insert(QStringLiteral("smb.path"), path);
-    s.frameSize = 1500;
-    s.params.fileSizeBytes = size;
-    s.params.options.insert(QLatin1String(TransferSettings::VerifyKey), true);
-    return s;
+    return transferSpec(protocol, m_servers->smbHost(), QStringLiteral("smb.path"), path, size);
 }
 
 RunResult TestSmbDriver::runSpec(const RunSpec &s, TestObserver &observer)
 {
-    auto driver = DriverRegistry::create(s.protocol);
-    Q_ASSERT(driver);
-    return driver->run(s, observer);
+    return runDriver(s, observer);
 }
 
 void TestSmbDriver::writeThenReadByteExact()
@@ -140,10 +123,7 @@ void TestSmbDriver::writeThenReadByteExact()
     // A healthy run: no fault, no warning (a foreign file, SMB1 or another service would give one).
     QVERIFY2(up.warnings.isEmpty() && down.warnings.isEmpty(), qPrintable(up.warnings.join(QLatin1Char('|')) + down.warnings.join(QLatin1Char('|'))));
     QVERIFY(!down.extra.contains(QStringLiteral("fault")) && !down.extra.contains(QStringLiteral("read_as_found")));
-    qint64 sampled = 0;
-    for (const Sample &s : down.samples)
-        sampled += s.bytes;
-    QCOMPARE(sampled, size);
+    QCOMPARE(sampledBytes(down), size);
 }
 
 void TestSmbDriver::readSeedsMissingFile()
@@ -210,10 +190,7 @@ void TestSmbDriver::warmUpIsUntimedAndRecorded()
     QVERIFY(r.extra.contains(QStringLiteral("verified")));
     QCOMPARE(r.extra.value(QStringLiteral("smb_warmup_bytes")).toLongLong(), warmUp ? 3 * io : 0);
     QCOMPARE(r.bytes, size);
-    qint64 sampled = 0;
-    for (const Sample &x : r.samples)
-        sampled += x.bytes;
-    QCOMPARE(sampled, size);
+    QCOMPARE(sampledBytes(r), size);
     // The I/O calls run on a thread of their own; the observer still hears from the driver's (calling) thread.
     QVERIFY(!o.samples.isEmpty());
     QVERIFY(samplesOnCaller);
@@ -267,9 +244,7 @@ void TestSmbDriver::wrongPassword()
     s.host.options.insert(QStringLiteral("smb.password"), QStringLiteral("not-the-password-42"));
     TestObserver o;
     const RunResult r = runSpec(s, o);
-    qInfo("%s", qPrintable(r.error));
-    QCOMPARE(r.status, RunStatus::Failed);
-    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("login_refused"));
+    WB_CHECK(failedWith(r, QStringLiteral("login_refused")));
     QVERIFY(r.error.contains(QStringLiteral("test-samba")) && r.error.contains(QStringLiteral("SMB write")));
     QVERIFY(!r.error.contains(QStringLiteral("not-the-password-42")));
     QVERIFY(!QFile::exists(m_servers->smbRoot() + QStringLiteral("/pw.bin")));
@@ -282,9 +257,7 @@ void TestSmbDriver::unknownUser()
     s.host.options.insert(QStringLiteral("smb.user"), QStringLiteral("nobody-like-this"));
     TestObserver o;
     const RunResult r = runSpec(s, o);
-    qInfo("%s", qPrintable(r.error));
-    QCOMPARE(r.status, RunStatus::Failed);
-    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("login_refused"));
+    WB_CHECK(failedWith(r, QStringLiteral("login_refused")));
     QVERIFY(!r.error.contains(m_servers->password()));
 }
 
@@ -295,9 +268,7 @@ void TestSmbDriver::missingShare()
     s.host.options.insert(QStringLiteral("smb.share"), QStringLiteral("nosuchshare"));
     TestObserver o;
     const RunResult r = runSpec(s, o);
-    qInfo("%s", qPrintable(r.error));
-    QCOMPARE(r.status, RunStatus::Failed);
-    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("no_such_share"));
+    WB_CHECK(failedWith(r, QStringLiteral("no_such_share")));
     QVERIFY(r.error.contains(QStringLiteral("nosuchshare")));
 }
 
@@ -308,15 +279,11 @@ void TestSmbDriver::missingPath()
     s.params.options.insert(QLatin1String(TransferSettings::CreateSeedKey), false);
     TestObserver o;
     const RunResult r = runSpec(s, o);
-    qInfo("%s", qPrintable(r.error));
-    QCOMPARE(r.status, RunStatus::Failed);
-    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("no_such_path"));
+    WB_CHECK(failedWith(r, QStringLiteral("no_such_path")));
 
     RunSpec w = spec(QStringLiteral("smb-write"), FourMiB, QStringLiteral("no/such/dir/x.bin"));
     const RunResult rw = runSpec(w, o);
-    qInfo("%s", qPrintable(rw.error));
-    QCOMPARE(rw.status, RunStatus::Failed);
-    QCOMPARE(rw.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("no_such_path"));
+    WB_CHECK(failedWith(rw, QStringLiteral("no_such_path")));
 }
 
 void TestSmbDriver::serverNotListening()
@@ -326,9 +293,7 @@ void TestSmbDriver::serverNotListening()
     s.host.options.insert(QStringLiteral("smb.port"), FileServerFixture::closedPort());
     TestObserver o;
     const RunResult r = runSpec(s, o);
-    qInfo("%s", qPrintable(r.error));
-    QCOMPARE(r.status, RunStatus::Failed);
-    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("not_listening"));
+    WB_CHECK(failedWith(r, QStringLiteral("not_listening")));
 }
 
 void TestSmbDriver::stopMidTransfer()
@@ -367,8 +332,7 @@ void TestSmbDriver::serverKilledMidTransfer()
         const RunResult r = runSpec(s, o);
         qInfo("%s", qPrintable(r.error));
         QVERIFY(killed > 0);
-        QCOMPARE(r.status, RunStatus::Failed);
-        QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("closed_mid_transfer"));
+        WB_CHECK(failedWith(r, QStringLiteral("closed_mid_transfer")));
         QVERIFY(!r.samples.isEmpty());
     }
 }
@@ -388,23 +352,13 @@ void TestSmbDriver::remoteDiskFull()
 void TestSmbDriver::localDiskFull()
 {
     WB_REQUIRE(m_ready, m_why);
-    const qint64 size = 16LL * 1024 * 1024;
-    RunSpec s = spec(QStringLiteral("smb-read"), size, QStringLiteral("to-full.bin"));
-    sinkToFile(s, QStringLiteral("/dev/full"));
-    TestObserver o;
-    const QString problem = faultProblem(runSpec(s, o), QStringLiteral("local_disk_full"),
-                                         QStringLiteral("test-samba (127.0.0.1:%1): SMB read: ").arg(m_servers->smbPort()),
-                                         QStringLiteral("the local disk is full while writing /dev/full"), size);
-    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    const RunSpec s = spec(QStringLiteral("smb-read"), 16LL * 1024 * 1024, QStringLiteral("to-full.bin"));
+    WB_CHECK(localDiskFullProblem(s, QStringLiteral("test-samba (127.0.0.1:%1): SMB read: ").arg(m_servers->smbPort())));
 }
 
 void TestSmbDriver::readReadsForeignFileAsItIs_data()
 {
-    QTest::addColumn<QString>("path");
-    QTest::addColumn<bool>("readOnly");
-    QTest::newRow("writable folder") << QStringLiteral("theirs/foreign.bin") << false;
-    QTest::newRow("read-only folder") << QStringLiteral("pub/big.bin") << true;
-    QTest::newRow("Wirebench's name, someone's content") << QStringLiteral("theirs/wirebench-lookalike.bin") << false;
+    foreignFileRows();
 }
 
 void TestSmbDriver::readReadsForeignFileAsItIs()
@@ -413,55 +367,19 @@ void TestSmbDriver::readReadsForeignFileAsItIs()
     WB_REQUIRE(m_ready, m_why);
     QFETCH(QString, path);
     QFETCH(bool, readOnly);
-    const QString full = m_servers->smbRoot() + QLatin1Char('/') + path;
-    const QString folder = QFileInfo(full).absolutePath();
-    QVERIFY(readOnly ? makeReadOnlyFolder(folder) : QDir().mkpath(folder));
-    if (!readOnly)
-        QCOMPARE(QProcess::execute(QStringLiteral("chown"), {m_servers->user(), folder}), 0);
-    const qint64 found = 3 * 1024 * 1024 + 5;
-    const qint64 planned = 1024 * 1024;
-    const QByteArray digest = makeForeignFile(full, found, readOnly ? QString() : m_servers->user());
-    QVERIFY(!digest.isEmpty());
-    const QDateTime modified = QFileInfo(full).lastModified();
-
-    TestObserver o;
-    const RunResult r = runSpec(spec(QStringLiteral("smb-read"), planned, path), o); // transfer.verify on
-    qInfo("%s", qPrintable(r.warnings.join(QLatin1Char('|'))));
-    QVERIFY2(r.ok(), qPrintable(r.error));
-    QCOMPARE(fileDigest(full), digest);
-    QCOMPARE(QFileInfo(full).lastModified(), modified);
-    QCOMPARE(r.bytes, found);
-    QCOMPARE(r.senderBytes, found);
-    QVERIFY(!r.extra.contains(QStringLiteral("seeded")));
-    QVERIFY(!r.extra.contains(QStringLiteral("verified")));
-    QCOMPARE(r.extra.value(QStringLiteral("read_as_found")).toBool(), true);
-    QCOMPARE(r.warnings.size(), 1);
-    const QString w = r.warnings.first();
-    QVERIFY2(w.contains(QStringLiteral("\"%1\" on the server holds %2 bytes, not the plan's %3").arg(path).arg(found).arg(planned))
-                 && w.contains(QStringLiteral("not a Wirebench test file")) && w.contains(QStringLiteral("read as it is"))
-                 && w.contains(QStringLiteral("not verified")),
-             qPrintable(w));
-    QVERIFY(!w.contains(QStringLiteral("replaced")));
+    WB_CHECK(readsForeignFileAsItIsProblem(
+        [&](qint64 size, const QString &file) { return spec(QStringLiteral("smb-read"), size, file); }, m_servers->smbRoot(),
+        m_servers->user(), path, readOnly, {}));
 }
 
 void TestSmbDriver::readReplacesItsOwnTestFile()
 {
     WB_REQUIRE(m_ready, m_why);
     const QString path = QStringLiteral("wirebench-resize.bin");
-    TestObserver first;
-    const RunResult small = runSpec(spec(QStringLiteral("smb-read"), 1024 * 1024, path), first);
-    QVERIFY2(small.ok(), qPrintable(small.error));
-    QCOMPARE(small.extra.value(QStringLiteral("seeded")).toBool(), true);
-
-    const qint64 size = 2 * 1024 * 1024 + 3;
-    TestObserver second;
-    const RunResult big = runSpec(spec(QStringLiteral("smb-read"), size, path), second);
-    QVERIFY2(big.ok(), qPrintable(big.error));
-    QCOMPARE(big.bytes, size);
-    QCOMPARE(big.extra.value(QStringLiteral("replaced_test_file_bytes")).toLongLong(), 1024 * 1024);
-    QVERIFY(big.extra.contains(QStringLiteral("verified")));
-    QVERIFY2(big.warnings.isEmpty(), qPrintable(big.warnings.join(QLatin1Char('|'))));
-    QCOMPARE(patternMismatchInFile(m_servers->smbRoot() + QLatin1Char('/') + path, size), -1);
+    RunResult small;
+    RunResult big;
+    WB_CHECK(replacesOwnTestFileProblem([&](qint64 size) { return spec(QStringLiteral("smb-read"), size, path); },
+                                        m_servers->smbRoot() + QLatin1Char('/') + path, &small, &big));
 }
 
 void TestSmbDriver::readOwnTestFileInReadOnlyFolder()
@@ -474,9 +392,7 @@ void TestSmbDriver::readOwnTestFileInReadOnlyFolder()
     QVERIFY(!digest.isEmpty());
     TestObserver o;
     const RunResult r = runSpec(spec(QStringLiteral("smb-read"), 2 * 1024 * 1024, path), o);
-    qInfo("%s", qPrintable(r.error));
-    QCOMPARE(r.status, RunStatus::Failed);
-    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("permission_denied"));
+    WB_CHECK(failedWith(r, QStringLiteral("permission_denied")));
     QVERIFY2(r.error.contains(QStringLiteral("access denied"))
                  && r.error.contains(QStringLiteral("while replacing Wirebench's 1048576-byte test file with a 2097152-byte one")),
              qPrintable(r.error));
@@ -492,20 +408,8 @@ void TestSmbDriver::fullLocalDiskKeepsNoPartialFile()
     QString why;
     WB_REQUIRE(disk.mount(m_servers->scratch() + QStringLiteral("/small-smb"), 4LL * 1024 * 1024, &why), why);
     const qint64 size = 16LL * 1024 * 1024;
-    RunSpec s = spec(QStringLiteral("smb-read"), size, QStringLiteral("to-small-disk.bin"));
-    const QString local = disk.path() + QStringLiteral("/download.bin");
-    sinkToFile(s, local);
-    TestObserver o;
-    const RunResult r = runSpec(s, o);
-    const QString problem = faultProblem(r, QStringLiteral("local_disk_full"),
-                                         QStringLiteral("test-samba (127.0.0.1:%1): SMB read: the local disk is full while writing %2 (")
-                                             .arg(m_servers->smbPort())
-                                             .arg(local),
-                                         QStringLiteral("B received); the partial file was removed: free space on this computer"),
-                                         size);
-    QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    QVERIFY(!QFile::exists(local));
-    QVERIFY2(disk.usedBytes() < 64 * 1024, qPrintable(QString::number(disk.usedBytes())));
+    const RunSpec s = spec(QStringLiteral("smb-read"), size, QStringLiteral("to-small-disk.bin"));
+    WB_CHECK(fullLocalDiskProblem(s, disk, QStringLiteral("test-samba (127.0.0.1:%1): SMB read: ").arg(m_servers->smbPort())));
 }
 
 void TestSmbDriver::smb1OnlyServer()
@@ -521,9 +425,7 @@ void TestSmbDriver::smb1OnlyServer()
     s.host.options.insert(QStringLiteral("smb.path"), QStringLiteral("smb1.bin"));
     TestObserver o;
     const RunResult refused = runSpec(s, o);
-    qInfo("%s", qPrintable(refused.error));
-    QCOMPARE(refused.status, RunStatus::Failed);
-    QCOMPARE(refused.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("smb1_only"));
+    WB_CHECK(failedWith(refused, QStringLiteral("smb1_only")));
     QVERIFY2(refused.error.startsWith(QStringLiteral("test-samba (127.0.0.1:%1): SMB read: the server speaks only SMB1 (NT1)")
                                           .arg(smb1.smbPort()))
                  && refused.error.contains(QStringLiteral("\"Allow SMB1 (NT1)\""))
@@ -553,8 +455,7 @@ void TestSmbDriver::ftpServerOnTheSmbPort()
     clock.start();
     const RunResult r = runSpec(s, o);
     qInfo("%s (after %.1f s)", qPrintable(r.error), clock.elapsed() / 1000.0);
-    QCOMPARE(r.status, RunStatus::Failed);
-    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("wrong_service"));
+    WB_CHECK(failedWith(r, QStringLiteral("wrong_service")));
     QVERIFY2(r.error.startsWith(QStringLiteral("test-samba (127.0.0.1:%1): SMB read: port %1 of 127.0.0.1 answered with "
                                                "an FTP banner \"220 (vsFTPd ")
                                     .arg(m_servers->ftpPort()))
@@ -567,28 +468,9 @@ void TestSmbDriver::writeKeepsForeignFile()
 {
     // A write does not overwrite a file that Wirebench did not write; it does overwrite its own.
     WB_REQUIRE(m_ready, m_why);
-    const QString path = QStringLiteral("theirs/keep.bin");
-    const QString full = m_servers->smbRoot() + QLatin1Char('/') + path;
-    QVERIFY(QDir().mkpath(QFileInfo(full).absolutePath()));
-    QCOMPARE(QProcess::execute(QStringLiteral("chown"), {m_servers->user(), QFileInfo(full).absolutePath()}), 0);
-    const QByteArray digest = makeForeignFile(full, 12345, m_servers->user());
-    TestObserver o;
-    const RunResult r = runSpec(spec(QStringLiteral("smb-write"), FourMiB, path), o);
-    qInfo("%s", qPrintable(r.error));
-    QCOMPARE(r.status, RunStatus::Failed);
-    QCOMPARE(r.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("foreign_file"));
-    QVERIFY2(r.error.startsWith(QStringLiteral("test-samba (127.0.0.1:%1): SMB write: \"theirs/keep.bin\" already exists on "
-                                               "the server (12345 bytes) and is not a Wirebench test file")
-                                    .arg(m_servers->smbPort()))
-                 && r.error.contains(QStringLiteral("Wirebench does not overwrite it: choose another file name")),
-             qPrintable(r.error));
-    QCOMPARE(fileDigest(full), digest);
-
-    const QString own = QStringLiteral("theirs/wirebench-own.bin");
-    QVERIFY(!makeTestPatternFile(m_servers->smbRoot() + QLatin1Char('/') + own, 1000, m_servers->user()).isEmpty());
-    const RunResult put = runSpec(spec(QStringLiteral("smb-write"), FourMiB, own), o);
-    QVERIFY2(put.ok(), qPrintable(put.error));
-    QCOMPARE(patternMismatchInFile(m_servers->smbRoot() + QLatin1Char('/') + own, FourMiB), -1);
+    WB_CHECK(keepsForeignFileProblem([&](const QString &path) { return spec(QStringLiteral("smb-write"), FourMiB, path); },
+                                     m_servers->smbRoot(), m_servers->user(),
+                                     QStringLiteral("test-samba (127.0.0.1:%1): SMB write: ").arg(m_servers->smbPort())));
 }
 
 QTEST_GUILESS_MAIN(TestSmbDriver)
