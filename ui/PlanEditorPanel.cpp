@@ -2,6 +2,7 @@
 
 #include "OptionForm.h"
 #include "RepeatOptionsBox.h"
+#include "model/Frame.h"
 #include "protocols/DriverRegistry.h"
 #include "protocols/transfer/TransferSettings.h"
 #include "settings/Config.h"
@@ -66,8 +67,9 @@ PlanEditorPanel::PlanEditorPanel(Config *config, QWidget *parent)
     m_customFrames = new QLineEdit(frameBox);
     m_customFrames->setObjectName(QStringLiteral("customFramesEdit"));
     m_customFrames->setPlaceholderText(tr("more, e.g. 4000, 7000"));
-    m_customFrames->setToolTip(tr("Further frame sizes in bytes (576..65535), separated by commas. "
-                                  "The TCP MSS is the frame size minus 40 B."));
+    m_customFrames->setToolTip(tr("Further frame sizes in bytes (%1), separated by commas. "
+                                  "The TCP MSS is the frame size minus 40 B.")
+                                   .arg(Frame::rangeText()));
     auto *frameLayout = new QGridLayout(frameBox); // two rows, so that the panel stays narrow
     frameLayout->addWidget(m_frame1500, 0, 0);
     frameLayout->addWidget(m_frame9000, 0, 1);
@@ -223,9 +225,9 @@ QList<int> PlanEditorPanel::customFrames(QStringList *errors) const
     for (const QString &part : m_customFrames->text().split(separators, Qt::SkipEmptyParts)) {
         bool ok = false;
         const int frame = part.toInt(&ok);
-        if (!ok || frame < 576 || frame > 65535) {
+        if (!ok || !Frame::inRange(frame)) {
             if (errors)
-                *errors << tr("Custom frame size \"%1\" is not a number of bytes in 576..65535.").arg(part);
+                *errors << tr("Custom frame size \"%1\" is not a number of bytes in %2.").arg(part, Frame::rangeText());
             continue;
         }
         if (!frames.contains(frame))

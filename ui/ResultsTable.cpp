@@ -1,6 +1,6 @@
 #include "ResultsTable.h"
 
-#include "analysis/FrameRule.h"
+#include "model/Frame.h"
 
 #include <QHeaderView>
 #include <QStyle>
@@ -76,7 +76,7 @@ void ResultsTable::addResult(const RunResult &result)
     set(HostName, spec.host.displayName());
     set(Os, spec.host.osLabel.isEmpty() ? result.serverOs : spec.host.osLabel)->setToolTip(result.serverOs);
     set(Protocol, spec.protocol);
-    set(Frame, FrameRule::frameText(result), true); // the frame its MSS made, and the plan's when they differ
+    set(Frame, Frame::frameText(result), true); // the frame its MSS made, and the plan's when they differ
     set(Mss, result.mss > 0 ? QString::number(result.mss) : tr("-"), true);
     set(Repetition, QString::number(spec.repetition), true);
     const bool ok = result.ok();

@@ -1,6 +1,6 @@
 #include "SummaryTable.h"
 
-#include "analysis/FrameRule.h"
+#include "model/Frame.h"
 #include "analysis/RunAnalyzer.h"
 
 #include <QHeaderView>
@@ -156,7 +156,7 @@ void SummaryTable::rebuild()
         set(HostName, t.host.displayName());
         set(Os, t.host.osLabel);
         set(Protocol, t.protocol);
-        set(Frame, runs.isEmpty() ? QString::number(t.frameSize) : FrameRule::frameText(runs), true);
+        set(Frame, runs.isEmpty() ? QString::number(t.frameSize) : Frame::frameText(runs), true);
         set(Mss, t.mss > 0 ? QString::number(t.mss) : tr("-"), true);
         set(RepsOk, QString::number(t.okRuns), true);
         QTableWidgetItem *failed = set(RepsFailed, QString::number(t.failedRuns), true);

@@ -1,5 +1,6 @@
 #include "CliOptions.h"
 
+#include "model/Frame.h"
 #include "protocols/DriverRegistry.h"
 #include "protocols/tcp/TcpDriver.h"
 #include "protocols/transfer/TransferSettings.h"
@@ -466,8 +467,9 @@ bool RunParse::frames()
     for (const QString &f : splitList(parser.p.values(parser.frame))) {
         bool ok = false;
         const int frame = f.toInt(&ok);
-        if (!ok || frame < 576 || frame > 65535)
-            return fail(QStringLiteral("--frame \"%1\": a frame size is a number of bytes from 576 to 65535").arg(f));
+        if (!ok || !Frame::inRange(frame))
+            return fail(QStringLiteral("--frame \"%1\": a frame size is a number of bytes from %2 to %3")
+                            .arg(f).arg(Frame::kMinBytes).arg(Frame::kMaxBytes));
         if (!plan.frameSizes.contains(frame))
             plan.frameSizes.append(frame);
     }

@@ -5,7 +5,7 @@
 #include "PreflightOutput.h"
 #include "StoreCommands.h"
 #include "analysis/Bottleneck.h"
-#include "analysis/FrameRule.h"
+#include "model/Frame.h"
 #include "engine/Preflight.h"
 #include "formats/CsvExport.h"
 #include "formats/JsonExport.h"
@@ -199,7 +199,7 @@ QString RunCommand::runLine(const RunResult &r) const
     QString line = QStringLiteral("run %1/%2  %3  [%4]  %5  frame %6%7  rep %8/%9  ")
                        .arg(r.spec.index + 1)
                        .arg(m_runCount)
-                       .arg(hostLabel(r.spec.host), osOf(r), r.spec.protocol, FrameRule::frameText(r))
+                       .arg(hostLabel(r.spec.host), osOf(r), r.spec.protocol, Frame::frameText(r))
                        .arg(mss)
                        .arg(r.spec.repetition)
                        .arg(m_options.plan.repetitions);
@@ -252,7 +252,7 @@ void RunCommand::printSummary()
     for (const TestSummary &t : tests) {
         QStringList row{hostLabel(t.host),
                         t.host.osLabel.isEmpty() ? QStringLiteral("-") : t.host.osLabel,
-                        t.protocol + QStringLiteral(" @ ") + FrameRule::frameText(t.runsOf(m_results)),
+                        t.protocol + QStringLiteral(" @ ") + Frame::frameText(t.runsOf(m_results)),
                         t.mss > 0 ? QString::number(t.mss) : QStringLiteral("-"),
                         QStringLiteral("%1/%2").arg(t.okRuns).arg(t.okRuns + t.failedRuns)};
         if (t.okRuns > 0) {
@@ -292,7 +292,7 @@ void RunCommand::printSummary()
             heading = true;
         }
         Console::out(QStringLiteral("%1  %2 @ %3: %4")
-                         .arg(hostLabel(t.host), t.protocol, FrameRule::frameText(t.runsOf(m_results)), sentence));
+                         .arg(hostLabel(t.host), t.protocol, Frame::frameText(t.runsOf(m_results)), sentence));
     }
 }
 

@@ -1,7 +1,7 @@
 #include "Bottleneck.h"
 
 #include "Ceiling.h"
-#include "FrameRule.h"
+#include "model/Frame.h"
 
 #include <QHash>
 
@@ -328,7 +328,7 @@ Evidence Bottleneck::evidenceFrom(const RunResultList &results)
         if (!r.extra.contains(QStringLiteral("segments")) && r.extra.contains(QStringLiteral("retransmits"))) {
             // Segments the sender put on the wire, from its byte count and the MSS.
             const qint64 sent = r.senderBytes > 0 ? r.senderBytes : r.bytes;
-            const int mss = r.mss > 0 ? r.mss : std::max(1, FrameRule::mssFor(r.spec.frameSize, false, true));
+            const int mss = r.mss > 0 ? r.mss : std::max(1, Frame::mssFor(r.spec.frameSize, false, true));
             numbers[QStringLiteral("segments")].append(double(sent) / mss);
         }
     }
@@ -367,7 +367,7 @@ Evidence Bottleneck::evidenceFrom(const RunResultList &results)
     e.udpTargetMbps = num("udp_target_Mbps", -1);
     e.timestamps = x.value(QStringLiteral("tcp_timestamps"), true).toBool();
     if (e.mss > 0 && e.udpTargetMbps <= 0) // the frame the segments made, whatever the plan said
-        e.mtu = FrameRule::frameOf(e.mss, e.ipv6, e.timestamps);
+        e.mtu = Frame::frameOf(e.mss, e.ipv6, e.timestamps);
     e.socketBufferBytes = num("socket_buffer_bytes", 0);
     e.socketBufferFromSystem = x.value(QStringLiteral("socket_buffer_source")).toString() == QLatin1String("system");
     e.rttUs = num("rtt_us", 0);

@@ -1,6 +1,6 @@
 #include "Ceiling.h"
 
-#include "FrameRule.h"
+#include "model/Frame.h"
 
 #include <cmath>
 
@@ -28,20 +28,21 @@ double Ceiling::tcpGoodputForMss(double linkSpeedMbps, int mss, bool ipv6, bool 
 {
     if (!(linkSpeedMbps > 0) || mss <= 0)
         return 0;
-    const int frame = FrameRule::frameOf(mss, ipv6, timestamps);
+    const int frame = Frame::frameOf(mss, ipv6, timestamps);
     return linkSpeedMbps * 1e6 / 8.0 * double(mss) / double(frame + kEthernetOverheadBytes);
 }
 
 double Ceiling::tcpGoodputBytesPerSecond(double linkSpeedMbps, int mtu, bool timestamps, bool ipv6)
 {
-    return tcpGoodputForMss(linkSpeedMbps, FrameRule::mssFor(mtu, ipv6, timestamps), ipv6, timestamps);
+    return tcpGoodputForMss(linkSpeedMbps, Frame::mssFor(mtu, ipv6, timestamps), ipv6, timestamps);
 }
 
 double Ceiling::udpGoodputBytesPerSecond(double linkSpeedMbps, int mtu)
 {
-    if (!(linkSpeedMbps > 0) || mtu <= kUdpIpHeaderBytes)
+    const int payload = Frame::datagramFor(mtu);
+    if (!(linkSpeedMbps > 0) || payload <= 0)
         return 0;
-    return linkSpeedMbps * 1e6 / 8.0 * double(mtu - kUdpIpHeaderBytes) / double(mtu + kEthernetOverheadBytes);
+    return linkSpeedMbps * 1e6 / 8.0 * double(payload) / double(mtu + kEthernetOverheadBytes);
 }
 
 double Ceiling::percentOf(double measured, double ceiling)

@@ -10,15 +10,14 @@ class Ceiling
 public:
     /// Ethernet framing around one IP packet of MTU bytes: header 14 + FCS 4 + preamble 8 + gap 12.
     static constexpr int kEthernetOverheadBytes = 38;
-    /// The TCP/IP headers and the timestamp option are FrameRule's.
-    static constexpr int kUdpIpHeaderBytes = 28; ///< IPv4 20 + UDP 8
+    /// The TCP/IP and UDP headers and the timestamp option are Frame's (model/Frame.h).
 
     /// THE ceiling: TCP goodput in bytes/s that a link of linkSpeedMbps (10^6 bit/s) allows to segments of
     /// mss payload bytes (what the run really used, TCP_INFO): rate/8 x MSS / (frame + 38), where the frame
-    /// is FrameRule::frameOf(mss, ipv6, timestamps). 100 Mbit/s, MSS 1448 over IPv4: 11.769 MB/s; MSS 1428
+    /// is Frame::frameOf(mss, ipv6, timestamps). 100 Mbit/s, MSS 1448 over IPv4: 11.769 MB/s; MSS 1428
     /// over IPv6 (its headers are 20 bytes longer): 11.606 MB/s. 0 when unknown.
     static double tcpGoodputForMss(double linkSpeedMbps, int mss, bool ipv6, bool timestamps);
-    /// The same for frames of size mtu (FrameRule::mssFor): rate x (MTU - 52)/(MTU + 38) over IPv4 with
+    /// The same for frames of size mtu (Frame::mssFor): rate x (MTU - 52)/(MTU + 38) over IPv4 with
     /// timestamps, (MTU - 40)/(MTU + 38) without; 20 bytes less per frame over IPv6. 0 when unknown.
     static double tcpGoodputBytesPerSecond(double linkSpeedMbps, int mtu, bool timestamps = true, bool ipv6 = false);
     /// UDP payload a link of that rate carries in full frames: rate/8 x (MTU - 28)/(MTU + 38); 0 = unknown.

@@ -1,7 +1,7 @@
 #include "RunAnalyzer.h"
 
 #include "FramePlanCheck.h"
-#include "FrameRule.h"
+#include "model/Frame.h"
 #include "LinkTrust.h"
 #include "SocketDiag.h"
 #include "protocols/DriverRegistry.h"
@@ -190,10 +190,10 @@ void RunAnalyzer::recordFrame(RunResult &result, const LinkInfo &link)
     const bool timestamps =
         x.contains(QStringLiteral("tcp_timestamps"))
             ? x.value(QStringLiteral("tcp_timestamps")).toBool()
-            : FrameRule::timestampsFromMss(result.mss, ipv6, {planned, link.pathMtu, link.interfaceMtu},
+            : Frame::timestampsFromMss(result.mss, ipv6, {planned, link.pathMtu, link.interfaceMtu},
                                            systemTcpTimestamps());
     x.insert(QStringLiteral("tcp_timestamps"), timestamps);
-    const int used = result.mss > 0 ? FrameRule::frameOf(result.mss, ipv6, timestamps) : planned;
+    const int used = result.mss > 0 ? Frame::frameOf(result.mss, ipv6, timestamps) : planned;
     x.insert(QStringLiteral("ceiling_mtu"), used);
     if (result.mss <= 0)
         return;
@@ -224,7 +224,7 @@ QString RunAnalyzer::usedFrameWarning(const RunSpec &spec, const LinkInfo &link,
     if (info && info->clampsMss)
         return QStringLiteral("%1: the system did not apply the MSS clamp (TCP_MAXSEG %2 B)")
             .arg(ran)
-            .arg(FrameRule::maxSegFor(spec.frameSize, isIpv6(link)));
+            .arg(Frame::maxSegFor(spec.frameSize, isIpv6(link)));
     const QString who = info && info->family == QLatin1String("smb") ? QStringLiteral("libsmbclient")
                                                                        : QStringLiteral("this protocol's client");
     const QString iface = link.interfaceName.isEmpty() ? QStringLiteral("IF") : link.interfaceName;

@@ -1,5 +1,7 @@
 #include "Iperf3Import.h"
 
+#include "model/Frame.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
@@ -130,7 +132,7 @@ Iperf3Test readTest(const QJsonObject &root, const Iperf3ImportOptions &options,
             test.pmtu = std::max(test.pmtu, int(num(sv.toObject(), "pmtu")));
     }
     test.frame = options.frameSize > 0 ? options.frameSize
-                 : forcedMss > 0       ? forcedMss + 40
+                 : forcedMss > 0       ? Frame::frameOf(forcedMss, false, false)
                                        : test.pmtu;
     test.directions = directionsOf(test.end, testStart);
     test.iperfError = root.value(QLatin1String("error")).toString();

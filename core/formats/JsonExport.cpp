@@ -1,7 +1,7 @@
 #include "JsonExport.h"
 
 #include "analysis/Bottleneck.h"
-#include "analysis/FrameRule.h"
+#include "model/Frame.h"
 #include "stats/TestSummary.h"
 
 #include <QFile>
@@ -119,7 +119,7 @@ QJsonObject JsonExport::summaryToJson(const TestSummary &t, const RunResultList 
     }
     if (!testRuns.isEmpty()) {
         QJsonArray used;
-        for (int f : FrameRule::usedFrames(testRuns))
+        for (int f : Frame::usedFrames(testRuns))
             used.append(f);
         o.insert(QStringLiteral("frames_used"), used);
     }

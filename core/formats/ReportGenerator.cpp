@@ -1,7 +1,7 @@
 #include "ReportGenerator.h"
 
-#include "analysis/FrameRule.h"
 #include "analysis/RunAnalyzer.h"
+#include "model/Frame.h"
 #include "stats/TestSummary.h"
 #include "storage/ResultStore.h"
 
@@ -61,10 +61,10 @@ QString frameText(int frame)
     return frame > 0 ? withUnit(QString::number(frame), QStringLiteral("B")) : QStringLiteral("unclamped");
 }
 
-/// The frame the runs really used (FrameRule, from their MSS), with the plan's beside it when they differ.
+/// The frame the runs really used (Frame, from their MSS), with the plan's beside it when they differ.
 QString usedFrameText(const RunResultList &runs, int planned)
 {
-    const QList<int> used = FrameRule::usedFrames(runs);
+    const QList<int> used = Frame::usedFrames(runs);
     if (used.isEmpty() || used == QList<int>{planned})
         return frameText(planned);
     QStringList parts;

@@ -14,7 +14,7 @@ struct RunSpec
     int index = 0;          ///< 0-based position in the expanded plan
     Host host;
     QString protocol;       ///< protocol id, e.g. "tcp-send" (see DriverRegistry)
-    int frameSize = 1500;   ///< Ethernet frame payload (MTU) in bytes; the MSS is frameSize - 40
+    int frameSize = 1500;   ///< Ethernet frame payload (MTU) in bytes; the MSS follows from it (Frame::maxSegFor)
     int repetition = 1;     ///< 1-based
     TestParams params;
 

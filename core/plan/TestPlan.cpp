@@ -1,5 +1,6 @@
 #include "TestPlan.h"
 
+#include "model/Frame.h"
 #include "protocols/DriverRegistry.h"
 
 namespace wb {
@@ -49,8 +50,8 @@ QStringList TestPlan::validate() const
     if (frameSizes.isEmpty())
         problems << QStringLiteral("Choose at least one frame size.");
     for (int frame : frameSizes) {
-        if (frame < 576 || frame > 65535)
-            problems << QStringLiteral("Frame size %1 is outside 576..65535 bytes.").arg(frame);
+        if (!Frame::inRange(frame))
+            problems << QStringLiteral("Frame size %1 is outside %2 bytes.").arg(frame).arg(Frame::rangeText());
     }
     if (repetitions < 1)
         problems << QStringLiteral("Repetitions must be at least 1.");

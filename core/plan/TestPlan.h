@@ -15,7 +15,7 @@ struct TestPlan
 {
     QList<Host> hosts;
     QStringList protocols;            ///< protocol ids, in the order to run them
-    QList<int> frameSizes{1500};      ///< MTU values; the MSS is frame - 40
+    QList<int> frameSizes{1500};      ///< MTU values; the MSS follows from each (Frame::maxSegFor)
     int repetitions = 5;
     bool interleaveHosts = false;     ///< A B A B rather than A A B B
     TestParams params;

@@ -1,5 +1,6 @@
 #include "Config.h"
 
+#include "model/Frame.h"
 #include "protocols/DriverRegistry.h"
 
 #include <QCoreApplication>
@@ -216,7 +217,7 @@ TestPlan Config::lastPlan() const
     if (m_settings->contains(kPlanFrames)) {
         QList<int> frames;
         for (const QString &text : m_settings->value(kPlanFrames).toStringList()) {
-            const int frame = intIn(text, 0, 576, 65535);
+            const int frame = intIn(text, 0, Frame::kMinBytes, Frame::kMaxBytes);
             if (frame > 0 && !frames.contains(frame))
                 frames << frame;
         }

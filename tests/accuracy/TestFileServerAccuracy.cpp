@@ -3,7 +3,7 @@
 #include "../lab/LabSession.h"
 #include "../protocols/FileServerFixture.h"
 #include "analysis/Ceiling.h"
-#include "analysis/FrameRule.h"
+#include "model/Frame.h"
 #include "engine/Engine.h"
 #include "support/EngineRun.h"
 #include "support/PeerTools.h"
@@ -364,7 +364,7 @@ void TestFileServerAccuracy::smbFrameBelowInterfaceMtu()
                  qPrintable(x.value(QStringLiteral("bottleneck")).toString()));
         if (frame == 4000) {
             QVERIFY2(best.warnings.isEmpty(), qPrintable(best.warnings.join(QLatin1Char('\n'))));
-            QCOMPARE(FrameRule::frameText(best), QStringLiteral("4000"));
+            QCOMPARE(Frame::frameText(best), QStringLiteral("4000"));
             continue;
         }
         // The healthy read is above what 1500 B frames could carry: judged by those, it was "impossible".
@@ -377,7 +377,7 @@ void TestFileServerAccuracy::smbFrameBelowInterfaceMtu()
                  qPrintable(best.warnings.first()));
         QVERIFY2(best.warnings.first().contains(QStringLiteral("'ip link set dev %1 mtu 1500'").arg(m_lab->clientInterface())),
                  qPrintable(best.warnings.first()));
-        QCOMPARE(FrameRule::frameText(best), QStringLiteral("4000 (1500 planned)"));
+        QCOMPARE(Frame::frameText(best), QStringLiteral("4000 (1500 planned)"));
     }
     m_lab->forgetMtu();
 }

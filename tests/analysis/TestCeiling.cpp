@@ -1,5 +1,5 @@
 #include "analysis/Ceiling.h"
-#include "analysis/FrameRule.h"
+#include "model/Frame.h"
 
 #include <QTest>
 
@@ -65,8 +65,8 @@ private slots:
         QVERIFY2(qAbs(got - expected) < 1e-3, qPrintable(QString::number(got, 'f', 4)));
         // By frame size it is the same function: the frame the MSS makes gives the same ceiling back.
         if (mss > 0 && linkMbps > 0) {
-            const int frame = FrameRule::frameOf(mss, ipv6, timestamps);
-            QCOMPARE(FrameRule::mssFor(frame, ipv6, timestamps), mss);
+            const int frame = Frame::frameOf(mss, ipv6, timestamps);
+            QCOMPARE(Frame::mssFor(frame, ipv6, timestamps), mss);
             QVERIFY(qAbs(Ceiling::tcpGoodputBytesPerSecond(linkMbps, frame, timestamps, ipv6) - expected) < 1e-3);
         }
     }
@@ -83,48 +83,6 @@ private slots:
         QCOMPARE(qRound(Ceiling::percentOf(11.615e6, v4) * 10), 987);
         const double own = Ceiling::percentOf(11.615e6, v6);
         QVERIFY2(own > 99.9 && own < 100.2, qPrintable(QString::number(own))); // within the 1% tolerance: no warning
-    }
-
-    void frameRule()
-    {
-        QCOMPARE(FrameRule::maxSegFor(1500, false), 1460);
-        QCOMPARE(FrameRule::maxSegFor(1500, true), 1440);
-        QCOMPARE(FrameRule::maxSegFor(9000, false), 8960);
-        QCOMPARE(FrameRule::maxSegFor(100, false), 0); // below Linux's 88-byte TCP_MAXSEG
-        QCOMPARE(FrameRule::mssFor(1500, false, true), 1448);
-        QCOMPARE(FrameRule::mssFor(1500, true, true), 1428);
-        QCOMPARE(FrameRule::mssFor(4000, false, true), 3948);
-        QCOMPARE(FrameRule::frameOf(3948, false, true), 4000);
-        QCOMPARE(FrameRule::frameOf(1428, true, true), 1500);
-        QCOMPARE(FrameRule::frameOf(1460, false, false), 1500);
-        QCOMPARE(FrameRule::frameOf(0, false, true), 0);
-        // Timestamps, from the MTU the segments fit exactly.
-        QCOMPARE(FrameRule::timestampsFromMss(1448, false, {1500}, false), true);
-        QCOMPARE(FrameRule::timestampsFromMss(1460, false, {1500}, true), false);
-        QCOMPARE(FrameRule::timestampsFromMss(1428, true, {1500}, false), true);
-        QCOMPARE(FrameRule::timestampsFromMss(3948, false, {1500, 4000, 4000}, false), true); // SMB at MTU 4000
-        QCOMPARE(FrameRule::timestampsFromMss(1000, false, {1500}, true), true);  // none fits: the fallback
-        QCOMPARE(FrameRule::timestampsFromMss(1000, false, {1500}, false), false);
-    }
-
-    void frameText()
-    {
-        RunResult r;
-        r.status = RunStatus::Ok;
-        r.spec.frameSize = 1500;
-        QCOMPARE(FrameRule::frameText(r), QStringLiteral("1500"));
-        r.extra.insert(QStringLiteral("frame_used"), 1500);
-        QCOMPARE(FrameRule::frameText(r), QStringLiteral("1500"));
-        r.extra.insert(QStringLiteral("frame_used"), 4000);
-        QCOMPARE(FrameRule::usedFrame(r), 4000);
-        QCOMPARE(FrameRule::frameText(r), QStringLiteral("4000 (1500 planned)"));
-        RunResult plain = r;
-        plain.extra.insert(QStringLiteral("frame_used"), 1500);
-        QCOMPARE(FrameRule::frameText(RunResultList{r, plain}), QStringLiteral("1500/4000 (1500 planned)"));
-        RunResult failed = r;
-        failed.status = RunStatus::Failed;
-        failed.extra.clear();
-        QCOMPARE(FrameRule::frameText(RunResultList{r, failed}), QStringLiteral("4000 (1500 planned)"));
     }
 
     void udpGoodput()

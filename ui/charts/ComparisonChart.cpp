@@ -4,7 +4,7 @@
 #include "ChartTextElement.h"
 #include "ExportExtras.h"
 #include "GroupedBars.h"
-#include "analysis/FrameRule.h"
+#include "model/Frame.h"
 #include "stats/TestSummary.h"
 
 #include <qcustomplot.h>
@@ -223,7 +223,7 @@ struct TestGroups
     QStringList keys;
     QList<QList<int>> mss;
     QList<bool> ran;
-    QList<RunResultList> runs; // for the frame the runs really used (FrameRule)
+    QList<RunResultList> runs; // for the frame the runs really used (Frame)
     QList<Host> hosts;
     int maxReps = 0;
 };
@@ -267,7 +267,7 @@ QString tickLabelOf(const TestGroups &g, int i)
     QStringList mss;
     for (int m : g.mss.at(i))
         mss << QString::number(m);
-    const QList<int> used = FrameRule::usedFrames(g.runs.at(i));
+    const QList<int> used = Frame::usedFrames(g.runs.at(i));
     QString label = protocol + QLatin1Char('\n') + ComparisonChart::tr("%1 B frame").arg(frame);
     if (!used.isEmpty() && used != QList<int>{frame.toInt()}) {
         QStringList usedText;
@@ -427,7 +427,7 @@ void ComparisonChart::drawTest(const TestSummary &t, const Host &host, QStringLi
     m_markers << Marker{host.displayName(), testKey, runs.warnings.join(QLatin1Char('\n')),
                         QRectF(key - width / 2, 0, width, std::max(hi, value)), false};
     *noteLines << tr("! %1, %2 B frame, %3: %4")
-                      .arg(t.protocol, FrameRule::frameText(runs.runs))
+                      .arg(t.protocol, Frame::frameText(runs.runs))
                       .arg(host.displayName(), runs.warnings.first());
 }
 

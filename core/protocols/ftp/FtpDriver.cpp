@@ -1,6 +1,6 @@
 #include "FtpDriver.h"
 
-#include "analysis/FrameRule.h"
+#include "model/Frame.h"
 #include "identity/IdentityProbeSocket.h"
 #include "identity/ServiceBanner.h"
 #include "identity/SmbIdentityProbe.h"
@@ -142,7 +142,7 @@ struct Transfer
     QByteArray head;                   ///< Mode::Head: the file's first bytes
 
     // Socket and identity, kept across the requests of one run.
-    int frameSize = 0;                 ///< the plan's; each connection's TCP_MAXSEG follows from it (FrameRule)
+    int frameSize = 0;                 ///< the plan's; each connection's TCP_MAXSEG follows from it (Frame)
     int mssWanted = 0;
     int lastFd = -1;
     int controlFd = -1;                ///< the control connection's socket while it is open
@@ -244,7 +244,7 @@ int sockoptCallback(void *clientp, curl_socket_t fd, curlsocktype purpose)
     sockaddr_storage own{};
     socklen_t ownLen = sizeof(own);
     const bool v6 = getsockname(fd, reinterpret_cast<sockaddr *>(&own), &ownLen) == 0 && own.ss_family == AF_INET6;
-    t->mssWanted = FrameRule::maxSegFor(t->frameSize, v6);
+    t->mssWanted = Frame::maxSegFor(t->frameSize, v6);
     if (t->mssWanted > 0 && setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &t->mssWanted, sizeof(t->mssWanted)) != 0)
         t->mssSetFailed = true;
     Q_UNUSED(purpose) // IPCXN (control, passive data) or ACCEPT (active data: only our sends follow it)

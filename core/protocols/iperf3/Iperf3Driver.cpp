@@ -1,8 +1,8 @@
 #include "Iperf3Driver.h"
 
 #include "Iperf3Socket.h"
-#include "analysis/FrameRule.h"
 #include "identity/IdentityProbeSocket.h"
+#include "model/Frame.h"
 #include "net/TcpCounters.h"
 #include "protocols/ThroughputMeter.h"
 #include "protocols/transfer/TransferError.h"
@@ -262,11 +262,11 @@ Outcome Session::prepare()
     const int serverSide = m_reverse ? p.sendBufferBytes : p.recvBufferBytes;
     m_params.window = serverSide > 0 ? serverSide : qMax(p.sendBufferBytes, p.recvBufferBytes);
     if (m_spec.frameSize > 0 && !m_udp) {
-        m_mss = FrameRule::maxSegFor(m_spec.frameSize, false); // IPv6's is set once the address is known
+        m_mss = Frame::maxSegFor(m_spec.frameSize, false); // IPv6's is set once the address is known
         if (m_mss < 88 || m_mss > kMaxMss)
             return fail(QStringLiteral("frame size %1 B gives an MSS of %2 B").arg(m_spec.frameSize).arg(m_mss),
                         QStringLiteral("iperf3 accepts an MSS of 88 to %1 B; pick a frame size of 128 to %2 B")
-                            .arg(kMaxMss).arg(kMaxMss + 40));
+                            .arg(kMaxMss).arg(Frame::frameOf(kMaxMss, false, false)));
         m_params.mss = m_mss;
     }
     m_cookie = makeCookie();
@@ -293,14 +293,14 @@ Outcome Session::prepareUdp()
     int length = options.value(QLatin1String(kUdpLengthOption), 0).toInt();
     QString source = QStringLiteral("the host option %1").arg(QLatin1String(kUdpLengthOption));
     if (length <= 0) {
-        length = m_spec.frameSize > 0 ? m_spec.frameSize - 28 : kDefaultUdpBlockSize;
+        length = m_spec.frameSize > 0 ? Frame::datagramFor(m_spec.frameSize) : kDefaultUdpBlockSize;
         source = QStringLiteral("frame size %1 B - 28 B").arg(m_spec.frameSize);
     }
     if (length < kMinUdpBlockSize || length > kMaxUdpBlockSize)
         return fail(QStringLiteral("a UDP datagram of %1 B was requested (%2)").arg(length).arg(source),
                     QStringLiteral("iperf3 sends %1 to %2 B per datagram; set %3 or a frame size of %4 to 65535 B")
                         .arg(kMinUdpBlockSize).arg(kMaxUdpBlockSize).arg(QLatin1String(kUdpLengthOption))
-                        .arg(kMinUdpBlockSize + 28));
+                        .arg(Frame::frameOfDatagram(kMinUdpBlockSize)));
     m_params.udp = true;
     m_params.bandwidth = rateMbps * 1000000;
     m_params.blockSize = length;
@@ -334,7 +334,7 @@ Outcome Session::connectControl()
                 std::memcpy(&m_address, ai->ai_addr, ai->ai_addrlen);
                 m_addressLength = ai->ai_addrlen;
                 if (m_mss > 0 && ai->ai_family == AF_INET6)
-                    m_params.mss = m_mss = FrameRule::maxSegFor(m_spec.frameSize, true);
+                    m_params.mss = m_mss = Frame::maxSegFor(m_spec.frameSize, true);
                 break;
             }
             if (status == IoStatus::Stopped)

@@ -1,6 +1,6 @@
 #include "TcpDriver.h"
 
-#include "analysis/FrameRule.h"
+#include "model/Frame.h"
 #include "identity/HelloIdentityProbe.h"
 #include "identity/IdentityProbeSocket.h"
 #include "net/Socket.h"
@@ -312,7 +312,7 @@ RunResult TcpDriver::run(const RunSpec &spec, RunObserver &observer)
     req.messageSize = qMax(1, spec.params.messageSize);
     req.sendBuffer = qMax(0, spec.params.sendBufferBytes);
     req.recvBuffer = qMax(0, spec.params.recvBufferBytes);
-    req.mss = FrameRule::maxSegFor(spec.frameSize, server.ss_family == AF_INET6);
+    req.mss = Frame::maxSegFor(spec.frameSize, server.ss_family == AF_INET6);
     if (req.mss > kMaxSettableMss) {
         // Linux refuses a larger TCP_MAXSEG; the interface MTU (e.g. 65536 on loopback) bounds the MSS anyway.
         r.warnings << QStringLiteral("frame size %1: TCP_MAXSEG accepts at most %2 bytes, so the MSS was left to the "

@@ -1,4 +1,4 @@
-#include "FrameRule.h"
+#include "Frame.h"
 
 #include <QStringList>
 
@@ -10,26 +10,42 @@ namespace {
 constexpr int kMinMaxSeg = 88; // Linux refuses a smaller TCP_MAXSEG (TCP_MIN_MSS)
 }
 
-int FrameRule::maxSegFor(int frame, bool ipv6)
+QString Frame::rangeText()
+{
+    return QStringLiteral("%1..%2").arg(kMinBytes).arg(kMaxBytes);
+}
+
+int Frame::maxSegFor(int frame, bool ipv6)
 {
     const int seg = frame - ipHeaderBytes(ipv6) - kTcpHeaderBytes;
     return seg >= kMinMaxSeg ? seg : 0;
 }
 
-int FrameRule::mssFor(int frame, bool ipv6, bool timestamps)
+int Frame::mssFor(int frame, bool ipv6, bool timestamps)
 {
     const int mss = frame - ipHeaderBytes(ipv6) - kTcpHeaderBytes - (timestamps ? kTimestampOptionBytes : 0);
     return mss > 0 ? mss : 0;
 }
 
-int FrameRule::frameOf(int mss, bool ipv6, bool timestamps)
+int Frame::frameOf(int mss, bool ipv6, bool timestamps)
 {
     if (mss <= 0)
         return 0;
     return mss + ipHeaderBytes(ipv6) + kTcpHeaderBytes + (timestamps ? kTimestampOptionBytes : 0);
 }
 
-bool FrameRule::timestampsFromMss(int mss, bool ipv6, const QList<int> &candidateMtus, bool fallback)
+int Frame::datagramFor(int frame, bool ipv6)
+{
+    const int payload = frame - ipHeaderBytes(ipv6) - kUdpHeaderBytes;
+    return payload > 0 ? payload : 0;
+}
+
+int Frame::frameOfDatagram(int payload, bool ipv6)
+{
+    return payload + ipHeaderBytes(ipv6) + kUdpHeaderBytes;
+}
+
+bool Frame::timestampsFromMss(int mss, bool ipv6, const QList<int> &candidateMtus, bool fallback)
 {
     if (mss <= 0)
         return fallback;
@@ -44,14 +60,14 @@ bool FrameRule::timestampsFromMss(int mss, bool ipv6, const QList<int> &candidat
     return fallback;
 }
 
-int FrameRule::usedFrame(const RunResult &r)
+int Frame::usedFrame(const RunResult &r)
 {
     bool ok = false;
     const int used = r.extra.value(QStringLiteral("frame_used")).toInt(&ok);
     return ok && used > 0 ? used : r.spec.frameSize;
 }
 
-QList<int> FrameRule::usedFrames(const RunResultList &runs)
+QList<int> Frame::usedFrames(const RunResultList &runs)
 {
     QList<int> used;
     bool anyOk = false;
@@ -66,7 +82,7 @@ QList<int> FrameRule::usedFrames(const RunResultList &runs)
     return used;
 }
 
-QString FrameRule::frameText(const RunResultList &runs)
+QString Frame::frameText(const RunResultList &runs)
 {
     if (runs.isEmpty())
         return {};
