@@ -1,5 +1,7 @@
 #include "CredentialStore.h"
 
+#include "plan/Secrets.h"
+
 #include <QPointer>
 
 #ifdef WIREBENCH_HAVE_QTKEYCHAIN
@@ -36,27 +38,9 @@ QString CredentialStore::entryKey(const QString &hostName, const QString &key)
     return QStringLiteral("wirebench/") + hostName + QLatin1Char('/') + key;
 }
 
-QList<OptionSpec> CredentialStore::wirebenchdOptions()
-{
-    return {{QLatin1String(WirebenchdKey), QStringLiteral("wirebenchd key"), OptionSpec::Type::Secret, QString(), {},
-             QStringLiteral("The pre-shared key wirebenchd showed when it first started (empty: open mode)")}};
-}
-
 QStringList CredentialStore::secretKeys()
 {
-    QStringList keys{QLatin1String(WirebenchdKey)};
-    for (const ProtocolInfo &info : DriverRegistry::protocols()) {
-        for (const OptionSpec &option : info.hostOptions) {
-            if (option.type == OptionSpec::Type::Secret && !keys.contains(option.key))
-                keys << option.key;
-        }
-    }
-    return keys;
-}
-
-bool CredentialStore::isSecretKey(const QString &key)
-{
-    return secretKeys().contains(key);
+    return Secrets::keys();
 }
 
 QString CredentialStore::statusText() const

@@ -1,7 +1,6 @@
 #pragma once
 
 #include "model/Host.h"
-#include "protocols/DriverRegistry.h"
 
 #include <QHash>
 #include <QObject>
@@ -29,8 +28,6 @@ public:
     enum class Mode { Auto, MemoryOnly };
 
     static constexpr const char *ServiceName = "wirebench";
-    /// The wirebenchd pre-shared key; a host option that no protocol driver declares (the daemon's own).
-    static constexpr const char *WirebenchdKey = "wirebenchd.secret";
 
     /// Auto uses the keychain when one answers (env WIREBENCH_NO_KEYCHAIN=1 forces MemoryOnly).
     explicit CredentialStore(Mode mode = Mode::Auto, QObject *parent = nullptr);
@@ -38,11 +35,8 @@ public:
 
     /// "wirebench/<host>/<key>"
     static QString entryKey(const QString &hostName, const QString &key);
-    /// The per-host settings that are not a protocol's (today: the wirebenchd key), in the OptionSpec form.
-    static QList<OptionSpec> wirebenchdOptions();
-    /// Every secret option key: Type::Secret of any registered protocol plus the wirebenchd key.
+    /// Every secret option key (Secrets::keys: Type::Secret of any registered protocol, the wirebenchd key too).
     static QStringList secretKeys();
-    static bool isSecretKey(const QString &key);
 
     Backend backend() const { return m_backend; }
     /// One or two sentences for the host dialog: where secrets go, and why.

@@ -31,19 +31,6 @@ namespace wb {
 
 namespace {
 
-QString familyTitle(const QString &family)
-{
-    if (family == QLatin1String("tcp"))
-        return QStringLiteral("wirebenchd");
-    if (family == QLatin1String("ftp"))
-        return QStringLiteral("FTP");
-    if (family == QLatin1String("smb"))
-        return QStringLiteral("SMB");
-    if (family == QLatin1String("copy"))
-        return QStringLiteral("Copy");
-    return family;
-}
-
 struct Family
 {
     QString title;
@@ -56,7 +43,7 @@ QList<Family> families()
 {
     QList<Family> out;
     for (const ProtocolInfo &info : DriverRegistry::protocols()) {
-        const QString title = familyTitle(info.family.isEmpty() ? info.id : info.family);
+        const QString title = info.tabTitle.isEmpty() ? info.id : info.tabTitle;
         auto it = std::find_if(out.begin(), out.end(), [&](const Family &f) { return f.title == title; });
         if (it == out.end()) {
             out.append(Family{title, {}, {}});
@@ -67,14 +54,6 @@ QList<Family> families()
             if (std::none_of(it->options.cbegin(), it->options.cend(),
                              [&](const OptionSpec &o) { return o.key == option.key; }))
                 it->options << option;
-        }
-    }
-    for (Family &f : out) {
-        if (f.title != QLatin1String("wirebenchd"))
-            continue;
-        for (const OptionSpec &option : CredentialStore::wirebenchdOptions()) {
-            if (std::none_of(f.options.cbegin(), f.options.cend(), [&](const OptionSpec &o) { return o.key == option.key; }))
-                f.options << option;
         }
     }
     return out;

@@ -11,28 +11,6 @@
 
 namespace wb {
 
-namespace {
-
-/// An option that only means something while another one of the same form holds a value.
-struct Dependency
-{
-    const char *key;
-    const char *controller;
-    QVariant value;
-};
-
-const QList<Dependency> &dependencies()
-{
-    static const QList<Dependency> list = {
-        {"ftp.tls_trust", "ftp.tls", true},
-        {"ftp.tls_ca_file", "ftp.tls", true},
-        {"ftp.tls_ca_file", "ftp.tls_trust", QStringLiteral("CA file")},
-    };
-    return list;
-}
-
-} // namespace
-
 OptionForm::OptionForm(const QList<OptionSpec> &options, QWidget *parent)
     : QWidget(parent)
     , m_options(options)
@@ -93,9 +71,11 @@ OptionForm::OptionForm(const QList<OptionSpec> &options, QWidget *parent)
 void OptionForm::updateEnabled()
 {
     QMap<QString, bool> enabled;
-    for (const Dependency &d : dependencies()) {
-        const QString key = QLatin1String(d.key);
-        const QString controller = QLatin1String(d.controller);
+    // The drivers declare them (ProtocolInfo::optionDependencies).
+    static const QList<OptionDependency> dependencies = DriverRegistry::optionDependencies();
+    for (const OptionDependency &d : dependencies) {
+        const QString &key = d.key;
+        const QString &controller = d.controller;
         const auto option = std::find_if(m_options.cbegin(), m_options.cend(),
                                          [&](const OptionSpec &o) { return o.key == controller; });
         if (!m_editors.contains(key) || option == m_options.cend())

@@ -4,6 +4,7 @@
 #include "RepeatOptionsBox.h"
 #include "model/Frame.h"
 #include "protocols/DriverRegistry.h"
+#include "protocols/ProtocolSets.h"
 #include "protocols/transfer/TransferSettings.h"
 #include "settings/Config.h"
 #include "stats/Units.h"
@@ -207,7 +208,7 @@ PlanEditorPanel::PlanEditorPanel(Config *config, QWidget *parent)
     layout->addStretch(1);
 
     TestPlan initial;
-    initial.protocols = QStringList{QStringLiteral("tcp-send"), QStringLiteral("tcp-recv")};
+    initial.protocols = ProtocolSets::firstPlan();
     initial.frameSizes = {1500, 9000};
     setPlan(m_config ? m_config->lastPlan() : initial);
 }
@@ -327,9 +328,7 @@ bool PlanEditorPanel::anyTransferChecked() const
 void PlanEditorPanel::applyShootoutPreset()
 {
     TestPlan p = plan();
-    p.protocols = {QStringLiteral("smb-read"), QStringLiteral("smb-write"), QStringLiteral("ftp-get"),
-                   QStringLiteral("ftp-put")};
-    p.protocols.removeIf([](const QString &id) { return !DriverRegistry::has(id); });
+    p.protocols = ProtocolSets::shootout();
     p.frameSizes = {1500, 9000};
     p.repetitions = 5;
     setPlan(p);
@@ -338,7 +337,7 @@ void PlanEditorPanel::applyShootoutPreset()
 void PlanEditorPanel::applyNetperfPreset()
 {
     TestPlan p = plan();
-    p.protocols = {QStringLiteral("tcp-send")};
+    p.protocols = ProtocolSets::netperf();
     p.params.messageSize = kNetperfMessageSize;
     p.params.sendBufferBytes = 32 * 1024;
     p.params.recvBufferBytes = 64 * 1024;

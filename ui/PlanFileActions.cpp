@@ -2,7 +2,7 @@
 
 #include "HostListPanel.h"
 #include "PlanEditorPanel.h"
-#include "storage/PlanFile.h"
+#include "plan/PlanFile.h"
 
 #include <QDir>
 #include <QFileDialog>

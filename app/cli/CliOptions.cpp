@@ -1,11 +1,12 @@
 #include "CliOptions.h"
 
 #include "model/Frame.h"
+#include "plan/PlanFile.h"
+#include "plan/Secrets.h"
 #include "protocols/DriverRegistry.h"
+#include "protocols/ProtocolSets.h"
 #include "protocols/tcp/TcpDriver.h"
 #include "protocols/transfer/TransferSettings.h"
-#include "storage/PlanFile.h"
-#include "storage/PlanJson.h"
 
 #include <QCommandLineParser>
 #include <QFile>
@@ -438,7 +439,7 @@ bool RunParse::protocols()
     if (isSet(parser.protocol))
         plan.protocols = splitList(parser.p.values(parser.protocol));
     else if (!fromFile)
-        plan.protocols = QStringList{QStringLiteral("tcp-send")};
+        plan.protocols = ProtocolSets::cliDefault();
     if (plan.protocols.isEmpty())
         return fail(fromFile && !isSet(parser.protocol)
                         ? QStringLiteral("plan file %1 lists no protocols: add them with --protocol LIST").arg(o.planPath)
@@ -723,58 +724,8 @@ bool CliOptions::savePlan(const QString &path, const TestPlan &plan, QStringList
     if (!PlanFile::write(path, plan, error))
         return false;
     if (notes)
-        *notes = secretNotes(plan);
+        *notes = Secrets::notes(plan);
     return true;
-}
-
-QStringList CliOptions::secretNotes(const TestPlan &plan, bool secretsRemoved)
-{
-    // key -> the hosts that hold it ("the plan" for the plan-wide transfer settings)
-    QMap<QString, QStringList> holders;
-    for (const Host &h : plan.hosts) {
-        for (auto it = h.options.cbegin(); it != h.options.cend(); ++it) {
-            if (PlanJson::isSecretKey(it.key()) && !it.value().toString().isEmpty())
-                holders[it.key()] << (h.name.isEmpty() && h.port ? QStringLiteral("%1 port %2").arg(h.address).arg(h.port)
-                                                                 : h.displayName());
-        }
-    }
-    for (auto it = plan.params.options.cbegin(); it != plan.params.options.cend(); ++it) {
-        if (PlanJson::isSecretKey(it.key()) && !it.value().toString().isEmpty())
-            holders[it.key()] << QStringLiteral("the plan");
-    }
-    auto howToGive = [](const QString &key) {
-        return key == QLatin1String(TcpDriver::kKeyOption)
-                   ? QStringLiteral("--key-file FILE")
-                   : QStringLiteral("--set %1=@FILE").arg(key);
-    };
-    QStringList lines;
-    for (auto it = holders.cbegin(); it != holders.cend(); ++it) {
-        lines << QStringLiteral("note: the plan file leaves out %1 (%2): plan files never hold passwords or keys; "
-                                "give it when running the plan with %3")
-                     .arg(it.key(), it.value().join(QStringLiteral(", ")), howToGive(it.key()));
-    }
-    if (!secretsRemoved)
-        return lines;
-    // A stored plan lost its secrets long ago: name those the plan's protocols ask for.
-    QStringList seen;
-    for (const QString &id : plan.protocols) {
-        const ProtocolInfo *info = DriverRegistry::find(id);
-        if (!info)
-            continue;
-        for (const OptionSpec &spec : info->hostOptions) {
-            if (spec.type != OptionSpec::Type::Secret || seen.contains(spec.key) || holders.contains(spec.key))
-                continue;
-            seen << spec.key;
-            if (spec.key == QLatin1String(TcpDriver::kKeyOption))
-                lines << QStringLiteral("note: if the plan's wirebenchd asks for its key, give it when running the plan "
-                                        "with --key-file FILE (plan files never hold keys)");
-            else
-                lines << QStringLiteral("note: %1 may need %2 (%3), which plan files never hold: give it when running "
-                                        "the plan with %4")
-                             .arg(id, spec.key, spec.label, howToGive(spec.key));
-        }
-    }
-    return lines;
 }
 
 } // namespace wb::cli

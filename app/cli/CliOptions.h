@@ -35,11 +35,8 @@ struct CliOptions
     static QString versionText();
 
     /// Writes `plan` to `path` as a plan file (PlanFile). `notes` gets one line per secret the file leaves out
-    /// and how to give it when running the plan. False with a one-line reason.
+    /// and how to give it when running the plan (Secrets::notes). False with a one-line reason.
     static bool savePlan(const QString &path, const TestPlan &plan, QStringList *notes, QString *error);
-    /// One line per secret (password, wirebenchd key) the plan's hosts hold, which a plan file never does.
-    /// `secretsRemoved` (a plan from the result store): name the secrets the plan's protocols may need instead.
-    static QStringList secretNotes(const TestPlan &plan, bool secretsRemoved = false);
 
     /// "ADDR", "ADDR:PORT", "[IPv6]:PORT", "IPv6", optionally prefixed by "NAME=".
     static bool parseHost(const QString &text, Host *host, QString *error);

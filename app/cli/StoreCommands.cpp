@@ -3,11 +3,12 @@
 #include "CliOptions.h"
 #include "Console.h"
 #include "formats/JsonExport.h"
+#include "plan/PlanFile.h"
+#include "plan/Secrets.h"
 #include "stats/TestSummary.h"
 #include "stats/Units.h"
 #include "formats/Iperf3Import.h"
 #include "storage/LegacyCliStore.h"
-#include "storage/PlanFile.h"
 #include "storage/ResultStore.h"
 #ifdef WIREBENCH_CLI_CHART
 #include "ReportWriter.h"
@@ -202,7 +203,7 @@ int savePlanOf(const SessionInfo &info, const QString &path)
                                         "--host 127.0.0.1:5301")
                              .arg(h.displayName()));
     }
-    for (const QString &note : CliOptions::secretNotes(info.plan, true))
+    for (const QString &note : Secrets::notes(info.plan, true))
         Console::out(note);
     return 0;
 }

@@ -1,9 +1,9 @@
 #include "RunAnalyzer.h"
 
 #include "FramePlanCheck.h"
-#include "model/Frame.h"
 #include "LinkTrust.h"
 #include "SocketDiag.h"
+#include "model/Frame.h"
 #include "protocols/DriverRegistry.h"
 
 #include <QFile>
@@ -147,10 +147,13 @@ void RunAnalyzer::beforeRun(const RunSpec &spec)
     m_observeNote.clear();
     m_sinceObserve.invalidate();
     m_observePort = 0;
-    if (spec.protocol == QLatin1String("smb-read") || spec.protocol == QLatin1String("smb-write")) {
+    const ProtocolInfo *info = DriverRegistry::find(spec.protocol);
+    if (info && !info->setsMss && !info->observedPortOption.isEmpty()) {
+        const OptionSpec *option = info->option(info->observedPortOption);
+        const int fallback = option ? option->defaultValue.toInt() : 0;
         bool ok = false;
-        const int port = spec.host.options.value(QStringLiteral("smb.port"), 445).toInt(&ok);
-        m_observePort = ok && port > 0 && port < 65536 ? quint16(port) : 445;
+        const int port = spec.host.options.value(info->observedPortOption, fallback).toInt(&ok);
+        m_observePort = quint16(ok && port > 0 && port < 65536 ? port : fallback);
     }
     const LinkInfo &link = m_links[spec.host.address];
     if (!InterfaceFacts::readErrorCounters(link.device.isEmpty() ? link.interfaceName : link.device, &m_crcBefore,
@@ -221,12 +224,12 @@ QString RunAnalyzer::usedFrameWarning(const RunSpec &spec, const LinkInfo &link,
             .arg(spec.host.displayName())
             .arg(used);
     const ProtocolInfo *info = DriverRegistry::find(spec.protocol);
-    if (info && info->clampsMss)
+    if (info && info->setsMss)
         return QStringLiteral("%1: the system did not apply the MSS clamp (TCP_MAXSEG %2 B)")
             .arg(ran)
             .arg(Frame::maxSegFor(spec.frameSize, isIpv6(link)));
-    const QString who = info && info->family == QLatin1String("smb") ? QStringLiteral("libsmbclient")
-                                                                       : QStringLiteral("this protocol's client");
+    const QString who = info && !info->connectionOwner.isEmpty() ? info->connectionOwner
+                                                                  : QStringLiteral("this protocol's client");
     const QString iface = link.interfaceName.isEmpty() ? QStringLiteral("IF") : link.interfaceName;
     return QStringLiteral("%1: %2 cannot clamp the MSS, so the frames are as large as the path allows (%3 has MTU %4 "
                           "B). To measure %5 B frames, turn on \"Set the local interface MTU\" "

@@ -142,7 +142,8 @@ void EngineWorker::addSmbIdentity(RunResult &result)
     // SMB drivers cannot see who answers (libsmbclient hides it): ask the server once, after its first run,
     // so that results name e.g. "Samba 4.17.12-Debian (NTLMSSP 6.1 build 0)".
     const RunSpec &spec = result.spec;
-    if (!spec.protocol.startsWith(QLatin1String("smb")) || !result.serverOs.isEmpty() || m_stop.load()
+    const ProtocolInfo *info = DriverRegistry::find(spec.protocol);
+    if (!info || info->serverProbe != ProtocolInfo::ServerProbe::Smb || !result.serverOs.isEmpty() || m_stop.load()
         || result.status == RunStatus::Cancelled || result.status == RunStatus::NotRun)
         return;
     const QString key = spec.host.address + QLatin1Char(':') + QString::number(SmbIdentityProbe::portOf(spec.host));

@@ -14,11 +14,7 @@ QList<RunSpec> TestPlan::expand() const
         spec.index = int(runs.size());
         spec.host = host;
         // A host that runs iperf3 gets the TCP tests through the iperf3 driver: same test, other server.
-        spec.protocol = protocol;
-        if (host.serverType == QLatin1String("iperf3") && protocol == QLatin1String("tcp-send"))
-            spec.protocol = QStringLiteral("iperf3-send");
-        else if (host.serverType == QLatin1String("iperf3") && protocol == QLatin1String("tcp-recv"))
-            spec.protocol = QStringLiteral("iperf3-recv");
+        spec.protocol = DriverRegistry::forServerType(protocol, host.serverType);
         spec.frameSize = frame;
         spec.repetition = rep;
         spec.params = params;

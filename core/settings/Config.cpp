@@ -1,7 +1,10 @@
 #include "Config.h"
 
 #include "model/Frame.h"
+#include "plan/PlanJson.h"
+#include "plan/Secrets.h"
 #include "protocols/DriverRegistry.h"
+#include "protocols/ProtocolSets.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -36,19 +39,10 @@ const QString kUnit = QStringLiteral("view/rateUnit");
 const QString kGeometry = QStringLiteral("window/geometry");
 const QString kState = QStringLiteral("window/state");
 
-bool isSecretOption(const QString &key)
-{
-    for (const ProtocolInfo &info : DriverRegistry::protocols()) {
-        for (const OptionSpec &option : info.hostOptions) {
-            if (option.key == key && option.type == OptionSpec::Type::Secret)
-                return true;
-        }
-    }
-    // Belt and braces for options no registered protocol declares yet.
-    const QString lower = key.toLower();
-    return lower.contains(QLatin1String("password")) || lower.contains(QLatin1String("secret"))
-        || lower.endsWith(QLatin1String(".key")) || lower.contains(QLatin1String("token"));
-}
+// The spellings of the host list before it became PlanJson's (settings written until issue 13).
+const QString kLegacyServerType = QStringLiteral("serverType");
+const QString kLegacyLinkSpeed = QStringLiteral("linkSpeedMbps");
+const QString kSelected = QStringLiteral("selected");
 
 // "Linux", "Windows", "macOS": the short label the comparison chart's legend shows.
 QString shortOsLabel()
@@ -131,25 +125,8 @@ QByteArray Config::hostsToJson(const QList<HostEntry> &hosts)
 {
     QJsonArray array;
     for (const HostEntry &entry : hosts) {
-        const Host &h = entry.host;
-        QJsonObject o;
-        o.insert(QStringLiteral("name"), h.name);
-        o.insert(QStringLiteral("address"), h.address);
-        o.insert(QStringLiteral("port"), int(h.port));
-        o.insert(QStringLiteral("os"), h.osLabel);
-        o.insert(QStringLiteral("serverType"), h.serverType);
-        if (h.linkSpeedMbps > 0)
-            o.insert(QStringLiteral("linkSpeedMbps"), h.linkSpeedMbps);
-        if (h.embedded)
-            o.insert(QStringLiteral("embedded"), true);
-        o.insert(QStringLiteral("selected"), entry.selected);
-        QJsonObject options;
-        for (auto it = h.options.cbegin(); it != h.options.cend(); ++it) {
-            if (!isSecretOption(it.key()))
-                options.insert(it.key(), QJsonValue::fromVariant(it.value()));
-        }
-        if (!options.isEmpty())
-            o.insert(QStringLiteral("options"), options);
+        QJsonObject o = PlanJson::hostToJson(entry.host);
+        o.insert(kSelected, entry.selected);
         array.append(o);
     }
     return QJsonDocument(array).toJson(QJsonDocument::Compact);
@@ -165,18 +142,12 @@ QList<HostEntry> Config::hostsFromJson(const QByteArray &json, bool *ok)
     const QJsonArray array = doc.array();
     for (const QJsonValue &value : array) {
         const QJsonObject o = value.toObject();
-        HostEntry entry;
+        HostEntry entry{PlanJson::hostFromJson(o), o.value(kSelected).toBool(true)};
         Host &h = entry.host;
-        h.name = o.value(QStringLiteral("name")).toString();
-        h.address = o.value(QStringLiteral("address")).toString().trimmed();
-        const int port = o.value(QStringLiteral("port")).toInt();
-        h.port = port > 0 && port <= 65535 ? quint16(port) : 0;
-        h.osLabel = o.value(QStringLiteral("os")).toString();
-        h.serverType = o.value(QStringLiteral("serverType")).toString(QStringLiteral("wirebenchd"));
-        h.linkSpeedMbps = qMax(0.0, o.value(QStringLiteral("linkSpeedMbps")).toDouble());
-        h.embedded = o.value(QStringLiteral("embedded")).toBool();
-        h.options = o.value(QStringLiteral("options")).toObject().toVariantMap();
-        entry.selected = o.value(QStringLiteral("selected")).toBool(true);
+        if (o.contains(kLegacyServerType))
+            h.serverType = o.value(kLegacyServerType).toString(h.serverType);
+        if (o.contains(kLegacyLinkSpeed))
+            h.linkSpeedMbps = qMax(0.0, o.value(kLegacyLinkSpeed).toDouble());
         if (h.address.isEmpty() && !h.embedded)
             continue;
         out.append(entry);
@@ -204,7 +175,7 @@ TestPlan Config::lastPlan() const
 {
     TestPlan plan;
     const TestParams defaults;
-    plan.protocols = QStringList{QStringLiteral("tcp-send"), QStringLiteral("tcp-recv")};
+    plan.protocols = ProtocolSets::firstPlan();
     plan.frameSizes = {1500, 9000};
     if (m_settings->contains(kPlanProtocols)) {
         QStringList protocols;
@@ -241,7 +212,7 @@ TestPlan Config::lastPlan() const
         plan.params.fileSizeBytes = fileSize;
     const QJsonObject options = QJsonDocument::fromJson(m_settings->value(kPlanOptions).toByteArray()).object();
     for (auto it = options.constBegin(); it != options.constEnd(); ++it) {
-        if (!isSecretOption(it.key()))
+        if (!Secrets::isSecret(it.key()))
             plan.params.options.insert(it.key(), it.value().toVariant());
     }
     return plan;
@@ -268,7 +239,7 @@ void Config::setLastPlan(const TestPlan &plan)
     m_settings->setValue(kPlanStopOnError, plan.params.stopOnError);
     QJsonObject options;
     for (auto it = plan.params.options.cbegin(); it != plan.params.options.cend(); ++it) {
-        if (!isSecretOption(it.key()))
+        if (!Secrets::isSecret(it.key()))
             options.insert(it.key(), QJsonValue::fromVariant(it.value()));
     }
     m_settings->setValue(kPlanOptions, QString::fromUtf8(QJsonDocument(options).toJson(QJsonDocument::Compact)));

@@ -4,7 +4,7 @@
 #include "StoreConnections.h"
 #include "StoreRows.h"
 #include "StoreSchema.h"
-#include "storage/PlanJson.h"
+#include "plan/PlanJson.h"
 
 #include <QCoreApplication>
 #include <QDir>

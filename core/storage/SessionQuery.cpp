@@ -1,7 +1,7 @@
 #include "SessionQuery.h"
 
 #include "StoreRows.h"
-#include "storage/PlanJson.h"
+#include "plan/PlanJson.h"
 
 #include <QHash>
 #include <QSqlQuery>

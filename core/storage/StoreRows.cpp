@@ -1,6 +1,7 @@
 #include "StoreRows.h"
 
-#include "storage/PlanJson.h"
+#include "plan/PlanJson.h"
+#include "plan/Secrets.h"
 
 #include <QJsonDocument>
 #include <QSqlError>
@@ -65,7 +66,7 @@ bool StoreRows::insertHost(QSqlDatabase &db, qint64 sessionId, int position, con
     q.addBindValue(str(host.serverType));
     q.addBindValue(host.linkSpeedMbps);
     q.addBindValue(host.embedded ? 1 : 0);
-    q.addBindValue(jsonText(QJsonObject::fromVariantMap(PlanJson::withoutSecrets(host.options))));
+    q.addBindValue(jsonText(QJsonObject::fromVariantMap(Secrets::without(host.options))));
     if (!q.exec()) {
         *error = sqlError(q);
         return false;

@@ -1,7 +1,7 @@
 #include "StoreSchema.h"
 
 #include "StoreRows.h"
-#include "storage/PlanJson.h"
+#include "plan/PlanJson.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -4,7 +4,7 @@
 #include "engine/Engine.h"
 #include "support/EngineRun.h"
 #include "plan/TestPlan.h"
-#include "storage/PlanFile.h"
+#include "plan/PlanFile.h"
 
 #include <QFile>
 #include <QFileInfo>

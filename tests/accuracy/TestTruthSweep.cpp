@@ -3,8 +3,8 @@
 #include "../lab/LabSession.h"
 #include "../protocols/FileServerFixture.h"
 #include "plan/TestPlan.h"
+#include "plan/PlanFile.h"
 #include "protocols/transfer/TransferSettings.h"
-#include "storage/PlanFile.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -1,6 +1,7 @@
 #include "CliOptions.h"
 #include "protocols/DriverRegistry.h"
-#include "storage/PlanFile.h"
+#include "plan/PlanFile.h"
+#include "plan/Secrets.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -434,9 +435,9 @@ void TestCliOptions::savePlanRoundTrips()
 
     // Without secrets there is nothing to note; a plan from the store names what its protocols may need.
     TestPlan plain = samplePlan();
-    QVERIFY(CliOptions::secretNotes(plain).isEmpty());
+    QVERIFY(Secrets::notes(plain).isEmpty());
     plain.protocols = {QStringLiteral("ftp-get")};
-    const QStringList stored = CliOptions::secretNotes(plain, true);
+    const QStringList stored = Secrets::notes(plain, true);
     if (DriverRegistry::has(QStringLiteral("ftp-get")))
         QVERIFY2(stored.join('|').contains(QStringLiteral("--set ftp.password=@FILE")), qPrintable(stored.join('|')));
 

@@ -970,11 +970,16 @@ QList<ProtocolInfo> FtpDriver::protocolInfos()
          QStringLiteral("The PEM file of the CA that signed the server's certificate (or the certificate itself)")},
     };
     // Each connection's TCP_MAXSEG follows the frame size (sockoptCallback).
-    return protocolPair<FtpDriver>(QStringLiteral("ftp"), true, options,
+    QList<ProtocolInfo> pair = protocolPair<FtpDriver>(QStringLiteral("ftp"), true, options,
         {QStringLiteral("ftp-get"), QStringLiteral("FTP GET (server → client)"),
          QStringLiteral("Downloads one file of the chosen size by FTP (uploads it first if missing).")},
         {QStringLiteral("ftp-put"), QStringLiteral("FTP PUT (client → server)"),
          QStringLiteral("Uploads one generated file of the chosen size by FTP.")});
+    for (ProtocolInfo &info : pair)
+        info.optionDependencies = {{QStringLiteral("ftp.tls_trust"), QStringLiteral("ftp.tls"), true},
+                                   {QStringLiteral("ftp.tls_ca_file"), QStringLiteral("ftp.tls"), true},
+                                   {QStringLiteral("ftp.tls_ca_file"), QStringLiteral("ftp.tls_trust"), QStringLiteral("CA file")}};
+    return pair;
 }
 
 std::unique_ptr<TransferRun> FtpDriver::makeRun(const RunSpec &spec, RunObserver &observer) const

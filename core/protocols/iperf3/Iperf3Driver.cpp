@@ -982,7 +982,7 @@ QList<ProtocolInfo> Iperf3Driver::protocolInfos()
         p.description = QString::fromUtf8(description);
         p.family = QStringLiteral("iperf3");
         if (transport == Transport::Udp) {
-            p.clampsMss = false; // the frame size sets the datagram size instead
+            p.setsMss = false; // the frame size sets the datagram size instead
             p.hostOptions = udpOptions;
         }
         p.create = [direction, transport] { return std::make_unique<Iperf3Driver>(direction, transport); };

@@ -866,11 +866,17 @@ QList<ProtocolInfo> SmbDriver::protocolInfos()
                         "count is recorded as smb_warmup_bytes")},
     };
     // libsmbclient connects its own socket; the MSS is read and recorded.
-    return protocolPair<SmbDriver>(QStringLiteral("smb"), false, options,
+    QList<ProtocolInfo> pair = protocolPair<SmbDriver>(QStringLiteral("smb"), false, options,
         {QStringLiteral("smb-read"), QStringLiteral("SMB read (server → client)"),
          QStringLiteral("Reads one file of the chosen size from an SMB share (writes it first if missing).")},
         {QStringLiteral("smb-write"), QStringLiteral("SMB write (client → server)"),
          QStringLiteral("Writes one generated file of the chosen size to an SMB share.")});
+    for (ProtocolInfo &info : pair) {
+        info.connectionOwner = QStringLiteral("libsmbclient");
+        info.observedPortOption = QStringLiteral("smb.port");
+        info.serverProbe = ProtocolInfo::ServerProbe::Smb;
+    }
+    return pair;
 }
 
 std::unique_ptr<TransferRun> SmbDriver::makeRun(const RunSpec &spec, RunObserver &observer) const

@@ -17,7 +17,7 @@ PreflightProblemList TransferDriver::check(const RunSpec &spec, int timeoutMs)
     return makeRun(spec, quiet)->check(timeoutMs);
 }
 
-ProtocolInfo TransferDriver::sideInfo(const QString &family, bool clampsMss, const QList<OptionSpec> &options,
+ProtocolInfo TransferDriver::sideInfo(const QString &family, bool setsMss, const QList<OptionSpec> &options,
                                       const Side &side, std::function<std::unique_ptr<ProtocolDriver>()> create)
 {
     ProtocolInfo info;
@@ -25,7 +25,7 @@ ProtocolInfo TransferDriver::sideInfo(const QString &family, bool clampsMss, con
     info.title = side.title;
     info.description = side.description;
     info.timed = false;
-    info.clampsMss = clampsMss;
+    info.setsMss = setsMss;
     info.family = family;
     info.hostOptions = options;
     info.create = std::move(create);

@@ -33,11 +33,11 @@ protected:
     /// The download and upload ProtocolInfos of a family (untimed: they move TestParams::fileSizeBytes), each
     /// creating a Driver of its direction.
     template <class Driver>
-    static QList<ProtocolInfo> protocolPair(const QString &family, bool clampsMss, const QList<OptionSpec> &options,
+    static QList<ProtocolInfo> protocolPair(const QString &family, bool setsMss, const QList<OptionSpec> &options,
                                             const Side &download, const Side &upload)
     {
-        return {sideInfo(family, clampsMss, options, download, [] { return std::make_unique<Driver>(Direction::Download); }),
-                sideInfo(family, clampsMss, options, upload, [] { return std::make_unique<Driver>(Direction::Upload); })};
+        return {sideInfo(family, setsMss, options, download, [] { return std::make_unique<Driver>(Direction::Download); }),
+                sideInfo(family, setsMss, options, upload, [] { return std::make_unique<Driver>(Direction::Upload); })};
     }
 
     virtual std::unique_ptr<TransferRun> makeRun(const RunSpec &spec, RunObserver &observer) const = 0;
@@ -45,7 +45,7 @@ protected:
     Direction m_direction;
 
 private:
-    static ProtocolInfo sideInfo(const QString &family, bool clampsMss, const QList<OptionSpec> &options,
+    static ProtocolInfo sideInfo(const QString &family, bool setsMss, const QList<OptionSpec> &options,
                                  const Side &side, std::function<std::unique_ptr<ProtocolDriver>()> create);
 };
 

@@ -1,37 +1,10 @@
 #include "PlanJson.h"
 
+#include "Secrets.h"
+
 #include <QJsonArray>
 
 namespace wb {
-
-bool PlanJson::isSecretKey(const QString &key)
-{
-    static const char *const words[] = {"password", "passwd", "secret", "token", "passphrase", "credential",
-                                        "private_key", "privatekey"};
-    const QString lower = key.toLower();
-    for (const char *word : words) {
-        if (lower.contains(QLatin1String(word)))
-            return true;
-    }
-    return false;
-}
-
-QVariantMap PlanJson::withoutSecrets(QVariantMap options)
-{
-    for (auto it = options.begin(); it != options.end();) {
-        if (isSecretKey(it.key()))
-            it = options.erase(it);
-        else
-            ++it;
-    }
-    return options;
-}
-
-Host PlanJson::withoutSecrets(Host host)
-{
-    host.options = withoutSecrets(host.options);
-    return host;
-}
 
 QJsonObject PlanJson::hostToJson(const Host &host)
 {
@@ -43,7 +16,7 @@ QJsonObject PlanJson::hostToJson(const Host &host)
     o[QLatin1String("server_type")] = host.serverType;
     o[QLatin1String("link_speed_Mbps")] = host.linkSpeedMbps;
     o[QLatin1String("embedded")] = host.embedded;
-    o[QLatin1String("options")] = QJsonObject::fromVariantMap(withoutSecrets(host.options));
+    o[QLatin1String("options")] = QJsonObject::fromVariantMap(Secrets::without(host.options));
     return o;
 }
 
@@ -51,14 +24,14 @@ Host PlanJson::hostFromJson(const QJsonObject &o)
 {
     Host host;
     host.name = o.value(QLatin1String("name")).toString();
-    host.address = o.value(QLatin1String("address")).toString();
+    host.address = o.value(QLatin1String("address")).toString().trimmed();
     const int port = o.value(QLatin1String("port")).toInt();
     host.port = port > 0 && port <= 65535 ? quint16(port) : 0;
     host.osLabel = o.value(QLatin1String("os")).toString();
     host.serverType = o.value(QLatin1String("server_type")).toString(host.serverType);
-    host.linkSpeedMbps = o.value(QLatin1String("link_speed_Mbps")).toDouble();
+    host.linkSpeedMbps = qMax(0.0, o.value(QLatin1String("link_speed_Mbps")).toDouble());
     host.embedded = o.value(QLatin1String("embedded")).toBool();
-    host.options = withoutSecrets(o.value(QLatin1String("options")).toObject().toVariantMap());
+    host.options = Secrets::without(o.value(QLatin1String("options")).toObject().toVariantMap());
     return host;
 }
 
@@ -76,7 +49,7 @@ QJsonObject PlanJson::paramsToJson(const TestParams &p)
     o[QLatin1String("stop_on_error")] = p.stopOnError;
     o[QLatin1String("stable_target_percent")] = p.stableTargetPercent;
     o[QLatin1String("min_repetitions")] = p.minRepetitions;
-    o[QLatin1String("options")] = QJsonObject::fromVariantMap(withoutSecrets(p.options));
+    o[QLatin1String("options")] = QJsonObject::fromVariantMap(Secrets::without(p.options));
     return o;
 }
 
@@ -94,7 +67,7 @@ TestParams PlanJson::paramsFromJson(const QJsonObject &o)
     p.stopOnError = o.value(QLatin1String("stop_on_error")).toBool(p.stopOnError);
     p.stableTargetPercent = o.value(QLatin1String("stable_target_percent")).toDouble(p.stableTargetPercent);
     p.minRepetitions = o.value(QLatin1String("min_repetitions")).toInt(p.minRepetitions);
-    p.options = withoutSecrets(o.value(QLatin1String("options")).toObject().toVariantMap());
+    p.options = Secrets::without(o.value(QLatin1String("options")).toObject().toVariantMap());
     return p;
 }
 

@@ -1,6 +1,6 @@
-#include "storage/PlanFile.h"
+#include "PlanFile.h"
 
-#include "storage/PlanJson.h"
+#include "PlanJson.h"
 
 #include <QFile>
 #include <QJsonDocument>

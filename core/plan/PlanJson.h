@@ -8,8 +8,9 @@
 
 namespace wb {
 
-/// JSON form of plans and hosts as the result store keeps them. Secrets never reach the JSON: host and
-/// parameter options whose key names a password, secret, token or passphrase are dropped.
+/// The one JSON form of hosts, parameters and plans: the result store, plan files (PlanFile) and the settings'
+/// host list (Config) all write it. Secrets never reach the JSON: options that Secrets::isSecret names are
+/// dropped both ways.
 class PlanJson
 {
 public:
@@ -19,10 +20,6 @@ public:
     static TestParams paramsFromJson(const QJsonObject &object);
     static QJsonObject planToJson(const TestPlan &plan);
     static TestPlan planFromJson(const QJsonObject &object);
-
-    static Host withoutSecrets(Host host);
-    static QVariantMap withoutSecrets(QVariantMap options);
-    static bool isSecretKey(const QString &key);
 };
 
 } // namespace wb

@@ -1,5 +1,5 @@
 // A plan in a file of its own: what File > Save plan writes and File > Open plan and wirebench-cli --plan read.
-#include "storage/PlanFile.h"
+#include "plan/PlanFile.h"
 
 #include <QFile>
 #include <QTemporaryDir>
