@@ -69,6 +69,29 @@ HostDialog::HostDialog(const Host &host, QWidget *parent, CredentialStore *crede
     setObjectName(QStringLiteral("hostDialog"));
     setWindowTitle(host.address.isEmpty() && !host.embedded ? tr("Add host") : tr("Edit host"));
 
+    QFormLayout *general = buildGeneralForm(host);
+    buildOptionTabs(host);
+    buildCredentialLabel();
+    QHBoxLayout *detectRow = buildDetectArea();
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    connect(buttons, &QDialogButtonBox::accepted, this, &HostDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(general);
+    layout->addLayout(detectRow);
+    layout->addWidget(m_identityTable);
+    layout->addSpacing(6);
+    layout->addWidget(m_tabs, 1);
+    layout->addWidget(m_credentialLabel);
+    layout->addWidget(m_problem);
+    layout->addWidget(buttons);
+    setMinimumWidth(560);
+}
+
+QFormLayout *HostDialog::buildGeneralForm(const Host &host)
+{
     m_name = new QLineEdit(host.name, this);
     m_name->setObjectName(QStringLiteral("hostNameEdit"));
     m_name->setPlaceholderText(tr("e.g. fileserver-linux"));
@@ -144,7 +167,11 @@ HostDialog::HostDialog(const Host &host, QWidget *parent, CredentialStore *crede
     osLabel->setBuddy(m_os); // a row of a layout gets no buddy from addRow()
     general->addRow(osLabel, osRow);
     general->addRow(tr("&Link speed:"), m_linkSpeed);
+    return general;
+}
 
+void HostDialog::buildOptionTabs(const Host &host)
+{
     // One tab per protocol family, built from what the drivers declare.
     m_tabs = new QTabWidget(this);
     m_tabs->setObjectName(QStringLiteral("hostOptionTabs"));
@@ -180,7 +207,10 @@ HostDialog::HostDialog(const Host &host, QWidget *parent, CredentialStore *crede
         m_tabs->addTab(page, family.title);
         m_forms.insert(family.title, form);
     }
+}
 
+void HostDialog::buildCredentialLabel()
+{
     m_credentialLabel = new QLabel(this);
     m_credentialLabel->setObjectName(QStringLiteral("credentialStatusLabel"));
     m_credentialLabel->setWordWrap(true);
@@ -199,7 +229,10 @@ HostDialog::HostDialog(const Host &host, QWidget *parent, CredentialStore *crede
             }
         });
     }
+}
 
+QHBoxLayout *HostDialog::buildDetectArea()
+{
     // What Detect found: one row per source, failures with their message.
     m_identityTable = new QTableWidget(0, 3, this);
     m_identityTable->setObjectName(QStringLiteral("hostIdentityTable"));
@@ -236,21 +269,7 @@ HostDialog::HostDialog(const Host &host, QWidget *parent, CredentialStore *crede
     auto *detectRow = new QHBoxLayout;
     detectRow->addWidget(m_detectStatus, 1);
     detectRow->addWidget(m_useButton);
-
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    connect(buttons, &QDialogButtonBox::accepted, this, &HostDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-
-    auto *layout = new QVBoxLayout(this);
-    layout->addLayout(general);
-    layout->addLayout(detectRow);
-    layout->addWidget(m_identityTable);
-    layout->addSpacing(6);
-    layout->addWidget(m_tabs, 1);
-    layout->addWidget(m_credentialLabel);
-    layout->addWidget(m_problem);
-    layout->addWidget(buttons);
-    setMinimumWidth(560);
+    return detectRow;
 }
 
 void HostDialog::updatePortText()

@@ -8,6 +8,8 @@
 
 class QComboBox;
 class QDoubleSpinBox;
+class QFormLayout;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -58,6 +60,11 @@ signals:
     void detectionFinished();
 
 private:
+    // The constructor's parts, in the order the widgets are made (it is the tab order).
+    QFormLayout *buildGeneralForm(const Host &host);
+    void buildOptionTabs(const Host &host);
+    void buildCredentialLabel();
+    QHBoxLayout *buildDetectArea();
     void updatePortText();
     void updateCredentialText();
     void showEvidence(const ServerEvidenceList &evidence);

@@ -34,6 +34,46 @@ PlanEditorPanel::PlanEditorPanel(Config *config, QWidget *parent)
 {
     setObjectName(QStringLiteral("planEditorPanel"));
 
+    buildPresets();
+    QGroupBox *protocolBox = buildProtocolBox();
+    QGroupBox *frameBox = buildFrameBox();
+    QFormLayout *form = buildRunForm();
+    m_repeatOptions = new RepeatOptionsBox(this);
+    connect(m_repeatOptions, &RepeatOptionsBox::changed, this, &PlanEditorPanel::onChanged);
+
+    buildTransferBox();
+
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("planSummaryLabel"));
+    m_summary->setWordWrap(true);
+    m_problems = new QLabel(this);
+    m_problems->setObjectName(QStringLiteral("planProblemsLabel"));
+    m_problems->setStyleSheet(QStringLiteral("color: #b01e1e"));
+    m_problems->setWordWrap(true);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto *presetRow = new QHBoxLayout;
+    presetRow->addWidget(m_presets);
+    presetRow->addStretch(1);
+    layout->addLayout(presetRow);
+    layout->addWidget(protocolBox);
+    layout->addWidget(frameBox);
+    layout->addLayout(form);
+    layout->addWidget(m_repeatOptions);
+    layout->addWidget(m_transferBox);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_problems);
+    layout->addStretch(1);
+
+    TestPlan initial;
+    initial.protocols = ProtocolSets::firstPlan();
+    initial.frameSizes = {1500, 9000};
+    setPlan(m_config ? m_config->lastPlan() : initial);
+}
+
+void PlanEditorPanel::buildPresets()
+{
     m_presets = new QToolButton(this);
     m_presets->setObjectName(QStringLiteral("presetButton"));
     m_presets->setText(tr("Presets"));
@@ -48,7 +88,10 @@ PlanEditorPanel::PlanEditorPanel(Config *config, QWidget *parent)
                                              &PlanEditorPanel::applyNetperfPreset);
     netperf->setObjectName(QStringLiteral("netperfPresetAction"));
     m_presets->setMenu(presetMenu);
+}
 
+QGroupBox *PlanEditorPanel::buildProtocolBox()
+{
     auto *protocolBox = new QGroupBox(tr("Protocols"), this);
     auto *protocolLayout = new QVBoxLayout(protocolBox);
     for (const ProtocolInfo &info : DriverRegistry::protocols()) {
@@ -59,7 +102,11 @@ PlanEditorPanel::PlanEditorPanel(Config *config, QWidget *parent)
         m_protocols.insert(info.id, check);
         connect(check, &QCheckBox::toggled, this, &PlanEditorPanel::onChanged);
     }
+    return protocolBox;
+}
 
+QGroupBox *PlanEditorPanel::buildFrameBox()
+{
     auto *frameBox = new QGroupBox(tr("Ethernet frame sizes (MTU)"), this);
     m_frame1500 = new QCheckBox(tr("1500 B (standard)"), frameBox);
     m_frame1500->setObjectName(QStringLiteral("frame1500Check"));
@@ -78,7 +125,11 @@ PlanEditorPanel::PlanEditorPanel(Config *config, QWidget *parent)
     connect(m_frame1500, &QCheckBox::toggled, this, &PlanEditorPanel::onChanged);
     connect(m_frame9000, &QCheckBox::toggled, this, &PlanEditorPanel::onChanged);
     connect(m_customFrames, &QLineEdit::textChanged, this, &PlanEditorPanel::onChanged);
+    return frameBox;
+}
 
+QFormLayout *PlanEditorPanel::buildRunForm()
+{
     m_repetitions = new QSpinBox(this);
     m_repetitions->setObjectName(QStringLiteral("repetitionsSpin"));
     m_repetitions->setRange(1, 1000);
@@ -160,10 +211,11 @@ PlanEditorPanel::PlanEditorPanel(Config *config, QWidget *parent)
     form->addRow(tr("Message size:"), messageRow);
     form->addRow(tr("Socket buffers:"), bufferRow);
     form->addRow(tr("Sample interval:"), m_sampleInterval);
+    return form;
+}
 
-    m_repeatOptions = new RepeatOptionsBox(this);
-    connect(m_repeatOptions, &RepeatOptionsBox::changed, this, &PlanEditorPanel::onChanged);
-
+void PlanEditorPanel::buildTransferBox()
+{
     // File transfers: shown only while FTP, SMB or copy is checked.
     m_transferBox = new QGroupBox(tr("File transfers (FTP, SMB, copy)"), this);
     m_transferBox->setObjectName(QStringLiteral("transferBox"));
@@ -183,34 +235,6 @@ PlanEditorPanel::PlanEditorPanel(Config *config, QWidget *parent)
     transferLayout->addWidget(m_transferForm);
     connect(m_fileSize, &QSpinBox::valueChanged, this, &PlanEditorPanel::onChanged);
     connect(m_transferForm, &OptionForm::changed, this, &PlanEditorPanel::onChanged);
-
-    m_summary = new QLabel(this);
-    m_summary->setObjectName(QStringLiteral("planSummaryLabel"));
-    m_summary->setWordWrap(true);
-    m_problems = new QLabel(this);
-    m_problems->setObjectName(QStringLiteral("planProblemsLabel"));
-    m_problems->setStyleSheet(QStringLiteral("color: #b01e1e"));
-    m_problems->setWordWrap(true);
-
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    auto *presetRow = new QHBoxLayout;
-    presetRow->addWidget(m_presets);
-    presetRow->addStretch(1);
-    layout->addLayout(presetRow);
-    layout->addWidget(protocolBox);
-    layout->addWidget(frameBox);
-    layout->addLayout(form);
-    layout->addWidget(m_repeatOptions);
-    layout->addWidget(m_transferBox);
-    layout->addWidget(m_summary);
-    layout->addWidget(m_problems);
-    layout->addStretch(1);
-
-    TestPlan initial;
-    initial.protocols = ProtocolSets::firstPlan();
-    initial.frameSizes = {1500, 9000};
-    setPlan(m_config ? m_config->lastPlan() : initial);
 }
 
 void PlanEditorPanel::syncMessagePreset()

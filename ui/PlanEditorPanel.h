@@ -8,6 +8,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
@@ -50,6 +51,12 @@ signals:
     void planChanged();
 
 private:
+    // The constructor's parts, in the order the widgets are made (it is the tab order).
+    void buildPresets();
+    QGroupBox *buildProtocolBox();
+    QGroupBox *buildFrameBox();
+    QFormLayout *buildRunForm();
+    void buildTransferBox();
     QList<int> customFrames(QStringList *errors) const;
     void onChanged();
     void syncMessagePreset();

@@ -270,10 +270,9 @@ void RunAnalyzer::judgeRemoteLink(QVariantMap &x, LinkInfo *link)
         x.insert(QStringLiteral("remote_link_speed_note"), link->remoteSpeedNote);
 }
 
-void RunAnalyzer::afterRun(RunResult &result)
+void RunAnalyzer::recordCpu(RunResult &result)
 {
     QVariantMap &x = result.extra;
-    const RunSpec &spec = result.spec;
 
     // What the run cost. A driver's own figure under cpu_local_percent (its thread) moves to
     // cpu_thread_percent: cpu_local_percent is the whole system's here.
@@ -313,6 +312,11 @@ void RunAnalyzer::afterRun(RunResult &result)
         if (sd >= 0)
             x.insert(QStringLiteral("service_demand_remote_us_per_KB"), sd);
     }
+}
+
+void RunAnalyzer::recordMss(RunResult &result)
+{
+    QVariantMap &x = result.extra;
 
     // The MSS: the driver's own (TCP_INFO on its socket), else what sock_diag saw during the run.
     if (result.mss > 0) {
@@ -333,8 +337,12 @@ void RunAnalyzer::afterRun(RunResult &result)
             result.warnings.append(w);
     }
     m_pendingWarnings.clear();
+}
 
-    // The link and its ceiling.
+LinkInfo RunAnalyzer::recordLink(RunResult &result)
+{
+    QVariantMap &x = result.extra;
+    const RunSpec &spec = result.spec;
     LinkInfo link = m_links.value(spec.host.address);
     link.overrideSpeedMbps = spec.host.linkSpeedMbps > 0 ? spec.host.linkSpeedMbps : 0;
     judgeRemoteLink(x, &link);
@@ -360,6 +368,18 @@ void RunAnalyzer::afterRun(RunResult &result)
         notes.removeAll(QString());
         x.insert(QStringLiteral("link_speed_note"), notes.isEmpty() ? QStringLiteral("unknown") : notes.join(QStringLiteral("; ")));
     }
+    return link;
+}
+
+void RunAnalyzer::afterRun(RunResult &result)
+{
+    QVariantMap &x = result.extra;
+    const RunSpec &spec = result.spec;
+
+    recordCpu(result);
+    recordMss(result);
+    // The link and its ceiling.
+    const LinkInfo link = recordLink(result);
     recordFrame(result, link);
 
     // The socket buffer that bounds the window: the plan's, else the kernel's autotuning maximum.

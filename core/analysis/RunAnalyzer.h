@@ -67,6 +67,10 @@ private:
     static QString testKey(const RunSpec &spec);
     /// ip_version, tcp_timestamps, ceiling_mtu and frame_used from the MSS the run used; the warning when
     /// that is not the plan's frame.
+    // afterRun's steps, in its order: the run's CPU cost (ours and the server's), the MSS it used, its link.
+    void recordCpu(RunResult &result);
+    void recordMss(RunResult &result);
+    LinkInfo recordLink(RunResult &result);
     void recordFrame(RunResult &result, const LinkInfo &link);
     void recordErrorCounters(QVariantMap &extra, const LinkInfo &link);
 
