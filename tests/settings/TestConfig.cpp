@@ -16,6 +16,7 @@ private slots:
     void planRoundTrip();
     void badValuesFallBack();
     void newerSchemaLeftAlone();
+    void hostSpellingsBeforePlanJsonAreRead();
 
 private:
     QTemporaryDir m_dir;
@@ -127,6 +128,25 @@ void TestConfig::badValuesFallBack()
     QCOMPARE(plan.frameSizes, QList<int>{1500});
     QCOMPARE(plan.protocols, QStringList{QStringLiteral("tcp-send")});
     QCOMPARE(config.rateUnit(), RateUnit::MBps);
+}
+
+void TestConfig::hostSpellingsBeforePlanJsonAreRead()
+{
+    // Settings written before the host list became PlanJson's spell two keys in camel case.
+    const QByteArray old = R"([{"name":"srv","address":"192.0.2.5","port":5201,"os":"Linux","serverType":"iperf3",)"
+                           R"("linkSpeedMbps":100,"selected":false}])";
+    bool ok = false;
+    const QList<HostEntry> hosts = Config::hostsFromJson(old, &ok);
+    QVERIFY(ok);
+    QCOMPARE(hosts.size(), 1);
+    QCOMPARE(hosts.first().host.serverType, QStringLiteral("iperf3"));
+    QCOMPARE(hosts.first().host.linkSpeedMbps, 100.0);
+    QCOMPARE(hosts.first().host.port, quint16(5201));
+    QVERIFY(!hosts.first().selected);
+    // What is written now is PlanJson's form and reads back the same.
+    const QByteArray now = Config::hostsToJson(hosts);
+    QVERIFY2(now.contains("\"server_type\":\"iperf3\"") && !now.contains("serverType"), now.constData());
+    QCOMPARE(Config::hostsFromJson(now), hosts);
 }
 
 void TestConfig::newerSchemaLeftAlone()
