@@ -32,15 +32,6 @@ QString protocolIs()
         .arg(planArray("protocols"), planValues("protocols"));
 }
 
-QString likeText(const QString &text)
-{
-    QString pattern = text;
-    pattern.replace(QLatin1Char('\\'), QLatin1String("\\\\"))
-        .replace(QLatin1Char('%'), QLatin1String("\\%"))
-        .replace(QLatin1Char('_'), QLatin1String("\\_"));
-    return QLatin1Char('%') + pattern + QLatin1Char('%');
-}
-
 } // namespace
 
 SessionQuery SessionQuery::withId(qint64 sessionId)
@@ -83,7 +74,7 @@ SessionQuery SessionQuery::matching(const SessionFilter &filter)
     }
     if (!filter.host.isEmpty())
         q.require(QStringLiteral("EXISTS (SELECT 1 FROM session_hosts h WHERE h.session_id = sessions.id"
-                                 " AND (h.name = ? COLLATE NOCASE OR h.address = ? COLLATE NOCASE))"),
+                                 " AND (wb_same(h.name, ?) OR wb_same(h.address, ?)))"),
                   {filter.host, filter.host});
     q.addTextFilter(filter.text.trimmed());
     q.m_limit = filter.limit;
@@ -95,17 +86,18 @@ void SessionQuery::addTextFilter(const QString &text)
 {
     if (text.isEmpty())
         return;
-    const QString like = QStringLiteral(" LIKE ? ESCAPE '\\'");
+    // wb_contains (StoreFunctions): case-insensitive in every script, as QString::contains.
     const QString clause =
-        QStringLiteral("(sessions.title%1 OR sessions.uuid%1 OR sessions.machine_hostname%1 OR sessions.state%1"
-                       " OR (%2 AND EXISTS (SELECT 1 FROM %3 WHERE type = 'text' AND value%1))"
-                       " OR EXISTS (SELECT 1 FROM runs WHERE runs.session_id = sessions.id AND runs.protocol%1)"
+        QStringLiteral("(wb_contains(sessions.title, ?) OR wb_contains(sessions.uuid, ?)"
+                       " OR wb_contains(sessions.machine_hostname, ?) OR wb_contains(sessions.state, ?)"
+                       " OR (%1 AND EXISTS (SELECT 1 FROM %2 WHERE type = 'text' AND wb_contains(value, ?)))"
+                       " OR EXISTS (SELECT 1 FROM runs WHERE runs.session_id = sessions.id AND wb_contains(runs.protocol, ?))"
                        " OR EXISTS (SELECT 1 FROM session_hosts h WHERE h.session_id = sessions.id"
-                       " AND (h.name%1 OR h.address%1 OR h.os%1)))")
-            .arg(like, planArray("protocols"), planValues("protocols"));
+                       " AND (wb_contains(h.name, ?) OR wb_contains(h.address, ?) OR wb_contains(h.os, ?))))")
+            .arg(planArray("protocols"), planValues("protocols"));
     QVariantList binds;
     for (int i = 0; i < 9; ++i)
-        binds << likeText(text);
+        binds << text;
     require(clause, binds);
 }
 

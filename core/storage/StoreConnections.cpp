@@ -1,5 +1,7 @@
 #include "StoreConnections.h"
 
+#include "StoreFunctions.h"
+
 #include <QSqlQuery>
 #include <QThread>
 #include <QUuid>
@@ -43,6 +45,8 @@ QSqlDatabase StoreConnections::database(const QString &path) const
         QSqlQuery q(db);
         q.exec(QStringLiteral("PRAGMA foreign_keys = ON"));
         q.exec(QStringLiteral("PRAGMA synchronous = NORMAL"));
+        if (!StoreFunctions::install(db))
+            qWarning("result store: could not add its SQL functions to the connection to %s", qPrintable(path));
     }
     return db;
 }

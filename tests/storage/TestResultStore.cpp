@@ -18,6 +18,7 @@ private slots:
     void roundTrip();
     void secretsNeverStored();
     void filter();
+    void filterFoldsCaseInEveryScript();
     void deleteAndFind();
     void walMode();
     void otherThread();
@@ -234,6 +235,43 @@ void TestResultStore::filter()
     QCOMPARE(all.first().frameSizes, QList<int>({1500, 4000}));
     QCOMPARE(all.first().runCount, 1);
     QCOMPARE(all.last().runCount, 0);
+}
+
+// The search and the host filter ignore case as Qt does, in every script: SQLite's LIKE and NOCASE fold ASCII only.
+void TestResultStore::filterFoldsCaseInEveryScript()
+{
+    QTemporaryDir dir;
+    ResultStore store;
+    QString error;
+    QVERIFY2(store.open(dir.filePath(QStringLiteral("results.sqlite")), &error), qPrintable(error));
+    TestPlan p;
+    p.hosts = {wbtest::host(QStringLiteral("Ägir-NAS"), QStringLiteral("127.0.0.7"), QStringLiteral("Système Ω"))};
+    p.protocols = {QStringLiteral("ftp-get")};
+    p.frameSizes = {1500};
+    p.repetitions = 1;
+    const qint64 other = store.beginSession(wbtest::plan());
+    const qint64 id = store.beginSession(p);
+    QVERIFY(other > 0 && id > other);
+    auto ids = [&](const SessionFilter &f) {
+        QList<qint64> out;
+        for (const SessionInfo &s : store.sessions(f))
+            out << s.id;
+        return out;
+    };
+    SessionFilter f;
+    for (const char *text : {"ägir", "ÄGIR", "système ω", "SYSTÈME Ω"}) {
+        f.text = QString::fromUtf8(text);
+        QCOMPARE(ids(f), QList<qint64>({id}));
+    }
+    f = SessionFilter();
+    f.host = QStringLiteral("ägir-nas");
+    QCOMPARE(ids(f), QList<qint64>({id}));
+    // The text is text, not a pattern.
+    f = SessionFilter();
+    f.text = QStringLiteral("%");
+    QCOMPARE(ids(f), QList<qint64>());
+    f.text = QStringLiteral("_");
+    QCOMPARE(ids(f), QList<qint64>());
 }
 
 void TestResultStore::deleteAndFind()
