@@ -1,7 +1,7 @@
 #include "responder/RawClient.h"
 #include "wire/wirebenchd/Auth.h"
 #include "protocols/tcp/TcpDriver.h"
-#include "unit/CliTestSupport.h"
+#include "support/CliTestSupport.h"
 #include "support/CiRule.h"
 
 #include <QDeadlineTimer>

@@ -2,7 +2,7 @@
 // a loopback host without FTP or SMB prints every problem before any run; the other runs run (or, with
 // --strict-check, nothing does); a healthy plan prints no problem; --skip-check leaves it to the runs, where a
 // refused port is not repeated ("same cause as run 1"). Real wirebenchd, vsftpd and smbd on 127.0.0.1.
-#include "CliTestSupport.h"
+#include "support/CliTestSupport.h"
 #include "FileServerFixture.h"
 
 #include <QJsonArray>

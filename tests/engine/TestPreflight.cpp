@@ -2,7 +2,7 @@
 // problem of every host and protocol at once, the runs they stand in the way of kept as "not run" with the reason,
 // nothing found on a healthy plan, and a test whose run fails for a cause that repeating cannot cure is not
 // repeated ("same cause as run k"). Real wirebenchd, vsftpd and smbd on 127.0.0.1, started here.
-#include "CliTestSupport.h"
+#include "support/CliTestSupport.h"
 #include "FileServerFixture.h"
 
 #include "engine/Engine.h"

@@ -1,7 +1,7 @@
 // wirebench-cli runs the file-server shoot-out headless against real vsftpd and smbd: settings by --set,
 // the password from a file, the file size by --file-size; a wrong password is one clear line and exit status 1.
 #include "FileServerFixture.h"
-#include "../unit/CliTestSupport.h"
+#include "support/CliTestSupport.h"
 
 #include <QDir>
 #include <QFile>

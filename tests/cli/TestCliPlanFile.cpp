@@ -8,7 +8,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "CliTestSupport.h"
+#include "support/CliTestSupport.h"
 
 using namespace clitest;
 

@@ -11,7 +11,7 @@
 
 #include <csignal>
 
-#include "CliTestSupport.h"
+#include "support/CliTestSupport.h"
 
 using namespace clitest;
 

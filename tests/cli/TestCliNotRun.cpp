@@ -13,7 +13,7 @@
 
 #include <memory>
 
-#include "CliTestSupport.h"
+#include "support/CliTestSupport.h"
 
 using namespace clitest;
 

@@ -12,7 +12,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "CliTestSupport.h"
+#include "support/CliTestSupport.h"
 
 using namespace clitest;
 
