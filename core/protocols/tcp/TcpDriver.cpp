@@ -15,9 +15,11 @@
 #include "wire/wirebenchd/RefusedAdvice.h"
 
 #include <QDateTime>
+#include <QJsonObject>
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include <netdb.h>
@@ -132,165 +134,244 @@ QList<ProtocolInfo> TcpDriver::protocolInfos()
     return {send, recv};
 }
 
-RunResult TcpDriver::run(const RunSpec &spec, RunObserver &observer)
+namespace {
+
+/// One tcp-send or tcp-recv run, in the steps it has: reach wirebenchd, the handshake (hello, key, queue,
+/// welcome), the test request, the data connection, the data phase of either direction, and the result.
+/// A step that fails sets the result (Failed with the reason, or Cancelled) and returns false.
+class TcpRun
 {
-    RunResult r;
-    r.spec = spec;
-    r.status = RunStatus::Failed;
-    r.startedAt = QDateTime::currentDateTimeUtc();
+public:
+    TcpRun(const RunSpec &spec, RunObserver &observer, TcpDriver::Direction direction)
+        : m_spec(spec)
+        , m_observer(observer)
+        , m_send(direction == TcpDriver::Direction::Send)
+    {
+        r.spec = spec;
+        r.status = RunStatus::Failed;
+        r.startedAt = QDateTime::currentDateTimeUtc();
+    }
 
-    const quint16 port = spec.host.port ? spec.host.port : control::kDefaultPort;
-    QString address = spec.host.address.trimmed();
-    if (address.startsWith(QLatin1Char('[')) && address.endsWith(QLatin1Char(']')))
-        address = address.mid(1, address.size() - 2);
-    const QString hostPort = address.contains(QLatin1Char(':')) ? QStringLiteral("[%1]:%2").arg(address).arg(port)
-                                                                 : QStringLiteral("%1:%2").arg(address).arg(port);
-    const QString where = spec.host.name.isEmpty() || spec.host.name == address
-                              ? hostPort
-                              : QStringLiteral("%1 (%2)").arg(spec.host.name, hostPort);
-    auto failed = [&](const QString &text) {
-        r.status = observer.stopRequested() ? RunStatus::Cancelled : RunStatus::Failed;
-        r.error = r.status == RunStatus::Cancelled ? QString() : where + QStringLiteral(": ") + text;
-        return r;
-    };
-    auto cancelled = [&] {
+    RunResult run()
+    {
+        if (!nameTheServer() || !connectControl() || !handshake() || !requestTest() || !openData())
+            return r;
+        measure();
+        return finish();
+    }
+
+private:
+    bool failed(const QString &text)
+    {
+        r.status = m_observer.stopRequested() ? RunStatus::Cancelled : RunStatus::Failed;
+        r.error = r.status == RunStatus::Cancelled ? QString() : m_where + QStringLiteral(": ") + text;
+        return false;
+    }
+    bool cancelled()
+    {
         r.status = RunStatus::Cancelled;
-        return r;
-    };
-    const auto shouldStop = [&observer] { return observer.stopRequested(); };
+        return false;
+    }
+    bool failedOrStopped() { return m_observer.stopRequested() ? cancelled() : failed(m_err); }
 
-    if (address.isEmpty())
+    bool nameTheServer();
+    bool connectControl();
+    bool readMessage(int timeoutMs, const QString &waitingFor);
+    bool handshake();
+    bool authenticate();
+    bool requestTest();
+    bool openData();
+    void measure();
+    void drainControl(int timeoutMs);
+    void sendData();
+    void receiveData();
+    RunResult finish();
+
+    const RunSpec &m_spec;
+    RunObserver &m_observer;
+    const bool m_send;
+    RunResult r;
+
+    quint16 m_port = 0;
+    QString m_address;
+    QString m_where;
+    Fd m_ctrl;
+    sockaddr_storage m_server{};
+    socklen_t m_serverLen = 0;
+    QString m_serverIp;
+    std::optional<ControlChannel> m_ch;
+    QJsonObject m;
+    QString m_err;
+    control::Hello m_hello;
+    QString m_key;
+    control::Hello m_mine;
+    control::TestRequest m_req;
+    Fd m_data;
+
+    std::optional<ThroughputMeter> m_meter;
+    double m_cpu0 = -1;
+    qint64 m_start = 0;
+    bool m_stopped = false;
+    QString m_problem;
+    bool m_haveResult = false;
+    control::Result m_theirs;
+    // What the server reported on the control connection: the receiver's count so far.
+    qint64 m_progressBytes = 0;
+    double m_progressSeconds = 0;
+    qint64 m_lastProgressNs = 0;
+    bool m_progressIsSampled = true; // false once the sender samples the receiver's acknowledgements instead
+    TcpInfo m_senderInfo;
+};
+
+bool TcpRun::nameTheServer()
+{
+    m_port = m_spec.host.port ? m_spec.host.port : control::kDefaultPort;
+    m_address = m_spec.host.address.trimmed();
+    if (m_address.startsWith(QLatin1Char('[')) && m_address.endsWith(QLatin1Char(']')))
+        m_address = m_address.mid(1, m_address.size() - 2);
+    const QString hostPort = m_address.contains(QLatin1Char(':')) ? QStringLiteral("[%1]:%2").arg(m_address).arg(m_port)
+                                                                   : QStringLiteral("%1:%2").arg(m_address).arg(m_port);
+    m_where = m_spec.host.name.isEmpty() || m_spec.host.name == m_address
+                  ? hostPort
+                  : QStringLiteral("%1 (%2)").arg(m_spec.host.name, hostPort);
+    if (m_address.isEmpty())
         return failed(QStringLiteral("no address given: enter the host name or IP address of the wirebenchd host"));
+    return true;
+}
 
-    // --- Control connection ---
-    observer.status(QStringLiteral("Connecting to %1").arg(where));
+bool TcpRun::connectControl()
+{
+    m_observer.status(QStringLiteral("Connecting to %1").arg(m_where));
     addrinfo hints{};
     hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;
     addrinfo *res = nullptr;
-    const int gai = ::getaddrinfo(address.toUtf8().constData(), QByteArray::number(port).constData(), &hints, &res);
+    const int gai = ::getaddrinfo(m_address.toUtf8().constData(), QByteArray::number(m_port).constData(), &hints, &res);
     if (gai != 0) {
         r.extra.insert(QStringLiteral("fault"), transferFaultName(TransferFault::Unreachable));
         return failed(QStringLiteral("cannot resolve the name \"%1\" (%2): check the spelling, DNS, or use an IP address")
-                          .arg(address, QString::fromLocal8Bit(gai_strerror(gai))));
+                          .arg(m_address, QString::fromLocal8Bit(gai_strerror(gai))));
     }
-    Fd ctrl;
-    sockaddr_storage server{};
-    socklen_t serverLen = 0;
     int connectErr = 0;
     QString optionError;
-    for (addrinfo *ai = res; ai && !ctrl.valid(); ai = ai->ai_next) {
-        ctrl = connectTo(ai->ai_addr, ai->ai_addrlen, {}, observer, &connectErr, &optionError);
-        if (ctrl.valid()) {
-            std::memcpy(&server, ai->ai_addr, ai->ai_addrlen);
-            serverLen = ai->ai_addrlen;
+    for (addrinfo *ai = res; ai && !m_ctrl.valid(); ai = ai->ai_next) {
+        m_ctrl = connectTo(ai->ai_addr, ai->ai_addrlen, {}, m_observer, &connectErr, &optionError);
+        if (m_ctrl.valid()) {
+            std::memcpy(&m_server, ai->ai_addr, ai->ai_addrlen);
+            m_serverLen = ai->ai_addrlen;
         }
         if (connectErr == ECANCELED)
             break;
     }
     freeaddrinfo(res);
-    if (!ctrl.valid()) {
+    if (!m_ctrl.valid()) {
         if (connectErr == ECANCELED)
             return cancelled();
         r.extra.insert(QStringLiteral("fault"), transferFaultName(connectFault(connectErr)));
         if (connectErr == ECONNREFUSED)
-            return failed(wirebenchdRefusedText(port));
+            return failed(wirebenchdRefusedText(m_port));
         if (connectErr == ETIMEDOUT)
             return failed(QStringLiteral("no answer within %1 s: check the address, the network and the firewall (TCP port %2)")
                               .arg(kConnectTimeoutMs / 1000)
-                              .arg(port));
+                              .arg(m_port));
         return failed(QStringLiteral("cannot connect: %1: check the address and the network").arg(errnoText(connectErr)));
     }
     // Control messages are small and want to go out at once. The data connection keeps Nagle, as netperf
     // does, so that small message sizes (-m 1472) behave as they do there.
-    setIntOption(ctrl.get(), IPPROTO_TCP, TCP_NODELAY, 1);
-    const QString serverIp = hostText(server);
-    ControlChannel ch(ctrl.get(), 1024 * 1024);
-    QJsonObject m;
-    QString err;
+    setIntOption(m_ctrl.get(), IPPROTO_TCP, TCP_NODELAY, 1);
+    m_serverIp = hostText(m_server);
+    m_ch.emplace(m_ctrl.get(), 1024 * 1024);
+    return true;
+}
 
-    // Reads the next message, turning busy, error and a closed connection into the run's error.
-    auto readMessage = [&](int timeoutMs, const QString &waitingFor) -> bool {
-        const ControlChannel::Read rr = ch.read(&m, timeoutMs, &err, shouldStop);
-        switch (rr) {
-        case ControlChannel::Read::Message: {
-            const QString type = m.value(QLatin1String("type")).toString();
-            // The server's own words: "busy" means a full queue or a connection limit, and only it knows which.
-            const QString said = printableText(m.value(QLatin1String("message")).toString().trimmed(), kMaxPeerTextChars);
-            if (type == QLatin1String(control::kBusy)) {
-                err = said.isEmpty() ? QStringLiteral("wirebenchd is busy: try again later") : said;
-                return false;
-            }
-            if (type == QLatin1String(control::kError)) {
-                err = QStringLiteral("wirebenchd refused: %1").arg(said);
-                return false;
-            }
-            return true;
-        }
-        case ControlChannel::Read::Timeout:
-            err = QStringLiteral("no %1 from wirebenchd within %2 s: is this port a wirebenchd (not another service)?")
-                      .arg(waitingFor)
-                      .arg(timeoutMs / 1000.0);
-            return false;
-        case ControlChannel::Read::Closed:
-            err = QStringLiteral("wirebenchd closed the control connection while we waited for %1: check its log").arg(waitingFor);
-            return false;
-        case ControlChannel::Read::Error:
-            err = QStringLiteral("bad control message from the server (%1): is this port a wirebenchd?").arg(err);
-            return false;
-        case ControlChannel::Read::Stopped:
-            err.clear();
+// Reads the next message, turning busy, error and a closed connection into the run's error.
+bool TcpRun::readMessage(int timeoutMs, const QString &waitingFor)
+{
+    const ControlChannel::Read rr = m_ch->read(&m, timeoutMs, &m_err, [this] { return m_observer.stopRequested(); });
+    switch (rr) {
+    case ControlChannel::Read::Message: {
+        const QString type = m.value(QLatin1String("type")).toString();
+        // The server's own words: "busy" means a full queue or a connection limit, and only it knows which.
+        const QString said = printableText(m.value(QLatin1String("message")).toString().trimmed(), kMaxPeerTextChars);
+        if (type == QLatin1String(control::kBusy)) {
+            m_err = said.isEmpty() ? QStringLiteral("wirebenchd is busy: try again later") : said;
             return false;
         }
+        if (type == QLatin1String(control::kError)) {
+            m_err = QStringLiteral("wirebenchd refused: %1").arg(said);
+            return false;
+        }
+        return true;
+    }
+    case ControlChannel::Read::Timeout:
+        m_err = QStringLiteral("no %1 from wirebenchd within %2 s: is this port a wirebenchd (not another service)?")
+                    .arg(waitingFor)
+                    .arg(timeoutMs / 1000.0);
         return false;
-    };
+    case ControlChannel::Read::Closed:
+        m_err = QStringLiteral("wirebenchd closed the control connection while we waited for %1: check its log").arg(waitingFor);
+        return false;
+    case ControlChannel::Read::Error:
+        m_err = QStringLiteral("bad control message from the server (%1): is this port a wirebenchd?").arg(m_err);
+        return false;
+    case ControlChannel::Read::Stopped:
+        m_err.clear();
+        return false;
+    }
+    return false;
+}
 
+bool TcpRun::handshake()
+{
     if (!readMessage(kHandshakeTimeoutMs, QStringLiteral("hello")))
-        return observer.stopRequested() ? cancelled() : failed(err);
-    control::Hello hello;
-    if (!control::Hello::fromJson(m, &hello, &err))
-        return failed(QStringLiteral("unexpected first message from the server (%1): is this port a wirebenchd?").arg(err));
-    if (hello.version != control::kProtocolVersion) {
+        return failedOrStopped();
+    if (!control::Hello::fromJson(m, &m_hello, &m_err))
+        return failed(QStringLiteral("unexpected first message from the server (%1): is this port a wirebenchd?").arg(m_err));
+    if (m_hello.version != control::kProtocolVersion) {
         return failed(QStringLiteral("%1 speaks control protocol version %2, this Wirebench speaks version %3: install matching versions")
-                          .arg(hello.software.isEmpty() ? QStringLiteral("the server") : hello.software)
-                          .arg(hello.version)
+                          .arg(m_hello.software.isEmpty() ? QStringLiteral("the server") : m_hello.software)
+                          .arg(m_hello.version)
                           .arg(control::kProtocolVersion));
     }
-    r.serverOs = hello.osSummary();
-    r.extra.insert(QStringLiteral("server_hostname"), hello.hostname);
-    r.extra.insert(QStringLiteral("server_software"), hello.software);
-    if (hello.cpus > 0)
-        r.extra.insert(QStringLiteral("server_cpus"), hello.cpus);
-    if (hello.linkSpeedMbps > 0)
-        r.extra.insert(QStringLiteral("remote_link_speed_Mbps"), hello.linkSpeedMbps);
-    if (!hello.link.isEmpty())
-        r.extra.insert(QStringLiteral("remote_link"), hello.link.toVariantMap()); // RunAnalyzer judges it
+    r.serverOs = m_hello.osSummary();
+    r.extra.insert(QStringLiteral("server_hostname"), m_hello.hostname);
+    r.extra.insert(QStringLiteral("server_software"), m_hello.software);
+    if (m_hello.cpus > 0)
+        r.extra.insert(QStringLiteral("server_cpus"), m_hello.cpus);
+    if (m_hello.linkSpeedMbps > 0)
+        r.extra.insert(QStringLiteral("remote_link_speed_Mbps"), m_hello.linkSpeedMbps);
+    if (!m_hello.link.isEmpty())
+        r.extra.insert(QStringLiteral("remote_link"), m_hello.link.toVariantMap()); // RunAnalyzer judges it
+    return authenticate();
+}
 
-    // Authentication: our proof over both nonces; the server answers welcome with its own proof.
-    const QString key = spec.host.options.value(QLatin1String(kKeyOption)).toString().trimmed();
-    const bool serverWantsKey = hello.auth == QLatin1String(auth::kAuthHmac);
-    control::Hello mine = control::Hello::local(QStringLiteral("wirebench " WIREBENCH_VERSION));
-    mine.nonce = auth::randomBytes(auth::kNonceBytes);
-    if (serverWantsKey && !key.isEmpty())
-        mine.mac = auth::clientProof(key, hello.nonce, mine.nonce);
-    if (!ch.write(mine.toJson(), &err))
-        return failed(QStringLiteral("wirebenchd closed the control connection (%1): check its log").arg(err));
+// Our proof over both nonces; the server answers welcome with its own proof (or queues us first).
+bool TcpRun::authenticate()
+{
+    m_key = m_spec.host.options.value(QLatin1String(TcpDriver::kKeyOption)).toString().trimmed();
+    const bool serverWantsKey = m_hello.auth == QLatin1String(auth::kAuthHmac);
+    m_mine = control::Hello::local(QStringLiteral("wirebench " WIREBENCH_VERSION));
+    m_mine.nonce = auth::randomBytes(auth::kNonceBytes);
+    if (serverWantsKey && !m_key.isEmpty())
+        m_mine.mac = auth::clientProof(m_key, m_hello.nonce, m_mine.nonce);
+    if (!m_ch->write(m_mine.toJson(), &m_err))
+        return failed(QStringLiteral("wirebenchd closed the control connection (%1): check its log").arg(m_err));
     for (;;) {
         // A queued client waits as long as the tests before it run; Stop still ends the wait.
         if (!readMessage(kHandshakeTimeoutMs, QStringLiteral("welcome"))) {
-            if (serverWantsKey && key.isEmpty() && err.startsWith(QLatin1String("wirebenchd closed"))) {
-                err = QStringLiteral("this wirebenchd requires a key: set it in the host's settings or use --key");
+            if (serverWantsKey && m_key.isEmpty() && m_err.startsWith(QLatin1String("wirebenchd closed"))) {
+                m_err = QStringLiteral("this wirebenchd requires a key: set it in the host's settings or use --key");
                 r.extra.insert(QStringLiteral("fault"), transferFaultName(TransferFault::LoginRefused));
             }
-            return observer.stopRequested() ? cancelled() : failed(err);
+            return failedOrStopped();
         }
         const QString type = m.value(QLatin1String("type")).toString();
         if (type == QLatin1String(control::kQueued)) {
-            observer.status(QStringLiteral("Waiting for %1: queued at position %2 behind other tests")
-                                .arg(where)
-                                .arg(m.value(QLatin1String("position")).toInt()));
+            m_observer.status(QStringLiteral("Waiting for %1: queued at position %2 behind other tests")
+                                  .arg(m_where)
+                                  .arg(m.value(QLatin1String("position")).toInt()));
             if (!readMessage(24 * 3600 * 1000, QStringLiteral("welcome")))
-                return observer.stopRequested() ? cancelled() : failed(err);
+                return failedOrStopped();
             if (m.value(QLatin1String("type")).toString() == QLatin1String(control::kQueued))
                 continue;
         }
@@ -298,313 +379,337 @@ RunResult TcpDriver::run(const RunSpec &spec, RunObserver &observer)
     }
     if (m.value(QLatin1String("type")).toString() != QLatin1String(control::kWelcome))
         return failed(QStringLiteral("unexpected \"%1\" from wirebenchd instead of \"welcome\"").arg(m.value(QLatin1String("type")).toString().left(40)));
-    if (!mine.mac.isEmpty()) {
+    if (!m_mine.mac.isEmpty()) {
         const auto theirProof = QByteArray::fromBase64Encoding(m.value(QLatin1String("mac")).toString().toLatin1(),
                                                                QByteArray::AbortOnBase64DecodingErrors);
-        if (!theirProof || !auth::sameBytes(*theirProof, auth::serverProof(key, hello.nonce, mine.nonce)))
+        if (!theirProof || !auth::sameBytes(*theirProof, auth::serverProof(m_key, m_hello.nonce, m_mine.nonce)))
             return failed(QStringLiteral("the server did not prove that it knows the key: it is not the wirebenchd you "
                                          "configured (or its key changed); check the address and the key"));
     }
+    return true;
+}
 
-    control::TestRequest req;
-    req.direction = m_direction == Direction::Send ? control::TestRequest::Direction::Send : control::TestRequest::Direction::Recv;
-    req.durationMs = qMax(1, spec.params.durationMs);
-    req.messageSize = qMax(1, spec.params.messageSize);
-    req.sendBuffer = qMax(0, spec.params.sendBufferBytes);
-    req.recvBuffer = qMax(0, spec.params.recvBufferBytes);
-    req.mss = Frame::maxSegFor(spec.frameSize, server.ss_family == AF_INET6);
-    if (req.mss > kMaxSettableMss) {
+bool TcpRun::requestTest()
+{
+    m_req.direction = m_send ? control::TestRequest::Direction::Send : control::TestRequest::Direction::Recv;
+    m_req.durationMs = qMax(1, m_spec.params.durationMs);
+    m_req.messageSize = qMax(1, m_spec.params.messageSize);
+    m_req.sendBuffer = qMax(0, m_spec.params.sendBufferBytes);
+    m_req.recvBuffer = qMax(0, m_spec.params.recvBufferBytes);
+    m_req.mss = Frame::maxSegFor(m_spec.frameSize, m_server.ss_family == AF_INET6);
+    if (m_req.mss > kMaxSettableMss) {
         // Linux refuses a larger TCP_MAXSEG; the interface MTU (e.g. 65536 on loopback) bounds the MSS anyway.
         r.warnings << QStringLiteral("frame size %1: TCP_MAXSEG accepts at most %2 bytes, so the MSS was left to the "
                                      "system (bounded by the interface MTU)")
-                          .arg(spec.frameSize)
+                          .arg(m_spec.frameSize)
                           .arg(kMaxSettableMss);
-        req.mss = 0;
+        m_req.mss = 0;
     }
-    req.sampleIntervalMs = qBound(10, spec.params.sampleIntervalMs, 60000);
-    req.warmupMs = qBound(0, spec.params.warmupMs, 600000);
-    if (!ch.write(req.toJson(), &err)) {
-        return failed(QStringLiteral("wirebenchd closed the control connection (%1): check its log").arg(err));
+    m_req.sampleIntervalMs = qBound(10, m_spec.params.sampleIntervalMs, 60000);
+    m_req.warmupMs = qBound(0, m_spec.params.warmupMs, 600000);
+    if (!m_ch->write(m_req.toJson(), &m_err)) {
+        return failed(QStringLiteral("wirebenchd closed the control connection (%1): check its log").arg(m_err));
     }
-    if (!readMessage(kHandshakeTimeoutMs, QStringLiteral("data port")))
-        return observer.stopRequested() ? cancelled() : failed(err);
-    control::Ready ready;
-    if (!control::Ready::fromJson(m, &ready, &err))
-        return failed(QStringLiteral("unexpected answer to the test request (%1)").arg(err));
+    return true;
+}
 
-    // --- Data connection ---
-    sockaddr_storage dataAddr = server;
+bool TcpRun::openData()
+{
+    if (!readMessage(kHandshakeTimeoutMs, QStringLiteral("data port")))
+        return failedOrStopped();
+    control::Ready ready;
+    if (!control::Ready::fromJson(m, &ready, &m_err))
+        return failed(QStringLiteral("unexpected answer to the test request (%1)").arg(m_err));
+    sockaddr_storage dataAddr = m_server;
     if (dataAddr.ss_family == AF_INET)
         reinterpret_cast<sockaddr_in *>(&dataAddr)->sin_port = htons(quint16(ready.dataPort));
     else
         reinterpret_cast<sockaddr_in6 *>(&dataAddr)->sin6_port = htons(quint16(ready.dataPort));
     SocketSetup setup;
-    setup.mss = req.mss;
-    setup.sendBuffer = req.sendBuffer;
-    setup.recvBuffer = req.recvBuffer;
-    Fd data = connectTo(reinterpret_cast<sockaddr *>(&dataAddr), serverLen, setup, observer, &connectErr, &optionError);
-    if (!data.valid()) {
+    setup.mss = m_req.mss;
+    setup.sendBuffer = m_req.sendBuffer;
+    setup.recvBuffer = m_req.recvBuffer;
+    int connectErr = 0;
+    QString optionError;
+    m_data = connectTo(reinterpret_cast<sockaddr *>(&dataAddr), m_serverLen, setup, m_observer, &connectErr, &optionError);
+    if (!m_data.valid()) {
         if (!optionError.isEmpty())
             return failed(optionError + QStringLiteral(": choose another frame size or buffer size"));
         if (connectErr == ECANCELED)
             return cancelled();
         return failed(QStringLiteral("cannot open the data connection to %1 port %2 (%3): a firewall may let the control port "
                                      "through but not others")
-                          .arg(serverIp)
+                          .arg(m_serverIp)
                           .arg(ready.dataPort)
                           .arg(errnoText(connectErr)));
     }
-    setIoTimeouts(data.get(), 100);
-    observer.status(QStringLiteral("%1 with %2").arg(m_direction == Direction::Send ? QStringLiteral("Sending") : QStringLiteral("Receiving"), where));
+    setIoTimeouts(m_data.get(), 100);
+    m_observer.status(QStringLiteral("%1 with %2").arg(m_send ? QStringLiteral("Sending") : QStringLiteral("Receiving"), m_where));
+    return true;
+}
 
-    ThroughputMeter meter(spec.index, req.sampleIntervalMs, observer);
-    const qint64 intervalNs = qint64(req.sampleIntervalMs) * kMsNs;
-    const double cpu0 = threadCpuSeconds();
-    const qint64 start = nowNs();
-    meter.start();
-    bool stopped = false;
-    QString problem;
-    bool haveResult = false;
-    control::Result theirs;
-
-    // Takes in what the server sent on the control connection (progress, result, error) without waiting
-    // longer than timeoutMs. progressBytes: the receiver's count so far, as the server reported it.
-    qint64 progressBytes = 0;
-    double progressSeconds = 0;
-    qint64 lastProgressNs = start;
-    bool progressIsSampled = true; // false once the sender samples the receiver's acknowledgements instead
-    auto drainControl = [&](int timeoutMs) {
-        for (;;) {
-            const ControlChannel::Read rr = ch.read(&m, timeoutMs, &err);
-            if (rr == ControlChannel::Read::Timeout)
-                return;
-            if (rr == ControlChannel::Read::Closed) {
-                problem = QStringLiteral("wirebenchd closed the connection mid-test (stopped or crashed?): check its log");
-                return;
-            }
-            if (rr != ControlChannel::Read::Message) {
-                problem = QStringLiteral("bad control message from wirebenchd mid-test (%1)").arg(err);
-                return;
-            }
-            const QString type = m.value(QLatin1String("type")).toString();
-            if (type == QLatin1String(control::kProgress)) {
-                control::Progress p;
-                if (control::Progress::fromJson(m, &p, &err) && p.bytes >= progressBytes) {
-                    if (progressIsSampled)
-                        meter.add(p.bytes - progressBytes);
-                    progressBytes = p.bytes;
-                    progressSeconds = p.seconds;
-                    lastProgressNs = nowNs();
-                }
-            } else if (type == QLatin1String(control::kResult)) {
-                if (!control::Result::fromJson(m, &theirs, &err)) {
-                    problem = QStringLiteral("bad result from wirebenchd (%1)").arg(err);
-                    return;
-                }
-                haveResult = true;
-                return;
-            } else if (type == QLatin1String(control::kError)) {
-                problem = QStringLiteral("wirebenchd ended the test: %1").arg(m.value(QLatin1String("message")).toString());
-                return;
-            }
-            timeoutMs = 0; // whatever else is queued, without waiting
-        }
-    };
-
-    TcpInfo senderInfo;
-    if (m_direction == Direction::Send) {
-        std::vector<char> buf(size_t(req.messageSize));
-        for (size_t i = 0; i < buf.size(); ++i)
-            buf[i] = char('a' + i % 26);
-        qint64 sent = 0;
-        size_t off = 0;
-        const qint64 end = start + (qint64(req.durationMs) + req.warmupMs) * kMsNs; // the receiver leaves the warm-up out
-        qint64 nextCheck = start + 10 * kMsNs;
-        // The samples are the receiver's count, read as the bytes it has acknowledged (TCP_INFO) after a
-        // send() at least 10 ms after the last reading: not the bytes handed to send() (the socket buffer takes megabytes at once and drains after the
-        // loop), nor wirebenchd's progress (one report per interval, on its clock, arriving with a delay).
-        // Without the counter, the progress reports it is.
-        const qint64 ackedBase = TcpCounters::of(data.get()).bytesAcked;
-        progressIsSampled = ackedBase < 0;
-        auto sampleAcked = [&] {
-            const qint64 acked = TcpCounters::of(data.get()).bytesAcked;
-            if (acked >= 0)
-                meter.setReceived(qBound<qint64>(0, acked - ackedBase, sent)); // the FIN counts one
-        };
-        for (;;) {
-            const qint64 now = nowNs();
-            if (now >= end)
-                break;
-            if (observer.stopRequested()) {
-                stopped = true;
-                break;
-            }
-            const ssize_t n = ::send(data.get(), buf.data() + off, buf.size() - off, MSG_NOSIGNAL);
-            if (n > 0) {
-                sent += n;
-                off += size_t(n);
-                if (off == buf.size())
-                    off = 0;
-            } else if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-                problem = QStringLiteral("the data connection failed mid-test (%1): check the server's log").arg(errnoText(errno));
-                break;
-            }
-            if (now >= nextCheck) {
-                nextCheck = now + 10 * kMsNs;
-                drainControl(0);
-                if (!problem.isEmpty())
-                    break;
-                if (!progressIsSampled)
-                    sampleAcked();
-                else if (now - lastProgressNs > 2 * intervalNs)
-                    meter.add(0); // the graph shows a stall as one
-            }
-        }
-        if (stopped)
-            ch.write(control::stopMessage(), nullptr, 200);
-        ::shutdown(data.get(), SHUT_WR); // the receiver reads to EOF and answers with its count
-        senderInfo = tcpInfo(data.get());
-        r.senderBytes = sent;
-        // Wait for the receiver's count: long after a normal end (draining big buffers on a slow link),
-        // briefly after Stop.
-        qint64 waitUntil = nowNs() + qint64(stopped ? kStopGraceMs : 30000) * kMsNs;
-        while (problem.isEmpty() && !haveResult && nowNs() < waitUntil) {
-            // While the socket buffer drains, the last sample ends within a millisecond of the last byte's arrival.
-            const bool draining = !progressIsSampled && meter.total() < sent;
-            drainControl(draining ? 1 : 100);
-            if (draining)
-                sampleAcked();
-            if (!stopped && observer.stopRequested()) {
-                stopped = true;
-                waitUntil = qMin(waitUntil, nowNs() + qint64(kStopGraceMs) * kMsNs);
-            }
-        }
-        if (haveResult) {
-            meter.setReceived(theirs.receivedBytes()); // what the samples missed, if anything
-            meter.finish();
-            r.bytes = theirs.bytes;
-            r.seconds = theirs.seconds;
-            if (req.warmupMs > 0 && theirs.warmupMs != req.warmupMs)
-                r.warnings << QStringLiteral("wirebenchd at %1 predates warm-up: its figure includes the first %2 s; "
-                                             "update wirebenchd there")
-                                  .arg(where)
-                                  .arg(req.warmupMs / 1000.0);
-        } else {
-            meter.finish();
-            r.bytes = progressBytes; // what the receiver had confirmed
-            r.seconds = progressSeconds;
-            if (problem.isEmpty() && !stopped)
-                problem = QStringLiteral("no result from wirebenchd within 30 s after the data: check its log");
-        }
-        r.mss = senderInfo.sndMss;
-    } else {
-        std::vector<char> buf(size_t(qMax(req.messageSize, kMinRecvBuffer)));
-        ReceiveWindow window(qint64(req.warmupMs) * kMsNs);
-        qint64 lastData = start;
-        qint64 nextCheck = start + 100 * kMsNs;
-        for (;;) {
-            if (observer.stopRequested()) {
-                stopped = true;
-                break;
-            }
-            const ssize_t n = ::recv(data.get(), buf.data(), buf.size(), 0);
-            const qint64 now = nowNs();
-            if (n > 0) {
-                if (window.totalBytes() == 0)
-                    setReceiveLowWater(data.get(), req.recvBuffer);
-                lastData = now;
-                window.add(n, now);
-                meter.add(n);
-            } else if (n == 0) {
-                break; // the server's half-close: the end of the test
-            } else if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
-                meter.add(0);
-                if (now - lastData > 10000 * kMsNs) {
-                    problem = QStringLiteral("no data from wirebenchd for 10 s: check the network and the server's log");
-                    break;
-                }
-            } else {
-                problem = QStringLiteral("the data connection failed mid-test (%1): check the server's log").arg(errnoText(errno));
-                break;
-            }
-            if (now >= nextCheck && !haveResult) {
-                nextCheck = now + 100 * kMsNs;
-                drainControl(0);
-                if (!problem.isEmpty())
-                    break;
-            }
-        }
-        meter.finish();
-        r.bytes = window.measuredBytes();
-        r.seconds = window.measuredSeconds();
-        if (stopped) {
-            ch.write(control::stopMessage(), nullptr, 200);
-        } else if (problem.isEmpty()) {
-            const qint64 waitUntil = nowNs() + qint64(kHandshakeTimeoutMs) * kMsNs;
-            while (problem.isEmpty() && !haveResult && nowNs() < waitUntil && !observer.stopRequested())
-                drainControl(100);
-            if (haveResult) {
-                control::Result mine;
-                mine.bytes = r.bytes;
-                mine.seconds = r.seconds;
-                mine.senderBytes = theirs.senderBytes;
-                mine.mss = tcpInfo(data.get()).sndMss;
-                ch.write(mine.toJson(), nullptr, 1000);
-            } else if (problem.isEmpty() && !observer.stopRequested()) {
-                problem = QStringLiteral("no result from wirebenchd within %1 s after the data: check its log").arg(kHandshakeTimeoutMs / 1000);
-            }
-        }
-        if (haveResult) {
-            r.senderBytes = theirs.senderBytes;
-            r.mss = theirs.mss;
-            senderInfo.valid = true;
-            senderInfo.rttUs = theirs.rttUs;
-            senderInfo.rttVarUs = theirs.rttVarUs;
-            senderInfo.totalRetrans = theirs.retransmits;
-        }
-    }
-    if (problem.startsWith(QLatin1String("the data connection failed"))) {
+void TcpRun::measure()
+{
+    m_meter.emplace(m_spec.index, m_req.sampleIntervalMs, m_observer);
+    m_cpu0 = threadCpuSeconds();
+    m_start = nowNs();
+    m_lastProgressNs = m_start;
+    m_meter->start();
+    if (m_send)
+        sendData();
+    else
+        receiveData();
+    if (m_problem.startsWith(QLatin1String("the data connection failed"))) {
         // The server may have said why (shutting down, ...): its word beats "connection reset".
-        const QString dataProblem = problem;
-        problem.clear();
+        const QString dataProblem = m_problem;
+        m_problem.clear();
         drainControl(200);
-        if (problem.isEmpty() || !problem.startsWith(QLatin1String("wirebenchd ended the test")))
-            problem = dataProblem;
+        if (m_problem.isEmpty() || !m_problem.startsWith(QLatin1String("wirebenchd ended the test")))
+            m_problem = dataProblem;
     }
-    r.samples = meter.samples();
-    if (req.warmupMs > 0)
-        r.extra.insert(QStringLiteral("warmup_ms"), req.warmupMs); // the samples include it; the figure does not
+}
+
+// Takes in what the server sent on the control connection (progress, result, error) without waiting
+// longer than timeoutMs.
+void TcpRun::drainControl(int timeoutMs)
+{
+    for (;;) {
+        const ControlChannel::Read rr = m_ch->read(&m, timeoutMs, &m_err);
+        if (rr == ControlChannel::Read::Timeout)
+            return;
+        if (rr == ControlChannel::Read::Closed) {
+            m_problem = QStringLiteral("wirebenchd closed the connection mid-test (stopped or crashed?): check its log");
+            return;
+        }
+        if (rr != ControlChannel::Read::Message) {
+            m_problem = QStringLiteral("bad control message from wirebenchd mid-test (%1)").arg(m_err);
+            return;
+        }
+        const QString type = m.value(QLatin1String("type")).toString();
+        if (type == QLatin1String(control::kProgress)) {
+            control::Progress p;
+            if (control::Progress::fromJson(m, &p, &m_err) && p.bytes >= m_progressBytes) {
+                if (m_progressIsSampled)
+                    m_meter->add(p.bytes - m_progressBytes);
+                m_progressBytes = p.bytes;
+                m_progressSeconds = p.seconds;
+                m_lastProgressNs = nowNs();
+            }
+        } else if (type == QLatin1String(control::kResult)) {
+            if (!control::Result::fromJson(m, &m_theirs, &m_err)) {
+                m_problem = QStringLiteral("bad result from wirebenchd (%1)").arg(m_err);
+                return;
+            }
+            m_haveResult = true;
+            return;
+        } else if (type == QLatin1String(control::kError)) {
+            m_problem = QStringLiteral("wirebenchd ended the test: %1").arg(m.value(QLatin1String("message")).toString());
+            return;
+        }
+        timeoutMs = 0; // whatever else is queued, without waiting
+    }
+}
+
+void TcpRun::sendData()
+{
+    const qint64 intervalNs = qint64(m_req.sampleIntervalMs) * kMsNs;
+    std::vector<char> buf(size_t(m_req.messageSize));
+    for (size_t i = 0; i < buf.size(); ++i)
+        buf[i] = char('a' + i % 26);
+    qint64 sent = 0;
+    size_t off = 0;
+    const qint64 end = m_start + (qint64(m_req.durationMs) + m_req.warmupMs) * kMsNs; // the receiver leaves the warm-up out
+    qint64 nextCheck = m_start + 10 * kMsNs;
+    // The samples are the receiver's count, read as the bytes it has acknowledged (TCP_INFO) after a
+    // send() at least 10 ms after the last reading: not the bytes handed to send() (the socket buffer takes megabytes at once and drains after the
+    // loop), nor wirebenchd's progress (one report per interval, on its clock, arriving with a delay).
+    // Without the counter, the progress reports it is.
+    const qint64 ackedBase = TcpCounters::of(m_data.get()).bytesAcked;
+    m_progressIsSampled = ackedBase < 0;
+    auto sampleAcked = [&] {
+        const qint64 acked = TcpCounters::of(m_data.get()).bytesAcked;
+        if (acked >= 0)
+            m_meter->setReceived(qBound<qint64>(0, acked - ackedBase, sent)); // the FIN counts one
+    };
+    for (;;) {
+        const qint64 now = nowNs();
+        if (now >= end)
+            break;
+        if (m_observer.stopRequested()) {
+            m_stopped = true;
+            break;
+        }
+        const ssize_t n = ::send(m_data.get(), buf.data() + off, buf.size() - off, MSG_NOSIGNAL);
+        if (n > 0) {
+            sent += n;
+            off += size_t(n);
+            if (off == buf.size())
+                off = 0;
+        } else if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+            m_problem = QStringLiteral("the data connection failed mid-test (%1): check the server's log").arg(errnoText(errno));
+            break;
+        }
+        if (now >= nextCheck) {
+            nextCheck = now + 10 * kMsNs;
+            drainControl(0);
+            if (!m_problem.isEmpty())
+                break;
+            if (!m_progressIsSampled)
+                sampleAcked();
+            else if (now - m_lastProgressNs > 2 * intervalNs)
+                m_meter->add(0); // the graph shows a stall as one
+        }
+    }
+    if (m_stopped)
+        m_ch->write(control::stopMessage(), nullptr, 200);
+    ::shutdown(m_data.get(), SHUT_WR); // the receiver reads to EOF and answers with its count
+    m_senderInfo = tcpInfo(m_data.get());
+    r.senderBytes = sent;
+    // Wait for the receiver's count: long after a normal end (draining big buffers on a slow link),
+    // briefly after Stop.
+    qint64 waitUntil = nowNs() + qint64(m_stopped ? kStopGraceMs : 30000) * kMsNs;
+    while (m_problem.isEmpty() && !m_haveResult && nowNs() < waitUntil) {
+        // While the socket buffer drains, the last sample ends within a millisecond of the last byte's arrival.
+        const bool draining = !m_progressIsSampled && m_meter->total() < sent;
+        drainControl(draining ? 1 : 100);
+        if (draining)
+            sampleAcked();
+        if (!m_stopped && m_observer.stopRequested()) {
+            m_stopped = true;
+            waitUntil = qMin(waitUntil, nowNs() + qint64(kStopGraceMs) * kMsNs);
+        }
+    }
+    if (m_haveResult) {
+        m_meter->setReceived(m_theirs.receivedBytes()); // what the samples missed, if anything
+        m_meter->finish();
+        r.bytes = m_theirs.bytes;
+        r.seconds = m_theirs.seconds;
+        if (m_req.warmupMs > 0 && m_theirs.warmupMs != m_req.warmupMs)
+            r.warnings << QStringLiteral("wirebenchd at %1 predates warm-up: its figure includes the first %2 s; "
+                                         "update wirebenchd there")
+                              .arg(m_where)
+                              .arg(m_req.warmupMs / 1000.0);
+    } else {
+        m_meter->finish();
+        r.bytes = m_progressBytes; // what the receiver had confirmed
+        r.seconds = m_progressSeconds;
+        if (m_problem.isEmpty() && !m_stopped)
+            m_problem = QStringLiteral("no result from wirebenchd within 30 s after the data: check its log");
+    }
+    r.mss = m_senderInfo.sndMss;
+}
+
+void TcpRun::receiveData()
+{
+    std::vector<char> buf(size_t(qMax(m_req.messageSize, kMinRecvBuffer)));
+    ReceiveWindow window(qint64(m_req.warmupMs) * kMsNs);
+    qint64 lastData = m_start;
+    qint64 nextCheck = m_start + 100 * kMsNs;
+    for (;;) {
+        if (m_observer.stopRequested()) {
+            m_stopped = true;
+            break;
+        }
+        const ssize_t n = ::recv(m_data.get(), buf.data(), buf.size(), 0);
+        const qint64 now = nowNs();
+        if (n > 0) {
+            if (window.totalBytes() == 0)
+                setReceiveLowWater(m_data.get(), m_req.recvBuffer);
+            lastData = now;
+            window.add(n, now);
+            m_meter->add(n);
+        } else if (n == 0) {
+            break; // the server's half-close: the end of the test
+        } else if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+            m_meter->add(0);
+            if (now - lastData > 10000 * kMsNs) {
+                m_problem = QStringLiteral("no data from wirebenchd for 10 s: check the network and the server's log");
+                break;
+            }
+        } else {
+            m_problem = QStringLiteral("the data connection failed mid-test (%1): check the server's log").arg(errnoText(errno));
+            break;
+        }
+        if (now >= nextCheck && !m_haveResult) {
+            nextCheck = now + 100 * kMsNs;
+            drainControl(0);
+            if (!m_problem.isEmpty())
+                break;
+        }
+    }
+    m_meter->finish();
+    r.bytes = window.measuredBytes();
+    r.seconds = window.measuredSeconds();
+    if (m_stopped) {
+        m_ch->write(control::stopMessage(), nullptr, 200);
+    } else if (m_problem.isEmpty()) {
+        const qint64 waitUntil = nowNs() + qint64(kHandshakeTimeoutMs) * kMsNs;
+        while (m_problem.isEmpty() && !m_haveResult && nowNs() < waitUntil && !m_observer.stopRequested())
+            drainControl(100);
+        if (m_haveResult) {
+            control::Result mine;
+            mine.bytes = r.bytes;
+            mine.seconds = r.seconds;
+            mine.senderBytes = m_theirs.senderBytes;
+            mine.mss = tcpInfo(m_data.get()).sndMss;
+            m_ch->write(mine.toJson(), nullptr, 1000);
+        } else if (m_problem.isEmpty() && !m_observer.stopRequested()) {
+            m_problem = QStringLiteral("no result from wirebenchd within %1 s after the data: check its log").arg(kHandshakeTimeoutMs / 1000);
+        }
+    }
+    if (m_haveResult) {
+        r.senderBytes = m_theirs.senderBytes;
+        r.mss = m_theirs.mss;
+        m_senderInfo.valid = true;
+        m_senderInfo.rttUs = m_theirs.rttUs;
+        m_senderInfo.rttVarUs = m_theirs.rttVarUs;
+        m_senderInfo.totalRetrans = m_theirs.retransmits;
+    }
+}
+
+RunResult TcpRun::finish()
+{
+    r.samples = m_meter->samples();
+    if (m_req.warmupMs > 0)
+        r.extra.insert(QStringLiteral("warmup_ms"), m_req.warmupMs); // the samples include it; the figure does not
 
     const double cpu1 = threadCpuSeconds();
-    const double wall = (nowNs() - start) / 1e9;
-    if (cpu0 >= 0 && cpu1 >= 0 && wall > 0)
-        r.extra.insert(QStringLiteral("cpu_thread_percent"), (cpu1 - cpu0) / wall * 100); // this driver's thread, % of one core
-    if (haveResult && theirs.cpuPercent >= 0)
-        r.extra.insert(QStringLiteral("cpu_remote_percent"), theirs.cpuPercent);
-    if (senderInfo.valid) {
-        r.extra.insert(QStringLiteral("rtt_us"), senderInfo.rttUs);
-        r.extra.insert(QStringLiteral("rttvar_us"), senderInfo.rttVarUs);
-        r.extra.insert(QStringLiteral("retransmits"), senderInfo.totalRetrans);
+    const double wall = (nowNs() - m_start) / 1e9;
+    if (m_cpu0 >= 0 && cpu1 >= 0 && wall > 0)
+        r.extra.insert(QStringLiteral("cpu_thread_percent"), (cpu1 - m_cpu0) / wall * 100); // this driver's thread, % of one core
+    if (m_haveResult && m_theirs.cpuPercent >= 0)
+        r.extra.insert(QStringLiteral("cpu_remote_percent"), m_theirs.cpuPercent);
+    if (m_senderInfo.valid) {
+        r.extra.insert(QStringLiteral("rtt_us"), m_senderInfo.rttUs);
+        r.extra.insert(QStringLiteral("rttvar_us"), m_senderInfo.rttVarUs);
+        r.extra.insert(QStringLiteral("retransmits"), m_senderInfo.totalRetrans);
     }
-    if (req.mss > 0 && r.mss > req.mss) {
+    if (m_req.mss > 0 && r.mss > m_req.mss) {
         r.warnings << QStringLiteral("the MSS in use (%1 bytes) is larger than the %2 bytes asked for frame size %3: the "
                                      "system ignored TCP_MAXSEG")
                           .arg(r.mss)
-                          .arg(req.mss)
-                          .arg(spec.frameSize);
+                          .arg(m_req.mss)
+                          .arg(m_spec.frameSize);
     }
 
-    if (stopped || (observer.stopRequested() && problem.isEmpty())) {
+    if (m_stopped || (m_observer.stopRequested() && m_problem.isEmpty())) {
         r.status = RunStatus::Cancelled;
         return r;
     }
-    if (!problem.isEmpty()) {
+    if (!m_problem.isEmpty()) {
         r.status = RunStatus::Failed;
-        r.error = where + QStringLiteral(": ") + problem;
+        r.error = m_where + QStringLiteral(": ") + m_problem;
         return r;
     }
     r.status = RunStatus::Ok;
     return r;
+}
+
+} // namespace
+
+RunResult TcpDriver::run(const RunSpec &spec, RunObserver &observer)
+{
+    return TcpRun(spec, observer, m_direction).run();
 }
 
 PreflightProblemList TcpDriver::check(const RunSpec &spec, int timeoutMs)
