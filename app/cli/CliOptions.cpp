@@ -1,7 +1,7 @@
 #include "CliOptions.h"
 
-#include "model/Frame.h"
 #include "plan/PlanFile.h"
+#include "plan/PlanOptions.h"
 #include "plan/Secrets.h"
 #include "protocols/DriverRegistry.h"
 #include "protocols/ProtocolSets.h"
@@ -238,16 +238,6 @@ struct Parser
     }
 };
 
-QStringList splitList(const QStringList &values)
-{
-    QStringList out;
-    for (const QString &v : values) {
-        for (const QString &part : v.split(QLatin1Char(','), Qt::SkipEmptyParts))
-            out.append(part.trimmed());
-    }
-    return out;
-}
-
 } // namespace
 
 QString CliOptions::versionText()
@@ -357,6 +347,7 @@ struct RunParse
         *why = reason;
         return false;
     }
+    PlanOptions planOptions() const { return PlanOptions(parser.p, &o.plan, o.planPath); }
 
     bool planFile();
     bool hosts();
@@ -433,70 +424,24 @@ bool RunParse::hosts()
     return true;
 }
 
+// --protocol and --frame (PlanOptions, the GUI's rules too); without a plan file the CLI's default protocol.
 bool RunParse::protocols()
 {
-    TestPlan &plan = o.plan;
-    if (isSet(parser.protocol))
-        plan.protocols = splitList(parser.p.values(parser.protocol));
-    else if (!fromFile)
-        plan.protocols = ProtocolSets::cliDefault();
-    if (plan.protocols.isEmpty())
-        return fail(fromFile && !isSet(parser.protocol)
-                        ? QStringLiteral("plan file %1 lists no protocols: add them with --protocol LIST").arg(o.planPath)
-                        : QStringLiteral("--protocol needs at least one protocol id"));
-    for (const QString &id : plan.protocols) {
-        if (!DriverRegistry::has(id)) {
-            QStringList known;
-            for (const ProtocolInfo &info : DriverRegistry::protocols())
-                known << info.id;
-            return fail(QStringLiteral("unknown protocol \"%1\"%2; this build offers: %3")
-                            .arg(id,
-                                 isSet(parser.protocol) ? QString() : QStringLiteral(" in plan file %1").arg(o.planPath),
-                                 known.join(QStringLiteral(", "))));
-        }
-    }
-    plan.protocols.removeDuplicates();
-    return true;
+    if (!isSet(parser.protocol) && !fromFile)
+        o.plan.protocols = ProtocolSets::cliDefault();
+    return planOptions().protocols(why);
 }
 
 bool RunParse::frames()
 {
-    if (!isSet(parser.frame))
-        return true;
-    TestPlan &plan = o.plan;
-    plan.frameSizes.clear();
-    for (const QString &f : splitList(parser.p.values(parser.frame))) {
-        bool ok = false;
-        const int frame = f.toInt(&ok);
-        if (!ok || !Frame::inRange(frame))
-            return fail(QStringLiteral("--frame \"%1\": a frame size is a number of bytes from %2 to %3")
-                            .arg(f).arg(Frame::kMinBytes).arg(Frame::kMaxBytes));
-        if (!plan.frameSizes.contains(frame))
-            plan.frameSizes.append(frame);
-    }
-    if (plan.frameSizes.isEmpty())
-        return fail(QStringLiteral("--frame needs at least one frame size"));
-    return true;
+    return planOptions().frames(why);
 }
 
 // --reps, --duration, --interval and the flags --stop-on-error and --interleave.
 bool RunParse::timing()
 {
     TestPlan &plan = o.plan;
-    if (isSet(parser.reps)) {
-        bool ok = false;
-        plan.repetitions = value(parser.reps).toInt(&ok);
-        if (!ok || plan.repetitions < 1 || plan.repetitions > 10000)
-            return fail(QStringLiteral("--reps must be a whole number from 1 to 10000"));
-    }
-    if (isSet(parser.duration)) {
-        bool ok = false;
-        const double s = value(parser.duration).toDouble(&ok);
-        if (!ok || !std::isfinite(s) || s < 0.1 || s > 24 * 3600)
-            return fail(QStringLiteral("--duration must be a number of seconds from 0.1 to 86400"));
-        plan.params.durationMs = int(std::lround(s * 1000));
-    }
-    if (!sizes())
+    if (!planOptions().repetitions(why) || !planOptions().duration(why) || !sizes())
         return false;
     if (isSet(parser.interval)) {
         bool ok = false;
