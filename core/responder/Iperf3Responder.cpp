@@ -16,6 +16,7 @@
 #include <cstring>
 #include <ctime>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -103,6 +104,7 @@ public:
     Private(Iperf3Responder *q, const ResponderConfig &config) : q(q), cfg(config) {}
 
     void loop();
+    class Test;
     void serve(Fd control, const sockaddr_storage &peer);
 
     /// poll() over the caller's descriptors plus the wake-up pipe and, unless the session itself takes
@@ -389,119 +391,47 @@ Io Iperf3Responder::Private::waitFor(int fd, short events, qint64 deadlineNs, bo
     }
 }
 
-void Iperf3Responder::Private::serve(Fd control, const sockaddr_storage &peer)
+/// One served test, in the steps iperf3's server takes: the allow-list and the cookie, the parameter
+/// exchange and what this responder refuses, the listeners the streams connect to, the data streams
+/// (CREATE_STREAMS), the test itself (TEST_START and TEST_RUNNING, then receive, or send with -R, until
+/// TEST_END), the tally, the results exchange and the log line. A step that ends the test early has said
+/// why (to the client and in the log) and returns false.
+class Iperf3Responder::Private::Test
 {
-    const QString who = endpointText(peer);
-    // Our state bytes are tiny and often follow one the client has not acknowledged yet (delayed ACK):
-    // with Nagle on, TEST_START would wait ~40 ms for that ACK, and the test clocks of the two ends drift apart.
-    setIntOption(control.get(), IPPROTO_TCP, TCP_NODELAY, 1);
-    Iperf3TestRecord rec;
-    rec.client = who;
-
-    // A refusal the real client prints in words: SERVER_ERROR, iperf3's error number, an errno.
-    auto refuse = [&](int code, int sysErrno, const QString &why) {
-        const QByteArray message = ip::serverErrorMessage(code, sysErrno);
-        writeAll(control.get(), message.constData(), message.size(), nowNs() + 1000 * kMsNs);
-        log(QStringLiteral("%1: iperf3 client refused: %2").arg(who, why));
-        lingerClose(std::move(control));
-    };
-
-    if (!cfg.allows(peerAddress(peer))) {
-        // iperf3's "test authorization failed" is the nearest words the client knows.
-        return refuse(ip::ErrAuthTest, 0, QStringLiteral("client %1 is not in the networks this wirebenchd serves (--allow %2)")
-                                              .arg(peerAddress(peer).toString(), cfg.allowListText()));
+public:
+    Test(Private *d, Fd control, const sockaddr_storage &peer)
+        : d(d)
+        , m_control(std::move(control))
+        , m_peer(peer)
+        , m_who(endpointText(peer))
+        , m_mssGuard{d->listenFd.get()}
+    {
+        m_rec.client = m_who;
     }
 
-    // Cookie, PARAM_EXCHANGE, parameters: all within the handshake timeout, so a silent or slow
-    // connection does not hold the one test slot for long.
-    const qint64 handshakeDeadline = nowNs() + qint64(cfg.handshakeTimeoutMs) * kMsNs;
-    QByteArray cookie(ip::kCookieSize, '\0');
-    switch (readExact(control.get(), cookie.data(), cookie.size(), handshakeDeadline)) {
-    case Io::Ok: break;
-    case Io::Timeout:
-        log(QStringLiteral("%1: iperf3 client dropped: no cookie within %2 ms (--handshake-timeout)").arg(who).arg(cfg.handshakeTimeoutMs));
-        return;
-    case Io::Stopped: return;
-    case Io::Closed:
-    case Io::Failed:
-        log(QStringLiteral("%1: iperf3 client closed the connection before the test").arg(who));
-        return;
-    }
-    const char paramExchange = char(ip::ParamExchange);
-    if (writeAll(control.get(), &paramExchange, 1, handshakeDeadline) != Io::Ok) {
-        log(QStringLiteral("%1: iperf3 client left before the parameter exchange").arg(who));
-        return;
-    }
-    QByteArray prefix(4, '\0');
-    Io io = readExact(control.get(), prefix.data(), 4, handshakeDeadline);
-    qint64 length = io == Io::Ok ? ip::decodeJsonLength(prefix) : -1;
-    if (io == Io::Ok && (length < 0 || length > messageLimit()))
-        return refuse(ip::ErrRecvParams, EMSGSIZE, QStringLiteral("its parameters announce %1 bytes, more than the %2 bytes allowed: not an iperf3 client?")
-                                                       .arg(qint32(qFromBigEndian<quint32>(prefix.constData())))
-                                                       .arg(messageLimit()));
-    QByteArray json;
-    if (io == Io::Ok) {
-        json.resize(length);
-        io = readExact(control.get(), json.data(), length, handshakeDeadline);
-    }
-    if (io == Io::Timeout)
-        return refuse(ip::ErrRecvParams, ETIMEDOUT, QStringLiteral("no test parameters within %1 ms (--handshake-timeout)").arg(cfg.handshakeTimeoutMs));
-    if (io == Io::Stopped)
-        return;
-    if (io != Io::Ok) {
-        log(QStringLiteral("%1: iperf3 client closed the connection before sending its parameters").arg(who));
-        return;
-    }
-    ip::ClientParameters params;
-    QString why;
-    if (!ip::ClientParameters::fromJson(json, &params, &why))
-        return refuse(ip::ErrRecvParams, EINVAL, QStringLiteral("%1: not an iperf3 client?").arg(why));
-
-    ip::TestParameters &t = params.test;
-    const bool udp = params.protocol == QLatin1String("udp");
-    rec.reverse = t.reverse;
-    rec.udp = udp;
-    rec.streams = t.parallel;
-    rec.timeSeconds = t.timeSeconds;
-    rec.omitSeconds = t.omitSeconds;
-    rec.blockSize = t.blockSize > 0 ? t.blockSize : udp ? ip::kDefaultUdpBlockSize : kDefaultBlockSize;
-    rec.udpTargetBitsPerSec = udp ? params.bitrate : 0;
-
-    // What this responder does not do, in words the real client prints.
-    if (params.protocol == QLatin1String("sctp"))
-        return refuse(ip::ErrNoSctp, 0, QStringLiteral("an SCTP test (--sctp) was asked: this iperf3 port serves TCP and UDP tests only"));
-    const int udpHeader = params.udpCounters64 ? 16 : ip::kUdpHeaderSize;
-    if (udp && (rec.blockSize < udpHeader || rec.blockSize > ip::kMaxUdpBlockSize))
-        return refuse(ip::ErrBlockSize, 0, QStringLiteral("refused a UDP datagram (-l) of %1 bytes: iperf3 allows %2 to %3 bytes")
-                                               .arg(rec.blockSize)
-                                               .arg(udpHeader)
-                                               .arg(ip::kMaxUdpBlockSize));
-    if (params.bidirectional)
-        return refuse(ip::ErrUnimplemented, 0, QStringLiteral("a bidirectional test (--bidir) was asked: run one test each way (with and without -R)"));
-    if (t.parallel < 1 || t.parallel > ip::kMaxStreams)
-        return refuse(ip::ErrNumStreams, 0, QStringLiteral("%1 parallel streams asked: iperf3 allows 1 to %2").arg(t.parallel).arg(ip::kMaxStreams));
-    if (rec.blockSize > cfg.maxMessageSize)
-        return refuse(ip::ErrBlockSize, 0, QStringLiteral("refused a block size (-l) of %1 bytes: this wirebenchd allows at most %2 bytes")
-                                               .arg(rec.blockSize)
-                                               .arg(cfg.maxMessageSize));
-    if (!udp && t.mss > ip::kMaxMss)
-        return refuse(ip::ErrMss, 0, QStringLiteral("an MSS (-M) of %1 bytes was asked: iperf3 allows at most %2").arg(t.mss).arg(ip::kMaxMss));
-    if ((qint64(t.timeSeconds) + t.omitSeconds) * 1000 > cfg.maxDurationMs) {
-        // The client prints iperf3's own range for -t; our limit is in the log.
-        return refuse(ip::ErrDuration, 0, QStringLiteral("refused a %1 s test: this wirebenchd allows at most %2 s (--max-duration)")
-                                              .arg(t.timeSeconds + t.omitSeconds)
-                                              .arg(cfg.maxDurationMs / 1000.0));
+    void run()
+    {
+        // Our state bytes are tiny and often follow one the client has not acknowledged yet (delayed ACK):
+        // with Nagle on, TEST_START would wait ~40 ms for that ACK, and the test clocks of the two ends drift apart.
+        setIntOption(m_control.get(), IPPROTO_TCP, TCP_NODELAY, 1);
+        if (!admit() || !readCookie() || !readParameters() || !withinLimits() || !openListeners() || !createStreams()
+            || !startTest())
+            return;
+        runTest();
+        tally();
+        if (m_end == End::Terminate)
+            terminate();
+        // Closed now, as iperf3's server does on TEST_END: a 3.12 client drains -R streams with blocking reads
+        // of a whole block, which only our close ends when a stream stops in the middle of one.
+        m_streams.clear();
+        if (m_end == End::TestEnd)
+            exchangeResults();
+        m_rec.problem = m_problem;
+        record();
     }
 
-    // What iperf3 -s would print, for a client that asked for it (--get-server-output).
-    Iperf3ServerOutput output(params.getServerOutput, t.reverse, udp);
-    output.accepted(peer);
-    auto noteStream = [&output](int fd, const sockaddr_storage &remote) {
-        sockaddr_storage local{};
-        socklen_t len = sizeof(local);
-        if (output.enabled() && ::getsockname(fd, reinterpret_cast<sockaddr *>(&local), &len) == 0)
-            output.streamConnected(fd, local, remote);
-    };
+private:
+    enum class End { TestEnd, ClientStopped, ClientGone, Terminate, Broken };
 
     // The MSS is announced in the SYN-ACK, so it must be on the listening socket while the data
     // streams connect (they inherit it); it is taken off again right after, for the next client.
@@ -509,557 +439,852 @@ void Iperf3Responder::Private::serve(Fd control, const sockaddr_storage &peer)
     {
         int fd;
         bool set = false;
-        ~MssOnListener()
+        void clear()
         {
             if (set)
                 setIntOption(fd, IPPROTO_TCP, TCP_MAXSEG, 0);
+            set = false;
         }
-    } mssGuard{listenFd.get()};
-    if (!udp && t.mss > 0) {
-        QString err;
-        if (!setIntOption(listenFd.get(), IPPROTO_TCP, TCP_MAXSEG, t.mss, &err))
-            return refuse(ip::ErrSetMss, errno, QStringLiteral("cannot set the MSS to %1 bytes: %2").arg(t.mss).arg(err));
-        mssGuard.set = true;
-    }
-
-    // UDP: like iperf3's server, a datagram socket on our own port number before CREATE_STREAMS. Each
-    // stream's client sends one datagram to it; the socket is connected to that sender and answers, and
-    // a fresh one is bound for the next stream.
-    Fd udpListener;
-    if (udp) {
-        int err = 0;
-        udpListener = openUdpSocket(cfg.address, boundPort, &err);
-        if (!udpListener.valid())
-            return refuse(ip::ErrListen, err, QStringLiteral("cannot bind UDP port %1 for the data streams: %2: free that UDP port or pick another --iperf3-port")
-                                                  .arg(boundPort)
-                                                  .arg(errnoText(err)));
-    }
-
-    const char createStreams = char(ip::CreateStreams);
-    if (writeAll(control.get(), &createStreams, 1, nowNs() + qint64(cfg.idleTimeoutMs) * kMsNs) != Io::Ok) {
-        log(QStringLiteral("%1: iperf3 client left before opening its data streams").arg(who));
-        return;
-    }
-
-    // The data streams connect to this same port and prove themselves with the cookie; anyone else who
-    // connects now is told "busy", as iperf3 does.
-    std::vector<Fd> streams;
-    int strays = 0;
-    const qint64 acceptDeadline = nowNs() + qint64(cfg.idleTimeoutMs) * kMsNs;
-    std::vector<pollfd> fds;
-    while (int(streams.size()) < t.parallel) {
-        if (stopping())
-            return;
-        if (nowNs() >= acceptDeadline) {
-            log(QStringLiteral("%1: iperf3 client dropped: %2 of %3 data streams within %4 ms (--idle-timeout)")
-                    .arg(who)
-                    .arg(streams.size())
-                    .arg(t.parallel)
-                    .arg(cfg.idleTimeoutMs));
-            return;
-        }
-        // While UDP streams open, TCP newcomers on the listener are told "busy" by pollSession.
-        fds = {{udp ? udpListener.get() : listenFd.get(), POLLIN, 0}, {control.get(), POLLIN, 0}};
-        if (pollSession(fds, 100, udp) <= 0)
-            continue;
-        if (fds[1].revents) {
-            signed char byte = 0;
-            const ssize_t n = ::recv(control.get(), &byte, 1, MSG_DONTWAIT);
-            if (n == 1 && byte == ip::ClientTerminate) {
-                log(QStringLiteral("%1: iperf3 client stopped before its data streams were open").arg(who));
-                return;
-            }
-            if (n == 1) {
-                log(QStringLiteral("%1: iperf3 client sent %2 while opening its data streams: ended").arg(who, ip::stateName(byte)));
-                return;
-            }
-            if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
-                log(QStringLiteral("%1: iperf3 client left before opening its data streams").arg(who));
-                return;
-            }
-        }
-        if (udp && (fds[0].revents & POLLIN)) {
-            sockaddr_storage dpeer{};
-            socklen_t dplen = sizeof(dpeer);
-            char hello[64];
-            if (::recvfrom(udpListener.get(), hello, sizeof(hello), MSG_DONTWAIT, reinterpret_cast<sockaddr *>(&dpeer), &dplen) < 0)
-                continue;
-            // iperf3 takes a stream from any sender; we take it from the control connection's host only,
-            // so that a stray datagram cannot take the place of the client's.
-            if (peerAddress(dpeer) != peerAddress(peer)) {
-                if (strays++ == 0) // once per test: a flood must not flood the log
-                    log(QStringLiteral("%1: UDP datagram ignored: the iperf3 test running belongs to %2").arg(endpointText(dpeer), who));
-                continue;
-            }
-            if (::connect(udpListener.get(), reinterpret_cast<sockaddr *>(&dpeer), dplen) != 0)
-                return refuse(ip::ErrListen, errno, QStringLiteral("cannot connect the UDP socket of stream %1 to %2: %3")
-                                                        .arg(streams.size() + 1)
-                                                        .arg(endpointText(dpeer), errnoText(errno)));
-            // What reached the socket before it was connected may come from anyone; the client sends its
-            // data only after TEST_START, so nothing of the test is dropped here.
-            for (int i = 0; i < 1024 && ::recv(udpListener.get(), hello, sizeof(hello), MSG_DONTWAIT) >= 0; ++i) {
-            }
-            Fd connected = std::move(udpListener);
-            if (int(streams.size()) + 1 < t.parallel) {
-                // Bound before we answer: the next stream's datagram follows our answer at once.
-                int err = 0;
-                udpListener = openUdpSocket(cfg.address, boundPort, &err);
-                if (!udpListener.valid())
-                    return refuse(ip::ErrListen, err, QStringLiteral("cannot bind UDP port %1 for data stream %2: %3")
-                                                          .arg(boundPort)
-                                                          .arg(streams.size() + 2)
-                                                          .arg(errnoText(err)));
-            }
-            const QByteArray reply = ip::udpConnectReply();
-            if (::send(connected.get(), reply.constData(), size_t(reply.size()), MSG_NOSIGNAL | MSG_DONTWAIT) != reply.size()) {
-                log(QStringLiteral("%1: iperf3 client dropped: cannot answer the connect datagram of UDP stream %2 at %3: %4")
-                        .arg(who)
-                        .arg(streams.size() + 1)
-                        .arg(endpointText(dpeer), errnoText(errno)));
-                return;
-            }
-            noteStream(connected.get(), dpeer);
-            streams.push_back(std::move(connected));
-        } else if (fds[0].revents & POLLIN) {
-            sockaddr_storage dpeer{};
-            socklen_t dplen = sizeof(dpeer);
-            Fd candidate(::accept4(listenFd.get(), reinterpret_cast<sockaddr *>(&dpeer), &dplen, SOCK_CLOEXEC | SOCK_NONBLOCK));
-            if (!candidate.valid())
-                continue;
-            QByteArray theirs(ip::kCookieSize, '\0');
-            const qint64 cookieDeadline = qMin(acceptDeadline, nowNs() + qint64(cfg.handshakeTimeoutMs) * kMsNs);
-            const Io got = readExact(candidate.get(), theirs.data(), theirs.size(), cookieDeadline, false);
-            if (got == Io::Stopped)
-                return;
-            if (got == Io::Ok && theirs == cookie) {
-                noteStream(candidate.get(), dpeer);
-                streams.push_back(std::move(candidate));
-            }
-            else if (got == Io::Ok)
-                deny(std::move(candidate), dpeer);
-            // a connection that closed or stayed silent is simply dropped
-        }
-    }
-    if (mssGuard.set) {
-        setIntOption(listenFd.get(), IPPROTO_TCP, TCP_MAXSEG, 0);
-        mssGuard.set = false;
-    }
-    QStringList notes;
-    for (const Fd &s : streams) {
-        if (t.window > 0) {
-            // iperf3 sets one size for both buffers (-w). Set after the handshake, so the window scale is
-            // the kernel's; a failure is noted rather than fatal.
-            if (!setIntOption(s.get(), SOL_SOCKET, SO_SNDBUF, t.window) || !setIntOption(s.get(), SOL_SOCKET, SO_RCVBUF, t.window))
-                notes << QStringLiteral("socket buffer of %1 bytes not set").arg(t.window);
-        } else if (udp && !t.reverse) {
-            setIntOption(s.get(), SOL_SOCKET, SO_RCVBUF, kUdpReceiveBufferBytes);
-        }
-        if (udp)
-            continue;
-        if (params.noDelay)
-            setIntOption(s.get(), IPPROTO_TCP, TCP_NODELAY, 1);
-        if (!params.congestion.isEmpty()) {
-            const QByteArray name = params.congestion.toLatin1();
-            if (::setsockopt(s.get(), IPPROTO_TCP, TCP_CONGESTION, name.constData(), socklen_t(name.size())) != 0)
-                notes << QStringLiteral("congestion control \"%1\" not available here").arg(params.congestion);
-        }
-    }
-    notes.removeDuplicates();
-
-    const char startRunning[2] = {char(ip::TestStart), char(ip::TestRunning)};
-    if (writeAll(control.get(), startRunning, 2, nowNs() + qint64(cfg.idleTimeoutMs) * kMsNs) != Io::Ok) {
-        log(QStringLiteral("%1: iperf3 client left before the test started").arg(who));
-        return;
-    }
-
-    // ---- The test: receive (iperf3 -c) or send (iperf3 -c -R) until the client sends TEST_END.
-    const size_t n = streams.size();
-    const bool reverse = t.reverse;
-    const qint64 t0 = nowNs();
-    const qint64 omitEnd = t0 + qint64(t.omitSeconds) * 1000 * kMsNs;
-    const qint64 overrun = t0 + (qint64(cfg.maxDurationMs) + kOverrunGraceMs) * kMsNs;
-    const qint64 idleNs = qint64(cfg.idleTimeoutMs) * kMsNs;
-    std::vector<qint64> total(n, 0), base(n, 0), retransBase(n, 0);
-    std::vector<qsizetype> offset(n, 0);
-    std::vector<bool> open(n, true);
-    // UDP, per stream: the datagrams we sent (the counter of the last one) or the receiver's bookkeeping,
-    // and both as they stood when the omitted seconds ended.
-    std::vector<qint64> udpSent(n, 0), udpSentBase(n, 0);
-    std::vector<ip::UdpReceiveStats> udpStats(n), udpBase(n);
-    bool measuring = false;
-    qint64 measureStart = t0;
-    ip::ThreadCpuTimes cpu0 = ip::ThreadCpuTimes::now();
-    qint64 lastProgress = t0;
-    const int blockSize = rec.blockSize;
-    QByteArray block;
-    if (reverse) {
-        block.resize(blockSize);
-        for (int i = 0; i < blockSize; ++i)
-            block[i] = char('0' + i % 10);
-    } else {
-        block.resize(qMax(blockSize, 256 * 1024)); // fewer recv() calls than one per block
-    }
-    // Pacing of what we send: --max-rate for all streams together, -b for each stream.
-    const qint64 totalRate = reverse ? cfg.maxRateBytesPerSec : 0;
-    const qint64 streamRate = reverse ? params.bitrate / 8 : 0;
-    auto startMeasuring = [&](qint64 now) {
-        measuring = true;
-        measureStart = now;
-        cpu0 = ip::ThreadCpuTimes::now();
-        for (size_t i = 0; i < n; ++i) {
-            base[i] = total[i];
-            if (!udp)
-                retransBase[i] = tcpInfo(streams[i].get()).totalRetrans;
-        }
-        udpSentBase = udpSent;
-        udpBase = udpStats;
+        ~MssOnListener() { clear(); }
     };
-    // The server's own counts now, for its printed reports: read only when the client asked for them.
-    auto countsNow = [&] {
-        std::vector<Iperf3ServerOutput::Counts> c(n);
-        for (size_t i = 0; i < n; ++i) {
-            c[i].bytes = total[i];
-            if (!udp && reverse) {
-                const TcpInfo ti = tcpInfo(streams[i].get());
+
+    bool stopping() const { return d->stopping(); }
+    void log(const QString &line) { d->log(line); }
+
+    /// A refusal the real client prints in words: SERVER_ERROR, iperf3's error number, an errno. Always false.
+    bool refuse(int code, int sysErrno, const QString &why)
+    {
+        const QByteArray message = ip::serverErrorMessage(code, sysErrno);
+        d->writeAll(m_control.get(), message.constData(), message.size(), nowNs() + 1000 * kMsNs);
+        log(QStringLiteral("%1: iperf3 client refused: %2").arg(m_who, why));
+        d->lingerClose(std::move(m_control));
+        return false;
+    }
+
+    bool admit()
+    {
+        const ResponderConfig &cfg = d->cfg;
+        if (cfg.allows(peerAddress(m_peer)))
+            return true;
+        // iperf3's "test authorization failed" is the nearest words the client knows.
+        return refuse(ip::ErrAuthTest, 0, QStringLiteral("client %1 is not in the networks this wirebenchd serves (--allow %2)")
+                                              .arg(peerAddress(m_peer).toString(), cfg.allowListText()));
+    }
+
+    /// Cookie, PARAM_EXCHANGE, parameters: all within the handshake timeout, so a silent or slow
+    /// connection does not hold the one test slot for long.
+    bool readCookie()
+    {
+        m_handshakeDeadline = nowNs() + qint64(d->cfg.handshakeTimeoutMs) * kMsNs;
+        m_cookie = QByteArray(ip::kCookieSize, '\0');
+        switch (d->readExact(m_control.get(), m_cookie.data(), m_cookie.size(), m_handshakeDeadline)) {
+        case Io::Ok: return true;
+        case Io::Timeout:
+            log(QStringLiteral("%1: iperf3 client dropped: no cookie within %2 ms (--handshake-timeout)").arg(m_who).arg(d->cfg.handshakeTimeoutMs));
+            return false;
+        case Io::Stopped: return false;
+        case Io::Closed:
+        case Io::Failed:
+            log(QStringLiteral("%1: iperf3 client closed the connection before the test").arg(m_who));
+            return false;
+        }
+        return false;
+    }
+
+    /// PARAM_EXCHANGE and the client's parameters (a JSON object behind its length).
+    bool readParameters()
+    {
+        const char paramExchange = char(ip::ParamExchange);
+        if (d->writeAll(m_control.get(), &paramExchange, 1, m_handshakeDeadline) != Io::Ok) {
+            log(QStringLiteral("%1: iperf3 client left before the parameter exchange").arg(m_who));
+            return false;
+        }
+        const int limit = d->messageLimit();
+        QByteArray prefix(4, '\0');
+        Io io = d->readExact(m_control.get(), prefix.data(), 4, m_handshakeDeadline);
+        const qint64 length = io == Io::Ok ? ip::decodeJsonLength(prefix) : -1;
+        if (io == Io::Ok && (length < 0 || length > limit))
+            return refuse(ip::ErrRecvParams, EMSGSIZE, QStringLiteral("its parameters announce %1 bytes, more than the %2 bytes allowed: not an iperf3 client?")
+                                                           .arg(qint32(qFromBigEndian<quint32>(prefix.constData())))
+                                                           .arg(limit));
+        QByteArray json;
+        if (io == Io::Ok) {
+            json.resize(length);
+            io = d->readExact(m_control.get(), json.data(), length, m_handshakeDeadline);
+        }
+        if (io == Io::Timeout)
+            return refuse(ip::ErrRecvParams, ETIMEDOUT, QStringLiteral("no test parameters within %1 ms (--handshake-timeout)").arg(d->cfg.handshakeTimeoutMs));
+        if (io == Io::Stopped)
+            return false;
+        if (io != Io::Ok) {
+            log(QStringLiteral("%1: iperf3 client closed the connection before sending its parameters").arg(m_who));
+            return false;
+        }
+        QString why;
+        if (!ip::ClientParameters::fromJson(json, &m_params, &why))
+            return refuse(ip::ErrRecvParams, EINVAL, QStringLiteral("%1: not an iperf3 client?").arg(why));
+
+        const ip::TestParameters &t = m_params.test;
+        m_udp = m_params.protocol == QLatin1String("udp");
+        m_rec.reverse = t.reverse;
+        m_rec.udp = m_udp;
+        m_rec.streams = t.parallel;
+        m_rec.timeSeconds = t.timeSeconds;
+        m_rec.omitSeconds = t.omitSeconds;
+        m_rec.blockSize = t.blockSize > 0 ? t.blockSize : m_udp ? ip::kDefaultUdpBlockSize : kDefaultBlockSize;
+        m_rec.udpTargetBitsPerSec = m_udp ? m_params.bitrate : 0;
+        return true;
+    }
+
+    /// What this responder does not do, in words the real client prints.
+    bool withinLimits()
+    {
+        const ResponderConfig &cfg = d->cfg;
+        const ip::TestParameters &t = m_params.test;
+        if (m_params.protocol == QLatin1String("sctp"))
+            return refuse(ip::ErrNoSctp, 0, QStringLiteral("an SCTP test (--sctp) was asked: this iperf3 port serves TCP and UDP tests only"));
+        const int udpHeader = m_params.udpCounters64 ? 16 : ip::kUdpHeaderSize;
+        if (m_udp && (m_rec.blockSize < udpHeader || m_rec.blockSize > ip::kMaxUdpBlockSize))
+            return refuse(ip::ErrBlockSize, 0, QStringLiteral("refused a UDP datagram (-l) of %1 bytes: iperf3 allows %2 to %3 bytes")
+                                                   .arg(m_rec.blockSize)
+                                                   .arg(udpHeader)
+                                                   .arg(ip::kMaxUdpBlockSize));
+        if (m_params.bidirectional)
+            return refuse(ip::ErrUnimplemented, 0, QStringLiteral("a bidirectional test (--bidir) was asked: run one test each way (with and without -R)"));
+        if (t.parallel < 1 || t.parallel > ip::kMaxStreams)
+            return refuse(ip::ErrNumStreams, 0, QStringLiteral("%1 parallel streams asked: iperf3 allows 1 to %2").arg(t.parallel).arg(ip::kMaxStreams));
+        if (m_rec.blockSize > cfg.maxMessageSize)
+            return refuse(ip::ErrBlockSize, 0, QStringLiteral("refused a block size (-l) of %1 bytes: this wirebenchd allows at most %2 bytes")
+                                                   .arg(m_rec.blockSize)
+                                                   .arg(cfg.maxMessageSize));
+        if (!m_udp && t.mss > ip::kMaxMss)
+            return refuse(ip::ErrMss, 0, QStringLiteral("an MSS (-M) of %1 bytes was asked: iperf3 allows at most %2").arg(t.mss).arg(ip::kMaxMss));
+        if ((qint64(t.timeSeconds) + t.omitSeconds) * 1000 > cfg.maxDurationMs) {
+            // The client prints iperf3's own range for -t; our limit is in the log.
+            return refuse(ip::ErrDuration, 0, QStringLiteral("refused a %1 s test: this wirebenchd allows at most %2 s (--max-duration)")
+                                                  .arg(t.timeSeconds + t.omitSeconds)
+                                                  .arg(cfg.maxDurationMs / 1000.0));
+        }
+        return true;
+    }
+
+    /// The server's printed output (when asked), the MSS on the TCP listener, and for UDP the datagram socket.
+    bool openListeners()
+    {
+        const ip::TestParameters &t = m_params.test;
+        // What iperf3 -s would print, for a client that asked for it (--get-server-output).
+        m_output.emplace(m_params.getServerOutput, t.reverse, m_udp);
+        m_output->accepted(m_peer);
+
+        if (!m_udp && t.mss > 0) {
+            QString err;
+            if (!setIntOption(d->listenFd.get(), IPPROTO_TCP, TCP_MAXSEG, t.mss, &err))
+                return refuse(ip::ErrSetMss, errno, QStringLiteral("cannot set the MSS to %1 bytes: %2").arg(t.mss).arg(err));
+            m_mssGuard.set = true;
+        }
+
+        // UDP: like iperf3's server, a datagram socket on our own port number before CREATE_STREAMS. Each
+        // stream's client sends one datagram to it; the socket is connected to that sender and answers, and
+        // a fresh one is bound for the next stream.
+        if (m_udp) {
+            int err = 0;
+            m_udpListener = openUdpSocket(d->cfg.address, d->boundPort, &err);
+            if (!m_udpListener.valid())
+                return refuse(ip::ErrListen, err, QStringLiteral("cannot bind UDP port %1 for the data streams: %2: free that UDP port or pick another --iperf3-port")
+                                                      .arg(d->boundPort)
+                                                      .arg(errnoText(err)));
+        }
+        return true;
+    }
+
+    void noteStream(int fd, const sockaddr_storage &remote)
+    {
+        sockaddr_storage local{};
+        socklen_t len = sizeof(local);
+        if (m_output->enabled() && ::getsockname(fd, reinterpret_cast<sockaddr *>(&local), &len) == 0)
+            m_output->streamConnected(fd, local, remote);
+    }
+
+    /// CREATE_STREAMS, then the data streams: they connect to this same port and prove themselves with the
+    /// cookie; anyone else who connects now is told "busy", as iperf3 does.
+    bool createStreams()
+    {
+        const ResponderConfig &cfg = d->cfg;
+        const int parallel = m_params.test.parallel;
+        const char createStreams = char(ip::CreateStreams);
+        if (d->writeAll(m_control.get(), &createStreams, 1, nowNs() + qint64(cfg.idleTimeoutMs) * kMsNs) != Io::Ok) {
+            log(QStringLiteral("%1: iperf3 client left before opening its data streams").arg(m_who));
+            return false;
+        }
+        m_acceptDeadline = nowNs() + qint64(cfg.idleTimeoutMs) * kMsNs;
+        while (int(m_streams.size()) < parallel) {
+            if (stopping())
+                return false;
+            if (nowNs() >= m_acceptDeadline) {
+                log(QStringLiteral("%1: iperf3 client dropped: %2 of %3 data streams within %4 ms (--idle-timeout)")
+                        .arg(m_who)
+                        .arg(m_streams.size())
+                        .arg(parallel)
+                        .arg(cfg.idleTimeoutMs));
+                return false;
+            }
+            // While UDP streams open, TCP newcomers on the listener are told "busy" by pollSession.
+            m_fds = {{m_udp ? m_udpListener.get() : d->listenFd.get(), POLLIN, 0}, {m_control.get(), POLLIN, 0}};
+            if (d->pollSession(m_fds, 100, m_udp) <= 0)
+                continue;
+            if (m_fds[1].revents && !controlWhileOpening())
+                return false;
+            if (m_udp && (m_fds[0].revents & POLLIN)) {
+                if (!takeUdpStream())
+                    return false;
+            } else if (m_fds[0].revents & POLLIN) {
+                if (!takeTcpStream())
+                    return false;
+            }
+        }
+        m_mssGuard.clear();
+        setStreamOptions();
+        return true;
+    }
+
+    /// The control connection spoke or closed while the streams open: anything but nothing ends the test.
+    bool controlWhileOpening()
+    {
+        signed char byte = 0;
+        const ssize_t n = ::recv(m_control.get(), &byte, 1, MSG_DONTWAIT);
+        if (n == 1 && byte == ip::ClientTerminate) {
+            log(QStringLiteral("%1: iperf3 client stopped before its data streams were open").arg(m_who));
+            return false;
+        }
+        if (n == 1) {
+            log(QStringLiteral("%1: iperf3 client sent %2 while opening its data streams: ended").arg(m_who, ip::stateName(byte)));
+            return false;
+        }
+        if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+            log(QStringLiteral("%1: iperf3 client left before opening its data streams").arg(m_who));
+            return false;
+        }
+        return true;
+    }
+
+    /// A datagram on the UDP socket: the next stream, when it comes from the client's host.
+    bool takeUdpStream()
+    {
+        const ResponderConfig &cfg = d->cfg;
+        sockaddr_storage dpeer{};
+        socklen_t dplen = sizeof(dpeer);
+        char hello[64];
+        if (::recvfrom(m_udpListener.get(), hello, sizeof(hello), MSG_DONTWAIT, reinterpret_cast<sockaddr *>(&dpeer), &dplen) < 0)
+            return true;
+        // iperf3 takes a stream from any sender; we take it from the control connection's host only,
+        // so that a stray datagram cannot take the place of the client's.
+        if (peerAddress(dpeer) != peerAddress(m_peer)) {
+            if (m_strays++ == 0) // once per test: a flood must not flood the log
+                log(QStringLiteral("%1: UDP datagram ignored: the iperf3 test running belongs to %2").arg(endpointText(dpeer), m_who));
+            return true;
+        }
+        if (::connect(m_udpListener.get(), reinterpret_cast<sockaddr *>(&dpeer), dplen) != 0)
+            return refuse(ip::ErrListen, errno, QStringLiteral("cannot connect the UDP socket of stream %1 to %2: %3")
+                                                    .arg(m_streams.size() + 1)
+                                                    .arg(endpointText(dpeer), errnoText(errno)));
+        // What reached the socket before it was connected may come from anyone; the client sends its
+        // data only after TEST_START, so nothing of the test is dropped here.
+        for (int i = 0; i < 1024 && ::recv(m_udpListener.get(), hello, sizeof(hello), MSG_DONTWAIT) >= 0; ++i) {
+        }
+        Fd connected = std::move(m_udpListener);
+        if (int(m_streams.size()) + 1 < m_params.test.parallel) {
+            // Bound before we answer: the next stream's datagram follows our answer at once.
+            int err = 0;
+            m_udpListener = openUdpSocket(cfg.address, d->boundPort, &err);
+            if (!m_udpListener.valid())
+                return refuse(ip::ErrListen, err, QStringLiteral("cannot bind UDP port %1 for data stream %2: %3")
+                                                      .arg(d->boundPort)
+                                                      .arg(m_streams.size() + 2)
+                                                      .arg(errnoText(err)));
+        }
+        const QByteArray reply = ip::udpConnectReply();
+        if (::send(connected.get(), reply.constData(), size_t(reply.size()), MSG_NOSIGNAL | MSG_DONTWAIT) != reply.size()) {
+            log(QStringLiteral("%1: iperf3 client dropped: cannot answer the connect datagram of UDP stream %2 at %3: %4")
+                    .arg(m_who)
+                    .arg(m_streams.size() + 1)
+                    .arg(endpointText(dpeer), errnoText(errno)));
+            return false;
+        }
+        noteStream(connected.get(), dpeer);
+        m_streams.push_back(std::move(connected));
+        return true;
+    }
+
+    /// A connection on the listener: the next stream when it shows our cookie, else told "busy".
+    bool takeTcpStream()
+    {
+        sockaddr_storage dpeer{};
+        socklen_t dplen = sizeof(dpeer);
+        Fd candidate(::accept4(d->listenFd.get(), reinterpret_cast<sockaddr *>(&dpeer), &dplen, SOCK_CLOEXEC | SOCK_NONBLOCK));
+        if (!candidate.valid())
+            return true;
+        QByteArray theirs(ip::kCookieSize, '\0');
+        const qint64 cookieDeadline = qMin(m_acceptDeadline, nowNs() + qint64(d->cfg.handshakeTimeoutMs) * kMsNs);
+        const Io got = d->readExact(candidate.get(), theirs.data(), theirs.size(), cookieDeadline, false);
+        if (got == Io::Stopped)
+            return false;
+        if (got == Io::Ok && theirs == m_cookie) {
+            noteStream(candidate.get(), dpeer);
+            m_streams.push_back(std::move(candidate));
+        }
+        else if (got == Io::Ok)
+            d->deny(std::move(candidate), dpeer);
+        // a connection that closed or stayed silent is simply dropped
+        return true;
+    }
+
+    /// -w, -N and -C on every stream; what the system refuses is noted for the log line.
+    void setStreamOptions()
+    {
+        const ip::TestParameters &t = m_params.test;
+        for (const Fd &s : m_streams) {
+            if (t.window > 0) {
+                // iperf3 sets one size for both buffers (-w). Set after the handshake, so the window scale is
+                // the kernel's; a failure is noted rather than fatal.
+                if (!setIntOption(s.get(), SOL_SOCKET, SO_SNDBUF, t.window) || !setIntOption(s.get(), SOL_SOCKET, SO_RCVBUF, t.window))
+                    m_notes << QStringLiteral("socket buffer of %1 bytes not set").arg(t.window);
+            } else if (m_udp && !t.reverse) {
+                setIntOption(s.get(), SOL_SOCKET, SO_RCVBUF, kUdpReceiveBufferBytes);
+            }
+            if (m_udp)
+                continue;
+            if (m_params.noDelay)
+                setIntOption(s.get(), IPPROTO_TCP, TCP_NODELAY, 1);
+            if (!m_params.congestion.isEmpty()) {
+                const QByteArray name = m_params.congestion.toLatin1();
+                if (::setsockopt(s.get(), IPPROTO_TCP, TCP_CONGESTION, name.constData(), socklen_t(name.size())) != 0)
+                    m_notes << QStringLiteral("congestion control \"%1\" not available here").arg(m_params.congestion);
+            }
+        }
+        m_notes.removeDuplicates();
+    }
+
+    /// TEST_START and TEST_RUNNING, and the counts and the block of the test, which starts now.
+    bool startTest()
+    {
+        const ResponderConfig &cfg = d->cfg;
+        const char startRunning[2] = {char(ip::TestStart), char(ip::TestRunning)};
+        if (d->writeAll(m_control.get(), startRunning, 2, nowNs() + qint64(cfg.idleTimeoutMs) * kMsNs) != Io::Ok) {
+            log(QStringLiteral("%1: iperf3 client left before the test started").arg(m_who));
+            return false;
+        }
+        const ip::TestParameters &t = m_params.test;
+        m_n = m_streams.size();
+        m_reverse = t.reverse;
+        m_t0 = nowNs();
+        m_omitEnd = m_t0 + qint64(t.omitSeconds) * 1000 * kMsNs;
+        m_overrun = m_t0 + (qint64(cfg.maxDurationMs) + kOverrunGraceMs) * kMsNs;
+        m_idleNs = qint64(cfg.idleTimeoutMs) * kMsNs;
+        m_total.assign(m_n, 0);
+        m_base.assign(m_n, 0);
+        m_retransBase.assign(m_n, 0);
+        m_offset.assign(m_n, 0);
+        m_open.assign(m_n, true);
+        m_udpSent.assign(m_n, 0);
+        m_udpSentBase.assign(m_n, 0);
+        m_udpStats.assign(m_n, {});
+        m_udpBase.assign(m_n, {});
+        m_measureStart = m_t0;
+        m_cpu0 = ip::ThreadCpuTimes::now();
+        m_lastProgress = m_t0;
+        m_blockSize = m_rec.blockSize;
+        if (m_reverse) {
+            m_block.resize(m_blockSize);
+            for (int i = 0; i < m_blockSize; ++i)
+                m_block[i] = char('0' + i % 10);
+        } else {
+            m_block.resize(qMax(m_blockSize, 256 * 1024)); // fewer recv() calls than one per block
+        }
+        // Pacing of what we send: --max-rate for all streams together, -b for each stream.
+        m_totalRate = m_reverse ? cfg.maxRateBytesPerSec : 0;
+        m_streamRate = m_reverse ? m_params.bitrate / 8 : 0;
+        if (t.omitSeconds == 0)
+            startMeasuring(m_t0);
+        if (m_output->enabled())
+            m_output->start(m_t0, countsNow(), t.omitSeconds > 0);
+        return true;
+    }
+
+    void startMeasuring(qint64 now)
+    {
+        m_measuring = true;
+        m_measureStart = now;
+        m_cpu0 = ip::ThreadCpuTimes::now();
+        for (size_t i = 0; i < m_n; ++i) {
+            m_base[i] = m_total[i];
+            if (!m_udp)
+                m_retransBase[i] = tcpInfo(m_streams[i].get()).totalRetrans;
+        }
+        m_udpSentBase = m_udpSent;
+        m_udpBase = m_udpStats;
+    }
+
+    /// The server's own counts now, for its printed reports: read only when the client asked for them.
+    std::vector<Iperf3ServerOutput::Counts> countsNow() const
+    {
+        std::vector<Iperf3ServerOutput::Counts> c(m_n);
+        for (size_t i = 0; i < m_n; ++i) {
+            c[i].bytes = m_total[i];
+            if (!m_udp && m_reverse) {
+                const TcpInfo ti = tcpInfo(m_streams[i].get());
                 c[i].retransmits = ti.totalRetrans;
                 c[i].cwndBytes = ti.sndCwndBytes;
-            } else if (udp && reverse) {
-                c[i].packets = udpSent[i];
-            } else if (udp) {
-                c[i].packets = udpStats[i].packets;
-                c[i].lost = udpStats[i].lost;
-                c[i].outOfOrder = udpStats[i].outOfOrder;
-                c[i].jitterSeconds = udpStats[i].jitter;
+            } else if (m_udp && m_reverse) {
+                c[i].packets = m_udpSent[i];
+            } else if (m_udp) {
+                c[i].packets = m_udpStats[i].packets;
+                c[i].lost = m_udpStats[i].lost;
+                c[i].outOfOrder = m_udpStats[i].outOfOrder;
+                c[i].jitterSeconds = m_udpStats[i].jitter;
             }
         }
         return c;
-    };
-    if (t.omitSeconds == 0)
-        startMeasuring(t0);
-    if (output.enabled())
-        output.start(t0, countsNow(), t.omitSeconds > 0);
+    }
 
-    enum class End { TestEnd, ClientStopped, ClientGone, Terminate, Broken } end = End::Broken;
-    QString problem;
-    for (;;) {
-        qint64 now = nowNs();
-        if (!measuring && now >= omitEnd) {
+    /// The test: receive (iperf3 -c) or send (iperf3 -c -R) until the client sends TEST_END.
+    void runTest()
+    {
+        for (;;) {
+            const qint64 now = nowNs();
+            if (endedByUs(now))
+                break;
+            std::vector<size_t> polled;
+            if (!waitForStreams(now, &polled) || endedByClient())
+                break;
+            moveData(polled);
+        }
+    }
+
+    /// The omitted seconds' end and the printed reports when due; true when the test must end now
+    /// (shutting down, past --max-duration, idle past --idle-timeout).
+    bool endedByUs(qint64 now)
+    {
+        const ResponderConfig &cfg = d->cfg;
+        if (!m_measuring && now >= m_omitEnd) {
             startMeasuring(now);
-            if (output.enabled())
-                output.endOmitting(now, countsNow());
+            if (m_output->enabled())
+                m_output->endOmitting(now, countsNow());
         }
-        if (output.due(now))
-            output.interval(now, countsNow());
+        if (m_output->due(now))
+            m_output->interval(now, countsNow());
         if (stopping()) {
-            end = End::Terminate;
-            problem = QStringLiteral("wirebenchd is shutting down");
-            break;
+            m_end = End::Terminate;
+            m_problem = QStringLiteral("wirebenchd is shutting down");
+            return true;
         }
-        if (now >= overrun) {
-            end = End::Terminate;
-            problem = QStringLiteral("ran past the %1 s that this wirebenchd allows (--max-duration)").arg(cfg.maxDurationMs / 1000.0);
-            break;
+        if (now >= m_overrun) {
+            m_end = End::Terminate;
+            m_problem = QStringLiteral("ran past the %1 s that this wirebenchd allows (--max-duration)").arg(cfg.maxDurationMs / 1000.0);
+            return true;
         }
-        if (now - lastProgress > idleNs) {
-            end = End::Terminate;
-            problem = reverse ? QStringLiteral("the client read nothing for %1 s (--idle-timeout)").arg(cfg.idleTimeoutMs / 1000.0)
-                              : QStringLiteral("no data from the client for %1 s (--idle-timeout)").arg(cfg.idleTimeoutMs / 1000.0);
-            break;
+        if (now - m_lastProgress > m_idleNs) {
+            m_end = End::Terminate;
+            m_problem = m_reverse ? QStringLiteral("the client read nothing for %1 s (--idle-timeout)").arg(cfg.idleTimeoutMs / 1000.0)
+                                  : QStringLiteral("no data from the client for %1 s (--idle-timeout)").arg(cfg.idleTimeoutMs / 1000.0);
+            return true;
         }
-        // Which streams may send now (pacing), and how long to wait when none may.
+        return false;
+    }
+
+    /// Which streams may send now (pacing), then a poll of those and the control connection; a held
+    /// sender wakes soon to look again. False when the poll failed.
+    bool waitForStreams(qint64 now, std::vector<size_t> *polled)
+    {
         qint64 sentTotal = 0;
-        for (qint64 v : total)
+        for (qint64 v : m_total)
             sentTotal += v;
-        const double elapsed = double(now - t0) / 1e9;
-        const bool totalHeld = totalRate > 0 && double(sentTotal) >= double(totalRate) * elapsed;
-        fds.assign(1, {control.get(), POLLIN, 0});
-        std::vector<size_t> polled;
+        const double elapsed = double(now - m_t0) / 1e9;
+        const bool totalHeld = m_totalRate > 0 && double(sentTotal) >= double(m_totalRate) * elapsed;
+        m_fds.assign(1, {m_control.get(), POLLIN, 0});
         bool held = totalHeld;
-        for (size_t i = 0; i < n; ++i) {
-            if (!open[i])
+        for (size_t i = 0; i < m_n; ++i) {
+            if (!m_open[i])
                 continue;
-            if (reverse && (totalHeld || (streamRate > 0 && double(total[i]) >= double(streamRate) * elapsed))) {
+            if (m_reverse && (totalHeld || (m_streamRate > 0 && double(m_total[i]) >= double(m_streamRate) * elapsed))) {
                 held = true;
                 continue;
             }
-            fds.push_back({streams[i].get(), short(reverse ? POLLOUT : POLLIN), 0});
-            polled.push_back(i);
+            m_fds.push_back({m_streams[i].get(), short(m_reverse ? POLLOUT : POLLIN), 0});
+            polled->push_back(i);
         }
         // A held UDP sender wakes every ms, as iperf3's 1000 us pacing timer does: the datagrams due since
         // then leave back to back, and a longer sleep makes a burst that overflows a default receive buffer.
-        if (pollSession(fds, held ? (udp ? 1 : 2) : 100, true) < 0) {
-            problem = QStringLiteral("poll failed: %1").arg(errnoText(errno));
-            break;
+        if (d->pollSession(m_fds, held ? (m_udp ? 1 : 2) : 100, true) < 0) {
+            m_problem = QStringLiteral("poll failed: %1").arg(errnoText(errno));
+            return false;
         }
-        if (fds[0].revents) {
-            signed char byte = 0;
-            const ssize_t got = ::recv(control.get(), &byte, 1, MSG_DONTWAIT);
-            if (got == 1 && byte == ip::TestEnd) {
-                end = End::TestEnd;
-                break;
-            }
-            if (got == 1 && byte == ip::ClientTerminate) {
-                end = End::ClientStopped;
-                break;
-            }
-            if (got == 1) {
-                problem = QStringLiteral("the client sent %1 during the test").arg(ip::stateName(byte));
-                break;
-            }
-            if (got == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
-                end = End::ClientGone;
-                problem = QStringLiteral("the client closed the control connection mid-test");
-                break;
-            }
+        return true;
+    }
+
+    /// What the control connection says mid-test: TEST_END, CLIENT_TERMINATE, anything else, or a close.
+    bool endedByClient()
+    {
+        if (!m_fds[0].revents)
+            return false;
+        signed char byte = 0;
+        const ssize_t got = ::recv(m_control.get(), &byte, 1, MSG_DONTWAIT);
+        if (got == 1 && byte == ip::TestEnd) {
+            m_end = End::TestEnd;
+            return true;
         }
-        now = nowNs();
+        if (got == 1 && byte == ip::ClientTerminate) {
+            m_end = End::ClientStopped;
+            return true;
+        }
+        if (got == 1) {
+            m_problem = QStringLiteral("the client sent %1 during the test").arg(ip::stateName(byte));
+            return true;
+        }
+        if (got == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+            m_end = End::ClientGone;
+            m_problem = QStringLiteral("the client closed the control connection mid-test");
+            return true;
+        }
+        return false;
+    }
+
+    /// A few sends or receives on each stream the poll found ready.
+    void moveData(const std::vector<size_t> &polled)
+    {
+        const qint64 now = nowNs();
         for (size_t k = 0; k < polled.size(); ++k) {
             const size_t i = polled[k];
-            if (!fds[k + 1].revents)
+            if (!m_fds[k + 1].revents)
                 continue;
-            for (int round = 0; round < (udp ? kUdpRounds : 16); ++round) {
-                ssize_t got = 0;
-                if (reverse && udp) {
-                    // One whole datagram, stamped as iperf3 does: our clock, then the counter from 1.
-                    timespec ts{};
-                    wallSeconds(&ts);
-                    const ip::UdpHeader header{quint32(ts.tv_sec), quint32(ts.tv_nsec / 1000), quint64(udpSent[i] + 1)};
-                    header.write(block.data(), params.udpCounters64);
-                    got = ::send(streams[i].get(), block.constData(), size_t(blockSize), MSG_NOSIGNAL | MSG_DONTWAIT);
-                    if (got > 0)
-                        ++udpSent[i];
-                } else if (reverse) {
-                    qsizetype chunk = blockSize - offset[i];
-                    if (totalRate > 0)
-                        chunk = qMin<qsizetype>(chunk, qMax<qint64>(1, totalRate / 100)); // at most 10 ms worth
-                    if (streamRate > 0)
-                        chunk = qMin<qsizetype>(chunk, qMax<qint64>(1, streamRate / 100));
-                    got = ::send(streams[i].get(), block.constData() + offset[i], size_t(chunk), MSG_NOSIGNAL | MSG_DONTWAIT);
-                    if (got > 0)
-                        offset[i] = (offset[i] + got) % blockSize;
-                } else {
-                    got = ::recv(streams[i].get(), block.data(), size_t(block.size()), MSG_DONTWAIT);
-                    if (got == 0 && udp)
-                        continue; // an empty datagram: nothing iperf3 sends, nothing to count
-                    if (got == 0) {
-                        open[i] = false; // the client closed it; its control connection says why
-                        break;
-                    }
-                    ip::UdpHeader header;
-                    if (udp && ip::UdpHeader::read(block.constData(), got, params.udpCounters64, &header))
-                        udpStats[i].add(header.counter, header.sec + header.usec / 1e6, wallSeconds());
-                }
-                if (got > 0) {
-                    total[i] += got;
-                    lastProgress = now;
-                    if (totalRate > 0 || streamRate > 0)
-                        break; // re-check the pace
+            for (int round = 0; round < (m_udp ? kUdpRounds : 16); ++round) {
+                if (!moveOnce(i, now))
+                    break;
+            }
+        }
+    }
+
+    /// One send or receive on stream i; false when this stream is done for this wake-up.
+    bool moveOnce(size_t i, qint64 now)
+    {
+        ssize_t got = 0;
+        if (m_reverse && m_udp) {
+            // One whole datagram, stamped as iperf3 does: our clock, then the counter from 1.
+            timespec ts{};
+            wallSeconds(&ts);
+            const ip::UdpHeader header{quint32(ts.tv_sec), quint32(ts.tv_nsec / 1000), quint64(m_udpSent[i] + 1)};
+            header.write(m_block.data(), m_params.udpCounters64);
+            got = ::send(m_streams[i].get(), m_block.constData(), size_t(m_blockSize), MSG_NOSIGNAL | MSG_DONTWAIT);
+            if (got > 0)
+                ++m_udpSent[i];
+        } else if (m_reverse) {
+            qsizetype chunk = m_blockSize - m_offset[i];
+            if (m_totalRate > 0)
+                chunk = qMin<qsizetype>(chunk, qMax<qint64>(1, m_totalRate / 100)); // at most 10 ms worth
+            if (m_streamRate > 0)
+                chunk = qMin<qsizetype>(chunk, qMax<qint64>(1, m_streamRate / 100));
+            got = ::send(m_streams[i].get(), m_block.constData() + m_offset[i], size_t(chunk), MSG_NOSIGNAL | MSG_DONTWAIT);
+            if (got > 0)
+                m_offset[i] = (m_offset[i] + got) % m_blockSize;
+        } else {
+            got = ::recv(m_streams[i].get(), m_block.data(), size_t(m_block.size()), MSG_DONTWAIT);
+            if (got == 0 && m_udp)
+                return true; // an empty datagram: nothing iperf3 sends, nothing to count
+            if (got == 0) {
+                m_open[i] = false; // the client closed it; its control connection says why
+                return false;
+            }
+            ip::UdpHeader header;
+            if (m_udp && ip::UdpHeader::read(m_block.constData(), got, m_params.udpCounters64, &header))
+                m_udpStats[i].add(header.counter, header.sec + header.usec / 1e6, wallSeconds());
+        }
+        if (got > 0) {
+            m_total[i] += got;
+            m_lastProgress = now;
+            return !(m_totalRate > 0 || m_streamRate > 0); // paced: re-check the pace
+        }
+        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
+            return false;
+        // UDP: a full queue, or an ICMP "port unreachable" from a client that closed its socket
+        // first; the control connection says whether the test goes on.
+        if (m_udp && (errno == ENOBUFS || errno == ECONNREFUSED))
+            return false;
+        // Noted, not fatal: the control connection decides how the test ends.
+        m_open[i] = false;
+        m_notes << QStringLiteral("data stream %1 failed: %2").arg(i + 1).arg(errnoText(errno));
+        return false;
+    }
+
+    /// The test's figures: bytes and time after the omitted seconds, retransmits, the MSS, UDP's counts, CPU.
+    void tally()
+    {
+        const qint64 endNs = nowNs();
+        const ip::ThreadCpuTimes cpu1 = ip::ThreadCpuTimes::now();
+        if (!m_measuring)
+            m_measureStart = endNs; // ended within the omitted seconds: nothing measured
+        m_rec.seconds = double(endNs - m_measureStart) / 1e9;
+        m_measured.assign(m_n, 0);
+        m_retrans.assign(m_n, 0);
+        m_rec.bytes = 0;
+        for (size_t i = 0; i < m_n; ++i) {
+            m_measured[i] = m_total[i] - m_base[i];
+            m_rec.bytes += m_measured[i];
+            if (m_reverse && !m_udp)
+                m_retrans[i] = qMax<qint64>(0, tcpInfo(m_streams[i].get()).totalRetrans - m_retransBase[i]);
+        }
+        if (m_reverse && !m_udp) {
+            m_rec.retransmits = 0;
+            for (qint64 r : m_retrans)
+                m_rec.retransmits += r;
+        }
+        m_rec.mss = m_n > 0 && !m_udp ? tcpInfo(m_streams[0].get()).sndMss : 0;
+        if (m_udp) {
+            // Per stream as iperf3's receiver counts: packets up to the highest counter seen, lost the gaps.
+            double jitterSum = 0;
+            m_rec.udpLost = m_reverse ? -1 : 0; // with -R the client's count, from its results
+            for (size_t i = 0; i < m_n; ++i) {
+                if (m_reverse) {
+                    m_rec.udpPackets += m_udpSent[i] - m_udpSentBase[i];
                     continue;
                 }
-                if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
-                    break;
-                // UDP: a full queue, or an ICMP "port unreachable" from a client that closed its socket
-                // first; the control connection says whether the test goes on.
-                if (udp && (errno == ENOBUFS || errno == ECONNREFUSED))
-                    break;
-                // Noted, not fatal: the control connection decides how the test ends.
-                open[i] = false;
-                notes << QStringLiteral("data stream %1 failed: %2").arg(i + 1).arg(errnoText(errno));
-                break;
+                m_rec.udpPackets += m_udpStats[i].packets - m_udpBase[i].packets;
+                m_rec.udpLost += m_udpStats[i].lost - m_udpBase[i].lost;
+                m_rec.udpOutOfOrder += m_udpStats[i].outOfOrder - m_udpBase[i].outOfOrder;
+                jitterSum += m_udpStats[i].jitter;
             }
+            m_rec.udpJitterMs = m_n > 0 ? 1000.0 * jitterSum / double(m_n) : 0;
         }
+        const double wall = m_rec.seconds > 0 ? m_rec.seconds : 1e-9;
+        m_cpuUser = 100.0 * (cpu1.user - m_cpu0.user) / wall;
+        m_cpuSystem = 100.0 * (cpu1.system - m_cpu0.system) / wall;
+        m_rec.cpuPercent = m_rec.seconds > 0 ? m_cpuUser + m_cpuSystem : 0;
+        if (m_output->enabled() && m_end == End::TestEnd)
+            m_output->finish(endNs, countsNow(), m_rec.seconds);
+        m_rec.stoppedByClient = m_end == End::ClientStopped;
     }
-    const qint64 endNs = nowNs();
-    const ip::ThreadCpuTimes cpu1 = ip::ThreadCpuTimes::now();
-    if (!measuring)
-        measureStart = endNs; // ended within the omitted seconds: nothing measured
-    rec.seconds = double(endNs - measureStart) / 1e9;
-    std::vector<qint64> measured(n), retrans(n, 0);
-    rec.bytes = 0;
-    for (size_t i = 0; i < n; ++i) {
-        measured[i] = total[i] - base[i];
-        rec.bytes += measured[i];
-        if (reverse && !udp)
-            retrans[i] = qMax<qint64>(0, tcpInfo(streams[i].get()).totalRetrans - retransBase[i]);
-    }
-    if (reverse && !udp) {
-        rec.retransmits = 0;
-        for (qint64 r : retrans)
-            rec.retransmits += r;
-    }
-    rec.mss = n > 0 && !udp ? tcpInfo(streams[0].get()).sndMss : 0;
-    if (udp) {
-        // Per stream as iperf3's receiver counts: packets up to the highest counter seen, lost the gaps.
-        double jitterSum = 0;
-        rec.udpLost = reverse ? -1 : 0; // with -R the client's count, from its results
-        for (size_t i = 0; i < n; ++i) {
-            if (reverse) {
-                rec.udpPackets += udpSent[i] - udpSentBase[i];
-                continue;
-            }
-            rec.udpPackets += udpStats[i].packets - udpBase[i].packets;
-            rec.udpLost += udpStats[i].lost - udpBase[i].lost;
-            rec.udpOutOfOrder += udpStats[i].outOfOrder - udpBase[i].outOfOrder;
-            jitterSum += udpStats[i].jitter;
-        }
-        rec.udpJitterMs = n > 0 ? 1000.0 * jitterSum / double(n) : 0;
-    }
-    const double wall = rec.seconds > 0 ? rec.seconds : 1e-9;
-    const double cpuUser = 100.0 * (cpu1.user - cpu0.user) / wall;
-    const double cpuSystem = 100.0 * (cpu1.system - cpu0.system) / wall;
-    rec.cpuPercent = rec.seconds > 0 ? cpuUser + cpuSystem : 0;
-    if (output.enabled() && end == End::TestEnd)
-        output.finish(endNs, countsNow(), rec.seconds);
-    rec.stoppedByClient = end == End::ClientStopped;
-    if (end == End::Terminate) {
-        // As iperf3 on SIGTERM: the client prints its summary and "the server has terminated". The data
-        // streams stay open until the client has read that and left (at most a second): closed first, a
-        // sending client would fail on a broken pipe instead.
+
+    /// As iperf3 on SIGTERM: the client prints its summary and "the server has terminated". The data
+    /// streams stay open until the client has read that and left (at most a second): closed first, a
+    /// sending client would fail on a broken pipe instead.
+    void terminate()
+    {
         const char terminate = char(ip::ServerTerminate);
-        [[maybe_unused]] ssize_t w = ::send(control.get(), &terminate, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+        [[maybe_unused]] ssize_t w = ::send(m_control.get(), &terminate, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
         char sink[256];
         for (const qint64 until = nowNs() + 1000 * kMsNs; nowNs() < until;) {
-            pollfd p{control.get(), POLLIN, 0};
-            if (::poll(&p, 1, 100) > 0 && ::recv(control.get(), sink, sizeof(sink), MSG_DONTWAIT) <= 0)
+            pollfd p{m_control.get(), POLLIN, 0};
+            if (::poll(&p, 1, 100) > 0 && ::recv(m_control.get(), sink, sizeof(sink), MSG_DONTWAIT) <= 0)
                 break;
         }
     }
-    // Closed now, as iperf3's server does on TEST_END: a 3.12 client drains -R streams with blocking reads
-    // of a whole block, which only our close ends when a stream stops in the middle of one.
-    streams.clear();
 
-    if (end == End::TestEnd) {
-        const qint64 deadline = nowNs() + idleNs;
+    /// EXCHANGE_RESULTS: the client's results first (its own count), then ours with DISPLAY_RESULTS, then
+    /// its IPERF_DONE or a close.
+    void exchangeResults()
+    {
+        const int limit = d->messageLimit();
+        const qint64 deadline = nowNs() + m_idleNs;
         const char exchange = char(ip::ExchangeResults);
-        io = writeAll(control.get(), &exchange, 1, deadline);
-        // The client's results first (its own count), then ours.
+        Io io = d->writeAll(m_control.get(), &exchange, 1, deadline);
+        QByteArray prefix(4, '\0');
         if (io == Io::Ok)
-            io = readExact(control.get(), prefix.data(), 4, deadline);
-        length = io == Io::Ok ? ip::decodeJsonLength(prefix) : -1;
-        if (io == Io::Ok && (length < 0 || length > messageLimit())) {
+            io = d->readExact(m_control.get(), prefix.data(), 4, deadline);
+        const qint64 length = io == Io::Ok ? ip::decodeJsonLength(prefix) : -1;
+        QByteArray json;
+        if (io == Io::Ok && (length < 0 || length > limit)) {
             const QByteArray message = ip::serverErrorMessage(ip::ErrRecvResults, EMSGSIZE);
-            writeAll(control.get(), message.constData(), message.size(), nowNs() + 1000 * kMsNs);
-            problem = QStringLiteral("the client's results announce %1 bytes, more than the %2 allowed").arg(length).arg(messageLimit());
+            d->writeAll(m_control.get(), message.constData(), message.size(), nowNs() + 1000 * kMsNs);
+            m_problem = QStringLiteral("the client's results announce %1 bytes, more than the %2 allowed").arg(length).arg(limit);
         } else if (io == Io::Ok) {
             json.resize(length);
-            io = readExact(control.get(), json.data(), length, deadline);
+            io = d->readExact(m_control.get(), json.data(), length, deadline);
         }
         ip::Results theirs;
-        if (problem.isEmpty() && io == Io::Ok && !ip::Results::fromJson(json, &theirs, &why)) {
+        QString why;
+        if (m_problem.isEmpty() && io == Io::Ok && !ip::Results::fromJson(json, &theirs, &why)) {
             const QByteArray message = ip::serverErrorMessage(ip::ErrRecvResults, EINVAL);
-            writeAll(control.get(), message.constData(), message.size(), nowNs() + 1000 * kMsNs);
-            problem = QStringLiteral("the client's results could not be read: %1").arg(why);
+            d->writeAll(m_control.get(), message.constData(), message.size(), nowNs() + 1000 * kMsNs);
+            m_problem = QStringLiteral("the client's results could not be read: %1").arg(why);
         }
-        if (problem.isEmpty() && io == Io::Ok) {
-            rec.clientBytes = theirs.totalBytes();
-            rec.clientSeconds = theirs.longestSeconds();
-            if (udp && reverse) {
-                // The client received: its loss and jitter are the test's.
-                double jitterSum = 0;
-                rec.udpLost = 0;
-                for (const ip::StreamResult &s : theirs.streams) {
-                    rec.udpLost += s.errors - s.omittedErrors;
-                    jitterSum += s.jitter;
-                }
-                rec.udpJitterMs = theirs.streams.isEmpty() ? 0 : 1000.0 * jitterSum / double(theirs.streams.size());
-            }
-            ip::Results ours;
-            ours.cpuUser = cpuUser;
-            ours.cpuSystem = cpuSystem;
-            ours.cpuTotal = cpuUser + cpuSystem;
-            // As iperf3's server: a UDP sender has no retransmits to count (0), a receiver none to tell (-1).
-            ours.senderHasRetransmits = reverse ? (udp ? 0 : 1) : -1;
-            for (size_t i = 0; i < n; ++i) {
-                ip::StreamResult s;
-                s.id = ip::streamId(int(i));
-                s.bytes = measured[i];
-                s.retransmits = reverse && !udp ? int(retrans[i]) : -1;
-                // UDP counts as iperf3's server sends them: over the whole test, with what the omitted
-                // seconds held beside them. A 3.12 client subtracts its own omitted counts, a later one ours.
-                if (udp && reverse) {
-                    s.packets = udpSent[i];
-                    s.omittedPackets = udpSentBase[i];
-                } else if (udp) {
-                    s.packets = udpStats[i].packets;
-                    s.omittedPackets = udpBase[i].packets;
-                    s.errors = udpStats[i].lost;
-                    s.omittedErrors = udpBase[i].lost;
-                    s.jitter = udpStats[i].jitter;
-                }
-                s.startTime = 0;
-                s.endTime = rec.seconds;
-                ours.streams << s;
-            }
-            ours.serverOutputText = output.text();
-            const QByteArray message = ip::frameJson(ours.toJson()) + char(ip::DisplayResults);
-            io = writeAll(control.get(), message.constData(), message.size(), deadline);
+        if (m_problem.isEmpty() && io == Io::Ok) {
+            takeClientResults(theirs);
+            const QByteArray message = ip::frameJson(ourResults().toJson()) + char(ip::DisplayResults);
+            io = d->writeAll(m_control.get(), message.constData(), message.size(), deadline);
         }
-        if (problem.isEmpty() && io == Io::Ok) {
-            rec.completed = true;
+        if (m_problem.isEmpty() && io == Io::Ok) {
+            m_rec.completed = true;
             // IPERF_DONE, or a close: either way the client has its summary.
             signed char done = 0;
-            readExact(control.get(), reinterpret_cast<char *>(&done), 1, nowNs() + idleNs);
-        } else if (problem.isEmpty() && io != Io::Stopped) {
-            problem = io == Io::Timeout ? QStringLiteral("the results exchange timed out (--idle-timeout)")
-                                        : QStringLiteral("the client left during the results exchange");
+            d->readExact(m_control.get(), reinterpret_cast<char *>(&done), 1, nowNs() + m_idleNs);
+        } else if (m_problem.isEmpty() && io != Io::Stopped) {
+            m_problem = io == Io::Timeout ? QStringLiteral("the results exchange timed out (--idle-timeout)")
+                                          : QStringLiteral("the client left during the results exchange");
         }
     }
-    rec.problem = problem;
 
-    const QString kind = udp ? (reverse ? QStringLiteral("udp-recv (server → client, -R)") : QStringLiteral("udp-send (client → server)"))
-                             : (reverse ? QStringLiteral("tcp-recv (server → client, -R)") : QStringLiteral("tcp-send (client → server)"));
-    QString line = QStringLiteral("%1: iperf3 %2, %3 stream%4, %5, %6 %7 B, %8")
-                       .arg(who, kind)
-                       .arg(n)
-                       .arg(n == 1 ? QString() : QStringLiteral("s"))
-                       .arg(t.timeSeconds > 0 ? QStringLiteral("%1 s asked").arg(t.timeSeconds)
-                                              : params.bytes > 0 ? QStringLiteral("%1 B asked (-n)").arg(params.bytes)
-                                                                 : QStringLiteral("%1 blocks asked (-k)").arg(params.blocks))
-                       .arg(udp ? QStringLiteral("datagram") : QStringLiteral("block"))
-                       .arg(blockSize)
-                       .arg(!udp ? QStringLiteral("mss %1 B").arg(rec.mss)
-                                 : rec.udpTargetBitsPerSec > 0 ? QStringLiteral("target %1 Mbit/s per stream").arg(rec.udpTargetBitsPerSec / 1e6)
-                                                               : QStringLiteral("no target rate (-b 0)"));
-    if (udp && params.udpCounters64)
-        line += QStringLiteral(", 64-bit counters");
-    if (t.omitSeconds > 0)
-        line += QStringLiteral(", first %1 s omitted").arg(t.omitSeconds);
-    line += QStringLiteral(": %1 %2 B in %3 s = %4")
-                .arg(reverse ? QStringLiteral("sent") : QStringLiteral("received"))
-                .arg(rec.bytes)
-                .arg(rec.seconds, 0, 'f', 3)
-                .arg(mbps(rec.bytes, rec.seconds));
-    if (rec.clientBytes >= 0) {
-        line += QStringLiteral(", client %1 %2 B in %3 s = %4")
-                    .arg(reverse ? QStringLiteral("received") : QStringLiteral("sent"))
-                    .arg(rec.clientBytes)
-                    .arg(rec.clientSeconds, 0, 'f', 3)
-                    .arg(mbps(rec.clientBytes, rec.clientSeconds));
+    void takeClientResults(const ip::Results &theirs)
+    {
+        m_rec.clientBytes = theirs.totalBytes();
+        m_rec.clientSeconds = theirs.longestSeconds();
+        if (m_udp && m_reverse) {
+            // The client received: its loss and jitter are the test's.
+            double jitterSum = 0;
+            m_rec.udpLost = 0;
+            for (const ip::StreamResult &s : theirs.streams) {
+                m_rec.udpLost += s.errors - s.omittedErrors;
+                jitterSum += s.jitter;
+            }
+            m_rec.udpJitterMs = theirs.streams.isEmpty() ? 0 : 1000.0 * jitterSum / double(theirs.streams.size());
+        }
     }
-    if (reverse && !udp)
-        line += QStringLiteral(", %1 retransmits").arg(rec.retransmits);
-    if (udp && rec.udpLost >= 0) {
-        line += QStringLiteral(", lost %1 of %2 datagrams (%3 %), jitter %4 ms")
-                    .arg(rec.udpLost)
-                    .arg(rec.udpPackets)
-                    .arg(rec.udpPackets > 0 ? 100.0 * double(rec.udpLost) / double(rec.udpPackets) : 0.0, 0, 'f', 2)
-                    .arg(rec.udpJitterMs, 0, 'f', 3);
-        if (!reverse)
-            line += QStringLiteral(", %1 out of order").arg(rec.udpOutOfOrder);
-    } else if (udp) {
-        line += QStringLiteral(", %1 datagrams sent").arg(rec.udpPackets);
+
+    ip::Results ourResults() const
+    {
+        ip::Results ours;
+        ours.cpuUser = m_cpuUser;
+        ours.cpuSystem = m_cpuSystem;
+        ours.cpuTotal = m_cpuUser + m_cpuSystem;
+        // As iperf3's server: a UDP sender has no retransmits to count (0), a receiver none to tell (-1).
+        ours.senderHasRetransmits = m_reverse ? (m_udp ? 0 : 1) : -1;
+        for (size_t i = 0; i < m_n; ++i) {
+            ip::StreamResult s;
+            s.id = ip::streamId(int(i));
+            s.bytes = m_measured[i];
+            s.retransmits = m_reverse && !m_udp ? int(m_retrans[i]) : -1;
+            // UDP counts as iperf3's server sends them: over the whole test, with what the omitted
+            // seconds held beside them. A 3.12 client subtracts its own omitted counts, a later one ours.
+            if (m_udp && m_reverse) {
+                s.packets = m_udpSent[i];
+                s.omittedPackets = m_udpSentBase[i];
+            } else if (m_udp) {
+                s.packets = m_udpStats[i].packets;
+                s.omittedPackets = m_udpBase[i].packets;
+                s.errors = m_udpStats[i].lost;
+                s.omittedErrors = m_udpBase[i].lost;
+                s.jitter = m_udpStats[i].jitter;
+            }
+            s.startTime = 0;
+            s.endTime = m_rec.seconds;
+            ours.streams << s;
+        }
+        ours.serverOutputText = m_output->text();
+        return ours;
     }
-    if (totalRate > 0)
-        line += QStringLiteral(" (paced to at most %1 MB/s by --max-rate)").arg(totalRate / 1e6, 0, 'f', 1);
-    if (!notes.isEmpty())
-        line += QStringLiteral(" (%1)").arg(notes.join(QLatin1String("; ")));
-    if (rec.stoppedByClient)
-        line += QStringLiteral(" (stopped by the client)");
-    if (!problem.isEmpty())
-        line += QStringLiteral(" (ended early: %1)").arg(problem);
-    addRecord(rec);
-    log(line);
-    lingerClose(std::move(control));
+
+    /// The test's record and its log line, then the close.
+    void record()
+    {
+        const ip::TestParameters &t = m_params.test;
+        const bool udp = m_udp;
+        const bool reverse = m_reverse;
+        const Iperf3TestRecord &rec = m_rec;
+        const QString kind = udp ? (reverse ? QStringLiteral("udp-recv (server → client, -R)") : QStringLiteral("udp-send (client → server)"))
+                                 : (reverse ? QStringLiteral("tcp-recv (server → client, -R)") : QStringLiteral("tcp-send (client → server)"));
+        QString line = QStringLiteral("%1: iperf3 %2, %3 stream%4, %5, %6 %7 B, %8")
+                           .arg(m_who, kind)
+                           .arg(m_n)
+                           .arg(m_n == 1 ? QString() : QStringLiteral("s"))
+                           .arg(t.timeSeconds > 0 ? QStringLiteral("%1 s asked").arg(t.timeSeconds)
+                                                  : m_params.bytes > 0 ? QStringLiteral("%1 B asked (-n)").arg(m_params.bytes)
+                                                                       : QStringLiteral("%1 blocks asked (-k)").arg(m_params.blocks))
+                           .arg(udp ? QStringLiteral("datagram") : QStringLiteral("block"))
+                           .arg(m_blockSize)
+                           .arg(!udp ? QStringLiteral("mss %1 B").arg(rec.mss)
+                                     : rec.udpTargetBitsPerSec > 0 ? QStringLiteral("target %1 Mbit/s per stream").arg(rec.udpTargetBitsPerSec / 1e6)
+                                                                   : QStringLiteral("no target rate (-b 0)"));
+        if (udp && m_params.udpCounters64)
+            line += QStringLiteral(", 64-bit counters");
+        if (t.omitSeconds > 0)
+            line += QStringLiteral(", first %1 s omitted").arg(t.omitSeconds);
+        line += QStringLiteral(": %1 %2 B in %3 s = %4")
+                    .arg(reverse ? QStringLiteral("sent") : QStringLiteral("received"))
+                    .arg(rec.bytes)
+                    .arg(rec.seconds, 0, 'f', 3)
+                    .arg(mbps(rec.bytes, rec.seconds));
+        if (rec.clientBytes >= 0) {
+            line += QStringLiteral(", client %1 %2 B in %3 s = %4")
+                        .arg(reverse ? QStringLiteral("received") : QStringLiteral("sent"))
+                        .arg(rec.clientBytes)
+                        .arg(rec.clientSeconds, 0, 'f', 3)
+                        .arg(mbps(rec.clientBytes, rec.clientSeconds));
+        }
+        if (reverse && !udp)
+            line += QStringLiteral(", %1 retransmits").arg(rec.retransmits);
+        if (udp && rec.udpLost >= 0) {
+            line += QStringLiteral(", lost %1 of %2 datagrams (%3 %), jitter %4 ms")
+                        .arg(rec.udpLost)
+                        .arg(rec.udpPackets)
+                        .arg(rec.udpPackets > 0 ? 100.0 * double(rec.udpLost) / double(rec.udpPackets) : 0.0, 0, 'f', 2)
+                        .arg(rec.udpJitterMs, 0, 'f', 3);
+            if (!reverse)
+                line += QStringLiteral(", %1 out of order").arg(rec.udpOutOfOrder);
+        } else if (udp) {
+            line += QStringLiteral(", %1 datagrams sent").arg(rec.udpPackets);
+        }
+        if (m_totalRate > 0)
+            line += QStringLiteral(" (paced to at most %1 MB/s by --max-rate)").arg(m_totalRate / 1e6, 0, 'f', 1);
+        if (!m_notes.isEmpty())
+            line += QStringLiteral(" (%1)").arg(m_notes.join(QLatin1String("; ")));
+        if (rec.stoppedByClient)
+            line += QStringLiteral(" (stopped by the client)");
+        if (!m_problem.isEmpty())
+            line += QStringLiteral(" (ended early: %1)").arg(m_problem);
+        d->addRecord(rec);
+        log(line);
+        d->lingerClose(std::move(m_control));
+    }
+
+    Private *d;
+    Fd m_control;
+    sockaddr_storage m_peer;
+    QString m_who;
+    Iperf3TestRecord m_rec;
+    qint64 m_handshakeDeadline = 0;
+    QByteArray m_cookie;
+    ip::ClientParameters m_params;
+    bool m_udp = false;
+    std::optional<Iperf3ServerOutput> m_output;
+    MssOnListener m_mssGuard;
+    Fd m_udpListener;
+    std::vector<Fd> m_streams;
+    int m_strays = 0;
+    qint64 m_acceptDeadline = 0;
+    std::vector<pollfd> m_fds;
+    QStringList m_notes;
+
+    // The test: per stream, the bytes moved (m_total) and where the measured time began (m_base), and for
+    // UDP the datagrams we sent (the counter of the last one) or the receiver's bookkeeping, with both as
+    // they stood when the omitted seconds ended.
+    size_t m_n = 0;
+    bool m_reverse = false;
+    qint64 m_t0 = 0;
+    qint64 m_omitEnd = 0;
+    qint64 m_overrun = 0;
+    qint64 m_idleNs = 0;
+    std::vector<qint64> m_total, m_base, m_retransBase;
+    std::vector<qsizetype> m_offset;
+    std::vector<bool> m_open;
+    std::vector<qint64> m_udpSent, m_udpSentBase;
+    std::vector<ip::UdpReceiveStats> m_udpStats, m_udpBase;
+    bool m_measuring = false;
+    qint64 m_measureStart = 0;
+    ip::ThreadCpuTimes m_cpu0;
+    qint64 m_lastProgress = 0;
+    int m_blockSize = 0;
+    QByteArray m_block;
+    qint64 m_totalRate = 0;
+    qint64 m_streamRate = 0;
+    End m_end = End::Broken;
+    QString m_problem;
+
+    // The tally, for the results and the log line.
+    std::vector<qint64> m_measured, m_retrans;
+    double m_cpuUser = 0;
+    double m_cpuSystem = 0;
+};
+
+void Iperf3Responder::Private::serve(Fd control, const sockaddr_storage &peer)
+{
+    Test(this, std::move(control), peer).run();
 }
 
 } // namespace wb
