@@ -264,8 +264,14 @@ void TestFileServerAccuracy::goodputMatchesTheory()
     QCOMPARE(qRound(theory), qRound(rateBps * (mtu - 52) / (mtu + 38) / 8));
     const qint64 size = sizeFor(rateBps);
     const bool smb = protocol.startsWith(QLatin1String("smb"));
+    // Only an overloaded machine excuses a miss, and it must show: the peer tool through the same lab and
+    // server, same direction, misses the 1% target too. It runs right after each missed attempt, so both
+    // see the same minutes of load (one reference after all the attempts met a different machine: on
+    // 2 shared cores, Wirebench's three attempts read 45-87% while smbclient a minute later read 97.5%).
+    const QString tool = protocol.startsWith(QLatin1String("ftp")) ? QStringLiteral("curl") : QStringLiteral("smbclient");
     RunResult best;
     double ratio = 0;
+    double reference = 0;
     for (int attempt = 1; attempt <= 3 && ratio < 0.97; ++attempt) {
         const RunResult got = runOnce(protocol, mtu, size);
         QVERIFY2(got.ok(), qPrintable(got.error));
@@ -289,6 +295,13 @@ void TestFileServerAccuracy::goodputMatchesTheory()
             ratio = got.bytesPerSecond() / theory;
             best = got;
         }
+        if (got.bytesPerSecond() / theory >= 0.97)
+            break;
+        const double peer = peerRatio(protocol, size, theory, &why);
+        qInfo("reference after attempt %d: %s through the same lab: ratio %.4f of the theory", attempt, qPrintable(tool), peer);
+        QVERIFY2(peer > 0, qPrintable(tool + QStringLiteral(" (the reference when the machine is too busy for the lab's "
+                                                            "theory) did not run: ") + why));
+        reference = qMax(reference, peer);
     }
     // The MSS the run used: MTU - 52 with TCP timestamps (1448, 8948). libsmbclient's socket is not the
     // driver's own: the driver reads it at the end of the transfer, and the engine observes it through
@@ -301,16 +314,11 @@ void TestFileServerAccuracy::goodputMatchesTheory()
     QCOMPARE(best.extra.value(QStringLiteral("path_mtu")).toInt(), mtu);
     if (ratio >= 0.97)
         return;
-    // Only an overloaded machine excuses a miss, and it must show: the peer tool through the same lab and
-    // server, same direction, right after, misses the 1% target too.
-    const QString tool = protocol.startsWith(QLatin1String("ftp")) ? QStringLiteral("curl") : QStringLiteral("smbclient");
-    const double reference = peerRatio(protocol, size, theory, &why);
-    qInfo("reference: %s through the same lab right after: ratio %.4f of the theory", qPrintable(tool), reference);
-    QVERIFY2(reference > 0, qPrintable(tool + QStringLiteral(" (the reference when the machine is too busy for the lab's "
-                                                             "theory) did not run: ") + why));
+    // The best of each: the same number of tries, in the same minutes.
+    qInfo("reference: the best of %s's runs, each right after an attempt: ratio %.4f of the theory", qPrintable(tool), reference);
     QVERIFY2(reference < 0.99,
              qPrintable(QStringLiteral("best of 3: %1 MB/s is %2% from the theoretical %3 MB/s (tolerance 3%), while "
-                                       "%5 through the same lab reached %4% of it: the machine is not the cause")
+                                       "%5 through the same lab in the same minutes reached %4% of it: the machine is not the cause")
                             .arg(best.megabytesPerSecond(), 0, 'f', 3)
                             .arg((ratio - 1) * 100, 0, 'f', 2)
                             .arg(theory / 1e6, 0, 'f', 3)
@@ -321,7 +329,7 @@ void TestFileServerAccuracy::goodputMatchesTheory()
           qPrintable(tool), reference * 100, qPrintable(protocol), ratio * 100);
     QVERIFY2(ratio >= reference - 0.03,
              qPrintable(QStringLiteral("best of 3: %1 MB/s is %2% of the theoretical %3 MB/s, more than 3 points below "
-                                       "%5 through the same lab on this overloaded machine (%4%)")
+                                       "the best of %5 through the same lab in the same minutes on this overloaded machine (%4%)")
                             .arg(best.megabytesPerSecond(), 0, 'f', 3)
                             .arg(ratio * 100, 0, 'f', 2)
                             .arg(theory / 1e6, 0, 'f', 3)
