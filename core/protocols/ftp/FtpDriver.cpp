@@ -851,7 +851,12 @@ RunResult FtpRun::checkRun(int timeoutMs)
 {
     if (!open())
         return m_result;
-    const long seconds = qMax(1L, long((timeoutMs + 999) / 1000));
+    // A server that is there may still take its time over one answer: the one to a wrong password comes
+    // late on purpose (vsftpd's delay_failed_login, 1 s, after PAM's pam_unix delay, 2 s; seen here as
+    // "no answer within 4 s" instead of "login refused" with eight checks at once on a busy machine). So a
+    // connection gets the step's time, and an answer a little over the usual failed-login delays.
+    constexpr long kAnswerSeconds = 10;
+    const long seconds = qMax(kAnswerSeconds, long((timeoutMs + 999) / 1000));
     curl_easy_setopt(m_curl, CURLOPT_CONNECTTIMEOUT_MS, long(timeoutMs));
     curl_easy_setopt(m_curl, CURLOPT_SERVER_RESPONSE_TIMEOUT, seconds);
     const QString during = QStringLiteral("during the check before the first run");
