@@ -1,8 +1,8 @@
 #include "Iperf3Driver.h"
 
-#include "Iperf3Socket.h"
 #include "identity/IdentityProbeSocket.h"
 #include "model/Frame.h"
+#include "net/DeadlineSocket.h"
 #include "net/TcpCounters.h"
 #include "protocols/ThroughputMeter.h"
 #include "protocols/transfer/TransferError.h"
@@ -27,6 +27,9 @@
 namespace wb {
 
 using namespace iperf3;
+using net::DeadlineSocket;
+using net::IoStatus;
+using net::TcpStats;
 
 namespace {
 
@@ -103,7 +106,7 @@ private:
     /// waitMs: how long to wait for the state byte; 0 = the run's timeout.
     Outcome readState(int *state, const QString &expected, bool drain, int waitMs = 0);
     Outcome unexpectedState(int state, const QString &expected);
-    Outcome ioFailure(IoStatus status, const Iperf3Socket &socket, const QString &what);
+    Outcome ioFailure(IoStatus status, const DeadlineSocket &socket, const QString &what);
     Outcome fail(const QString &what, const QString &tryText);
     Outcome cancel();
     void composeResult();
@@ -125,7 +128,7 @@ private:
     const quint16 m_port;
     const int m_timeoutMs;
     ThroughputMeter m_meter;
-    Iperf3Socket::StopFn m_stop;
+    DeadlineSocket::StopFn m_stop;
     RunResult m_result;
 
     TestParameters m_params;
@@ -133,8 +136,8 @@ private:
     sockaddr_storage m_address{};
     unsigned m_addressLength = 0;
     int m_mss = 0;
-    Iperf3Socket m_control;
-    std::vector<Iperf3Socket> m_streams;
+    DeadlineSocket m_control;
+    std::vector<DeadlineSocket> m_streams;
     std::vector<qint64> m_measured;      ///< per stream, after the omitted seconds
     std::vector<qint64> m_retransBase;   ///< per stream, TCP_INFO at the start of the measurement
     std::vector<qint64> m_retrans;
@@ -215,7 +218,7 @@ Outcome Session::cancel()
     return Outcome::Cancelled;
 }
 
-Outcome Session::ioFailure(IoStatus status, const Iperf3Socket &socket, const QString &what)
+Outcome Session::ioFailure(IoStatus status, const DeadlineSocket &socket, const QString &what)
 {
     switch (status) {
     case IoStatus::Ok: return Outcome::Continue;
@@ -495,7 +498,7 @@ Outcome Session::createStreams()
         return createUdpStreams();
     const TestParams &p = m_spec.params;
     for (int i = 0; i < p.streams; ++i) {
-        Iperf3Socket s;
+        DeadlineSocket s;
         IoStatus status = s.connectTo(reinterpret_cast<const sockaddr *>(&m_address), m_addressLength, m_mss,
                                       p.sendBufferBytes, p.recvBufferBytes, deadline(), m_stop);
         if (status == IoStatus::Ok)
@@ -516,7 +519,7 @@ Outcome Session::createUdpStreams()
     const TestParams &p = m_spec.params;
     const QByteArray hello = udpConnectMessage();
     for (int i = 0; i < p.streams; ++i) {
-        Iperf3Socket s;
+        DeadlineSocket s;
         const QString which = QStringLiteral("UDP data stream %1 of %2").arg(i + 1).arg(p.streams);
         if (s.connectDatagram(reinterpret_cast<const sockaddr *>(&m_address), m_addressLength, p.sendBufferBytes,
                               p.recvBufferBytes)
@@ -654,7 +657,7 @@ Outcome Session::transfer()
             const short revents = fds[i + 1].revents;
             if (!revents)
                 continue;
-            Iperf3Socket &s = m_streams[i];
+            DeadlineSocket &s = m_streams[i];
             for (int k = 0; k < 16; ++k) {
                 const qint64 got = m_reverse ? s.recvSome(buffer.data(), chunk) : s.sendSome(buffer.constData(), chunk);
                 if (got == 0)

@@ -1,4 +1,4 @@
-#include "Iperf3Socket.h"
+#include "DeadlineSocket.h"
 
 #include <cerrno>
 #include <cstring>
@@ -10,7 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-namespace wb::iperf3 {
+namespace wb::net {
 
 namespace {
 constexpr int kSliceMs = 100;
@@ -24,12 +24,12 @@ int sliceMs(QDeadlineTimer deadline)
 }
 } // namespace
 
-Iperf3Socket::~Iperf3Socket()
+DeadlineSocket::~DeadlineSocket()
 {
     close();
 }
 
-Iperf3Socket::Iperf3Socket(Iperf3Socket &&other) noexcept
+DeadlineSocket::DeadlineSocket(DeadlineSocket &&other) noexcept
     : m_fd(other.m_fd)
     , m_errno(other.m_errno)
     , m_optionWarning(std::move(other.m_optionWarning))
@@ -37,7 +37,7 @@ Iperf3Socket::Iperf3Socket(Iperf3Socket &&other) noexcept
     other.m_fd = -1;
 }
 
-Iperf3Socket &Iperf3Socket::operator=(Iperf3Socket &&other) noexcept
+DeadlineSocket &DeadlineSocket::operator=(DeadlineSocket &&other) noexcept
 {
     if (this != &other) {
         close();
@@ -49,19 +49,19 @@ Iperf3Socket &Iperf3Socket::operator=(Iperf3Socket &&other) noexcept
     return *this;
 }
 
-void Iperf3Socket::close()
+void DeadlineSocket::close()
 {
     if (m_fd >= 0)
         ::close(m_fd);
     m_fd = -1;
 }
 
-QString Iperf3Socket::lastError() const
+QString DeadlineSocket::lastError() const
 {
     return QString::fromLocal8Bit(std::strerror(m_errno));
 }
 
-bool Iperf3Socket::open(int family, int type, int protocol, int sendBuffer, int recvBuffer)
+bool DeadlineSocket::open(int family, int type, int protocol, int sendBuffer, int recvBuffer)
 {
     close();
     m_optionWarning.clear();
@@ -77,7 +77,7 @@ bool Iperf3Socket::open(int family, int type, int protocol, int sendBuffer, int 
     return true;
 }
 
-IoStatus Iperf3Socket::connectTo(const sockaddr *address, unsigned addressLength, int mss, int sendBuffer,
+IoStatus DeadlineSocket::connectTo(const sockaddr *address, unsigned addressLength, int mss, int sendBuffer,
                                  int recvBuffer, QDeadlineTimer deadline, const StopFn &stop)
 {
     // Options that shape the connection must precede connect(): the MSS clamp also lowers the MSS we
@@ -110,7 +110,7 @@ IoStatus Iperf3Socket::connectTo(const sockaddr *address, unsigned addressLength
     return IoStatus::Ok;
 }
 
-IoStatus Iperf3Socket::connectDatagram(const sockaddr *address, unsigned addressLength, int sendBuffer, int recvBuffer)
+IoStatus DeadlineSocket::connectDatagram(const sockaddr *address, unsigned addressLength, int sendBuffer, int recvBuffer)
 {
     if (!open(address->sa_family, SOCK_DGRAM, IPPROTO_UDP, sendBuffer, recvBuffer))
         return IoStatus::Failed;
@@ -122,7 +122,7 @@ IoStatus Iperf3Socket::connectDatagram(const sockaddr *address, unsigned address
     return IoStatus::Ok;
 }
 
-IoStatus Iperf3Socket::waitFor(short events, QDeadlineTimer deadline, const StopFn &stop)
+IoStatus DeadlineSocket::waitFor(short events, QDeadlineTimer deadline, const StopFn &stop)
 {
     for (;;) {
         if (stop && stop())
@@ -142,7 +142,7 @@ IoStatus Iperf3Socket::waitFor(short events, QDeadlineTimer deadline, const Stop
     }
 }
 
-IoStatus Iperf3Socket::writeAll(const char *data, qint64 size, QDeadlineTimer deadline, const StopFn &stop)
+IoStatus DeadlineSocket::writeAll(const char *data, qint64 size, QDeadlineTimer deadline, const StopFn &stop)
 {
     qint64 done = 0;
     while (done < size) {
@@ -159,7 +159,7 @@ IoStatus Iperf3Socket::writeAll(const char *data, qint64 size, QDeadlineTimer de
     return IoStatus::Ok;
 }
 
-IoStatus Iperf3Socket::readExact(char *data, qint64 size, QDeadlineTimer deadline, const StopFn &stop)
+IoStatus DeadlineSocket::readExact(char *data, qint64 size, QDeadlineTimer deadline, const StopFn &stop)
 {
     qint64 done = 0;
     while (done < size) {
@@ -178,7 +178,7 @@ IoStatus Iperf3Socket::readExact(char *data, qint64 size, QDeadlineTimer deadlin
     return IoStatus::Ok;
 }
 
-qint64 Iperf3Socket::sendSome(const char *data, qint64 size)
+qint64 DeadlineSocket::sendSome(const char *data, qint64 size)
 {
     for (;;) {
         const ssize_t n = ::send(m_fd, data, size_t(size), MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -193,7 +193,7 @@ qint64 Iperf3Socket::sendSome(const char *data, qint64 size)
     }
 }
 
-qint64 Iperf3Socket::recvSome(char *data, qint64 size)
+qint64 DeadlineSocket::recvSome(char *data, qint64 size)
 {
     for (;;) {
         const ssize_t n = ::recv(m_fd, data, size_t(size), MSG_DONTWAIT);
@@ -210,7 +210,7 @@ qint64 Iperf3Socket::recvSome(char *data, qint64 size)
     }
 }
 
-TcpStats Iperf3Socket::tcpStats() const
+TcpStats DeadlineSocket::tcpStats() const
 {
     TcpStats stats;
     tcp_info info{};
@@ -224,4 +224,4 @@ TcpStats Iperf3Socket::tcpStats() const
     return stats;
 }
 
-} // namespace wb::iperf3
+} // namespace wb::net

@@ -7,7 +7,7 @@
 
 struct sockaddr;
 
-namespace wb::iperf3 {
+namespace wb::net {
 
 enum class IoStatus { Ok, Timeout, Closed, Failed, Stopped };
 
@@ -20,20 +20,20 @@ struct TcpStats
     qint64 rttUs = 0;
 };
 
-/// A non-blocking POSIX TCP (or, for -u, UDP) socket whose every wait is bounded by a deadline and sliced into polls of at
-/// most 100 ms, so that Stop is noticed within a second. POSIX rather than QTcpSocket because the MSS
-/// clamp must be set before connect() and TCP_INFO read afterwards.
-class Iperf3Socket
+/// A non-blocking POSIX TCP (or UDP) socket whose every wait is bounded by a deadline and sliced into polls of
+/// at most 100 ms, so that Stop is noticed within a second: the iperf3 driver's control and data streams.
+/// POSIX rather than QTcpSocket because the MSS clamp must be set before connect() and TCP_INFO read afterwards.
+class DeadlineSocket
 {
 public:
     using StopFn = std::function<bool()>;
 
-    Iperf3Socket() = default;
-    ~Iperf3Socket();
-    Iperf3Socket(Iperf3Socket &&other) noexcept;
-    Iperf3Socket &operator=(Iperf3Socket &&other) noexcept;
-    Iperf3Socket(const Iperf3Socket &) = delete;
-    Iperf3Socket &operator=(const Iperf3Socket &) = delete;
+    DeadlineSocket() = default;
+    ~DeadlineSocket();
+    DeadlineSocket(DeadlineSocket &&other) noexcept;
+    DeadlineSocket &operator=(DeadlineSocket &&other) noexcept;
+    DeadlineSocket(const DeadlineSocket &) = delete;
+    DeadlineSocket &operator=(const DeadlineSocket &) = delete;
 
     /// Creates the socket, applies MSS and buffer sizes (0 = leave alone), connects.
     /// A failed option is not fatal: it is reported in optionWarning().
@@ -68,4 +68,4 @@ private:
     QString m_optionWarning;
 };
 
-} // namespace wb::iperf3
+} // namespace wb::net
