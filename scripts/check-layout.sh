@@ -6,7 +6,10 @@
 #   3. No protocol id ("tcp-send", "smb-read", ...) is written outside core/protocols/.
 #   4. The frame range (576..65535) is spelled in core/model/Frame.* only (576 is its mark: 65535 is also a port).
 #   5. No function is longer than 120 lines in core/ and app/, 150 in ui/ (scripts/long-functions.sh).
-# --without-lengths leaves 5 out (ctest checks all five).
+#   6. Only core/platform/linux reads /proc or /sys, asks sock_diag (netlink) or ethtool, reads IP_MTU, or gets
+#      or sets an interface MTU by ioctl: everything else asks core/platform's interfaces, so a port adds one folder.
+#      (getsockopt(TCP_INFO) on a socket of one's own is POSIX-ish socket code and stays in core/net.)
+# --without-lengths leaves 5 out (ctest checks all six).
 set -u
 cd "$(dirname "$0")/.."
 status=0
@@ -27,6 +30,11 @@ hits=$(grep -nE "$ids" $(src core app ui) 2>/dev/null | grep -v '^core/protocols
 
 hits=$(grep -nw '576' $(src core app ui) 2>/dev/null | grep -v '^core/model/Frame\.')
 [ -z "$hits" ] || breach "4. the frame range outside core/model/Frame.*:" "$hits"
+
+linux='"/proc|"/sys/|SIOCSIFMTU|SIOCGIFMTU|SIOCETHTOOL|sock_diag\.h|inet_diag|NETLINK_SOCK_DIAG|AF_NETLINK|IPPROTO_IPV?6?, *IPV?6?_MTU'
+hits=$(grep -nE "$linux" $(src core app ui) 2>/dev/null | grep -v '^core/platform/linux/' |
+       awk -v re="$linux" '{ line = $0; sub(/^[^:]+:[0-9]+:/, "", line); sub(/\/\/.*/, "", line); if (line ~ re) print }')
+[ -z "$hits" ] || breach "6. Linux-only readers outside core/platform/linux:" "$hits"
 
 if [ "${1:-}" = "--without-lengths" ]; then
     :

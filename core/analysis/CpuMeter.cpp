@@ -1,61 +1,21 @@
 #include "CpuMeter.h"
 
-#include <QFile>
+#include "platform/Platform.h"
 
 #include <algorithm>
 
-#ifdef Q_OS_UNIX
-#include <sys/resource.h>
-#include <unistd.h>
-#endif
-
 namespace wb {
-
-namespace {
-#ifdef Q_OS_UNIX
-double seconds(const timeval &tv)
-{
-    return double(tv.tv_sec) + double(tv.tv_usec) / 1e6;
-}
-#endif
-} // namespace
 
 CpuMeter::Snapshot CpuMeter::take()
 {
+    const platform::CpuTimes &cpu = platform::Platform::cpuTimes();
     Snapshot s;
-#ifdef Q_OS_LINUX
-    QFile f(QStringLiteral("/proc/stat"));
-    if (f.open(QIODevice::ReadOnly)) {
-        // "cpu  user nice system idle iowait irq softirq steal guest guest_nice"; guest time is already
-        // inside user, so it is not added again. Idle and iowait are not busy. (/proc files report size 0,
-        // so read them whole rather than testing atEnd().)
-        const QList<QByteArray> lines = f.readAll().split('\n');
-        for (const QByteArray &line : lines) {
-            if (!line.startsWith("cpu"))
-                break;
-            const QList<QByteArray> parts = line.simplified().split(' ');
-            if (parts.size() < 5)
-                continue;
-            quint64 v[8] = {};
-            for (int i = 0; i < 8 && i + 1 < parts.size(); ++i)
-                v[i] = parts.at(i + 1).toULongLong();
-            const quint64 total = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
-            const quint64 idle = v[3] + v[4];
-            s.total.append(total);
-            s.busy.append(total - idle);
-        }
+    for (const platform::CpuTicks &t : cpu.systemTicks()) {
+        s.total.append(t.total);
+        s.busy.append(t.busy);
     }
-#endif
-#ifdef Q_OS_UNIX
-    rusage ru{};
-    if (::getrusage(RUSAGE_SELF, &ru) == 0)
-        s.processSeconds = seconds(ru.ru_utime) + seconds(ru.ru_stime);
-#ifdef RUSAGE_THREAD
-    rusage rt{};
-    if (::getrusage(RUSAGE_THREAD, &rt) == 0)
-        s.threadSeconds = seconds(rt.ru_utime) + seconds(rt.ru_stime);
-#endif
-#endif
+    s.processSeconds = cpu.processSeconds();
+    s.threadSeconds = cpu.threadSeconds();
     return s;
 }
 

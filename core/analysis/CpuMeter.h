@@ -8,7 +8,7 @@ namespace wb {
 /// CPU used over an interval (one run).
 struct CpuUsage
 {
-    bool valid = false;          ///< false when the platform offers no figures (non-Linux: system part)
+    bool valid = false;          ///< false when stop() came without start()
     double wallSeconds = 0;
     int cores = 0;               ///< logical CPUs counted in /proc/stat
     double systemPercent = -1;   ///< whole system, average over all cores, 0..100; -1 = unknown
@@ -22,8 +22,8 @@ struct CpuUsage
 };
 
 /// Measures CPU between start() and stop(), on the same thread (the thread figure is that thread's).
-/// Whole system from /proc/stat deltas, this process from getrusage(RUSAGE_SELF) and the caller's
-/// thread from getrusage(RUSAGE_THREAD).
+/// Deltas of the platform's CPU times (platform::CpuTimes; Linux: /proc/stat and getrusage) for the whole
+/// system, this process and the caller's thread.
 class CpuMeter
 {
 public:

@@ -6,9 +6,9 @@
 namespace wb {
 
 /// What the system says about one network interface: the facts the trust rule for its speed
-/// (LinkTrust::judge) needs. A plain value, read here with read() (Linux: sysfs and the ethtool driver
-/// query; elsewhere only the name), or taken from a far end's wirebenchd hello (fromJson), so that the
-/// same rule judges both ends of a link.
+/// (LinkTrust::judge) needs. A plain value, read with read() from platform::Interfaces (Linux: sysfs and
+/// the ethtool driver query), or taken from a far end's wirebenchd hello (fromJson), so that the same rule
+/// judges both ends of a link.
 struct InterfaceFacts
 {
     /// Version of the JSON object (the hello's "link"). A later version may add members, never change these.
@@ -33,9 +33,9 @@ struct InterfaceFacts
     /// From a peer's hello (its strings capped and stripped of control characters); an empty object or a
     /// missing version gives facts with error set ("did not say what kind of interface ...").
     static InterfaceFacts fromJson(const QJsonObject &o);
-    /// Linux: the receive error counters of device name that only a physical link makes: frames with a bad
-    /// CRC (rx_crc_errors) and misaligned frames (rx_frame_errors), from /sys/class/net/NAME/statistics.
-    /// False when they cannot be read (not Linux, no such device).
+    /// The receive error counters of device name that only a physical link makes: frames with a bad CRC and
+    /// misaligned frames (platform::Interfaces::errors; Linux: rx_crc_errors and rx_frame_errors in sysfs).
+    /// False when they cannot be read (no such device).
     static bool readErrorCounters(const QString &name, qint64 *crcErrors, qint64 *frameErrors);
 };
 

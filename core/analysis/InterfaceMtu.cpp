@@ -1,5 +1,7 @@
 #include "InterfaceMtu.h"
 
+#include "platform/Platform.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -7,17 +9,6 @@
 #include <QJsonObject>
 #include <QSaveFile>
 #include <QStandardPaths>
-
-#include <cerrno>
-#include <cstring>
-
-#ifdef Q_OS_LINUX
-#include <net/if.h>
-#include <sys/ioctl.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <unistd.h>
-#endif
 
 namespace wb {
 
@@ -27,27 +18,8 @@ namespace {
 // test lab) must not rename-match interfaces here.
 QString netnsId()
 {
-#ifdef Q_OS_LINUX
-    struct stat st {};
-    if (::stat("/proc/self/ns/net", &st) == 0)
-        return QString::number(quint64(st.st_ino));
-#endif
-    return {};
+    return QString::fromStdString(platform::Platform::mtuControl().namespaceId());
 }
-
-#ifdef Q_OS_LINUX
-bool ifreqFor(const QString &iface, ifreq *r, QString *error)
-{
-    const QByteArray name = iface.toLocal8Bit();
-    if (name.isEmpty() || name.size() >= IFNAMSIZ) {
-        *error = QStringLiteral("\"%1\" is not an interface name").arg(iface.left(40));
-        return false;
-    }
-    std::memset(r, 0, sizeof(*r));
-    std::memcpy(r->ifr_name, name.constData(), size_t(name.size()));
-    return true;
-}
-#endif
 
 } // namespace
 
@@ -75,71 +47,21 @@ QString InterfaceMtu::defaultStateFile()
 
 bool InterfaceMtu::isRoot()
 {
-#ifdef Q_OS_UNIX
-    return ::geteuid() == 0;
-#else
-    return false;
-#endif
+    return platform::Platform::mtuControl().privileged();
 }
 
 int InterfaceMtu::current(const QString &iface)
 {
-#ifdef Q_OS_LINUX
-    ifreq r;
-    QString e;
-    if (!ifreqFor(iface, &r, &e))
-        return 0;
-    const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-        return 0;
-    const int rc = ::ioctl(fd, SIOCGIFMTU, &r);
-    ::close(fd);
-    return rc == 0 ? r.ifr_mtu : 0;
-#else
-    Q_UNUSED(iface);
-    return 0;
-#endif
+    return platform::Platform::mtuControl().mtu(iface.toStdString());
 }
 
 bool InterfaceMtu::set(const QString &iface, int mtu, QString *error)
 {
-#ifdef Q_OS_LINUX
-    ifreq r;
-    if (!ifreqFor(iface, &r, error))
-        return false;
-    if (mtu < 68 || mtu > 65535) {
-        *error = QStringLiteral("MTU %1 is out of range (68 to 65535 bytes)").arg(mtu);
-        return false;
-    }
-    r.ifr_mtu = mtu;
-    const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
-        *error = QStringLiteral("cannot open a socket to set the MTU (%1)").arg(QString::fromLocal8Bit(std::strerror(errno)));
-        return false;
-    }
-    const int rc = ::ioctl(fd, SIOCSIFMTU, &r);
-    const int err = errno;
-    ::close(fd);
-    if (rc != 0) {
-        QString hint;
-        if (err == EPERM || err == EACCES)
-            hint = QStringLiteral(": run Wirebench as root (sudo) to set the interface MTU");
-        else if (err == EINVAL)
-            hint = QStringLiteral(": the interface or its driver does not accept this MTU (check its maximum with "
-                                  "'ip -d link show %1')").arg(iface);
-        else if (err == ENODEV)
-            hint = QStringLiteral(": no such interface here");
-        *error = QStringLiteral("could not set the MTU of %1 to %2 bytes (%3)%4")
-                     .arg(iface)
-                     .arg(mtu)
-                     .arg(QString::fromLocal8Bit(std::strerror(err)), hint);
-        return false;
-    }
-    return true;
-#else
-    *error = QStringLiteral("setting the interface MTU of %1 to %2 is only supported on Linux").arg(iface).arg(mtu);
+    std::string e;
+    if (platform::Platform::mtuControl().setMtu(iface.toStdString(), mtu, &e))
+        return true;
+    *error = QString::fromStdString(e);
     return false;
-#endif
 }
 
 void InterfaceMtu::save() const

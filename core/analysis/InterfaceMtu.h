@@ -7,9 +7,9 @@
 namespace wb {
 
 /// The optional, off-by-default MTU setter ("Set the local interface MTU for each frame size").
-/// As root it sets a local interface's MTU (SIOCSIFMTU) and remembers the original in a small state
-/// file before the first change, so that restore() - after the block, on Stop, on error - and, when the
-/// app died in between, restoreLeftovers() on the next start put it back.
+/// As root it sets a local interface's MTU (platform::MtuControl) and remembers the original in a small
+/// state file before the first change, so that restore() - after the block, on Stop, on error - and, when
+/// the app died in between, restoreLeftovers() on the next start put it back.
 class InterfaceMtu
 {
 public:
@@ -31,9 +31,9 @@ public:
     /// $WIREBENCH_MTU_STATE when set, else <GenericDataLocation>/Wirebench/interface-mtu.json (one
     /// file for the GUI and the CLI, which have different AppDataLocations).
     static QString defaultStateFile();
-    /// The interface's MTU in bytes (SIOCGIFMTU); 0 when unknown.
+    /// The interface's MTU in bytes; 0 when unknown.
     static int current(const QString &iface);
-    /// Sets the MTU (SIOCSIFMTU); needs CAP_NET_ADMIN.
+    /// Sets the MTU; needs the platform's privilege (Linux: CAP_NET_ADMIN).
     static bool set(const QString &iface, int mtu, QString *error);
     static bool isRoot();
 

@@ -1,7 +1,9 @@
 #include "LinkInfo.h"
 
 #include "LinkTrust.h"
+#include "PlatformAddress.h"
 #include "model/Host.h"
+#include "platform/Platform.h"
 
 #include <QHostAddress>
 #include <QHostInfo>
@@ -9,15 +11,6 @@
 #include <QRegularExpression>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-
-#ifdef Q_OS_UNIX
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-#endif
 
 namespace wb {
 
@@ -49,7 +42,6 @@ QString LinkInfo::speedSource() const
 
 namespace {
 
-#ifdef Q_OS_UNIX
 struct LocalRoute
 {
     QHostAddress local;
@@ -57,68 +49,24 @@ struct LocalRoute
     QString error;
 };
 
-// Connecting a UDP socket sends nothing: it only makes the kernel choose the route and source address.
+// The route the platform would take (it sends nothing): the source address and the path MTU.
 LocalRoute routeTo(const QHostAddress &dest)
 {
+    const platform::RouteReading reading = platform::Platform::routes().routeTo(PlatformAddress::fromQt(dest));
     LocalRoute r;
-    const bool v6 = dest.protocol() == QAbstractSocket::IPv6Protocol;
-    const int fd = ::socket(v6 ? AF_INET6 : AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
-        r.error = QStringLiteral("cannot open a UDP socket: %1").arg(QString::fromLocal8Bit(std::strerror(errno)));
+    const QString reason = QString::fromStdString(reading.reason);
+    if (reading.failure == platform::RouteReading::Failure::NoSocket) {
+        r.error = QStringLiteral("cannot open a UDP socket: %1").arg(reason);
         return r;
     }
-    sockaddr_storage ss{};
-    socklen_t len = 0;
-    if (v6) {
-        auto *a = reinterpret_cast<sockaddr_in6 *>(&ss);
-        a->sin6_family = AF_INET6;
-        a->sin6_port = htons(9); // discard; nothing is sent
-        const Q_IPV6ADDR ip = dest.toIPv6Address();
-        std::memcpy(&a->sin6_addr, &ip, sizeof(ip));
-        bool ok = false;
-        const uint scope = dest.scopeId().toUInt(&ok);
-        if (ok)
-            a->sin6_scope_id = scope;
-        else if (!dest.scopeId().isEmpty())
-            a->sin6_scope_id = uint(QNetworkInterface::interfaceIndexFromName(dest.scopeId()));
-        len = sizeof(sockaddr_in6);
-    } else {
-        auto *a = reinterpret_cast<sockaddr_in *>(&ss);
-        a->sin_family = AF_INET;
-        a->sin_port = htons(9);
-        a->sin_addr.s_addr = htonl(dest.toIPv4Address());
-        len = sizeof(sockaddr_in);
-    }
-#ifdef Q_OS_LINUX
-    // Don't-fragment mode makes IP_MTU report the path MTU the kernel knows (route or learnt PMTU).
-    if (v6) {
-        int pmtu = IPV6_PMTUDISC_DO;
-        ::setsockopt(fd, IPPROTO_IPV6, IPV6_MTU_DISCOVER, &pmtu, sizeof(pmtu));
-    } else {
-        int pmtu = IP_PMTUDISC_DO;
-        ::setsockopt(fd, IPPROTO_IP, IP_MTU_DISCOVER, &pmtu, sizeof(pmtu));
-    }
-#endif
-    if (::connect(fd, reinterpret_cast<sockaddr *>(&ss), len) != 0) {
-        r.error = QStringLiteral("no route to %1: %2").arg(dest.toString(), QString::fromLocal8Bit(std::strerror(errno)));
-        ::close(fd);
+    if (reading.failure == platform::RouteReading::Failure::NoRoute) {
+        r.error = QStringLiteral("no route to %1: %2").arg(dest.toString(), reason);
         return r;
     }
-    sockaddr_storage local{};
-    socklen_t localLen = sizeof(local);
-    if (::getsockname(fd, reinterpret_cast<sockaddr *>(&local), &localLen) == 0)
-        r.local.setAddress(reinterpret_cast<sockaddr *>(&local));
-#ifdef Q_OS_LINUX
-    int mtu = 0;
-    socklen_t mtuLen = sizeof(mtu);
-    if (v6 ? ::getsockopt(fd, IPPROTO_IPV6, IPV6_MTU, &mtu, &mtuLen) == 0
-           : ::getsockopt(fd, IPPROTO_IP, IP_MTU, &mtu, &mtuLen) == 0)
-        r.pathMtu = mtu;
-#endif
-    ::close(fd);
+    r.local = PlatformAddress::toQt(reading.local);
+    r.pathMtu = reading.pathMtu;
     return r;
 }
-#endif
 
 bool sameAddress(const QHostAddress &a, const QHostAddress &b)
 {
@@ -170,7 +118,6 @@ LinkInfo LinkProbe::probe(const QString &address)
         }
     }
     info.resolvedAddress = dest.toString();
-#ifdef Q_OS_UNIX
     const LocalRoute route = routeTo(dest);
     if (!route.error.isEmpty()) {
         info.error = QStringLiteral("%1: %2; check the address and the routing table").arg(address, route.error);
@@ -178,9 +125,6 @@ LinkInfo LinkProbe::probe(const QString &address)
     }
     info.pathMtu = route.pathMtu;
     const QHostAddress local = route.local;
-#else
-    const QHostAddress local = dest.isLoopback() ? dest : QHostAddress();
-#endif
     for (const QNetworkInterface &iface : QNetworkInterface::allInterfaces()) {
         for (const QNetworkAddressEntry &entry : iface.addressEntries()) {
             if (!local.isNull() && sameAddress(entry.ip(), local)) {

@@ -7,8 +7,9 @@ namespace wb {
 struct Host;
 
 /// What this machine knows about the link towards one destination: the local interface the route
-/// uses, its MTU, negotiated speed and duplex, and the path MTU. Linux reads sysfs and the kernel's
-/// route cache; elsewhere only what Qt offers (interface and its MTU) is filled.
+/// uses, its MTU, negotiated speed and duplex, and the path MTU. The route, the path MTU and the speed
+/// come from the platform's readers (platform::Routes and platform::Interfaces; Linux: the kernel's route
+/// cache and sysfs), the interface and its MTU from Qt.
 struct LinkInfo
 {
     QString destination;      ///< the address asked about (as given)

@@ -4,9 +4,9 @@
 #include "LinkTrust.h"
 #include "SocketDiag.h"
 #include "model/Frame.h"
+#include "platform/Platform.h"
 #include "protocols/DriverRegistry.h"
 
-#include <QFile>
 #include <QHostAddress>
 #include <QJsonObject>
 
@@ -76,36 +76,14 @@ AnalysisThresholds RunAnalyzer::thresholdsFrom(const QVariantMap &options, Analy
     return t;
 }
 
-namespace {
-QList<qint64> readNumbers(const QString &path)
-{
-    QList<qint64> out;
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return out;
-    for (const QByteArray &part : f.readAll().simplified().split(' ')) {
-        bool ok = false;
-        const qint64 v = part.toLongLong(&ok);
-        if (ok)
-            out.append(v);
-    }
-    return out;
-}
-} // namespace
-
 qint64 RunAnalyzer::systemSocketBufferMax()
 {
-    const QList<qint64> w = readNumbers(QStringLiteral("/proc/sys/net/ipv4/tcp_wmem"));
-    const QList<qint64> r = readNumbers(QStringLiteral("/proc/sys/net/ipv4/tcp_rmem"));
-    if (w.size() < 3 || r.size() < 3)
-        return 0;
-    return std::min(w.at(2), r.at(2));
+    return platform::Platform::tcpTunables().socketBufferMax().value_or(0);
 }
 
 bool RunAnalyzer::systemTcpTimestamps()
 {
-    const QList<qint64> v = readNumbers(QStringLiteral("/proc/sys/net/ipv4/tcp_timestamps"));
-    return v.isEmpty() || v.first() != 0;
+    return platform::Platform::tcpTunables().timestamps().value_or(true);
 }
 
 void RunAnalyzer::beforeRun(const RunSpec &spec)

@@ -46,9 +46,10 @@ public:
     /// The thresholds with overrides from a plan's TestParams::options
     /// ("analysis.far_below_percent", "analysis.cpu_busy_percent").
     static AnalysisThresholds thresholdsFrom(const QVariantMap &options, AnalysisThresholds base = {});
-    /// Linux: the kernel's autotuning maxima (tcp_wmem, tcp_rmem third field), the smaller one; 0 = unknown.
+    /// The kernel's autotuning maxima, the smaller one (platform::TcpTunables; Linux: the third field of tcp_wmem
+    /// and tcp_rmem); 0 = unknown.
     static qint64 systemSocketBufferMax();
-    /// Linux: net.ipv4.tcp_timestamps != 0; true where unknown (the common default).
+    /// Whether TCP timestamps are on (Linux: net.ipv4.tcp_timestamps != 0); true where unknown (the common default).
     static bool systemTcpTimestamps();
 
     /// The far end's link speed by the same rule as ours (LinkTrust): takes the facts the driver got in the

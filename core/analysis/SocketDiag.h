@@ -6,7 +6,7 @@
 
 namespace wb {
 
-/// One established TCP socket as the kernel's sock_diag (INET_DIAG with the tcp_info attribute) reports it.
+/// One established TCP socket as the kernel reports it (platform::SocketDiagnostics; Linux: sock_diag).
 struct TcpSocketDiag
 {
     QHostAddress local;
@@ -30,13 +30,13 @@ struct TcpSocketDiag
 };
 
 /// The MSS a connection really uses when the driver does not own the socket (libsmbclient), read from
-/// the kernel (Linux sock_diag netlink; no subprocess, no traffic). Works for sockets of any process
+/// the kernel (platform::SocketDiagnostics; no subprocess, no traffic). Works for sockets of any process
 /// in this network namespace; ownProcessOnly keeps to this process's sockets (matched by inode).
 class SocketDiag
 {
 public:
     /// All established TCP sockets (IPv4 and IPv6) of this network namespace. Empty with *error set when
-    /// sock_diag is not available (not Linux, or the kernel module is missing).
+    /// the kernel does not answer (Linux: the sock_diag module is missing).
     static QList<TcpSocketDiag> establishedTcp(QString *error = nullptr);
 
     /// The MSS (bytes, TcpSocketDiag::dataMss) of the established connection to remoteAddress:remotePort
@@ -45,7 +45,7 @@ public:
     static int observedMss(const QString &remoteAddress, quint16 remotePort, bool ownProcessOnly = true,
                            QString *error = nullptr, TcpSocketDiag *found = nullptr);
 
-    /// Socket inodes this process holds (from /proc/self/fd).
+    /// Socket inodes this process holds (platform::ProcessFiles).
     static QList<quint64> ownSocketInodes();
 };
 

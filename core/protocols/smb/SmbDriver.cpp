@@ -4,6 +4,7 @@
 #include "SmbWriteFeed.h"
 #include "identity/IdentityProbeSocket.h"
 #include "identity/SmbIdentityProbe.h"
+#include "platform/Platform.h"
 #include "protocols/ThroughputMeter.h"
 #include "protocols/transfer/LocalSink.h"
 #include "protocols/transfer/LocalSource.h"
@@ -14,7 +15,6 @@
 #include "protocols/transfer/TransferRun.h"
 #include "protocols/transfer/TransferSettings.h"
 
-#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QHostAddress>
@@ -126,12 +126,7 @@ int findServerSocket(const QString &address, int port)
 {
     const QHostAddress want(address);
     int found = -1;
-    const QStringList fds = QDir(QStringLiteral("/proc/self/fd")).entryList(QDir::System | QDir::NoDotAndDotDot);
-    for (const QString &name : fds) {
-        bool ok = false;
-        const int fd = name.toInt(&ok);
-        if (!ok)
-            continue;
+    for (const int fd : platform::Platform::processFiles().openDescriptors()) {
         struct stat st {};
         if (fstat(fd, &st) != 0 || !S_ISSOCK(st.st_mode))
             continue;

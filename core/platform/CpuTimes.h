@@ -1,0 +1,29 @@
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace wb::platform {
+
+/// Clock ticks one CPU (or the whole system) spent since boot, and how many of them it was busy.
+struct CpuTicks
+{
+    std::uint64_t busy = 0;  ///< not idle and not waiting for I/O
+    std::uint64_t total = 0;
+};
+
+/// The CPU time counters CpuMeter takes its deltas from. Linux: /proc/stat and getrusage(2); a Windows port
+/// would use GetSystemTimes, GetProcessTimes and GetThreadTimes.
+class CpuTimes
+{
+public:
+    virtual ~CpuTimes() = default;
+    /// Index 0 the whole system, then one entry per logical CPU; empty when the OS gives no figures.
+    virtual std::vector<CpuTicks> systemTicks() const = 0;
+    /// User + system seconds of this process, all threads; 0 when unknown.
+    virtual double processSeconds() const = 0;
+    /// User + system seconds of the calling thread; -1 when the OS cannot tell.
+    virtual double threadSeconds() const = 0;
+};
+
+} // namespace wb::platform

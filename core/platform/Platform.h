@@ -1,0 +1,27 @@
+#pragma once
+
+#include "platform/CpuTimes.h"
+#include "platform/Interfaces.h"
+#include "platform/MtuControl.h"
+#include "platform/ProcessFiles.h"
+#include "platform/Routes.h"
+#include "platform/SocketDiagnostics.h"
+#include "platform/TcpTunables.h"
+
+namespace wb::platform {
+
+/// The build's OS's readers, one object of each for the whole process (they hold no state). Platform.cpp is
+/// the one place that picks them; a new OS is a folder core/platform/<os>/ implementing each interface.
+class Platform
+{
+public:
+    static const CpuTimes &cpuTimes();
+    static const Interfaces &interfaces();
+    static const MtuControl &mtuControl();
+    static const SocketDiagnostics &socketDiagnostics();
+    static const ProcessFiles &processFiles();
+    static const TcpTunables &tcpTunables();
+    static const Routes &routes();
+};
+
+} // namespace wb::platform

@@ -1,0 +1,38 @@
+#pragma once
+
+#include "platform/IpAddress.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace wb::platform {
+
+/// One established TCP socket of this network namespace, as the kernel reports it.
+struct TcpSocketReading
+{
+    IpAddress local;
+    std::uint16_t localPort = 0;
+    IpAddress remote;
+    std::uint16_t remotePort = 0;
+    std::uint64_t inode = 0;       ///< matches ProcessFiles::socketInodes() for this process's sockets
+    int sndMss = 0;
+    int rcvMss = 0;
+    int advMss = 0;
+    std::uint32_t rttUs = 0;
+    std::uint32_t totalRetrans = 0;
+    bool timestamps = false;
+};
+
+/// The TCP connections of every process, without owning them (libsmbclient's). Linux: sock_diag netlink
+/// (INET_DIAG with tcp_info); a Windows port would use GetTcpTable2 and GetPerTcpConnectionEStats.
+class SocketDiagnostics
+{
+public:
+    virtual ~SocketDiagnostics() = default;
+    /// All established TCP sockets, IPv4 and IPv6. When the OS answers for neither family: empty, with
+    /// *error saying why; otherwise *error is cleared.
+    virtual std::vector<TcpSocketReading> establishedTcp(std::string *error) const = 0;
+};
+
+} // namespace wb::platform

@@ -1,0 +1,66 @@
+#include "LinuxCpuTimes.h"
+
+#include "platform/linux/LinuxFiles.h"
+
+#include <cstdlib>
+#include <sstream>
+#include <string>
+
+#include <sys/resource.h>
+
+namespace wb::platform {
+
+namespace {
+
+double seconds(const timeval &tv)
+{
+    return double(tv.tv_sec) + double(tv.tv_usec) / 1e6;
+}
+
+} // namespace
+
+std::vector<CpuTicks> LinuxCpuTimes::systemTicks() const
+{
+    std::vector<CpuTicks> out;
+    // "cpu  user nice system idle iowait irq softirq steal guest guest_nice"; guest time is already inside
+    // user, so it is not added again. Idle and iowait are not busy.
+    std::istringstream lines(LinuxFiles::read("/proc/stat"));
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind("cpu", 0) != 0)
+            break;
+        std::istringstream fields(line);
+        std::vector<std::string> parts;
+        for (std::string part; fields >> part;)
+            parts.push_back(part);
+        if (parts.size() < 5)
+            continue;
+        std::uint64_t v[8] = {};
+        for (size_t i = 0; i < 8 && i + 1 < parts.size(); ++i) {
+            char *end = nullptr;
+            const unsigned long long x = std::strtoull(parts[i + 1].c_str(), &end, 10);
+            v[i] = end != nullptr && *end == '\0' && parts[i + 1][0] != '-' ? x : 0; // not a number: 0
+        }
+        const std::uint64_t total = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
+        const std::uint64_t idle = v[3] + v[4];
+        out.push_back({total - idle, total});
+    }
+    return out;
+}
+
+double LinuxCpuTimes::processSeconds() const
+{
+    rusage ru{};
+    if (::getrusage(RUSAGE_SELF, &ru) != 0)
+        return 0;
+    return seconds(ru.ru_utime) + seconds(ru.ru_stime);
+}
+
+double LinuxCpuTimes::threadSeconds() const
+{
+    rusage rt{};
+    if (::getrusage(RUSAGE_THREAD, &rt) != 0)
+        return -1;
+    return seconds(rt.ru_utime) + seconds(rt.ru_stime);
+}
+
+} // namespace wb::platform

@@ -1,0 +1,16 @@
+#pragma once
+
+#include "platform/CpuTimes.h"
+
+namespace wb::platform {
+
+/// /proc/stat for the system and each CPU, getrusage(2) for this process (RUSAGE_SELF) and thread (RUSAGE_THREAD).
+class LinuxCpuTimes : public CpuTimes
+{
+public:
+    std::vector<CpuTicks> systemTicks() const override;
+    double processSeconds() const override;
+    double threadSeconds() const override;
+};
+
+} // namespace wb::platform

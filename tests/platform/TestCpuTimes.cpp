@@ -1,0 +1,74 @@
+#include "platform/Platform.h"
+
+#include <QDeadlineTimer>
+#include <QTest>
+
+#include <atomic>
+#include <thread>
+
+#include <unistd.h>
+
+using namespace wb;
+
+namespace {
+
+/// Burns CPU on the calling thread until its own CPU time has grown by `seconds` (or a minute passed on a
+/// machine too busy to give it any: the caller's check then fails).
+double spin(double seconds)
+{
+    const platform::CpuTimes &cpu = platform::Platform::cpuTimes();
+    const double start = cpu.threadSeconds();
+    QDeadlineTimer giveUp(60000);
+    volatile std::uint64_t x = 0;
+    while (cpu.threadSeconds() - start < seconds && !giveUp.hasExpired()) {
+        for (int i = 0; i < 100000; ++i)
+            x = x + std::uint64_t(i);
+    }
+    return cpu.threadSeconds() - start;
+}
+
+} // namespace
+
+// platform::CpuTimes: one line per online CPU plus the total, busy never above total, and CPU burnt by a
+// thread counts for that thread and the process, not for another thread.
+class TestCpuTimes : public QObject
+{
+    Q_OBJECT
+private slots:
+    void onePerCpuAndTheTotal()
+    {
+        const std::vector<platform::CpuTicks> ticks = platform::Platform::cpuTimes().systemTicks();
+        QCOMPARE(qsizetype(ticks.size()), qsizetype(::sysconf(_SC_NPROCESSORS_ONLN)) + 1);
+        for (const platform::CpuTicks &t : ticks) {
+            QVERIFY(t.total > 0);
+            QVERIFY(t.busy <= t.total);
+        }
+    }
+
+    void busyTicksGrowWhileSpinning()
+    {
+        const std::vector<platform::CpuTicks> before = platform::Platform::cpuTimes().systemTicks();
+        QVERIFY(spin(0.2) >= 0.2);
+        const std::vector<platform::CpuTicks> after = platform::Platform::cpuTimes().systemTicks();
+        QCOMPARE(after.size(), before.size());
+        QVERIFY(after.front().busy > before.front().busy);
+        QVERIFY(after.front().total > before.front().total);
+    }
+
+    void threadAndProcess()
+    {
+        const platform::CpuTimes &cpu = platform::Platform::cpuTimes();
+        QVERIFY(cpu.threadSeconds() >= 0);
+        const double processBefore = cpu.processSeconds();
+        const double mineBefore = cpu.threadSeconds();
+        double other = 0;
+        std::thread t([&] { other = spin(0.2); });
+        t.join(); // this thread waits, burning (almost) nothing
+        QVERIFY(other >= 0.2);
+        QVERIFY(cpu.processSeconds() - processBefore >= other);
+        QVERIFY(cpu.threadSeconds() - mineBefore < other);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCpuTimes)
+#include "TestCpuTimes.moc"

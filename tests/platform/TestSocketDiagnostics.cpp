@@ -1,0 +1,151 @@
+#include "OwnNetwork.h"
+#include "platform/Platform.h"
+
+#include <QCoreApplication>
+#include <QTest>
+
+#include <cstring>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace wb;
+
+namespace {
+
+/// A connected TCP pair on loopback (client and the accepted end), closed when it goes.
+struct LoopbackPair
+{
+    int client = -1;
+    int server = -1;
+    quint16 clientPort = 0;
+    quint16 serverPort = 0;
+
+    explicit LoopbackPair(bool v6)
+    {
+        const int family = v6 ? AF_INET6 : AF_INET;
+        sockaddr_storage ss{};
+        socklen_t len = v6 ? sizeof(sockaddr_in6) : sizeof(sockaddr_in);
+        if (v6) {
+            reinterpret_cast<sockaddr_in6 *>(&ss)->sin6_family = AF_INET6;
+            reinterpret_cast<sockaddr_in6 *>(&ss)->sin6_addr = in6addr_loopback;
+        } else {
+            reinterpret_cast<sockaddr_in *>(&ss)->sin_family = AF_INET;
+            reinterpret_cast<sockaddr_in *>(&ss)->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        }
+        const int listener = ::socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (listener < 0 || ::bind(listener, reinterpret_cast<sockaddr *>(&ss), len) != 0 || ::listen(listener, 1) != 0 ||
+            ::getsockname(listener, reinterpret_cast<sockaddr *>(&ss), &len) != 0) {
+            ::close(listener);
+            return;
+        }
+        client = ::socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (::connect(client, reinterpret_cast<sockaddr *>(&ss), len) == 0)
+            server = ::accept4(listener, nullptr, nullptr, SOCK_CLOEXEC);
+        ::close(listener);
+        serverPort = port(server, false);
+        clientPort = port(client, false);
+    }
+    ~LoopbackPair()
+    {
+        ::close(client);
+        ::close(server);
+    }
+
+    static quint16 port(int fd, bool peer)
+    {
+        sockaddr_storage ss{};
+        socklen_t len = sizeof(ss);
+        if ((peer ? ::getpeername(fd, reinterpret_cast<sockaddr *>(&ss), &len)
+                  : ::getsockname(fd, reinterpret_cast<sockaddr *>(&ss), &len)) != 0)
+            return 0;
+        return ntohs(ss.ss_family == AF_INET6 ? reinterpret_cast<sockaddr_in6 *>(&ss)->sin6_port
+                                              : reinterpret_cast<sockaddr_in *>(&ss)->sin_port);
+    }
+    static std::uint64_t inode(int fd)
+    {
+        struct stat st {};
+        return ::fstat(fd, &st) == 0 ? std::uint64_t(st.st_ino) : 0;
+    }
+};
+
+const platform::TcpSocketReading *find(const std::vector<platform::TcpSocketReading> &all, quint16 local, quint16 remote)
+{
+    for (const platform::TcpSocketReading &s : all) {
+        if (s.localPort == local && s.remotePort == remote)
+            return &s;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+// platform::SocketDiagnostics sees a real connection on loopback (IPv4 and IPv6) from both ends, with the
+// inodes of this process's descriptors and the figures of a live connection; a closed one is gone.
+class TestSocketDiagnostics : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase() { WB_REQUIRE_OWN_NETWORK(); }
+
+    void seesBothEnds_data()
+    {
+        QTest::addColumn<bool>("v6");
+        QTest::newRow("IPv4") << false;
+        QTest::newRow("IPv6") << true;
+    }
+
+    void seesBothEnds()
+    {
+        QFETCH(bool, v6);
+        quint16 clientPort = 0, serverPort = 0;
+        {
+            LoopbackPair pair(v6);
+            clientPort = pair.clientPort;
+            serverPort = pair.serverPort;
+            QVERIFY(pair.client >= 0 && pair.server >= 0);
+            // Some data, so that the connection has an RTT and its MSS figures.
+            const char data[4096] = {};
+            QCOMPARE(::send(pair.client, data, sizeof(data), 0), ssize_t(sizeof(data)));
+            char in[4096];
+            qsizetype got = 0;
+            while (got < qsizetype(sizeof(in))) {
+                const ssize_t n = ::recv(pair.server, in, sizeof(in), 0);
+                QVERIFY(n > 0);
+                got += n;
+            }
+            std::string error = "not cleared";
+            const std::vector<platform::TcpSocketReading> all = platform::Platform::socketDiagnostics().establishedTcp(&error);
+            QCOMPARE(QString::fromStdString(error), QString());
+            const platform::TcpSocketReading *client = find(all, pair.clientPort, pair.serverPort);
+            const platform::TcpSocketReading *server = find(all, pair.serverPort, pair.clientPort);
+            QVERIFY(client);
+            QVERIFY(server);
+            QCOMPARE(client->inode, LoopbackPair::inode(pair.client));
+            QCOMPARE(server->inode, LoopbackPair::inode(pair.server));
+            const platform::IpAddress::Family family = v6 ? platform::IpAddress::Family::V6 : platform::IpAddress::Family::V4;
+            QCOMPARE(int(client->remote.family), int(family));
+            QCOMPARE(int(client->local.family), int(family));
+            const std::uint8_t loop4[4] = {127, 0, 0, 1};
+            const std::uint8_t loop6[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+            QCOMPARE(std::memcmp(client->remote.bytes.data(), v6 ? loop6 : loop4, v6 ? 16 : 4), 0);
+            QVERIFY(client->sndMss > 0);
+            QVERIFY(client->advMss > 0);
+            QVERIFY(server->rcvMss > 0);
+            QVERIFY(client->rttUs > 0);
+            QVERIFY(client->timestamps); // loopback negotiates timestamps (tcp_timestamps defaults to on)
+        }
+        // Closed: no longer established.
+        std::string error;
+        const std::vector<platform::TcpSocketReading> after = platform::Platform::socketDiagnostics().establishedTcp(&error);
+        QCOMPARE(QString::fromStdString(error), QString());
+        QVERIFY(!find(after, clientPort, serverPort));
+        QVERIFY(!find(after, serverPort, clientPort));
+    }
+};
+
+WB_OWN_NETWORK_TEST_MAIN(TestSocketDiagnostics)
+#include "TestSocketDiagnostics.moc"
