@@ -7,7 +7,8 @@
 #   4. The frame range (576..65535) is spelled in core/model/Frame.* only (576 is its mark: 65535 is also a port).
 #   5. No function is longer than 120 lines in core/ and app/, 150 in ui/ (scripts/long-functions.sh).
 #   6. Only core/platform/linux reads /proc or /sys, asks sock_diag (netlink) or ethtool, reads IP_MTU, or gets
-#      or sets an interface MTU by ioctl: everything else asks core/platform's interfaces, so a port adds one folder.
+#      or sets an interface MTU by ioctl: everything else asks core/platform's interfaces, so a port adds one folder;
+#      core/platform includes nothing of core outside itself.
 #      (getsockopt(TCP_INFO) on a socket of one's own is POSIX-ish socket code and stays in core/net.)
 # --without-lengths leaves 5 out (ctest checks all six).
 set -u
@@ -35,6 +36,9 @@ linux='"/proc|"/sys/|SIOCSIFMTU|SIOCGIFMTU|SIOCETHTOOL|sock_diag\.h|inet_diag|NE
 hits=$(grep -nE "$linux" $(src core app ui) 2>/dev/null | grep -v '^core/platform/linux/' |
        awk -v re="$linux" '{ line = $0; sub(/^[^:]+:[0-9]+:/, "", line); sub(/\/\/.*/, "", line); if (line ~ re) print }')
 [ -z "$hits" ] || breach "6. Linux-only readers outside core/platform/linux:" "$hits"
+# ... and core/platform stands alone (the Qt-free wirebenchd links it without the rest of core).
+hits=$(grep -nE '#include "' $(src core/platform) 2>/dev/null | grep -vE '#include "(platform/[^"]+|[A-Za-z]+\.h)"')
+[ -z "$hits" ] || breach "6. core/platform includes other rooms of core:" "$hits"
 
 if [ "${1:-}" = "--without-lengths" ]; then
     :
