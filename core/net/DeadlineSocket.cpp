@@ -210,18 +210,4 @@ qint64 DeadlineSocket::recvSome(char *data, qint64 size)
     }
 }
 
-TcpStats DeadlineSocket::tcpStats() const
-{
-    TcpStats stats;
-    tcp_info info{};
-    socklen_t len = sizeof info;
-    if (m_fd >= 0 && ::getsockopt(m_fd, IPPROTO_TCP, TCP_INFO, &info, &len) == 0) {
-        stats.sndMss = int(info.tcpi_snd_mss);
-        stats.rcvMss = int(info.tcpi_rcv_mss);
-        stats.totalRetransmits = info.tcpi_total_retrans;
-        stats.rttUs = info.tcpi_rtt;
-    }
-    return stats;
-}
-
 } // namespace wb::net

@@ -11,15 +11,6 @@ namespace wb::net {
 
 enum class IoStatus { Ok, Timeout, Closed, Failed, Stopped };
 
-/// What TCP_INFO says about a connection.
-struct TcpStats
-{
-    int sndMss = 0;
-    int rcvMss = 0;
-    qint64 totalRetransmits = 0;
-    qint64 rttUs = 0;
-};
-
 /// A non-blocking POSIX TCP (or UDP) socket whose every wait is bounded by a deadline and sliced into polls of
 /// at most 100 ms, so that Stop is noticed within a second: the iperf3 driver's control and data streams.
 /// POSIX rather than QTcpSocket because the MSS clamp must be set before connect() and TCP_INFO read afterwards.
@@ -50,7 +41,6 @@ public:
     /// One non-blocking receive: bytes read, 0 when nothing is waiting, -1 on error, -2 at end of stream.
     qint64 recvSome(char *data, qint64 size);
 
-    TcpStats tcpStats() const;
     int fd() const { return m_fd; }
     bool isOpen() const { return m_fd >= 0; }
     int lastErrno() const { return m_errno; }

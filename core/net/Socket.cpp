@@ -47,24 +47,6 @@ double threadCpuSeconds()
 #endif
 }
 
-TcpInfo tcpInfo(int fd)
-{
-    TcpInfo info;
-#ifdef TCP_INFO
-    tcp_info ti{};
-    socklen_t len = sizeof(ti);
-    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) == 0) {
-        info.valid = true;
-        info.sndMss = int(ti.tcpi_snd_mss);
-        info.rttUs = ti.tcpi_rtt;
-        info.rttVarUs = ti.tcpi_rttvar;
-        info.totalRetrans = ti.tcpi_total_retrans;
-        info.sndCwndBytes = qint64(ti.tcpi_snd_cwnd) * qint64(ti.tcpi_snd_mss);
-    }
-#endif
-    return info;
-}
-
 QString errnoText(int err)
 {
     return QString::fromLocal8Bit(std::strerror(err));

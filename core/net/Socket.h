@@ -39,18 +39,6 @@ inline qint64 nowNs()
 /// CPU seconds (user + system) the calling thread has used so far; -1 when unknown.
 double threadCpuSeconds();
 
-/// What TCP_INFO says about a connected socket.
-struct TcpInfo
-{
-    bool valid = false;
-    int sndMss = 0;
-    qint64 rttUs = 0;
-    qint64 rttVarUs = 0;
-    qint64 totalRetrans = 0;
-    qint64 sndCwndBytes = 0; ///< congestion window: tcpi_snd_cwnd segments x tcpi_snd_mss, as iperf3 shows it
-};
-TcpInfo tcpInfo(int fd);
-
 /// errno as text ("Connection refused").
 QString errnoText(int err);
 bool setIntOption(int fd, int level, int option, int value, QString *error = nullptr);

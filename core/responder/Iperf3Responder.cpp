@@ -3,6 +3,7 @@
 #include "Iperf3ServerOutput.h"
 #include "net/ListenSocket.h"
 #include "net/Socket.h"
+#include "net/TcpInfo.h"
 #include "wire/PrintableText.h"
 #include "wire/iperf3/Iperf3Protocol.h"
 
@@ -818,7 +819,7 @@ private:
         for (size_t i = 0; i < m_n; ++i) {
             m_base[i] = m_total[i];
             if (!m_udp)
-                m_retransBase[i] = tcpInfo(m_streams[i].get()).totalRetrans;
+                m_retransBase[i] = TcpInfo::of(m_streams[i].get()).totalRetrans;
         }
         m_udpSentBase = m_udpSent;
         m_udpBase = m_udpStats;
@@ -831,7 +832,7 @@ private:
         for (size_t i = 0; i < m_n; ++i) {
             c[i].bytes = m_total[i];
             if (!m_udp && m_reverse) {
-                const TcpInfo ti = tcpInfo(m_streams[i].get());
+                const TcpInfo ti = TcpInfo::of(m_streams[i].get());
                 c[i].retransmits = ti.totalRetrans;
                 c[i].cwndBytes = ti.sndCwndBytes;
             } else if (m_udp && m_reverse) {
@@ -1029,14 +1030,14 @@ private:
             m_measured[i] = m_total[i] - m_base[i];
             m_rec.bytes += m_measured[i];
             if (m_reverse && !m_udp)
-                m_retrans[i] = qMax<qint64>(0, tcpInfo(m_streams[i].get()).totalRetrans - m_retransBase[i]);
+                m_retrans[i] = qMax<qint64>(0, TcpInfo::of(m_streams[i].get()).totalRetrans - m_retransBase[i]);
         }
         if (m_reverse && !m_udp) {
             m_rec.retransmits = 0;
             for (qint64 r : m_retrans)
                 m_rec.retransmits += r;
         }
-        m_rec.mss = m_n > 0 && !m_udp ? tcpInfo(m_streams[0].get()).sndMss : 0;
+        m_rec.mss = m_n > 0 && !m_udp ? TcpInfo::of(m_streams[0].get()).sndMss : 0;
         if (m_udp) {
             // Per stream as iperf3's receiver counts: packets up to the highest counter seen, lost the gaps.
             double jitterSum = 0;

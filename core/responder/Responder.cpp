@@ -3,6 +3,7 @@
 #include "analysis/LinkTrust.h"
 #include "net/ListenSocket.h"
 #include "net/Socket.h"
+#include "net/TcpInfo.h"
 #include "stats/ReceiveWindow.h"
 #include "wire/PrintableText.h"
 #include "wire/wirebenchd/Auth.h"
@@ -647,7 +648,7 @@ private:
                 break;
             }
         }
-        const TcpInfo ti = tcpInfo(m_data.get());
+        const TcpInfo ti = TcpInfo::of(m_data.get());
         m_result.bytes = window.measuredBytes();
         m_result.seconds = window.measuredSeconds();
         m_result.warmupMs = m_req.warmupMs;
@@ -716,7 +717,7 @@ private:
             }
         }
         ::shutdown(m_data.get(), SHUT_WR);
-        const TcpInfo ti = tcpInfo(m_data.get());
+        const TcpInfo ti = TcpInfo::of(m_data.get());
         m_result.senderBytes = sent;
         m_result.mss = ti.sndMss;
         m_result.rttUs = ti.rttUs;

@@ -4,7 +4,7 @@
 #include "identity/IdentityProbeSocket.h"
 #include "identity/ServiceBanner.h"
 #include "identity/SmbIdentityProbe.h"
-#include "net/TcpCounters.h"
+#include "net/TcpInfo.h"
 #include "protocols/ThroughputMeter.h"
 #include "protocols/transfer/LocalSink.h"
 #include "protocols/transfer/LocalSource.h"
@@ -172,7 +172,7 @@ struct Transfer
     {
         if (!meter || !meterStarted || dataFd < 0)
             return -1;
-        const qint64 acked = net::TcpCounters::of(dataFd).bytesAcked;
+        const qint64 acked = net::TcpInfo::of(dataFd).bytesAcked;
         if (acked < 0) {
             meter->setReceived(uploaded);
             return -1;
@@ -223,10 +223,9 @@ struct Transfer
     {
         if (mss > 0 || lastFd < 0)
             return;
-        tcp_info info{};
-        socklen_t len = sizeof(info);
-        if (getsockopt(lastFd, IPPROTO_TCP, TCP_INFO, &info, &len) == 0 && info.tcpi_snd_mss > 0)
-            mss = int(info.tcpi_snd_mss);
+        const int sndMss = net::TcpInfo::of(lastFd).sndMss;
+        if (sndMss > 0)
+            mss = sndMss;
     }
 };
 

@@ -3,7 +3,7 @@
 #include "identity/IdentityProbeSocket.h"
 #include "model/Frame.h"
 #include "net/DeadlineSocket.h"
-#include "net/TcpCounters.h"
+#include "net/TcpInfo.h"
 #include "protocols/ThroughputMeter.h"
 #include "protocols/transfer/TransferError.h"
 #include "wire/iperf3/Iperf3Protocol.h"
@@ -29,7 +29,7 @@ namespace wb {
 using namespace iperf3;
 using net::DeadlineSocket;
 using net::IoStatus;
-using net::TcpStats;
+using net::TcpInfo;
 
 namespace {
 
@@ -141,7 +141,7 @@ private:
     std::vector<qint64> m_measured;      ///< per stream, after the omitted seconds
     std::vector<qint64> m_retransBase;   ///< per stream, TCP_INFO at the start of the measurement
     std::vector<qint64> m_retrans;
-    TcpStats m_firstStats;
+    TcpInfo m_firstStats;
     double m_localSeconds = 0;
     CpuTimes m_cpu;                      ///< used during the measurement
     CpuTimes m_cpuStart;                 ///< at the start of the measurement
@@ -614,8 +614,8 @@ Outcome Session::transfer()
     auto startMeasuring = [&] {
         beginMeasuring();
         for (size_t i = 0; i < n; ++i) {
-            m_retransBase[i] = m_streams[i].tcpStats().totalRetransmits;
-            ackedBase[i] = net::TcpCounters::of(m_streams[i].fd()).bytesAcked;
+            m_retransBase[i] = TcpInfo::of(m_streams[i].fd()).totalRetrans;
+            ackedBase[i] = TcpInfo::of(m_streams[i].fd()).bytesAcked;
             sampleAcks = sampleAcks && ackedBase[i] >= 0;
         }
     };
@@ -627,7 +627,7 @@ Outcome Session::transfer()
         qint64 acked = 0;
         qint64 written = 0;
         for (size_t i = 0; i < n; ++i) {
-            acked += qMax<qint64>(0, net::TcpCounters::of(m_streams[i].fd()).bytesAcked - ackedBase[i]);
+            acked += qMax<qint64>(0, TcpInfo::of(m_streams[i].fd()).bytesAcked - ackedBase[i]);
             written += m_measured[i];
         }
         m_meter.setReceived(qMin(acked, written)); // what was in flight when the measurement began counts once
@@ -679,10 +679,10 @@ Outcome Session::transfer()
     }
     endMeasuring();
     for (size_t i = 0; i < n; ++i) {
-        const TcpStats stats = m_streams[i].tcpStats();
+        const TcpInfo stats = TcpInfo::of(m_streams[i].fd());
         if (i == 0)
             m_firstStats = stats;
-        m_retrans[i] = qMax<qint64>(0, stats.totalRetransmits - m_retransBase[i]);
+        m_retrans[i] = qMax<qint64>(0, stats.totalRetrans - m_retransBase[i]);
     }
     return Outcome::Continue;
 }

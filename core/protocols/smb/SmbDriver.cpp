@@ -4,6 +4,7 @@
 #include "SmbWriteFeed.h"
 #include "identity/IdentityProbeSocket.h"
 #include "identity/SmbIdentityProbe.h"
+#include "net/TcpInfo.h"
 #include "platform/Platform.h"
 #include "protocols/ThroughputMeter.h"
 #include "protocols/transfer/LocalSink.h"
@@ -296,11 +297,10 @@ void SmbRun::noteMss()
     const int fd = findServerSocket(m_spec.host.address, m_smb.port);
     if (fd < 0)
         return;
-    tcp_info info{};
-    socklen_t len = sizeof(info);
-    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &len) != 0)
+    const net::TcpInfo info = net::TcpInfo::of(fd);
+    if (!info.valid)
         return;
-    const int mss = int(qMax(info.tcpi_snd_mss, info.tcpi_rcv_mss));
+    const int mss = qMax(info.sndMss, info.rcvMss);
     if (mss > 0)
         m_result.mss = mss;
 }

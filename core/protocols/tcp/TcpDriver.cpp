@@ -4,7 +4,7 @@
 #include "identity/HelloIdentityProbe.h"
 #include "identity/IdentityProbeSocket.h"
 #include "net/Socket.h"
-#include "net/TcpCounters.h"
+#include "net/TcpInfo.h"
 #include "protocols/ThroughputMeter.h"
 #include "protocols/transfer/TransferError.h"
 #include "stats/ReceiveWindow.h"
@@ -524,10 +524,10 @@ void TcpRun::sendData()
     // send() at least 10 ms after the last reading: not the bytes handed to send() (the socket buffer takes megabytes at once and drains after the
     // loop), nor wirebenchd's progress (one report per interval, on its clock, arriving with a delay).
     // Without the counter, the progress reports it is.
-    const qint64 ackedBase = TcpCounters::of(m_data.get()).bytesAcked;
+    const qint64 ackedBase = TcpInfo::of(m_data.get()).bytesAcked;
     m_progressIsSampled = ackedBase < 0;
     auto sampleAcked = [&] {
-        const qint64 acked = TcpCounters::of(m_data.get()).bytesAcked;
+        const qint64 acked = TcpInfo::of(m_data.get()).bytesAcked;
         if (acked >= 0)
             m_meter->setReceived(qBound<qint64>(0, acked - ackedBase, sent)); // the FIN counts one
     };
@@ -563,7 +563,7 @@ void TcpRun::sendData()
     if (m_stopped)
         m_ch->write(control::stopMessage(), nullptr, 200);
     ::shutdown(m_data.get(), SHUT_WR); // the receiver reads to EOF and answers with its count
-    m_senderInfo = tcpInfo(m_data.get());
+    m_senderInfo = TcpInfo::of(m_data.get());
     r.senderBytes = sent;
     // Wait for the receiver's count: long after a normal end (draining big buffers on a slow link),
     // briefly after Stop.
@@ -651,7 +651,7 @@ void TcpRun::receiveData()
             mine.bytes = r.bytes;
             mine.seconds = r.seconds;
             mine.senderBytes = m_theirs.senderBytes;
-            mine.mss = tcpInfo(m_data.get()).sndMss;
+            mine.mss = TcpInfo::of(m_data.get()).sndMss;
             m_ch->write(mine.toJson(), nullptr, 1000);
         } else if (m_problem.isEmpty() && !m_observer.stopRequested()) {
             m_problem = QStringLiteral("no result from wirebenchd within %1 s after the data: check its log").arg(kHandshakeTimeoutMs / 1000);

@@ -1,4 +1,4 @@
-#include "TcpCounters.h"
+#include "TcpInfo.h"
 
 #include <cstddef>
 
@@ -9,19 +9,26 @@
 
 namespace wb::net {
 
-TcpCounters TcpCounters::of(int fd)
+TcpInfo TcpInfo::of(int fd)
 {
-    TcpCounters c;
+    TcpInfo t;
     tcp_info info{};
     socklen_t len = sizeof(info);
     if (fd < 0 || getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &len) != 0)
-        return c;
+        return t;
+    t.valid = true;
+    t.sndMss = int(info.tcpi_snd_mss);
+    t.rcvMss = int(info.tcpi_rcv_mss);
+    t.rttUs = info.tcpi_rtt;
+    t.rttVarUs = info.tcpi_rttvar;
+    t.totalRetrans = info.tcpi_total_retrans;
+    t.sndCwndBytes = qint64(info.tcpi_snd_cwnd) * qint64(info.tcpi_snd_mss);
     // An older kernel fills less of the struct and says how much in len.
     if (len >= offsetof(tcp_info, tcpi_bytes_acked) + sizeof(info.tcpi_bytes_acked))
-        c.bytesAcked = qint64(info.tcpi_bytes_acked);
+        t.bytesAcked = qint64(info.tcpi_bytes_acked);
     if (len >= offsetof(tcp_info, tcpi_bytes_received) + sizeof(info.tcpi_bytes_received))
-        c.bytesReceived = qint64(info.tcpi_bytes_received);
-    return c;
+        t.bytesReceived = qint64(info.tcpi_bytes_received);
+    return t;
 }
 
 } // namespace wb::net
