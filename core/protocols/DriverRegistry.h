@@ -50,6 +50,12 @@ struct ProtocolInfo
     /// The driver sets TCP_MAXSEG from the plan's frame (Frame::maxSegFor). False: the connection is another
     /// program's (libsmbclient, the OS's mount) or carries datagrams, so its frames are what the path allows.
     bool setsMss = true;
+    /// Which way the data goes: what a file transfer is compared with in the session's findings.
+    enum class Flow { ToServer, FromServer };
+    Flow flow = Flow::ToServer;
+    /// A bare TCP stream (tcp-send/-recv, iperf3 TCP): the network's capacity to the host, against which the
+    /// session's file transfers to the same host are judged (SessionFindings).
+    bool rawTcp = false;
     QString connectionOwner;     ///< who opens the connection when the driver does not set the MSS ("libsmbclient")
     /// Host option with the port of that connection ("smb.port"; its OptionSpec default when unset): the analysis
     /// observes the MSS the connection got. Empty: nothing observed.

@@ -984,6 +984,8 @@ QList<ProtocolInfo> Iperf3Driver::protocolInfos()
         p.title = QString::fromUtf8(title);
         p.description = QString::fromUtf8(description);
         p.family = QStringLiteral("iperf3");
+        p.flow = direction == Direction::Receive ? ProtocolInfo::Flow::FromServer : ProtocolInfo::Flow::ToServer;
+        p.rawTcp = transport == Transport::Tcp;
         if (transport == Transport::Udp) {
             p.setsMss = false; // the frame size sets the datagram size instead
             p.hostOptions = udpOptions;

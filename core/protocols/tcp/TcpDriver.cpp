@@ -118,12 +118,15 @@ QList<ProtocolInfo> TcpDriver::protocolInfos()
     send.title = QStringLiteral("TCP send (client → server)");
     send.description = QStringLiteral("A timed TCP stream from this computer to the server, as netperf TCP_STREAM.");
     send.family = QStringLiteral("tcp");
+    send.rawTcp = true;
     send.create = [] { return std::make_unique<TcpDriver>(Direction::Send); };
     ProtocolInfo recv;
     recv.id = QStringLiteral("tcp-recv");
     recv.title = QStringLiteral("TCP receive (server → client)");
     recv.description = QStringLiteral("A timed TCP stream from the server to this computer, as netperf TCP_MAERTS.");
     recv.family = QStringLiteral("tcp");
+    recv.flow = ProtocolInfo::Flow::FromServer;
+    recv.rawTcp = true;
     recv.create = [] { return std::make_unique<TcpDriver>(Direction::Receive); };
     const QList<OptionSpec> options = {
         {QLatin1String(kKeyOption), QStringLiteral("wirebenchd key"), OptionSpec::Type::Secret, QString(), {},

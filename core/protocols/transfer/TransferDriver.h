@@ -36,8 +36,9 @@ protected:
     static QList<ProtocolInfo> protocolPair(const QString &family, bool setsMss, const QList<OptionSpec> &options,
                                             const Side &download, const Side &upload)
     {
-        return {sideInfo(family, setsMss, options, download, [] { return std::make_unique<Driver>(Direction::Download); }),
-                sideInfo(family, setsMss, options, upload, [] { return std::make_unique<Driver>(Direction::Upload); })};
+        ProtocolInfo get = sideInfo(family, setsMss, options, download, [] { return std::make_unique<Driver>(Direction::Download); });
+        get.flow = ProtocolInfo::Flow::FromServer;
+        return {get, sideInfo(family, setsMss, options, upload, [] { return std::make_unique<Driver>(Direction::Upload); })};
     }
 
     virtual std::unique_ptr<TransferRun> makeRun(const RunSpec &spec, RunObserver &observer) const = 0;

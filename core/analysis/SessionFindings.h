@@ -1,0 +1,45 @@
+#pragma once
+
+#include "model/RunResult.h"
+#include "stats/Statistics.h"
+
+#include <QList>
+#include <QString>
+
+namespace wb {
+
+/// One conclusion that only several tests of a session support together, as one plain sentence with its
+/// figures (MB/s = 10^6 bytes/s) and the tests it rests on.
+struct Finding
+{
+    enum class Kind {
+        NetworkOrServer, ///< a file transfer against a bare TCP stream to the same host, same direction
+        FrameSizes,      ///< one test at two frame sizes: throughput and CPU per GB on both ends
+        Servers,         ///< the same test on two hosts
+    };
+    Kind kind = Kind::NetworkOrServer;
+    QString host;     ///< the host it is about (the first of the two for Servers)
+    QString protocol; ///< the test's protocol id
+    QString sentence;
+};
+using FindingList = QList<Finding>;
+
+/// What a session's tests prove together (issue 14, part 2). Pure: a function of the results alone, each
+/// test summarized over its successful repetitions; a difference is "beyond the noise" only when the 95%
+/// confidence intervals of the two means do not overlap, and nothing is claimed from one run each.
+class SessionFindings
+{
+public:
+    static FindingList of(const RunResultList &results);
+
+    /// "beyond the noise", "within the noise" or "one run each, too few to tell it from noise" for two
+    /// summaries of the same figure.
+    static QString noise(const Summary &a, const Summary &b);
+
+private:
+    static FindingList networkOrServer(const RunResultList &results);
+    static FindingList frameSizes(const RunResultList &results);
+    static FindingList servers(const RunResultList &results);
+};
+
+} // namespace wb
