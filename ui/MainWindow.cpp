@@ -11,6 +11,7 @@
 #include "PreflightGate.h"
 #include "ResultsTable.h"
 #include "RunControlPanel.h"
+#include "FindingsPanel.h"
 #include "SummaryTable.h"
 #include "ThroughputChart.h"
 #include "history/ComparisonView.h"
@@ -57,6 +58,8 @@ MainWindow::MainWindow(Config *config, ResultStore *store, QWidget *parent)
     m_comparison = new ComparisonChart(this);
     m_results = new ResultsTable(this);
     m_summary = new SummaryTable(this);
+    m_findings = new FindingsPanel(this);
+    m_findings->setObjectName(QStringLiteral("findingsPanel"));
     m_linkCheck = new LinkCheckPanel(this);
 
     auto *planScroll = new QScrollArea(this);
@@ -83,6 +86,7 @@ MainWindow::MainWindow(Config *config, ResultStore *store, QWidget *parent)
     tables->setObjectName(QStringLiteral("resultTabs"));
     tables->addTab(m_results, tr("Runs"));
     tables->addTab(m_summary, tr("Summary per test"));
+    tables->addTab(m_findings, tr("Findings"));
     tables->addTab(m_linkCheck, tr("Link check (MTU, speed)"));
     m_rightSplitter->addWidget(tables);
     m_rightSplitter->setStretchFactor(0, 3);
@@ -284,6 +288,7 @@ void MainWindow::connectEngine()
     connect(&m_engine, &Engine::runFinished, m_results, &ResultsTable::addResult);
     connect(&m_engine, &Engine::runFinished, m_comparison, &ComparisonChart::addResult);
     connect(&m_engine, &Engine::runFinished, m_summary, &SummaryTable::addResult);
+    connect(&m_engine, &Engine::runFinished, m_findings, &FindingsPanel::addResult);
     connect(&m_engine, &Engine::progressChanged, m_run, &RunControlPanel::setProgress);
     connect(&m_engine, &Engine::statusChanged, m_run, &RunControlPanel::setStatus);
     connect(&m_engine, &Engine::runStarted, this, [this](const RunSpec &spec) {
@@ -336,6 +341,7 @@ void MainWindow::runCheckedPlan(const TestPlan &plan, const PreflightReport &rep
     m_results->clearResults();
     m_comparison->clear();
     m_summary->clearResults();
+    m_findings->clearResults();
     m_recorder->begin(plan); // a session in the store, each run committed as it ends
     if (!m_engine.start(plan, report)) {
         m_run->setRunning(false);

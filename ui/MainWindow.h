@@ -29,6 +29,7 @@ class Responder;
 class ResultsTable;
 class RunControlPanel;
 class SummaryTable;
+class FindingsPanel;
 class ThroughputChart;
 
 /// Wires the panels to the engine and the embedded responder; holds no measuring or drawing logic.
@@ -93,6 +94,7 @@ private:
     ComparisonChart *m_comparison = nullptr;
     ResultsTable *m_results = nullptr;
     SummaryTable *m_summary = nullptr;
+    FindingsPanel *m_findings = nullptr;
     LinkCheckPanel *m_linkCheck = nullptr;
     QTabWidget *m_pages = nullptr;
     HistoryPanel *m_history = nullptr;

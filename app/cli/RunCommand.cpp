@@ -2,6 +2,7 @@
 
 #include "ChartOutput.h"
 #include "Console.h"
+#include "FindingsOutput.h"
 #include "PreflightOutput.h"
 #include "StoreCommands.h"
 #include "analysis/Bottleneck.h"
@@ -294,6 +295,7 @@ void RunCommand::printSummary()
         Console::out(QStringLiteral("%1  %2 @ %3: %4")
                          .arg(hostLabel(t.host), t.protocol, Frame::frameText(t.runsOf(m_results)), sentence));
     }
+    FindingsOutput::print(m_results);
 }
 
 bool RunCommand::writeOutputs()

@@ -2,6 +2,7 @@
 
 #include "CliOptions.h"
 #include "Console.h"
+#include "FindingsOutput.h"
 #include "formats/JsonExport.h"
 #include "plan/PlanFile.h"
 #include "plan/Secrets.h"
@@ -290,6 +291,7 @@ int showCommand(const Args &args)
                          .arg(t.MBps.max, 0, 'f', 1)
                          .arg(t.MBps.stddev, 0, 'f', 2));
     }
+    FindingsOutput::print(runs);
     return 0;
 }
 

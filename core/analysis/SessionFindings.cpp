@@ -150,7 +150,7 @@ FindingList SessionFindings::networkOrServer(const RunResultList &results)
                                        "not the limit")
                             .arg(QString::number((1 - ratio) * 100, 'f', 0), stream);
         }
-        found << Finding{Finding::Kind::NetworkOrServer, t.host.name, t.protocol, sentence + QLatin1Char('.')};
+        found << Finding{Finding::Kind::NetworkOrServer, t.host.displayName(), t.protocol, sentence + QLatin1Char('.')};
     }
     return found;
 }
@@ -179,7 +179,7 @@ FindingList SessionFindings::frameSizes(const RunResultList &results)
         for (const TestSummary *o : larger) {
             const RunResultList runs = o->runsOf(results);
             QString sentence = QStringLiteral("%1, %2: %3 frames against %4: throughput %5 (%6)")
-                                   .arg(base.host.name, base.protocol, frameLabel(runs), frameLabel(baseRuns),
+                                   .arg(base.host.displayName(), base.protocol, frameLabel(runs), frameLabel(baseRuns),
                                         signedPercent(o->MBps.median / base.MBps.median - 1, 1),
                                         noise(base.MBps, o->MBps));
             const struct
@@ -195,7 +195,7 @@ FindingList SessionFindings::frameSizes(const RunResultList &results)
                 sentence += QStringLiteral(", CPU per GB %1 %2 (%3)")
                                 .arg(QLatin1String(end.where), signedPercent(b.median / a.median - 1, 0), noise(a, b));
             }
-            found << Finding{Finding::Kind::FrameSizes, base.host.name, base.protocol, sentence + QLatin1Char('.')};
+            found << Finding{Finding::Kind::FrameSizes, base.host.displayName(), base.protocol, sentence + QLatin1Char('.')};
         }
     }
     return found;
@@ -226,11 +226,11 @@ FindingList SessionFindings::servers(const RunResultList &results)
             if (other->MBps.median <= 0)
                 continue;
             const QString sentence = QStringLiteral("%1: %2 (%3) %4 against %5 (%6) %7: %8, %9.")
-                                         .arg(testLabel(*top, results), top->host.name, osOf(*top, results), mbps(top->MBps.median),
-                                              other->host.name, osOf(*other, results), mbps(other->MBps.median),
+                                         .arg(testLabel(*top, results), top->host.displayName(), osOf(*top, results), mbps(top->MBps.median),
+                                              other->host.displayName(), osOf(*other, results), mbps(other->MBps.median),
                                               signedPercent(top->MBps.median / other->MBps.median - 1, 0),
                                               noise(top->MBps, other->MBps));
-            found << Finding{Finding::Kind::Servers, top->host.name, t.protocol, sentence};
+            found << Finding{Finding::Kind::Servers, top->host.displayName(), t.protocol, sentence};
         }
     }
     return found;

@@ -27,6 +27,7 @@ private slots:
     void usageErrors();
     void refusedPort();
     void realRun();
+    void findingsAtTwoFrames();
     void headerSaysEachKindsLength_data();
     void headerSaysEachKindsLength();
     void chart_data();
@@ -167,6 +168,25 @@ void TestCli::realRun()
     const QStringList lines = QString::fromUtf8(csvFile.readAll()).split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 3);
     QVERIFY(lines.first().contains(QStringLiteral("throughput_MBps,throughput_Mbps")));
+}
+
+void TestCli::findingsAtTwoFrames()
+{
+    // One test at two frame sizes: the run ends with what the two prove together (SessionFindings).
+    CLITEST_START_DAEMON(m_daemon);
+    const Outcome o = runCli({QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1:%1").arg(m_daemon.port()),
+                              QStringLiteral("--protocol"), QStringLiteral("tcp-send"), QStringLiteral("--frame"),
+                              QStringLiteral("1500,9000"), QStringLiteral("--reps"), QStringLiteral("2"),
+                              QStringLiteral("--duration"), QStringLiteral("0.5")});
+    QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
+    const qsizetype at = o.out.indexOf(QStringLiteral("\nWhat the tests of this session show together (MB/s = 10^6 bytes/s):\n"));
+    QVERIFY2(at > 0, qPrintable(o.out));
+    const QStringList after = o.out.mid(at).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QVERIFY2(after.size() >= 2, qPrintable(o.out));
+    QVERIFY2(after.at(1).startsWith(QStringLiteral("  127.0.0.1, tcp-send: 9000 B frames against 1500 B: throughput ")),
+             qPrintable(after.at(1)));
+    QVERIFY2(after.at(1).contains(QStringLiteral("CPU per GB on this computer")) && after.at(1).contains(QStringLiteral("on the server")),
+             qPrintable(after.at(1)));
 }
 
 void TestCli::headerSaysEachKindsLength_data()

@@ -1,0 +1,18 @@
+#include "FindingsOutput.h"
+
+#include "Console.h"
+#include "analysis/SessionFindings.h"
+
+namespace wb::cli {
+
+void FindingsOutput::print(const RunResultList &results)
+{
+    const FindingList found = SessionFindings::of(results);
+    if (found.isEmpty())
+        return;
+    Console::out(QStringLiteral("\nWhat the tests of this session show together (MB/s = 10^6 bytes/s):"));
+    for (const Finding &f : found)
+        Console::out(QStringLiteral("  ") + f.sentence);
+}
+
+} // namespace wb::cli

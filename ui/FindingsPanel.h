@@ -1,0 +1,36 @@
+#pragma once
+
+#include "analysis/SessionFindings.h"
+#include "model/RunResult.h"
+
+#include <QWidget>
+
+class QLabel;
+
+namespace wb {
+
+/// What the session's tests show together (SessionFindings), one sentence each with its figures, in full:
+/// nothing to hover. Recomputed as runs end; the placeholder says which tests would give a finding.
+class FindingsPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit FindingsPanel(QWidget *parent = nullptr);
+
+    const FindingList &findings() const { return m_findings; }
+    QString text() const; ///< what the panel shows, as plain text
+
+public slots:
+    void clearResults();
+    void addResult(const wb::RunResult &result);
+    void setResults(const wb::RunResultList &results);
+
+private:
+    void refresh();
+
+    RunResultList m_results;
+    FindingList m_findings;
+    QLabel *m_label = nullptr;
+};
+
+} // namespace wb
