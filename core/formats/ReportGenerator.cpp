@@ -1,6 +1,7 @@
 #include "ReportGenerator.h"
 
 #include "analysis/RunAnalyzer.h"
+#include "analysis/SessionFindings.h"
 #include "model/Frame.h"
 #include "stats/TestSummary.h"
 #include "storage/ResultStore.h"
@@ -359,18 +360,66 @@ void writeFindings(Html &h, const ReportInput &in, const QList<TestSummary> &sum
     h.line(QStringLiteral("</ul>"));
 }
 
-// Charts, rendered by the caller.
-void writeCharts(Html &h, const QList<ReportChart> &charts, ReportGenerator::Images images)
+// The first lines a reader sees: what was compared, where and when.
+void writeCompared(Html &h, const ReportInput &in)
 {
-    if (charts.isEmpty())
+    QStringList hosts, protocols, frames;
+    for (const RunResult &r : in.runs) {
+        const QString host = r.spec.host.osLabel.isEmpty()
+                                 ? r.spec.host.displayName()
+                                 : QStringLiteral("%1 (%2)").arg(r.spec.host.displayName(), r.spec.host.osLabel);
+        if (!hosts.contains(host))
+            hosts << host;
+        if (!protocols.contains(r.spec.protocol))
+            protocols << r.spec.protocol;
+        const QString frame = QString::number(r.spec.frameSize) + QStringLiteral(" B");
+        if (!frames.contains(frame))
+            frames << frame;
+    }
+    if (in.runs.isEmpty())
         return;
-    h.heading(2, QStringLiteral("Charts"));
-    for (int i = 0; i < charts.size(); ++i) {
+    int ok = 0;
+    for (const RunResult &r : in.runs)
+        ok += r.ok() ? 1 : 0;
+    h.para(QStringLiteral("Compared: %1 on %2, at %3 frames; %4 of %5 runs succeeded, %6.")
+               .arg(protocols.join(QStringLiteral(", ")), hosts.join(QStringLiteral(", ")), frames.join(QStringLiteral(", ")))
+               .arg(ok)
+               .arg(in.runs.size())
+               .arg(in.session.startedAt.isValid() ? QStringLiteral("from %1").arg(dateText(in.session.startedAt))
+                                                   : QStringLiteral("time not recorded")));
+}
+
+// What the tests prove together (SessionFindings), each sentence in full.
+void writeTogether(Html &h, const ReportInput &in)
+{
+    const FindingList found = SessionFindings::of(in.runs);
+    if (found.isEmpty())
+        return;
+    h.heading(2, QStringLiteral("What the tests show together"));
+    h.line(QStringLiteral("<ul id=\"together\">"));
+    for (const Finding &f : found)
+        h.line(QStringLiteral("<li>%1</li>").arg(esc(f.sentence)));
+    h.line(QStringLiteral("</ul>"));
+    h.para(QStringLiteral("A difference is beyond the noise when the 95% confidence intervals of the two means do not "
+                          "overlap."),
+           QStringLiteral("note"));
+}
+
+// Charts, rendered by the caller.
+void writeCharts(Html &h, const QList<ReportChart> &charts, ReportGenerator::Images images, qsizetype from, qsizetype to,
+                 const QString &heading)
+{
+    to = qMin(to, charts.size());
+    if (from >= to)
+        return;
+    if (!heading.isEmpty())
+        h.heading(2, heading);
+    for (qsizetype i = from; i < to; ++i) {
         const ReportChart &c = charts.at(i);
         h.heading(3, c.title);
         const QString src = images == ReportGenerator::Images::Embedded
                                 ? QStringLiteral("data:image/png;base64,") + QString::fromLatin1(c.png.toBase64())
-                                : ReportGenerator::chartName(i);
+                                : ReportGenerator::chartName(int(i));
         h.line(QStringLiteral("<p><img src=\"%1\" alt=\"%2\" /></p>").arg(src, esc(c.title)));
         if (!c.caption.isEmpty())
             h.para(c.caption, QStringLiteral("note"));
@@ -449,12 +498,21 @@ QString ReportGenerator::html(const ReportInput &in, Images images, double fontP
     h.heading(1, title);
     if (!in.session.title.isEmpty())
         h.para(in.session.title);
+    // The answer first, for a reader who did not sit at the window: what was compared, the chart, what the
+    // tests show together and what limited each; then the figures; the plan, the environment, every run and
+    // every warning in full after them.
+    writeCompared(h, in);
+    writeCharts(h, in.charts, images, 0, 1, QString()); // the comparison chart (the caller's first)
+    writeTogether(h, in);
+    const QList<TestSummary> summaries = TestSummary::build(in.runs);
+    writeFindings(h, in, summaries);
+    writeSummary(h, in, summaries);
+    // On paper the appendix starts a page of its own, so that page 1 holds the answer alone.
+    h.line(QStringLiteral("<h2 style=\"page-break-before: always\">Appendix: the plan, the environment, every run and "
+                          "every warning</h2>"));
     writePlan(h, in.session);
     writeEnvironment(h, in);
-    const QList<TestSummary> summaries = TestSummary::build(in.runs);
-    writeSummary(h, in, summaries);
-    writeFindings(h, in, summaries);
-    writeCharts(h, in.charts, images);
+    writeCharts(h, in.charts, images, 1, in.charts.size(), QStringLiteral("More charts"));
     writeRuns(h, in);
     writeWarnings(h, in.runs);
     h.para(QStringLiteral("Generated %1 by Wirebench %2. MB/s = 10^6 bytes/s, MiB/s = 2^20 bytes/s, "

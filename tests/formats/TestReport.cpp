@@ -21,6 +21,7 @@ private slots:
     void unitsEverywhere();
     void escapesAndEmpty();
     void writesFile();
+    void answerFirst();
 
 private:
     struct Table
@@ -267,6 +268,28 @@ void TestReport::escapesAndEmpty()
     QHash<QString, Table> none;
     QVERIFY(parse(ReportGenerator::html(ReportInput()), &none, &text, &images));
     QCOMPARE(none.value(QStringLiteral("runs")).rows.size(), 0);
+}
+
+void TestReport::answerFirst()
+{
+    // Issue 14, part 3: what was compared, the comparison chart, what the tests show together and what limited
+    // each come before the figures; the plan, the environment, the runs and the warnings follow as an appendix.
+    const QString html = ReportGenerator::html(m_input);
+    const QList<qsizetype> at{html.indexOf(QStringLiteral("<p>Compared: tcp-send on ")), html.indexOf(QStringLiteral("<img ")),
+                              html.indexOf(QStringLiteral("<h2>What the tests show together</h2>")),
+                              html.indexOf(QStringLiteral("<h2>Results</h2>")), html.indexOf(QStringLiteral(">Appendix: ")),
+                              html.indexOf(QStringLiteral("<h2>Plan</h2>")), html.indexOf(QStringLiteral("<h2>Runs</h2>")),
+                              html.indexOf(QStringLiteral("<h2>Warnings</h2>"))};
+    for (qsizetype i = 0; i < at.size(); ++i) {
+        QVERIFY2(at.at(i) > 0, qPrintable(QStringLiteral("part %1 missing").arg(i)));
+        if (i > 0)
+            QVERIFY2(at.at(i) > at.at(i - 1), qPrintable(QStringLiteral("part %1 before part %2").arg(i).arg(i - 1)));
+    }
+    // linux-fs 117/118/119 against win-fs 100/102 MB/s: +17%, and the intervals do not overlap.
+    QVERIFY2(html.contains(QStringLiteral("tcp-send @ 1500 B: linux-fs (")) && html.contains(QStringLiteral("118.0 MB/s against win-fs (")),
+             qPrintable(html));
+    QVERIFY(html.contains(QStringLiteral("101.0 MB/s: +17%, beyond the noise.")));
+    QVERIFY2(!html.contains(QStringLiteral("hover"), Qt::CaseInsensitive), "a printed report asks nobody to hover");
 }
 
 void TestReport::writesFile()

@@ -438,8 +438,9 @@ void ComparisonChart::setNote(QStringList lines)
     if (lines.size() > kNoteLines) {
         const qsizetype more = lines.size() - kNoteLines;
         lines = lines.mid(0, kNoteLines);
-        lines << tr("... and %n more bar(s) with a warning (red outline): hover a bar for its warning", nullptr,
-                    int(more));
+        // No "hover": the chart is also printed. The summary table and the report's Warnings list each in full.
+        lines << tr("... and %n more bar(s) with a warning (red outline): each warning is in the summary per test "
+                    "and in the report's Warnings", nullptr, int(more));
     }
     m_note->setText(lines.join(QLatin1Char('\n')));
 }

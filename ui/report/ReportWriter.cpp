@@ -13,7 +13,7 @@
 namespace wb {
 
 namespace {
-constexpr QSize kChartSize{1400, 800};
+constexpr QSize kChartSize{900, 500}; // fonts stay readable when the PDF lays it 620 px wide
 }
 
 QList<ReportChart> ReportWriter::renderCharts(const RunResultList &runs, RateUnit unit, int maxTests)
