@@ -1,7 +1,10 @@
 #include "Iperf3Responder.h"
 
 #include "Iperf3ServerOutput.h"
+#include "net/BulkReceiver.h"
+#include "net/BulkSender.h"
 #include "net/ListenSocket.h"
+#include "net/Pacer.h"
 #include "net/Socket.h"
 #include "net/TcpInfo.h"
 #include "wire/PrintableText.h"
@@ -784,7 +787,6 @@ private:
         m_total.assign(m_n, 0);
         m_base.assign(m_n, 0);
         m_retransBase.assign(m_n, 0);
-        m_offset.assign(m_n, 0);
         m_open.assign(m_n, true);
         m_udpSent.assign(m_n, 0);
         m_udpSentBase.assign(m_n, 0);
@@ -794,16 +796,16 @@ private:
         m_cpu0 = ip::ThreadCpuTimes::now();
         m_lastProgress = m_t0;
         m_blockSize = m_rec.blockSize;
-        if (m_reverse) {
-            m_block.resize(m_blockSize);
-            for (int i = 0; i < m_blockSize; ++i)
-                m_block[i] = char('0' + i % 10);
-        } else {
-            m_block.resize(qMax(m_blockSize, 256 * 1024)); // fewer recv() calls than one per block
-        }
+        // The streams share one block of iperf3's digits; a UDP sender stamps each datagram's header into it.
+        if (m_reverse && m_udp)
+            m_datagram = BulkSender::pattern(m_blockSize, '0', 10);
+        else if (m_reverse)
+            m_senders.assign(m_n, BulkSender(BulkSender::pattern(m_blockSize, '0', 10)));
+        else // polled, so no low-water mark (it would hold back poll() too)
+            m_receiver.emplace(qMax(m_blockSize, 256 * 1024), BulkReceiver::Wake::EveryArrival); // fewer recv() calls than one per block
         // Pacing of what we send: --max-rate for all streams together, -b for each stream.
-        m_totalRate = m_reverse ? cfg.maxRateBytesPerSec : 0;
-        m_streamRate = m_reverse ? m_params.bitrate / 8 : 0;
+        m_totalPace = Pacer(m_reverse ? cfg.maxRateBytesPerSec : 0, m_t0);
+        m_streamPace = Pacer(m_reverse ? m_params.bitrate / 8 : 0, m_t0);
         if (t.omitSeconds == 0)
             startMeasuring(m_t0);
         if (m_output->enabled())
@@ -899,14 +901,13 @@ private:
         qint64 sentTotal = 0;
         for (qint64 v : m_total)
             sentTotal += v;
-        const double elapsed = double(now - m_t0) / 1e9;
-        const bool totalHeld = m_totalRate > 0 && double(sentTotal) >= double(m_totalRate) * elapsed;
+        const bool totalHeld = m_totalPace.ahead(sentTotal, now);
         m_fds.assign(1, {m_control.get(), POLLIN, 0});
         bool held = totalHeld;
         for (size_t i = 0; i < m_n; ++i) {
             if (!m_open[i])
                 continue;
-            if (m_reverse && (totalHeld || (m_streamRate > 0 && double(m_total[i]) >= double(m_streamRate) * elapsed))) {
+            if (m_reverse && (totalHeld || m_streamPace.ahead(m_total[i], now))) {
                 held = true;
                 continue;
             }
@@ -973,21 +974,15 @@ private:
             timespec ts{};
             wallSeconds(&ts);
             const ip::UdpHeader header{quint32(ts.tv_sec), quint32(ts.tv_nsec / 1000), quint64(m_udpSent[i] + 1)};
-            header.write(m_block.data(), m_params.udpCounters64);
-            got = ::send(m_streams[i].get(), m_block.constData(), size_t(m_blockSize), MSG_NOSIGNAL | MSG_DONTWAIT);
+            header.write(m_datagram.data(), m_params.udpCounters64);
+            got = ::send(m_streams[i].get(), m_datagram.constData(), size_t(m_blockSize), MSG_NOSIGNAL | MSG_DONTWAIT);
             if (got > 0)
                 ++m_udpSent[i];
         } else if (m_reverse) {
-            qsizetype chunk = m_blockSize - m_offset[i];
-            if (m_totalRate > 0)
-                chunk = qMin<qsizetype>(chunk, qMax<qint64>(1, m_totalRate / 100)); // at most 10 ms worth
-            if (m_streamRate > 0)
-                chunk = qMin<qsizetype>(chunk, qMax<qint64>(1, m_streamRate / 100));
-            got = ::send(m_streams[i].get(), m_block.constData() + m_offset[i], size_t(chunk), MSG_NOSIGNAL | MSG_DONTWAIT);
-            if (got > 0)
-                m_offset[i] = (m_offset[i] + got) % m_blockSize;
+            const qint64 most = qMin(m_totalPace.chunk(BulkSender::kWhole), m_streamPace.chunk(BulkSender::kWhole)); // at most 10 ms worth
+            got = m_senders[i].sendSome(m_streams[i].get(), MSG_NOSIGNAL | MSG_DONTWAIT, most);
         } else {
-            got = ::recv(m_streams[i].get(), m_block.data(), size_t(m_block.size()), MSG_DONTWAIT);
+            got = m_receiver->receiveSome(m_streams[i].get(), MSG_DONTWAIT);
             if (got == 0 && m_udp)
                 return true; // an empty datagram: nothing iperf3 sends, nothing to count
             if (got == 0) {
@@ -995,13 +990,13 @@ private:
                 return false;
             }
             ip::UdpHeader header;
-            if (m_udp && ip::UdpHeader::read(m_block.constData(), got, m_params.udpCounters64, &header))
+            if (m_udp && ip::UdpHeader::read(m_receiver->data(), got, m_params.udpCounters64, &header))
                 m_udpStats[i].add(header.counter, header.sec + header.usec / 1e6, wallSeconds());
         }
         if (got > 0) {
             m_total[i] += got;
             m_lastProgress = now;
-            return !(m_totalRate > 0 || m_streamRate > 0); // paced: re-check the pace
+            return !(m_totalPace.active() || m_streamPace.active()); // paced: re-check the pace
         }
         if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
             return false;
@@ -1221,8 +1216,8 @@ private:
         } else if (udp) {
             line += QStringLiteral(", %1 datagrams sent").arg(rec.udpPackets);
         }
-        if (m_totalRate > 0)
-            line += QStringLiteral(" (paced to at most %1 MB/s by --max-rate)").arg(m_totalRate / 1e6, 0, 'f', 1);
+        if (m_totalPace.active())
+            line += QStringLiteral(" (paced to at most %1 MB/s by --max-rate)").arg(m_totalPace.bytesPerSec() / 1e6, 0, 'f', 1);
         if (!m_notes.isEmpty())
             line += QStringLiteral(" (%1)").arg(m_notes.join(QLatin1String("; ")));
         if (rec.stoppedByClient)
@@ -1262,7 +1257,6 @@ private:
     qint64 m_overrun = 0;
     qint64 m_idleNs = 0;
     std::vector<qint64> m_total, m_base, m_retransBase;
-    std::vector<qsizetype> m_offset;
     std::vector<bool> m_open;
     std::vector<qint64> m_udpSent, m_udpSentBase;
     std::vector<ip::UdpReceiveStats> m_udpStats, m_udpBase;
@@ -1271,9 +1265,11 @@ private:
     ip::ThreadCpuTimes m_cpu0;
     qint64 m_lastProgress = 0;
     int m_blockSize = 0;
-    QByteArray m_block;
-    qint64 m_totalRate = 0;
-    qint64 m_streamRate = 0;
+    QByteArray m_datagram;                  ///< UDP -R: the datagram we send, its header stamped each time
+    std::vector<BulkSender> m_senders;      ///< TCP -R: one per stream
+    std::optional<BulkReceiver> m_receiver; ///< receiving: one buffer for every stream
+    Pacer m_totalPace;                      ///< --max-rate, all streams together
+    Pacer m_streamPace;                     ///< -b, each stream
     End m_end = End::Broken;
     QString m_problem;
 

@@ -1,7 +1,10 @@
 #include "Responder.h"
 
 #include "analysis/LinkTrust.h"
+#include "net/BulkReceiver.h"
+#include "net/BulkSender.h"
 #include "net/ListenSocket.h"
+#include "net/Pacer.h"
 #include "net/Socket.h"
 #include "net/TcpInfo.h"
 #include "stats/ReceiveWindow.h"
@@ -605,16 +608,14 @@ private:
     {
         const int idleMs = d->cfg.idleTimeoutMs;
         const qint64 intervalNs = qint64(m_req.sampleIntervalMs) * kMsNs;
-        std::vector<char> buf(size_t(qMax(m_req.messageSize, kMinDataBuffer)));
+        BulkReceiver receiver(qMax(m_req.messageSize, kMinDataBuffer), BulkReceiver::Wake::LowWater, m_req.recvBuffer);
         ReceiveWindow window(qint64(m_req.warmupMs) * kMsNs);
         qint64 nextProgress = m_start + intervalNs;
         const qint64 giveUp = m_start + (qint64(m_req.durationMs) + m_req.warmupMs + 30000) * kMsNs;
         for (;;) {
-            const ssize_t n = ::recv(m_data.get(), buf.data(), buf.size(), 0);
-            const qint64 now = nowNs();
+            qint64 now = 0;
+            const ssize_t n = receiver.receiveSome(m_data.get(), 0, &now);
             if (n > 0) {
-                if (window.totalBytes() == 0)
-                    setReceiveLowWater(m_data.get(), m_req.recvBuffer);
                 window.add(n, now);
             } else if (n == 0) {
                 break; // the client is done
@@ -648,57 +649,39 @@ private:
                 break;
             }
         }
-        const TcpInfo ti = TcpInfo::of(m_data.get());
+        takeTcpInfo();
         m_result.bytes = window.measuredBytes();
         m_result.seconds = window.measuredSeconds();
         m_result.warmupMs = m_req.warmupMs;
         m_result.totalBytes = window.totalBytes();
-        m_result.mss = ti.sndMss;
-        m_result.rttUs = ti.rttUs;
-        m_result.rttVarUs = ti.rttVarUs;
-        m_result.retransmits = ti.totalRetrans;
     }
 
     /// tcp-recv: we send for the requested duration, then half-close; the client counts.
     void send()
     {
-        std::vector<char> buf(size_t(m_req.messageSize));
-        for (size_t i = 0; i < buf.size(); ++i)
-            buf[i] = char('a' + i % 26);
-        qint64 sent = 0;
-        size_t off = 0;
+        BulkSender sender(BulkSender::pattern(m_req.messageSize, 'a', 26));
         const qint64 end = m_start + (qint64(m_req.durationMs) + m_req.warmupMs) * kMsNs; // the client leaves the warm-up out
         qint64 nextCheck = m_start + 20 * kMsNs;
-        const qint64 rate = d->cfg.maxRateBytesPerSec;
+        // --max-rate: never ahead of rate x elapsed time, in chunks of at most 10 ms worth of data.
+        const Pacer pacer(d->cfg.maxRateBytesPerSec, m_start);
         for (;;) {
             const qint64 now = nowNs();
             if (now >= end)
                 break;
-            size_t chunk = buf.size() - off;
-            if (rate > 0) {
-                // --max-rate: never ahead of rate x elapsed time, in chunks of at most 10 ms worth of data.
-                const qint64 dueNs = m_start + qint64(double(sent) * 1e9 / double(rate));
-                if (dueNs > now) {
-                    std::this_thread::sleep_for(std::chrono::nanoseconds(qMin<qint64>(dueNs - now, 10 * kMsNs)));
-                    if (nowNs() >= nextCheck) {
-                        nextCheck = nowNs() + 20 * kMsNs;
-                        pollControl();
-                        if (stopping())
-                            m_problem = QStringLiteral("wirebenchd is shutting down");
-                        if (m_clientStopped || !m_problem.isEmpty())
-                            break;
-                    }
-                    continue;
+            if (pacer.ahead(sender.sent(), now)) {
+                std::this_thread::sleep_for(std::chrono::nanoseconds(qMin<qint64>(pacer.dueNs(sender.sent()) - now, 10 * kMsNs)));
+                if (nowNs() >= nextCheck) {
+                    nextCheck = nowNs() + 20 * kMsNs;
+                    pollControl();
+                    if (stopping())
+                        m_problem = QStringLiteral("wirebenchd is shutting down");
+                    if (m_clientStopped || !m_problem.isEmpty())
+                        break;
                 }
-                chunk = qMin<size_t>(chunk, size_t(qMax<qint64>(1, rate / 100)));
+                continue;
             }
-            const ssize_t n = ::send(m_data.get(), buf.data() + off, chunk, MSG_NOSIGNAL);
-            if (n > 0) {
-                sent += n;
-                off += size_t(n);
-                if (off == buf.size())
-                    off = 0;
-            } else if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+            const ssize_t n = sender.sendSome(m_data.get(), MSG_NOSIGNAL, pacer.chunk(BulkSender::kWhole));
+            if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
                 if (errno == EPIPE || errno == ECONNRESET)
                     m_clientStopped = true; // the client closed the data connection: a stop
                 else
@@ -717,8 +700,14 @@ private:
             }
         }
         ::shutdown(m_data.get(), SHUT_WR);
+        takeTcpInfo();
+        m_result.senderBytes = sender.sent();
+    }
+
+    /// The data connection's MSS, RTT and retransmits, as TCP_INFO says them at the end of the data phase.
+    void takeTcpInfo()
+    {
         const TcpInfo ti = TcpInfo::of(m_data.get());
-        m_result.senderBytes = sent;
         m_result.mss = ti.sndMss;
         m_result.rttUs = ti.rttUs;
         m_result.rttVarUs = ti.rttVarUs;

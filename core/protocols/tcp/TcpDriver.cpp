@@ -3,6 +3,8 @@
 #include "model/Frame.h"
 #include "identity/HelloIdentityProbe.h"
 #include "identity/IdentityProbeSocket.h"
+#include "net/BulkReceiver.h"
+#include "net/BulkSender.h"
 #include "net/Socket.h"
 #include "net/TcpInfo.h"
 #include "protocols/ThroughputMeter.h"
@@ -516,11 +518,7 @@ void TcpRun::drainControl(int timeoutMs)
 void TcpRun::sendData()
 {
     const qint64 intervalNs = qint64(m_req.sampleIntervalMs) * kMsNs;
-    std::vector<char> buf(size_t(m_req.messageSize));
-    for (size_t i = 0; i < buf.size(); ++i)
-        buf[i] = char('a' + i % 26);
-    qint64 sent = 0;
-    size_t off = 0;
+    BulkSender sender(BulkSender::pattern(m_req.messageSize, 'a', 26));
     const qint64 end = m_start + (qint64(m_req.durationMs) + m_req.warmupMs) * kMsNs; // the receiver leaves the warm-up out
     qint64 nextCheck = m_start + 10 * kMsNs;
     // The samples are the receiver's count, read as the bytes it has acknowledged (TCP_INFO) after a
@@ -532,7 +530,7 @@ void TcpRun::sendData()
     auto sampleAcked = [&] {
         const qint64 acked = TcpInfo::of(m_data.get()).bytesAcked;
         if (acked >= 0)
-            m_meter->setReceived(qBound<qint64>(0, acked - ackedBase, sent)); // the FIN counts one
+            m_meter->setReceived(qBound<qint64>(0, acked - ackedBase, sender.sent())); // the FIN counts one
     };
     for (;;) {
         const qint64 now = nowNs();
@@ -542,13 +540,8 @@ void TcpRun::sendData()
             m_stopped = true;
             break;
         }
-        const ssize_t n = ::send(m_data.get(), buf.data() + off, buf.size() - off, MSG_NOSIGNAL);
-        if (n > 0) {
-            sent += n;
-            off += size_t(n);
-            if (off == buf.size())
-                off = 0;
-        } else if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+        const ssize_t n = sender.sendSome(m_data.get(), MSG_NOSIGNAL);
+        if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
             m_problem = QStringLiteral("the data connection failed mid-test (%1): check the server's log").arg(errnoText(errno));
             break;
         }
@@ -567,13 +560,13 @@ void TcpRun::sendData()
         m_ch->write(control::stopMessage(), nullptr, 200);
     ::shutdown(m_data.get(), SHUT_WR); // the receiver reads to EOF and answers with its count
     m_senderInfo = TcpInfo::of(m_data.get());
-    r.senderBytes = sent;
+    r.senderBytes = sender.sent();
     // Wait for the receiver's count: long after a normal end (draining big buffers on a slow link),
     // briefly after Stop.
     qint64 waitUntil = nowNs() + qint64(m_stopped ? kStopGraceMs : 30000) * kMsNs;
     while (m_problem.isEmpty() && !m_haveResult && nowNs() < waitUntil) {
         // While the socket buffer drains, the last sample ends within a millisecond of the last byte's arrival.
-        const bool draining = !m_progressIsSampled && m_meter->total() < sent;
+        const bool draining = !m_progressIsSampled && m_meter->total() < sender.sent();
         drainControl(draining ? 1 : 100);
         if (draining)
             sampleAcked();
@@ -604,7 +597,7 @@ void TcpRun::sendData()
 
 void TcpRun::receiveData()
 {
-    std::vector<char> buf(size_t(qMax(m_req.messageSize, kMinRecvBuffer)));
+    BulkReceiver receiver(qMax(m_req.messageSize, kMinRecvBuffer), BulkReceiver::Wake::LowWater, m_req.recvBuffer);
     ReceiveWindow window(qint64(m_req.warmupMs) * kMsNs);
     qint64 lastData = m_start;
     qint64 nextCheck = m_start + 100 * kMsNs;
@@ -613,11 +606,9 @@ void TcpRun::receiveData()
             m_stopped = true;
             break;
         }
-        const ssize_t n = ::recv(m_data.get(), buf.data(), buf.size(), 0);
-        const qint64 now = nowNs();
+        qint64 now = 0;
+        const ssize_t n = receiver.receiveSome(m_data.get(), 0, &now);
         if (n > 0) {
-            if (window.totalBytes() == 0)
-                setReceiveLowWater(m_data.get(), m_req.recvBuffer);
             lastData = now;
             window.add(n, now);
             m_meter->add(n);

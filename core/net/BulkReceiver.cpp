@@ -1,0 +1,34 @@
+#include "BulkReceiver.h"
+
+#include "Socket.h"
+
+#include <cerrno>
+
+#include <sys/socket.h>
+
+namespace wb::net {
+
+BulkReceiver::BulkReceiver(qsizetype bufferBytes, Wake wake, int recvBufferBytes)
+    : m_buffer(bufferBytes, Qt::Uninitialized)
+    , m_wake(wake)
+    , m_recvBufferBytes(recvBufferBytes)
+{
+}
+
+ssize_t BulkReceiver::receiveSome(int fd, int flags, qint64 *now)
+{
+    const ssize_t n = ::recv(fd, m_buffer.data(), size_t(m_buffer.size()), flags);
+    if (now) {
+        const int err = errno;
+        *now = nowNs();
+        errno = err;
+    }
+    if (n > 0) {
+        if (m_received == 0 && m_wake == Wake::LowWater)
+            setReceiveLowWater(fd, m_recvBufferBytes);
+        m_received += n;
+    }
+    return n;
+}
+
+} // namespace wb::net
