@@ -41,6 +41,19 @@ struct Args
     QStringList positional;
     QHash<QString, QString> values; ///< --name value
     QSet<QString> flags;            ///< --name
+
+    /// --name N, a whole number of 0 or more, into *value (left as it is when absent); false: say `usage` (exit 2).
+    bool count(const QString &name, int *value, const QString &usage) const
+    {
+        bool ok = true;
+        if (values.contains(name))
+            *value = values.value(name).toInt(&ok);
+        if (!ok || *value < 0) {
+            Console::err(QStringLiteral("wirebench-cli: ") + usage);
+            return false;
+        }
+        return true;
+    }
 };
 
 /// Options that take a value; everything else starting with "--" is a flag.
@@ -114,6 +127,13 @@ qint64 resolveSession(const ResultStore &store, const QString &text)
     return id;
 }
 
+/// The store and the session the first positional argument names (an id, text or "latest"); 0 when either is
+/// missing (said on stderr).
+qint64 openSession(const Args &args, ResultStore *store)
+{
+    return openStore(args, store) ? resolveSession(*store, args.positional.first()) : 0;
+}
+
 QString hostsOf(const SessionInfo &info)
 {
     QStringList parts;
@@ -148,13 +168,9 @@ int sessionsCommand(const Args &args)
     if (!openStore(args, &store))
         return 1;
     SessionFilter filter;
-    bool ok = true;
-    if (args.values.contains(QStringLiteral("limit")))
-        filter.limit = args.values.value(QStringLiteral("limit")).toInt(&ok);
-    if (!ok || filter.limit < 0) {
-        Console::err(QStringLiteral("wirebench-cli: --limit takes a number of sessions, e.g. --limit 10"));
+    if (!args.count(QStringLiteral("limit"), &filter.limit,
+                    QStringLiteral("--limit takes a number of sessions, e.g. --limit 10")))
         return 2;
-    }
     QString error;
     const SessionInfoList list = store.sessions(filter, &error);
     if (!error.isEmpty()) {
@@ -221,9 +237,7 @@ int showCommand(const Args &args)
         return 2;
     }
     ResultStore store;
-    if (!openStore(args, &store))
-        return 1;
-    const qint64 id = resolveSession(store, args.positional.first());
+    const qint64 id = openSession(args, &store);
     if (id == 0)
         return 1;
     SessionInfo info;
@@ -309,9 +323,7 @@ int reportCommand(const Args &args)
     }
 #ifdef WIREBENCH_CLI_CHART
     ResultStore store;
-    if (!openStore(args, &store))
-        return 1;
-    const qint64 id = resolveSession(store, args.positional.first());
+    const qint64 id = openSession(args, &store);
     if (id == 0)
         return 1;
     QString error;
@@ -342,13 +354,9 @@ int importCommand(const Args &args)
     options.hostName = args.values.value(QStringLiteral("name"));
     options.osLabel = args.values.value(QStringLiteral("os"));
     options.source = QFileInfo(file).fileName();
-    bool ok = true;
-    if (args.values.contains(QStringLiteral("frame")))
-        options.frameSize = args.values.value(QStringLiteral("frame")).toInt(&ok);
-    if (!ok || options.frameSize < 0) {
-        Console::err(QStringLiteral("wirebench-cli: --frame takes the Ethernet frame size in bytes, e.g. --frame 1500"));
+    if (!args.count(QStringLiteral("frame"), &options.frameSize,
+                    QStringLiteral("--frame takes the Ethernet frame size in bytes, e.g. --frame 1500")))
         return 2;
-    }
     RunResultList runs;
     QString error;
     if (!Iperf3Import::fromFile(file, &runs, &error, options)) {

@@ -87,16 +87,17 @@ bool parseListen(const QString &text, QHostAddress *address, quint16 *port, QStr
     return true;
 }
 
-/// A positive number option within [minValue, maxValue]; false with a message on stderr.
-bool readNumber(const QCommandLineParser &parser, const QCommandLineOption &option, double minValue, double maxValue, double *out)
+/// A positive number option within [minValue, maxValue]; false with a message on stderr that calls it `what`.
+bool readNumber(const QCommandLineParser &parser, const QCommandLineOption &option, double minValue, double maxValue, double *out,
+                const char *what = "a number")
 {
     if (!parser.isSet(option))
         return true;
     bool ok = false;
     const double v = parser.value(option).toDouble(&ok);
     if (!ok || v < minValue || v > maxValue) {
-        std::fprintf(stderr, "wirebenchd: --%s: \"%s\" is not a number from %g to %g\n", qPrintable(option.names().constFirst()),
-                     qPrintable(parser.value(option)), minValue, maxValue);
+        std::fprintf(stderr, "wirebenchd: --%s: \"%s\" is not %s from %g to %g\n", qPrintable(option.names().constFirst()),
+                     qPrintable(parser.value(option)), what, minValue, maxValue);
         return false;
     }
     *out = v;
@@ -198,34 +199,26 @@ void Options::addTo(QCommandLineParser &parser) const
 /// --listen, --max-duration and --iperf3-port into the config; false with a message on stderr.
 bool readAddressAndDuration(const QCommandLineParser &parser, const Options &o, wb::ResponderConfig *config, quint16 *iperf3Port)
 {
-    const auto &listenOption = o.listenOption;
-    const auto &maxDurationOption = o.maxDurationOption;
-    const auto &iperf3PortOption = o.iperf3PortOption;
     config->address = QHostAddress(QHostAddress::AnyIPv4);
-    if (parser.isSet(listenOption)) {
+    if (parser.isSet(o.listenOption)) {
         QString error;
-        if (!parseListen(parser.value(listenOption), &config->address, &config->port, &error)) {
+        if (!parseListen(parser.value(o.listenOption), &config->address, &config->port, &error)) {
             std::fprintf(stderr, "wirebenchd: --listen: %s\n", qPrintable(error));
             return false;
         }
     }
-    if (parser.isSet(maxDurationOption)) {
-        bool ok = false;
-        const double seconds = parser.value(maxDurationOption).toDouble(&ok);
-        if (!ok || seconds < 1 || seconds > 24 * 3600) {
-            std::fprintf(stderr, "wirebenchd: --max-duration: \"%s\" is not a number of seconds from 1 to 86400\n",
-                         qPrintable(parser.value(maxDurationOption)));
-            return false;
-        }
+    double seconds = 0;
+    if (!readNumber(parser, o.maxDurationOption, 1, 24 * 3600, &seconds, "a number of seconds"))
+        return false;
+    if (parser.isSet(o.maxDurationOption))
         config->maxDurationMs = int(seconds * 1000);
-    }
 
-    if (parser.isSet(iperf3PortOption)) {
+    if (parser.isSet(o.iperf3PortOption)) {
         bool ok = false;
-        const uint p = parser.value(iperf3PortOption).toUInt(&ok);
+        const uint p = parser.value(o.iperf3PortOption).toUInt(&ok);
         if (!ok || p > 65535) {
             std::fprintf(stderr, "wirebenchd: --iperf3-port: \"%s\" is not a port number (0-65535; 0 = off)\n",
-                         qPrintable(parser.value(iperf3PortOption)));
+                         qPrintable(parser.value(o.iperf3PortOption)));
             return false;
         }
         *iperf3Port = quint16(p);
@@ -237,21 +230,13 @@ bool readAddressAndDuration(const QCommandLineParser &parser, const Options &o, 
 /// The limits and the allow-list into the config; false with a message on stderr.
 bool readLimits(const QCommandLineParser &parser, const Options &o, wb::ResponderConfig *config)
 {
-    const auto &maxRateOption = o.maxRateOption;
-    const auto &maxConcurrentOption = o.maxConcurrentOption;
-    const auto &queueOption = o.queueOption;
-    const auto &handshakeTimeoutOption = o.handshakeTimeoutOption;
-    const auto &idleTimeoutOption = o.idleTimeoutOption;
-    const auto &maxMessageOption = o.maxMessageOption;
-    const auto &maxConnectionsOption = o.maxConnectionsOption;
-    const auto &allowOption = o.allowOption;
     config->maxQueued = 4;
     double rateMBps = 0, concurrent = config->maxConcurrent, queue = config->maxQueued, handshake = config->handshakeTimeoutMs / 1000.0,
            idle = config->idleTimeoutMs / 1000.0, maxMessage = config->maxControlMessageBytes, maxConnections = config->maxConnections;
-    if (!readNumber(parser, maxRateOption, 0.001, 1e6, &rateMBps) || !readNumber(parser, maxConcurrentOption, 1, 64, &concurrent)
-        || !readNumber(parser, queueOption, 0, 1000, &queue) || !readNumber(parser, handshakeTimeoutOption, 0.1, 600, &handshake)
-        || !readNumber(parser, idleTimeoutOption, 1, 3600, &idle) || !readNumber(parser, maxMessageOption, 256, 16 * 1024 * 1024, &maxMessage)
-        || !readNumber(parser, maxConnectionsOption, 1, 10000, &maxConnections))
+    if (!readNumber(parser, o.maxRateOption, 0.001, 1e6, &rateMBps) || !readNumber(parser, o.maxConcurrentOption, 1, 64, &concurrent)
+        || !readNumber(parser, o.queueOption, 0, 1000, &queue) || !readNumber(parser, o.handshakeTimeoutOption, 0.1, 600, &handshake)
+        || !readNumber(parser, o.idleTimeoutOption, 1, 3600, &idle) || !readNumber(parser, o.maxMessageOption, 256, 16 * 1024 * 1024, &maxMessage)
+        || !readNumber(parser, o.maxConnectionsOption, 1, 10000, &maxConnections))
         return false;
     config->maxRateBytesPerSec = qint64(rateMBps * 1e6);
     config->maxConcurrent = int(concurrent);
@@ -260,7 +245,7 @@ bool readLimits(const QCommandLineParser &parser, const Options &o, wb::Responde
     config->idleTimeoutMs = int(idle * 1000);
     config->maxControlMessageBytes = int(maxMessage);
     config->maxConnections = int(maxConnections);
-    for (const QString &cidr : parser.values(allowOption)) {
+    for (const QString &cidr : parser.values(o.allowOption)) {
         const auto net = QHostAddress::parseSubnet(cidr.trimmed());
         if (net.first.isNull()) {
             std::fprintf(stderr, "wirebenchd: --allow: \"%s\" is not a network (write e.g. 192.168.1.0/24)\n", qPrintable(cidr));
@@ -275,15 +260,13 @@ bool readLimits(const QCommandLineParser &parser, const Options &o, wb::Responde
 /// The key, or open mode: the line that says which goes in *mode. False with a message on stderr.
 bool readKey(const QCommandLineParser &parser, const Options &o, wb::ResponderConfig *config, QString *mode)
 {
-    const auto &openOption = o.openOption;
-    const auto &keyFileOption = o.keyFileOption;
     // The key: asked for unless --open, or unless only this computer can reach us (as the GUI's embedded responder).
-    if (parser.isSet(openOption)) {
+    if (parser.isSet(o.openOption)) {
         *mode = QStringLiteral("open mode: no key asked (--open)");
-    } else if (isLoopback(config->address) && !parser.isSet(keyFileOption)) {
+    } else if (isLoopback(config->address) && !parser.isSet(o.keyFileOption)) {
         *mode = QStringLiteral("open mode: loopback only");
     } else {
-        const QString path = parser.isSet(keyFileOption) ? parser.value(keyFileOption) : wb::auth::defaultKeyFilePath();
+        const QString path = parser.isSet(o.keyFileOption) ? parser.value(o.keyFileOption) : wb::auth::defaultKeyFilePath();
         bool created = false;
         QString error;
         if (!wb::auth::loadOrCreateKeyFile(path, &config->key, &created, &error)) {

@@ -3,6 +3,7 @@
 #include "analysis/RunAnalyzer.h"
 #include "analysis/SessionFindings.h"
 #include "model/Frame.h"
+#include "protocols/DriverRegistry.h"
 #include "stats/TestSummary.h"
 #include "storage/ResultStore.h"
 
@@ -206,10 +207,11 @@ void writePlan(Html &h, const SessionInfo &s)
         {QStringLiteral("Streams"), QString::number(p.streams)},
         {QStringLiteral("Sample interval"), withUnit(QString::number(p.sampleIntervalMs), QStringLiteral("ms"))},
     };
-    bool fileProtocols = false;
-    for (const QString &proto : s.protocols)
-        fileProtocols = fileProtocols || proto.startsWith(QLatin1String("ftp")) || proto.startsWith(QLatin1String("smb"))
-                        || proto.startsWith(QLatin1String("copy"));
+    bool fileProtocols = false; // a protocol that moves a file (FTP, SMB, copy) rather than running for a time
+    for (const QString &proto : s.protocols) {
+        const ProtocolInfo *info = DriverRegistry::find(proto);
+        fileProtocols = fileProtocols || (info && !info->timed);
+    }
     if (fileProtocols)
         planFacts.append({QStringLiteral("File size"), sizeText(p.fileSizeBytes)});
     h.definitions(planFacts);

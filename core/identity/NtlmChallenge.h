@@ -21,15 +21,18 @@ struct NtlmChallenge
     QString dnsComputer;       ///< MsvAvDnsComputerName
     QString dnsDomain;         ///< MsvAvDnsDomainName
 
-    static constexpr quint32 kNegotiateUnicode = 0x00000001;
-    static constexpr quint32 kRequestTarget = 0x00000004;
-    static constexpr quint32 kNegotiateNtlm = 0x00000200;
-    static constexpr quint32 kAlwaysSign = 0x00008000;
-    static constexpr quint32 kExtendedSessionSecurity = 0x00080000;
-    static constexpr quint32 kTargetInfo = 0x00800000;
-    static constexpr quint32 kNegotiateVersion = 0x02000000;
-    static constexpr quint32 kNegotiate128 = 0x20000000;
-    static constexpr quint32 kNegotiate56 = 0x80000000;
+    /// The NEGOTIATE flags ([MS-NLMP] 2.2.2.5) the probe asks for or reads, as one set of bits.
+    enum : quint32 {
+        kNegotiateUnicode = 0x00000001,
+        kRequestTarget = 0x00000004,
+        kNegotiateNtlm = 0x00000200,
+        kAlwaysSign = 0x00008000,
+        kExtendedSessionSecurity = 0x00080000,
+        kTargetInfo = 0x00800000,
+        kNegotiateVersion = 0x02000000,
+        kNegotiate128 = 0x20000000,
+        kNegotiate56 = 0x80000000,
+    };
 
     /// A NEGOTIATE (type 1) message asking for the server's version and target information.
     static QByteArray negotiateMessage();

@@ -29,10 +29,13 @@ struct Smb1SessionSetup
 
     static constexpr quint8 kNegotiate = 0x72;
     static constexpr quint8 kSessionSetupAndX = 0x73;
-    static constexpr quint16 kFlags2Unicode = 0x8000;
-    static constexpr quint16 kFlags2NtStatus = 0x4000;
-    static constexpr quint16 kFlags2ExtendedSecurity = 0x0800;
-    static constexpr quint16 kFlags2LongNames = 0x0001;
+    /// The header's Flags2 bits ([MS-CIFS] 2.2.3.1) the probe sets or reads.
+    enum : quint16 {
+        kFlags2Unicode = 0x8000,
+        kFlags2NtStatus = 0x4000,
+        kFlags2ExtendedSecurity = 0x0800,
+        kFlags2LongNames = 0x0001,
+    };
     static constexpr quint32 kCapExtendedSecurity = 0x80000000;
     static constexpr quint32 kStatusMoreProcessing = 0xC0000016;
     static constexpr int kHeaderBytes = 32;

@@ -6,6 +6,27 @@
 
 namespace wb {
 
+namespace {
+
+// TestParams' whole numbers and their keys: written and read by one table.
+struct IntParam
+{
+    const char *key;
+    int TestParams::*member;
+};
+constexpr IntParam kIntParams[] = {
+    {"duration_ms", &TestParams::durationMs},
+    {"message_size", &TestParams::messageSize},
+    {"send_buffer", &TestParams::sendBufferBytes},
+    {"recv_buffer", &TestParams::recvBufferBytes},
+    {"sample_interval_ms", &TestParams::sampleIntervalMs},
+    {"warmup_ms", &TestParams::warmupMs},
+    {"streams", &TestParams::streams},
+    {"min_repetitions", &TestParams::minRepetitions},
+};
+
+} // namespace
+
 QJsonObject PlanJson::hostToJson(const Host &host)
 {
     QJsonObject o;
@@ -38,17 +59,11 @@ Host PlanJson::hostFromJson(const QJsonObject &o)
 QJsonObject PlanJson::paramsToJson(const TestParams &p)
 {
     QJsonObject o;
-    o[QLatin1String("duration_ms")] = p.durationMs;
-    o[QLatin1String("message_size")] = p.messageSize;
-    o[QLatin1String("send_buffer")] = p.sendBufferBytes;
-    o[QLatin1String("recv_buffer")] = p.recvBufferBytes;
-    o[QLatin1String("sample_interval_ms")] = p.sampleIntervalMs;
-    o[QLatin1String("warmup_ms")] = p.warmupMs;
-    o[QLatin1String("streams")] = p.streams;
+    for (const IntParam &field : kIntParams)
+        o[QLatin1String(field.key)] = p.*field.member;
     o[QLatin1String("file_size")] = double(p.fileSizeBytes);
     o[QLatin1String("stop_on_error")] = p.stopOnError;
     o[QLatin1String("stable_target_percent")] = p.stableTargetPercent;
-    o[QLatin1String("min_repetitions")] = p.minRepetitions;
     o[QLatin1String("options")] = QJsonObject::fromVariantMap(Secrets::without(p.options));
     return o;
 }
@@ -56,17 +71,11 @@ QJsonObject PlanJson::paramsToJson(const TestParams &p)
 TestParams PlanJson::paramsFromJson(const QJsonObject &o)
 {
     TestParams p;
-    p.durationMs = o.value(QLatin1String("duration_ms")).toInt(p.durationMs);
-    p.messageSize = o.value(QLatin1String("message_size")).toInt(p.messageSize);
-    p.sendBufferBytes = o.value(QLatin1String("send_buffer")).toInt(p.sendBufferBytes);
-    p.recvBufferBytes = o.value(QLatin1String("recv_buffer")).toInt(p.recvBufferBytes);
-    p.sampleIntervalMs = o.value(QLatin1String("sample_interval_ms")).toInt(p.sampleIntervalMs);
-    p.warmupMs = o.value(QLatin1String("warmup_ms")).toInt(p.warmupMs);
-    p.streams = o.value(QLatin1String("streams")).toInt(p.streams);
+    for (const IntParam &field : kIntParams)
+        p.*field.member = o.value(QLatin1String(field.key)).toInt(p.*field.member);
     p.fileSizeBytes = qint64(o.value(QLatin1String("file_size")).toDouble(double(p.fileSizeBytes)));
     p.stopOnError = o.value(QLatin1String("stop_on_error")).toBool(p.stopOnError);
     p.stableTargetPercent = o.value(QLatin1String("stable_target_percent")).toDouble(p.stableTargetPercent);
-    p.minRepetitions = o.value(QLatin1String("min_repetitions")).toInt(p.minRepetitions);
     p.options = Secrets::without(o.value(QLatin1String("options")).toObject().toVariantMap());
     return p;
 }

@@ -14,10 +14,14 @@ namespace wb {
 class PlanJson
 {
 public:
+    /// A host: name, address, port, OS label, server type, link speed, whether it is the built-in responder, and
+    /// its options.
     static QJsonObject hostToJson(const Host &host);
     static Host hostFromJson(const QJsonObject &object);
+    /// A plan's parameters; a key the JSON lacks keeps TestParams' default.
     static QJsonObject paramsToJson(const TestParams &params);
     static TestParams paramsFromJson(const QJsonObject &object);
+    /// A whole plan: its hosts, protocols, frame sizes, repetitions, host order and parameters.
     static QJsonObject planToJson(const TestPlan &plan);
     static TestPlan planFromJson(const QJsonObject &object);
 };

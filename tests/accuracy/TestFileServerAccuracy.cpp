@@ -5,10 +5,8 @@
 #include "analysis/Ceiling.h"
 #include "model/Frame.h"
 #include "engine/Engine.h"
-#include "support/EngineRun.h"
 #include "support/PeerTools.h"
 #include "plan/TestPlan.h"
-#include "protocols/transfer/TransferSettings.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -166,17 +164,9 @@ Host TestFileServerAccuracy::labHost(const QString &protocol, qint64 size) const
                                           : QStringLiteral("put"),
                                   size);
     if (protocol.startsWith(QLatin1String("ftp"))) {
-        h.options.insert(QStringLiteral("ftp.user"), m_fixture->user());
-        h.options.insert(QStringLiteral("ftp.password"), m_fixture->password());
-        h.options.insert(QStringLiteral("ftp.port"), 21);
-        h.options.insert(QStringLiteral("ftp.path"), file);
+        h.options = m_servers->ftpOptions(file);
     } else {
-        h.options.insert(QStringLiteral("smb.share"), QStringLiteral("wbshare"));
-        h.options.insert(QStringLiteral("smb.user"), m_fixture->user());
-        h.options.insert(QStringLiteral("smb.password"), m_fixture->password());
-        h.options.insert(QStringLiteral("smb.domain"), QStringLiteral("WBTEST"));
-        h.options.insert(QStringLiteral("smb.port"), 445);
-        h.options.insert(QStringLiteral("smb.path"), file);
+        h.options = m_servers->smbOptions(file);
         if (const int io = qEnvironmentVariableIntValue("WIREBENCH_SMB_IO_SIZE"); io > 0)
             h.options.insert(QStringLiteral("smb.io_size"), io);
     }
@@ -208,26 +198,9 @@ double TestFileServerAccuracy::peerRatio(const QString &protocol, qint64 size, d
 
 RunResult TestFileServerAccuracy::runOnce(const QString &protocol, int frame, qint64 size)
 {
-    TestPlan plan;
-    plan.hosts = {labHost(protocol, size)};
-    plan.protocols = {protocol};
-    plan.frameSizes = {frame};
-    plan.repetitions = 1;
-    plan.params.fileSizeBytes = size;
     // The client's disk is out of it: generated data, discarded data.
-    plan.params.options.insert(QLatin1String(TransferSettings::SourceKey), QStringLiteral("memory"));
-    plan.params.options.insert(QLatin1String(TransferSettings::SinkKey), QStringLiteral("memory"));
-    plan.params.options.insert(QLatin1String(TransferSettings::CreateSeedKey), false);
-    QString error;
-    const RunResultList results = test::runPlanToEnd(plan, 120000, &error); // the engine's thread: the client's namespace
-    RunResult r;
-    r.error = error;
-    if (!results.isEmpty() && error.isEmpty())
-        r = results.first();
-    // What a write stored would only fill the tmpfs.
-    QFile::remove(m_fixture->ftpRoot() + QLatin1Char('/') + fileName(QStringLiteral("put"), size));
-    QFile::remove(m_fixture->smbRoot() + QLatin1Char('/') + fileName(QStringLiteral("put"), size));
-    return r;
+    const TestPlan plan = test::LabFileServers::memoryPlan({labHost(protocol, size)}, {protocol}, frame, size);
+    return m_servers->runOne(plan, fileName(QStringLiteral("put"), size));
 }
 
 void TestFileServerAccuracy::goodputMatchesTheory_data()

@@ -4,9 +4,7 @@
 #include "../protocols/FileServerFixture.h"
 #include "analysis/Ceiling.h"
 #include "engine/Engine.h"
-#include "support/EngineRun.h"
 #include "plan/TestPlan.h"
-#include "protocols/transfer/TransferSettings.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -142,43 +140,19 @@ Host TestLiveSamples::labHost(const QString &protocol, qint64 size) const
     if (protocol.startsWith(QLatin1String("tcp"))) {
         h.port = 5301;
     } else if (protocol.startsWith(QLatin1String("ftp"))) {
-        h.options.insert(QStringLiteral("ftp.user"), m_fixture->user());
-        h.options.insert(QStringLiteral("ftp.password"), m_fixture->password());
-        h.options.insert(QStringLiteral("ftp.port"), 21);
-        h.options.insert(QStringLiteral("ftp.path"), file);
+        h.options = m_servers->ftpOptions(file);
     } else {
-        h.options.insert(QStringLiteral("smb.share"), test::LabFileServers::share());
-        h.options.insert(QStringLiteral("smb.user"), m_fixture->user());
-        h.options.insert(QStringLiteral("smb.password"), m_fixture->password());
-        h.options.insert(QStringLiteral("smb.domain"), test::LabFileServers::workgroup());
-        h.options.insert(QStringLiteral("smb.port"), 445);
-        h.options.insert(QStringLiteral("smb.path"), file);
+        h.options = m_servers->smbOptions(file);
     }
     return h;
 }
 
 RunResult TestLiveSamples::runOnce(const QString &protocol, qint64 size)
 {
-    TestPlan plan;
-    plan.hosts = {labHost(protocol, size)};
-    plan.protocols = {protocol};
-    plan.frameSizes = {1500};
-    plan.repetitions = 1;
+    TestPlan plan = test::LabFileServers::memoryPlan({labHost(protocol, size)}, {protocol}, 1500, size);
     plan.params.durationMs = TcpDurationMs;
     plan.params.sampleIntervalMs = IntervalMs;
-    plan.params.fileSizeBytes = size;
-    plan.params.options.insert(QLatin1String(TransferSettings::SourceKey), QStringLiteral("memory"));
-    plan.params.options.insert(QLatin1String(TransferSettings::SinkKey), QStringLiteral("memory"));
-    plan.params.options.insert(QLatin1String(TransferSettings::CreateSeedKey), false);
-    QString error;
-    const RunResultList results = test::runPlanToEnd(plan, 120000, &error); // the engine's thread: the client's namespace
-    RunResult r;
-    r.error = error;
-    if (!results.isEmpty() && error.isEmpty())
-        r = results.first();
-    QFile::remove(m_fixture->ftpRoot() + QLatin1Char('/') + fileName(QStringLiteral("put"), size));
-    QFile::remove(m_fixture->smbRoot() + QLatin1Char('/') + fileName(QStringLiteral("put"), size));
-    return r;
+    return m_servers->runOne(plan, fileName(QStringLiteral("put"), size));
 }
 
 void TestLiveSamples::samplesFollowTheLine_data()

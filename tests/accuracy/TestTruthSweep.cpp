@@ -4,7 +4,6 @@
 #include "../protocols/FileServerFixture.h"
 #include "plan/TestPlan.h"
 #include "plan/PlanFile.h"
-#include "protocols/transfer/TransferSettings.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -313,16 +312,11 @@ void TestTruthSweep::fileTransferSentences()
         QVariantMap o = options;
         o.insert(QStringLiteral("ftp.path"), fileName(reading ? QStringLiteral("get") : QStringLiteral("put"), size));
         o.insert(QStringLiteral("smb.path"), fileName(reading ? QStringLiteral("read") : QStringLiteral("write"), size));
-        TestPlan plan;
-        plan.hosts = hostsFor(rateMbps, kinds, o);
-        plan.protocols = reading ? QStringList{QStringLiteral("ftp-get"), QStringLiteral("smb-read")}
-                                 : QStringList{QStringLiteral("ftp-put"), QStringLiteral("smb-write")};
-        plan.frameSizes = {mtu};
-        plan.repetitions = 1;
-        plan.params.fileSizeBytes = size;
-        plan.params.options.insert(QLatin1String(TransferSettings::SourceKey), QStringLiteral("memory"));
-        plan.params.options.insert(QLatin1String(TransferSettings::SinkKey), QStringLiteral("memory"));
-        plan.params.options.insert(QLatin1String(TransferSettings::CreateSeedKey), false);
+        const TestPlan plan = test::LabFileServers::memoryPlan(
+            hostsFor(rateMbps, kinds, o),
+            reading ? QStringList{QStringLiteral("ftp-get"), QStringLiteral("smb-read")}
+                    : QStringList{QStringLiteral("ftp-put"), QStringLiteral("smb-write")},
+            mtu, size);
         const QJsonArray got = runCli(plan, &output);
         QCOMPARE(got.size(), plan.runCount());
         for (const QJsonValue &run : got)

@@ -1,5 +1,6 @@
 #include "analysis/Bottleneck.h"
 #include "analysis/RunAnalyzer.h"
+#include "EvidenceRows.h"
 
 #include <QTest>
 
@@ -7,24 +8,15 @@
 
 using namespace wb;
 
-Q_DECLARE_METATYPE(wb::Evidence)
-
 namespace {
 // A test over a gigabit link at MTU 1500 (ceiling 117.7 MB/s) that measured mbps MB/s.
 Evidence gigabit(double MBps, const std::function<void(Evidence &)> &tweak = {})
 {
-    Evidence e;
-    e.runs = 5;
-    e.measuredBytesPerSecond = MBps * 1e6;
-    e.linkSpeedMbps = 1000;
-    e.linkSpeedSource = QStringLiteral("local");
-    e.localSpeedMbps = 1000;
-    e.duplex = QStringLiteral("full");
-    e.interfaceName = QStringLiteral("eth0");
-    e.mtu = 1500;
-    if (tweak)
-        tweak(e);
-    return e;
+    return test::linkEvidence(5, 1000, MBps, [&](Evidence &e) {
+        e.linkSpeedSource = QStringLiteral("local");
+        if (tweak)
+            tweak(e);
+    });
 }
 } // namespace
 

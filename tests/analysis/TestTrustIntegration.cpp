@@ -1,5 +1,6 @@
 #include "engine/Engine.h"
 #include "responder/Responder.h"
+#include "support/LoopbackResponder.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -17,10 +18,7 @@ class TestTrustIntegration : public QObject
 private slots:
     void initTestCase()
     {
-        ResponderConfig config;
-        config.address = QHostAddress::LocalHost;
-        config.port = 0;
-        m_responder = std::make_unique<Responder>(config);
+        m_responder = test::loopbackResponder();
         QString error;
         QVERIFY2(m_responder->start(&error), qPrintable(QStringLiteral("the in-process responder did not start: ") + error));
     }

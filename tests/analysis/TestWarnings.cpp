@@ -1,5 +1,6 @@
 #include "analysis/Bottleneck.h"
 #include "analysis/RunAnalyzer.h"
+#include "EvidenceRows.h"
 
 #include <QTest>
 
@@ -7,22 +8,37 @@
 
 using namespace wb;
 
-Q_DECLARE_METATYPE(wb::Evidence)
-
 namespace {
 Evidence link(double linkMbps, double MBps, const std::function<void(Evidence &)> &tweak = {})
 {
-    Evidence e;
-    e.runs = 1;
-    e.measuredBytesPerSecond = MBps * 1e6;
-    e.linkSpeedMbps = linkMbps;
-    e.localSpeedMbps = linkMbps;
-    e.duplex = QStringLiteral("full");
-    e.interfaceName = QStringLiteral("eth0");
-    e.mtu = 1500;
-    if (tweak)
-        tweak(e);
-    return e;
+    return test::linkEvidence(1, linkMbps, MBps, tweak);
+}
+
+// A test of protocol at frame to address, over a link the user set to linkMbps (0: not set).
+RunSpec specTo(const QString &address, double linkMbps, const QString &protocol, int frame = 1500)
+{
+    RunSpec spec;
+    spec.host.address = address;
+    spec.host.linkSpeedMbps = linkMbps;
+    spec.protocol = protocol;
+    spec.frameSize = frame;
+    return spec;
+}
+
+// A successful run of spec (bytes in seconds at mss, with extra) as analyzer judges it, before and after.
+RunResult analyzed(RunAnalyzer &analyzer, const RunSpec &spec, qint64 bytes, double seconds, int mss,
+                   const QVariantMap &extra = {})
+{
+    analyzer.beforeRun(spec);
+    RunResult r;
+    r.spec = spec;
+    r.status = RunStatus::Ok;
+    r.bytes = bytes;
+    r.seconds = seconds;
+    r.mss = mss;
+    r.extra = extra;
+    analyzer.afterRun(r);
+    return r;
 }
 } // namespace
 
@@ -111,20 +127,9 @@ private slots:
     // for a route): the override of 100 Mbit/s makes 1 GB in 1 s impossible.
     void analyzerWarnsAboveConfiguredLink()
     {
-        RunSpec spec;
-        spec.host.address = QStringLiteral("127.0.0.1");
-        spec.host.linkSpeedMbps = 100;
-        spec.protocol = QStringLiteral("tcp-send");
-        spec.frameSize = 1500;
+        RunSpec spec = specTo(QStringLiteral("127.0.0.1"), 100, QStringLiteral("tcp-send"));
         RunAnalyzer analyzer;
-        analyzer.beforeRun(spec);
-        RunResult result;
-        result.spec = spec;
-        result.status = RunStatus::Ok;
-        result.bytes = 1000000000;
-        result.seconds = 1;
-        result.mss = 1448;
-        analyzer.afterRun(result);
+        const RunResult result = analyzed(analyzer, spec, 1000000000, 1, 1448);
 
         QCOMPARE(result.warnings.size(), 1);
         QVERIFY2(result.warnings.first().startsWith(QStringLiteral("1000 MB/s is above the line-rate ceiling of 100 "
@@ -160,23 +165,12 @@ private slots:
     // is 98% of the 1 Gbit/s ceiling at MTU 4000, where the 1500-frame ceiling (117.7 MB/s) called it impossible.
     void analyzerJudgesByTheMssUsed()
     {
-        RunSpec spec;
+        RunSpec spec = specTo(QStringLiteral("127.0.0.1"), 1000, QStringLiteral("smb-read"));
         spec.host.name = QStringLiteral("fs");
-        spec.host.address = QStringLiteral("127.0.0.1");
-        spec.host.linkSpeedMbps = 1000;
-        spec.protocol = QStringLiteral("smb-read");
-        spec.frameSize = 1500;
         AnalysisThresholds t;
         t.cpuBusyPercent = 1000;
         RunAnalyzer analyzer(t);
-        analyzer.beforeRun(spec);
-        RunResult r;
-        r.spec = spec;
-        r.status = RunStatus::Ok;
-        r.bytes = 1200000000;
-        r.seconds = 10;
-        r.mss = 3948;
-        analyzer.afterRun(r);
+        const RunResult r = analyzed(analyzer, spec, 1200000000, 10, 3948);
         const QVariantMap &x = r.extra;
         QCOMPARE(x.value(QStringLiteral("frame_used")).toInt(), 4000);
         QCOMPARE(x.value(QStringLiteral("ceiling_mtu")).toInt(), 4000);
@@ -226,20 +220,9 @@ private slots:
         const LinkInfo probe = LinkProbe::probe(QStringLiteral("::1"));
         if (!probe.error.isEmpty())
             QSKIP(qPrintable(QStringLiteral("no IPv6 loopback here: ") + probe.error));
-        RunSpec spec;
-        spec.host.address = QStringLiteral("::1");
-        spec.host.linkSpeedMbps = 100;
-        spec.protocol = QStringLiteral("tcp-send");
-        spec.frameSize = 1500;
         RunAnalyzer analyzer;
-        analyzer.beforeRun(spec);
-        RunResult r;
-        r.spec = spec;
-        r.status = RunStatus::Ok;
-        r.bytes = 116150000;
-        r.seconds = 10;
-        r.mss = 1428;
-        analyzer.afterRun(r);
+        const RunResult r = analyzed(analyzer, specTo(QStringLiteral("::1"), 100, QStringLiteral("tcp-send")),
+                                     116150000, 10, 1428);
         const QVariantMap &x = r.extra;
         QCOMPARE(x.value(QStringLiteral("ip_version")).toInt(), 6);
         QCOMPARE(x.value(QStringLiteral("frame_used")).toInt(), 1500);
@@ -252,24 +235,13 @@ private slots:
     // Issue 12, item 4: loopback drops are real (the input backlog overflows), but no cable carries them.
     void analyzerLoopbackRetransmissionsNameNoCable()
     {
-        RunSpec spec;
-        spec.host.address = QStringLiteral("127.0.0.1");
-        spec.host.linkSpeedMbps = 1000; // so that 50 MB/s is far below and the causes are listed
-        spec.protocol = QStringLiteral("tcp-send");
-        spec.frameSize = 1500;
+        // 1000 Mbit/s, so that 50 MB/s is far below and the causes are listed.
+        const RunSpec spec = specTo(QStringLiteral("127.0.0.1"), 1000, QStringLiteral("tcp-send"));
         AnalysisThresholds t;
         t.cpuBusyPercent = 1000; // a busy shared machine must not add a cause of its own here
         RunAnalyzer analyzer(t);
-        analyzer.beforeRun(spec);
-        RunResult result;
-        result.spec = spec;
-        result.status = RunStatus::Ok;
-        result.bytes = 500000000;
-        result.seconds = 10;
-        result.mss = 1448;
-        result.extra.insert(QStringLiteral("retransmits"), 5000);
-        result.extra.insert(QStringLiteral("segments"), 100000);
-        analyzer.afterRun(result);
+        const RunResult result = analyzed(analyzer, spec, 500000000, 10, 1448,
+                                          {{QStringLiteral("retransmits"), 5000}, {QStringLiteral("segments"), 100000}});
 
         const QVariantMap &x = result.extra;
         QCOMPARE(x.value(QStringLiteral("interface_kind")).toString(), QStringLiteral("loopback"));

@@ -64,15 +64,7 @@ Outcome TestCliNotRun::runInLab(const QString &frames, QJsonArray *results)
                                    QStringLiteral("lab=%1:5301").arg(wb::test::LabSession::serverAddress()),
                                    QStringLiteral("--frame"), frames, QStringLiteral("--reps"), QStringLiteral("1"),
                                    QStringLiteral("--duration"), QStringLiteral("0.5"), QStringLiteral("--json"), json});
-    Outcome o;
-    if (!p.waitForStarted(30000) || !p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        return o;
-    }
-    o.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    o.out = QString::fromUtf8(p.readAllStandardOutput());
-    o.err = QString::fromUtf8(p.readAllStandardError());
+    const Outcome o = outcomeOf(p, 120000);
     QFile f(json);
     if (f.open(QIODevice::ReadOnly))
         *results = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("results")).toArray();

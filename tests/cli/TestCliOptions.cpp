@@ -181,27 +181,44 @@ void TestCliOptions::usageErrors_data()
     QTest::newRow("no host") << QStringList{"run"} << "at least one host";
     QTest::newRow("unknown option") << QStringList{"run", "--host", "h", "--colour"} << "colour";
     QTest::newRow("missing value") << QStringList{"run", "--host"} << "host";
-    QTest::newRow("bad protocol") << QStringList{"run", "--host", "h", "--protocol", "udp"} << "unknown protocol \"udp\"";
-    QTest::newRow("bad frame") << QStringList{"run", "--host", "h", "--frame", "abc"} << "--frame \"abc\"";
-    QTest::newRow("frame small") << QStringList{"run", "--host", "h", "--frame", "100"} << "--frame \"100\"";
-    QTest::newRow("reps 0") << QStringList{"run", "--host", "h", "--reps", "0"} << "--reps";
-    QTest::newRow("duration 0") << QStringList{"run", "--host", "h", "--duration", "0"} << "--duration";
-    QTest::newRow("duration nan") << QStringList{"run", "--host", "h", "--duration", "nan"} << "--duration";
-    QTest::newRow("message 0") << QStringList{"run", "--host", "h", "--message-size", "0"} << "--message-size";
-    QTest::newRow("message 1G") << QStringList{"run", "--host", "h", "--message-size", "1024M"} << "--message-size";
-    QTest::newRow("bad buffer") << QStringList{"run", "--host", "h", "--send-buffer", "lots"} << "--send-buffer";
-    QTest::newRow("bad server") << QStringList{"run", "--host", "h", "--server", "netperf"} << "--server";
-    QTest::newRow("bad unit") << QStringList{"run", "--host", "h", "--unit", "knots"} << "--unit";
-    QTest::newRow("chart gif") << QStringList{"run", "--host", "h", "--chart", "c.gif"} << "--chart";
-    QTest::newRow("chart size") << QStringList{"run", "--host", "h", "--chart-size", "big"} << "--chart-size";
+    // `run --host h` and options one of which is wrong, grouped by the step of the parse that refuses it.
+    struct Row
+    {
+        const char *name;
+        QStringList options;
+        const char *reason;
+    };
+    const QList<QList<Row>> steps{
+        // hosts and protocols
+        {{"bad protocol", {"--protocol", "udp"}, "unknown protocol \"udp\""},
+         {"bad server", {"--server", "netperf"}, "--server"}},
+        // frames
+        {{"bad frame", {"--frame", "abc"}, "--frame \"abc\""}, {"frame small", {"--frame", "100"}, "--frame \"100\""}},
+        // timing and sizes
+        {{"reps 0", {"--reps", "0"}, "--reps"},
+         {"duration 0", {"--duration", "0"}, "--duration"},
+         {"duration nan", {"--duration", "nan"}, "--duration"},
+         {"message 0", {"--message-size", "0"}, "--message-size"},
+         {"message 1G", {"--message-size", "1024M"}, "--message-size"},
+         {"bad buffer", {"--send-buffer", "lots"}, "--send-buffer"},
+         {"bad interval", {"--interval", "1"}, "--interval"}},
+        // settings
+        {{"warmup negative", {"--warmup", "-1"}, "--warmup"}},
+        // the stable rule
+        {{"stable 0", {"--stable", "0"}, "--stable"},
+         {"min-reps alone", {"--min-reps", "3"}, "goes with --stable"},
+         {"min-reps above reps", {"--reps", "4", "--stable", "5", "--min-reps", "6"}, "--min-reps"},
+         {"stable with 1 rep", {"--reps", "1", "--stable", "5"}, "--reps of at least 2"}},
+        // outputs
+        {{"bad unit", {"--unit", "knots"}, "--unit"},
+         {"chart gif", {"--chart", "c.gif"}, "--chart"},
+         {"chart size", {"--chart-size", "big"}, "--chart-size"}},
+    };
+    for (const QList<Row> &rows : steps) {
+        for (const Row &row : rows)
+            QTest::newRow(row.name) << QStringList{"run", "--host", "h"} + row.options << row.reason;
+    }
     QTest::newRow("bad host") << QStringList{"run", "--host", "h:99999"} << "--host \"h:99999\"";
-    QTest::newRow("warmup negative") << QStringList{"run", "--host", "h", "--warmup", "-1"} << "--warmup";
-    QTest::newRow("stable 0") << QStringList{"run", "--host", "h", "--stable", "0"} << "--stable";
-    QTest::newRow("min-reps alone") << QStringList{"run", "--host", "h", "--min-reps", "3"} << "goes with --stable";
-    QTest::newRow("min-reps above reps") << QStringList{"run", "--host", "h", "--reps", "4", "--stable", "5", "--min-reps", "6"}
-                                         << "--min-reps";
-    QTest::newRow("stable with 1 rep") << QStringList{"run", "--host", "h", "--reps", "1", "--stable", "5"} << "--reps of at least 2";
-    QTest::newRow("bad interval") << QStringList{"run", "--host", "h", "--interval", "1"} << "--interval";
 }
 
 void TestCliOptions::usageErrors()
@@ -231,10 +248,7 @@ TestPlan TestCliOptions::samplePlan()
     plan.frameSizes = {1500, 9000};
     plan.repetitions = 3;
     plan.interleaveHosts = true;
-    plan.params.durationMs = 7000;
-    plan.params.messageSize = 65536;
-    plan.params.warmupMs = 500;
-    plan.params.stopOnError = true;
+    plan.params = TestParams{.durationMs = 7000, .messageSize = 65536, .warmupMs = 500, .stopOnError = true, .options = {}};
     return plan;
 }
 

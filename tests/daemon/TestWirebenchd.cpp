@@ -3,6 +3,8 @@
 #include "protocols/tcp/TcpDriver.h"
 #include "support/CliTestSupport.h"
 #include "support/CiRule.h"
+#include "support/FreePort.h"
+#include "support/SampleObserver.h"
 
 #include <QDeadlineTimer>
 #include <QFile>
@@ -24,23 +26,24 @@ using namespace wb;
 
 namespace {
 
-class Observer : public RunObserver
-{
-public:
-    void sample(const Sample &s) override
-    {
-        samples.append(s);
-        seen.fetch_add(1);
-    }
-    bool stopRequested() const override { return false; }
-    SampleList samples;
-    std::atomic_int seen{0};
-};
+using Observer = test::SampleObserver;
+using test::freeLoopbackPort;
 
-quint16 freePort()
+// wirebenchd's arguments to listen on 127.0.0.1:port, then more.
+QStringList listenOn(quint16 port, const QStringList &more = {})
 {
-    QTcpServer probe;
-    return probe.listen(QHostAddress::LocalHost, 0) ? probe.serverPort() : 0;
+    return QStringList{QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(port)} + more;
+}
+
+// A test of protocol against the wirebenchd at address:port, of durationMs.
+RunSpec specTo(const QString &address, quint16 port, const QString &protocol, int durationMs)
+{
+    RunSpec spec;
+    spec.host.address = address;
+    spec.host.port = port;
+    spec.protocol = protocol;
+    spec.params.durationMs = durationMs;
+    return spec;
 }
 
 } // namespace
@@ -104,9 +107,9 @@ void TestWirebenchd::keyFileShownOnceAndChecked()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString keyFile = dir.filePath(QStringLiteral("state/wirebenchd.key"));
-    const quint16 port = freePort();
+    const quint16 port = freeLoopbackPort();
     QVERIFY(port != 0);
-    const QStringList args{QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(port), QStringLiteral("--key-file"), keyFile};
+    const QStringList args = listenOn(port, {QStringLiteral("--key-file"), keyFile});
     QString out;
     QString key;
     {
@@ -122,11 +125,7 @@ void TestWirebenchd::keyFileShownOnceAndChecked()
         QCOMPARE(f.permissions() & ~(QFileDevice::ReadUser | QFileDevice::WriteUser | QFileDevice::ReadOwner | QFileDevice::WriteOwner),
                  QFileDevice::Permissions());
 
-        RunSpec spec;
-        spec.host.address = QStringLiteral("127.0.0.1");
-        spec.host.port = port;
-        spec.protocol = QStringLiteral("tcp-send");
-        spec.params.durationMs = 500;
+        RunSpec spec = specTo(QStringLiteral("127.0.0.1"), port, QStringLiteral("tcp-send"), 500);
         Observer observer;
         RunResult r = TcpDriver(TcpDriver::Direction::Send).run(spec, observer);
         QCOMPARE(r.status, RunStatus::Failed);
@@ -160,19 +159,12 @@ void TestWirebenchd::keyFileShownOnceAndChecked()
 void TestWirebenchd::allowListRefusesWithReason()
 {
     // --allow 10.0.0.0/8 while the client is 127.0.0.1: refused with the reason, logged; nothing leaves loopback.
-    const quint16 port = freePort();
+    const quint16 port = freeLoopbackPort();
     QVERIFY(port != 0);
     QProcess daemon;
     QString out;
-    QVERIFY(startUntilListening(daemon,
-                                {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(port), QStringLiteral("--open"),
-                                 QStringLiteral("--allow"), QStringLiteral("10.0.0.0/8")},
-                                &out));
-    RunSpec spec;
-    spec.host.address = QStringLiteral("127.0.0.1");
-    spec.host.port = port;
-    spec.protocol = QStringLiteral("tcp-recv");
-    spec.params.durationMs = 500;
+    QVERIFY(startUntilListening(daemon, listenOn(port, {QStringLiteral("--open"), QStringLiteral("--allow"), QStringLiteral("10.0.0.0/8")}), &out));
+    RunSpec spec = specTo(QStringLiteral("127.0.0.1"), port, QStringLiteral("tcp-recv"), 500);
     Observer observer;
     const RunResult r = TcpDriver(TcpDriver::Direction::Receive).run(spec, observer);
     QCOMPARE(r.status, RunStatus::Failed);
@@ -187,14 +179,11 @@ void TestWirebenchd::connectionLimitGivesTheServersReason()
 {
     // A flood of 40 silent connections on loopback fills wirebenchd's 32 (its default --max-connections) while no
     // test runs: the driver and the CLI must give the server's reason, not "busy with another test".
-    const quint16 port = freePort();
+    const quint16 port = freeLoopbackPort();
     QVERIFY(port != 0);
     QProcess daemon;
     QString out;
-    QVERIFY(startUntilListening(daemon,
-                                {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(port), QStringLiteral("--open"),
-                                 QStringLiteral("--handshake-timeout"), QStringLiteral("120")},
-                                &out));
+    QVERIFY(startUntilListening(daemon, listenOn(port, {QStringLiteral("--open"), QStringLiteral("--handshake-timeout"), QStringLiteral("120")}), &out));
     std::vector<std::unique_ptr<QTcpSocket>> flood;
     for (int i = 0; i < 40; ++i) {
         flood.push_back(std::make_unique<QTcpSocket>());
@@ -205,12 +194,8 @@ void TestWirebenchd::connectionLimitGivesTheServersReason()
     for (auto &s : flood)
         QTRY_VERIFY_WITH_TIMEOUT(s->bytesAvailable() > 0 || s->state() != QAbstractSocket::ConnectedState, 10000);
 
-    RunSpec spec;
+    RunSpec spec = specTo(QStringLiteral("127.0.0.1"), port, QStringLiteral("tcp-send"), 500);
     spec.host.name = QStringLiteral("flooded");
-    spec.host.address = QStringLiteral("127.0.0.1");
-    spec.host.port = port;
-    spec.protocol = QStringLiteral("tcp-send");
-    spec.params.durationMs = 500;
     Observer observer;
     const RunResult r = TcpDriver(TcpDriver::Direction::Send).run(spec, observer);
     QCOMPARE(r.status, RunStatus::Failed);
@@ -255,11 +240,11 @@ void TestWirebenchd::hostileHelloIsLoggedEscaped()
         QVERIFY(f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner));
         f.write(key.toUtf8() + '\n');
     }
-    const quint16 port = freePort();
+    const quint16 port = freeLoopbackPort();
     QVERIFY(port != 0);
     QProcess daemon;
     QString out;
-    QVERIFY(startUntilListening(daemon, {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(port), QStringLiteral("--key-file"), keyFile},
+    QVERIFY(startUntilListening(daemon, listenOn(port, {QStringLiteral("--key-file"), keyFile}),
                                 &out));
 
     // Sends `first` as the client's first message (or a proven hello, then `first`) and waits for the refusal.
@@ -325,14 +310,11 @@ void TestWirebenchd::iperf3PortSendsServerOutput()
     // by iperf3) reads as the server's.
     const QString iperf3 = QStandardPaths::findExecutable(QStringLiteral("iperf3"));
     WB_REQUIRE(!iperf3.isEmpty(), QStringLiteral("iperf3 is not installed"));
-    const quint16 port = freePort(), iperf3Port = freePort();
+    const quint16 port = freeLoopbackPort(), iperf3Port = freeLoopbackPort();
     QVERIFY(port != 0 && iperf3Port != 0 && port != iperf3Port);
     QProcess daemon;
     QString out;
-    QVERIFY(startUntilListening(daemon,
-                                {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(port), QStringLiteral("--iperf3-port"),
-                                 QString::number(iperf3Port)},
-                                &out));
+    QVERIFY(startUntilListening(daemon, listenOn(port, {QStringLiteral("--iperf3-port"), QString::number(iperf3Port)}), &out));
     // The iperf3 port opens after the control port: its line follows "listening on".
     QTRY_VERIFY_WITH_TIMEOUT((out += QString::fromUtf8(daemon.readAllStandardOutput())).contains(QStringLiteral("answers iperf3 clients")), 10000);
     QProcess client;
@@ -393,23 +375,18 @@ void TestWirebenchd::badArguments()
 
 void TestWirebenchd::servesADriverAndLogs()
 {
-    const quint16 port = freePort();
+    const quint16 port = freeLoopbackPort();
     QVERIFY(port != 0);
     QProcess daemon;
     daemon.setProcessChannelMode(QProcess::SeparateChannels);
     QString first;
-    QVERIFY2(startDaemon(daemon, {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(port),
-                                  QStringLiteral("--max-duration"), QStringLiteral("20")},
+    QVERIFY2(startDaemon(daemon, listenOn(port, {QStringLiteral("--max-duration"), QStringLiteral("20")}),
                          &first),
              qPrintable(first + QString::fromUtf8(daemon.readAllStandardError())));
     QVERIFY2(first.contains(QStringLiteral("127.0.0.1:%1").arg(port)), qPrintable(first));
 
-    RunSpec spec;
+    RunSpec spec = specTo(QStringLiteral("127.0.0.1"), port, QStringLiteral("tcp-send"), 1000);
     spec.host.name = QStringLiteral("daemon");
-    spec.host.address = QStringLiteral("127.0.0.1");
-    spec.host.port = port;
-    spec.protocol = QStringLiteral("tcp-send");
-    spec.params.durationMs = 1000;
     Observer observer;
     const RunResult r = TcpDriver(TcpDriver::Direction::Send).run(spec, observer);
     QVERIFY2(r.ok(), qPrintable(r.error));
@@ -442,7 +419,7 @@ void TestWirebenchd::servesADriverAndLogs()
 
 void TestWirebenchd::ipv6Loopback()
 {
-    const quint16 port = freePort();
+    const quint16 port = freeLoopbackPort();
     QProcess daemon;
     QString first;
     if (!startDaemon(daemon, {QStringLiteral("--listen"), QStringLiteral("[::1]:%1").arg(port)}, &first)) {
@@ -453,11 +430,7 @@ void TestWirebenchd::ipv6Loopback()
             QFAIL(qPrintable(QStringLiteral("wirebenchd did not start on [::1]: ") + why));
         QSKIP(qPrintable(QStringLiteral("no IPv6 loopback here: ") + why));
     }
-    RunSpec spec;
-    spec.host.address = QStringLiteral("::1");
-    spec.host.port = port;
-    spec.protocol = QStringLiteral("tcp-recv");
-    spec.params.durationMs = 500;
+    RunSpec spec = specTo(QStringLiteral("::1"), port, QStringLiteral("tcp-recv"), 500);
     Observer observer;
     const RunResult r = TcpDriver(TcpDriver::Direction::Receive).run(spec, observer);
     QVERIFY2(r.ok(), qPrintable(r.error));
@@ -471,10 +444,10 @@ void TestWirebenchd::killedMidTest()
 {
     // kill -9 during a test, both directions: the run fails with one line that says so, nothing hangs.
     for (const auto direction : {TcpDriver::Direction::Send, TcpDriver::Direction::Receive}) {
-        const quint16 port = freePort();
+        const quint16 port = freeLoopbackPort();
         QProcess daemon;
         QString first;
-        QVERIFY2(startDaemon(daemon, {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(port)}, &first), qPrintable(first));
+        QVERIFY2(startDaemon(daemon, listenOn(port), &first), qPrintable(first));
         RunSpec spec;
         spec.host.address = QStringLiteral("127.0.0.1");
         spec.host.port = port;

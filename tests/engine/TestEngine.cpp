@@ -1,5 +1,6 @@
 #include "engine/Engine.h"
 #include "responder/Responder.h"
+#include "support/LoopbackResponder.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
@@ -23,10 +24,7 @@ private:
 
 void TestEngine::initTestCase()
 {
-    ResponderConfig config;
-    config.address = QHostAddress::LocalHost;
-    config.port = 0;
-    m_responder = std::make_unique<Responder>(config);
+    m_responder = test::loopbackResponder();
     QString error;
     QVERIFY2(m_responder->start(&error), qPrintable(error));
 }

@@ -1,6 +1,7 @@
 // "Repeat until stable" in the engine loop, against a real in-process responder on loopback.
 #include "engine/Engine.h"
 #include "responder/Responder.h"
+#include "support/LoopbackResponder.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -50,10 +51,7 @@ private:
 private slots:
     void initTestCase()
     {
-        ResponderConfig config;
-        config.address = QHostAddress::LocalHost;
-        config.port = 0;
-        m_responder = std::make_unique<Responder>(config);
+        m_responder = test::loopbackResponder();
         QString error;
         QVERIFY2(m_responder->start(&error), qPrintable(error));
     }

@@ -1,6 +1,7 @@
 #include "formats/Iperf3Import.h"
 #include "storage/ResultStore.h"
 #include "support/CiRule.h"
+#include "support/FreePort.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -211,12 +212,8 @@ void TestIperf3Import::realIperf3()
     QFETCH(QString, protocol);
     const QString iperf3 = QStandardPaths::findExecutable(QStringLiteral("iperf3"));
     WB_REQUIRE(!iperf3.isEmpty(), QStringLiteral("iperf3 is not installed (apt-get install iperf3)"));
-    quint16 port = 0;
-    {
-        QTcpServer probe;
-        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
-        port = probe.serverPort();
-    }
+    const quint16 port = test::freeLoopbackPort();
+    QVERIFY(port != 0);
     QProcess server;
     server.setProgram(iperf3);
     server.setArguments({QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-p"), QString::number(port),

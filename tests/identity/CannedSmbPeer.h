@@ -60,7 +60,7 @@ inline QByteArray challengeMessage(const ChallengeSpec &spec)
     wire::putLe<quint16>(m, quint16(target.size()));
     wire::putLe<quint32>(m, payload);
     wire::putLe<quint32>(m, NtlmChallenge::kNegotiateUnicode | NtlmChallenge::kTargetInfo
-                 | (spec.withVersion ? NtlmChallenge::kNegotiateVersion : 0));
+                 | (spec.withVersion ? quint32(NtlmChallenge::kNegotiateVersion) : 0u));
     m += QByteArray::fromHex("0123456789abcdef"); // ServerChallenge
     m += QByteArray(8, '\0');                     // Reserved
     wire::putLe<quint16>(m, quint16(info.size()));

@@ -26,6 +26,18 @@ public:
     FileServerFixture &fixture() { return m_fixture; }
     quint16 responderPort() const { return m_responder ? m_responder->port() : 0; }
 
+    /// A host named name on 127.0.0.1 whose wirebenchd, FTP and SMB ports are all port.
+    static Host onePort(const QString &name, quint16 port)
+    {
+        Host host;
+        host.name = name;
+        host.address = QStringLiteral("127.0.0.1");
+        host.port = port;
+        host.options.insert(QStringLiteral("ftp.port"), port);
+        host.options.insert(QStringLiteral("smb.port"), port);
+        return host;
+    }
+
 private:
     FileServerFixture m_fixture;
     bool m_ready = false;

@@ -42,15 +42,13 @@ private slots:
     {
         QString why;
         QVERIFY2(m_peers.start(&why), qPrintable(why));
-        m_ready = m_peers.fileServersReady();
-        m_why = m_peers.whyNoFileServers();
     }
 
     void cleanupTestCase() { m_peers.stop(); }
 
     void detectAndUse()
     {
-        WB_REQUIRE(m_ready, m_why);
+        WB_REQUIRE(m_peers.fileServersReady(), m_peers.whyNoFileServers());
         Host host;
         host.name = QStringLiteral("fileserver");
         host.address = QStringLiteral("127.0.0.1");
@@ -124,12 +122,7 @@ private slots:
     void failuresShowTheirMessage()
     {
         const quint16 closed = FileServerFixture::closedPort();
-        Host host;
-        host.name = QStringLiteral("nothing-here");
-        host.address = QStringLiteral("127.0.0.1");
-        host.port = closed;
-        host.options.insert(QStringLiteral("ftp.port"), closed);
-        host.options.insert(QStringLiteral("smb.port"), closed);
+        const Host host = IdentityPeers::onePort(QStringLiteral("nothing-here"), closed);
         HostDialog dialog(host);
         dialog.show();
         auto *detect = dialog.findChild<QPushButton *>(QStringLiteral("hostDetectButton"));
@@ -154,8 +147,6 @@ private slots:
 private:
     IdentityPeers m_peers;
     FileServerFixture &m_fixture = m_peers.fixture();
-    bool m_ready = false;
-    QString m_why;
 };
 
 QTEST_MAIN(TestHostDialogDetect)

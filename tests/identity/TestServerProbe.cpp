@@ -34,6 +34,14 @@ void logEvidence(const ServerEvidenceList &list)
         qInfo("  %s | %s | %s%s", qPrintable(e.source), qPrintable(e.said), qPrintable(e.suggests), qPrintable(e.error));
 }
 
+/// host without the user and password of the protocol family (ftp, smb): as the host dialog's Detect on a new host.
+Host anonymous(Host host, const QString &family)
+{
+    host.options.remove(family + QStringLiteral(".user"));
+    host.options.remove(family + QStringLiteral(".password"));
+    return host;
+}
+
 } // namespace
 
 class TestServerProbe : public QObject
@@ -63,9 +71,7 @@ private slots:
     {
         // vsftpd answers SYST only after login: without a user the probe records the refusal, suggesting nothing.
         WB_REQUIRE(m_ready, m_why);
-        Host host = m_fixture.ftpHost();
-        host.options.remove(QStringLiteral("ftp.user"));
-        host.options.remove(QStringLiteral("ftp.password"));
+        const Host host = anonymous(m_fixture.ftpHost(), QStringLiteral("ftp"));
         const ServerEvidenceList list = FtpIdentityProbe::probe(host);
         QCOMPARE(list.size(), 2);
         qInfo("vsftpd without login: %s | %s", qPrintable(list.at(0).said), qPrintable(list.at(1).said));
@@ -105,9 +111,7 @@ private slots:
         WB_REQUIRE(m_ready, m_why);
         QFETCH(int, framing);
         QFETCH(QString, used);
-        Host host = m_fixture.smbHost();
-        host.options.remove(QStringLiteral("smb.user")); // no credential goes into the challenge request
-        host.options.remove(QStringLiteral("smb.password"));
+        const Host host = anonymous(m_fixture.smbHost(), QStringLiteral("smb")); // no credential goes into the challenge request
         NtlmChallenge c;
         const ServerEvidence e =
             SmbIdentityProbe::ntlmssp(host, SmbIdentityProbe::kTimeoutMs, &c, SmbIdentityProbe::Framing(framing));
@@ -137,9 +141,7 @@ private slots:
     void sambaServerStringAnonymous()
     {
         WB_REQUIRE(m_ready, m_why);
-        Host host = m_fixture.smbHost();
-        host.options.remove(QStringLiteral("smb.user"));
-        host.options.remove(QStringLiteral("smb.password"));
+        const Host host = anonymous(m_fixture.smbHost(), QStringLiteral("smb"));
         const ServerEvidence e = SmbIdentityProbe::serverString(host);
         qInfo("smbd IPC$ comment, anonymous: %s%s", qPrintable(e.said), qPrintable(e.error));
         // Samba lists its shares to an anonymous session unless "restrict anonymous" says otherwise.
@@ -162,9 +164,7 @@ private slots:
     {
         // Anonymous, as the host dialog's Detect on a new host: NTLMSSP and the SMB1 strings need no credential.
         WB_REQUIRE(m_smb1Ready, m_smb1Why);
-        Host host = m_smb1.smbHost();
-        host.options.remove(QStringLiteral("smb.user"));
-        host.options.remove(QStringLiteral("smb.password"));
+        const Host host = anonymous(m_smb1.smbHost(), QStringLiteral("smb"));
         const SmbIdentityProbe::Result r = SmbIdentityProbe::probe(host);
         qInfo("SMB1-only smbd: serverOs %s [%s]", qPrintable(r.serverOs), qPrintable(r.source));
         logEvidence(r.evidence);
@@ -217,9 +217,7 @@ private slots:
         QFETCH(int, framing);
         QFETCH(int, dialect);
         QFETCH(QString, used);
-        Host host = m_smb1.smbHost();
-        host.options.remove(QStringLiteral("smb.user"));
-        host.options.remove(QStringLiteral("smb.password"));
+        const Host host = anonymous(m_smb1.smbHost(), QStringLiteral("smb"));
         const SmbIdentityProbe::Handshake h = SmbIdentityProbe::handshake(
             host, SmbIdentityProbe::kTimeoutMs, SmbIdentityProbe::Framing(framing), SmbIdentityProbe::Dialect(dialect));
         qInfo("SMB1 handshake: %s | %s", qPrintable(h.ntlm.said + h.ntlm.error), qPrintable(h.native.said));
@@ -291,12 +289,7 @@ private slots:
         const quint16 port = target == QLatin1String("ftp")   ? m_fixture.ftpPort()
                              : target == QLatin1String("smb") ? m_fixture.smbPort()
                                                               : FileServerFixture::closedPort();
-        Host host;
-        host.name = QStringLiteral("nowhere");
-        host.address = QStringLiteral("127.0.0.1");
-        host.port = port;
-        host.options.insert(QStringLiteral("ftp.port"), port);
-        host.options.insert(QStringLiteral("smb.port"), port);
+        const Host host = IdentityPeers::onePort(QStringLiteral("nowhere"), port);
         ServerEvidence e;
         if (probe == QLatin1String("ftp"))
             e = FtpIdentityProbe::probe(host, 1500).value(0);

@@ -51,6 +51,29 @@ public:
         return QStringLiteral("iperf3 -s did not listen on 127.0.0.1:%1 within 5 s").arg(m_port);
     }
 
+    /// What `iperf3 -c 127.0.0.1 -p PORT` plus args (with -J) reports against this server, in *report. Tried again, 10
+    /// times 300 ms apart, while the server is still wrapping up the previous test (busy) or re-opening its listening
+    /// socket (refused, reset): the real client does not retry. False when a client did not end within 30 s.
+    bool clientReport(const QStringList &args, QJsonObject *report) const
+    {
+        const QString exe = QStandardPaths::findExecutable(QStringLiteral("iperf3"));
+        for (int attempt = 0; attempt < 10; ++attempt) {
+            QProcess client;
+            client.start(exe, QStringList{QStringLiteral("-c"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"),
+                                          QString::number(m_port)}
+                                  + args);
+            if (!client.waitForFinished(30000))
+                return false;
+            *report = QJsonDocument::fromJson(client.readAllStandardOutput()).object();
+            const QString error = report->value(QLatin1String("error")).toString();
+            if (!error.contains(QLatin1String("busy")) && !error.contains(QLatin1String("Connection refused"))
+                && !error.contains(QLatin1String("Connection reset")))
+                break;
+            QTest::qWait(300);
+        }
+        return true;
+    }
+
     void stop()
     {
         if (m_process.state() != QProcess::NotRunning) {

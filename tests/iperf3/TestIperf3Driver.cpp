@@ -1,4 +1,5 @@
 // The iperf3 driver against the real `iperf3 -s` (Debian package) on 127.0.0.1.
+#include "DirectionRows.h"
 #include "Iperf3Server.h"
 #include "support/CiRule.h"
 
@@ -223,9 +224,7 @@ private slots:
 
     void mssClamp_data()
     {
-        QTest::addColumn<QString>("protocol");
-        QTest::newRow("send") << QStringLiteral("iperf3-send");
-        QTest::newRow("receive") << QStringLiteral("iperf3-recv");
+        test::directionRows(QStringLiteral("iperf3-send"), QStringLiteral("iperf3-recv"));
     }
 
     void mssClamp()
@@ -381,7 +380,6 @@ private slots:
         // fast each is does not decide anything here: single runs on this shared 2-core machine scatter by up to
         // 40% with the scheduler's placement, so the speed comparison is bench/tcp_vs_iperf3.sh's job
         // (WB_SERVER=iperf3 runs our iperf3 driver against iperf3 -c); the medians are printed for the record.
-        const QString exe = QStandardPaths::findExecutable(QStringLiteral("iperf3"));
         m_server.takeReports();
         m_reports.clear();
         // The server's figure for the test just run, in MB/s, from its own -J report (receiver's count and time).
@@ -417,19 +415,7 @@ private slots:
             // re-opening its listening socket after it (refused, reset): the real client does not retry, so
             // the test does, as our driver does by itself.
             QJsonObject report;
-            for (int attempt = 0; attempt < 10; ++attempt) {
-                QProcess client;
-                client.start(exe, {QStringLiteral("-c"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"),
-                                   QString::number(m_server.port()), QStringLiteral("-t"), QStringLiteral("3"),
-                                   QStringLiteral("-J")});
-                QVERIFY(client.waitForFinished(30000));
-                report = QJsonDocument::fromJson(client.readAllStandardOutput()).object();
-                const QString error = report.value(QLatin1String("error")).toString();
-                if (!error.contains(QLatin1String("busy")) && !error.contains(QLatin1String("Connection refused"))
-                    && !error.contains(QLatin1String("Connection reset")))
-                    break;
-                QTest::qWait(300);
-            }
+            QVERIFY(m_server.clientReport({QStringLiteral("-t"), QStringLiteral("3"), QStringLiteral("-J")}, &report));
             const QJsonObject rx = report.value(QLatin1String("end")).toObject().value(QLatin1String("sum_received")).toObject();
             const double bps = rx.value(QLatin1String("bits_per_second")).toDouble();
             QVERIFY2(bps > 0, qPrintable(QStringLiteral("iperf3 -c reported no figure: %1")

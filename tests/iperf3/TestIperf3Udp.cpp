@@ -1,4 +1,5 @@
 // The iperf3 driver's UDP mode (-u -b) against the real `iperf3 -s` (Debian package) on 127.0.0.1.
+#include "DirectionRows.h"
 #include "Iperf3Server.h"
 #include "support/CiRule.h"
 
@@ -208,23 +209,11 @@ private slots:
     void realClientForComparison()
     {
         // iperf3 -c -u against the same server: its figures printed next to ours, checked for sense.
-        const QString exe = QStandardPaths::findExecutable(QStringLiteral("iperf3"));
         QJsonObject report;
-        for (int attempt = 0; attempt < 10; ++attempt) {
-            QProcess client;
-            client.start(exe, {QStringLiteral("-c"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"),
-                               QString::number(m_server.port()), QStringLiteral("-u"), QStringLiteral("-b"),
-                               QStringLiteral("%1M").arg(kRateMbps), QStringLiteral("-l"), QString::number(kLength),
-                               QStringLiteral("-t"), QString::number(kDurationMs / 1000), QStringLiteral("-J")});
-            QVERIFY(client.waitForFinished(30000));
-            report = QJsonDocument::fromJson(client.readAllStandardOutput()).object();
-            // busy, or the server re-opening its listening socket after the previous test: try again.
-            const QString error = report.value(QLatin1String("error")).toString();
-            if (!error.contains(QLatin1String("busy")) && !error.contains(QLatin1String("Connection refused"))
-                && !error.contains(QLatin1String("Connection reset")))
-                break;
-            QTest::qWait(300);
-        }
+        QVERIFY(m_server.clientReport({QStringLiteral("-u"), QStringLiteral("-b"), QStringLiteral("%1M").arg(kRateMbps),
+                                       QStringLiteral("-l"), QString::number(kLength), QStringLiteral("-t"),
+                                       QString::number(kDurationMs / 1000), QStringLiteral("-J")},
+                                      &report));
         const QJsonObject theirs = endSum(report, "sum_received");
         const QJsonObject theirSent = endSum(report, "sum_sent");
         QVERIFY2(theirs.value(QLatin1String("bytes")).toDouble() > 0,
@@ -295,9 +284,7 @@ private slots:
 
     void serverKilledMidTest_data()
     {
-        QTest::addColumn<QString>("protocol");
-        QTest::newRow("send") << QStringLiteral("iperf3-udp-send");
-        QTest::newRow("receive") << QStringLiteral("iperf3-udp-recv");
+        test::directionRows(QStringLiteral("iperf3-udp-send"), QStringLiteral("iperf3-udp-recv"));
     }
 
     void serverKilledMidTest()

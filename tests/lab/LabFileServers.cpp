@@ -3,6 +3,8 @@
 #include "../protocols/FileServerFixture.h"
 #include "LabSession.h"
 #include "protocols/transfer/TestPattern.h"
+#include "protocols/transfer/TransferSettings.h"
+#include "support/EngineRun.h"
 
 #include <QFile>
 #include <QProcess>
@@ -11,6 +13,51 @@
 #include <vector>
 
 namespace wb::test {
+
+QVariantMap LabFileServers::ftpOptions(const QString &path) const
+{
+    return {{QStringLiteral("ftp.user"), m_fixture.user()},
+            {QStringLiteral("ftp.password"), m_fixture.password()},
+            {QStringLiteral("ftp.port"), 21},
+            {QStringLiteral("ftp.path"), path}};
+}
+
+QVariantMap LabFileServers::smbOptions(const QString &path) const
+{
+    return {{QStringLiteral("smb.share"), share()},
+            {QStringLiteral("smb.user"), m_fixture.user()},
+            {QStringLiteral("smb.password"), m_fixture.password()},
+            {QStringLiteral("smb.domain"), workgroup()},
+            {QStringLiteral("smb.port"), 445},
+            {QStringLiteral("smb.path"), path}};
+}
+
+TestPlan LabFileServers::memoryPlan(const QList<Host> &hosts, const QStringList &protocols, int frame, qint64 size)
+{
+    TestPlan plan;
+    plan.hosts = hosts;
+    plan.protocols = protocols;
+    plan.frameSizes = {frame};
+    plan.repetitions = 1;
+    plan.params.fileSizeBytes = size;
+    plan.params.options.insert(QLatin1String(TransferSettings::SourceKey), QStringLiteral("memory"));
+    plan.params.options.insert(QLatin1String(TransferSettings::SinkKey), QStringLiteral("memory"));
+    plan.params.options.insert(QLatin1String(TransferSettings::CreateSeedKey), false);
+    return plan;
+}
+
+RunResult LabFileServers::runOne(const TestPlan &plan, const QString &putFile) const
+{
+    QString error;
+    const RunResultList results = runPlanToEnd(plan, 120000, &error);
+    RunResult r;
+    r.error = error;
+    if (!results.isEmpty() && error.isEmpty())
+        r = results.first();
+    QFile::remove(m_fixture.ftpRoot() + QLatin1Char('/') + putFile);
+    QFile::remove(m_fixture.smbRoot() + QLatin1Char('/') + putFile);
+    return r;
+}
 
 bool LabFileServers::writeConfigs(QString *why)
 {

@@ -1,5 +1,6 @@
 // A plan in a file of its own: what File > Save plan writes and File > Open plan and wirebench-cli --plan read.
 #include "plan/PlanFile.h"
+#include "support/HostRows.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -12,18 +13,11 @@ namespace {
 TestPlan shootout()
 {
     TestPlan plan;
-    Host linuxHost;
-    linuxHost.name = QStringLiteral("linux-srv");
-    linuxHost.address = QStringLiteral("192.0.2.10");
-    linuxHost.port = 5301;
-    linuxHost.osLabel = QStringLiteral("Debian 12");
+    Host linuxHost = test::namedHost(QStringLiteral("linux-srv"), QStringLiteral("192.0.2.10"), QStringLiteral("Debian 12"));
     linuxHost.options.insert(QStringLiteral("ftp.user"), QStringLiteral("bench"));
     linuxHost.options.insert(QStringLiteral("ftp.password"), QStringLiteral("hunter2"));
-    Host windows;
-    windows.name = QStringLiteral("win-srv");
-    windows.address = QStringLiteral("192.0.2.20");
-    windows.port = 5301;
-    windows.osLabel = QStringLiteral("Windows Server 2003");
+    const Host windows =
+        test::namedHost(QStringLiteral("win-srv"), QStringLiteral("192.0.2.20"), QStringLiteral("Windows Server 2003"));
     plan.hosts = {linuxHost, windows};
     plan.protocols = {QStringLiteral("ftp-get"), QStringLiteral("ftp-put"), QStringLiteral("tcp-send")};
     plan.frameSizes = {1500, 9000};

@@ -1,6 +1,7 @@
 // PlanJson: the one JSON form of hosts, parameters and plans (the result store, plan files and the settings'
 // host list all write it), and secrets never in it.
 #include "plan/PlanJson.h"
+#include "support/HostRows.h"
 
 #include <QJsonArray>
 #include <QTest>
@@ -11,11 +12,7 @@ namespace {
 
 Host fileServer()
 {
-    Host h;
-    h.name = QStringLiteral("linux-srv");
-    h.address = QStringLiteral("192.0.2.10");
-    h.port = 5301;
-    h.osLabel = QStringLiteral("Debian 12");
+    Host h = test::namedHost(QStringLiteral("linux-srv"), QStringLiteral("192.0.2.10"), QStringLiteral("Debian 12"));
     h.serverType = QStringLiteral("iperf3");
     h.linkSpeedMbps = 1000;
     h.options.insert(QStringLiteral("ftp.user"), QStringLiteral("bench"));
@@ -69,19 +66,11 @@ private slots:
 
     void paramsRoundTrip()
     {
-        TestParams p;
-        p.durationMs = 12000;
-        p.messageSize = 1472;
-        p.sendBufferBytes = 32768;
-        p.recvBufferBytes = 65536;
-        p.sampleIntervalMs = 250;
-        p.warmupMs = 2000;
-        p.streams = 4;
-        p.fileSizeBytes = 5LL * 1024 * 1024 * 1024;
-        p.stopOnError = true;
-        p.stableTargetPercent = 2.5;
-        p.minRepetitions = 3;
-        p.options.insert(QStringLiteral("frames.set_interface_mtu"), true);
+        // The parameters, nearly all away from their defaults.
+        const TestParams p{.durationMs = 12000, .messageSize = 1472, .sendBufferBytes = 32768, .recvBufferBytes = 65536,
+                           .sampleIntervalMs = 250, .warmupMs = 2000, .streams = 4,
+                           .fileSizeBytes = 5LL * 1024 * 1024 * 1024, .stopOnError = true, .stableTargetPercent = 2.5,
+                           .minRepetitions = 3, .options = {{QStringLiteral("frames.set_interface_mtu"), true}}};
         const TestParams back = PlanJson::paramsFromJson(PlanJson::paramsToJson(p));
         QCOMPARE(back.durationMs, p.durationMs);
         QCOMPARE(back.messageSize, p.messageSize);

@@ -123,8 +123,7 @@ void TestFtpDriver::putThenGetByteExact()
     QVERIFY(up.extra.value(QStringLiteral("server_identity_source")).toString().contains(QStringLiteral("SYST")));
     QVERIFY2(up.mss > 0 && up.mss <= 1460, qPrintable(QString::number(up.mss)));
 
-    TestObserver get;
-    const RunResult down = runSpec(spec(QStringLiteral("ftp-get"), FourMiB, QStringLiteral("put.bin")), get);
+    const RunResult down = runDriver(spec(QStringLiteral("ftp-get"), FourMiB, QStringLiteral("put.bin")));
     QVERIFY2(down.ok(), qPrintable(down.error));
     QCOMPARE(down.bytes, FourMiB);
     QVERIFY(down.seconds > 0);
@@ -156,8 +155,7 @@ void TestFtpDriver::getToLocalFile()
     s.params.options.insert(QLatin1String(TransferSettings::SinkKey), QStringLiteral("file"));
     s.params.options.insert(QLatin1String(TransferSettings::LocalPathKey), local);
     s.params.options.insert(QLatin1String(TransferSettings::UnbufferedKey), true);
-    TestObserver o;
-    const RunResult r = runSpec(s, o);
+    const RunResult r = runDriver(s);
     QVERIFY2(r.ok(), qPrintable(r.error));
     QCOMPARE(patternMismatchInFile(local, FourMiB), -1);
     QVERIFY(r.extra.value(QStringLiteral("disk_MBps")).toDouble() > 0);
@@ -183,8 +181,7 @@ void TestFtpDriver::getMissingFileWithoutSeed()
     WB_REQUIRE(m_ready, m_why);
     RunSpec s = spec(QStringLiteral("ftp-get"), FourMiB, QStringLiteral("does-not-exist.bin"));
     s.params.options.insert(QLatin1String(TransferSettings::CreateSeedKey), false);
-    TestObserver o;
-    const RunResult r = runSpec(s, o);
+    const RunResult r = runDriver(s);
     WB_CHECK(failedWith(r, QStringLiteral("no_such_path")));
     QVERIFY2(r.error.contains(QStringLiteral("test-vsftpd")) && r.error.contains(QStringLiteral("FTP GET"))
                  && r.error.contains(QStringLiteral("does-not-exist.bin")),
@@ -196,8 +193,7 @@ void TestFtpDriver::getMissingFileWithoutSeed()
 void TestFtpDriver::putIntoMissingFolder()
 {
     WB_REQUIRE(m_ready, m_why);
-    TestObserver o;
-    const RunResult r = runSpec(spec(QStringLiteral("ftp-put"), FourMiB, QStringLiteral("no/such/dir/x.bin")), o);
+    const RunResult r = runDriver(spec(QStringLiteral("ftp-put"), FourMiB, QStringLiteral("no/such/dir/x.bin")));
     WB_CHECK(failedWith(r, QStringLiteral("no_such_path")));
     QVERIFY2(r.error.contains(QStringLiteral("check the path")), qPrintable(r.error));
 }
@@ -207,8 +203,7 @@ void TestFtpDriver::wrongPassword()
     WB_REQUIRE(m_ready, m_why);
     RunSpec s = spec(QStringLiteral("ftp-put"), FourMiB, QStringLiteral("pw.bin"));
     s.host.options.insert(QStringLiteral("ftp.password"), QStringLiteral("not-the-password-42"));
-    TestObserver o;
-    const RunResult r = runSpec(s, o);
+    const RunResult r = runDriver(s);
     WB_CHECK(failedWith(r, QStringLiteral("login_refused")));
     QVERIFY2(r.error.contains(m_servers->user()) && r.error.contains(QStringLiteral("password")), qPrintable(r.error));
     QVERIFY(!r.error.contains(QStringLiteral("not-the-password-42")));
@@ -221,8 +216,7 @@ void TestFtpDriver::unknownUser()
     WB_REQUIRE(m_ready, m_why);
     RunSpec s = spec(QStringLiteral("ftp-get"), FourMiB, QStringLiteral("put.bin"));
     s.host.options.insert(QStringLiteral("ftp.user"), QStringLiteral("nobody-like-this"));
-    TestObserver o;
-    const RunResult r = runSpec(s, o);
+    const RunResult r = runDriver(s);
     WB_CHECK(failedWith(r, QStringLiteral("login_refused")));
     QVERIFY(!r.error.contains(m_servers->password()));
 }
@@ -233,8 +227,7 @@ void TestFtpDriver::serverNotListening()
     RunSpec s = spec(QStringLiteral("ftp-get"), FourMiB, QStringLiteral("x.bin"));
     const quint16 port = FileServerFixture::closedPort();
     s.host.options.insert(QStringLiteral("ftp.port"), port);
-    TestObserver o;
-    const RunResult r = runSpec(s, o);
+    const RunResult r = runDriver(s);
     WB_CHECK(failedWith(r, QStringLiteral("not_listening")));
     QVERIFY2(r.error.contains(QString::number(port)), qPrintable(r.error));
 }
@@ -289,8 +282,7 @@ void TestFtpDriver::ftpsPutThenGetByteExact()
     s.host.options.insert(QStringLiteral("ftp.path"), QStringLiteral("tls.bin"));
     s.host.options.insert(QStringLiteral("ftp.tls_trust"), QStringLiteral("CA file"));
     s.host.options.insert(QStringLiteral("ftp.tls_ca_file"), m_servers->caFile());
-    TestObserver put;
-    const RunResult up = runSpec(s, put);
+    const RunResult up = runDriver(s);
     QVERIFY2(up.ok(), qPrintable(up.error));
     QCOMPARE(up.bytes, FourMiB + 777);
     QVERIFY(up.extra.contains(QStringLiteral("verified")));
@@ -299,8 +291,7 @@ void TestFtpDriver::ftpsPutThenGetByteExact()
     QCOMPARE(patternMismatchInFile(m_servers->ftpRoot() + QStringLiteral("/tls.bin"), FourMiB + 777), -1);
 
     s.protocol = QStringLiteral("ftp-get");
-    TestObserver get;
-    const RunResult down = runSpec(s, get);
+    const RunResult down = runDriver(s);
     QVERIFY2(down.ok(), qPrintable(down.error));
     QCOMPARE(down.bytes, FourMiB + 777);
     QVERIFY(!down.extra.contains(QStringLiteral("seeded")));
@@ -310,8 +301,7 @@ void TestFtpDriver::ftpsPutThenGetByteExact()
 
     // The same server refuses a login without TLS: so the runs above were encrypted.
     s.host.options.insert(QStringLiteral("ftp.tls"), false);
-    TestObserver plain;
-    const RunResult refused = runSpec(s, plain);
+    const RunResult refused = runDriver(s);
     WB_CHECK(failedWith(refused, QStringLiteral("tls_required")));
     QVERIFY2(refused.error.contains(QStringLiteral("Explicit FTPS")), qPrintable(refused.error));
 }
@@ -323,8 +313,7 @@ void TestFtpDriver::ftpsAcceptAnyCertificate()
     s.host = m_servers->ftpsHost();
     s.host.options.insert(QStringLiteral("ftp.path"), QStringLiteral("tls-any.bin"));
     s.host.options.insert(QStringLiteral("ftp.tls_trust"), QStringLiteral("accept any certificate (insecure)"));
-    TestObserver o;
-    const RunResult r = runSpec(s, o);
+    const RunResult r = runDriver(s);
     QVERIFY2(r.ok(), qPrintable(r.error));
     QCOMPARE(r.bytes, FourMiB);
     QVERIFY2(r.warnings.join(QLatin1Char(' ')).contains(QStringLiteral("not checked")), qPrintable(r.warnings.join(QLatin1Char('|'))));
@@ -338,8 +327,7 @@ void TestFtpDriver::ftpsUntrustedCertificate()
         RunSpec s = spec(protocol, FourMiB, QStringLiteral("untrusted.bin"));
         s.host = m_servers->ftpsHost(); // system CAs: the test CA is not among them
         s.host.options.insert(QStringLiteral("ftp.path"), QStringLiteral("untrusted.bin"));
-        TestObserver o;
-        const RunResult r = runSpec(s, o);
+        const RunResult r = runDriver(s);
         WB_CHECK(failedWith(r, QStringLiteral("tls_untrusted")));
         QVERIFY2(r.error.startsWith(QStringLiteral("test-vsftpd-tls (127.0.0.1:%1): FTP ").arg(m_servers->ftpsPort())),
                  qPrintable(r.error));
@@ -358,8 +346,7 @@ void TestFtpDriver::ftpsMissingCaFile()
     s.host = m_servers->ftpsHost();
     s.host.options.insert(QStringLiteral("ftp.tls_trust"), QStringLiteral("CA file"));
     s.host.options.insert(QStringLiteral("ftp.tls_ca_file"), m_servers->path() + QStringLiteral("/no-such-ca.pem"));
-    TestObserver o;
-    const RunResult r = runSpec(s, o);
+    const RunResult r = runDriver(s);
     WB_CHECK(failedWith(r, QStringLiteral("tls_untrusted")));
     QVERIFY2(r.error.contains(QStringLiteral("no-such-ca.pem")), qPrintable(r.error));
 }
@@ -370,8 +357,7 @@ void TestFtpDriver::ftpsRequiredButServerHasNoTls()
     RunSpec s = spec(QStringLiteral("ftp-put"), FourMiB, QStringLiteral("plain-tls.bin"));
     s.host.options.insert(QStringLiteral("ftp.tls"), true);
     s.host.options.insert(QStringLiteral("ftp.tls_trust"), QStringLiteral("accept any certificate (insecure)"));
-    TestObserver o;
-    const RunResult r = runSpec(s, o);
+    const RunResult r = runDriver(s);
     WB_CHECK(failedWith(r, QStringLiteral("tls_not_offered")));
     QVERIFY2(r.error.startsWith(QStringLiteral("test-vsftpd (127.0.0.1:%1): FTP PUT: ").arg(m_servers->ftpPort())),
              qPrintable(r.error));
@@ -383,8 +369,7 @@ void TestFtpDriver::remoteDiskFull()
 {
     WB_REQUIRE(m_ready && m_smallDisk, m_smallDiskWhy);
     const qint64 size = 64LL * 1024 * 1024; // four times the server's 16 MiB tmpfs
-    TestObserver o;
-    const RunResult r = runSpec(spec(QStringLiteral("ftp-put"), size, QStringLiteral("full/big.bin")), o);
+    const RunResult r = runDriver(spec(QStringLiteral("ftp-put"), size, QStringLiteral("full/big.bin")));
     const QString problem = faultProblem(r, QStringLiteral("remote_disk_full"),
                                          QStringLiteral("test-vsftpd (127.0.0.1:%1): FTP PUT: ").arg(m_servers->ftpPort()),
                                          QStringLiteral("the server's disk is full"), size);
@@ -454,8 +439,7 @@ void TestFtpDriver::getOwnTestFileInReadOnlyFolder()
     QVERIFY(makeReadOnlyFolder(QFileInfo(full).absolutePath()));
     const QByteArray digest = makeTestPatternFile(full, 1024 * 1024, QString());
     QVERIFY(!digest.isEmpty());
-    TestObserver o;
-    const RunResult r = runSpec(spec(QStringLiteral("ftp-get"), 2 * 1024 * 1024, path), o);
+    const RunResult r = runDriver(spec(QStringLiteral("ftp-get"), 2 * 1024 * 1024, path));
     WB_CHECK(failedWith(r, QStringLiteral("permission_denied")));
     QVERIFY2(r.error.startsWith(QStringLiteral("test-vsftpd (127.0.0.1:%1): FTP GET: ").arg(m_servers->ftpPort()))
                  && r.error.contains(QStringLiteral("refused to store"))

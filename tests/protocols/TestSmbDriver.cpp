@@ -115,8 +115,7 @@ void TestSmbDriver::writeThenReadByteExact()
     QCOMPARE(patternMismatchInFile(m_servers->smbRoot() + QStringLiteral("/write.bin"), size), -1);
     QVERIFY2(up.mss > 0, "the MSS of libsmbclient's connection was not found");
 
-    TestObserver r;
-    const RunResult down = runSpec(spec(QStringLiteral("smb-read"), size, QStringLiteral("write.bin")), r);
+    const RunResult down = runDriver(spec(QStringLiteral("smb-read"), size, QStringLiteral("write.bin")));
     QVERIFY2(down.ok(), qPrintable(down.error));
     QCOMPARE(down.bytes, size);
     QVERIFY(!down.extra.contains(QStringLiteral("seeded")));
@@ -131,8 +130,7 @@ void TestSmbDriver::readSeedsMissingFile()
     WB_REQUIRE(m_ready, m_why);
     QDir(m_servers->smbRoot()).mkpath(QStringLiteral("sub"));
     QProcess::execute(QStringLiteral("chown"), {m_servers->user(), m_servers->smbRoot() + QStringLiteral("/sub")});
-    TestObserver o;
-    const RunResult r = runSpec(spec(QStringLiteral("smb-read"), FourMiB, QStringLiteral("sub/seeded.bin")), o);
+    const RunResult r = runDriver(spec(QStringLiteral("smb-read"), FourMiB, QStringLiteral("sub/seeded.bin")));
     QVERIFY2(r.ok(), qPrintable(r.error));
     QCOMPARE(r.bytes, FourMiB);
     QCOMPARE(r.extra.value(QStringLiteral("seeded")).toBool(), true);
@@ -146,8 +144,7 @@ void TestSmbDriver::readToLocalFile()
     const QString local = m_servers->scratch() + QStringLiteral("/smb-read-sink.bin");
     s.params.options.insert(QLatin1String(TransferSettings::SinkKey), QStringLiteral("file"));
     s.params.options.insert(QLatin1String(TransferSettings::LocalPathKey), local);
-    TestObserver o;
-    const RunResult r = runSpec(s, o);
+    const RunResult r = runDriver(s);
     QVERIFY2(r.ok(), qPrintable(r.error));
     QCOMPARE(patternMismatchInFile(local, FourMiB), -1);
     QVERIFY(r.extra.value(QStringLiteral("disk_MBps")).toDouble() > 0);
@@ -174,8 +171,7 @@ void TestSmbDriver::warmUpIsUntimedAndRecorded()
     const qint64 size = 9 * io + 4321;
     const QString path = QStringLiteral("warm.bin");
     if (protocol == QLatin1String("smb-read")) {
-        TestObserver w;
-        const RunResult seeded = runSpec(spec(QStringLiteral("smb-write"), size, path), w);
+        const RunResult seeded = runDriver(spec(QStringLiteral("smb-write"), size, path));
         QVERIFY2(seeded.ok(), qPrintable(seeded.error));
     }
     RunSpec s = spec(protocol, size, path); // verify on: the write reads the file back, the read checks the pattern
@@ -210,8 +206,7 @@ void TestSmbDriver::writeFromLocalFileByteExact()
     s.host.options.insert(QStringLiteral("smb.io_size"), 256 * 1024);
     s.params.options.insert(QLatin1String(TransferSettings::SourceKey), QStringLiteral("file"));
     s.params.options.insert(QLatin1String(TransferSettings::LocalPathKey), m_servers->scratch() + QStringLiteral("/smb-source.bin"));
-    TestObserver o;
-    const RunResult r = runSpec(s, o);
+    const RunResult r = runDriver(s);
     QVERIFY2(r.ok(), qPrintable(r.error));
     QCOMPARE(r.bytes, size);
     QCOMPARE(r.senderBytes, size);
@@ -229,8 +224,7 @@ void TestSmbDriver::mssIsTheDataSegmentSize()
     QFile ts(QStringLiteral("/proc/sys/net/ipv4/tcp_timestamps"));
     const bool timestamps = ts.open(QIODevice::ReadOnly) && ts.readAll().trimmed() != "0";
     for (const QString &protocol : {QStringLiteral("smb-write"), QStringLiteral("smb-read")}) {
-        TestObserver o;
-        const RunResult r = runSpec(spec(protocol, 16LL * 1024 * 1024, QStringLiteral("mss.bin")), o);
+        const RunResult r = runDriver(spec(protocol, 16LL * 1024 * 1024, QStringLiteral("mss.bin")));
         QVERIFY2(r.ok(), qPrintable(r.error));
         qInfo("%s: MSS %d bytes", qPrintable(protocol), r.mss);
         QCOMPARE(r.mss, 65535 - 40 - (timestamps ? 12 : 0));
@@ -242,8 +236,7 @@ void TestSmbDriver::wrongPassword()
     WB_REQUIRE(m_ready, m_why);
     RunSpec s = spec(QStringLiteral("smb-write"), FourMiB, QStringLiteral("pw.bin"));
     s.host.options.insert(QStringLiteral("smb.password"), QStringLiteral("not-the-password-42"));
-    TestObserver o;
-    const RunResult r = runSpec(s, o);
+    const RunResult r = runDriver(s);
     WB_CHECK(failedWith(r, QStringLiteral("login_refused")));
     QVERIFY(r.error.contains(QStringLiteral("test-samba")) && r.error.contains(QStringLiteral("SMB write")));
     QVERIFY(!r.error.contains(QStringLiteral("not-the-password-42")));
@@ -255,8 +248,7 @@ void TestSmbDriver::unknownUser()
     WB_REQUIRE(m_ready, m_why);
     RunSpec s = spec(QStringLiteral("smb-read"), FourMiB, QStringLiteral("write.bin"));
     s.host.options.insert(QStringLiteral("smb.user"), QStringLiteral("nobody-like-this"));
-    TestObserver o;
-    const RunResult r = runSpec(s, o);
+    const RunResult r = runDriver(s);
     WB_CHECK(failedWith(r, QStringLiteral("login_refused")));
     QVERIFY(!r.error.contains(m_servers->password()));
 }
@@ -266,8 +258,7 @@ void TestSmbDriver::missingShare()
     WB_REQUIRE(m_ready, m_why);
     RunSpec s = spec(QStringLiteral("smb-read"), FourMiB, QStringLiteral("write.bin"));
     s.host.options.insert(QStringLiteral("smb.share"), QStringLiteral("nosuchshare"));
-    TestObserver o;
-    const RunResult r = runSpec(s, o);
+    const RunResult r = runDriver(s);
     WB_CHECK(failedWith(r, QStringLiteral("no_such_share")));
     QVERIFY(r.error.contains(QStringLiteral("nosuchshare")));
 }
@@ -291,8 +282,7 @@ void TestSmbDriver::serverNotListening()
     WB_REQUIRE(m_ready, m_why);
     RunSpec s = spec(QStringLiteral("smb-read"), FourMiB, QStringLiteral("write.bin"));
     s.host.options.insert(QStringLiteral("smb.port"), FileServerFixture::closedPort());
-    TestObserver o;
-    const RunResult r = runSpec(s, o);
+    const RunResult r = runDriver(s);
     WB_CHECK(failedWith(r, QStringLiteral("not_listening")));
 }
 
@@ -341,8 +331,7 @@ void TestSmbDriver::remoteDiskFull()
 {
     WB_REQUIRE(m_ready && m_smallDisk, m_smallDiskWhy);
     const qint64 size = 64LL * 1024 * 1024; // four times the server's 16 MiB tmpfs
-    TestObserver o;
-    const RunResult r = runSpec(spec(QStringLiteral("smb-write"), size, QStringLiteral("full/big.bin")), o);
+    const RunResult r = runDriver(spec(QStringLiteral("smb-write"), size, QStringLiteral("full/big.bin")));
     const QString problem = faultProblem(r, QStringLiteral("remote_disk_full"),
                                          QStringLiteral("test-samba (127.0.0.1:%1): SMB write: ").arg(m_servers->smbPort()),
                                          QStringLiteral("the server's disk is full"), size);
@@ -390,8 +379,7 @@ void TestSmbDriver::readOwnTestFileInReadOnlyFolder()
     QVERIFY(makeReadOnlyFolder(QFileInfo(full).absolutePath()));
     const QByteArray digest = makeTestPatternFile(full, 1024 * 1024, QString());
     QVERIFY(!digest.isEmpty());
-    TestObserver o;
-    const RunResult r = runSpec(spec(QStringLiteral("smb-read"), 2 * 1024 * 1024, path), o);
+    const RunResult r = runDriver(spec(QStringLiteral("smb-read"), 2 * 1024 * 1024, path));
     WB_CHECK(failedWith(r, QStringLiteral("permission_denied")));
     QVERIFY2(r.error.contains(QStringLiteral("access denied"))
                  && r.error.contains(QStringLiteral("while replacing Wirebench's 1048576-byte test file with a 2097152-byte one")),

@@ -1,5 +1,7 @@
 #include "wire/wirebenchd/ControlMessage.h"
 #include "responder/Responder.h"
+#include "support/LoopbackResponder.h"
+#include "support/SampleObserver.h"
 #include "net/Socket.h"
 #include "protocols/DriverRegistry.h"
 #include "protocols/tcp/TcpDriver.h"
@@ -22,19 +24,7 @@ using namespace wb;
 
 namespace {
 
-class Observer : public RunObserver
-{
-public:
-    void sample(const Sample &s) override
-    {
-        samples.append(s);
-        samplesSeen.fetch_add(1);
-    }
-    bool stopRequested() const override { return stop.load(); }
-    SampleList samples;
-    std::atomic_int samplesSeen{0};
-    std::atomic_bool stop{false};
-};
+using Observer = test::SampleObserver;
 
 qint64 sum(const SampleList &samples)
 {
@@ -121,10 +111,7 @@ private:
 
 void TestTcpDriver::initTestCase()
 {
-    ResponderConfig config;
-    config.address = QHostAddress::LocalHost;
-    config.port = 0;
-    m_responder = std::make_unique<Responder>(config);
+    m_responder = test::loopbackResponder();
     connect(m_responder.get(), &Responder::logLine, this, [this](const QString &line) { m_log << line; });
     QString error;
     QVERIFY2(m_responder->start(&error), qPrintable(error));
@@ -339,18 +326,15 @@ void TestTcpDriver::serverStopsMidTest()
 {
     // The far end goes away during a 20 s test: the run fails with a one-line reason and keeps what was counted.
     for (const auto direction : {TcpDriver::Direction::Send, TcpDriver::Direction::Receive}) {
-        ResponderConfig config;
-        config.address = QHostAddress::LocalHost;
-        config.port = 0;
-        Responder responder(config);
-        QVERIFY(responder.start());
+        const std::unique_ptr<Responder> responder = test::loopbackResponder();
+        QVERIFY(responder->start());
         RunSpec s = spec(direction == TcpDriver::Direction::Send ? QStringLiteral("tcp-send") : QStringLiteral("tcp-recv"), 1500, 20000);
-        s.host.port = responder.port();
+        s.host.port = responder->port();
         Observer observer;
         RunResult r;
         std::thread runner([&] { r = TcpDriver(direction).run(s, observer); });
-        QTRY_VERIFY_WITH_TIMEOUT(observer.samplesSeen.load() > 2, 10000);
-        responder.stop();
+        QTRY_VERIFY_WITH_TIMEOUT(observer.seen.load() > 2, 10000);
+        responder->stop();
         runner.join();
         QCOMPARE(r.status, RunStatus::Failed);
         QVERIFY2(r.error.contains(QStringLiteral("mid-test")) || r.error.contains(QStringLiteral("ended the test")), qPrintable(r.error));

@@ -1,4 +1,5 @@
 #include "settings/Config.h"
+#include "support/HostRows.h"
 
 #include <QSettings>
 #include <QTemporaryDir>
@@ -44,11 +45,7 @@ void TestConfig::defaults()
 void TestConfig::hostsRoundTrip()
 {
     const QString file = m_dir.filePath(QStringLiteral("hosts.ini"));
-    Host far;
-    far.name = QStringLiteral("fs1");
-    far.address = QStringLiteral("10.0.0.5");
-    far.port = 5301;
-    far.osLabel = QStringLiteral("Windows Server 2003");
+    Host far = test::namedHost(QStringLiteral("fs1"), QStringLiteral("10.0.0.5"), QStringLiteral("Windows Server 2003"));
     far.options.insert(QStringLiteral("ftp.user"), QStringLiteral("bob"));
     const QList<HostEntry> hosts{{Config::loopbackHost(), false}, {far, true}};
     {

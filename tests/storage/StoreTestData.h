@@ -4,6 +4,7 @@
 
 #include "model/RunResult.h"
 #include "plan/TestPlan.h"
+#include "support/HostRows.h"
 
 #include <QDateTime>
 
@@ -11,11 +12,7 @@ namespace wbtest {
 
 inline wb::Host host(const QString &name, const QString &address, const QString &os)
 {
-    wb::Host h;
-    h.name = name;
-    h.address = address;
-    h.port = 5301;
-    h.osLabel = os;
+    wb::Host h = wb::test::namedHost(name, address, os);
     h.linkSpeedMbps = 1000;
     h.options.insert(QStringLiteral("smb.share"), QStringLiteral("bench"));
     h.options.insert(QStringLiteral("ftp.password"), QStringLiteral("hunter2")); // must never be stored

@@ -11,6 +11,24 @@
 
 using namespace wb;
 
+namespace {
+
+// A store in a folder of its own, an engine whose signals the test emits by hand, and the recorder between them.
+struct Rig
+{
+    QTemporaryDir dir;
+    ResultStore store;
+    Engine engine;
+    SessionRecorder recorder{&engine, &store};
+    QSignalSpy stored{&recorder, &SessionRecorder::runStored};
+    QSignalSpy ended{&recorder, &SessionRecorder::sessionEnded};
+    QSignalSpy errors{&recorder, &SessionRecorder::storeError};
+
+    bool open() { return store.open(dir.filePath(QStringLiteral("r.sqlite"))); }
+};
+
+} // namespace
+
 class TestSessionRecorder : public QObject
 {
     Q_OBJECT
@@ -31,13 +49,11 @@ private:
 
 void TestSessionRecorder::storesEachRunAndTheEnd()
 {
-    QTemporaryDir dir;
-    ResultStore store;
-    QVERIFY(store.open(dir.filePath(QStringLiteral("r.sqlite"))));
-    Engine engine;
-    SessionRecorder recorder(&engine, &store);
-    QSignalSpy stored(&recorder, &SessionRecorder::runStored);
-    QSignalSpy ended(&recorder, &SessionRecorder::sessionEnded);
+    Rig rig;
+    QVERIFY(rig.open());
+    ResultStore &store = rig.store;
+    Engine &engine = rig.engine;
+    SessionRecorder &recorder = rig.recorder;
 
     const qint64 id = recorder.begin(wbtest::plan());
     QVERIFY(id > 0);
@@ -48,14 +64,14 @@ void TestSessionRecorder::storesEachRunAndTheEnd()
 
     for (const RunResult &r : twoRuns())
         emit engine.runFinished(r);
-    QCOMPARE(stored.count(), 2);
-    QCOMPARE(stored.at(0).at(0).toLongLong(), id);
+    QCOMPARE(rig.stored.count(), 2);
+    QCOMPARE(rig.stored.at(0).at(0).toLongLong(), id);
     QCOMPARE(store.runs(id).size(), 2);
     QCOMPARE(store.runs(id).at(1).samples.size(), 2);
 
     emit engine.planFinished(false);
-    QCOMPARE(ended.count(), 1);
-    QCOMPARE(ended.at(0).at(1).value<SessionState>(), SessionState::Finished);
+    QCOMPARE(rig.ended.count(), 1);
+    QCOMPARE(rig.ended.at(0).at(1).value<SessionState>(), SessionState::Finished);
     QCOMPARE(recorder.sessionId(), 0);
     QVERIFY(store.session(id, &info));
     QCOMPARE(info.state, SessionState::Finished);
@@ -68,16 +84,13 @@ void TestSessionRecorder::storesEachRunAndTheEnd()
 
 void TestSessionRecorder::cancelledPlanIsCancelled()
 {
-    QTemporaryDir dir;
-    ResultStore store;
-    QVERIFY(store.open(dir.filePath(QStringLiteral("r.sqlite"))));
-    Engine engine;
-    SessionRecorder recorder(&engine, &store);
-    const qint64 id = recorder.begin(wbtest::plan());
-    emit engine.runFinished(twoRuns().first());
-    emit engine.planFinished(true);
+    Rig rig;
+    QVERIFY(rig.open());
+    const qint64 id = rig.recorder.begin(wbtest::plan());
+    emit rig.engine.runFinished(twoRuns().first());
+    emit rig.engine.planFinished(true);
     SessionInfo info;
-    QVERIFY(store.session(id, &info));
+    QVERIFY(rig.store.session(id, &info));
     QCOMPARE(info.state, SessionState::Cancelled);
     QCOMPARE(info.runCount, 1);
 }
@@ -103,23 +116,18 @@ void TestSessionRecorder::withoutStoreNothingIsStored()
 
 void TestSessionRecorder::failingStoreSaysSoOnce()
 {
-    QTemporaryDir dir;
-    ResultStore store;
-    QVERIFY(store.open(dir.filePath(QStringLiteral("r.sqlite"))));
-    Engine engine;
-    SessionRecorder recorder(&engine, &store);
-    QSignalSpy stored(&recorder, &SessionRecorder::runStored);
-    QSignalSpy errors(&recorder, &SessionRecorder::storeError);
-    const qint64 id = recorder.begin(wbtest::plan());
+    Rig rig;
+    QVERIFY(rig.open());
+    const qint64 id = rig.recorder.begin(wbtest::plan());
     QVERIFY(id > 0);
-    QVERIFY(store.deleteSession(id)); // every run of it now has no session to go to
+    QVERIFY(rig.store.deleteSession(id)); // every run of it now has no session to go to
     for (const RunResult &r : twoRuns())
-        emit engine.runFinished(r);
-    emit engine.planFinished(false);
-    QCOMPARE(stored.count(), 0);
-    QCOMPARE(errors.count(), 1);
-    const QString message = errors.at(0).at(0).toString();
-    QVERIFY2(message.startsWith(QStringLiteral("Result store %1: ").arg(store.path())), qPrintable(message));
+        emit rig.engine.runFinished(r);
+    emit rig.engine.planFinished(false);
+    QCOMPARE(rig.stored.count(), 0);
+    QCOMPARE(rig.errors.count(), 1);
+    const QString message = rig.errors.at(0).at(0).toString();
+    QVERIFY2(message.startsWith(QStringLiteral("Result store %1: ").arg(rig.store.path())), qPrintable(message));
     QVERIFY2(message.endsWith(QStringLiteral("(the results stay on screen; export them to keep them).")),
              qPrintable(message));
 }

@@ -44,11 +44,10 @@ inline QProcessEnvironment defaultSandbox()
     return sandboxEnvironment(home.path());
 }
 
-inline Outcome runCli(const QStringList &args, int timeoutMs = 120000, const QProcessEnvironment &env = defaultSandbox())
+/// What p, just started, said and its exit status once it ends; exit status -1 and nothing said when it does not
+/// start within 30 s or end within timeoutMs (then it is killed).
+inline Outcome outcomeOf(QProcess &p, int timeoutMs)
 {
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.start(kCli, args);
     Outcome o;
     if (!p.waitForStarted(30000))
         return o;
@@ -61,6 +60,14 @@ inline Outcome runCli(const QStringList &args, int timeoutMs = 120000, const QPr
     o.out = QString::fromUtf8(p.readAllStandardOutput());
     o.err = QString::fromUtf8(p.readAllStandardError());
     return o;
+}
+
+inline Outcome runCli(const QStringList &args, int timeoutMs = 120000, const QProcessEnvironment &env = defaultSandbox())
+{
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(kCli, args);
+    return outcomeOf(p, timeoutMs);
 }
 
 /// wirebenchd on 127.0.0.1 on a free port, ended when this goes away.

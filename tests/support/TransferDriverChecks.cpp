@@ -30,6 +30,12 @@ RunResult runDriver(const RunSpec &s, RunObserver &observer)
     return driver->run(s, observer);
 }
 
+RunResult runDriver(const RunSpec &s)
+{
+    TestObserver observer;
+    return runDriver(s, observer);
+}
+
 qint64 sampledBytes(const RunResult &r)
 {
     qint64 sampled = 0;

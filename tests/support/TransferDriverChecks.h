@@ -23,6 +23,8 @@ class SmallLocalDisk;
 qint64 patternMismatchInFile(const QString &path, qint64 expectedSize);
 /// Runs s with the driver DriverRegistry gives its protocol.
 RunResult runDriver(const RunSpec &s, RunObserver &observer);
+/// The same with an observer of its own, for a test that reads only the result.
+RunResult runDriver(const RunSpec &s);
 /// The bytes of r's samples, added up.
 qint64 sampledBytes(const RunResult &r);
 /// A FTP or SMB run of protocol against host: the file at `path` (host option pathKey), 1500-byte frames,

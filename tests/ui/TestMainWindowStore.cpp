@@ -26,6 +26,21 @@
 
 using namespace wb;
 
+namespace {
+
+// The window's plan as a quick loopback test: protocol at 1500 B, repetitions runs of durationMs each.
+void setQuickPlan(MainWindow &window, const QString &protocol, int repetitions, int durationMs)
+{
+    TestPlan plan = window.planEditor()->plan();
+    plan.protocols = {protocol};
+    plan.frameSizes = {1500};
+    plan.repetitions = repetitions;
+    plan.params.durationMs = durationMs;
+    window.planEditor()->setPlan(plan);
+}
+
+} // namespace
+
 class TestMainWindowStore : public QObject
 {
     Q_OBJECT
@@ -43,12 +58,7 @@ private slots:
         QVERIFY2(store.open(dir.filePath(QStringLiteral("results.sqlite")), &error), qPrintable(error));
 
         MainWindow window(&config, &store);
-        TestPlan plan = window.planEditor()->plan();
-        plan.protocols = {QStringLiteral("tcp-send")};
-        plan.frameSizes = {1500};
-        plan.repetitions = 2;
-        plan.params.durationMs = 500;
-        window.planEditor()->setPlan(plan);
+        setQuickPlan(window, QStringLiteral("tcp-send"), 2, 500);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
 
@@ -141,12 +151,7 @@ private slots:
         QVERIFY(!store.open(path));
 
         MainWindow window(&config, &store);
-        TestPlan plan = window.planEditor()->plan();
-        plan.protocols = {QStringLiteral("tcp-recv")};
-        plan.frameSizes = {1500};
-        plan.repetitions = 1;
-        plan.params.durationMs = 300;
-        window.planEditor()->setPlan(plan);
+        setQuickPlan(window, QStringLiteral("tcp-recv"), 1, 300);
         QSignalSpy done(&window, &MainWindow::planDone);
         QVERIFY(window.startPlan());
         QTRY_COMPARE_WITH_TIMEOUT(done.size(), 1, 60000);

@@ -400,14 +400,17 @@ int xferinfoCallback(void *clientp, curl_off_t, curl_off_t dlnow, curl_off_t, cu
     return 0;
 }
 
+// What a run's messages call it: FTP's own command for the direction.
+QString commandOf(TransferDriver::Direction direction)
+{
+    return direction == TransferDriver::Direction::Download ? QStringLiteral("FTP GET") : QStringLiteral("FTP PUT");
+}
+
 class FtpRun : public TransferRun
 {
 public:
     FtpRun(const RunSpec &spec, RunObserver &observer, TransferDriver::Direction direction)
-        : TransferRun(spec, observer, direction,
-                      direction == TransferDriver::Direction::Download ? QStringLiteral("FTP GET")
-                                                                       : QStringLiteral("FTP PUT"))
-        , m_ftp(FtpSettings::fromHost(spec.host))
+        : TransferRun(spec, observer, direction, commandOf(direction)), m_ftp(FtpSettings::fromHost(spec.host))
     {
         m_port = m_ftp.port;
         m_state.observer = &observer;

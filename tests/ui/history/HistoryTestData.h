@@ -5,6 +5,7 @@
 #include "model/RunResult.h"
 #include "plan/TestPlan.h"
 #include "storage/ResultStore.h"
+#include "support/HostRows.h"
 
 #include <QDateTime>
 
@@ -12,12 +13,7 @@ namespace histtest {
 
 inline wb::Host host(const QString &name, const QString &address, const QString &os)
 {
-    wb::Host h;
-    h.name = name;
-    h.address = address;
-    h.port = 5301;
-    h.osLabel = os;
-    return h;
+    return wb::test::namedHost(name, address, os);
 }
 
 /// Throughput of a run in bytes/s: distinct per host, protocol, frame size and repetition.

@@ -2,6 +2,7 @@
 // PDF) and the import of a file the real iperf3 wrote against a server on 127.0.0.1 that this test starts.
 #include "HistoryTestData.h"
 #include "support/CiRule.h"
+#include "support/FreePort.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -193,13 +194,8 @@ void TestStoreCli::importRealIperf3()
 {
     const QString iperf3 = QStandardPaths::findExecutable(QStringLiteral("iperf3"));
     WB_REQUIRE(!iperf3.isEmpty(), QStringLiteral("iperf3 is not installed: apt-get install iperf3"));
-    // A free port on loopback: bind, read, release.
-    quint16 port = 0;
-    {
-        QTcpServer probe;
-        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
-        port = probe.serverPort();
-    }
+    const quint16 port = test::freeLoopbackPort();
+    QVERIFY(port != 0);
     QProcess server;
     server.start(iperf3, {QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-B"), QStringLiteral("127.0.0.1"),
                           QStringLiteral("-p"), QString::number(port)});
