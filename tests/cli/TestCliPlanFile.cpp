@@ -43,6 +43,19 @@ bool readResults(const QString &path, RunSummary *summary, QString *why)
     return true;
 }
 
+/// The JSON results at path: `runs` runs, all ok, of protocols (run by run) at frames. A caller that goes on checks
+/// QTest::currentTestFailed() first.
+void checkResults(const QString &path, int runs, const QStringList &protocols, const QList<int> &frames)
+{
+    RunSummary s;
+    QString why;
+    QVERIFY2(readResults(path, &s, &why), qPrintable(why));
+    QCOMPARE(s.runs, runs);
+    QCOMPARE(s.ok, runs);
+    QCOMPARE(s.protocols, protocols);
+    QCOMPARE(s.frames, frames);
+}
+
 } // namespace
 
 class TestCliPlanFile : public QObject
@@ -99,24 +112,17 @@ void TestCliPlanFile::saveThenRunThePlan()
     const QString json = m_dir.filePath(QStringLiteral("again.json"));
     const Outcome again = runCli(QStringList{"run", "--plan", m_plan, "--json", json} + storeArgs());
     QVERIFY2(again.exitCode == 0, qPrintable(again.out + again.err));
-    RunSummary s;
-    QString why;
-    QVERIFY2(readResults(json, &s, &why), qPrintable(why));
-    QCOMPARE(s.runs, 2);
-    QCOMPARE(s.ok, 2);
-    QCOMPARE(s.protocols, QStringList({"tcp-send", "tcp-recv"}));
-    QCOMPARE(s.frames, QList<int>{1500});
+    checkResults(json, 2, QStringList({"tcp-send", "tcp-recv"}), {1500});
+    if (QTest::currentTestFailed())
+        return;
 
     // 3. --reps 2 overrides the file: twice the runs, the rest as saved.
     const QString twice = m_dir.filePath(QStringLiteral("twice.json"));
     const Outcome more = runCli(QStringList{"run", "--plan", m_plan, "--reps", "2", "--json", twice} + storeArgs());
     QVERIFY2(more.exitCode == 0, qPrintable(more.out + more.err));
-    RunSummary t;
-    QVERIFY2(readResults(twice, &t, &why), qPrintable(why));
-    QCOMPARE(t.runs, 4);
-    QCOMPARE(t.ok, 4);
-    QCOMPARE(t.protocols, QStringList({"tcp-send", "tcp-send", "tcp-recv", "tcp-recv"}));
-    QCOMPARE(t.frames, QList<int>{1500});
+    checkResults(twice, 4, QStringList({"tcp-send", "tcp-send", "tcp-recv", "tcp-recv"}), {1500});
+    if (QTest::currentTestFailed())
+        return;
 }
 
 void TestCliPlanFile::storedSessionRoundTrips()
@@ -134,13 +140,9 @@ void TestCliPlanFile::storedSessionRoundTrips()
     const QString json = m_dir.filePath(QStringLiteral("from-store.json"));
     const Outcome rerun = runCli(QStringList{"run", "--plan", fromStore, "--json", json, "--no-store"});
     QVERIFY2(rerun.exitCode == 0, qPrintable(rerun.out + rerun.err));
-    RunSummary s;
-    QString why;
-    QVERIFY2(readResults(json, &s, &why), qPrintable(why));
-    QCOMPARE(s.runs, 4);
-    QCOMPARE(s.ok, 4);
-    QCOMPARE(s.protocols, QStringList({"tcp-send", "tcp-send", "tcp-recv", "tcp-recv"}));
-    QCOMPARE(s.frames, QList<int>{1500});
+    checkResults(json, 4, QStringList({"tcp-send", "tcp-send", "tcp-recv", "tcp-recv"}), {1500});
+    if (QTest::currentTestFailed())
+        return;
 
     const Outcome usage = runCli(QStringList{"show", "latest", "--save-plan", fromStore, "--json"} + storeArgs());
     QCOMPARE(usage.exitCode, 2);

@@ -184,10 +184,7 @@ private slots:
 
     void parseChallenge()
     {
-        ChallengeSpec spec;
-        spec.major = 10;
-        spec.minor = 0;
-        spec.build = 20348;
+        const ChallengeSpec spec{.major = 10, .minor = 0, .build = 20348};
         NtlmChallenge c;
         QString error;
         QVERIFY2(NtlmChallenge::parse(challengeMessage(spec), &c, &error), qPrintable(error));

@@ -3,6 +3,7 @@
 // SMB1 only ("server min/max protocol = NT1"), as Windows Server 2003 does.
 #include "IdentityPeers.h"
 #include "engine/Engine.h"
+#include "support/EngineRun.h"
 #include "identity/FtpIdentityProbe.h"
 #include "identity/HelloIdentityProbe.h"
 #include "identity/ServerIdentity.h"
@@ -334,13 +335,11 @@ private slots:
         plan.frameSizes = {1500};
         plan.repetitions = 1;
         plan.params.fileSizeBytes = 4 * 1024 * 1024;
-        Engine engine;
-        QSignalSpy finished(&engine, &Engine::runFinished);
-        QSignalSpy done(&engine, &Engine::planFinished);
-        QVERIFY(engine.start(plan));
-        QVERIFY(done.wait(120000));
-        QCOMPARE(finished.size(), 2);
-        for (const QList<QVariant> &args : std::as_const(finished)) {
+        EngineSpies run;
+        QVERIFY(run.engine.start(plan));
+        QVERIFY(run.done.wait(120000));
+        QCOMPARE(run.finished.size(), 2);
+        for (const QList<QVariant> &args : std::as_const(run.finished)) {
             const RunResult r = args.at(0).value<RunResult>();
             QVERIFY2(r.ok(), qPrintable(r.error));
             qInfo("%s: serverOs \"%s\" from %s", qPrintable(r.spec.protocol), qPrintable(r.serverOs),

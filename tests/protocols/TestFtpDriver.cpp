@@ -60,6 +60,8 @@ private slots:
 
 private:
     RunSpec spec(const QString &protocol, qint64 size, const QString &path) const;
+    /// The same against the FTPS server.
+    RunSpec ftpsSpec(const QString &protocol, qint64 size, const QString &path) const;
     RunResult runSpec(const RunSpec &s, TestObserver &observer) const;
 
     std::unique_ptr<FileServerFixture> m_servers;
@@ -97,6 +99,11 @@ void TestFtpDriver::cleanupTestCase()
 RunSpec TestFtpDriver::spec(const QString &protocol, qint64 size, const QString &path) const
 {
     return transferSpec(protocol, m_servers->ftpHost(), QStringLiteral("ftp.path"), path, size);
+}
+
+RunSpec TestFtpDriver::ftpsSpec(const QString &protocol, qint64 size, const QString &path) const
+{
+    return transferSpec(protocol, m_servers->ftpsHost(), QStringLiteral("ftp.path"), path, size);
 }
 
 RunResult TestFtpDriver::runSpec(const RunSpec &s, TestObserver &observer) const
@@ -236,8 +243,7 @@ void TestFtpDriver::stopMidTransfer()
 {
     WB_REQUIRE(m_ready, m_why);
     for (const QString &protocol : {QStringLiteral("ftp-put"), QStringLiteral("ftp-get")}) {
-        RunSpec s = spec(protocol, 64LL * 1024 * 1024, QStringLiteral("slow.bin"));
-        s.params.options.insert(QLatin1String(TransferSettings::MaxRateKey), 4 * 1024 * 1024);
+        RunSpec s = rateLimited(spec(protocol, 64LL * 1024 * 1024, QStringLiteral("slow.bin")));
         TestObserver o;
         o.onSample = [&o](int n) {
             if (n == 3)
@@ -256,8 +262,7 @@ void TestFtpDriver::serverKilledMidTransfer()
 {
     WB_REQUIRE(m_ready, m_why);
     for (const QString &protocol : {QStringLiteral("ftp-get"), QStringLiteral("ftp-put")}) {
-        RunSpec s = spec(protocol, 64LL * 1024 * 1024, QStringLiteral("slow.bin"));
-        s.params.options.insert(QLatin1String(TransferSettings::MaxRateKey), 4 * 1024 * 1024);
+        RunSpec s = rateLimited(spec(protocol, 64LL * 1024 * 1024, QStringLiteral("slow.bin")));
         TestObserver o;
         int killed = 0;
         o.onSample = [&](int n) {
@@ -277,9 +282,7 @@ void TestFtpDriver::serverKilledMidTransfer()
 void TestFtpDriver::ftpsPutThenGetByteExact()
 {
     WB_REQUIRE(m_ftps, m_ftpsWhy);
-    RunSpec s = spec(QStringLiteral("ftp-put"), FourMiB + 777, QStringLiteral("tls.bin"));
-    s.host = m_servers->ftpsHost();
-    s.host.options.insert(QStringLiteral("ftp.path"), QStringLiteral("tls.bin"));
+    RunSpec s = ftpsSpec(QStringLiteral("ftp-put"), FourMiB + 777, QStringLiteral("tls.bin"));
     s.host.options.insert(QStringLiteral("ftp.tls_trust"), QStringLiteral("CA file"));
     s.host.options.insert(QStringLiteral("ftp.tls_ca_file"), m_servers->caFile());
     const RunResult up = runDriver(s);
@@ -309,9 +312,7 @@ void TestFtpDriver::ftpsPutThenGetByteExact()
 void TestFtpDriver::ftpsAcceptAnyCertificate()
 {
     WB_REQUIRE(m_ftps, m_ftpsWhy);
-    RunSpec s = spec(QStringLiteral("ftp-get"), FourMiB, QStringLiteral("tls-any.bin"));
-    s.host = m_servers->ftpsHost();
-    s.host.options.insert(QStringLiteral("ftp.path"), QStringLiteral("tls-any.bin"));
+    RunSpec s = ftpsSpec(QStringLiteral("ftp-get"), FourMiB, QStringLiteral("tls-any.bin"));
     s.host.options.insert(QStringLiteral("ftp.tls_trust"), QStringLiteral("accept any certificate (insecure)"));
     const RunResult r = runDriver(s);
     QVERIFY2(r.ok(), qPrintable(r.error));
@@ -324,9 +325,7 @@ void TestFtpDriver::ftpsUntrustedCertificate()
 {
     WB_REQUIRE(m_ftps, m_ftpsWhy);
     for (const QString &protocol : {QStringLiteral("ftp-put"), QStringLiteral("ftp-get")}) {
-        RunSpec s = spec(protocol, FourMiB, QStringLiteral("untrusted.bin"));
-        s.host = m_servers->ftpsHost(); // system CAs: the test CA is not among them
-        s.host.options.insert(QStringLiteral("ftp.path"), QStringLiteral("untrusted.bin"));
+        RunSpec s = ftpsSpec(protocol, FourMiB, QStringLiteral("untrusted.bin")); // system CAs: the test CA is not among them
         const RunResult r = runDriver(s);
         WB_CHECK(failedWith(r, QStringLiteral("tls_untrusted")));
         QVERIFY2(r.error.startsWith(QStringLiteral("test-vsftpd-tls (127.0.0.1:%1): FTP ").arg(m_servers->ftpsPort())),
@@ -380,9 +379,7 @@ void TestFtpDriver::ftpsRemoteDiskFull()
 {
     WB_REQUIRE(m_ftps && m_smallDisk, m_ftps ? m_smallDiskWhy : m_ftpsWhy);
     const qint64 size = 64LL * 1024 * 1024;
-    RunSpec s = spec(QStringLiteral("ftp-put"), size, QStringLiteral("full/big-tls.bin"));
-    s.host = m_servers->ftpsHost();
-    s.host.options.insert(QStringLiteral("ftp.path"), QStringLiteral("full/big-tls.bin"));
+    RunSpec s = ftpsSpec(QStringLiteral("ftp-put"), size, QStringLiteral("full/big-tls.bin"));
     s.host.options.insert(QStringLiteral("ftp.tls_trust"), QStringLiteral("CA file"));
     s.host.options.insert(QStringLiteral("ftp.tls_ca_file"), m_servers->caFile());
     TestObserver o;

@@ -234,9 +234,8 @@ void TestSmbDriver::mssIsTheDataSegmentSize()
 void TestSmbDriver::wrongPassword()
 {
     WB_REQUIRE(m_ready, m_why);
-    RunSpec s = spec(QStringLiteral("smb-write"), FourMiB, QStringLiteral("pw.bin"));
-    s.host.options.insert(QStringLiteral("smb.password"), QStringLiteral("not-the-password-42"));
-    const RunResult r = runDriver(s);
+    const RunResult r = runDriver(withHostOption(spec(QStringLiteral("smb-write"), FourMiB, QStringLiteral("pw.bin")),
+                                                 QStringLiteral("smb.password"), QStringLiteral("not-the-password-42")));
     WB_CHECK(failedWith(r, QStringLiteral("login_refused")));
     QVERIFY(r.error.contains(QStringLiteral("test-samba")) && r.error.contains(QStringLiteral("SMB write")));
     QVERIFY(!r.error.contains(QStringLiteral("not-the-password-42")));
@@ -246,9 +245,8 @@ void TestSmbDriver::wrongPassword()
 void TestSmbDriver::unknownUser()
 {
     WB_REQUIRE(m_ready, m_why);
-    RunSpec s = spec(QStringLiteral("smb-read"), FourMiB, QStringLiteral("write.bin"));
-    s.host.options.insert(QStringLiteral("smb.user"), QStringLiteral("nobody-like-this"));
-    const RunResult r = runDriver(s);
+    const RunResult r = runDriver(withHostOption(spec(QStringLiteral("smb-read"), FourMiB, QStringLiteral("write.bin")),
+                                                 QStringLiteral("smb.user"), QStringLiteral("nobody-like-this")));
     WB_CHECK(failedWith(r, QStringLiteral("login_refused")));
     QVERIFY(!r.error.contains(m_servers->password()));
 }
@@ -256,9 +254,8 @@ void TestSmbDriver::unknownUser()
 void TestSmbDriver::missingShare()
 {
     WB_REQUIRE(m_ready, m_why);
-    RunSpec s = spec(QStringLiteral("smb-read"), FourMiB, QStringLiteral("write.bin"));
-    s.host.options.insert(QStringLiteral("smb.share"), QStringLiteral("nosuchshare"));
-    const RunResult r = runDriver(s);
+    const RunResult r = runDriver(withHostOption(spec(QStringLiteral("smb-read"), FourMiB, QStringLiteral("write.bin")),
+                                                 QStringLiteral("smb.share"), QStringLiteral("nosuchshare")));
     WB_CHECK(failedWith(r, QStringLiteral("no_such_share")));
     QVERIFY(r.error.contains(QStringLiteral("nosuchshare")));
 }
@@ -290,8 +287,7 @@ void TestSmbDriver::stopMidTransfer()
 {
     WB_REQUIRE(m_ready, m_why);
     for (const QString &protocol : {QStringLiteral("smb-write"), QStringLiteral("smb-read")}) {
-        RunSpec s = spec(protocol, 64LL * 1024 * 1024, QStringLiteral("slow.bin"));
-        s.params.options.insert(QLatin1String(TransferSettings::MaxRateKey), 4 * 1024 * 1024);
+        RunSpec s = rateLimited(spec(protocol, 64LL * 1024 * 1024, QStringLiteral("slow.bin")));
         s.host.options.insert(QStringLiteral("smb.io_size"), 256 * 1024);
         TestObserver o;
         o.onSample = [&o](int n) {
@@ -310,8 +306,7 @@ void TestSmbDriver::serverKilledMidTransfer()
 {
     WB_REQUIRE(m_ready, m_why);
     for (const QString &protocol : {QStringLiteral("smb-read"), QStringLiteral("smb-write")}) {
-        RunSpec s = spec(protocol, 64LL * 1024 * 1024, QStringLiteral("slow2.bin"));
-        s.params.options.insert(QLatin1String(TransferSettings::MaxRateKey), 4 * 1024 * 1024);
+        RunSpec s = rateLimited(spec(protocol, 64LL * 1024 * 1024, QStringLiteral("slow2.bin")));
         s.host.options.insert(QStringLiteral("smb.io_size"), 256 * 1024);
         TestObserver o;
         int killed = 0;

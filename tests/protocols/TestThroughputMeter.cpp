@@ -28,6 +28,12 @@ struct Rig
 
     Rig() { meter.start(); }
     void at(double ms) { nowNs = kEpoch + qint64(ms * kMs); }
+    /// The driver reports bytes at ms.
+    void addAt(double ms, qint64 bytes)
+    {
+        at(ms);
+        meter.add(bytes);
+    }
     qint64 ns(double ms) const { return kEpoch + qint64(ms * kMs); }
 };
 
@@ -124,8 +130,7 @@ void TestThroughputMeter::lastSampleIsOverItsOwnDuration()
     Rig rig;
     qint64 reported = 0;
     for (int ms = 7; ms <= 1234; ms += 7) {
-        rig.at(ms);
-        rig.meter.add(7777); // 1.111 MB/s
+        rig.addAt(ms, 7777); // 1.111 MB/s
         reported += 7777;
     }
     rig.at(1300);
@@ -162,14 +167,11 @@ void TestThroughputMeter::oldMeterSpikedOnTheLastChunk()
 void TestThroughputMeter::stallShowsAsEmptyIntervals()
 {
     Rig rig;
-    rig.at(100);
-    rig.meter.add(1000);
+    rig.addAt(100, 1000);
     for (int ms = 150; ms <= 450; ms += 50) { // waiting, nothing arrives
-        rig.at(ms);
-        rig.meter.add(0);
+        rig.addAt(ms, 0);
     }
-    rig.at(520);
-    rig.meter.add(1200);
+    rig.addAt(520, 1200);
     rig.meter.finish();
     const SampleList &s = rig.meter.samples();
     QCOMPARE(s.size(), 6);
@@ -188,8 +190,7 @@ void TestThroughputMeter::lateReportIsSpreadUpToNow()
 {
     // A span that ends before what was already reported (bytes learnt late) counts up to now, never in the past.
     Rig rig;
-    rig.at(150);
-    rig.meter.add(0);
+    rig.addAt(150, 0);
     rig.at(180);
     rig.meter.addSpan(3000, rig.ns(20), rig.ns(60));
     rig.meter.finish();
@@ -227,10 +228,8 @@ void TestThroughputMeter::trailingWaitIsNoSample()
 {
     // After the last byte the driver waits for the far end's word: no zero sample at the end.
     Rig rig;
-    rig.at(100);
-    rig.meter.add(5000);
-    rig.at(180);
-    rig.meter.add(0);
+    rig.addAt(100, 5000);
+    rig.addAt(180, 0);
     rig.at(210);
     rig.meter.finish();
     QCOMPARE(rig.meter.samples().size(), 1);

@@ -9,6 +9,14 @@
 
 namespace wb::test {
 
+/// An engine with spies on the runs it finishes and on its end, for a test that checks each step itself.
+struct EngineSpies
+{
+    Engine engine;
+    QSignalSpy finished{&engine, &Engine::runFinished};
+    QSignalSpy done{&engine, &Engine::planFinished};
+};
+
 /// Runs `plan` on an Engine made here (its worker thread starts in the calling thread's network namespace)
 /// until the plan ends or timeoutMs pass: the result of every run that finished, in order. error, when
 /// given, says why the list may be short ("" when the plan ran to its end).

@@ -56,6 +56,18 @@ RunSpec transferSpec(const QString &protocol, const Host &host, const QString &p
     return s;
 }
 
+RunSpec withHostOption(RunSpec s, const QString &key, const QVariant &value)
+{
+    s.host.options.insert(key, value);
+    return s;
+}
+
+RunSpec rateLimited(RunSpec s)
+{
+    s.params.options.insert(QLatin1String(TransferSettings::MaxRateKey), 4 * 1024 * 1024);
+    return s;
+}
+
 QString failedWith(const RunResult &r, const QString &fault)
 {
     qInfo("%s", qPrintable(r.error));

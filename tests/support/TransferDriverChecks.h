@@ -32,6 +32,11 @@ qint64 sampledBytes(const RunResult &r);
 RunSpec transferSpec(const QString &protocol, const Host &host, const QString &pathKey, const QString &path,
                      qint64 size);
 
+/// s with its host's option key set to value.
+RunSpec withHostOption(RunSpec s, const QString &key, const QVariant &value);
+/// s limited to 4 MiB/s (transfer.max_rate): slow enough for a test to stop it, or end its server, mid-transfer.
+RunSpec rateLimited(RunSpec s);
+
 /// r failed with extra.fault == fault (its error is logged).
 QString failedWith(const RunResult &r, const QString &fault);
 /// s, a 16 MiB GET/read into /dev/full, fails with local_disk_full, its error starting with errorStart and saying so.

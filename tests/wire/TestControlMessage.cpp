@@ -125,15 +125,8 @@ void TestControlMessage::roundTrips()
     QCOMPARE(h2.cpus, h.cpus);
     QVERIFY(!h2.osSummary().isEmpty());
 
-    TestRequest t;
-    t.direction = TestRequest::Direction::Recv;
-    t.durationMs = 2500;
-    t.messageSize = 1472;
-    t.sendBuffer = 65536;
-    t.recvBuffer = 131072;
-    t.mss = 8960;
-    t.sampleIntervalMs = 250;
-    t.warmupMs = 2000;
+    const TestRequest t{.direction = TestRequest::Direction::Recv, .durationMs = 2500, .messageSize = 1472, .sendBuffer = 65536,
+                        .recvBuffer = 131072, .mss = 8960, .sampleIntervalMs = 250, .warmupMs = 2000};
     TestRequest t2;
     QVERIFY2(TestRequest::fromJson(control::decodeOne(encode(t.toJson()), 4096).message, &t2, &error), qPrintable(error));
     QCOMPARE(t2.direction, t.direction);
