@@ -1,5 +1,7 @@
 #include "LinkCheckPanel.h"
 
+#include "TableCell.h"
+
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QHostAddress>
@@ -182,11 +184,7 @@ void LinkCheckPanel::refreshTable()
         const int rows = std::max<int>(1, int(m_frames.size()));
         m_table->setRowCount(first + rows);
         auto set = [&](int row, int column, const QString &text, bool number = false) {
-            auto *item = new QTableWidgetItem(text);
-            if (number)
-                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            m_table->setItem(row, column, item);
-            return item;
+            return TableCell::put(m_table, row, column, text, number);
         };
         const LinkInfo &l = c.link;
         set(first, HostName, host.displayName())->setToolTip(addressOf(host));

@@ -1,5 +1,6 @@
 #include "ResultsTable.h"
 
+#include "TableCell.h"
 #include "model/Frame.h"
 
 #include <QHeaderView>
@@ -62,13 +63,7 @@ void ResultsTable::addResult(const RunResult &result)
     const int row = rowCount();
     insertRow(row);
     const RunSpec &spec = result.spec;
-    auto set = [&](int column, const QString &text, bool number = false) {
-        auto *item = new QTableWidgetItem(text);
-        if (number)
-            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        setItem(row, column, item);
-        return item;
-    };
+    auto set = [&](int column, const QString &text, bool number = false) { return TableCell::put(this, row, column, text, number); };
     auto setNumber = [&](int column, std::optional<double> value, int decimals) {
         set(column, value ? QString::number(*value, 'f', decimals) : tr("-"), true);
     };

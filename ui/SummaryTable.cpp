@@ -1,5 +1,6 @@
 #include "SummaryTable.h"
 
+#include "TableCell.h"
 #include "model/Frame.h"
 #include "analysis/RunAnalyzer.h"
 
@@ -121,13 +122,7 @@ void SummaryTable::rebuild()
         const int row = figuresRow(test);
         const TestSummary &t = m_summaries.at(test);
         const RunResultList runs = runsOf(t, m_results);
-        auto set = [&](int column, const QString &text, bool number = false) {
-            auto *item = new QTableWidgetItem(text);
-            if (number)
-                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            setItem(row, column, item);
-            return item;
-        };
+        auto set = [&](int column, const QString &text, bool number = false) { return TableCell::put(this, row, column, text, number); };
         auto rate = [&](double MBps) { return Units::fromBytesPerSecond(MBps * 1e6, m_unit); };
         const int decimals = m_unit == RateUnit::Mbps ? 1 : 2;
         auto setRate = [&](int column, double MBps) {
