@@ -19,6 +19,8 @@ public:
 
     const FindingList &findings() const { return m_findings; }
     QString text() const; ///< what the panel shows, as plain text
+    /// The Compare view's runs may come from several sessions: its heading and sentences say so.
+    void setComparedRuns(bool compared);
 
 public slots:
     void clearResults();
@@ -31,6 +33,7 @@ private:
     RunResultList m_results;
     FindingList m_findings;
     QLabel *m_label = nullptr;
+    bool m_compared = false;
 };
 
 } // namespace wb

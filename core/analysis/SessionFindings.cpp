@@ -101,14 +101,14 @@ QString SessionFindings::noise(const Summary &a, const Summary &b)
     return apart ? QStringLiteral("beyond the noise") : QStringLiteral("within the noise");
 }
 
-FindingList SessionFindings::of(const RunResultList &results)
+FindingList SessionFindings::of(const RunResultList &results, const QString &where)
 {
-    FindingList found = networkOrServer(results);
+    FindingList found = networkOrServer(results, where);
     found << frameSizes(results) << servers(results);
     return found;
 }
 
-FindingList SessionFindings::networkOrServer(const RunResultList &results)
+FindingList SessionFindings::networkOrServer(const RunResultList &results, const QString &where)
 {
     const QList<TestSummary> tests = TestSummary::build(results);
     FindingList found;
@@ -131,9 +131,10 @@ FindingList SessionFindings::networkOrServer(const RunResultList &results)
         if (!tcp || tcp->MBps.median <= 0)
             continue;
         const double ratio = t.MBps.median / tcp->MBps.median;
-        const QString stream = QStringLiteral("the %1 that a TCP stream (%2, median of %3) reached to this host in this session")
+        const QString stream = QStringLiteral("the %1 that a TCP stream (%2, median of %3) reached to this host %4")
                                    .arg(mbps(tcp->MBps.median), testLabel(*tcp, results))
-                                   .arg(tcp->okRuns);
+                                   .arg(tcp->okRuns)
+                                   .arg(where);
         QString sentence = QStringLiteral("%1 %2: ").arg(testLabel(t, results), mbps(t.MBps.median));
         if (ratio >= kNetworkLimited) {
             sentence += QStringLiteral("within %1% of %2: the network is the limit")

@@ -30,14 +30,16 @@ using FindingList = QList<Finding>;
 class SessionFindings
 {
 public:
-    static FindingList of(const RunResultList &results);
+    /// where: how the sentences name the runs' scope ("in this session"; the Compare view's runs may come
+    /// from several sessions).
+    static FindingList of(const RunResultList &results, const QString &where = QStringLiteral("in this session"));
 
     /// "beyond the noise", "within the noise" or "one run each, too few to tell it from noise" for two
     /// summaries of the same figure.
     static QString noise(const Summary &a, const Summary &b);
 
 private:
-    static FindingList networkOrServer(const RunResultList &results);
+    static FindingList networkOrServer(const RunResultList &results, const QString &where);
     static FindingList frameSizes(const RunResultList &results);
     static FindingList servers(const RunResultList &results);
 };

@@ -106,6 +106,11 @@ void TestSessionFindings::networkOrServer()
     const RunResultList all = runs(fs, tcp, 1500, {tcpMBps - 0.1, tcpMBps, tcpMBps + 0.1})
                               + runs(fs, protocol, 1500, {fileMBps - 0.1, fileMBps, fileMBps + 0.1});
     QCOMPARE(sentences(SessionFindings::of(all), Finding::Kind::NetworkOrServer), QStringList{expected});
+    // The Compare view's runs may come from several sessions, and the sentence says so.
+    QString compared = expected;
+    compared.replace(QStringLiteral("to this host in this session"), QStringLiteral("to this host among the compared runs"));
+    QCOMPARE(sentences(SessionFindings::of(all, QStringLiteral("among the compared runs")), Finding::Kind::NetworkOrServer),
+             QStringList{compared});
 }
 
 void TestSessionFindings::comparesTheSameDirectionAndHost()

@@ -2,6 +2,7 @@
 
 #include "ChartStyle.h"
 #include "ExportExtras.h"
+#include "FindingsPanel.h"
 #include "GroupedBars.h"
 #include "HistoryText.h"
 #include "RunOverlayChart.h"
@@ -150,6 +151,12 @@ void ComparisonView::buildUi()
     rightLayout->setContentsMargins(0, 0, 0, 0);
     rightLayout->addLayout(controls);
     rightLayout->addWidget(m_tabs, 1);
+    // Under the chart, what the compared runs show together (network or server, frames, hosts), in full.
+    m_findings = new FindingsPanel(right);
+    m_findings->setObjectName(QStringLiteral("comparisonFindings"));
+    m_findings->setComparedRuns(true);
+    m_findings->setMaximumHeight(170);
+    rightLayout->addWidget(m_findings);
 
     auto *splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(m_tree);
@@ -512,6 +519,10 @@ void ComparisonView::rebuildNow()
         collectSelection();
     rebuildBars();
     rebuildOverlay();
+    RunResultList runs;
+    for (const ComparedRun &r : std::as_const(m_selected))
+        runs << r.run;
+    m_findings->setResults(runs);
 }
 
 void ComparisonView::rebuildBars()

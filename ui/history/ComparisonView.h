@@ -28,6 +28,7 @@ namespace wb {
 class GroupedBars;
 class ResultStore;
 class RunOverlayChart;
+class FindingsPanel;
 class UnitComboBox;
 
 /// A stored run as the comparison view holds it: the run and the session it came from.
@@ -90,6 +91,8 @@ public:
     QStringList valueLabels() const;
     QString title() const;
     QString footnote() const;
+    /// What the compared runs show together, as the panel under the chart shows it.
+    const FindingsPanel *findingsPanel() const { return m_findings; }
 
 public slots:
     /// Re-reads the session list from the store (keeps what is checked).
@@ -133,6 +136,7 @@ private:
     QCPTextElement *m_title = nullptr;
     QCPItemText *m_hint = nullptr;
     RunOverlayChart *m_overlay = nullptr;
+    FindingsPanel *m_findings = nullptr;
     std::unique_ptr<GroupedBars> m_bars;
     QStringList m_groupKeys;
     QStringList m_barKeys;

@@ -1,10 +1,13 @@
 // The comparison view: runs of several stored sessions, regrouped by the user; the bars must hold the figures.
 #include "ComparisonView.h"
+#include "FindingsPanel.h"
 #include "HistoryTestData.h"
 #include "RunOverlayChart.h"
 #include "stats/Statistics.h"
 
 #include <qcustomplot.h>
+
+#include <QLabel>
 
 #include <QComboBox>
 #include <QDir>
@@ -140,6 +143,15 @@ void TestComparisonView::linuxVersusWindowsPerTestAt1500And9000()
     QCOMPARE(view.barKeys(), QStringList({QStringLiteral("1500 B"), QStringLiteral("9000 B")}));
     // tcp-send @ 9000 over both hosts: 151..153 and 91..93 -> median (93 + 151) / 2 = 122.
     QCOMPARE(barValue(view, QStringLiteral("9000 B"), QStringLiteral("tcp-send")), 122.0);
+    // Under the chart, what these runs show together: the two hosts per test and each host's two frames, each
+    // sentence the SessionFindings of exactly the compared runs.
+    const FindingsPanel *findings = view.findingsPanel();
+    QVERIFY(findings);
+    QVERIFY(!findings->findings().isEmpty());
+    QVERIFY2(findings->text().contains(QStringLiteral("tcp-send: 9000 B frames against 1500 B: throughput ")), qPrintable(findings->text()));
+    QVERIFY2(findings->text().contains(QStringLiteral("tcp-send @ 9000 B: ")), qPrintable(findings->text()));
+    const QLabel *label = findings->findChild<QLabel *>(QStringLiteral("findingsLabel"));
+    QVERIFY(label && label->text().contains(QStringLiteral("What the compared runs show together")));
 }
 
 void TestComparisonView::confidenceIntervalAndCeiling()
