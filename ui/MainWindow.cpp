@@ -11,7 +11,7 @@
 #include "PreflightGate.h"
 #include "ResultsTable.h"
 #include "RunControlPanel.h"
-#include "FindingsPanel.h"
+#include "ResultTabs.h"
 #include "SummaryTable.h"
 #include "ThroughputChart.h"
 #include "history/ComparisonView.h"
@@ -56,11 +56,7 @@ MainWindow::MainWindow(Config *config, ResultStore *store, QWidget *parent)
     m_run = new RunControlPanel(this);
     m_live = new ThroughputChart(this);
     m_comparison = new ComparisonChart(this);
-    m_results = new ResultsTable(this);
-    m_summary = new SummaryTable(this);
-    m_findings = new FindingsPanel(this);
-    m_findings->setObjectName(QStringLiteral("findingsPanel"));
-    m_linkCheck = new LinkCheckPanel(this);
+    m_tabs = new ResultTabs(this);
 
     auto *planScroll = new QScrollArea(this);
     planScroll->setWidgetResizable(true);
@@ -82,13 +78,7 @@ MainWindow::MainWindow(Config *config, ResultStore *store, QWidget *parent)
     m_rightSplitter = new QSplitter(Qt::Vertical, right);
     m_rightSplitter->setObjectName(QStringLiteral("rightSplitter"));
     m_rightSplitter->addWidget(m_chartSplitter);
-    auto *tables = new QTabWidget(this);
-    tables->setObjectName(QStringLiteral("resultTabs"));
-    tables->addTab(m_results, tr("Runs"));
-    tables->addTab(m_summary, tr("Summary per test"));
-    tables->addTab(m_findings, tr("Findings"));
-    tables->addTab(m_linkCheck, tr("Link check (MTU, speed)"));
-    m_rightSplitter->addWidget(tables);
+    m_rightSplitter->addWidget(m_tabs);
     m_rightSplitter->setStretchFactor(0, 3);
     m_rightSplitter->setStretchFactor(1, 1);
     rightLayout->addWidget(m_run);
@@ -121,13 +111,13 @@ MainWindow::MainWindow(Config *config, ResultStore *store, QWidget *parent)
     connect(m_live, &ThroughputChart::unitChanged, this, [config](RateUnit u) { config->setRateUnit(u); });
     connect(m_hosts, &HostListPanel::hostsChanged, this, &MainWindow::updateStartEnabled);
     connect(m_plan, &PlanEditorPanel::planChanged, this, &MainWindow::updateStartEnabled);
-    m_summary->setUnit(unit);
-    connect(m_comparison, &ComparisonChart::unitChanged, m_summary, &SummaryTable::setUnit);
+    m_tabs->summary()->setUnit(unit);
+    connect(m_comparison, &ComparisonChart::unitChanged, m_tabs->summary(), &SummaryTable::setUnit);
     const auto updateLinkCheck = [this] {
         const TestPlan p = m_plan->plan();
-        m_linkCheck->setHosts(m_hosts->selectedHosts());
-        m_linkCheck->setFrameSizes(p.frameSizes);
-        m_linkCheck->setWillSetInterfaceMtu(p.params.options.value(FramePlanCheck::setInterfaceMtuOption()).toBool());
+        m_tabs->linkCheck()->setHosts(m_hosts->selectedHosts());
+        m_tabs->linkCheck()->setFrameSizes(p.frameSizes);
+        m_tabs->linkCheck()->setWillSetInterfaceMtu(p.params.options.value(FramePlanCheck::setInterfaceMtuOption()).toBool());
     };
     connect(m_hosts, &HostListPanel::hostsChanged, this, updateLinkCheck);
     connect(m_plan, &PlanEditorPanel::planChanged, this, updateLinkCheck);
@@ -221,17 +211,17 @@ void MainWindow::buildMenus()
     file->addSeparator();
     QAction *exportLive = file->addAction(tr("Export &live graph..."), this, [this] {
         ExportExtras::exportWithDialog(this, m_live->plot(), QStringLiteral("wirebench-live-graph"),
-                                       ExportExtras::footnoteFor(m_results->results()));
+                                       ExportExtras::footnoteFor(m_tabs->results()->results()));
     });
     exportLive->setObjectName(QStringLiteral("exportLiveAction"));
     QAction *exportComparison = file->addAction(tr("Export &comparison chart..."), this, [this] {
         ExportExtras::exportWithDialog(this, m_comparison->plot(), QStringLiteral("wirebench-comparison"),
-                                       ExportExtras::footnoteFor(m_results->results()));
+                                       ExportExtras::footnoteFor(m_tabs->results()->results()));
     });
     exportComparison->setObjectName(QStringLiteral("exportComparisonAction"));
     file->addAction(tr("Copy comparison chart to clipboard"), this, [this] {
         ChartExportOptions options;
-        options.footnote = ExportExtras::footnoteFor(m_results->results());
+        options.footnote = ExportExtras::footnoteFor(m_tabs->results()->results());
         QString error;
         if (!ExportExtras::copyToClipboard(m_comparison->plot(), options, &error))
             m_run->setStatus(error);
@@ -285,10 +275,8 @@ void MainWindow::startEmbeddedResponder()
 void MainWindow::connectEngine()
 {
     m_live->follow(&m_engine);
-    connect(&m_engine, &Engine::runFinished, m_results, &ResultsTable::addResult);
+    connect(&m_engine, &Engine::runFinished, m_tabs, &ResultTabs::addResult);
     connect(&m_engine, &Engine::runFinished, m_comparison, &ComparisonChart::addResult);
-    connect(&m_engine, &Engine::runFinished, m_summary, &SummaryTable::addResult);
-    connect(&m_engine, &Engine::runFinished, m_findings, &FindingsPanel::addResult);
     connect(&m_engine, &Engine::progressChanged, m_run, &RunControlPanel::setProgress);
     connect(&m_engine, &Engine::statusChanged, m_run, &RunControlPanel::setStatus);
     connect(&m_engine, &Engine::runStarted, this, [this](const RunSpec &spec) {
@@ -338,10 +326,8 @@ bool MainWindow::startPlan()
 
 void MainWindow::runCheckedPlan(const TestPlan &plan, const PreflightReport &report)
 {
-    m_results->clearResults();
+    m_tabs->clearResults();
     m_comparison->clear();
-    m_summary->clearResults();
-    m_findings->clearResults();
     m_recorder->begin(plan); // a session in the store, each run committed as it ends
     if (!m_engine.start(plan, report)) {
         m_run->setRunning(false);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ResultTabs.h"
 #include "engine/Engine.h"
 
 #include <QMainWindow>
@@ -29,7 +30,6 @@ class Responder;
 class ResultsTable;
 class RunControlPanel;
 class SummaryTable;
-class FindingsPanel;
 class ThroughputChart;
 
 /// Wires the panels to the engine and the embedded responder; holds no measuring or drawing logic.
@@ -47,9 +47,9 @@ public:
     RunControlPanel *runControl() const { return m_run; }
     ThroughputChart *throughputChart() const { return m_live; }
     ComparisonChart *comparisonChart() const { return m_comparison; }
-    ResultsTable *resultsTable() const { return m_results; }
-    SummaryTable *summaryTable() const { return m_summary; }
-    LinkCheckPanel *linkCheck() const { return m_linkCheck; }
+    ResultsTable *resultsTable() const { return m_tabs->results(); }
+    SummaryTable *summaryTable() const { return m_tabs->summary(); }
+    LinkCheckPanel *linkCheck() const { return m_tabs->linkCheck(); }
     HistoryPanel *historyPanel() const { return m_history; }
     ComparisonView *comparisonView() const { return m_compareView; }
     Engine *engine() { return &m_engine; }
@@ -92,10 +92,7 @@ private:
     RunControlPanel *m_run = nullptr;
     ThroughputChart *m_live = nullptr;
     ComparisonChart *m_comparison = nullptr;
-    ResultsTable *m_results = nullptr;
-    SummaryTable *m_summary = nullptr;
-    FindingsPanel *m_findings = nullptr;
-    LinkCheckPanel *m_linkCheck = nullptr;
+    ResultTabs *m_tabs = nullptr; ///< runs, summary per test, findings, link check
     QTabWidget *m_pages = nullptr;
     HistoryPanel *m_history = nullptr;
     ComparisonView *m_compareView = nullptr;

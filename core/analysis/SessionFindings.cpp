@@ -103,14 +103,14 @@ QString SessionFindings::noise(const Summary &a, const Summary &b)
 
 FindingList SessionFindings::of(const RunResultList &results, const QString &where)
 {
-    FindingList found = networkOrServer(results, where);
-    found << frameSizes(results) << servers(results);
+    const QList<TestSummary> tests = TestSummary::build(results);
+    FindingList found = networkOrServer(tests, results, where);
+    found << frameSizes(tests, results) << servers(tests, results);
     return found;
 }
 
-FindingList SessionFindings::networkOrServer(const RunResultList &results, const QString &where)
+FindingList SessionFindings::networkOrServer(const QList<TestSummary> &tests, const RunResultList &results, const QString &where)
 {
-    const QList<TestSummary> tests = TestSummary::build(results);
     FindingList found;
     for (const TestSummary &t : tests) {
         const ProtocolInfo *info = DriverRegistry::find(t.protocol);
@@ -118,14 +118,13 @@ FindingList SessionFindings::networkOrServer(const RunResultList &results, const
             continue;
         // The TCP stream to the same host in the same direction: at the same frame size when there is one,
         // else the fastest at any frame size.
+        const auto rank = [&t](const TestSummary &c) { return std::pair{c.frameSize == t.frameSize, c.MBps.median}; };
         const TestSummary *tcp = nullptr;
         for (const TestSummary &c : tests) {
             const ProtocolInfo *ci = DriverRegistry::find(c.protocol);
             if (!ci || !ci->rawTcp || ci->flow != info->flow || c.okRuns == 0 || !sameHost(c.host, t.host))
                 continue;
-            const bool better = !tcp || (c.frameSize == t.frameSize && tcp->frameSize != t.frameSize)
-                                || ((c.frameSize == t.frameSize) == (tcp->frameSize == t.frameSize) && c.MBps.median > tcp->MBps.median);
-            if (better)
+            if (!tcp || rank(c) > rank(*tcp))
                 tcp = &c;
         }
         if (!tcp || tcp->MBps.median <= 0)
@@ -156,9 +155,8 @@ FindingList SessionFindings::networkOrServer(const RunResultList &results, const
     return found;
 }
 
-FindingList SessionFindings::frameSizes(const RunResultList &results)
+FindingList SessionFindings::frameSizes(const QList<TestSummary> &tests, const RunResultList &results)
 {
-    const QList<TestSummary> tests = TestSummary::build(results);
     FindingList found;
     for (const TestSummary &base : tests) {
         if (base.okRuns == 0)
@@ -202,9 +200,8 @@ FindingList SessionFindings::frameSizes(const RunResultList &results)
     return found;
 }
 
-FindingList SessionFindings::servers(const RunResultList &results)
+FindingList SessionFindings::servers(const QList<TestSummary> &tests, const RunResultList &results)
 {
-    const QList<TestSummary> tests = TestSummary::build(results);
     FindingList found;
     // Per test (protocol and frame), the fastest host against each of the others.
     QList<QString> done;

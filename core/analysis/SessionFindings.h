@@ -2,6 +2,7 @@
 
 #include "model/RunResult.h"
 #include "stats/Statistics.h"
+#include "stats/TestSummary.h"
 
 #include <QList>
 #include <QString>
@@ -39,9 +40,9 @@ public:
     static QString noise(const Summary &a, const Summary &b);
 
 private:
-    static FindingList networkOrServer(const RunResultList &results, const QString &where);
-    static FindingList frameSizes(const RunResultList &results);
-    static FindingList servers(const RunResultList &results);
+    static FindingList networkOrServer(const QList<TestSummary> &tests, const RunResultList &results, const QString &where);
+    static FindingList frameSizes(const QList<TestSummary> &tests, const RunResultList &results);
+    static FindingList servers(const QList<TestSummary> &tests, const RunResultList &results);
 };
 
 } // namespace wb

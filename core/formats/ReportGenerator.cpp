@@ -365,8 +365,12 @@ void writeFindings(Html &h, const ReportInput &in, const QList<TestSummary> &sum
 // The first lines a reader sees: what was compared, where and when.
 void writeCompared(Html &h, const ReportInput &in)
 {
+    if (in.runs.isEmpty())
+        return;
     QStringList hosts, protocols, frames;
+    int ok = 0;
     for (const RunResult &r : in.runs) {
+        ok += r.ok() ? 1 : 0;
         const QString host = r.spec.host.osLabel.isEmpty()
                                  ? r.spec.host.displayName()
                                  : QStringLiteral("%1 (%2)").arg(r.spec.host.displayName(), r.spec.host.osLabel);
@@ -378,11 +382,6 @@ void writeCompared(Html &h, const ReportInput &in)
         if (!frames.contains(frame))
             frames << frame;
     }
-    if (in.runs.isEmpty())
-        return;
-    int ok = 0;
-    for (const RunResult &r : in.runs)
-        ok += r.ok() ? 1 : 0;
     h.para(QStringLiteral("Compared: %1 on %2, at %3 frames; %4 of %5 runs succeeded, %6.")
                .arg(protocols.join(QStringLiteral(", ")), hosts.join(QStringLiteral(", ")), frames.join(QStringLiteral(", ")))
                .arg(ok)
