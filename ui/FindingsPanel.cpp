@@ -1,5 +1,7 @@
 #include "FindingsPanel.h"
 
+#include "analysis/StoredStreams.h"
+
 #include <QLabel>
 #include <QScrollArea>
 #include <QVBoxLayout>
@@ -58,10 +60,16 @@ void FindingsPanel::setComparedRuns(bool compared)
     refresh();
 }
 
+void FindingsPanel::setStore(const ResultStore *store)
+{
+    m_store = store;
+    refresh();
+}
+
 void FindingsPanel::refresh()
 {
     m_findings = m_compared ? SessionFindings::of(m_results, tr("among the compared runs"))
-                            : SessionFindings::of(m_results);
+                            : SessionFindings::of(m_results, StoredStreams::before(m_store, m_results));
     if (m_findings.isEmpty()) {
         m_label->setText(tr("<i>Findings appear when the runs include tests that can be compared: a file transfer and a "
                             "TCP stream (tcp-send or tcp-recv) to the same host, one test at two frame sizes, or the "

@@ -4,6 +4,7 @@
 #include "ComparisonChart.h"
 #include "CredentialStore.h"
 #include "ExportExtras.h"
+#include "FindingsPanel.h"
 #include "HostListPanel.h"
 #include "LinkCheckPanel.h"
 #include "PlanEditorPanel.h"
@@ -145,6 +146,7 @@ void MainWindow::connectStore(ResultStore *store)
     m_recorder = new SessionRecorder(&m_engine, open ? store : nullptr, this);
     m_history = new HistoryPanel(store, this); // says why it is empty when the store could not be opened
     m_compareView = new ComparisonView(open ? store : nullptr, this);
+    m_tabs->findings()->setStore(open ? store : nullptr);
     m_pages->addTab(m_history, tr("History"));
     m_pages->addTab(m_compareView, tr("Compare"));
     connect(m_recorder, &SessionRecorder::storeError, m_run, &RunControlPanel::setStatus);

@@ -2,6 +2,10 @@
 
 #include "model/RunResult.h"
 
+namespace wb {
+class ResultStore;
+}
+
 namespace wb::cli {
 
 /// What `run` and `show` print after the summary: the sentences the session's tests support together
@@ -9,7 +13,8 @@ namespace wb::cli {
 class FindingsOutput
 {
 public:
-    static void print(const RunResultList &results);
+    /// store: where a TCP stream from the hour before is looked for when the session has none to a host.
+    static void print(const RunResultList &results, const ResultStore *store);
 };
 
 } // namespace wb::cli

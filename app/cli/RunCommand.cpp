@@ -295,7 +295,7 @@ void RunCommand::printSummary()
         Console::out(QStringLiteral("%1  %2 @ %3: %4")
                          .arg(hostLabel(t.host), t.protocol, Frame::frameText(t.runsOf(m_results)), sentence));
     }
-    FindingsOutput::print(m_results);
+    FindingsOutput::print(m_results, &m_store);
 }
 
 bool RunCommand::writeOutputs()

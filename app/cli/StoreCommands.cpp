@@ -305,7 +305,7 @@ int showCommand(const Args &args)
                          .arg(t.MBps.max, 0, 'f', 1)
                          .arg(t.MBps.stddev, 0, 'f', 2));
     }
-    FindingsOutput::print(runs);
+    FindingsOutput::print(runs, &store);
     return 0;
 }
 

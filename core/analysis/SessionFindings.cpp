@@ -5,8 +5,11 @@
 #include "protocols/transfer/TransferSettings.h"
 #include "stats/TestSummary.h"
 
+#include <QMap>
+
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace wb {
 
@@ -17,6 +20,9 @@ namespace {
 // a visible share, and the sentence says so without blaming either alone.
 constexpr double kNetworkLimited = 0.95;
 constexpr double kServerLimited = 0.80;
+// A transfer within 5% of what the local disk does alone on the same file, while the network carried more,
+// went at the disk's pace.
+constexpr double kDiskNear = 0.05;
 
 bool sameHost(const Host &a, const Host &b)
 {
@@ -90,6 +96,92 @@ QString serviceWords(const ProtocolInfo *info)
     return QStringLiteral("the server (its disk or its %1 service)").arg(info->family.toUpper());
 }
 
+/// The bare TCP stream a transfer is judged by: its test, the runs it was summarized from and where it was
+/// measured ("in this session", "23 minutes earlier (session 12)").
+struct Stream
+{
+    TestSummary test;
+    RunResultList runs;
+    QString where;
+};
+
+bool isStreamFor(const TestSummary &t, ProtocolInfo::Flow flow, const TestSummary &c)
+{
+    const ProtocolInfo *ci = DriverRegistry::find(c.protocol);
+    return ci && ci->rawTcp && ci->flow == flow && c.okRuns > 0 && sameHost(c.host, t.host);
+}
+
+/// The session's TCP stream to the transfer's host in its direction: at the same frame size when there is
+/// one, else the fastest at any frame size.
+std::optional<Stream> sessionStream(const TestSummary &t, ProtocolInfo::Flow flow, const QList<TestSummary> &tests,
+                                    const RunResultList &results, const QString &where)
+{
+    const auto rank = [&t](const TestSummary &c) { return std::pair{c.frameSize == t.frameSize, c.MBps.median}; };
+    const TestSummary *tcp = nullptr;
+    for (const TestSummary &c : tests)
+        if (isStreamFor(t, flow, c) && (!tcp || rank(c) > rank(*tcp)))
+            tcp = &c;
+    if (!tcp)
+        return std::nullopt;
+    return Stream{*tcp, results, where};
+}
+
+QDateTime firstStart(const RunResultList &runs)
+{
+    QDateTime first;
+    for (const RunResult &r : runs)
+        if (r.ok() && r.startedAt.isValid() && (!first.isValid() || r.startedAt < first))
+            first = r.startedAt;
+    return first;
+}
+
+QDateTime lastEnd(const RunResultList &runs)
+{
+    QDateTime last;
+    for (const RunResult &r : runs) {
+        const QDateTime end = r.startedAt.addMSecs(qint64(r.seconds * 1000));
+        if (r.ok() && r.startedAt.isValid() && (!last.isValid() || end > last))
+            last = end;
+    }
+    return last;
+}
+
+/// "23 minutes earlier (session 12)": how long before the transfer's first run the stream's last one ended.
+QString earlierWords(const RunResultList &transfer, const RunResultList &stream, qint64 sessionId)
+{
+    const QDateTime from = lastEnd(stream);
+    const QDateTime to = firstStart(transfer);
+    QString when = QStringLiteral("before this session");
+    if (from.isValid() && to.isValid() && from <= to) {
+        const qint64 minutes = qRound64(double(from.secsTo(to)) / 60);
+        when = minutes < 1 ? QStringLiteral("less than a minute earlier")
+                           : QStringLiteral("%1 minute%2 earlier").arg(minutes).arg(minutes == 1 ? QString() : QStringLiteral("s"));
+    }
+    return QStringLiteral("%1 (session %2)").arg(when).arg(sessionId);
+}
+
+/// A stream the result store kept from before the session (StoredStreams): at the transfer's frame size when
+/// there is one, else the latest; one stored session's runs make one test.
+std::optional<Stream> storedStream(const TestSummary &t, ProtocolInfo::Flow flow, const RunResultList &transfer,
+                                   const StoredRunList &earlier)
+{
+    QMap<qint64, RunResultList> bySession;
+    for (const StoredRun &s : earlier)
+        bySession[s.sessionId] << s.run;
+    std::optional<Stream> best;
+    const auto rank = [&t](const Stream &s) { return std::pair{s.test.frameSize == t.frameSize, lastEnd(s.test.runsOf(s.runs))}; };
+    for (auto it = bySession.cbegin(); it != bySession.cend(); ++it) {
+        for (const TestSummary &c : TestSummary::build(it.value())) {
+            if (!isStreamFor(t, flow, c))
+                continue;
+            Stream candidate{c, it.value(), earlierWords(transfer, c.runsOf(it.value()), it.key())};
+            if (!best || rank(candidate) > rank(*best))
+                best = candidate;
+        }
+    }
+    return best;
+}
+
 } // namespace
 
 QString SessionFindings::noise(const Summary &a, const Summary &b)
@@ -103,37 +195,41 @@ QString SessionFindings::noise(const Summary &a, const Summary &b)
 
 FindingList SessionFindings::of(const RunResultList &results, const QString &where)
 {
+    return find(results, where, {});
+}
+
+FindingList SessionFindings::of(const RunResultList &results, const StoredRunList &earlier)
+{
+    return find(results, QStringLiteral("in this session"), earlier);
+}
+
+FindingList SessionFindings::find(const RunResultList &results, const QString &where, const StoredRunList &earlier)
+{
     const QList<TestSummary> tests = TestSummary::build(results);
-    FindingList found = networkOrServer(tests, results, where);
+    FindingList found = networkOrServer(tests, results, where, earlier);
     found << frameSizes(tests, results) << servers(tests, results);
     return found;
 }
 
-FindingList SessionFindings::networkOrServer(const QList<TestSummary> &tests, const RunResultList &results, const QString &where)
+FindingList SessionFindings::networkOrServer(const QList<TestSummary> &tests, const RunResultList &results, const QString &where,
+                                             const StoredRunList &earlier)
 {
     FindingList found;
     for (const TestSummary &t : tests) {
         const ProtocolInfo *info = DriverRegistry::find(t.protocol);
         if (!info || info->rawTcp || info->timed || t.okRuns == 0)
             continue;
-        // The TCP stream to the same host in the same direction: at the same frame size when there is one,
-        // else the fastest at any frame size.
-        const auto rank = [&t](const TestSummary &c) { return std::pair{c.frameSize == t.frameSize, c.MBps.median}; };
-        const TestSummary *tcp = nullptr;
-        for (const TestSummary &c : tests) {
-            const ProtocolInfo *ci = DriverRegistry::find(c.protocol);
-            if (!ci || !ci->rawTcp || ci->flow != info->flow || c.okRuns == 0 || !sameHost(c.host, t.host))
-                continue;
-            if (!tcp || rank(c) > rank(*tcp))
-                tcp = &c;
-        }
-        if (!tcp || tcp->MBps.median <= 0)
+        // The session's own stream first; only without one, a stream the store kept from shortly before.
+        std::optional<Stream> tcp = sessionStream(t, info->flow, tests, results, where);
+        if (!tcp)
+            tcp = storedStream(t, info->flow, t.runsOf(results), earlier);
+        if (!tcp || tcp->test.MBps.median <= 0)
             continue;
-        const double ratio = t.MBps.median / tcp->MBps.median;
+        const double ratio = t.MBps.median / tcp->test.MBps.median;
         const QString stream = QStringLiteral("the %1 that a TCP stream (%2, median of %3) reached to this host %4")
-                                   .arg(mbps(tcp->MBps.median), testLabel(*tcp, results))
-                                   .arg(tcp->okRuns)
-                                   .arg(where);
+                                   .arg(mbps(tcp->test.MBps.median), testLabel(tcp->test, tcp->runs))
+                                   .arg(tcp->test.okRuns)
+                                   .arg(tcp->where);
         QString sentence = QStringLiteral("%1 %2: ").arg(testLabel(t, results), mbps(t.MBps.median));
         if (ratio >= kNetworkLimited) {
             sentence += QStringLiteral("within %1% of %2: the network is the limit")
@@ -151,8 +247,33 @@ FindingList SessionFindings::networkOrServer(const QList<TestSummary> &tests, co
                             .arg(QString::number((1 - ratio) * 100, 'f', 0), stream);
         }
         found << Finding{Finding::Kind::NetworkOrServer, t.host.displayName(), t.protocol, sentence + QLatin1Char('.')};
+        if (const QString disk = localDisk(t, results, tcp->test.MBps.median, tcp->where); !disk.isEmpty())
+            found << Finding{Finding::Kind::LocalDisk, t.host.displayName(), t.protocol, disk};
     }
     return found;
+}
+
+QString SessionFindings::localDisk(const TestSummary &t, const RunResultList &results, double networkMBps, const QString &where)
+{
+    QList<double> rates;
+    QString op;
+    for (const RunResult &r : t.runsOf(results)) {
+        const double rate = r.extra.value(QStringLiteral("local_disk_rate_MBps"), 0).toDouble();
+        if (r.ok() && rate > 0) {
+            rates << rate;
+            op = r.extra.value(QStringLiteral("local_disk_rate_op")).toString();
+        }
+    }
+    if (rates.isEmpty())
+        return {};
+    const double disk = Statistics::summarize(rates).median;
+    const double transfer = t.MBps.median;
+    if (std::abs(transfer / disk - 1) > kDiskNear || transfer >= networkMBps * kNetworkLimited)
+        return {};
+    return QStringLiteral("%1 %2: the local disk was the bottleneck (%3 %4 on its own; the network carried %5 to "
+                          "this host %6).")
+        .arg(testLabel(t, results), mbps(transfer), op == QLatin1String("read") ? QStringLiteral("reads") : QStringLiteral("writes"),
+             mbps(disk), mbps(networkMBps), where);
 }
 
 FindingList SessionFindings::frameSizes(const QList<TestSummary> &tests, const RunResultList &results)

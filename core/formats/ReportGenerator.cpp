@@ -2,6 +2,7 @@
 
 #include "analysis/RunAnalyzer.h"
 #include "analysis/SessionFindings.h"
+#include "analysis/StoredStreams.h"
 #include "model/Frame.h"
 #include "protocols/DriverRegistry.h"
 #include "stats/TestSummary.h"
@@ -393,7 +394,7 @@ void writeCompared(Html &h, const ReportInput &in)
 // What the tests prove together (SessionFindings), each sentence in full.
 void writeTogether(Html &h, const ReportInput &in)
 {
-    const FindingList found = SessionFindings::of(in.runs);
+    const FindingList found = SessionFindings::of(in.runs, in.earlier);
     if (found.isEmpty())
         return;
     h.heading(2, QStringLiteral("What the tests show together"));
@@ -548,6 +549,7 @@ bool ReportGenerator::fromStore(const ResultStore &store, qint64 sessionId, Repo
             *error = why;
         return false;
     }
+    in.earlier = StoredStreams::before(&store, in.runs);
     if (input)
         *input = in;
     return true;

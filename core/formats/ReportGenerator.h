@@ -27,6 +27,8 @@ struct ReportInput
     QString title;            ///< empty = "Wirebench report: <date>, session <uuid>"
     SessionInfo session;      ///< plan, hosts as they were, machine, versions, state
     RunResultList runs;
+    /// TCP streams the store kept from the hour before the session (StoredStreams), for its findings.
+    StoredRunList earlier;
     QList<ReportChart> charts;
     /// One sentence per test on what limited it; empty = each test's `bottleneck` (see docs/TRUST.md), computed
     /// by RunAnalyzer when its runs do not carry one.

@@ -438,6 +438,33 @@ RunResultList ResultStore::runs(qint64 sessionId, QString *error, QList<qint64> 
     return out;
 }
 
+StoredRunList ResultStore::runsBetween(const QDateTime &from, const QDateTime &to, const QStringList &protocols,
+                                       QString *error) const
+{
+    StoredRunList out;
+    if (!m_open)
+        return fail(error, QStringLiteral("is not open")), out;
+    if (protocols.isEmpty())
+        return out;
+    QSqlDatabase d = db();
+    QSqlQuery q(d);
+    // started_at is ISO 8601 UTC with milliseconds (StoreRows::isoUtc), so text order is time order.
+    const QString marks = QStringList(protocols.size(), QStringLiteral("?")).join(QLatin1Char(','));
+    q.prepare(QStringLiteral("SELECT %1, session_id FROM runs WHERE status = 'ok' AND started_at >= ? AND started_at < ?"
+                             " AND protocol IN (%2) ORDER BY started_at, id")
+                  .arg(StoreRows::runColumns(), marks));
+    q.addBindValue(StoreRows::isoUtc(from));
+    q.addBindValue(StoreRows::isoUtc(to));
+    for (const QString &p : protocols)
+        q.addBindValue(p);
+    if (!q.exec())
+        return fail(error, QStringLiteral("cannot read earlier runs (%1)").arg(StoreRows::sqlError(q))), out;
+    const int sessionColumn = int(StoreRows::runColumns().count(QLatin1Char(','))) + 1;
+    while (q.next())
+        out.append(StoredRun{q.value(sessionColumn).toLongLong(), StoreRows::runAt(q, {})});
+    return out;
+}
+
 bool ResultStore::deleteSession(qint64 sessionId, QString *error)
 {
     if (!m_open)

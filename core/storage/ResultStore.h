@@ -74,6 +74,10 @@ public:
     bool session(qint64 sessionId, SessionInfo *info, QString *error = nullptr) const;
     /// The runs of a session in the order they were stored, with samples. `runIds` receives the store's ids.
     RunResultList runs(qint64 sessionId, QString *error = nullptr, QList<qint64> *runIds = nullptr) const;
+    /// The runs of the given protocols with status ok that started in [from, to), of any session, oldest first
+    /// (SessionFindings compares a transfer with a TCP stream measured shortly before it).
+    StoredRunList runsBetween(const QDateTime &from, const QDateTime &to, const QStringList &protocols,
+                              QString *error = nullptr) const;
     bool deleteSession(qint64 sessionId, QString *error = nullptr);
     /// Resolves what a user typed (a session id, or a uuid or its unique prefix); 0 when none or ambiguous.
     qint64 findSession(const QString &idOrUuid, QString *error = nullptr) const;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/Host.h"
+#include "model/RunResult.h"
 #include "plan/TestPlan.h"
 
 #include <QDateTime>
@@ -42,6 +43,15 @@ struct SessionInfo
 };
 
 using SessionInfoList = QList<SessionInfo>;
+
+/// A stored run with the session it belongs to (ResultStore::runsBetween).
+struct StoredRun
+{
+    qint64 sessionId = 0;
+    RunResult run; ///< without samples; the host as the run named it (name, address, port, server type, OS label)
+};
+
+using StoredRunList = QList<StoredRun>;
 
 /// What the history panel asks for. Empty fields do not filter.
 struct SessionFilter

@@ -1,8 +1,11 @@
 // The sentences a session's tests support together (SessionFindings): each checked against the figures it is
 // made of. The results are built here, as a driver would report them, so that every figure is known.
 #include "analysis/SessionFindings.h"
+#include "analysis/StoredStreams.h"
 #include "protocols/transfer/TransferSettings.h"
+#include "storage/ResultStore.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace wb;
@@ -15,6 +18,8 @@ private slots:
     void networkOrServer();
     void comparesTheSameDirectionAndHost();
     void localDiskIsNamedWithTheServer();
+    void streamFromTheStoreWithinTheHour();
+    void localDiskAsTheBottleneck();
     void frameSizesWithCpuOnBothEnds();
     void serversBeyondAndWithinNoise();
     void noiseNeedsTwoRunsEach();
@@ -25,7 +30,23 @@ private:
     static RunResultList runs(const Host &h, const QString &protocol, int frame, const QList<double> &mbps,
                               double cpuLocal = -1, double cpuRemote = -1);
     static QStringList sentences(const FindingList &found, Finding::Kind kind);
+    /// Stores `list` as one finished session whose runs start at `start`, 10 s apart; returns its id.
+    static qint64 store(ResultStore *store, RunResultList list, const QDateTime &start);
 };
+
+qint64 TestSessionFindings::store(ResultStore *store, RunResultList list, const QDateTime &start)
+{
+    TestPlan plan;
+    plan.hosts = {list.first().spec.host};
+    plan.protocols = {list.first().spec.protocol};
+    const qint64 id = store->beginSession(plan);
+    for (qsizetype i = 0; i < list.size(); ++i) {
+        list[i].startedAt = start.addSecs(10 * i);
+        store->addRun(id, list.at(i));
+    }
+    store->endSession(id, SessionState::Finished);
+    return id;
+}
 
 Host TestSessionFindings::host(const QString &name, const QString &os)
 {
@@ -146,6 +167,90 @@ void TestSessionFindings::localDiskIsNamedWithTheServer()
     QVERIFY2(said.first().endsWith(QStringLiteral("the server (its disk or its SMB service), or this computer's disk that it "
                                                   "read from limits it, not the network.")),
              qPrintable(said.first()));
+}
+
+void TestSessionFindings::streamFromTheStoreWithinTheHour()
+{
+    // A real store: a tcp-send session 23 minutes (and 10 s of run) before this session's ftp-put, and an older
+    // one, 61 minutes before, that is too old to say what the network does now. tcp-recv goes the other way.
+    QTemporaryDir dir;
+    ResultStore rs;
+    QVERIFY2(rs.open(dir.filePath(QStringLiteral("results.sqlite"))), qPrintable(rs.lastError()));
+    const Host fs = host(QStringLiteral("fs1"));
+    const QDateTime now = QDateTime(QDate(2026, 12, 1), QTime(18, 0), Qt::UTC);
+    const qint64 old = store(&rs, runs(fs, QStringLiteral("tcp-send"), 1500, {50.0}), now.addSecs(-61 * 60));
+    RunResultList puts = runs(fs, QStringLiteral("ftp-put"), 1500, {42.6, 42.7, 42.8});
+    for (qsizetype i = 0; i < puts.size(); ++i)
+        puts[i].startedAt = now.addSecs(20 * i);
+    QVERIFY(StoredStreams::before(&rs, puts).isEmpty());
+    QVERIFY(sentences(SessionFindings::of(puts, StoredStreams::before(&rs, puts)), Finding::Kind::NetworkOrServer).isEmpty());
+
+    const qint64 recent = store(&rs, runs(fs, QStringLiteral("tcp-send"), 1500, {117.6, 117.7, 117.8}),
+                                now.addSecs(-23 * 60 - 30));
+    store(&rs, runs(fs, QStringLiteral("tcp-recv"), 1500, {60.0}), now.addSecs(-10 * 60));
+    store(&rs, runs(host(QStringLiteral("fs2")), QStringLiteral("tcp-send"), 1500, {10.0}), now.addSecs(-5 * 60));
+    QVERIFY(recent != old);
+    const StoredRunList earlier = StoredStreams::before(&rs, puts);
+    QCOMPARE(earlier.size(), 5); // three tcp-send, the tcp-recv and fs2's; not the one 61 minutes old
+    // The last tcp-send started 23 min 10 s before and ran 10 s: it ended 23 minutes before the first ftp-put.
+    QCOMPARE(sentences(SessionFindings::of(puts, earlier), Finding::Kind::NetworkOrServer),
+             QStringList{QStringLiteral("ftp-put @ 1500 B 42.7 MB/s: 36% of the 117.7 MB/s that a TCP stream (tcp-send @ "
+                                        "1500 B, median of 3) reached to this host 23 minutes earlier (session %1): the "
+                                        "server (its disk or its FTP service) limits it, not the network.")
+                             .arg(recent)});
+
+    // The session's own stream to the host wins over the store's.
+    RunResultList own = runs(fs, QStringLiteral("tcp-send"), 1500, {100.0});
+    own.first().startedAt = now.addSecs(120);
+    const QStringList said = sentences(SessionFindings::of(puts + own, StoredStreams::before(&rs, puts + own)),
+                                       Finding::Kind::NetworkOrServer);
+    QCOMPARE(said.size(), 1);
+    QVERIFY2(said.first().contains(QStringLiteral("of the 100.0 MB/s that a TCP stream (tcp-send @ 1500 B, median of 1) "
+                                                  "reached to this host in this session")),
+             qPrintable(said.first()));
+    // Without a store (or a closed one), only the session's runs count.
+    QVERIFY(StoredStreams::before(nullptr, puts).isEmpty());
+    rs.close();
+    QVERIFY(StoredStreams::before(&rs, puts).isEmpty());
+}
+
+void TestSessionFindings::localDiskAsTheBottleneck()
+{
+    // ftp-get into a local file at 37.6 MB/s; the disk wrote a sample at 38.0 MB/s on its own (TransferRun), the
+    // network carried 117.7 MB/s: within 5% of the disk, well below the network.
+    const Host fs = host(QStringLiteral("fs1"));
+    const auto withDisk = [](RunResultList list, double rate, const char *op) {
+        for (RunResult &r : list) {
+            r.extra.insert(QStringLiteral("local_disk_rate_MBps"), rate);
+            r.extra.insert(QStringLiteral("local_disk_rate_op"), QLatin1String(op));
+        }
+        return list;
+    };
+    const RunResultList tcp = runs(fs, QStringLiteral("tcp-recv"), 1500, {117.6, 117.7, 117.8});
+    QCOMPARE(sentences(SessionFindings::of(tcp + withDisk(runs(fs, QStringLiteral("ftp-get"), 1500, {37.5, 37.6, 37.7}), 38.0, "write")),
+                       Finding::Kind::LocalDisk),
+             QStringList{QStringLiteral("ftp-get @ 1500 B 37.6 MB/s: the local disk was the bottleneck (writes 38.0 MB/s on "
+                                        "its own; the network carried 117.7 MB/s to this host in this session).")});
+    // An upload read from a file: "reads".
+    const RunResultList send = runs(fs, QStringLiteral("tcp-send"), 1500, {117.7});
+    QVERIFY(sentences(SessionFindings::of(send + withDisk(runs(fs, QStringLiteral("smb-write"), 1500, {61.0}), 62.0, "read")),
+                      Finding::Kind::LocalDisk)
+                .first()
+                .contains(QStringLiteral("(reads 62.0 MB/s on its own;")));
+    // A fast disk: the transfer is far below what it does alone. Nothing is said.
+    QVERIFY(sentences(SessionFindings::of(tcp + withDisk(runs(fs, QStringLiteral("ftp-get"), 1500, {37.6}), 1900.0, "write")),
+                      Finding::Kind::LocalDisk)
+                .isEmpty());
+    // Disk and network alike at about the transfer's rate: the network may as well be the limit. Nothing is said.
+    QVERIFY(sentences(SessionFindings::of(tcp + withDisk(runs(fs, QStringLiteral("ftp-get"), 1500, {116.0}), 117.0, "write")),
+                      Finding::Kind::LocalDisk)
+                .isEmpty());
+    // Without a TCP stream to the host, nothing shows that the network could carry more: nothing is said.
+    QVERIFY(sentences(SessionFindings::of(withDisk(runs(fs, QStringLiteral("ftp-get"), 1500, {37.6}), 38.0, "write")),
+                      Finding::Kind::LocalDisk)
+                .isEmpty());
+    // No disk measured (the memory sink): nothing.
+    QVERIFY(sentences(SessionFindings::of(tcp + runs(fs, QStringLiteral("ftp-get"), 1500, {37.6})), Finding::Kind::LocalDisk).isEmpty());
 }
 
 void TestSessionFindings::frameSizesWithCpuOnBothEnds()

@@ -44,7 +44,7 @@ bool SmallLocalDisk::mount(const QString &dir, qint64 bytes, QString *why)
         *why = QStringLiteral("needs root to mount a small tmpfs");
         return false;
     }
-    if (!privateNamespace(why))
+    if (!privateMounts(why))
         return false;
     QDir().mkpath(dir);
     const QByteArray options = "size=" + QByteArray::number(bytes);
@@ -54,6 +54,11 @@ bool SmallLocalDisk::mount(const QString &dir, qint64 bytes, QString *why)
     }
     m_dir = dir;
     return true;
+}
+
+bool SmallLocalDisk::privateMounts(QString *why)
+{
+    return privateNamespace(why);
 }
 
 qint64 SmallLocalDisk::usedBytes() const

@@ -21,6 +21,9 @@ public:
     QString path() const { return m_dir; }
     /// Bytes in use on the tmpfs (statvfs), -1 when not mounted.
     qint64 usedBytes() const;
+    /// The calling thread into the test's private mount namespace (once per process; mount() does it too), so
+    /// that what a test mounts is gone when it ends. False with the reason when this system cannot.
+    static bool privateMounts(QString *why);
 
 private:
     QString m_dir;

@@ -103,6 +103,10 @@ void TestCopyDriver::fileSourceAndSinkReportDiskSpeed()
     const RunResult wr = runSpec(w, o);
     QVERIFY2(wr.ok(), qPrintable(wr.error));
     QVERIFY(wr.extra.value(QStringLiteral("disk_MBps")).toDouble() > 0);
+    // The local disk's own rate, measured after the transfer (TransferRun::noteLocalDisk): the source read again.
+    QCOMPARE(wr.extra.value(QStringLiteral("local_disk_rate_op")).toString(), QStringLiteral("read"));
+    QVERIFY(wr.extra.value(QStringLiteral("local_disk_rate_MBps")).toDouble() > 0);
+    QCOMPARE(wr.extra.value(QStringLiteral("local_disk_rate_bytes")).toLongLong(), size);
     QCOMPARE(patternMismatchInFile(m_mount.filePath(QStringLiteral("wirebench-test.bin")), size), -1);
 
     RunSpec r = spec(QStringLiteral("copy-read"), size, m_mount.path());
@@ -112,6 +116,11 @@ void TestCopyDriver::fileSourceAndSinkReportDiskSpeed()
     const RunResult rr = runSpec(r, o);
     QVERIFY2(rr.ok(), qPrintable(rr.error));
     QVERIFY(rr.extra.value(QStringLiteral("disk_MBps")).toDouble() > 0);
+    // ... and a sample of the same size written beside the sink, then removed: only the download is left.
+    QCOMPARE(rr.extra.value(QStringLiteral("local_disk_rate_op")).toString(), QStringLiteral("write"));
+    QVERIFY(rr.extra.value(QStringLiteral("local_disk_rate_MBps")).toDouble() > 0);
+    QCOMPARE(rr.extra.value(QStringLiteral("local_disk_rate_bytes")).toLongLong(), size);
+    QVERIFY(QDir(m_mount.path()).entryList({QStringLiteral(".wirebench-disk-sample*")}, QDir::Files | QDir::Hidden).isEmpty());
     QCOMPARE(patternMismatchInFile(sinkFile, size), -1);
 }
 

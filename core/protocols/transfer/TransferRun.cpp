@@ -1,8 +1,11 @@
 #include "TransferRun.h"
 
+#include "LocalDiskRate.h"
 #include "LocalSink.h"
 #include "LocalSource.h"
 #include "TestFile.h"
+
+#include <algorithm>
 
 namespace wb {
 
@@ -70,6 +73,7 @@ RunResult TransferRun::cancelled()
 RunResult TransferRun::succeeded()
 {
     noteSuccess();
+    noteLocalDisk();
     m_result.status = RunStatus::Ok;
     noteEnd();
     return m_result;
@@ -148,6 +152,28 @@ bool TransferRun::endReadBack(qint64 got, qint64 size)
     }
     m_result.extra.insert(QStringLiteral("verified"), QStringLiteral("read back and compared byte for byte"));
     return true;
+}
+
+void TransferRun::noteLocalDisk()
+{
+    const bool upload = m_direction == TransferDriver::Direction::Upload;
+    if (upload ? !m_transfer.fileSource : !m_transfer.fileSink)
+        return;
+    // After the timed transfer, so that it costs the figure nothing: the disk alone on the same file.
+    m_observer.status(upload ? QStringLiteral("reading %1 again to measure the local disk (not part of the figure)").arg(m_transfer.localPath)
+                             : QStringLiteral("writing a sample beside %1 to measure the local disk (not part of the figure)").arg(m_transfer.localPath));
+    const auto stop = [this] { return m_observer.stopRequested(); };
+    const qint64 bytes = std::max(m_result.bytes, qint64(1));
+    const LocalDiskRate::Rate rate = upload ? LocalDiskRate::readOf(m_transfer.localPath, bytes, m_transfer.unbuffered, stop)
+                                            : LocalDiskRate::writeBeside(m_transfer.localPath, bytes, m_transfer.unbuffered, stop);
+    if (!rate.problem.isEmpty()) {
+        m_result.extra.insert(QStringLiteral("local_disk_rate_note"), rate.problem);
+        return;
+    }
+    m_result.extra.insert(QStringLiteral("local_disk_rate_MBps"), rate.MBps);
+    m_result.extra.insert(QStringLiteral("local_disk_rate_op"), upload ? QStringLiteral("read") : QStringLiteral("write"));
+    m_result.extra.insert(QStringLiteral("local_disk_rate_bytes"), rate.bytes);
+    m_result.extra.insert(QStringLiteral("local_disk_rate_unbuffered"), rate.direct);
 }
 
 TransferFault TransferRun::sinkFault(const LocalSink &sink)

@@ -71,6 +71,9 @@ protected:
     void noteSourceDisk(const LocalSource &source);
     /// A read-back that read `got` bytes of `size` and found them all equal. False: m_result holds the mismatch.
     bool endReadBack(qint64 got, qint64 size);
+    /// With a local file source or sink: the local disk's own rate on it (LocalDiskRate), after the timed transfer,
+    /// into local_disk_rate_MBps and local_disk_rate_op (or local_disk_rate_note when it could not be measured).
+    void noteLocalDisk();
     /// Halves the I/O size after a call slower than 300 ms (down to 64 KiB), so that Stop stays quick.
     static void shrinkAfterSlowCall(qint64 callNs, qint64 *ioBytes);
 
