@@ -14,6 +14,7 @@
 #include <QRegularExpression>
 
 #include <cmath>
+#include <cstring>
 
 namespace wb::cli {
 
@@ -138,93 +139,102 @@ bool applySetting(const QString &setting, TestPlan *plan, QString *why)
     return true;
 }
 
+/// wirebench-cli's options, in the order --help lists them: the name, the word --help shows for the value (empty
+/// for a switch) and the help text. Parser below holds one of each by name.
+struct OptionText
+{
+    const char *name, *valueName, *help;
+};
+
+constexpr OptionText kOptionTexts[] = {
+    {"host", "ADDR[:PORT]", "Host to test, [NAME=]ADDR[:PORT]; repeatable."},
+    {"protocol", "LIST", "Comma-separated protocol ids (see 'protocols'); default tcp-send."},
+    {"frame", "LIST", "Comma-separated frame sizes (MTU) in bytes; MSS = frame - 40. Default 1500."},
+    {"reps", "N", "Repetitions of each test; default 5."},
+    {"duration", "SECONDS", "Length of one run in seconds; default 10."},
+    {"message-size", "BYTES", "Bytes per send() call (netperf -m); default 128K."},
+    {"send-buffer", "BYTES", "SO_SNDBUF in bytes; default: the system's."},
+    {"recv-buffer", "BYTES", "SO_RCVBUF in bytes; default: the system's."},
+    {"server", "TYPE", "Server type on the hosts: wirebenchd (default) or iperf3."},
+    {"key", "KEY", "wirebenchd's key (printed on its first start); visible to other users in ps, prefer --key-file."},
+    {"key-file", "FILE", "File holding wirebenchd's key."},
+    {"json", "FILE", "Write results and summary as JSON."},
+    {"json-samples", "", "Include every run's 100 ms samples in the JSON file."},
+    {"csv", "FILE", "Write one CSV row per run."},
+    {"chart", "FILE", "Render the comparison chart (PNG, JPEG or PDF by extension)."},
+    {"chart-size", "WxH", "Chart size in pixels; default 1600x1000."},
+    {"unit", "UNIT", "Unit of the summary table and chart: MBps (default), MiBps or Mbps."},
+    {"interval", "MS", "Sampling interval in milliseconds; default 100."},
+    {"stop-on-error", "", "Stop at the first failed run."},
+    {"interleave", "", "Alternate hosts (A B A B) rather than A A B B."},
+    {"warmup", "SECONDS", "Seconds at the start of each timed run left out of the figure (iperf3 -O); default 0."},
+    {"stable", "PERCENT", "Repeat until stable (netperf -I 95,width): stop repeating a test once the 95% confidence "
+                          "interval is within +/-PERCENT of the mean; --reps is the maximum."},
+    {"min-reps", "N", "With --stable: runs before the rule judges (netperf -i max,min); default 3."},
+    {"file-size", "SIZE", "Size of the file FTP, SMB and copy move (K, M, G binary); default 256M."},
+    {"set", "KEY=VALUE", "A protocol setting for every host, or a file-transfer setting of the plan (keys: "
+                         "'protocols'); repeatable. KEY=@FILE reads the value from FILE (passwords: other users can "
+                         "see the command line)."},
+    {"store", "FILE", "Keep the results in the SQLite result store FILE (default: the user's store, which the "
+                      "window's History and `wirebench-cli sessions` read)."},
+    {"no-store", "", "Do not keep the results in the result store."},
+    {"plan", "FILE", "Run the plan in FILE (a .wbplan.json from the GUI or --save-plan); the other options override "
+                     "its parts: --host its hosts, --protocol its protocols, --reps its repetitions, ..."},
+    {"save-plan", "FILE", "Write the plan about to run (after all options) to FILE, then run it; passwords and keys "
+                          "are left out."},
+    {"skip-check", "", "Do not check the hosts and protocols before the first run."},
+    {"strict-check", "", "Run nothing (exit 1) when the check before the first run finds a problem; by default the "
+                         "runs it does not stand in the way of run."},
+};
+
+/// The option of the table above named `name`.
+QCommandLineOption option(const char *name)
+{
+    for (const OptionText &o : kOptionTexts) {
+        if (std::strcmp(o.name, name) != 0)
+            continue;
+        const QString help = QString::fromUtf8(o.help);
+        if (*o.valueName == '\0')
+            return QCommandLineOption(QString::fromUtf8(o.name), help);
+        return QCommandLineOption(QString::fromUtf8(o.name), help, QString::fromUtf8(o.valueName));
+    }
+    qFatal("wirebench-cli: the option table has no --%s", name);
+}
+
 struct Parser
 {
     QCommandLineParser p;
-    QCommandLineOption host{QStringLiteral("host"), QStringLiteral("Host to test, [NAME=]ADDR[:PORT]; repeatable."),
-                            QStringLiteral("ADDR[:PORT]")};
-    QCommandLineOption protocol{QStringLiteral("protocol"),
-                                QStringLiteral("Comma-separated protocol ids (see 'protocols'); default tcp-send."),
-                                QStringLiteral("LIST")};
-    QCommandLineOption frame{QStringLiteral("frame"),
-                             QStringLiteral("Comma-separated frame sizes (MTU) in bytes; MSS = frame - 40. Default 1500."),
-                             QStringLiteral("LIST")};
-    QCommandLineOption reps{QStringLiteral("reps"), QStringLiteral("Repetitions of each test; default 5."),
-                            QStringLiteral("N")};
-    QCommandLineOption duration{QStringLiteral("duration"),
-                                QStringLiteral("Length of one run in seconds; default 10."), QStringLiteral("SECONDS")};
-    QCommandLineOption messageSize{QStringLiteral("message-size"),
-                                   QStringLiteral("Bytes per send() call (netperf -m); default 128K."),
-                                   QStringLiteral("BYTES")};
-    QCommandLineOption sendBuffer{QStringLiteral("send-buffer"),
-                                  QStringLiteral("SO_SNDBUF in bytes; default: the system's."), QStringLiteral("BYTES")};
-    QCommandLineOption recvBuffer{QStringLiteral("recv-buffer"),
-                                  QStringLiteral("SO_RCVBUF in bytes; default: the system's."), QStringLiteral("BYTES")};
-    QCommandLineOption server{QStringLiteral("server"),
-                              QStringLiteral("Server type on the hosts: wirebenchd (default) or iperf3."),
-                              QStringLiteral("TYPE")};
-    QCommandLineOption key{QStringLiteral("key"),
-                           QStringLiteral("wirebenchd's key (printed on its first start); visible to other users in ps, "
-                                          "prefer --key-file."),
-                           QStringLiteral("KEY")};
-    QCommandLineOption keyFile{QStringLiteral("key-file"), QStringLiteral("File holding wirebenchd's key."),
-                               QStringLiteral("FILE")};
-    QCommandLineOption json{QStringLiteral("json"), QStringLiteral("Write results and summary as JSON."),
-                            QStringLiteral("FILE")};
-    QCommandLineOption jsonSamples{QStringLiteral("json-samples"),
-                                   QStringLiteral("Include every run's 100 ms samples in the JSON file.")};
-    QCommandLineOption csv{QStringLiteral("csv"), QStringLiteral("Write one CSV row per run."), QStringLiteral("FILE")};
-    QCommandLineOption chart{QStringLiteral("chart"),
-                             QStringLiteral("Render the comparison chart (PNG, JPEG or PDF by extension)."),
-                             QStringLiteral("FILE")};
-    QCommandLineOption chartSize{QStringLiteral("chart-size"),
-                                 QStringLiteral("Chart size in pixels; default 1600x1000."), QStringLiteral("WxH")};
-    QCommandLineOption unit{QStringLiteral("unit"),
-                            QStringLiteral("Unit of the summary table and chart: MBps (default), MiBps or Mbps."),
-                            QStringLiteral("UNIT")};
-    QCommandLineOption interval{QStringLiteral("interval"),
-                                QStringLiteral("Sampling interval in milliseconds; default 100."), QStringLiteral("MS")};
-    QCommandLineOption stopOnError{QStringLiteral("stop-on-error"), QStringLiteral("Stop at the first failed run.")};
-    QCommandLineOption interleave{QStringLiteral("interleave"),
-                                  QStringLiteral("Alternate hosts (A B A B) rather than A A B B.")};
-    QCommandLineOption warmup{QStringLiteral("warmup"),
-                              QStringLiteral("Seconds at the start of each timed run left out of the figure (iperf3 -O); "
-                                             "default 0."),
-                              QStringLiteral("SECONDS")};
-    QCommandLineOption stable{QStringLiteral("stable"),
-                              QStringLiteral("Repeat until stable (netperf -I 95,width): stop repeating a test once the 95% "
-                                             "confidence interval is within +/-PERCENT of the mean; --reps is the maximum."),
-                              QStringLiteral("PERCENT")};
-    QCommandLineOption minReps{QStringLiteral("min-reps"),
-                               QStringLiteral("With --stable: runs before the rule judges (netperf -i max,min); default 3."),
-                               QStringLiteral("N")};
-    QCommandLineOption fileSize{QStringLiteral("file-size"),
-                                QStringLiteral("Size of the file FTP, SMB and copy move (K, M, G binary); default 256M."),
-                                QStringLiteral("SIZE")};
-    QCommandLineOption set{QStringLiteral("set"),
-                           QStringLiteral("A protocol setting for every host, or a file-transfer setting of the plan "
-                                          "(keys: 'protocols'); repeatable. KEY=@FILE reads the value from FILE "
-                                          "(passwords: other users can see the command line)."),
-                           QStringLiteral("KEY=VALUE")};
-    QCommandLineOption store{QStringLiteral("store"),
-                             QStringLiteral("Keep the results in the SQLite result store FILE (default: the user's store, "
-                                            "which the window's History and `wirebench-cli sessions` read)."),
-                             QStringLiteral("FILE")};
-    QCommandLineOption noStore{QStringLiteral("no-store"), QStringLiteral("Do not keep the results in the result store.")};
-    QCommandLineOption plan{QStringLiteral("plan"),
-                            QStringLiteral("Run the plan in FILE (a .wbplan.json from the GUI or --save-plan); the other "
-                                           "options override its parts: --host its hosts, --protocol its protocols, "
-                                           "--reps its repetitions, ..."),
-                            QStringLiteral("FILE")};
-    QCommandLineOption savePlan{QStringLiteral("save-plan"),
-                                QStringLiteral("Write the plan about to run (after all options) to FILE, then run it; "
-                                               "passwords and keys are left out."),
-                                QStringLiteral("FILE")};
-    QCommandLineOption skipCheck{QStringLiteral("skip-check"),
-                                 QStringLiteral("Do not check the hosts and protocols before the first run.")};
-    QCommandLineOption strictCheck{QStringLiteral("strict-check"),
-                                   QStringLiteral("Run nothing (exit 1) when the check before the first run finds a "
-                                                  "problem; by default the runs it does not stand in the way of run.")};
+    QCommandLineOption host = option("host");
+    QCommandLineOption protocol = option("protocol");
+    QCommandLineOption frame = option("frame");
+    QCommandLineOption reps = option("reps");
+    QCommandLineOption duration = option("duration");
+    QCommandLineOption messageSize = option("message-size");
+    QCommandLineOption sendBuffer = option("send-buffer");
+    QCommandLineOption recvBuffer = option("recv-buffer");
+    QCommandLineOption server = option("server");
+    QCommandLineOption key = option("key");
+    QCommandLineOption keyFile = option("key-file");
+    QCommandLineOption json = option("json");
+    QCommandLineOption jsonSamples = option("json-samples");
+    QCommandLineOption csv = option("csv");
+    QCommandLineOption chart = option("chart");
+    QCommandLineOption chartSize = option("chart-size");
+    QCommandLineOption unit = option("unit");
+    QCommandLineOption interval = option("interval");
+    QCommandLineOption stopOnError = option("stop-on-error");
+    QCommandLineOption interleave = option("interleave");
+    QCommandLineOption warmup = option("warmup");
+    QCommandLineOption stable = option("stable");
+    QCommandLineOption minReps = option("min-reps");
+    QCommandLineOption fileSize = option("file-size");
+    QCommandLineOption set = option("set");
+    QCommandLineOption store = option("store");
+    QCommandLineOption noStore = option("no-store");
+    QCommandLineOption plan = option("plan");
+    QCommandLineOption savePlan = option("save-plan");
+    QCommandLineOption skipCheck = option("skip-check");
+    QCommandLineOption strictCheck = option("strict-check");
     QCommandLineOption help{{QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help.")};
     QCommandLineOption version{{QStringLiteral("v"), QStringLiteral("version")}, QStringLiteral("Show the version.")};
 

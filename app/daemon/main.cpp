@@ -9,9 +9,12 @@
 #include <QDateTime>
 #include <QSocketNotifier>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <memory>
+#include <optional>
 
 #include <sys/socket.h>
 #include <unistd.h>
@@ -109,82 +112,70 @@ bool isLoopback(const QHostAddress &a)
     return a.isLoopback();
 }
 
-/// wirebenchd's command line: the options, in the order --help lists them.
-struct Options
+/// wirebenchd's options, in the order --help lists them: the name, the word --help shows for the value (empty for
+/// a switch) and the help text, whose %1 a few fill in (the default port, the key file).
+struct OptionText
 {
-    Options();
-    void addTo(QCommandLineParser &parser) const;
-
-    QCommandLineOption listenOption;
-    QCommandLineOption maxDurationOption;
-    QCommandLineOption keyFileOption;
-    QCommandLineOption openOption;
-    QCommandLineOption maxRateOption;
-    QCommandLineOption maxConcurrentOption;
-    QCommandLineOption queueOption;
-    QCommandLineOption allowOption;
-    QCommandLineOption handshakeTimeoutOption;
-    QCommandLineOption idleTimeoutOption;
-    QCommandLineOption maxMessageOption;
-    QCommandLineOption maxConnectionsOption;
-    QCommandLineOption iperf3PortOption;
+    const char *name;
+    const char *valueName;
+    const char *help;
 };
 
-Options::Options()
-    : listenOption(
-        QStringLiteral("listen"),
-        QStringLiteral("Address and control port to listen on: ADDR:PORT, [IPV6]:PORT or PORT (default 0.0.0.0:%1; "
-                       "[::]:%1 listens on IPv6 and IPv4).")
-            .arg(wb::control::kDefaultPort),
-        QStringLiteral("ADDR:PORT"))
-    , maxDurationOption(QStringLiteral("max-duration"),
-                                               QStringLiteral("Longest test accepted, in seconds (default 60)."),
-                                               QStringLiteral("SECONDS"))
-    , keyFileOption(QStringLiteral("key-file"),
-                                           QStringLiteral("File with the pre-shared key; created (mode 0600) with a new key when "
-                                                          "missing (default: %1).")
-                                               .arg(wb::auth::defaultKeyFilePath()),
-                                           QStringLiteral("PATH"))
-    , openOption(QStringLiteral("open"),
-                                        QStringLiteral("Open mode: serve clients without a key. Only on networks you trust."))
-    , maxRateOption(QStringLiteral("max-rate"),
-                                           QStringLiteral("Cap on what wirebenchd sends (tcp-recv tests), in MB/s (10^6 bytes/s; "
-                                                          "default: no cap)."),
-                                           QStringLiteral("MBPS"))
-    , maxConcurrentOption(QStringLiteral("max-concurrent"),
-                                                 QStringLiteral("Tests run at the same time (default 1)."), QStringLiteral("N"))
-    , queueOption(QStringLiteral("queue"),
-                                         QStringLiteral("Clients that wait for a free test slot (default 4); the next one gets "
-                                                        "\"busy\"."),
-                                         QStringLiteral("N"))
-    , allowOption(QStringLiteral("allow"),
-                                         QStringLiteral("Serve only clients in this network (CIDR, e.g. 192.168.1.0/24 or "
-                                                        "2001:db8::/32); repeatable. Default: every client."),
-                                         QStringLiteral("CIDR"))
-    , handshakeTimeoutOption(QStringLiteral("handshake-timeout"),
-                                                    QStringLiteral("Seconds a new client has to send its hello and key proof "
-                                                                   "(default 5)."),
-                                                    QStringLiteral("SECONDS"))
-    , idleTimeoutOption(QStringLiteral("idle-timeout"),
-                                               QStringLiteral("Seconds of silence after the handshake before a client is "
-                                                              "dropped (default 15)."),
-                                               QStringLiteral("SECONDS"))
-    , maxMessageOption(QStringLiteral("max-message"),
-                                              QStringLiteral("Largest control message accepted, in bytes (default 65536; before "
-                                                             "authentication at most 4096)."),
-                                              QStringLiteral("BYTES"))
-    , maxConnectionsOption(QStringLiteral("max-connections"),
-                                                  QStringLiteral("Connections handled at once, at any stage (default 32); more "
-                                                                 "are closed at once."),
-                                                  QStringLiteral("N"))
-    , iperf3PortOption(QStringLiteral("iperf3-port"),
-                                              QStringLiteral("Also answer iperf3 clients (iperf3 -c, TCP or UDP, both directions) on this port "
-                                                             "of the --listen address (UDP tests: the same port number over UDP), e.g. 5201 (default 0: off). One iperf3 test at a "
-                                                             "time; --max-duration, --allow, --max-rate and the timeouts apply; iperf3 "
-                                                             "clients cannot prove the key, so limit them with --allow."),
-                                              QStringLiteral("PORT"))
+constexpr OptionText kOptions[] = {
+    {"listen", "ADDR:PORT", "Address and control port to listen on: ADDR:PORT, [IPV6]:PORT or PORT (default "
+                            "0.0.0.0:%1; [::]:%1 listens on IPv6 and IPv4)."},
+    {"max-duration", "SECONDS", "Longest test accepted, in seconds (default 60)."},
+    {"key-file", "PATH", "File with the pre-shared key; created (mode 0600) with a new key when missing (default: "
+                         "%1)."},
+    {"open", "", "Open mode: serve clients without a key. Only on networks you trust."},
+    {"max-rate", "MBPS", "Cap on what wirebenchd sends (tcp-recv tests), in MB/s (10^6 bytes/s; default: no cap)."},
+    {"max-concurrent", "N", "Tests run at the same time (default 1)."},
+    {"queue", "N", "Clients that wait for a free test slot (default 4); the next one gets \"busy\"."},
+    {"allow", "CIDR", "Serve only clients in this network (CIDR, e.g. 192.168.1.0/24 or 2001:db8::/32); repeatable. "
+                      "Default: every client."},
+    {"handshake-timeout", "SECONDS", "Seconds a new client has to send its hello and key proof (default 5)."},
+    {"idle-timeout", "SECONDS", "Seconds of silence after the handshake before a client is dropped (default 15)."},
+    {"max-message", "BYTES", "Largest control message accepted, in bytes (default 65536; before authentication at "
+                             "most 4096)."},
+    {"max-connections", "N", "Connections handled at once, at any stage (default 32); more are closed at once."},
+    {"iperf3-port", "PORT", "Also answer iperf3 clients (iperf3 -c, TCP or UDP, both directions) on this port of the "
+                            "--listen address (UDP tests: the same port number over UDP), e.g. 5201 (default 0: "
+                            "off). One iperf3 test at a time; --max-duration, --allow, --max-rate and the timeouts "
+                            "apply; iperf3 clients cannot prove the key, so limit them with --allow."},
+};
+
+/// The option `name` of the table above, its %1 filled with `fill` where given.
+QCommandLineOption option(const char *name, const std::optional<QString> &fill = std::nullopt)
 {
+    const auto *row = std::find_if(std::begin(kOptions), std::end(kOptions),
+                                   [&](const OptionText &o) { return std::strcmp(o.name, name) == 0; });
+    if (row == std::end(kOptions))
+        qFatal("wirebenchd: the option table has no --%s", name);
+    const QString help = QString::fromUtf8(row->help);
+    QCommandLineOption made(QString::fromUtf8(name), fill ? help.arg(*fill) : help);
+    made.setValueName(QString::fromUtf8(row->valueName));
+    return made;
 }
+
+/// wirebenchd's command line, one option of the table each.
+struct Options
+{
+    void addTo(QCommandLineParser &parser) const;
+
+    QCommandLineOption listenOption = option("listen", QString::number(wb::control::kDefaultPort));
+    QCommandLineOption maxDurationOption = option("max-duration");
+    QCommandLineOption keyFileOption = option("key-file", wb::auth::defaultKeyFilePath());
+    QCommandLineOption openOption = option("open");
+    QCommandLineOption maxRateOption = option("max-rate");
+    QCommandLineOption maxConcurrentOption = option("max-concurrent");
+    QCommandLineOption queueOption = option("queue");
+    QCommandLineOption allowOption = option("allow");
+    QCommandLineOption handshakeTimeoutOption = option("handshake-timeout");
+    QCommandLineOption idleTimeoutOption = option("idle-timeout");
+    QCommandLineOption maxMessageOption = option("max-message");
+    QCommandLineOption maxConnectionsOption = option("max-connections");
+    QCommandLineOption iperf3PortOption = option("iperf3-port");
+};
 
 void Options::addTo(QCommandLineParser &parser) const
 {

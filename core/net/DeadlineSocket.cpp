@@ -144,33 +144,26 @@ IoStatus DeadlineSocket::waitFor(short events, QDeadlineTimer deadline, const St
 
 IoStatus DeadlineSocket::writeAll(const char *data, qint64 size, QDeadlineTimer deadline, const StopFn &stop)
 {
-    qint64 done = 0;
-    while (done < size) {
-        const qint64 n = sendSome(data + done, size - done);
-        if (n < 0)
-            return (m_errno == EPIPE || m_errno == ECONNRESET) ? IoStatus::Closed : IoStatus::Failed;
-        done += n;
-        if (done < size) {
-            const IoStatus waited = waitFor(POLLOUT, deadline, stop);
-            if (waited != IoStatus::Ok)
-                return waited;
-        }
-    }
-    return IoStatus::Ok;
+    return moveAll(true, const_cast<char *>(data), size, deadline, stop); // sendSome only reads it
 }
 
 IoStatus DeadlineSocket::readExact(char *data, qint64 size, QDeadlineTimer deadline, const StopFn &stop)
 {
+    return moveAll(false, data, size, deadline, stop);
+}
+
+IoStatus DeadlineSocket::moveAll(bool sending, char *data, qint64 size, QDeadlineTimer deadline, const StopFn &stop)
+{
     qint64 done = 0;
     while (done < size) {
-        const qint64 n = recvSome(data + done, size - done);
-        if (n == -2)
+        const qint64 n = sending ? sendSome(data + done, size - done) : recvSome(data + done, size - done);
+        if (n == -2) // the peer closed (recvSome only)
             return IoStatus::Closed;
         if (n < 0)
-            return m_errno == ECONNRESET ? IoStatus::Closed : IoStatus::Failed;
+            return (m_errno == ECONNRESET || (sending && m_errno == EPIPE)) ? IoStatus::Closed : IoStatus::Failed;
         done += n;
         if (done < size) {
-            const IoStatus waited = waitFor(POLLIN, deadline, stop);
+            const IoStatus waited = waitFor(sending ? POLLOUT : POLLIN, deadline, stop);
             if (waited != IoStatus::Ok)
                 return waited;
         }
@@ -184,12 +177,8 @@ qint64 DeadlineSocket::sendSome(const char *data, qint64 size)
         const ssize_t n = ::send(m_fd, data, size_t(size), MSG_NOSIGNAL | MSG_DONTWAIT);
         if (n >= 0)
             return n;
-        if (errno == EINTR)
-            continue;
-        if (errno == EAGAIN || errno == EWOULDBLOCK)
-            return 0;
-        m_errno = errno;
-        return -1;
+        if (qint64 result = 0; !retryAfterError(&result))
+            return result;
     }
 }
 
@@ -201,13 +190,22 @@ qint64 DeadlineSocket::recvSome(char *data, qint64 size)
             return n;
         if (n == 0)
             return -2;
-        if (errno == EINTR)
-            continue;
-        if (errno == EAGAIN || errno == EWOULDBLOCK)
-            return 0;
-        m_errno = errno;
-        return -1;
+        if (qint64 result = 0; !retryAfterError(&result))
+            return result;
     }
+}
+
+bool DeadlineSocket::retryAfterError(qint64 *result)
+{
+    if (errno == EINTR)
+        return true;
+    if (errno == EAGAIN || errno == EWOULDBLOCK) {
+        *result = 0;
+        return false;
+    }
+    m_errno = errno;
+    *result = -1;
+    return false;
 }
 
 } // namespace wb::net

@@ -52,6 +52,11 @@ private:
     /// A fresh non-blocking socket with the buffer sizes (0 = leave alone); false when none was created.
     bool open(int family, int type, int protocol, int sendBuffer, int recvBuffer);
     IoStatus waitFor(short events, QDeadlineTimer deadline, const StopFn &stop);
+    /// writeAll (sending) and readExact: size bytes in as many calls as it takes, waiting between them.
+    IoStatus moveAll(bool sending, char *data, qint64 size, QDeadlineTimer deadline, const StopFn &stop);
+    /// After a send() or recv() of sendSome/recvSome that returned < 0: true to call again (EINTR); else *result
+    /// is 0 when the socket is not ready (EAGAIN), -1 with lastErrno() on any other error.
+    bool retryAfterError(qint64 *result);
 
     int m_fd = -1;
     int m_errno = 0;

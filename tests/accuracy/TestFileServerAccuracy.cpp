@@ -1,3 +1,4 @@
+#include "../lab/FileServerLab.h"
 #include "../lab/LabFileServers.h"
 #include "../lab/LabBench.h"
 #include "../lab/LabSession.h"
@@ -67,9 +68,7 @@ private:
     double peerRatio(const QString &protocol, qint64 size, double theory, QString *why) const;
     QString uploadFile(qint64 size) const;
 
-    std::unique_ptr<test::FileServerFixture> m_fixture;
-    std::unique_ptr<test::LabSession> m_lab;
-    std::unique_ptr<test::LabFileServers> m_servers;
+    test::FileServerLab m_rig;
 };
 
 namespace {
@@ -116,57 +115,35 @@ void TestFileServerAccuracy::initTestCase()
 
     // The servers' folders on a tmpfs.
     QString why;
-    bool prepared = false;
-    m_fixture = test::LabFileServers::tmpfsFixture(&prepared, &why);
-    WB_REQUIRE(prepared, QStringLiteral("file servers for the lab: ") + why);
+    WB_REQUIRE(m_rig.prepare(&why), QStringLiteral("file servers for the lab: ") + why);
     struct statfs fs {};
-    QVERIFY2(::statfs(QFile::encodeName(m_fixture->path()).constData(), &fs) == 0 && fs.f_type == 0x01021994,
-             qPrintable(m_fixture->path() + QStringLiteral(" is not on a tmpfs: the servers' disk could limit")));
-    m_servers = std::make_unique<test::LabFileServers>(*m_fixture);
-    QVERIFY2(m_servers->writeConfigs(&why), qPrintable(why));
-
-    m_lab = std::make_unique<test::LabSession>(test::LabBench::labScript(), QStringLiteral("fs"));
+    QVERIFY2(::statfs(QFile::encodeName(m_rig.fixture().path()).constData(), &fs) == 0 && fs.f_type == 0x01021994,
+             qPrintable(m_rig.fixture().path() + QStringLiteral(" is not on a tmpfs: the servers' disk could limit")));
     // Cannot build the lab as root: a failure (also without CI), as in TestFrameAccuracy.
-    QVERIFY2(m_lab->up(1500, QStringLiteral("1gbit"), &why), qPrintable(why));
-    why = test::LabBench::serveAll(*m_lab, {{QStringLiteral("vsftpd"), m_servers->ftpConf()},
-                                            {QStringLiteral("smbd"), m_servers->smbConf()}});
+    QVERIFY2(m_rig.up(QStringLiteral("fs"), QStringLiteral("1gbit"), &why), qPrintable(why));
+    why = m_rig.serve({});
     QVERIFY2(why.isEmpty(), qPrintable(why));
 
     // The files to read, of every size the rows ask for; read once more so that every page is resident.
-    for (const qint64 size : {sizeFor(1e9), sizeFor(1e8)}) {
-        QVERIFY2(m_servers->makeServerFile(m_fixture->ftpRoot() + QLatin1Char('/') + fileName(QStringLiteral("get"), size), size, &why),
-                 qPrintable(why));
-        QVERIFY2(m_servers->makeServerFile(m_fixture->smbRoot() + QLatin1Char('/') + fileName(QStringLiteral("read"), size), size, &why),
-                 qPrintable(why));
-        // What curl and smbclient upload when they are the reference (on the tmpfs, as the servers' folders).
-        QVERIFY2(m_servers->makeServerFile(uploadFile(size), size, &why), qPrintable(why));
-    }
+    const QList<qint64> sizes{sizeFor(1e9), sizeFor(1e8)};
+    QVERIFY2(m_rig.makeReadFiles(sizes, fileName, &why), qPrintable(why));
+    // What curl and smbclient upload when they are the reference (on the tmpfs, as the servers' folders).
+    for (const qint64 size : sizes)
+        QVERIFY2(m_rig.servers().makeServerFile(uploadFile(size), size, &why), qPrintable(why));
 
-    QVERIFY2(m_lab->enterClient(&why), qPrintable(why));
+    QVERIFY2(m_rig.lab().enterClient(&why), qPrintable(why));
 }
 
 void TestFileServerAccuracy::cleanupTestCase()
 {
-    m_lab.reset();     // back to our own namespace first: "lab.sh down" kills every process inside the lab
-    m_servers.reset();
-    m_fixture.reset(); // removes the user and the tmpfs folder
+    m_rig.tearDown();
 }
 
 Host TestFileServerAccuracy::labHost(const QString &protocol, qint64 size) const
 {
-    Host h;
-    h.name = QStringLiteral("lab-srv");
-    h.address = ServerAddress;
-    h.linkSpeedMbps = m_lab->speedMbps();
     // Reads use the file made in initTestCase; writes a file of their own (removed after each run).
-    const bool reading = protocol == QLatin1String("ftp-get") || protocol == QLatin1String("smb-read");
-    const QString file = fileName(reading ? (protocol.startsWith(QLatin1String("ftp")) ? QStringLiteral("get") : QStringLiteral("read"))
-                                          : QStringLiteral("put"),
-                                  size);
-    if (protocol.startsWith(QLatin1String("ftp"))) {
-        h.options = m_servers->ftpOptions(file);
-    } else {
-        h.options = m_servers->smbOptions(file);
+    Host h = m_rig.fileHost(protocol, size, fileName);
+    if (!protocol.startsWith(QLatin1String("ftp"))) {
         if (const int io = qEnvironmentVariableIntValue("WIREBENCH_SMB_IO_SIZE"); io > 0)
             h.options.insert(QStringLiteral("smb.io_size"), io);
     }
@@ -175,7 +152,7 @@ Host TestFileServerAccuracy::labHost(const QString &protocol, qint64 size) const
 
 QString TestFileServerAccuracy::uploadFile(qint64 size) const
 {
-    return m_fixture->path() + QLatin1Char('/') + fileName(QStringLiteral("upload"), size);
+    return m_rig.fixture().path() + QLatin1Char('/') + fileName(QStringLiteral("upload"), size);
 }
 
 double TestFileServerAccuracy::peerRatio(const QString &protocol, qint64 size, double theory, QString *why) const
@@ -185,14 +162,14 @@ double TestFileServerAccuracy::peerRatio(const QString &protocol, qint64 size, d
     test::PeerTransfer peer;
     peer.address = ServerAddress;
     peer.share = test::LabFileServers::share();
-    peer.user = m_fixture->user();
-    peer.password = m_fixture->password();
+    peer.user = m_rig.fixture().user();
+    peer.password = m_rig.fixture().password();
     peer.remoteName = reading ? fileName(ftp ? QStringLiteral("get") : QStringLiteral("read"), size)
                               : fileName(QStringLiteral("peer"), size);
     peer.localFile = uploadFile(size);
     const double mbps = test::PeerTools::transfer(protocol, peer, why);
     if (!reading)
-        QFile::remove((ftp ? m_fixture->ftpRoot() : m_fixture->smbRoot()) + QLatin1Char('/') + peer.remoteName);
+        QFile::remove((ftp ? m_rig.fixture().ftpRoot() : m_rig.fixture().smbRoot()) + QLatin1Char('/') + peer.remoteName);
     return mbps * 1e6 / theory;
 }
 
@@ -200,7 +177,7 @@ RunResult TestFileServerAccuracy::runOnce(const QString &protocol, int frame, qi
 {
     // The client's disk is out of it: generated data, discarded data.
     const TestPlan plan = test::LabFileServers::memoryPlan({labHost(protocol, size)}, {protocol}, frame, size);
-    return m_servers->runOne(plan, fileName(QStringLiteral("put"), size));
+    return m_rig.servers().runOne(plan, fileName(QStringLiteral("put"), size));
 }
 
 void TestFileServerAccuracy::goodputMatchesTheory_data()
@@ -232,7 +209,7 @@ void TestFileServerAccuracy::goodputMatchesTheory()
     QFETCH(QString, rate);
     QFETCH(double, rateBps);
     QString why;
-    QVERIFY2(m_lab->setLine(mtu, rate, &why), qPrintable(why));
+    QVERIFY2(m_rig.lab().setLine(mtu, rate, &why), qPrintable(why));
     const double theory = Ceiling::tcpGoodputBytesPerSecond(rateBps / 1e6, mtu);
     QCOMPARE(qRound(theory), qRound(rateBps * (mtu - 52) / (mtu + 38) / 8));
     const qint64 size = sizeFor(rateBps);
@@ -318,7 +295,7 @@ void TestFileServerAccuracy::goodputMatchesTheory()
 void TestFileServerAccuracy::smbFrameBelowInterfaceMtu()
 {
     QString why;
-    QVERIFY2(m_lab->setLine(4000, QStringLiteral("100mbit"), &why), qPrintable(why));
+    QVERIFY2(m_rig.lab().setLine(4000, QStringLiteral("100mbit"), &why), qPrintable(why));
     const qint64 size = sizeFor(1e8);
     const double ceiling4000 = Ceiling::tcpGoodputForMss(100, 3948, false, true);
     for (const int frame : {1500, 4000}) {
@@ -356,11 +333,11 @@ void TestFileServerAccuracy::smbFrameBelowInterfaceMtu()
                                                                  "so it is labelled and judged by 4000 B: libsmbclient "
                                                                  "cannot clamp the MSS")),
                  qPrintable(best.warnings.first()));
-        QVERIFY2(best.warnings.first().contains(QStringLiteral("'ip link set dev %1 mtu 1500'").arg(m_lab->clientInterface())),
+        QVERIFY2(best.warnings.first().contains(QStringLiteral("'ip link set dev %1 mtu 1500'").arg(m_rig.lab().clientInterface())),
                  qPrintable(best.warnings.first()));
         QCOMPARE(Frame::frameText(best), QStringLiteral("4000 (1500 planned)"));
     }
-    m_lab->forgetMtu();
+    m_rig.lab().forgetMtu();
 }
 
 QTEST_GUILESS_MAIN(TestFileServerAccuracy)

@@ -1,3 +1,4 @@
+#include "../lab/FileServerLab.h"
 #include "../lab/LabFileServers.h"
 #include "../lab/LabBench.h"
 #include "../lab/LabSession.h"
@@ -51,9 +52,7 @@ private:
     Host labHost(const QString &protocol, qint64 size) const;
     RunResult runOnce(const QString &protocol, qint64 size);
 
-    std::unique_ptr<test::FileServerFixture> m_fixture;
-    std::unique_ptr<test::LabSession> m_lab;
-    std::unique_ptr<test::LabFileServers> m_servers;
+    test::FileServerLab m_rig;
 };
 
 namespace {
@@ -81,11 +80,6 @@ double bucketBytes(double rateBps)
     return std::max(32768.0, std::round(rateBps / 8 * 0.002));
 }
 
-bool reads(const QString &protocol)
-{
-    return protocol == QLatin1String("ftp-get") || protocol == QLatin1String("smb-read");
-}
-
 } // namespace
 
 void TestLiveSamples::initTestCase()
@@ -97,53 +91,28 @@ void TestLiveSamples::initTestCase()
 
     // The servers' folders on a tmpfs.
     QString why;
-    bool prepared = false;
-    m_fixture = test::LabFileServers::tmpfsFixture(&prepared, &why);
-    WB_REQUIRE(prepared, QStringLiteral("file servers for the lab: ") + why);
-    m_servers = std::make_unique<test::LabFileServers>(*m_fixture);
-    QVERIFY2(m_servers->writeConfigs(&why), qPrintable(why));
-
-    m_lab = std::make_unique<test::LabSession>(test::LabBench::labScript(), QStringLiteral("ls"));
-    QVERIFY2(m_lab->up(1500, QStringLiteral("100mbit"), &why), qPrintable(why));
-    why = test::LabBench::serveAll(*m_lab, {{QStringLiteral("vsftpd"), m_servers->ftpConf()},
-                                            {QStringLiteral("smbd"), m_servers->smbConf()},
-                                            {QStringLiteral("wirebenchd"), daemon}});
+    WB_REQUIRE(m_rig.prepare(&why), QStringLiteral("file servers for the lab: ") + why);
+    QVERIFY2(m_rig.up(QStringLiteral("ls"), QStringLiteral("100mbit"), &why), qPrintable(why));
+    why = m_rig.serve({}, {{QStringLiteral("wirebenchd"), daemon}});
     QVERIFY2(why.isEmpty(), qPrintable(why));
-    for (const double rate : Rates) {
-        const qint64 size = fileSize(rate);
-        QVERIFY2(m_servers->makeServerFile(m_fixture->ftpRoot() + QLatin1Char('/') + fileName(QStringLiteral("get"), size),
-                                                      size, &why),
-                 qPrintable(why));
-        QVERIFY2(m_servers->makeServerFile(m_fixture->smbRoot() + QLatin1Char('/') + fileName(QStringLiteral("read"), size),
-                                                      size, &why),
-                 qPrintable(why));
-    }
-    QVERIFY2(m_lab->enterClient(&why), qPrintable(why));
+    QList<qint64> sizes;
+    for (const double rate : Rates)
+        sizes << fileSize(rate);
+    QVERIFY2(m_rig.makeReadFiles(sizes, fileName, &why), qPrintable(why));
+    QVERIFY2(m_rig.lab().enterClient(&why), qPrintable(why));
 }
 
 void TestLiveSamples::cleanupTestCase()
 {
-    m_lab.reset();     // back to our own namespace first: "lab.sh down" kills every process inside the lab
-    m_servers.reset();
-    m_fixture.reset(); // removes the user and the tmpfs folder
+    m_rig.tearDown();
 }
 
 Host TestLiveSamples::labHost(const QString &protocol, qint64 size) const
 {
-    Host h;
-    h.name = QStringLiteral("lab-srv");
-    h.address = test::LabSession::serverAddress();
-    h.linkSpeedMbps = m_lab->speedMbps();
-    const QString file = fileName(reads(protocol) ? (protocol.startsWith(QLatin1String("ftp")) ? QStringLiteral("get") : QStringLiteral("read"))
-                                                  : QStringLiteral("put"),
-                                  size);
-    if (protocol.startsWith(QLatin1String("tcp"))) {
-        h.port = 5301;
-    } else if (protocol.startsWith(QLatin1String("ftp"))) {
-        h.options = m_servers->ftpOptions(file);
-    } else {
-        h.options = m_servers->smbOptions(file);
-    }
+    if (!protocol.startsWith(QLatin1String("tcp")))
+        return m_rig.fileHost(protocol, size, fileName);
+    Host h = m_rig.labHost();
+    h.port = 5301;
     return h;
 }
 
@@ -152,7 +121,7 @@ RunResult TestLiveSamples::runOnce(const QString &protocol, qint64 size)
     TestPlan plan = test::LabFileServers::memoryPlan({labHost(protocol, size)}, {protocol}, 1500, size);
     plan.params.durationMs = TcpDurationMs;
     plan.params.sampleIntervalMs = IntervalMs;
-    return m_servers->runOne(plan, fileName(QStringLiteral("put"), size));
+    return m_rig.servers().runOne(plan, fileName(QStringLiteral("put"), size));
 }
 
 void TestLiveSamples::samplesFollowTheLine_data()
@@ -170,7 +139,7 @@ void TestLiveSamples::samplesFollowTheLine()
     QFETCH(QString, protocol);
     QFETCH(double, rateBps);
     QString why;
-    QVERIFY2(m_lab->setLine(1500, QStringLiteral("%1mbit").arg(rateBps / 1e6), &why), qPrintable(why));
+    QVERIFY2(m_rig.lab().setLine(1500, QStringLiteral("%1mbit").arg(rateBps / 1e6), &why), qPrintable(why));
     const double goodput = Ceiling::tcpGoodputBytesPerSecond(rateBps / 1e6, 1500);
     const qint64 size = fileSize(rateBps);
     const RunResult r = runOnce(protocol, size);

@@ -1,3 +1,4 @@
+#include "../lab/FileServerLab.h"
 #include "../lab/LabFileServers.h"
 #include "../lab/LabBench.h"
 #include "../lab/LabSession.h"
@@ -58,9 +59,7 @@ private:
     void checkRun(const QJsonObject &run, double rateMbps, int mtu);
     static const QList<HostKind> &allKinds();
 
-    std::unique_ptr<test::FileServerFixture> m_fixture;
-    std::unique_ptr<test::LabFileServers> m_servers;
-    std::unique_ptr<test::LabSession> m_lab;
+    test::FileServerLab m_rig;
     QTemporaryDir m_home;
     QString m_cli;
     int m_planNumber = 0;
@@ -122,25 +121,15 @@ void TestTruthSweep::initTestCase()
     QVERIFY(m_home.isValid());
 
     QString why;
-    bool prepared = false;
-    m_fixture = test::LabFileServers::tmpfsFixture(&prepared, &why);
-    WB_REQUIRE(prepared, QStringLiteral("file servers for the lab: ") + why);
-    m_servers = std::make_unique<test::LabFileServers>(*m_fixture);
-    QVERIFY2(m_servers->writeConfigs(&why), qPrintable(why));
-
-    m_lab = std::make_unique<test::LabSession>(test::LabBench::labScript(), QStringLiteral("ts"));
-    QVERIFY2(m_lab->up(1500, QStringLiteral("1gbit"), &why), qPrintable(why));
-    why = test::LabBench::serveAll(*m_lab, {{QStringLiteral("wirebenchd"), daemon, QStringLiteral("--open")},
-                                            {QStringLiteral("vsftpd"), m_servers->ftpConf()},
-                                            {QStringLiteral("smbd"), m_servers->smbConf()}});
+    WB_REQUIRE(m_rig.prepare(&why), QStringLiteral("file servers for the lab: ") + why);
+    QVERIFY2(m_rig.up(QStringLiteral("ts"), QStringLiteral("1gbit"), &why), qPrintable(why));
+    why = m_rig.serve({{QStringLiteral("wirebenchd"), daemon, QStringLiteral("--open")}});
     QVERIFY2(why.isEmpty(), qPrintable(why));
 }
 
 void TestTruthSweep::cleanupTestCase()
 {
-    m_lab.reset(); // "lab.sh down" kills every process inside the lab
-    m_servers.reset();
-    m_fixture.reset();
+    m_rig.tearDown();
 }
 
 QList<Host> TestTruthSweep::hostsFor(double rateMbps, const QList<HostKind> &kinds, const QVariantMap &options) const
@@ -176,10 +165,10 @@ QJsonArray TestTruthSweep::runCli(const TestPlan &plan, QString *output)
     env.remove(QStringLiteral("XDG_DATA_HOME"));
     p.setProcessEnvironment(env);
     p.start(QStringLiteral("ip"),
-            {QStringLiteral("netns"), QStringLiteral("exec"), QStringLiteral("wbl-cli-") + m_lab->id(), m_cli,
+            {QStringLiteral("netns"), QStringLiteral("exec"), QStringLiteral("wbl-cli-") + m_rig.lab().id(), m_cli,
              QStringLiteral("run"), QStringLiteral("--plan"), planPath, QStringLiteral("--json"), jsonPath,
-             QStringLiteral("--set"), QStringLiteral("ftp.password=") + m_fixture->password(), QStringLiteral("--set"),
-             QStringLiteral("smb.password=") + m_fixture->password()});
+             QStringLiteral("--set"), QStringLiteral("ftp.password=") + m_rig.fixture().password(), QStringLiteral("--set"),
+             QStringLiteral("smb.password=") + m_rig.fixture().password()});
     if (!p.waitForFinished(300000)) {
         p.kill();
         p.waitForFinished();
@@ -263,7 +252,7 @@ void TestTruthSweep::tcpSentences()
     QFETCH(int, mtu);
     QFETCH(int, durationMs);
     QString why;
-    QVERIFY2(m_lab->setLine(mtu, QString::number(qint64(rateMbps)) + QStringLiteral("mbit"), &why), qPrintable(why));
+    QVERIFY2(m_rig.lab().setLine(mtu, QString::number(qint64(rateMbps)) + QStringLiteral("mbit"), &why), qPrintable(why));
     TestPlan plan;
     plan.hosts = hostsFor(rateMbps, allKinds(), {});
     plan.protocols = {QStringLiteral("tcp-send"), QStringLiteral("tcp-recv")};
@@ -291,17 +280,14 @@ void TestTruthSweep::fileTransferSentences()
     QFETCH(double, rateMbps);
     QFETCH(int, mtu);
     QString why;
-    QVERIFY2(m_lab->setLine(mtu, QString::number(qint64(rateMbps)) + QStringLiteral("mbit"), &why), qPrintable(why));
+    QVERIFY2(m_rig.lab().setLine(mtu, QString::number(qint64(rateMbps)) + QStringLiteral("mbit"), &why), qPrintable(why));
     const qint64 size = fileSizeFor(rateMbps);
     // Reads use files made here of the exact size (no seed file goes through the shaped line).
-    QVERIFY2(m_servers->makeServerFile(m_fixture->ftpRoot() + QLatin1Char('/') + fileName(QStringLiteral("get"), size), size, &why),
-             qPrintable(why));
-    QVERIFY2(m_servers->makeServerFile(m_fixture->smbRoot() + QLatin1Char('/') + fileName(QStringLiteral("read"), size), size, &why),
-             qPrintable(why));
-    QVariantMap options{{QStringLiteral("ftp.user"), m_fixture->user()},
+    QVERIFY2(m_rig.makeReadFiles({size}, fileName, &why), qPrintable(why));
+    QVariantMap options{{QStringLiteral("ftp.user"), m_rig.fixture().user()},
                         {QStringLiteral("ftp.port"), 21},
                         {QStringLiteral("smb.share"), test::LabFileServers::share()},
-                        {QStringLiteral("smb.user"), m_fixture->user()},
+                        {QStringLiteral("smb.user"), m_rig.fixture().user()},
                         {QStringLiteral("smb.domain"), test::LabFileServers::workgroup()},
                         {QStringLiteral("smb.port"), 445}};
     const QList<HostKind> kinds{allKinds().at(0), allKinds().at(3)}; // right and low; the rest is TCP's

@@ -6,6 +6,7 @@
 #include "protocols/transfer/TestPattern.h"
 #include "protocols/transfer/TransferSettings.h"
 #include "support/TransferDriverChecks.h"
+#include "support/TransferDriverSuite.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -20,23 +21,24 @@
 using namespace wb;
 using namespace wb::test;
 
-namespace {
-
-constexpr qint64 FourMiB = 4LL * 1024 * 1024;
-constexpr qint64 SmallDiskBytes = 16LL * 1024 * 1024;
-
-} // namespace
-
-class TestSmbDriver : public QObject
+// The cases every file-transfer driver passes run first (TransferDriverSuite: stop and server lost mid-transfer,
+// full disks, someone else's files, Wirebench's own test file, the FTP server on the SMB port); then SMB's own.
+class TestSmbDriver : public TransferDriverSuite
 {
     Q_OBJECT
 
+public:
+    TestSmbDriver()
+        : TransferDriverSuite({false, QStringLiteral("smb-read"), QStringLiteral("smb-write"), QStringLiteral("test-samba"),
+                               QStringLiteral("SMB read"), QStringLiteral("SMB write"), QStringLiteral("slow2.bin"), false,
+                               {}})
+    {
+    }
+
 private slots:
     void initTestCase();
-    void cleanupTestCase();
     void writeThenReadByteExact();
     void readSeedsMissingFile();
-    void readToLocalFile();
     void warmUpIsUntimedAndRecorded_data();
     void warmUpIsUntimedAndRecorded();
     void writeFromLocalFileByteExact();
@@ -46,28 +48,13 @@ private slots:
     void missingShare();
     void missingPath();
     void serverNotListening();
-    void stopMidTransfer();
-    void serverKilledMidTransfer();
-    void remoteDiskFull();
-    void localDiskFull();
-    void readReadsForeignFileAsItIs_data();
-    void readReadsForeignFileAsItIs();
-    void readReplacesItsOwnTestFile();
-    void readOwnTestFileInReadOnlyFolder();
-    void fullLocalDiskKeepsNoPartialFile();
-    void writeKeepsForeignFile();
     void smb1OnlyServer();
-    void ftpServerOnTheSmbPort();
 
 private:
-    RunSpec spec(const QString &protocol, qint64 size, const QString &path) const;
-    static RunResult runSpec(const RunSpec &s, TestObserver &observer);
-
-    std::unique_ptr<FileServerFixture> m_servers;
-    bool m_ready = false;
-    bool m_smallDisk = false;
-    QString m_why;
-    QString m_smallDiskWhy;
+    /// Small calls (smb.io_size 256 KiB), so that a run stopped or cut off mid-transfer has made several.
+    RunSpec slowSpec(const QString &protocol, const QString &path) const override;
+    void checkRefusedToReplace(const RunResult &r) const override;
+    void checkWrongService(const RunResult &r) const override;
 };
 
 void TestSmbDriver::initTestCase()
@@ -85,19 +72,26 @@ void TestSmbDriver::initTestCase()
     QVERIFY(DriverRegistry::has(QStringLiteral("smb-write")));
 }
 
-void TestSmbDriver::cleanupTestCase()
+RunSpec TestSmbDriver::slowSpec(const QString &protocol, const QString &path) const
 {
-    m_servers.reset();
+    RunSpec s = TransferDriverSuite::slowSpec(protocol, path);
+    s.host.options.insert(QStringLiteral("smb.io_size"), 256 * 1024);
+    return s;
 }
 
-RunSpec TestSmbDriver::spec(const QString &protocol, qint64 size, const QString &path) const
+void TestSmbDriver::checkRefusedToReplace(const RunResult &r) const
 {
-    return transferSpec(protocol, m_servers->smbHost(), QStringLiteral("smb.path"), path, size);
+    QVERIFY2(r.error.contains(QStringLiteral("access denied")), qPrintable(r.error));
 }
 
-RunResult TestSmbDriver::runSpec(const RunSpec &s, TestObserver &observer)
+void TestSmbDriver::checkWrongService(const RunResult &r) const
 {
-    return runDriver(s, observer);
+    QVERIFY2(r.error.startsWith(QStringLiteral("test-samba (127.0.0.1:%1): SMB read: port %1 of 127.0.0.1 answered with "
+                                               "an FTP banner \"220 (vsFTPd ")
+                                    .arg(m_servers->ftpPort()))
+                 && r.error.contains(QStringLiteral("not SMB: check the port in the host's settings")),
+             qPrintable(r.error));
+    QVERIFY(!r.error.contains(QStringLiteral("stopped answering")));
 }
 
 void TestSmbDriver::writeThenReadByteExact()
@@ -105,7 +99,7 @@ void TestSmbDriver::writeThenReadByteExact()
     WB_REQUIRE(m_ready, m_why);
     TestObserver w;
     const qint64 size = FourMiB + 12345;
-    const RunResult up = runSpec(spec(QStringLiteral("smb-write"), size, QStringLiteral("write.bin")), w);
+    const RunResult up = runDriver(spec(QStringLiteral("smb-write"), size, QStringLiteral("write.bin")), w);
     QVERIFY2(up.ok(), qPrintable(up.error));
     QCOMPARE(up.bytes, size);
     QCOMPARE(up.senderBytes, size);
@@ -135,19 +129,6 @@ void TestSmbDriver::readSeedsMissingFile()
     QCOMPARE(r.bytes, FourMiB);
     QCOMPARE(r.extra.value(QStringLiteral("seeded")).toBool(), true);
     QCOMPARE(patternMismatchInFile(m_servers->smbRoot() + QStringLiteral("/sub/seeded.bin"), FourMiB), -1);
-}
-
-void TestSmbDriver::readToLocalFile()
-{
-    WB_REQUIRE(m_ready, m_why);
-    RunSpec s = spec(QStringLiteral("smb-read"), FourMiB, QStringLiteral("tofile.bin"));
-    const QString local = m_servers->scratch() + QStringLiteral("/smb-read-sink.bin");
-    s.params.options.insert(QLatin1String(TransferSettings::SinkKey), QStringLiteral("file"));
-    s.params.options.insert(QLatin1String(TransferSettings::LocalPathKey), local);
-    const RunResult r = runDriver(s);
-    QVERIFY2(r.ok(), qPrintable(r.error));
-    QCOMPARE(patternMismatchInFile(local, FourMiB), -1);
-    QVERIFY(r.extra.value(QStringLiteral("disk_MBps")).toDouble() > 0);
 }
 
 void TestSmbDriver::warmUpIsUntimedAndRecorded_data()
@@ -181,7 +162,7 @@ void TestSmbDriver::warmUpIsUntimedAndRecorded()
     QThread *const caller = QThread::currentThread();
     bool samplesOnCaller = true;
     o.onSample = [&](int) { samplesOnCaller = samplesOnCaller && QThread::currentThread() == caller; };
-    const RunResult r = runSpec(s, o);
+    const RunResult r = runDriver(s, o);
     QVERIFY2(r.ok(), qPrintable(r.error));
     QVERIFY(r.extra.contains(QStringLiteral("verified")));
     QCOMPARE(r.extra.value(QStringLiteral("smb_warmup_bytes")).toLongLong(), warmUp ? 3 * io : 0);
@@ -266,11 +247,11 @@ void TestSmbDriver::missingPath()
     RunSpec s = spec(QStringLiteral("smb-read"), FourMiB, QStringLiteral("no-such-file.bin"));
     s.params.options.insert(QLatin1String(TransferSettings::CreateSeedKey), false);
     TestObserver o;
-    const RunResult r = runSpec(s, o);
+    const RunResult r = runDriver(s, o);
     WB_CHECK(failedWith(r, QStringLiteral("no_such_path")));
 
     RunSpec w = spec(QStringLiteral("smb-write"), FourMiB, QStringLiteral("no/such/dir/x.bin"));
-    const RunResult rw = runSpec(w, o);
+    const RunResult rw = runDriver(w, o);
     WB_CHECK(failedWith(rw, QStringLiteral("no_such_path")));
 }
 
@@ -281,118 +262,6 @@ void TestSmbDriver::serverNotListening()
     s.host.options.insert(QStringLiteral("smb.port"), FileServerFixture::closedPort());
     const RunResult r = runDriver(s);
     WB_CHECK(failedWith(r, QStringLiteral("not_listening")));
-}
-
-void TestSmbDriver::stopMidTransfer()
-{
-    WB_REQUIRE(m_ready, m_why);
-    for (const QString &protocol : {QStringLiteral("smb-write"), QStringLiteral("smb-read")}) {
-        RunSpec s = rateLimited(spec(protocol, 64LL * 1024 * 1024, QStringLiteral("slow.bin")));
-        s.host.options.insert(QStringLiteral("smb.io_size"), 256 * 1024);
-        TestObserver o;
-        o.onSample = [&o](int n) {
-            if (n == 3)
-                o.stop.store(true);
-        };
-        const RunResult r = runSpec(s, o);
-        qInfo("%s: %s after %lld bytes", qPrintable(protocol), qPrintable(r.error), r.bytes);
-        QCOMPARE(r.status, RunStatus::Cancelled);
-        QVERIFY(r.samples.size() >= 3);
-        QVERIFY(r.bytes > 0 && r.bytes < s.params.fileSizeBytes);
-    }
-}
-
-void TestSmbDriver::serverKilledMidTransfer()
-{
-    WB_REQUIRE(m_ready, m_why);
-    for (const QString &protocol : {QStringLiteral("smb-read"), QStringLiteral("smb-write")}) {
-        RunSpec s = rateLimited(spec(protocol, 64LL * 1024 * 1024, QStringLiteral("slow2.bin")));
-        s.host.options.insert(QStringLiteral("smb.io_size"), 256 * 1024);
-        TestObserver o;
-        int killed = 0;
-        o.onSample = [&](int n) {
-            if (n == 3)
-                killed = m_servers->killSessions(false);
-        };
-        const RunResult r = runSpec(s, o);
-        qInfo("%s", qPrintable(r.error));
-        QVERIFY(killed > 0);
-        WB_CHECK(failedWith(r, QStringLiteral("closed_mid_transfer")));
-        QVERIFY(!r.samples.isEmpty());
-    }
-}
-
-void TestSmbDriver::remoteDiskFull()
-{
-    WB_REQUIRE(m_ready && m_smallDisk, m_smallDiskWhy);
-    const qint64 size = 64LL * 1024 * 1024; // four times the server's 16 MiB tmpfs
-    const RunResult r = runDriver(spec(QStringLiteral("smb-write"), size, QStringLiteral("full/big.bin")));
-    const QString problem = faultProblem(r, QStringLiteral("remote_disk_full"),
-                                         QStringLiteral("test-samba (127.0.0.1:%1): SMB write: ").arg(m_servers->smbPort()),
-                                         QStringLiteral("the server's disk is full"), size);
-    QVERIFY2(problem.isEmpty(), qPrintable(problem));
-}
-
-void TestSmbDriver::localDiskFull()
-{
-    WB_REQUIRE(m_ready, m_why);
-    const RunSpec s = spec(QStringLiteral("smb-read"), 16LL * 1024 * 1024, QStringLiteral("to-full.bin"));
-    WB_CHECK(localDiskFullProblem(s, QStringLiteral("test-samba (127.0.0.1:%1): SMB read: ").arg(m_servers->smbPort())));
-}
-
-void TestSmbDriver::readReadsForeignFileAsItIs_data()
-{
-    foreignFileRows();
-}
-
-void TestSmbDriver::readReadsForeignFileAsItIs()
-{
-    // Someone else's file of another size is read as it is and never written (issue 12).
-    WB_REQUIRE(m_ready, m_why);
-    QFETCH(QString, path);
-    QFETCH(bool, readOnly);
-    WB_CHECK(readsForeignFileAsItIsProblem(
-        [&](qint64 size, const QString &file) { return spec(QStringLiteral("smb-read"), size, file); }, m_servers->smbRoot(),
-        m_servers->user(), path, readOnly, {}));
-}
-
-void TestSmbDriver::readReplacesItsOwnTestFile()
-{
-    WB_REQUIRE(m_ready, m_why);
-    const QString path = QStringLiteral("wirebench-resize.bin");
-    RunResult small;
-    RunResult big;
-    WB_CHECK(replacesOwnTestFileProblem([&](qint64 size) { return spec(QStringLiteral("smb-read"), size, path); },
-                                        m_servers->smbRoot() + QLatin1Char('/') + path, &small, &big));
-}
-
-void TestSmbDriver::readOwnTestFileInReadOnlyFolder()
-{
-    WB_REQUIRE(m_ready, m_why);
-    const QString path = QStringLiteral("ro/wirebench-ro.bin");
-    const QString full = m_servers->smbRoot() + QLatin1Char('/') + path;
-    QVERIFY(makeReadOnlyFolder(QFileInfo(full).absolutePath()));
-    const QByteArray digest = makeTestPatternFile(full, 1024 * 1024, QString());
-    QVERIFY(!digest.isEmpty());
-    const RunResult r = runDriver(spec(QStringLiteral("smb-read"), 2 * 1024 * 1024, path));
-    WB_CHECK(failedWith(r, QStringLiteral("permission_denied")));
-    QVERIFY2(r.error.contains(QStringLiteral("access denied"))
-                 && r.error.contains(QStringLiteral("while replacing Wirebench's 1048576-byte test file with a 2097152-byte one")),
-             qPrintable(r.error));
-    QVERIFY2(r.warnings.isEmpty(), qPrintable(r.warnings.join(QLatin1Char('|'))));
-    QCOMPARE(fileDigest(full), digest);
-}
-
-void TestSmbDriver::fullLocalDiskKeepsNoPartialFile()
-{
-    // Issue 12: a read that filled the local disk left its partial file, so the disk stayed full.
-    WB_REQUIRE(m_ready, m_why);
-    SmallLocalDisk disk;
-    QString why;
-    WB_REQUIRE(disk.mount(m_servers->scratch() + QStringLiteral("/small-smb"), 4LL * 1024 * 1024, &why), why);
-    const qint64 size = 16LL * 1024 * 1024;
-    const RunSpec s = spec(QStringLiteral("smb-read"), size, QStringLiteral("to-small-disk.bin"));
-    WB_CHECK(fullLocalDiskProblem(s, disk, QStringLiteral("test-samba (127.0.0.1:%1): SMB read: ").arg(m_servers->smbPort())));
 }
 
 void TestSmbDriver::smb1OnlyServer()
@@ -407,7 +276,7 @@ void TestSmbDriver::smb1OnlyServer()
     s.host = smb1.smbHost();
     s.host.options.insert(QStringLiteral("smb.path"), QStringLiteral("smb1.bin"));
     TestObserver o;
-    const RunResult refused = runSpec(s, o);
+    const RunResult refused = runDriver(s, o);
     WB_CHECK(failedWith(refused, QStringLiteral("smb1_only")));
     QVERIFY2(refused.error.startsWith(QStringLiteral("test-samba (127.0.0.1:%1): SMB read: the server speaks only SMB1 (NT1)")
                                           .arg(smb1.smbPort()))
@@ -418,42 +287,11 @@ void TestSmbDriver::smb1OnlyServer()
     QVERIFY(!QFile::exists(smb1.smbRoot() + QStringLiteral("/smb1.bin")));
 
     s.host.options.insert(QStringLiteral("smb.allow_smb1"), true);
-    const RunResult allowed = runSpec(s, o);
+    const RunResult allowed = runDriver(s, o);
     QVERIFY2(allowed.ok(), qPrintable(allowed.error));
     QCOMPARE(allowed.bytes, FourMiB);
     QVERIFY(!allowed.extra.contains(QStringLiteral("fault")));
     QVERIFY(allowed.extra.contains(QStringLiteral("verified")));
-}
-
-void TestSmbDriver::ftpServerOnTheSmbPort()
-{
-    // Issue 12: an FTP server on the SMB port took 23 s and said "the server stopped answering".
-    WB_REQUIRE(m_ready, m_why);
-    QString why;
-    WB_REQUIRE(m_servers->ftpPort() != 0 || m_servers->startFtp(&why), why);
-    RunSpec s = spec(QStringLiteral("smb-read"), FourMiB, QStringLiteral("x.bin"));
-    s.host.options.insert(QStringLiteral("smb.port"), m_servers->ftpPort());
-    TestObserver o;
-    QElapsedTimer clock;
-    clock.start();
-    const RunResult r = runSpec(s, o);
-    qInfo("%s (after %.1f s)", qPrintable(r.error), clock.elapsed() / 1000.0);
-    WB_CHECK(failedWith(r, QStringLiteral("wrong_service")));
-    QVERIFY2(r.error.startsWith(QStringLiteral("test-samba (127.0.0.1:%1): SMB read: port %1 of 127.0.0.1 answered with "
-                                               "an FTP banner \"220 (vsFTPd ")
-                                    .arg(m_servers->ftpPort()))
-                 && r.error.contains(QStringLiteral("not SMB: check the port in the host's settings")),
-             qPrintable(r.error));
-    QVERIFY(!r.error.contains(QStringLiteral("stopped answering")));
-}
-
-void TestSmbDriver::writeKeepsForeignFile()
-{
-    // A write does not overwrite a file that Wirebench did not write; it does overwrite its own.
-    WB_REQUIRE(m_ready, m_why);
-    WB_CHECK(keepsForeignFileProblem([&](const QString &path) { return spec(QStringLiteral("smb-write"), FourMiB, path); },
-                                     m_servers->smbRoot(), m_servers->user(),
-                                     QStringLiteral("test-samba (127.0.0.1:%1): SMB write: ").arg(m_servers->smbPort())));
 }
 
 QTEST_GUILESS_MAIN(TestSmbDriver)

@@ -99,6 +99,8 @@ private:
     Outcome controlDuringTest();
     void startDataClock();
     bool dataPhaseRunning(const std::function<void()> &startMeasuring, qint64 *now);
+    bool nextRound(const std::function<void()> &startMeasuring, qint64 *now, bool *stopped);
+    Outcome afterPoll(int ready, const pollfd &control);
     void beginMeasuring();
     void endMeasuring();
     Outcome finishTest();
@@ -576,6 +578,26 @@ bool Session::dataPhaseRunning(const std::function<void()> &startMeasuring, qint
     return *now < m_endNs;
 }
 
+/// The head of each round of the data phase: false once Stop is asked (*stopped: the caller cancels) or the
+/// data phase is over (dataPhaseRunning), looking at Stop first.
+bool Session::nextRound(const std::function<void()> &startMeasuring, qint64 *now, bool *stopped)
+{
+    *stopped = m_stop();
+    return !*stopped && dataPhaseRunning(startMeasuring, now);
+}
+
+/// After a round's poll() on the control connection and the streams: a failed poll fails the run; a message
+/// from the server is read at once (controlDuringTest).
+Outcome Session::afterPoll(int ready, const pollfd &control)
+{
+    if (ready < 0 && errno != EINTR)
+        return fail(QStringLiteral("poll failed (%1)").arg(QString::fromLocal8Bit(std::strerror(errno))),
+                    QStringLiteral("run again"));
+    if (ready > 0 && control.revents)
+        return controlDuringTest();
+    return Outcome::Continue;
+}
+
 void Session::beginMeasuring()
 {
     m_measuring = true;
@@ -633,25 +655,15 @@ Outcome Session::transfer()
         m_meter.setReceived(qMin(acked, written)); // what was in flight when the measurement began counts once
     };
     startDataClock();
-
-    for (;;) {
-        if (m_stop())
-            return cancel();
-        qint64 now = 0;
-        if (!dataPhaseRunning(startMeasuring, &now))
-            break;
+    bool stopped = false;
+    for (qint64 now = 0; nextRound(startMeasuring, &now, &stopped);) {
         const int waitMs = int(qBound(qint64(1), (m_endNs - now) / 1000000, qint64(50)));
         fds[0] = {m_control.fd(), POLLIN, 0};
         for (size_t i = 0; i < n; ++i)
             fds[i + 1] = {m_streams[i].fd(), dataEvents, 0};
         const int ready = ::poll(fds.data(), nfds_t(fds.size()), waitMs);
-        if (ready < 0 && errno != EINTR)
-            return fail(QStringLiteral("poll failed (%1)").arg(QString::fromLocal8Bit(std::strerror(errno))),
-                        QStringLiteral("run again"));
-        if (ready > 0 && fds[0].revents) {
-            if (Outcome o = controlDuringTest(); o != Outcome::Continue)
-                return o;
-        }
+        if (Outcome o = afterPoll(ready, fds[0]); o != Outcome::Continue)
+            return o;
         qint64 round = 0;
         for (size_t i = 0; ready > 0 && i < n; ++i) {
             const short revents = fds[i + 1].revents;
@@ -677,6 +689,8 @@ Outcome Session::transfer()
         if (m_measuring)
             sample(round);
     }
+    if (stopped)
+        return cancel();
     endMeasuring();
     for (size_t i = 0; i < n; ++i) {
         const TcpInfo stats = TcpInfo::of(m_streams[i].fd());
@@ -715,13 +729,8 @@ Outcome Session::transferUdp()
         m_udpBase = m_udpStats;
     };
     startDataClock();
-
-    for (;;) {
-        if (m_stop())
-            return cancel();
-        qint64 now = 0;
-        if (!dataPhaseRunning(startMeasuring, &now))
-            break;
+    bool stopped = false;
+    for (qint64 now = 0; nextRound(startMeasuring, &now, &stopped);) {
         qint64 round = 0;
         qint64 waitNs = qMin<qint64>(m_endNs - now, 50000000);
         if (!m_reverse) {
@@ -758,13 +767,8 @@ Outcome Session::transferUdp()
             fds[i + 1] = {m_streams[i].fd(), short(m_reverse ? POLLIN : (blocked[i] ? POLLOUT : 0)), 0};
         const timespec timeout{time_t(waitNs / 1000000000), long(waitNs % 1000000000)};
         const int ready = ::ppoll(fds.data(), nfds_t(fds.size()), &timeout, nullptr);
-        if (ready < 0 && errno != EINTR)
-            return fail(QStringLiteral("poll failed (%1)").arg(QString::fromLocal8Bit(std::strerror(errno))),
-                        QStringLiteral("run again"));
-        if (ready > 0 && fds[0].revents) {
-            if (Outcome o = controlDuringTest(); o != Outcome::Continue)
-                return o;
-        }
+        if (Outcome o = afterPoll(ready, fds[0]); o != Outcome::Continue)
+            return o;
         for (size_t i = 0; m_reverse && ready > 0 && i < n; ++i) {
             if (!fds[i + 1].revents)
                 continue;
@@ -789,6 +793,8 @@ Outcome Session::transferUdp()
         if (m_measuring)
             m_meter.add(round);
     }
+    if (stopped)
+        return cancel();
     endMeasuring();
     return Outcome::Continue;
 }
