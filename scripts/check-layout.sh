@@ -10,6 +10,9 @@
 #      or sets an interface MTU by ioctl: everything else asks core/platform's interfaces, so a port adds one folder;
 #      core/platform includes nothing of core outside itself.
 #      (getsockopt(TCP_INFO) on a socket of one's own is POSIX-ish socket code and stays in core/net.)
+#      Nor does anything else use the calls only some OSes have: RUSAGE_THREAD, SIOCINQ, O_DIRECT, posix_fadvise,
+#      MSG_NOSIGNAL, accept4, TCP_CONGESTION or a <linux/...> header (core/net/TcpInfo.cpp's <linux/tcp.h> aside):
+#      they go through platform::CpuTimes, SocketCalls and PageCache. Code only: comments and strings may name them.
 # --without-lengths leaves 5 out (ctest checks all six).
 set -u
 cd "$(dirname "$0")/.."
@@ -36,6 +39,12 @@ linux='"/proc|"/sys/|SIOCSIFMTU|SIOCGIFMTU|SIOCETHTOOL|sock_diag\.h|inet_diag|NE
 hits=$(grep -nE "$linux" $(src core app ui) 2>/dev/null | grep -v '^core/platform/linux/' |
        awk -v re="$linux" '{ line = $0; sub(/^[^:]+:[0-9]+:/, "", line); sub(/\/\/.*/, "", line); if (line ~ re) print }')
 [ -z "$hits" ] || breach "6. Linux-only readers outside core/platform/linux:" "$hits"
+calls='RUSAGE_THREAD|SIOCINQ|O_DIRECT|posix_fadvise|MSG_NOSIGNAL|accept4|TCP_CONGESTION|#include <linux/'
+hits=$(grep -nE "$calls" $(src core app ui) 2>/dev/null | grep -v '^core/platform/linux/' |
+       grep -v '^core/net/TcpInfo\.cpp:[0-9]*:#include <linux/tcp\.h>' |
+       awk -v re="$calls" '{ line = $0; sub(/^[^:]+:[0-9]+:/, "", line); gsub(/"([^"\\]|\\.)*"/, "\"\"", line);
+                             sub(/\/\/.*/, "", line); if (line ~ re) print }')
+[ -z "$hits" ] || breach "6. Linux-only calls outside core/platform/linux:" "$hits"
 # ... and core/platform stands alone (the Qt-free wirebenchd links it without the rest of core).
 hits=$(grep -nE '#include "' $(src core/platform) 2>/dev/null | grep -vE '#include "(platform/[^"]+|[A-Za-z]+\.h)"')
 [ -z "$hits" ] || breach "6. core/platform includes other rooms of core:" "$hits"

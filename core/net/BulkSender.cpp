@@ -1,5 +1,7 @@
 #include "BulkSender.h"
 
+#include "platform/Platform.h"
+
 #include <sys/socket.h>
 
 namespace wb::net {
@@ -15,7 +17,7 @@ QByteArray BulkSender::pattern(qsizetype bytes, char first, int period)
 ssize_t BulkSender::sendSome(int fd, int flags, qint64 most)
 {
     const qint64 rest = m_block.size() - m_offset;
-    const ssize_t n = ::send(fd, m_block.constData() + m_offset, size_t(qMin(rest, most)), flags);
+    const ssize_t n = platform::Platform::socketCalls().send(fd, m_block.constData() + m_offset, size_t(qMin(rest, most)), flags);
     if (n > 0) {
         m_sent += n;
         m_offset += n;

@@ -23,8 +23,8 @@ public:
     BulkSender() = default;
     explicit BulkSender(QByteArray block) : m_block(std::move(block)) {}
 
-    /// One send() of the rest of the block, at most `most` bytes, with flags (MSG_NOSIGNAL, MSG_DONTWAIT):
-    /// what send() returned, errno as it left it when that is < 0.
+    /// One send() of the rest of the block, at most `most` bytes, with flags (MSG_DONTWAIT or 0), never raising
+    /// SIGPIPE (platform::SocketCalls): what send() returned, errno as it left it when that is < 0.
     ssize_t sendSome(int fd, int flags, qint64 most = kWhole);
     qint64 sent() const { return m_sent; }
 

@@ -1,5 +1,7 @@
 #include "DeadlineSocket.h"
 
+#include "platform/Platform.h"
+
 #include <cerrno>
 #include <cstring>
 
@@ -174,7 +176,7 @@ IoStatus DeadlineSocket::moveAll(bool sending, char *data, qint64 size, QDeadlin
 qint64 DeadlineSocket::sendSome(const char *data, qint64 size)
 {
     for (;;) {
-        const ssize_t n = ::send(m_fd, data, size_t(size), MSG_NOSIGNAL | MSG_DONTWAIT);
+        const ssize_t n = platform::Platform::socketCalls().send(m_fd, data, size_t(size), MSG_DONTWAIT);
         if (n >= 0)
             return n;
         if (qint64 result = 0; !retryAfterError(&result))

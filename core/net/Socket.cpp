@@ -1,5 +1,7 @@
 #include "Socket.h"
 
+#include "platform/Platform.h"
+
 #include <algorithm>
 
 #include <arpa/inet.h>
@@ -9,7 +11,6 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 namespace wb::net {
@@ -37,14 +38,7 @@ void Fd::reset(int fd)
 
 double threadCpuSeconds()
 {
-#ifdef RUSAGE_THREAD
-    rusage ru{};
-    if (getrusage(RUSAGE_THREAD, &ru) != 0)
-        return -1;
-    return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-#else
-    return -1;
-#endif
+    return platform::Platform::cpuTimes().threadSeconds();
 }
 
 QString errnoText(int err)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace wb::platform {
@@ -10,6 +11,13 @@ struct CpuTicks
 {
     std::uint64_t busy = 0;  ///< not idle and not waiting for I/O
     std::uint64_t total = 0;
+};
+
+/// User and system seconds of one thread, apart.
+struct ThreadSeconds
+{
+    double user = 0;
+    double system = 0;
 };
 
 /// The CPU time counters CpuMeter takes its deltas from. Linux: /proc/stat and getrusage(2); a Windows port
@@ -24,6 +32,8 @@ public:
     virtual double processSeconds() const = 0;
     /// User + system seconds of the calling thread; -1 when the OS cannot tell.
     virtual double threadSeconds() const = 0;
+    /// The same apart (iperf3 reports them so); nullopt when the OS cannot tell.
+    virtual std::optional<ThreadSeconds> threadSplit() const = 0;
 };
 
 } // namespace wb::platform

@@ -6,8 +6,10 @@
 #include "platform/linux/LinuxCpuTimes.h"
 #include "platform/linux/LinuxInterfaces.h"
 #include "platform/linux/LinuxMtuControl.h"
+#include "platform/linux/LinuxPageCache.h"
 #include "platform/linux/LinuxProcessFiles.h"
 #include "platform/linux/LinuxRoutes.h"
+#include "platform/linux/LinuxSocketCalls.h"
 #include "platform/linux/LinuxSocketDiagnostics.h"
 #include "platform/linux/LinuxTcpTunables.h"
 #else
@@ -57,6 +59,18 @@ const Routes &Platform::routes()
 {
     static const LinuxRoutes reader;
     return reader;
+}
+
+const SocketCalls &Platform::socketCalls()
+{
+    static const LinuxSocketCalls calls;
+    return calls;
+}
+
+const PageCache &Platform::pageCache()
+{
+    static const LinuxPageCache cache;
+    return cache;
 }
 #endif
 

@@ -3,8 +3,10 @@
 #include "platform/CpuTimes.h"
 #include "platform/Interfaces.h"
 #include "platform/MtuControl.h"
+#include "platform/PageCache.h"
 #include "platform/ProcessFiles.h"
 #include "platform/Routes.h"
+#include "platform/SocketCalls.h"
 #include "platform/SocketDiagnostics.h"
 #include "platform/TcpTunables.h"
 
@@ -22,6 +24,8 @@ public:
     static const ProcessFiles &processFiles();
     static const TcpTunables &tcpTunables();
     static const Routes &routes();
+    static const SocketCalls &socketCalls();
+    static const PageCache &pageCache();
 };
 
 } // namespace wb::platform

@@ -7,6 +7,7 @@
 #include "net/Pacer.h"
 #include "net/Socket.h"
 #include "net/TcpInfo.h"
+#include "platform/Platform.h"
 #include "wire/PrintableText.h"
 #include "wire/iperf3/Iperf3Protocol.h"
 
@@ -247,7 +248,7 @@ void Iperf3Responder::Private::loop()
             continue;
         sockaddr_storage peer{};
         socklen_t plen = sizeof(peer);
-        Fd control(::accept4(listenFd.get(), reinterpret_cast<sockaddr *>(&peer), &plen, SOCK_CLOEXEC | SOCK_NONBLOCK));
+        Fd control(platform::Platform::socketCalls().accept(listenFd.get(), reinterpret_cast<sockaddr *>(&peer), &plen, true));
         if (!control.valid())
             continue; // EAGAIN, ECONNABORTED, EMFILE: try again on the next wake-up
         busy.store(true);
@@ -282,7 +283,7 @@ void Iperf3Responder::Private::denyNewcomers()
     for (;;) {
         sockaddr_storage peer{};
         socklen_t plen = sizeof(peer);
-        Fd fd(::accept4(listenFd.get(), reinterpret_cast<sockaddr *>(&peer), &plen, SOCK_CLOEXEC | SOCK_NONBLOCK));
+        Fd fd(platform::Platform::socketCalls().accept(listenFd.get(), reinterpret_cast<sockaddr *>(&peer), &plen, true));
         if (!fd.valid())
             return;
         deny(std::move(fd), peer);
@@ -294,7 +295,7 @@ void Iperf3Responder::Private::deny(Fd fd, const sockaddr_storage &peer)
     // As iperf3 does: the state byte alone, without reading the newcomer's cookie, which could stall the
     // running test. The client prints "the server is busy running a test. try again later".
     const char denied = char(ip::AccessDenied);
-    [[maybe_unused]] ssize_t w = ::send(fd.get(), &denied, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+    [[maybe_unused]] ssize_t w = platform::Platform::socketCalls().send(fd.get(), &denied, 1, MSG_DONTWAIT);
     log(QStringLiteral("%1: iperf3 client refused: busy with a test from %2 (iperf3 serves one client at a time)")
             .arg(endpointText(peer), currentClient));
     lingerClose(std::move(fd));
@@ -361,7 +362,7 @@ Io Iperf3Responder::Private::writeAll(int fd, const char *data, qint64 size, qin
 {
     qint64 done = 0;
     while (done < size) {
-        const ssize_t n = ::send(fd, data + done, size_t(size - done), MSG_NOSIGNAL | MSG_DONTWAIT);
+        const ssize_t n = platform::Platform::socketCalls().send(fd, data + done, size_t(size - done), MSG_DONTWAIT);
         if (n > 0) {
             done += n;
             continue;
@@ -707,7 +708,7 @@ private:
                                                       .arg(errnoText(err)));
         }
         const QByteArray reply = ip::udpConnectReply();
-        if (::send(connected.get(), reply.constData(), size_t(reply.size()), MSG_NOSIGNAL | MSG_DONTWAIT) != reply.size()) {
+        if (platform::Platform::socketCalls().send(connected.get(), reply.constData(), size_t(reply.size()), MSG_DONTWAIT) != reply.size()) {
             log(QStringLiteral("%1: iperf3 client dropped: cannot answer the connect datagram of UDP stream %2 at %3: %4")
                     .arg(m_who)
                     .arg(m_streams.size() + 1)
@@ -724,7 +725,7 @@ private:
     {
         sockaddr_storage dpeer{};
         socklen_t dplen = sizeof(dpeer);
-        Fd candidate(::accept4(d->listenFd.get(), reinterpret_cast<sockaddr *>(&dpeer), &dplen, SOCK_CLOEXEC | SOCK_NONBLOCK));
+        Fd candidate(platform::Platform::socketCalls().accept(d->listenFd.get(), reinterpret_cast<sockaddr *>(&dpeer), &dplen, true));
         if (!candidate.valid())
             return true;
         QByteArray theirs(ip::kCookieSize, '\0');
@@ -761,7 +762,7 @@ private:
                 setIntOption(s.get(), IPPROTO_TCP, TCP_NODELAY, 1);
             if (!m_params.congestion.isEmpty()) {
                 const QByteArray name = m_params.congestion.toLatin1();
-                if (::setsockopt(s.get(), IPPROTO_TCP, TCP_CONGESTION, name.constData(), socklen_t(name.size())) != 0)
+                if (!platform::Platform::socketCalls().setCongestionControl(s.get(), name.constData(), size_t(name.size())))
                     m_notes << QStringLiteral("congestion control \"%1\" not available here").arg(m_params.congestion);
             }
         }
@@ -975,12 +976,12 @@ private:
             wallSeconds(&ts);
             const ip::UdpHeader header{quint32(ts.tv_sec), quint32(ts.tv_nsec / 1000), quint64(m_udpSent[i] + 1)};
             header.write(m_datagram.data(), m_params.udpCounters64);
-            got = ::send(m_streams[i].get(), m_datagram.constData(), size_t(m_blockSize), MSG_NOSIGNAL | MSG_DONTWAIT);
+            got = platform::Platform::socketCalls().send(m_streams[i].get(), m_datagram.constData(), size_t(m_blockSize), MSG_DONTWAIT);
             if (got > 0)
                 ++m_udpSent[i];
         } else if (m_reverse) {
             const qint64 most = qMin(m_totalPace.chunk(BulkSender::kWhole), m_streamPace.chunk(BulkSender::kWhole)); // at most 10 ms worth
-            got = m_senders[i].sendSome(m_streams[i].get(), MSG_NOSIGNAL | MSG_DONTWAIT, most);
+            got = m_senders[i].sendSome(m_streams[i].get(), MSG_DONTWAIT, most);
         } else {
             got = m_receiver->receiveSome(m_streams[i].get(), MSG_DONTWAIT);
             if (got == 0 && m_udp)
@@ -1064,7 +1065,7 @@ private:
     void terminate()
     {
         const char terminate = char(ip::ServerTerminate);
-        [[maybe_unused]] ssize_t w = ::send(m_control.get(), &terminate, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+        [[maybe_unused]] ssize_t w = platform::Platform::socketCalls().send(m_control.get(), &terminate, 1, MSG_DONTWAIT);
         char sink[256];
         for (const qint64 until = nowNs() + 1000 * kMsNs; nowNs() < until;) {
             pollfd p{m_control.get(), POLLIN, 0};

@@ -7,6 +7,7 @@
 #include "net/Pacer.h"
 #include "net/Socket.h"
 #include "net/TcpInfo.h"
+#include "platform/Platform.h"
 #include "stats/ReceiveWindow.h"
 #include "wire/PrintableText.h"
 #include "wire/wirebenchd/Auth.h"
@@ -249,7 +250,7 @@ void Responder::Private::acceptLoop()
             break;
         sockaddr_storage peer{};
         socklen_t plen = sizeof(peer);
-        Fd client(::accept4(listenFd.get(), reinterpret_cast<sockaddr *>(&peer), &plen, SOCK_CLOEXEC));
+        Fd client(platform::Platform::socketCalls().accept(listenFd.get(), reinterpret_cast<sockaddr *>(&peer), &plen, false));
         if (!client.valid())
             continue; // EAGAIN, ECONNABORTED, EMFILE: try again on the next wake-up
         std::lock_guard lk(connMutex);
@@ -259,7 +260,7 @@ void Responder::Private::acceptLoop()
             const QByteArray frame = control::encode(control::busyMessage(
                 QStringLiteral("wirebenchd is busy handling %1 connections, its limit (--max-connections): try again later")
                     .arg(connections.size())));
-            [[maybe_unused]] ssize_t w = ::send(client.get(), frame.constData(), size_t(frame.size()), MSG_NOSIGNAL | MSG_DONTWAIT);
+            [[maybe_unused]] ssize_t w = platform::Platform::socketCalls().send(client.get(), frame.constData(), size_t(frame.size()), MSG_DONTWAIT);
             log(QStringLiteral("%1: refused, %2 connections already (the limit)").arg(endpointText(peer)).arg(connections.size()));
             continue;
         }
@@ -581,7 +582,7 @@ private:
             if (fds[0].revents) {
                 sockaddr_storage dpeer{};
                 socklen_t dplen = sizeof(dpeer);
-                Fd candidate(::accept4(dataListen.get(), reinterpret_cast<sockaddr *>(&dpeer), &dplen, SOCK_CLOEXEC));
+                Fd candidate(platform::Platform::socketCalls().accept(dataListen.get(), reinterpret_cast<sockaddr *>(&dpeer), &dplen, false));
                 if (candidate.valid() && sameHost(dpeer, m_peer))
                     m_data = std::move(candidate); // a stranger's connection is closed by ~Fd
             }
@@ -680,7 +681,7 @@ private:
                 }
                 continue;
             }
-            const ssize_t n = sender.sendSome(m_data.get(), MSG_NOSIGNAL, pacer.chunk(BulkSender::kWhole));
+            const ssize_t n = sender.sendSome(m_data.get(), 0, pacer.chunk(BulkSender::kWhole));
             if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
                 if (errno == EPIPE || errno == ECONNRESET)
                     m_clientStopped = true; // the client closed the data connection: a stop

@@ -30,7 +30,7 @@ double spin(double seconds)
 } // namespace
 
 // platform::CpuTimes: one line per online CPU plus the total, busy never above total, and CPU burnt by a
-// thread counts for that thread and the process, not for another thread.
+// thread counts for that thread and the process, not for another thread; user and system apart add up to it.
 class TestCpuTimes : public QObject
 {
     Q_OBJECT
@@ -67,6 +67,20 @@ private slots:
         QVERIFY(other >= 0.2);
         QVERIFY(cpu.processSeconds() - processBefore >= other);
         QVERIFY(cpu.threadSeconds() - mineBefore < other);
+    }
+
+    void threadSplitAddsUp()
+    {
+        // User and system apart (iperf3's figures) are the thread's seconds, read between two readings of them.
+        const platform::CpuTimes &cpu = platform::Platform::cpuTimes();
+        QVERIFY(spin(0.05) >= 0.05);
+        const double before = cpu.threadSeconds();
+        const std::optional<platform::ThreadSeconds> split = cpu.threadSplit();
+        const double after = cpu.threadSeconds();
+        QVERIFY(split.has_value());
+        QVERIFY(split->user >= 0 && split->system >= 0);
+        QVERIFY(split->user + split->system >= before - 1e-9);
+        QVERIFY(split->user + split->system <= after + 1e-9);
     }
 };
 

@@ -63,4 +63,12 @@ double LinuxCpuTimes::threadSeconds() const
     return seconds(rt.ru_utime) + seconds(rt.ru_stime);
 }
 
+std::optional<ThreadSeconds> LinuxCpuTimes::threadSplit() const
+{
+    rusage rt{};
+    if (::getrusage(RUSAGE_THREAD, &rt) != 0)
+        return std::nullopt;
+    return ThreadSeconds{seconds(rt.ru_utime), seconds(rt.ru_stime)};
+}
+
 } // namespace wb::platform

@@ -11,6 +11,7 @@ public:
     std::vector<CpuTicks> systemTicks() const override;
     double processSeconds() const override;
     double threadSeconds() const override;
+    std::optional<ThreadSeconds> threadSplit() const override;
 };
 
 } // namespace wb::platform

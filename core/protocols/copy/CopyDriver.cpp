@@ -1,5 +1,6 @@
 #include "CopyDriver.h"
 
+#include "platform/Platform.h"
 #include "protocols/ThroughputMeter.h"
 #include "protocols/transfer/AlignedBuffer.h"
 #include "protocols/transfer/LocalSink.h"
@@ -88,9 +89,8 @@ bool CopyRun::openTarget(int flags)
 {
     const QByteArray path = QFile::encodeName(m_path);
     m_direct = false;
-#ifdef O_DIRECT
     if (m_transfer.unbuffered) {
-        m_fd = ::open(path.constData(), flags | O_DIRECT | O_CLOEXEC, 0644);
+        m_fd = platform::Platform::pageCache().openUncached(path.constData(), flags | O_CLOEXEC, 0644);
         if (m_fd >= 0) {
             m_direct = true;
             return true;
@@ -101,7 +101,6 @@ bool CopyRun::openTarget(int flags)
                                             "the page cache")
                                  .arg(m_path);
     }
-#endif
     m_fd = ::open(path.constData(), flags | O_CLOEXEC, 0644);
     return m_fd >= 0;
 }
@@ -249,7 +248,7 @@ bool CopyRun::readBack(qint64 size, LocalSource &reference)
         m_result = failErrno(errno, QStringLiteral("while reading the file back"));
         return false;
     }
-    ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED); // read what the far side holds, not our cache
+    platform::Platform::pageCache().evict(fd); // read what the far side holds, not our cache
     AlignedBuffer buffer(ChunkBytes);
     AlignedBuffer expected(ChunkBytes);
     QString error;
@@ -327,7 +326,7 @@ RunResult CopyRun::download(qint64 size)
     if (!openTarget(O_RDONLY))
         return failErrno(errno, QStringLiteral("while opening the file"));
     // Drop what the page cache holds of the file, so the figure is the network's (where the FS obeys).
-    ::posix_fadvise(m_fd, 0, 0, POSIX_FADV_DONTNEED);
+    platform::Platform::pageCache().evict(m_fd);
     LocalSink sink;
     if (!sink.open(m_transfer, &localError))
         return fail(TransferFault::LocalError, localError);
@@ -393,14 +392,12 @@ RunResult CopyRun::upload(qint64 size)
             fillTiming();
             return fail(TransferFault::LocalError, localError);
         }
-#ifdef O_DIRECT
         if (m_direct && (n % Alignment) != 0) {
-            // The unaligned tail of the file: O_DIRECT cannot write it, so finish buffered.
-            ::fcntl(m_fd, F_SETFL, ::fcntl(m_fd, F_GETFL) & ~O_DIRECT);
+            // The unaligned tail of the file cannot go past the page cache, so finish buffered.
+            platform::Platform::pageCache().endUncached(m_fd);
             m_direct = false;
             m_result.extra.insert(QStringLiteral("unbuffered_tail_bytes"), n % Alignment);
         }
-#endif
         callClock.start();
         qint64 done = 0;
         while (done < n) {

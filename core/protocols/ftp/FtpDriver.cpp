@@ -5,6 +5,7 @@
 #include "identity/ServiceBanner.h"
 #include "identity/SmbIdentityProbe.h"
 #include "net/TcpInfo.h"
+#include "platform/Platform.h"
 #include "protocols/ThroughputMeter.h"
 #include "protocols/transfer/LocalSink.h"
 #include "protocols/transfer/LocalSource.h"
@@ -29,8 +30,6 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
-#include <linux/sockios.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -183,7 +182,7 @@ struct Transfer
     }
 
     /// A timed download's samples: the bytes that have arrived, taken by libcurl or still waiting in the socket
-    /// (SIOCINQ), when a callback runs. What libcurl has taken alone lags the line by however long libcurl was
+    /// (platform::SocketCalls::unreadBytes), when a callback runs. What libcurl has taken alone lags the line by however long libcurl was
     /// kept from reading (a busy machine), and a callback then seemed to say that nothing had arrived. Under FTPS
     /// the socket holds TLS records, not file bytes: libcurl's count alone.
     void sampleDownload()
@@ -191,7 +190,7 @@ struct Transfer
         if (!meter || !meterStarted)
             return;
         int waiting = 0;
-        if (dataFd < 0 || !plainControl || ::ioctl(dataFd, SIOCINQ, &waiting) != 0)
+        if (dataFd < 0 || !plainControl || !platform::Platform::socketCalls().unreadBytes(dataFd, &waiting))
             waiting = 0;
         meter->setReceived(received + waiting);
     }

@@ -540,7 +540,7 @@ void TcpRun::sendData()
             m_stopped = true;
             break;
         }
-        const ssize_t n = sender.sendSome(m_data.get(), MSG_NOSIGNAL);
+        const ssize_t n = sender.sendSome(m_data.get(), 0);
         if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
             m_problem = QStringLiteral("the data connection failed mid-test (%1): check the server's log").arg(errnoText(errno));
             break;

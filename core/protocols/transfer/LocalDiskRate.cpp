@@ -3,6 +3,7 @@
 #include "AlignedBuffer.h"
 #include "LocalFileIo.h"
 #include "TestPattern.h"
+#include "platform/Platform.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -48,7 +49,7 @@ LocalDiskRate::Rate LocalDiskRate::readOf(const QString &path, qint64 bytes, boo
     // The transfer just read the file: without this the page cache, not the disk, would answer.
     if (const int fd = ::open(name.constData(), O_RDONLY | O_CLOEXEC); fd >= 0) {
         ::fdatasync(fd);
-        ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+        platform::Platform::pageCache().evict(fd);
         ::close(fd);
     }
     bool direct = false;

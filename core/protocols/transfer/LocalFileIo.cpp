@@ -1,5 +1,7 @@
 #include "LocalFileIo.h"
 
+#include "platform/Platform.h"
+
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -28,17 +30,15 @@ bool LocalFileIo::isDiskFull(int err)
 int LocalFileIo::openMaybeDirect(const QByteArray &path, int flags, bool wantDirect, bool *direct, mode_t mode)
 {
     *direct = false;
-#ifdef O_DIRECT
     if (wantDirect) {
-        int fd = ::open(path.constData(), flags | O_DIRECT | O_CLOEXEC, mode);
+        int fd = platform::Platform::pageCache().openUncached(path.constData(), flags | O_CLOEXEC, mode);
         if (fd >= 0) {
             *direct = true;
             return fd;
         }
-        if (errno != EINVAL) // EINVAL: the file system does not do O_DIRECT (tmpfs); fall back to buffered
+        if (errno != EINVAL) // EINVAL: the file system cannot go past the page cache; fall back to buffered
             return -1;
     }
-#endif
     return ::open(path.constData(), flags | O_CLOEXEC, mode);
 }
 

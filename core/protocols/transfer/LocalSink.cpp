@@ -2,6 +2,7 @@
 
 #include "LocalFileIo.h"
 #include "TestPattern.h"
+#include "platform/Platform.h"
 
 #include <QFile>
 
@@ -113,17 +114,15 @@ bool LocalSink::flushBuffer(bool final, QString *error)
     qint64 done = 0;
     while (done < m_bufferFill) {
         qint64 n = m_bufferFill - done;
-#ifdef O_DIRECT
         if (m_direct && (n % LocalFileIo::Alignment) != 0) {
             if (n >= LocalFileIo::Alignment) {
                 n -= n % LocalFileIo::Alignment;
             } else {
-                // The unaligned tail of the file: O_DIRECT cannot write it, so finish buffered.
-                ::fcntl(m_fd, F_SETFL, ::fcntl(m_fd, F_GETFL) & ~O_DIRECT);
+                // The unaligned tail of the file cannot go past the page cache, so finish buffered.
+                platform::Platform::pageCache().endUncached(m_fd);
                 m_direct = false;
             }
         }
-#endif
         const ssize_t w = ::write(m_fd, m_buffer->data() + done, size_t(n));
         if (w < 0) {
             if (errno == EINTR)

@@ -2,6 +2,7 @@
 
 #include "LocalFileIo.h"
 #include "TestPattern.h"
+#include "platform/Platform.h"
 
 #include <QFile>
 
@@ -64,7 +65,7 @@ bool LocalSource::open(const TransferSettings &settings, qint64 size, QString *e
             off += w;
         }
         ::fdatasync(fd);
-        ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED); // so the timed read comes from the disk
+        platform::Platform::pageCache().evict(fd); // so the timed read comes from the disk
         ::close(fd);
         m_created = true;
     }

@@ -1,5 +1,7 @@
 #include "Iperf3Protocol.h"
 
+#include "platform/Platform.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -8,8 +10,6 @@
 
 #include <algorithm>
 #include <cmath>
-
-#include <sys/resource.h>
 
 namespace wb::iperf3 {
 
@@ -34,10 +34,9 @@ bool parseObject(const QByteArray &json, const char *what, QJsonObject *out, QSt
 ThreadCpuTimes ThreadCpuTimes::now()
 {
     ThreadCpuTimes t;
-    rusage usage{};
-    if (::getrusage(RUSAGE_THREAD, &usage) == 0) {
-        t.user = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6;
-        t.system = usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6;
+    if (const auto split = platform::Platform::cpuTimes().threadSplit()) {
+        t.user = split->user;
+        t.system = split->system;
     }
     return t;
 }

@@ -2,6 +2,7 @@
 
 #include "ControlMessage.h"
 #include "net/Socket.h"
+#include "platform/Platform.h"
 
 #include <algorithm>
 
@@ -20,7 +21,7 @@ bool ControlChannel::write(const QJsonObject &message, QString *error, int timeo
     qsizetype off = 0;
     const qint64 deadline = nowNs() + qint64(timeoutMs) * 1000000;
     while (off < frame.size()) {
-        const ssize_t n = ::send(m_fd, frame.constData() + off, size_t(frame.size() - off), MSG_NOSIGNAL | MSG_DONTWAIT);
+        const ssize_t n = platform::Platform::socketCalls().send(m_fd, frame.constData() + off, size_t(frame.size() - off), MSG_DONTWAIT);
         if (n > 0) {
             off += n;
             continue;

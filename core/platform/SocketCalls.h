@@ -1,0 +1,30 @@
+#pragma once
+
+#include <cstddef>
+
+#include <sys/socket.h>
+#include <sys/types.h>
+
+namespace wb::platform {
+
+/// The socket calls whose form only some OSes have, on a socket of one's own. Linux: send(2) with MSG_NOSIGNAL,
+/// accept4(2) with SOCK_CLOEXEC and SOCK_NONBLOCK, the TCP_CONGESTION option and the SIOCINQ ioctl; a macOS port
+/// would set SO_NOSIGPIPE, accept then fcntl(2) and read FIONREAD; Windows has no SIGPIPE to avoid.
+class SocketCalls
+{
+public:
+    virtual ~SocketCalls() = default;
+    /// send(2) with flags (MSG_DONTWAIT, ...) that never raises SIGPIPE: a connection the peer closed is -1 with
+    /// errno EPIPE, as any other failure.
+    virtual ssize_t send(int fd, const void *data, std::size_t size, int flags) const = 0;
+    /// accept(2) whose descriptor is close-on-exec and, with nonBlocking, non-blocking from the start; -1 with errno.
+    virtual int accept(int listenFd, sockaddr *peer, socklen_t *peerLength, bool nonBlocking) const = 0;
+    /// Sets the TCP congestion control algorithm of fd by name (length bytes, no NUL needed): false with errno
+    /// where the OS does not know the name, refuses it or has no such option.
+    virtual bool setCongestionControl(int fd, const char *name, std::size_t length) const = 0;
+    /// The bytes that arrived on the connected stream socket fd and are not read yet; false when the OS
+    /// cannot tell.
+    virtual bool unreadBytes(int fd, int *bytes) const = 0;
+};
+
+} // namespace wb::platform
