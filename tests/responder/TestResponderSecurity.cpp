@@ -26,6 +26,14 @@ namespace {
 
 const QString kKey = QStringLiteral("u8Zr0m3cXh1x3JmQ4bQ2l0xk3yYk5mS9e0Lwq3Jf2dA=");
 
+/// A responder's config with the test's key; each test sets the rest.
+ResponderConfig keyedConfig()
+{
+    ResponderConfig config;
+    config.key = kKey;
+    return config;
+}
+
 class Observer : public RunObserver
 {
 public:
@@ -95,8 +103,7 @@ bool TestResponderSecurity::startResponder(ResponderConfig config)
 
 void TestResponderSecurity::init()
 {
-    ResponderConfig config;
-    config.key = kKey;
+    ResponderConfig config = keyedConfig();
     config.handshakeTimeoutMs = 2000;
     config.idleTimeoutMs = 2000;
     QVERIFY(startResponder(config));
@@ -387,8 +394,7 @@ void TestResponderSecurity::clientOutsideAllowList()
 {
     // Only 127.0.0.1/32 is served: a client from 127.0.0.2 (still loopback) is refused with the reason, before
     // any hello; the same responder then serves 127.0.0.1.
-    ResponderConfig config;
-    config.key = kKey;
+    ResponderConfig config = keyedConfig();
     config.allow << QHostAddress::parseSubnet(QStringLiteral("10.0.0.0/8")) << QHostAddress::parseSubnet(QStringLiteral("127.0.0.1/32"));
     QVERIFY(startResponder(config));
     RawClient outsider;
@@ -407,8 +413,7 @@ void TestResponderSecurity::clientOutsideAllowList()
 
 void TestResponderSecurity::queueThenBusy()
 {
-    ResponderConfig config;
-    config.key = kKey;
+    ResponderConfig config = keyedConfig();
     config.maxConcurrent = 1;
     config.maxQueued = 1;
     QVERIFY(startResponder(config));
@@ -440,8 +445,7 @@ void TestResponderSecurity::queueThenBusy()
 
 void TestResponderSecurity::rateCap()
 {
-    ResponderConfig config;
-    config.key = kKey;
+    ResponderConfig config = keyedConfig();
     config.maxRateBytesPerSec = 20'000'000; // 20 MB/s
     QVERIFY(startResponder(config));
     const RunResult r = run(QStringLiteral("tcp-recv"), kKey, 1000);
