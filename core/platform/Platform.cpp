@@ -4,6 +4,7 @@
 // matching folder and stops the build on an OS that has none).
 #if defined(__linux__)
 #include "platform/linux/LinuxCpuTimes.h"
+#include "platform/linux/LinuxDropCounters.h"
 #include "platform/linux/LinuxInterfaces.h"
 #include "platform/linux/LinuxMtuControl.h"
 #include "platform/linux/LinuxPageCache.h"
@@ -71,6 +72,12 @@ const PageCache &Platform::pageCache()
 {
     static const LinuxPageCache cache;
     return cache;
+}
+
+const DropCounters &Platform::dropCounters()
+{
+    static const LinuxDropCounters reader;
+    return reader;
 }
 #endif
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "platform/CpuTimes.h"
+#include "platform/DropCounters.h"
 #include "platform/Interfaces.h"
 #include "platform/MtuControl.h"
 #include "platform/PageCache.h"
@@ -26,6 +27,7 @@ public:
     static const Routes &routes();
     static const SocketCalls &socketCalls();
     static const PageCache &pageCache();
+    static const DropCounters &dropCounters();
 };
 
 } // namespace wb::platform

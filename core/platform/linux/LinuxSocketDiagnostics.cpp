@@ -1,7 +1,8 @@
 #include "LinuxSocketDiagnostics.h"
 
+#include "platform/linux/LinuxNetlink.h"
+
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 
 #include <linux/inet_diag.h>
@@ -11,7 +12,6 @@
 #include <linux/tcp.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
-#include <unistd.h>
 
 namespace wb::platform {
 
@@ -54,62 +54,15 @@ TcpSocketReading readingOf(const nlmsghdr *h)
 
 bool dumpFamily(int family, std::vector<TcpSocketReading> *out, std::string *error)
 {
-    const int fd = ::socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
-    if (fd < 0) {
-        *error = std::string("sock_diag netlink is not available (") + std::strerror(errno) + ")";
-        return false;
-    }
-    struct
-    {
-        nlmsghdr nlh;
-        inet_diag_req_v2 req;
-    } msg{};
-    msg.nlh.nlmsg_len = sizeof(msg);
-    msg.nlh.nlmsg_type = SOCK_DIAG_BY_FAMILY;
-    msg.nlh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-    msg.req.sdiag_family = std::uint8_t(family);
-    msg.req.sdiag_protocol = IPPROTO_TCP;
-    msg.req.idiag_states = 1u << 1; // TCP_ESTABLISHED
-    msg.req.idiag_ext = 1u << (INET_DIAG_INFO - 1);
-    sockaddr_nl kernel{};
-    kernel.nl_family = AF_NETLINK;
-    if (::sendto(fd, &msg, sizeof(msg), 0, reinterpret_cast<sockaddr *>(&kernel), sizeof(kernel)) < 0) {
-        *error = std::string("sock_diag request failed (") + std::strerror(errno) + ")";
-        ::close(fd);
-        return false;
-    }
-    alignas(nlmsghdr) char buf[32768];
-    bool done = false;
-    bool ok = true;
-    while (!done) {
-        const ssize_t n = ::recv(fd, buf, sizeof(buf), 0);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            *error = std::string("sock_diag answer could not be read (") + std::strerror(n < 0 ? errno : EPIPE) + ")";
-            ok = false;
-            break;
-        }
-        int len = int(n);
-        for (auto *h = reinterpret_cast<nlmsghdr *>(buf); NLMSG_OK(h, len); h = NLMSG_NEXT(h, len)) {
-            if (h->nlmsg_type == NLMSG_DONE) {
-                done = true;
-                break;
-            }
-            if (h->nlmsg_type == NLMSG_ERROR) {
-                const auto *e = static_cast<const nlmsgerr *>(NLMSG_DATA(h));
-                *error = std::string("sock_diag refused the request (") + std::strerror(-e->error) + ")";
-                done = true;
-                ok = false;
-                break;
-            }
-            if (h->nlmsg_len < NLMSG_LENGTH(sizeof(inet_diag_msg)))
-                continue;
+    inet_diag_req_v2 req{};
+    req.sdiag_family = std::uint8_t(family);
+    req.sdiag_protocol = IPPROTO_TCP;
+    req.idiag_states = 1u << 1; // TCP_ESTABLISHED
+    req.idiag_ext = 1u << (INET_DIAG_INFO - 1);
+    return LinuxNetlink::dump(NETLINK_SOCK_DIAG, SOCK_DIAG_BY_FAMILY, req, "sock_diag", [out](const nlmsghdr *h) {
+        if (h->nlmsg_len >= NLMSG_LENGTH(sizeof(inet_diag_msg)))
             out->push_back(readingOf(h));
-        }
-    }
-    ::close(fd);
-    return ok;
+    }, error);
 }
 
 } // namespace
