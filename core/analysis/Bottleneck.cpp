@@ -1,6 +1,7 @@
 #include "Bottleneck.h"
 
 #include "Ceiling.h"
+#include "LossPlace.h"
 #include "model/Frame.h"
 
 #include <QHash>
@@ -51,6 +52,13 @@ bool Evidence::physicalFaultSeen() const
     return crcErrors > 0 || frameErrors > 0 || duplex == QLatin1String("half");
 }
 
+bool Evidence::remotePhysicalFaultSeen() const
+{
+    return remoteDrops.known && (remoteDrops.counters.value(QStringLiteral("rx_crc_errors"), 0) > 0 ||
+                                 remoteDrops.counters.value(QStringLiteral("rx_frame_errors"), 0) > 0 ||
+                                 remoteDrops.duplex == QLatin1String("half"));
+}
+
 bool Evidence::noWire() const
 {
     return interfaceKind == QLatin1String("loopback");
@@ -84,32 +92,6 @@ QString ceilingPhrase(const Evidence &e)
     }
     return QStringLiteral("the %1 ceiling at %2 (%3)")
         .arg(Ceiling::formatLinkSpeed(e.linkSpeedMbps), mtuText(e), Ceiling::formatMBps(e.ceilingBytesPerSecond()));
-}
-
-/// Where retransmitted traffic went, naming a cable or duplex only when the interface shows a fault.
-QString whereLost(const Evidence &e)
-{
-    const QString iface = e.interfaceName.isEmpty() ? QStringLiteral("the local interface") : e.interfaceName;
-    if (e.physicalFaultSeen()) {
-        QStringList seen;
-        if (e.crcErrors > 0 || e.frameErrors > 0)
-            seen << QStringLiteral("%1 counted %2 CRC and %3 frame errors during the run")
-                        .arg(iface)
-                        .arg(qint64(qMax(0.0, e.crcErrors)))
-                        .arg(qint64(qMax(0.0, e.frameErrors)));
-        if (e.duplex == QLatin1String("half"))
-            seen << QStringLiteral("%1 runs at half duplex").arg(iface);
-        return QStringLiteral(": %1: look for a bad cable or a duplex mismatch").arg(seen.join(QStringLiteral(" and ")));
-    }
-    if (e.interfaceKind == QLatin1String("loopback"))
-        return QStringLiteral(" over the loopback interface %1: the packets were lost inside this computer, no cable is "
-                              "involved")
-            .arg(iface);
-    if (e.interfaceKind == QLatin1String("virtual")) // a veth or bridge may lead anywhere: say no more than that
-        return QStringLiteral(" over the virtual interface %1").arg(iface);
-    if (e.crcErrors == 0 && e.frameErrors == 0)
-        return QStringLiteral(" over %1, which counted no CRC or frame errors during the run").arg(iface);
-    return QStringLiteral(" over %1 (its error counters could not be read)").arg(iface);
 }
 
 /// What to check when nothing is evident: only what the figures have not already ruled out.
@@ -189,7 +171,18 @@ QList<Cause> causes(const Evidence &e, const AnalysisThresholds &t)
         list.append({QStringLiteral("CPU-bound on this computer (%1)").arg(p),
                      QStringLiteral("a busy CPU on this computer (%1)").arg(p)});
     }
-    // The whole machine busy while the test's own thread was not: other programs took the CPU.
+    const double resent = e.retransmitPercent();
+    if (resent >= t.retransmitPercent && e.retransmits > 0) {
+        const QString what = QStringLiteral("%1 segments resent, %2 of those sent")
+                                 .arg(qint64(e.retransmits))
+                                 .arg(Ceiling::formatPercent(resent));
+        list.append({QStringLiteral("limited by retransmissions (%1)%2").arg(what, LossPlace::afterRetransmissions(e)),
+                     QStringLiteral("retransmissions (%1)").arg(what)});
+    }
+    if (const QString lost = LossPlace::withoutRetransmissionFigure(e); !lost.isEmpty())
+        list.append({lost, LossPlace::lostPacketsReason(e)});
+    // The whole machine busy while the test's own thread was not: other programs took the CPU. After the lost
+    // packets: TCP that resends is held back by that whatever else runs, and where they were dropped says more.
     if (e.localSystemCpuPercent >= t.cpuBusyPercent && !(e.localCpuPercent >= t.cpuBusyPercent)) {
         const QString what = QStringLiteral("all cores %1 busy").arg(Ceiling::formatPercent(e.localSystemCpuPercent));
         const QString own = e.localCpuPercent >= 0 ? QStringLiteral(", this test's thread %1 of one core")
@@ -198,14 +191,6 @@ QList<Cause> causes(const Evidence &e, const AnalysisThresholds &t)
         list.append({QStringLiteral("limited by other programs on this computer (%1%2): run it on a quiet machine")
                          .arg(what, own),
                      QStringLiteral("other programs keeping this computer busy (%1%2)").arg(what, own)});
-    }
-    const double resent = e.retransmitPercent();
-    if (resent >= t.retransmitPercent && e.retransmits > 0) {
-        const QString what = QStringLiteral("%1 segments resent, %2 of those sent")
-                                 .arg(qint64(e.retransmits))
-                                 .arg(Ceiling::formatPercent(resent));
-        list.append({QStringLiteral("limited by retransmissions (%1)%2").arg(what, whereLost(e)),
-                     QStringLiteral("retransmissions (%1)").arg(what)});
     }
     return list;
 }
@@ -380,6 +365,13 @@ Evidence Bottleneck::evidenceFrom(const RunResultList &results)
     e.remoteCpuPercent = num("cpu_remote_percent", -1);
     e.retransmits = num("retransmits", -1);
     e.segments = num("segments", 0);
+    e.hostName = last->spec.host.displayName();
+    for (const RunResult &r : results) {
+        if (!r.ok())
+            continue;
+        e.localDrops.add(DropCounts::fromVariant(r.extra.value(QStringLiteral("drops"))));
+        e.remoteDrops.add(DropCounts::fromVariant(r.extra.value(QStringLiteral("remote_drops"))));
+    }
     return e;
 }
 

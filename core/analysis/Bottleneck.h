@@ -1,5 +1,6 @@
 #pragma once
 
+#include "DropCounts.h"
 #include "model/RunResult.h"
 
 #include <QString>
@@ -50,6 +51,9 @@ struct Evidence
     double remoteCpuPercent = -1;      ///< as the server reported it
     double retransmits = -1;           ///< segments resent (TCP_INFO); -1 = unknown
     double segments = 0;               ///< data segments sent, for the share of retransmits
+    QString hostName;                  ///< the far host as the sentence names it ("fs1")
+    DropCounts localDrops;             ///< what this computer dropped during the runs (summed); known=false: unread
+    DropCounts remoteDrops;            ///< what the far host dropped (its wirebenchd's result); known=false: unknown
 
     double ceilingBytesPerSecond() const;   ///< 0 = unknown
     /// The TCP ceiling of a link of speedMbps for this run's segments: from the MSS it used when known,
@@ -60,6 +64,8 @@ struct Evidence
     double retransmitPercent() const;       ///< -1 = unknown
     /// The interface counted CRC or frame errors, or runs at half duplex: only then is a cable or duplex named.
     bool physicalFaultSeen() const;
+    /// The far host's interface counted CRC or frame errors, or it runs at half duplex.
+    bool remotePhysicalFaultSeen() const;
     /// The traffic never left this computer (loopback): no cable, no switch.
     bool noWire() const;
 };

@@ -137,6 +137,8 @@ void RunAnalyzer::beforeRun(const RunSpec &spec)
     if (!InterfaceFacts::readErrorCounters(link.device.isEmpty() ? link.interfaceName : link.device, &m_crcBefore,
                                            &m_frameErrorsBefore))
         m_crcBefore = m_frameErrorsBefore = -1;
+    m_dropsBefore = DropCounts::readLocal(link.interfaceName);
+    m_haveDropsBefore = true;
     m_cpu.start();
     m_started = true;
 }
@@ -150,6 +152,18 @@ void RunAnalyzer::recordErrorCounters(QVariantMap &x, const LinkInfo &link)
         x.insert(QStringLiteral("interface_frame_errors"), qMax<qint64>(0, frame - m_frameErrorsBefore));
     }
     m_crcBefore = m_frameErrorsBefore = -1;
+}
+
+void RunAnalyzer::recordDrops(RunResult &result, const LinkInfo &link)
+{
+    if (!m_haveDropsBefore)
+        return;
+    m_haveDropsBefore = false;
+    if (result.status == RunStatus::NotRun)
+        return;
+    const platform::DropReading after = DropCounts::readLocal(link.interfaceName);
+    result.extra.insert(QStringLiteral("drops"),
+                        DropCounts::toJson(platform::DropReading::delta(m_dropsBefore, after)).toVariantMap());
 }
 
 bool RunAnalyzer::isIpv6(const LinkInfo &link)
@@ -358,6 +372,7 @@ void RunAnalyzer::afterRun(RunResult &result)
     recordMss(result);
     // The link and its ceiling.
     const LinkInfo link = recordLink(result);
+    recordDrops(result, link);
     recordFrame(result, link);
 
     // The socket buffer that bounds the window: the plan's, else the kernel's autotuning maximum.

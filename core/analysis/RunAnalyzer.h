@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Bottleneck.h"
+#include "DropCounts.h"
 #include "CpuMeter.h"
 #include "InterfaceMtu.h"
 #include "LinkInfo.h"
@@ -74,6 +75,8 @@ private:
     LinkInfo recordLink(RunResult &result);
     void recordFrame(RunResult &result, const LinkInfo &link);
     void recordErrorCounters(QVariantMap &extra, const LinkInfo &link);
+    /// extra["drops"]: what this computer dropped during the run (DropCounts), from the reading beforeRun took.
+    void recordDrops(RunResult &result, const LinkInfo &link);
 
     AnalysisThresholds m_base;
     AnalysisThresholds m_thresholds;
@@ -96,6 +99,9 @@ private:
     // The interface's receive error counters at the start of the run (-1 = unreadable).
     qint64 m_crcBefore = -1;
     qint64 m_frameErrorsBefore = -1;
+    // The drop counters at the start of the run (of the interface towards the host, and the whole stack).
+    platform::DropReading m_dropsBefore;
+    bool m_haveDropsBefore = false;
 };
 
 } // namespace wb

@@ -1,5 +1,6 @@
 #include "Responder.h"
 
+#include "analysis/DropCounts.h"
 #include "analysis/LinkTrust.h"
 #include "net/BulkReceiver.h"
 #include "net/BulkSender.h"
@@ -56,13 +57,13 @@ QString mbps(qint64 bytes, double seconds)
 
 /// The interface that holds the local address of a connection, judged by the client's own rule
 /// (LinkTrust): its facts go into the hello, the bare speed only when the rule believes it (older
-/// clients read that alone).
-void describeLink(const sockaddr_storage &local, control::Hello *hello)
+/// clients read that alone). Returns its name (empty when not found): its drop counters go with the result.
+QString describeLink(const sockaddr_storage &local, control::Hello *hello)
 {
     const QHostAddress want = peerAddress(local);
     ifaddrs *list = nullptr;
     if (::getifaddrs(&list) != 0)
-        return;
+        return {};
     QString name;
     for (ifaddrs *i = list; i && name.isEmpty(); i = i->ifa_next) {
         if (i->ifa_addr && (i->ifa_addr->sa_family == AF_INET || i->ifa_addr->sa_family == AF_INET6)
@@ -71,11 +72,12 @@ void describeLink(const sockaddr_storage &local, control::Hello *hello)
     }
     ::freeifaddrs(list);
     if (name.isEmpty())
-        return;
+        return name;
     const InterfaceFacts facts = InterfaceFacts::read(name);
     hello->link = facts.toJson();
     const SpeedVerdict v = LinkTrust::judge(facts);
     hello->linkSpeedMbps = v.trusted() ? v.speedMbps : 0;
+    return name;
 }
 
 } // namespace
@@ -376,6 +378,7 @@ public:
         if (!handshake() || !readRequest() || !openData())
             return;
         setIoTimeouts(m_data.get(), 100);
+        m_dropsBefore = DropCounts::readLocal(m_interface); // what this end drops during the test goes with the result
         m_cpu0 = threadCpuSeconds();
         m_start = nowNs();
         if (m_req.direction == control::TestRequest::Direction::Send)
@@ -463,7 +466,7 @@ private:
             sockaddr_storage local{};
             socklen_t llen = sizeof(local);
             if (getsockname(m_client.get(), reinterpret_cast<sockaddr *>(&local), &llen) == 0)
-                describeLink(local, &self);
+                m_interface = describeLink(local, &self);
         }
         if (!m_ch.write(self.toJson(), &m_err)) {
             log(QStringLiteral("%1: cannot send hello: %2").arg(m_who, m_err));
@@ -701,8 +704,24 @@ private:
             }
         }
         ::shutdown(m_data.get(), SHUT_WR);
+        if (m_problem.isEmpty() && !m_clientStopped)
+            waitUntilDelivered(sender.sent());
         takeTcpInfo();
         m_result.senderBytes = sender.sent();
+    }
+
+    /// What the socket took is still on its way after the last send (its buffer holds megabytes): wait, at most
+    /// 2 s, until the client acknowledged it and our FIN (one more), so that the retransmissions and the drop
+    /// counters in the result cover the whole transfer, as the client's own count does.
+    void waitUntilDelivered(qint64 sent)
+    {
+        const qint64 deadline = nowNs() + 2000 * kMsNs;
+        while (nowNs() < deadline && !stopping()) {
+            const qint64 acked = TcpInfo::of(m_data.get()).bytesAcked; // counts our SYN and FIN too
+            if (acked < 0 || acked >= sent + 2)
+                return;
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
     }
 
     /// The data connection's MSS, RTT and retransmits, as TCP_INFO says them at the end of the data phase.
@@ -722,6 +741,7 @@ private:
         const double wall = (nowNs() - m_start) / 1e9;
         if (m_cpu0 >= 0 && cpu1 >= 0 && wall > 0)
             m_result.cpuPercent = (cpu1 - m_cpu0) / wall * 100;
+        m_result.drops = DropCounts::toJson(platform::DropReading::delta(m_dropsBefore, DropCounts::readLocal(m_interface)));
 
         // From here on the test is over for the client: a client that connects now (typically the same one,
         // for its next run) is served once this session has closed, not told "busy".
@@ -780,6 +800,8 @@ private:
     QString m_err;
     QJsonObject m_msg;
     control::TestRequest m_req;
+    QString m_interface;  // the interface towards the client (of its control connection's local address)
+    platform::DropReading m_dropsBefore;
     Fd m_data;
     double m_cpu0 = -1;
     qint64 m_start = 0;

@@ -50,12 +50,15 @@ private slots:
     void silentClientIsDropped();
     void secondClientGetsBusy();
     void stillServesAGoodClient();
+    void dropCountersComeWithTheResult();
     void stopAndRestart();
 
 private:
     void expectError(RawClient &c, const QString &code, const QString &textContains);
     bool helloed(RawClient &c);
     bool welcomed(RawClient &c);
+    /// A real TCP driver's run against the responder, tried again while it says busy.
+    RunResult runTest(TcpDriver::Direction direction, int durationMs);
     std::unique_ptr<Responder> m_responder;
     QStringList m_log;
 };
@@ -213,23 +216,42 @@ void TestResponder::secondClientGetsBusy()
     first.m_socket.abort();
 }
 
-void TestResponder::stillServesAGoodClient()
+RunResult TestResponder::runTest(TcpDriver::Direction direction, int durationMs)
 {
-    // After all the abuse above, a real test runs; the previous session may still be closing.
     RunSpec spec;
     spec.host.address = QStringLiteral("127.0.0.1");
     spec.host.port = m_responder->port();
-    spec.protocol = QStringLiteral("tcp-recv");
-    spec.params.durationMs = 1000;
+    spec.protocol = direction == TcpDriver::Direction::Send ? QStringLiteral("tcp-send") : QStringLiteral("tcp-recv");
+    spec.params.durationMs = durationMs;
     Observer observer;
     RunResult r;
     QDeadlineTimer deadline(15000);
-    do {
-        r = TcpDriver(TcpDriver::Direction::Receive).run(spec, observer);
+    do { // the previous session may still hold the slot
+        r = TcpDriver(direction).run(spec, observer);
     } while (!r.ok() && r.error.contains(QStringLiteral("busy")) && !deadline.hasExpired() && (QTest::qWait(200), true));
+    return r;
+}
+
+void TestResponder::stillServesAGoodClient()
+{
+    // After all the abuse above, a real test runs; the previous session may still be closing.
+    const RunResult r = runTest(TcpDriver::Direction::Receive, 1000);
     QVERIFY2(r.ok(), qPrintable(r.error));
     QVERIFY(r.bytes > 0);
     QCOMPARE(r.bytes, r.senderBytes);
+}
+
+void TestResponder::dropCountersComeWithTheResult()
+{
+    // wirebenchd reads its drop counters (of the interface towards the client: lo here) before and after the test
+    // and sends the difference with its result, as a versioned object; the driver keeps it for the analysis.
+    const RunResult r = runTest(TcpDriver::Direction::Send, 500);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    const QVariantMap drops = r.extra.value(QStringLiteral("remote_drops")).toMap();
+    QCOMPARE(drops.value(QStringLiteral("version")).toInt(), 1);
+    QCOMPARE(drops.value(QStringLiteral("interface")).toString(), QStringLiteral("lo"));
+    for (const char *counter : {"qdisc_drops", "backlog_drops", "rx_dropped", "tx_dropped", "TCPBacklogDrop", "TCPRcvQDrop"})
+        QVERIFY2(drops.value(QLatin1String(counter), -1).toLongLong() >= 0, counter);
 }
 
 void TestResponder::stopAndRestart()

@@ -673,6 +673,8 @@ RunResult TcpRun::finish()
         r.extra.insert(QStringLiteral("cpu_thread_percent"), (cpu1 - m_cpu0) / wall * 100); // this driver's thread, % of one core
     if (m_haveResult && m_theirs.cpuPercent >= 0)
         r.extra.insert(QStringLiteral("cpu_remote_percent"), m_theirs.cpuPercent);
+    if (m_haveResult && !m_theirs.drops.isEmpty())
+        r.extra.insert(QStringLiteral("remote_drops"), m_theirs.drops.toVariantMap()); // RunAnalyzer reads it
     if (m_senderInfo.valid) {
         r.extra.insert(QStringLiteral("rtt_us"), m_senderInfo.rttUs);
         r.extra.insert(QStringLiteral("rttvar_us"), m_senderInfo.rttVarUs);

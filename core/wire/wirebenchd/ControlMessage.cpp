@@ -340,6 +340,8 @@ QJsonObject Result::toJson() const
         o.insert(QStringLiteral("warmup_ms"), warmupMs);
     if (totalBytes >= 0)
         o.insert(QStringLiteral("total_bytes"), double(totalBytes));
+    if (!drops.isEmpty())
+        o.insert(QStringLiteral("drops"), drops);
     return o;
 }
 
@@ -359,6 +361,7 @@ bool Result::fromJson(const QJsonObject &o, Result *out, QString *error)
     r.warmupMs = qBound(0, o.value(QLatin1String("warmup_ms")).toInt(0), 600000);
     if (o.contains(QLatin1String("total_bytes")) && !readInt(o, "total_bytes", &r.totalBytes, error))
         return false;
+    r.drops = o.value(QLatin1String("drops")).toObject(); // optional: an older wirebenchd sends none
     *out = r;
     return true;
 }

@@ -136,6 +136,9 @@ struct Result
     double cpuPercent = -1;   ///< CPU time of this side's data thread over the test, -1 = unknown
     int warmupMs = 0;         ///< the warm-up this side left out (absent from a wirebenchd that predates it)
     qint64 totalBytes = -1;   ///< the receiver's count with the warm-up, -1 = same as bytes
+    /// What this side's kernel dropped during the test (wb::DropCounts::toJson, its own "version"): its qdisc,
+    /// input backlog, interface and TCP counters. Empty from a wirebenchd that predates it: unknown, not zero.
+    QJsonObject drops;
     qint64 receivedBytes() const { return totalBytes >= 0 ? totalBytes : bytes; }
     QJsonObject toJson() const;
     static bool fromJson(const QJsonObject &o, Result *out, QString *error);
