@@ -60,10 +60,11 @@ QString LabSession::run(const QStringList &args, bool *ok, int timeoutMs) const
     return out;
 }
 
-bool LabSession::up(int mtu, const QString &rate, QString *why)
+bool LabSession::up(int mtu, const QString &rate, QString *why, const QStringList &extra)
 {
     bool ok = false;
-    const QString out = run({QStringLiteral("up"), QStringLiteral("--mtu"), QString::number(mtu), QStringLiteral("--rate"), rate}, &ok);
+    const QString out = run(QStringList{QStringLiteral("up"), QStringLiteral("--mtu"), QString::number(mtu),
+                                        QStringLiteral("--rate"), rate} + extra, &ok);
     if (!ok) {
         *why = QStringLiteral("lab.sh up failed: ") + out;
         return false;

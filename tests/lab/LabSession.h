@@ -30,7 +30,8 @@ public:
     /// Runs "lab.sh ARGS" with this session's WBL_ID; the merged output, trimmed. Without ok, a failure
     /// is logged as a warning.
     QString run(const QStringList &args, bool *ok = nullptr, int timeoutMs = 60000) const;
-    bool up(int mtu, const QString &rate, QString *why);
+    /// extra: more options of "lab.sh up" ("--router": a third namespace routing between client and server).
+    bool up(int mtu, const QString &rate, QString *why, const QStringList &extra = {});
     /// The MTU on both ends and the emulated line rate ("1gbit", "100mbit"), changing only what differs.
     bool setLine(int mtu, const QString &rate, QString *why);
     /// After a test changed one end's MTU by hand: the next setLine() sets both again.
@@ -43,6 +44,8 @@ public:
     QString id() const { return m_id; }
     QString clientInterface() const { return QStringLiteral("wbc-") + m_id; }
     QString serverInterface() const { return QStringLiteral("wbs-") + m_id; }
+    /// With "up --router": the router's interface towards the server.
+    QString routerServerInterface() const { return QStringLiteral("wbt-") + m_id; }
     static QString serverAddress() { return QStringLiteral("10.231.0.2"); }
     double speedMbps() const { return m_speedMbps; }
 

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # A two-host lab inside this machine: two network namespaces joined by a veth pair, with the MTU and an
-# emulated Ethernet line rate of your choice. All traffic stays inside the two namespaces.
+# emulated Ethernet line rate of your choice. All traffic stays inside the two namespaces (and the router's).
 #
-#   lab.sh up [--mtu N] [--rate RATE]   build the lab (tears down leftovers of the same lab first)
+#   lab.sh up [--mtu N] [--rate RATE] [--router]
+#                                       build the lab (tears down leftovers of the same lab first); --router puts a
+#                                       third namespace routing between client and server (two veth pairs, proxy
+#                                       ARP, the same addresses), so a queue can sit on the path
+#                                       between them rather than on either end
 #   lab.sh down                         stop its servers and remove everything, also after a crash
 #   lab.sh mtu N                        set the MTU on both ends (and re-shape for it)
 #   lab.sh shape RATE|off [--frame F]   emulate an Ethernet line of RATE (e.g. 1gbit, 100mbit, 10gbit, 2500000000);
@@ -10,7 +14,8 @@
 #                                       MTU), so the shaper is scaled for F instead of the MTU
 #   lab.sh status                       what exists and how it is set
 #   lab.sh env                          shell variables for tests (eval "$(lab.sh env)")
-#   lab.sh exec cli|srv CMD [ARGS...]   run a command in the client or server namespace
+#   lab.sh exec cli|srv|rtr CMD [ARGS...]
+#                                       run a command in the client, server or router namespace
 #   lab.sh serve iperf3 [PORT]          start iperf3 -s in the server namespace (default port 5201)
 #   lab.sh serve wirebenchd PATH [ARGS] start a wirebenchd binary in the server namespace (port 5301)
 #   lab.sh serve vsftpd CONF [PORT]     start vsftpd with your config in the server namespace (port 21)
@@ -19,8 +24,10 @@
 #   lab.sh stop NAME                    stop a server started with serve
 #
 # Environment: WBL_ID (default "0", at most 8 of [a-z0-9]) makes the names unique so several labs can
-# exist side by side: namespaces wbl-cli-ID and wbl-srv-ID, veth ends wbc-ID and wbs-ID.
-# Addresses (inside the namespaces only): client 10.231.0.1/30, server 10.231.0.2/30.
+# exist side by side: namespaces wbl-cli-ID and wbl-srv-ID, veth ends wbc-ID and wbs-ID; with --router also
+# wbl-rtr-ID, whose ends are wbr-ID (towards the client) and wbt-ID (towards the server).
+# Addresses (inside the namespaces only): client 10.231.0.1/30, server 10.231.0.2/30 (the router answers ARP
+# for each on the other's behalf and has 10.231.0.9/32 of its own).
 #
 # Why tbf and these numbers: only the tbf and htb qdiscs exist here (no netem), and TCP hands 64 KB GSO
 # packets to the qdisc, so tbf's "overhead" does not model Ethernet framing. A real Ethernet line of rate R
@@ -36,8 +43,11 @@ if ! [[ $id =~ ^[a-z0-9]{1,8}$ ]]; then
 fi
 cli_ns=wbl-cli-$id
 srv_ns=wbl-srv-$id
+rtr_ns=wbl-rtr-$id
 cli_if=wbc-$id
 srv_if=wbs-$id
+rtr_cli_if=wbr-$id
+rtr_srv_if=wbt-$id
 cli_addr=10.231.0.1
 srv_addr=10.231.0.2
 prefix=30
@@ -52,6 +62,7 @@ exists() { ip netns list 2>/dev/null | awk '{print $1}' | grep -qx "$1"; }
 require_up() { exists "$cli_ns" && exists "$srv_ns" || die "lab $id is not up: run 'lab.sh up' first"; }
 in_cli() { ip netns exec "$cli_ns" "$@"; }
 in_srv() { ip netns exec "$srv_ns" "$@"; }
+in_rtr() { ip netns exec "$rtr_ns" "$@"; }
 saved() { cat "$state/$1" 2>/dev/null || true; }
 
 # RATE in bit/s from "1gbit", "100mbit", "2.5gbit", "500kbit" or a plain number of bit/s.
@@ -77,6 +88,10 @@ apply_mtu() {
     local mtu=$1
     in_cli ip link set dev "$cli_if" mtu "$mtu"
     in_srv ip link set dev "$srv_if" mtu "$mtu"
+    if [ -n "$(saved router)" ]; then
+        in_rtr ip link set dev "$rtr_cli_if" mtu "$mtu"
+        in_rtr ip link set dev "$rtr_srv_if" mtu "$mtu"
+    fi
     echo "$mtu" >"$state/mtu"
 }
 
@@ -132,7 +147,7 @@ cmd_down() {
         done
     fi
     # Whatever else still runs inside the namespaces (a crashed test's servers) goes too.
-    for ns in "$cli_ns" "$srv_ns"; do
+    for ns in "$cli_ns" "$srv_ns" "$rtr_ns"; do
         if exists "$ns"; then
             pids=$(ip netns pids "$ns" 2>/dev/null || true)
             [ -z "$pids" ] || kill -9 $pids 2>/dev/null || true
@@ -140,18 +155,37 @@ cmd_down() {
         fi
     done
     rm -rf "$state"
-    if exists "$cli_ns" || exists "$srv_ns"; then
-        die "lab $id: could not delete the namespaces $cli_ns/$srv_ns: see 'ip netns pids' for what holds them"
+    if exists "$cli_ns" || exists "$srv_ns" || exists "$rtr_ns"; then
+        die "lab $id: could not delete the namespaces $cli_ns/$srv_ns/$rtr_ns: see 'ip netns pids' for what holds them"
     fi
 }
 
+# The router namespace between client and server: each end's veth leads into it, it forwards between them and
+# answers ARP for each end on the other's behalf (proxy ARP), so both ends keep their addresses and one subnet.
+make_router() {
+    ip netns add "$rtr_ns"
+    echo 1 >"$state/router"
+    ip link add "$cli_if" netns "$cli_ns" type veth peer name "$rtr_cli_if" netns "$rtr_ns"
+    ip link add "$srv_if" netns "$srv_ns" type veth peer name "$rtr_srv_if" netns "$rtr_ns"
+    in_rtr ip link set lo up
+    in_rtr sysctl -qw net.ipv4.ip_forward=1
+    for dev in "$rtr_cli_if" "$rtr_srv_if"; do
+        in_rtr ip addr add 10.231.0.9/32 dev "$dev"
+        in_rtr sysctl -qw "net.ipv4.conf.$dev.proxy_arp=1"
+        in_rtr ip link set "$dev" up
+    done
+    in_rtr ip route add "$cli_addr/32" dev "$rtr_cli_if"
+    in_rtr ip route add "$srv_addr/32" dev "$rtr_srv_if"
+}
+
 cmd_up() {
-    local mtu=1500 rate=""
+    local mtu=1500 rate="" router=""
     while [ $# -gt 0 ]; do
         case $1 in
             --mtu) mtu=${2:-}; shift 2 ;;
             --rate) rate=${2:-}; shift 2 ;;
-            *) die "up: unknown option '$1' (use --mtu N, --rate RATE)" ;;
+            --router) router=1; shift ;;
+            *) die "up: unknown option '$1' (use --mtu N, --rate RATE, --router)" ;;
         esac
     done
     valid_mtu "$mtu" || die "up: MTU '$mtu' is not a number from 576 to 65535"
@@ -164,7 +198,11 @@ cmd_up() {
     mkdir -p "$state"
     ip netns add "$cli_ns"
     ip netns add "$srv_ns"
-    ip link add "$cli_if" netns "$cli_ns" type veth peer name "$srv_if" netns "$srv_ns"
+    if [ -n "$router" ]; then
+        make_router
+    else
+        ip link add "$cli_if" netns "$cli_ns" type veth peer name "$srv_if" netns "$srv_ns"
+    fi
     in_cli ip link set lo up
     in_srv ip link set lo up
     in_cli ip addr add "$cli_addr/$prefix" dev "$cli_if"
@@ -182,7 +220,7 @@ cmd_up() {
         sleep 0.1
     done
     [ -n "$ok" ] || die "lab $id: $cli_ns cannot reach $srv_addr after setup: check 'lab.sh status'"
-    echo "lab $id up: $cli_ns ($cli_addr) <-> $srv_ns ($srv_addr), MTU $mtu, rate $([ -n "$rate_bps" ] && echo "$rate_bps bit/s (Ethernet line)" || echo unshaped)"
+    echo "lab $id up: $cli_ns ($cli_addr) <-> ${router:+$rtr_ns (routing) <-> }$srv_ns ($srv_addr), MTU $mtu, rate $([ -n "$rate_bps" ] && echo "$rate_bps bit/s (Ethernet line)" || echo unshaped)"
 }
 
 cmd_mtu() {
@@ -228,6 +266,7 @@ WBL_CLI_NS=$cli_ns
 WBL_SRV_NS=$srv_ns
 WBL_CLI_IF=$cli_if
 WBL_SRV_IF=$srv_if
+WBL_RTR_NS=$([ -n "$(saved router)" ] && echo "$rtr_ns" || true)
 WBL_CLI_ADDR=$cli_addr
 WBL_SRV_ADDR=$srv_addr
 WBL_MTU=$mtu
@@ -264,7 +303,9 @@ cmd_exec() {
     case $side in
         cli) exec ip netns exec "$cli_ns" "$@" ;;
         srv) exec ip netns exec "$srv_ns" "$@" ;;
-        *) die "exec: say 'cli' or 'srv' before the command" ;;
+        rtr) [ -n "$(saved router)" ] || die "exec rtr: lab $id has no router (bring it up with 'up --router')"
+             exec ip netns exec "$rtr_ns" "$@" ;;
+        *) die "exec: say 'cli', 'srv' or 'rtr' before the command" ;;
     esac
 }
 
