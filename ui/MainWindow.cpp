@@ -117,6 +117,7 @@ MainWindow::MainWindow(Config *config, ResultStore *store, QWidget *parent)
     const auto updateLinkCheck = [this] {
         const TestPlan p = m_plan->plan();
         m_tabs->linkCheck()->setHosts(m_hosts->selectedHosts());
+        m_plan->setHosts(m_hosts->selectedHosts());
         m_tabs->linkCheck()->setFrameSizes(p.frameSizes);
         m_tabs->linkCheck()->setWillSetInterfaceMtu(p.params.options.value(FramePlanCheck::setInterfaceMtuOption()).toBool());
     };

@@ -1,6 +1,7 @@
 #include "PlanEditorPanel.h"
 
 #include "OptionForm.h"
+#include "ReferenceStreamBox.h"
 #include "RepeatOptionsBox.h"
 #include "model/Frame.h"
 #include "protocols/DriverRegistry.h"
@@ -40,6 +41,8 @@ PlanEditorPanel::PlanEditorPanel(Config *config, QWidget *parent)
     QFormLayout *form = buildRunForm();
     m_repeatOptions = new RepeatOptionsBox(this);
     connect(m_repeatOptions, &RepeatOptionsBox::changed, this, &PlanEditorPanel::onChanged);
+    m_reference = new ReferenceStreamBox(this);
+    connect(m_reference, &ReferenceStreamBox::changed, this, &PlanEditorPanel::onChanged);
 
     buildTransferBox();
 
@@ -61,6 +64,7 @@ PlanEditorPanel::PlanEditorPanel(Config *config, QWidget *parent)
     layout->addWidget(frameBox);
     layout->addLayout(form);
     layout->addWidget(m_repeatOptions);
+    layout->addWidget(m_reference);
     layout->addWidget(m_transferBox);
     layout->addWidget(m_summary);
     layout->addWidget(m_problems);
@@ -81,7 +85,8 @@ void PlanEditorPanel::buildPresets()
     m_presets->setPopupMode(QToolButton::InstantPopup);
     m_presets->setToolTip(tr("Fill in a whole experiment in one click (hosts stay as ticked in the host list)"));
     auto *presetMenu = new QMenu(m_presets);
-    QAction *shootout = presetMenu->addAction(tr("File-server shoot-out (SMB read/write, FTP GET/PUT x 1500/9000 B x 5)"),
+    QAction *shootout = presetMenu->addAction(tr("File-server shoot-out (SMB read/write, FTP GET/PUT x 1500/9000 B x 5, "
+                                                 "a reference TCP stream per host)"),
                                               this, &PlanEditorPanel::applyShootoutPreset);
     shootout->setObjectName(QStringLiteral("shootoutPresetAction"));
     QAction *netperf = presetMenu->addAction(tr("netperf TCP_STREAM (-m 1472, 32 KiB/64 KiB buffers, 10 s)"), this,
@@ -288,6 +293,8 @@ TestPlan PlanEditorPanel::plan() const
     plan.params.fileSizeBytes = qint64(m_fileSize->value()) * 1024 * 1024;
     plan.params.options = m_transferForm->values();
     m_repeatOptions->apply(&plan);
+    plan.referenceStreams = m_reference->isChecked();
+    plan.referenceSkipped = m_reference->skipped();
     return plan;
 }
 
@@ -336,6 +343,7 @@ void PlanEditorPanel::setPlan(const TestPlan &plan)
     m_fileSize->setValue(int(std::clamp<qint64>(plan.params.fileSizeBytes / (1024 * 1024), 1, 1024 * 1024)));
     m_transferForm->setValues(plan.params.options);
     m_repeatOptions->load(plan);
+    m_reference->setChecked(plan.referenceStreams);
     m_loading = false;
     onChanged();
 }
@@ -349,12 +357,18 @@ bool PlanEditorPanel::anyTransferChecked() const
     return false;
 }
 
+void PlanEditorPanel::setHosts(const QList<Host> &hosts)
+{
+    m_reference->setHosts(hosts);
+}
+
 void PlanEditorPanel::applyShootoutPreset()
 {
     TestPlan p = plan();
     p.protocols = ProtocolSets::shootout();
     p.frameSizes = {1500, 9000};
     p.repetitions = 5;
+    p.referenceStreams = true;
     setPlan(p);
 }
 
@@ -405,6 +419,8 @@ void PlanEditorPanel::onChanged()
     if (transfers > 0)
         summary += tr("; file transfers: %1 x %2 per host").arg(transfers * p.repetitions).arg(
             Units::formatBytes(p.params.fileSizeBytes));
+    if (const qsizetype reference = p.referenceProtocols().size() * p.frameSizes.size(); reference > 0)
+        summary += tr("; and %1 reference stream(s) of %2 s per host that answers").arg(reference).arg(TestPlan::kReferenceMs / 1000);
     m_summary->setText(summary + QLatin1Char('.'));
     const QStringList list = problems();
     m_problems->setText(list.join(QLatin1Char('\n')));

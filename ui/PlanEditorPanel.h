@@ -19,6 +19,7 @@ namespace wb {
 
 class Config;
 class OptionForm;
+class ReferenceStreamBox;
 class RepeatOptionsBox;
 
 /// What to run: protocols, frame sizes (1500, 9000, custom), repetitions, duration, message size, socket
@@ -39,10 +40,14 @@ public:
     TestPlan plan() const;
     /// Problems of the plan's own settings (hosts are not checked here); empty when it can run.
     QStringList problems() const;
+    ReferenceStreamBox *referenceStreams() const { return m_reference; }
 
 public slots:
     void setPlan(const wb::TestPlan &plan);
-    /// SMB read, SMB write, FTP GET, FTP PUT x 1500 and 9000 B frames x 5 repetitions (the original matrix).
+    /// The hosts ticked in the host list: which of them can answer a reference stream (ReferenceStreamBox).
+    void setHosts(const QList<wb::Host> &hosts);
+    /// SMB read, SMB write, FTP GET, FTP PUT x 1500 and 9000 B frames x 5 repetitions (the original matrix), and
+    /// a reference tcp-send and tcp-recv per host and frame size.
     void applyShootoutPreset();
     /// netperf TCP_STREAM: tcp-send, -m 1472, 32 KiB send / 64 KiB receive buffers, 10 s.
     void applyNetperfPreset();
@@ -80,6 +85,7 @@ private:
     QSpinBox *m_fileSize = nullptr;
     OptionForm *m_transferForm = nullptr;
     RepeatOptionsBox *m_repeatOptions = nullptr;
+    ReferenceStreamBox *m_reference = nullptr;
     QSpinBox *m_sampleInterval = nullptr;
     QLabel *m_summary = nullptr;
     QLabel *m_problems = nullptr;

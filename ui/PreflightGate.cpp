@@ -48,6 +48,7 @@ void PreflightGate::onChecked(const PreflightReport &report)
     m_check->deleteLater();
     m_check = nullptr;
     m_report = report;
+    m_plan = report.planToRun(m_plan); // the run count without the reference streams that cannot run
     if (report.isClean()) {
         emit passed(m_plan, m_report);
         return;

@@ -3,6 +3,7 @@
 #include "TableCell.h"
 #include "model/Frame.h"
 #include "analysis/RunAnalyzer.h"
+#include "plan/TestPlan.h"
 
 #include <QHeaderView>
 #include <QStyle>
@@ -191,6 +192,11 @@ void SummaryTable::rebuild()
             sentence = tr("not run: %1").arg(notRunReason);
         else if (t.okRuns == 0)
             sentence = tr("no successful run: %1").arg(t.errors.value(0));
+        else if (TestPlan::isReference(runs.first().spec))
+            sentence = tr("reference stream, not part of the comparison (%1 s: the network's capacity to this host, "
+                          "that the findings judge its file transfers by); %2")
+                           .arg(runs.first().spec.params.durationMs / 1000.0, 0, 'f', 0)
+                           .arg(RunAnalyzer::bottleneckFor(runs));
         else
             sentence = RunAnalyzer::bottleneckFor(runs);
         m_bottlenecks << sentence;

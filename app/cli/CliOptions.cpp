@@ -29,7 +29,7 @@ QString usageLines()
         "                    [--server wirebenchd|iperf3] [--json FILE] [--csv FILE] [--chart FILE.png|.pdf|.jpg]\n"
         "                    [--unit MBps|MiBps|Mbps] [--stop-on-error] [--interleave] [--warmup SECONDS]\n"
         "                    [--stable PERCENT [--min-reps N]] [--file-size SIZE] [--set KEY=VALUE ...]\n"
-        "                    [--save-plan FILE] [--skip-check | --strict-check]\n"
+        "                    [--save-plan FILE] [--skip-check | --strict-check] [--reference-streams]\n"
         "  wirebench-cli run --plan FILE [any option above overrides that part of the plan, e.g. --reps 1]\n"
         "  wirebench-cli protocols        list the protocols this build offers and the --set keys they read\n"
         "  wirebench-cli --version | --help\n"
@@ -167,6 +167,9 @@ constexpr OptionText kOptionTexts[] = {
     {"interval", "MS", "Sampling interval in milliseconds; default 100."},
     {"stop-on-error", "", "Stop at the first failed run."},
     {"interleave", "", "Alternate hosts (A B A B) rather than A A B B."},
+    {"reference-streams", "", "Before the plan's runs, a short tcp-send and tcp-recv (3 s) per host and frame size, the "
+                              "network's capacity the findings judge each file transfer by (the GUI's shoot-out preset); "
+                              "a host whose server does not answer gets none."},
     {"warmup", "SECONDS", "Seconds at the start of each timed run left out of the figure (iperf3 -O); default 0."},
     {"stable", "PERCENT", "Repeat until stable (netperf -I 95,width): stop repeating a test once the 95% confidence "
                           "interval is within +/-PERCENT of the mean; --reps is the maximum."},
@@ -224,6 +227,7 @@ struct Parser
     QCommandLineOption interval = option("interval");
     QCommandLineOption stopOnError = option("stop-on-error");
     QCommandLineOption interleave = option("interleave");
+    QCommandLineOption referenceStreams = option("reference-streams");
     QCommandLineOption warmup = option("warmup");
     QCommandLineOption stable = option("stable");
     QCommandLineOption minReps = option("min-reps");
@@ -242,7 +246,7 @@ struct Parser
     {
         p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
         p.addOptions({host, protocol, frame, reps, duration, messageSize, sendBuffer, recvBuffer, server, key, keyFile,
-                      json, jsonSamples, csv, chart, chartSize, unit, interval, stopOnError, interleave, warmup, stable, minReps, fileSize, set, store, noStore,
+                      json, jsonSamples, csv, chart, chartSize, unit, interval, stopOnError, interleave, referenceStreams, warmup, stable, minReps, fileSize, set, store, noStore,
                       plan, savePlan, skipCheck, strictCheck, help, version});
         p.addPositionalArgument(QStringLiteral("command"), QStringLiteral("run | protocols"));
     }
@@ -465,6 +469,8 @@ bool RunParse::timing()
         plan.params.stopOnError = isSet(parser.stopOnError);
     if (isSet(parser.interleave) || !fromFile)
         plan.interleaveHosts = isSet(parser.interleave);
+    if (isSet(parser.referenceStreams) || !fromFile)
+        plan.referenceStreams = isSet(parser.referenceStreams);
     return true;
 }
 

@@ -7,6 +7,11 @@ namespace wb::cli {
 
 bool PreflightOutput::print(const PreflightReport &report, const TestPlan &plan, bool strict)
 {
+    for (const ReferenceSkip &s : report.referenceSkipped) {
+        const bool ended = s.reason.endsWith(QLatin1Char('.')) || s.reason.endsWith(QLatin1Char('?'));
+        Console::out(QStringLiteral("No reference TCP stream for %1 (%2): %3%4")
+                         .arg(s.name.isEmpty() ? s.address : s.name, s.address, s.reason, ended ? QString() : QStringLiteral(".")));
+    }
     if (report.isClean())
         return true;
     const int blocked = report.blockedRuns(plan);

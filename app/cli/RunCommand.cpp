@@ -142,6 +142,7 @@ int RunCommand::exec()
     }
     if (!m_options.skipCheck && m_options.plan.validate().isEmpty()) {
         m_checked = Preflight::check(m_options.plan); // every host and protocol at once, a few seconds at most
+        m_options.plan = m_checked.planToRun(m_options.plan);
         if (!PreflightOutput::print(m_checked, m_options.plan, m_options.strictCheck))
             return 1;
     }
@@ -197,13 +198,15 @@ void RunCommand::onPlanStarted(int runCount)
 QString RunCommand::runLine(const RunResult &r) const
 {
     QString mss = r.mss > 0 ? QStringLiteral(" (MSS %1)").arg(r.mss) : QString();
-    QString line = QStringLiteral("run %1/%2  %3  [%4]  %5  frame %6%7  rep %8/%9  ")
+    // A reference stream is one run, not a repetition of the comparison.
+    const QString rep = TestPlan::isReference(r.spec)
+                            ? QStringLiteral("reference")
+                            : QStringLiteral("rep %1/%2").arg(r.spec.repetition).arg(m_options.plan.repetitions);
+    QString line = QStringLiteral("run %1/%2  %3  [%4]  %5  frame %6%7  %8  ")
                        .arg(r.spec.index + 1)
                        .arg(m_runCount)
                        .arg(hostLabel(r.spec.host), osOf(r), r.spec.protocol, Frame::frameText(r))
-                       .arg(mss)
-                       .arg(r.spec.repetition)
-                       .arg(m_options.plan.repetitions);
+                       .arg(mss, rep);
     switch (r.status) {
     case RunStatus::Ok: {
         line += QStringLiteral("%1  %2").arg(Units::format(r.bytesPerSecond(), RateUnit::MBps),

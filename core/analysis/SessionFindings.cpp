@@ -1,6 +1,7 @@
 #include "SessionFindings.h"
 
 #include "model/Frame.h"
+#include "plan/TestPlan.h"
 #include "protocols/DriverRegistry.h"
 #include "protocols/transfer/TransferSettings.h"
 #include "stats/TestSummary.h"
@@ -207,7 +208,14 @@ FindingList SessionFindings::find(const RunResultList &results, const QString &w
 {
     const QList<TestSummary> tests = TestSummary::build(results);
     FindingList found = networkOrServer(tests, results, where, earlier);
-    found << frameSizes(tests, results) << servers(tests, results);
+    // The shoot-out's reference streams judge the transfers; they are not compared among themselves.
+    QList<TestSummary> compared;
+    for (const TestSummary &t : tests) {
+        const RunResultList runs = t.runsOf(results);
+        if (runs.isEmpty() || !TestPlan::isReference(runs.first().spec))
+            compared << t;
+    }
+    found << frameSizes(compared, results) << servers(compared, results);
     return found;
 }
 

@@ -26,7 +26,7 @@ void EngineWorker::runPlan(const TestPlan &plan, const PreflightReport &checked)
     m_smbIdentity.clear();
     m_checked = checked;
     m_lasting.clear();
-    m_runs = plan.expand();
+    m_runs = checked.planToRun(plan).expand(); // without the reference streams the check found no server for
     const QList<RunSpec> &runs = m_runs;
     m_doneCount = 0;
     m_totalCount = int(runs.size());

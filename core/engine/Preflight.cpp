@@ -90,8 +90,19 @@ PreflightReport Preflight::check(const TestPlan &plan, int timeoutMs)
 
     PreflightReport report;
     report.pairsChecked = int(pairs.size());
-    for (const PreflightProblemList &problems : found)
+    for (qsizetype i = 0; i < pairs.size(); ++i) {
+        const PreflightProblemList &problems = found[size_t(i)];
+        // A pair only the reference needs (its protocols are not the plan's): the host gets none, and why.
+        if (TestPlan::isReference(pairs.at(i)) && !problems.isEmpty()) {
+            const Host &h = pairs.at(i).host;
+            const ReferenceSkip skip{h.name, h.address, problems.first().message};
+            if (std::none_of(report.referenceSkipped.cbegin(), report.referenceSkipped.cend(),
+                             [&h](const ReferenceSkip &s) { return s.name == h.name && s.address == h.address; }))
+                report.referenceSkipped << skip;
+            continue;
+        }
         report.problems << problems;
+    }
     return report;
 }
 

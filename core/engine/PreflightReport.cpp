@@ -33,4 +33,12 @@ int PreflightReport::blockedRuns(const TestPlan &plan) const
                              [this](const RunSpec &spec) { return !problemsOf(spec.host, spec.protocol).isEmpty(); }));
 }
 
+TestPlan PreflightReport::planToRun(TestPlan plan) const
+{
+    for (const ReferenceSkip &s : referenceSkipped)
+        if (!plan.referenceSkipped.contains(s))
+            plan.referenceSkipped << s;
+    return plan;
+}
+
 } // namespace wb

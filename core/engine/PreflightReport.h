@@ -14,6 +14,9 @@ struct PreflightReport
 {
     PreflightProblemList problems;
     int pairsChecked = 0; ///< host x protocol pairs looked at
+    /// Hosts whose reference streams (TestPlan::referenceStreams) cannot run, with the check's reason: they get
+    /// none. Not problems: the plan's own runs do not need them.
+    QList<ReferenceSkip> referenceSkipped;
 
     bool isClean() const { return problems.isEmpty(); }
     PreflightProblemList problemsOf(const Host &host, const QString &protocol) const;
@@ -21,6 +24,8 @@ struct PreflightReport
     QString notRunReason(const RunSpec &spec) const;
     /// How many of plan's runs the problems keep from running.
     int blockedRuns(const TestPlan &plan) const;
+    /// The plan as it runs after this check: without the reference streams of referenceSkipped's hosts.
+    TestPlan planToRun(TestPlan plan) const;
 };
 
 } // namespace wb

@@ -94,6 +94,8 @@ QJsonObject PlanJson::planToJson(const TestPlan &plan)
     o[QLatin1String("frame_sizes")] = frames;
     o[QLatin1String("repetitions")] = plan.repetitions;
     o[QLatin1String("interleave_hosts")] = plan.interleaveHosts;
+    // Which hosts answer is asked where the plan runs (the editor, the check before the first run), not kept.
+    o[QLatin1String("reference_streams")] = plan.referenceStreams;
     o[QLatin1String("params")] = paramsToJson(plan.params);
     return o;
 }
@@ -113,6 +115,7 @@ TestPlan PlanJson::planFromJson(const QJsonObject &o)
     }
     plan.repetitions = o.value(QLatin1String("repetitions")).toInt(plan.repetitions);
     plan.interleaveHosts = o.value(QLatin1String("interleave_hosts")).toBool();
+    plan.referenceStreams = o.value(QLatin1String("reference_streams")).toBool();
     plan.params = paramsFromJson(o.value(QLatin1String("params")).toObject());
     return plan;
 }

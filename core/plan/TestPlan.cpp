@@ -2,8 +2,45 @@
 
 #include "model/Frame.h"
 #include "protocols/DriverRegistry.h"
+#include "protocols/ProtocolSets.h"
+
+#include <algorithm>
 
 namespace wb {
+
+bool TestPlan::isReference(const RunSpec &spec)
+{
+    return spec.params.options.value(QLatin1String(ReferenceKey)).toBool();
+}
+
+QStringList TestPlan::referenceProtocols() const
+{
+    QStringList out;
+    if (!referenceStreams)
+        return out;
+    for (const QString &p : ProtocolSets::reference())
+        if (!protocols.contains(p))
+            out << p;
+    return out;
+}
+
+bool TestPlan::getsReference(const Host &host) const
+{
+    return referenceStreams && std::none_of(referenceSkipped.cbegin(), referenceSkipped.cend(), [&host](const ReferenceSkip &s) {
+               return s.name == host.name && s.address == host.address;
+           });
+}
+
+int TestPlan::referenceRunCount() const
+{
+    const auto answering = std::count_if(hosts.cbegin(), hosts.cend(), [this](const Host &h) { return getsReference(h); });
+    return int(answering * referenceProtocols().size() * frameSizes.size());
+}
+
+int TestPlan::runCount() const
+{
+    return int(hosts.size() * protocols.size() * frameSizes.size()) * repetitions + referenceRunCount();
+}
 
 QList<RunSpec> TestPlan::expand() const
 {
@@ -20,6 +57,21 @@ QList<RunSpec> TestPlan::expand() const
         spec.params = params;
         runs.append(spec);
     };
+    const QStringList reference = referenceProtocols();
+    for (int frame : frameSizes) {
+        for (const Host &host : hosts) {
+            if (!getsReference(host))
+                continue;
+            for (const QString &protocol : reference) {
+                add(host, protocol, frame, 1);
+                TestParams &p = runs.last().params;
+                p.durationMs = kReferenceMs;
+                p.warmupMs = 0;
+                p.stableTargetPercent = 0;
+                p.options.insert(QLatin1String(ReferenceKey), true);
+            }
+        }
+    }
     for (const QString &protocol : protocols) {
         for (int frame : frameSizes) {
             if (interleaveHosts) {

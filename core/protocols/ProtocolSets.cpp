@@ -30,6 +30,11 @@ QStringList ProtocolSets::shootout()
                        QStringLiteral("ftp-put")});
 }
 
+QStringList ProtocolSets::reference()
+{
+    return {QStringLiteral("tcp-send"), QStringLiteral("tcp-recv")};
+}
+
 QStringList ProtocolSets::netperf()
 {
     return {QStringLiteral("tcp-send")};

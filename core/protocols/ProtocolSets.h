@@ -15,6 +15,8 @@ public:
     static QStringList cliDefault();
     /// The file-server shoot-out preset: SMB and FTP, both ways.
     static QStringList shootout();
+    /// The shoot-out's reference streams (TestPlan::referenceStreams): TCP both ways.
+    static QStringList reference();
     /// The netperf TCP_STREAM preset.
     static QStringList netperf();
 };

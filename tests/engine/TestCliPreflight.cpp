@@ -26,6 +26,7 @@ private slots:
     void theRestRuns();
     void strictCheckRunsNothing();
     void skipCheckLeavesItToTheRuns();
+    void referenceStreamsOnlyWhereTheServerAnswers();
     void healthyPlanShowsNoProblem();
     void checkOptionsExcludeEachOther();
 
@@ -74,11 +75,12 @@ QStringList TestCliPreflight::problemLines(const QString &out)
 
 QStringList TestCliPreflight::shootout() const
 {
-    // The GUI's "File-server shoot-out" preset on a loopback host with wirebenchd and nothing else.
+    // The GUI's "File-server shoot-out" preset, its reference streams too, on a loopback host with wirebenchd and
+    // nothing else.
     return {QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("loopback=") + m_daemon.hostArgument(),
             QStringLiteral("--protocol"), QStringLiteral("smb-read,smb-write,ftp-get,ftp-put"),
             QStringLiteral("--frame"), QStringLiteral("1500,9000"), QStringLiteral("--reps"), QStringLiteral("5"),
-            QStringLiteral("--file-size"), QStringLiteral("1M"), QStringLiteral("--no-store")};
+            QStringLiteral("--file-size"), QStringLiteral("1M"), QStringLiteral("--reference-streams"), QStringLiteral("--no-store")};
 }
 
 void TestCliPreflight::shootoutOnLoopbackShowsEveryProblemFirst()
@@ -90,7 +92,8 @@ void TestCliPreflight::shootoutOnLoopbackShowsEveryProblemFirst()
     // Every problem, before the first run: SMB read and write have no share and nothing on 445; FTP GET and PUT
     // meet a refused port 21.
     const QStringList head = beforeFirstRun(o.out);
-    QVERIFY2(head.first() == QStringLiteral("The check before the first run found 6 problem(s); 40 of 40 runs cannot work:"),
+    // 40 transfers and 4 reference streams (tcp-send and tcp-recv at 1500 and 9000 B), which wirebenchd serves.
+    QVERIFY2(head.first() == QStringLiteral("The check before the first run found 6 problem(s); 40 of 44 runs cannot work:"),
              qPrintable(o.out));
     const QStringList problems = problemLines(head.join(QLatin1Char('\n')));
     QCOMPARE(problems.size(), 6);
@@ -103,21 +106,29 @@ void TestCliPreflight::shootoutOnLoopbackShowsEveryProblemFirst()
              qPrintable(problems.at(4)));
     QVERIFY2(problems.at(5).startsWith(QStringLiteral("  problem: ftp-put: loopback (127.0.0.1:21): FTP PUT: connection refused")),
              qPrintable(problems.at(5)));
-    QVERIFY2(head.contains(QStringLiteral("No run can work: all 40 are recorded as not run. Fix the problems above and run again.")),
+    QVERIFY2(head.filter(QStringLiteral("Running the other 4 run(s); those 40 are recorded as not run")).size() == 1,
              qPrintable(o.out));
-    // No run was tried: none failed, all 40 are recorded as not run with the problem.
+    QVERIFY2(!o.out.contains(QStringLiteral("No reference TCP stream")), qPrintable(o.out));
+    // The reference streams ran first; no transfer was tried: none failed, all 40 are recorded as not run.
     QVERIFY2(!o.out.contains(QStringLiteral("FAILED")), qPrintable(o.out));
     QCOMPARE(o.out.count(QStringLiteral("NOT RUN")), 40);
-    QVERIFY2(o.err.contains(QStringLiteral("wirebench-cli: not one of the 40 runs succeeded"))
-                 && o.err.contains(QStringLiteral("first: run 1: not run: the check before the first run found: loopback (127.0.0.1:")),
+    QCOMPARE(o.out.count(QRegularExpression(QStringLiteral("tcp-(send|recv)  frame \\d+ \\(MSS \\d+\\)  reference  [0-9.]+ MB/s"))), 4);
+    QVERIFY2(o.err.contains(QStringLiteral("wirebench-cli: 40 of 44 runs did not succeed"))
+                 && o.err.contains(QStringLiteral("first: run 5: not run: the check before the first run found: loopback (127.0.0.1:")),
              qPrintable(o.err));
     QCOMPARE(o.out.count(QStringLiteral("NOT RUN: the check before the first run found: loopback (127.0.0.1:")), 40);
     QFile f(json);
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QJsonArray results = QJsonDocument::fromJson(f.readAll()).object().value(QLatin1String("results")).toArray();
-    QCOMPARE(results.size(), 40);
+    QCOMPARE(results.size(), 44);
     for (const QJsonValue &v : results) {
         const QJsonObject r = v.toObject();
+        if (r.value(QLatin1String("run_index")).toInt() < 4) {
+            QCOMPARE(r.value(QLatin1String("status")).toString(), QStringLiteral("ok"));
+            QCOMPARE(r.value(QLatin1String("duration_s")).toDouble(), 3.0);
+            QVERIFY(r.value(QLatin1String("protocol")).toString().startsWith(QLatin1String("tcp-")));
+            continue;
+        }
         QCOMPARE(r.value(QLatin1String("status")).toString(), QStringLiteral("not-run"));
         QVERIFY2(r.value(QLatin1String("error")).toString().startsWith(QStringLiteral("not run: the check before the first run found: loopback")),
                  qPrintable(r.value(QLatin1String("error")).toString()));
@@ -127,20 +138,22 @@ void TestCliPreflight::shootoutOnLoopbackShowsEveryProblemFirst()
 void TestCliPreflight::theRestRuns()
 {
     CLITEST_START_DAEMON(m_daemon);
-    // The same plan with tcp-send, which wirebenchd serves: its 10 runs run, the 40 others are kept as not run.
+    // The same plan with tcp-send, which wirebenchd serves: its 10 runs and the reference tcp-recv at both frames
+    // run (the plan's own tcp-send is its reference that way), the 40 others are kept as not run.
     QStringList args = shootout();
     args[args.indexOf(QStringLiteral("smb-read,smb-write,ftp-get,ftp-put"))] = QStringLiteral("tcp-send,smb-read,smb-write,ftp-get,ftp-put");
     args << QStringLiteral("--duration") << QStringLiteral("0.3");
     const clitest::Outcome o = clitest::runCli(args);
     QCOMPARE(o.exitCode, 1);
     const QStringList head = beforeFirstRun(o.out);
-    QVERIFY2(head.first() == QStringLiteral("The check before the first run found 6 problem(s); 40 of 50 runs cannot work:"),
+    QVERIFY2(head.first() == QStringLiteral("The check before the first run found 6 problem(s); 40 of 52 runs cannot work:"),
              qPrintable(o.out));
     QCOMPARE(problemLines(head.join(QLatin1Char('\n'))).size(), 6);
-    QVERIFY2(head.filter(QStringLiteral("Running the other 10 run(s); those 40 are recorded as not run")).size() == 1,
+    QVERIFY2(head.filter(QStringLiteral("Running the other 12 run(s); those 40 are recorded as not run")).size() == 1,
              qPrintable(o.out));
     QCOMPARE(o.out.count(QStringLiteral("NOT RUN")), 40);
     QCOMPARE(o.out.count(QRegularExpression(QStringLiteral("tcp-send  frame \\d+ \\(MSS \\d+\\)  rep \\d/5  [0-9.]+ MB/s"))), 10);
+    QCOMPARE(o.out.count(QRegularExpression(QStringLiteral("tcp-recv  frame \\d+ \\(MSS \\d+\\)  reference  [0-9.]+ MB/s"))), 2);
     QVERIFY2(!o.out.contains(QStringLiteral("FAILED")), qPrintable(o.out));
 }
 
@@ -179,6 +192,26 @@ void TestCliPreflight::skipCheckLeavesItToTheRuns()
         QVERIFY2(error.startsWith(QStringLiteral("not run: same cause as run 1, which repeating cannot cure: lab (127.0.0.1:")),
                  qPrintable(error));
     }
+}
+
+void TestCliPreflight::referenceStreamsOnlyWhereTheServerAnswers()
+{
+    // Nothing serves wirebenchd or FTP on the host's ports: the FTP GET is a problem, the reference streams are not;
+    // the host gets none, and a line says why.
+    const quint16 closed = FileServerFixture::closedPort();
+    const clitest::Outcome o = clitest::runCli(
+        {QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("lab=127.0.0.1:%1").arg(closed), QStringLiteral("--protocol"),
+         QStringLiteral("ftp-get"), QStringLiteral("--reps"), QStringLiteral("1"), QStringLiteral("--file-size"), QStringLiteral("1M"),
+         QStringLiteral("--set"), QStringLiteral("ftp.port=%1").arg(closed), QStringLiteral("--reference-streams"),
+         QStringLiteral("--no-store")});
+    QCOMPARE(o.exitCode, 1);
+    const QStringList head = beforeFirstRun(o.out);
+    QVERIFY2(head.first() == QStringLiteral("No reference TCP stream for lab (127.0.0.1): lab (127.0.0.1:%1): wirebenchd connection "
+                                            "refused: is the server running and listening on port %1?").arg(closed),
+             qPrintable(o.out));
+    QVERIFY2(head.contains(QStringLiteral("The check before the first run found 1 problem(s); 1 of 1 runs cannot work:")), qPrintable(o.out));
+    QCOMPARE(problemLines(o.out).size(), 1);
+    QVERIFY2(!o.out.contains(QStringLiteral("tcp-send")) && !o.out.contains(QStringLiteral("tcp-recv")), qPrintable(o.out));
 }
 
 void TestCliPreflight::healthyPlanShowsNoProblem()

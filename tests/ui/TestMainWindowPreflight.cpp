@@ -55,8 +55,12 @@ private:
     /// The shoot-out preset, with 1 MiB files and reps repetitions; tcp-send ticked too when withTcp.
     static void applyShootout(MainWindow &window, int reps, bool withTcp);
     static QPushButton *button(MainWindow &window, const char *name);
-    /// Runs of the editor's plan for one host (the editor's plan has no hosts: the host list has them).
-    static int runsOf(const TestPlan &p) { return int(p.protocols.size() * p.frameSizes.size()) * p.repetitions; }
+    /// Runs of the editor's plan for one host (the editor's plan has no hosts: the host list has them): the
+    /// plan's own, and the reference streams the shoot-out adds per frame size (TestPlan::referenceProtocols).
+    static int runsOf(const TestPlan &p)
+    {
+        return int(p.protocols.size() * p.frameSizes.size()) * p.repetitions + int(p.referenceProtocols().size() * p.frameSizes.size());
+    }
 
     QTemporaryDir m_dir;
 };
@@ -101,7 +105,10 @@ void TestMainWindowPreflight::shootoutOnLoopbackShowsEveryProblemAtOnce()
     QVERIFY2(window.embeddedPort() > 0, "the embedded responder did not start on 127.0.0.1");
     QCOMPARE(window.hostList()->selectedHosts().size(), 1); // This computer (loopback), as after installing
     applyShootout(window, 5, false);
-    QCOMPARE(runsOf(window.planEditor()->plan()), 40);
+    // 4 transfers x 2 frames x 5, and the reference streams: tcp-send and tcp-recv at 1500 and 9000 B, which the
+    // built-in responder answers.
+    QCOMPARE(window.planEditor()->plan().referenceProtocols(), (QStringList{QStringLiteral("tcp-send"), QStringLiteral("tcp-recv")}));
+    QCOMPARE(runsOf(window.planEditor()->plan()), 40 + 4);
 
     QSignalSpy done(&window, &MainWindow::planDone);
     QSignalSpy started(window.engine(), &Engine::runStarted);
@@ -131,9 +138,10 @@ void TestMainWindowPreflight::shootoutOnLoopbackShowsEveryProblemAtOnce()
     QVERIFY2(rows.at(3).startsWith(QStringLiteral("smb-read: SMB read: no share is set for this host: check the share name")), qPrintable(rows.at(3)));
     QVERIFY2(rows.at(4).startsWith(QStringLiteral("smb-write: SMB connection refused")), qPrintable(rows.at(4)));
     QVERIFY2(rows.at(5).startsWith(QStringLiteral("smb-write: SMB write: no share is set")), qPrintable(rows.at(5)));
-    QVERIFY2(dialog->summaryText().startsWith(QStringLiteral("The check before the first run found 6 problem(s); 40 of 40 runs cannot work. No run can work")),
+    QVERIFY2(dialog->summaryText().startsWith(QStringLiteral("The check before the first run found 6 problem(s); 40 of 44 runs cannot work"))
+                 && dialog->summaryText().contains(QStringLiteral("run the 4 other run(s)")),
              qPrintable(dialog->summaryText()));
-    QCOMPARE(dialog->runRestButton()->text(), QStringLiteral("Keep them as not run"));
+    QCOMPARE(dialog->runRestButton()->text(), QStringLiteral("Run the other 4 run(s)"));
     QVERIFY(!window.engine()->isRunning());
     QCOMPARE(started.size(), 0);
     QCOMPARE(window.resultsTable()->rowCount(), 0);
@@ -149,19 +157,25 @@ void TestMainWindowPreflight::shootoutOnLoopbackShowsEveryProblemAtOnce()
     QCOMPARE(done.size(), 0);
     QCOMPARE(window.resultsTable()->rowCount(), 0);
 
-    // Start again and keep them: the 40 runs are in the results as not run, each with its problem; none ran.
+    // Start again and run the rest: the 4 reference streams run; the 40 transfers are in the results as not run,
+    // each with its problem.
     QTest::mouseClick(start, Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(dialog->isVisible(), 30000);
     QTest::mouseClick(dialog->runRestButton(), Qt::LeftButton);
-    QTRY_COMPARE_WITH_TIMEOUT(done.size(), 1, 60000);
-    QCOMPARE(started.size(), 0);
-    QCOMPARE(window.resultsTable()->rowCount(), 40);
+    QTRY_COMPARE_WITH_TIMEOUT(done.size(), 1, 120000);
+    QCOMPARE(started.size(), 4);
+    QCOMPARE(window.resultsTable()->rowCount(), 44);
     for (const RunResult &r : window.resultsTable()->results()) {
+        if (TestPlan::isReference(r.spec)) {
+            QVERIFY2(r.ok(), qPrintable(r.error));
+            QCOMPARE(r.spec.params.durationMs, TestPlan::kReferenceMs);
+            continue;
+        }
         QCOMPARE(r.status, RunStatus::NotRun);
         QVERIFY2(r.error.startsWith(QStringLiteral("not run: the check before the first run found: This computer (loopback)")),
                  qPrintable(r.error));
     }
-    QVERIFY2(window.runControl()->statusText().startsWith(QStringLiteral("Done. 0 run(s) ok, 0 failed, 40 not run.")),
+    QVERIFY2(window.runControl()->statusText().startsWith(QStringLiteral("Done. 4 run(s) ok, 0 failed, 40 not run.")),
              qPrintable(window.runControl()->statusText()));
 }
 
@@ -173,7 +187,9 @@ void TestMainWindowPreflight::runTheRestKeepsTheOthersAsNotRun()
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QVERIFY2(window.embeddedPort() > 0, "the embedded responder did not start on 127.0.0.1");
     applyShootout(window, 2, true);
-    QCOMPARE(runsOf(window.planEditor()->plan()), 20);
+    // 5 protocols x 2 frames x 2, and the reference tcp-recv at both frames (the plan has its own tcp-send).
+    QCOMPARE(window.planEditor()->plan().referenceProtocols(), QStringList{QStringLiteral("tcp-recv")});
+    QCOMPARE(runsOf(window.planEditor()->plan()), 20 + 2);
 
     QSignalSpy done(&window, &MainWindow::planDone);
     QSignalSpy started(window.engine(), &Engine::runStarted);
@@ -181,22 +197,23 @@ void TestMainWindowPreflight::runTheRestKeepsTheOthersAsNotRun()
     auto *dialog = window.findChild<PreflightDialog *>(QStringLiteral("preflightDialog"));
     QTRY_VERIFY_WITH_TIMEOUT(dialog->isVisible(), 30000);
     QCOMPARE(dialog->table()->rowCount(), 6); // the embedded responder's tcp-send has none
-    QVERIFY2(dialog->summaryText().contains(QStringLiteral("16 of 20 runs cannot work"))
-                 && dialog->summaryText().contains(QStringLiteral("run the 4 other run(s)")),
+    QVERIFY2(dialog->summaryText().contains(QStringLiteral("16 of 22 runs cannot work"))
+                 && dialog->summaryText().contains(QStringLiteral("run the 6 other run(s)")),
              qPrintable(dialog->summaryText()));
-    QCOMPARE(dialog->runRestButton()->text(), QStringLiteral("Run the other 4 run(s)"));
+    QCOMPARE(dialog->runRestButton()->text(), QStringLiteral("Run the other 6 run(s)"));
     QVERIFY(dialog->runRestButton()->isEnabled());
     QCOMPARE(started.size(), 0);
 
     QTest::mouseClick(dialog->runRestButton(), Qt::LeftButton);
     QTRY_COMPARE_WITH_TIMEOUT(done.size(), 1, 120000);
-    QCOMPARE(started.size(), 4); // only tcp-send reached a driver
+    QCOMPARE(started.size(), 6); // only tcp-send and the reference tcp-recv reached a driver
     const RunResultList results = window.resultsTable()->results();
-    QCOMPARE(results.size(), 20);
+    QCOMPARE(results.size(), 22);
     for (int row = 0; row < results.size(); ++row) {
         const RunResult &r = results.at(row);
-        if (r.spec.protocol == QLatin1String("tcp-send")) {
+        if (r.spec.protocol == QLatin1String("tcp-send") || TestPlan::isReference(r.spec)) {
             QVERIFY2(r.ok(), qPrintable(r.error));
+            QCOMPARE(TestPlan::isReference(r.spec), r.spec.protocol == QLatin1String("tcp-recv"));
             continue;
         }
         QCOMPARE(r.status, RunStatus::NotRun);
@@ -205,7 +222,7 @@ void TestMainWindowPreflight::runTheRestKeepsTheOthersAsNotRun()
                      QStringLiteral("not run: the check before the first run found: This computer (loopback) (127.0.0.1:")),
                  qPrintable(window.resultsTable()->item(row, ResultsTable::Error)->text()));
     }
-    QVERIFY2(window.runControl()->statusText().startsWith(QStringLiteral("Done. 4 run(s) ok, 0 failed, 16 not run.")),
+    QVERIFY2(window.runControl()->statusText().startsWith(QStringLiteral("Done. 6 run(s) ok, 0 failed, 16 not run.")),
              qPrintable(window.runControl()->statusText()));
 }
 

@@ -1,5 +1,7 @@
 #include "PlanEditorPanel.h"
 #include "OptionForm.h"
+#include "ReferenceStreamBox.h"
+#include "support/HostRows.h"
 #include "protocols/transfer/TransferSettings.h"
 #include "settings/Config.h"
 
@@ -14,6 +16,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -31,6 +34,7 @@ private slots:
     void repeatOptions();
     void transferSettingsShownAndRoundTrip();
     void shootoutPreset();
+    void referenceOnlyForHostsThatAnswer();
     void netperfMenuPreset();
     void screenshot();
 
@@ -283,13 +287,83 @@ void TestPlanEditor::shootoutPreset()
     windows.address = QStringLiteral("127.0.0.2");
     plan.hosts = {linux_, windows};
     QVERIFY(plan.validate().isEmpty());
-    QCOMPARE(plan.runCount(), 4 * 2 * 5 * 2);
+    // The comparison's 4 x 2 x 5 x 2 = 80 runs, and first the reference streams: one tcp-send and one tcp-recv of
+    // 3 s per host and frame size, 8 in all (the editor was given no hosts to ask, so both get them).
+    QVERIFY(plan.referenceStreams);
+    QCOMPARE(plan.referenceProtocols(), (QStringList{QStringLiteral("tcp-send"), QStringLiteral("tcp-recv")}));
+    QCOMPARE(plan.referenceRunCount(), 2 * 2 * 2);
+    QCOMPARE(plan.runCount(), 4 * 2 * 5 * 2 + 8);
     const QList<RunSpec> runs = plan.expand();
-    QCOMPARE(runs.size(), 80);
+    QCOMPARE(runs.size(), 88);
+    QStringList reference;
+    for (const RunSpec &r : runs.mid(0, 8)) {
+        QVERIFY(TestPlan::isReference(r));
+        QCOMPARE(r.params.durationMs, TestPlan::kReferenceMs);
+        QCOMPARE(r.repetition, 1);
+        reference << r.host.name + QLatin1Char(' ') + r.testKey();
+    }
+    QCOMPARE(reference, (QStringList{QStringLiteral("fs-linux tcp-send @ 1500"), QStringLiteral("fs-linux tcp-recv @ 1500"),
+                                     QStringLiteral("fs-windows tcp-send @ 1500"), QStringLiteral("fs-windows tcp-recv @ 1500"),
+                                     QStringLiteral("fs-linux tcp-send @ 9000"), QStringLiteral("fs-linux tcp-recv @ 9000"),
+                                     QStringLiteral("fs-windows tcp-send @ 9000"), QStringLiteral("fs-windows tcp-recv @ 9000")}));
     QSet<QString> cells;
-    for (const RunSpec &r : runs)
+    for (const RunSpec &r : runs.mid(8)) {
+        QVERIFY(!TestPlan::isReference(r));
+        QVERIFY(plan.protocols.contains(r.protocol));
         cells.insert(r.host.name + r.testKey() + QString::number(r.repetition));
+    }
     QCOMPARE(cells.size(), 80); // every combination once
+}
+
+void TestPlanEditor::referenceOnlyForHostsThatAnswer()
+{
+    // fs-linux's wirebenchd port answers (a listener here), fs-windows' does not (a port just closed), the built-in
+    // loopback host always does: fs-windows gets no reference stream, and the editor says why.
+    QTcpServer listening;
+    QVERIFY(listening.listen(QHostAddress::LocalHost));
+    QTcpServer closed;
+    QVERIFY(closed.listen(QHostAddress::LocalHost));
+    const quint16 closedPort = closed.serverPort();
+    closed.close();
+    Host linux_ = test::namedHost(QStringLiteral("fs-linux"), QStringLiteral("127.0.0.1"), QStringLiteral("Linux"));
+    linux_.port = listening.serverPort();
+    Host windows = test::namedHost(QStringLiteral("fs-windows"), QStringLiteral("127.0.0.1"), QStringLiteral("Windows"));
+    windows.port = closedPort;
+    Host loopback;
+    loopback.name = QStringLiteral("This computer (loopback)");
+    loopback.embedded = true;
+
+    PlanEditorPanel panel(nullptr);
+    panel.applyShootoutPreset();
+    ReferenceStreamBox *box = panel.referenceStreams();
+    QVERIFY(child<QCheckBox>(panel, "referenceStreamsCheck")->isChecked());
+    panel.setHosts({linux_, windows, loopback});
+    QTRY_VERIFY_WITH_TIMEOUT(!box->isProbing(), 10000);
+    TestPlan plan = panel.plan();
+    QCOMPARE(plan.referenceSkipped.size(), 1);
+    const ReferenceSkip &skip = plan.referenceSkipped.first();
+    QCOMPARE(skip.name, QStringLiteral("fs-windows"));
+    QCOMPARE(skip.reason, QStringLiteral("its wirebenchd port %1 does not answer (Connection refused)").arg(closedPort));
+    const QString said = child<QLabel>(panel, "referenceStreamsLabel")->text();
+    QVERIFY2(said.contains(QStringLiteral("No reference stream for fs-windows: its wirebenchd port %1 does not answer "
+                                          "(Connection refused)").arg(closedPort)),
+             qPrintable(said));
+    QVERIFY2(!said.contains(QStringLiteral("fs-linux")), qPrintable(said));
+    // The plan as the window runs it: fs-linux and the loopback host get 2 x 2 reference runs each, fs-windows none.
+    loopback.address = QStringLiteral("127.0.0.1");
+    plan.hosts = {linux_, windows, loopback};
+    QCOMPARE(plan.referenceRunCount(), 8);
+    QStringList got;
+    for (const RunSpec &r : plan.expand())
+        if (TestPlan::isReference(r))
+            got << r.host.name;
+    QCOMPARE(got.count(QStringLiteral("fs-linux")), 4);
+    QCOMPARE(got.count(QStringLiteral("This computer (loopback)")), 4);
+    QCOMPARE(got.count(QStringLiteral("fs-windows")), 0);
+    // Unticked, nothing is added and nothing is said.
+    child<QCheckBox>(panel, "referenceStreamsCheck")->setChecked(false);
+    QVERIFY(!panel.plan().referenceStreams);
+    QVERIFY(!child<QLabel>(panel, "referenceStreamsLabel")->isVisibleTo(&panel));
 }
 
 void TestPlanEditor::netperfMenuPreset()

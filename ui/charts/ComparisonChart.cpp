@@ -5,6 +5,7 @@
 #include "ExportExtras.h"
 #include "GroupedBars.h"
 #include "model/Frame.h"
+#include "plan/TestPlan.h"
 #include "stats/TestSummary.h"
 
 #include <qcustomplot.h>
@@ -205,13 +206,18 @@ void ComparisonChart::clear()
 
 void ComparisonChart::addResult(const RunResult &result)
 {
+    if (TestPlan::isReference(result.spec))
+        return; // a reference stream is in the results table, not in the comparison
     m_results.append(result);
     rebuild();
 }
 
 void ComparisonChart::setResults(const RunResultList &results)
 {
-    m_results = results;
+    m_results.clear();
+    for (const RunResult &r : results)
+        if (!TestPlan::isReference(r.spec))
+            m_results << r;
     rebuild();
 }
 
