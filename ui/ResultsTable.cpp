@@ -70,7 +70,10 @@ void ResultsTable::addResult(const RunResult &result)
     set(Index, QString::number(spec.index + 1), true);
     set(HostName, spec.host.displayName());
     set(Os, spec.host.osLabel.isEmpty() ? result.serverOs : spec.host.osLabel)->setToolTip(result.serverOs);
-    set(Protocol, spec.protocol);
+    QTableWidgetItem *protocol = set(Protocol, spec.protocol);
+    if (const int connections = result.extra.value(QStringLiteral("smb_write_connections")).toInt(); connections > 1)
+        protocol->setToolTip(tr("Written over %1 connections at once, each with one write in flight (smb.write_connections)")
+                                 .arg(connections));
     set(Frame, Frame::frameText(result), true); // the frame its MSS made, and the plan's when they differ
     set(Mss, result.mss > 0 ? QString::number(result.mss) : tr("-"), true);
     set(Repetition, QString::number(spec.repetition), true);

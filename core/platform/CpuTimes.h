@@ -28,7 +28,8 @@ public:
     virtual ~CpuTimes() = default;
     /// Index 0 the whole system, then one entry per logical CPU; empty when the OS gives no figures.
     virtual std::vector<CpuTicks> systemTicks() const = 0;
-    /// User + system seconds of this process, all threads; 0 when unknown.
+    /// User + system seconds of this process, all threads, and of the children it has waited for; 0 when
+    /// unknown.
     virtual double processSeconds() const = 0;
     /// User + system seconds of the calling thread; -1 when the OS cannot tell.
     virtual double threadSeconds() const = 0;

@@ -21,6 +21,7 @@ struct TcpSocketReading
     int advMss = 0;
     std::uint32_t rttUs = 0;
     std::uint32_t totalRetrans = 0;
+    std::uint64_t bytesAcked = 0;  ///< bytes this end sent that the peer acknowledged (0: unknown)
     bool timestamps = false;
 };
 

@@ -93,6 +93,8 @@ QString rowLine(const QString &protocol, double rateBps, int mtu, const RunResul
                        .arg(r.mss);
     if (protocol.startsWith(QLatin1String("smb")))
         line += QStringLiteral("  (untimed warm-up %1 bytes)").arg(r.extra.value(QStringLiteral("smb_warmup_bytes")).toLongLong());
+    if (r.extra.contains(QStringLiteral("smb_write_connections")))
+        line += QStringLiteral("  (%1 connections)").arg(r.extra.value(QStringLiteral("smb_write_connections")).toInt());
     if (attempt > 1)
         line += QStringLiteral("  [attempt %1]").arg(attempt);
     return line;

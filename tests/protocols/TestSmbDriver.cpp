@@ -18,8 +18,37 @@
 
 #include <algorithm>
 
+#include <csignal>
+#include <unistd.h>
+
 using namespace wb;
 using namespace wb::test;
+
+namespace {
+
+/// The write lanes of this process (SmbWriteLanes forks them): children running this very program.
+QList<pid_t> ownLaneProcesses()
+{
+    QList<pid_t> found;
+    const QString self = QFileInfo(QStringLiteral("/proc/self/exe")).symLinkTarget();
+    const QString me = QString::number(::getpid());
+    for (const QString &entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+        bool number = false;
+        const pid_t pid = pid_t(entry.toInt(&number));
+        if (!number)
+            continue;
+        QFile status(QStringLiteral("/proc/%1/status").arg(entry));
+        if (!status.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray text = status.readAll();
+        const bool child = text.contains("\nPPid:\t" + me.toLatin1() + '\n');
+        if (child && QFileInfo(QStringLiteral("/proc/%1/exe").arg(entry)).symLinkTarget() == self)
+            found << pid;
+    }
+    return found;
+}
+
+} // namespace
 
 // The cases every file-transfer driver passes run first (TransferDriverSuite: stop and server lost mid-transfer,
 // full disks, someone else's files, Wirebench's own test file, the FTP server on the SMB port); then SMB's own.
@@ -42,6 +71,9 @@ private slots:
     void warmUpIsUntimedAndRecorded_data();
     void warmUpIsUntimedAndRecorded();
     void writeFromLocalFileByteExact();
+    void writeOverConnectionsByteExact_data();
+    void writeOverConnectionsByteExact();
+    void writeConnectionKilled();
     void mssIsTheDataSegmentSize();
     void wrongPassword();
     void unknownUser();
@@ -54,6 +86,8 @@ private:
     /// Small calls (smb.io_size 256 KiB), so that a run stopped or cut off mid-transfer has made several.
     RunSpec slowSpec(const QString &protocol, const QString &path) const override;
     void checkRefusedToReplace(const RunResult &r) const override;
+    /// A write stopped or cut off mid-transfer went over two connections, whose processes are gone.
+    void checkEndedMidTransfer(const RunResult &r, bool killed) const override;
     void checkWrongService(const RunResult &r) const override;
 };
 
@@ -77,6 +111,13 @@ RunSpec TestSmbDriver::slowSpec(const QString &protocol, const QString &path) co
     RunSpec s = TransferDriverSuite::slowSpec(protocol, path);
     s.host.options.insert(QStringLiteral("smb.io_size"), 256 * 1024);
     return s;
+}
+
+void TestSmbDriver::checkEndedMidTransfer(const RunResult &r, bool) const
+{
+    if (r.spec.protocol == QLatin1String("smb-write"))
+        QCOMPARE(r.extra.value(QStringLiteral("smb_write_connections")).toInt(), 2);
+    QVERIFY(ownLaneProcesses().isEmpty());
 }
 
 void TestSmbDriver::checkRefusedToReplace(const RunResult &r) const
@@ -194,6 +235,68 @@ void TestSmbDriver::writeFromLocalFileByteExact()
     QVERIFY(r.extra.contains(QStringLiteral("verified")));
     QVERIFY(r.extra.value(QStringLiteral("disk_MBps")).toDouble() > 0);
     QCOMPARE(patternMismatchInFile(m_servers->smbRoot() + QStringLiteral("/fromfile.bin"), size), -1);
+}
+
+void TestSmbDriver::writeOverConnectionsByteExact_data()
+{
+    QTest::addColumn<int>("connections");
+    QTest::addColumn<int>("used");
+    QTest::newRow("one") << 1 << 1;
+    QTest::newRow("two (the default)") << 0 << 2;
+    QTest::newRow("three") << 3 << 3;
+    QTest::newRow("nine, at most eight") << 9 << 8;
+}
+
+void TestSmbDriver::writeOverConnectionsByteExact()
+{
+    // Each connection takes the next 1 MiB chunk of one file; together they write it byte for byte, and the
+    // samples add up to it.
+    WB_REQUIRE(m_ready, m_why);
+    QFETCH(int, connections);
+    QFETCH(int, used);
+    const qint64 size = 13 * 1024 * 1024 + 12345;
+    RunSpec s = withHostOption(spec(QStringLiteral("smb-write"), size, QStringLiteral("lanes.bin")), QStringLiteral("smb.io_size"),
+                               1024 * 1024);
+    if (connections > 0)
+        s.host.options.insert(QStringLiteral("smb.write_connections"), connections);
+    const RunResult r = runDriver(s);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(r.extra.value(QStringLiteral("smb_write_connections")).toInt(), used);
+    // The live samples of several connections: the server's acknowledged bytes on them (sock_diag).
+    if (used > 1)
+        QCOMPARE(r.extra.value(QStringLiteral("samples_from")).toString(), QStringLiteral("tcp_bytes_acked"));
+    QCOMPARE(r.bytes, size);
+    QCOMPARE(r.senderBytes, size);
+    QCOMPARE(sampledBytes(r), size);
+    QVERIFY(r.extra.contains(QStringLiteral("verified")));
+    QVERIFY2(r.warnings.isEmpty(), qPrintable(r.warnings.join(QLatin1Char('|'))));
+    QCOMPARE(patternMismatchInFile(m_servers->smbRoot() + QStringLiteral("/lanes.bin"), size), -1);
+    QVERIFY(ownLaneProcesses().isEmpty());
+}
+
+void TestSmbDriver::writeConnectionKilled()
+{
+    // One write connection's process killed from outside: the run fails and says which and how; the other ends.
+    WB_REQUIRE(m_ready, m_why);
+    RunSpec s = rateLimited(spec(QStringLiteral("smb-write"), 64LL * 1024 * 1024, QStringLiteral("lanekill.bin")));
+    s.host.options.insert(QStringLiteral("smb.io_size"), 256 * 1024);
+    TestObserver o;
+    QList<pid_t> lanes;
+    o.onSample = [&](int n) {
+        if (n != 3)
+            return;
+        lanes = ownLaneProcesses();
+        if (!lanes.isEmpty())
+            ::kill(lanes.last(), SIGKILL);
+    };
+    const RunResult r = runDriver(s, o);
+    qInfo("%s", qPrintable(r.error));
+    QCOMPARE(lanes.size(), 2);
+    WB_CHECK(failedWith(r, QStringLiteral("closed_mid_transfer")));
+    QVERIFY2(r.error.contains(QLatin1String("write connection")) && r.error.contains(QLatin1String("ended by signal 9")),
+             qPrintable(r.error));
+    QVERIFY(!r.samples.isEmpty());
+    QVERIFY(ownLaneProcesses().isEmpty());
 }
 
 void TestSmbDriver::mssIsTheDataSegmentSize()

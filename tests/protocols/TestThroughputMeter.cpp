@@ -1,6 +1,7 @@
 // ThroughputMeter with an injected clock: samples on the plan's interval whatever the driver's calls, bytes in
 // the interval in which they arrived, the last sample over its own duration, sums exact.
 #include "protocols/ThroughputMeter.h"
+#include "protocols/ConcurrentSpans.h"
 
 #include <QTest>
 
@@ -61,7 +62,41 @@ private slots:
     void cumulativeCountFeedsTheDifference();
     void trailingWaitIsNoSample();
     void nothingBeforeStartOrAfterFinish();
+    void overlappingCallsAreSummedNotSqueezed();
 };
+
+void TestThroughputMeter::overlappingCallsAreSummedNotSqueezed()
+{
+    // Two connections, each writing 1.2 MB per 200 ms call, half a call apart: together a steady 12 MB/s from
+    // 100 ms on. Reported as they end, each call would be squeezed into the 100 ms since the other ended.
+    Rig rig;
+    ConcurrentSpans spans;
+    const qint64 call = 1200000;
+    // Lane A: 0-200, 200-400, 400-600; lane B: 100-300, 300-500, 500-700 (ms). Flushed each time a call
+    // ends, up to the other lane's last end (its next call starts after it).
+    struct Step
+    {
+        double from, to, settled;
+    };
+    const Step steps[] = {{0, 200, 100}, {100, 300, 200}, {200, 400, 300}, {300, 500, 400}, {400, 600, 500}, {500, 700, 600}};
+    for (const Step &st : steps) {
+        rig.at(st.to);
+        spans.add(call, rig.ns(st.from), rig.ns(st.to));
+        spans.flush(rig.ns(st.settled), rig.meter);
+    }
+    spans.flushAll(rig.meter);
+    QVERIFY(spans.empty());
+    rig.at(700);
+    rig.meter.finish();
+    const SampleList &samples = rig.meter.samples();
+    QCOMPARE(samples.size(), 7);
+    QCOMPARE(sum(samples), 6 * call);
+    // 0-100 ms: lane A alone (0.6 MB); 100-600 ms: both (1.2 MB per 100 ms); 600-700 ms: lane B alone.
+    QCOMPARE(samples.first().bytes, call / 2);
+    for (int i = 1; i < 6; ++i)
+        QCOMPARE(samples.at(i).bytes, call);
+    QCOMPARE(samples.last().bytes, call / 2);
+}
 
 void TestThroughputMeter::intervalsAreTheClocksNotTheCalls_data()
 {

@@ -49,10 +49,16 @@ std::vector<CpuTicks> LinuxCpuTimes::systemTicks() const
 
 double LinuxCpuTimes::processSeconds() const
 {
+    // With the children it has waited for: the SMB driver's write connections are processes of their own
+    // (SmbWriteLanes), reaped within the run.
     rusage ru{};
+    rusage children{};
     if (::getrusage(RUSAGE_SELF, &ru) != 0)
         return 0;
-    return seconds(ru.ru_utime) + seconds(ru.ru_stime);
+    const double own = seconds(ru.ru_utime) + seconds(ru.ru_stime);
+    if (::getrusage(RUSAGE_CHILDREN, &children) != 0)
+        return own;
+    return own + seconds(children.ru_utime) + seconds(children.ru_stime);
 }
 
 double LinuxCpuTimes::threadSeconds() const

@@ -47,6 +47,7 @@ TcpSocketReading readingOf(const nlmsghdr *h)
         s.advMss = int(info.tcpi_advmss);
         s.rttUs = info.tcpi_rtt;
         s.totalRetrans = info.tcpi_total_retrans;
+        s.bytesAcked = info.tcpi_bytes_acked; // 0 from a kernel before 4.1, whose tcp_info ends earlier
         s.timestamps = (info.tcpi_options & TCPI_OPT_TIMESTAMPS) != 0;
     }
     return s;

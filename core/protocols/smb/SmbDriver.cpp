@@ -2,10 +2,12 @@
 
 #include "SmbIoPump.h"
 #include "SmbWriteFeed.h"
+#include "SmbWriteLanes.h"
 #include "identity/IdentityProbeSocket.h"
 #include "identity/SmbIdentityProbe.h"
 #include "net/TcpInfo.h"
 #include "platform/Platform.h"
+#include "protocols/ConcurrentSpans.h"
 #include "protocols/ThroughputMeter.h"
 #include "protocols/transfer/LocalSink.h"
 #include "protocols/transfer/LocalSource.h"
@@ -23,8 +25,10 @@
 
 #include <libsmbclient.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <limits>
 #include <mutex>
 #include <vector>
 
@@ -47,6 +51,12 @@ constexpr qint64 MinIoBytes = 64 * 1024;
 // after one the first timed call still took 54-63 ms (the line needs 34-36 ms), after two about 40 ms, after
 // three 35-39 ms; the whole result rose from 0.97-0.98 to 0.99 of the theory (docs/FRAMES.md).
 constexpr int WarmUpCalls = 3;
+// Connections of a write (smb.write_connections, SmbWriteLanes): with one, each write waits for the server's
+// answer before the next is sent. Measured in the lab at 1 Gbit/s (docs/FRAMES.md): one connection read
+// 0.82-0.94 of the theory on a busy machine where smbclient read 0.96-0.97; two kept the line full.
+constexpr int DefaultWriteConnections = 2;
+// A write connection has this long to connect, log in, open the file and make its untimed first write.
+constexpr int LaneReadyTimeoutMs = 60000;
 
 struct SmbSettings
 {
@@ -59,6 +69,7 @@ struct SmbSettings
     bool warmUp = true;
     int port = 445;
     qint64 ioBytes = DefaultIoBytes;
+    int writeConnections = DefaultWriteConnections;
 
     static SmbSettings fromHost(const Host &host)
     {
@@ -83,6 +94,8 @@ struct SmbSettings
             s.port = 445;
         const qint64 io = o.value(QStringLiteral("smb.io_size"), DefaultIoBytes).toLongLong();
         s.ioBytes = qBound<qint64>(MinIoBytes, io, 64LL * 1024 * 1024);
+        s.writeConnections = qBound(1, o.value(QStringLiteral("smb.write_connections"), DefaultWriteConnections).toInt(),
+                                    SmbWriteLanes::MaxLanes);
         return s;
     }
 
@@ -122,12 +135,43 @@ void authCallback(SMBCCTX *ctx, const char *, const char *, char *wg, int wglen,
     copyField(pw, pwlen, s->password);
 }
 
-/// libsmbclient opens its own sockets: find the one to the server to read its MSS.
-int findServerSocket(const QString &address, int port)
+/// A context for one connection as this host is set: the run's own, and each write lane's.
+SMBCCTX *newContext(SmbSettings *settings)
+{
+    SMBCCTX *ctx = smbc_new_context();
+    if (!ctx)
+        return nullptr;
+    smbc_setDebug(ctx, 0);
+    smbc_setOptionDebugToStderr(ctx, true);
+    smbc_setOptionUserData(ctx, settings);
+    smbc_setFunctionAuthDataWithContext(ctx, authCallback);
+    smbc_setOptionNoAutoAnonymousLogin(ctx, true); // a wrong password must fail, not fall back to guest
+    smbc_setOptionUseKerberos(ctx, false);
+    smbc_setOptionFallbackAfterKerberos(ctx, true);
+    smbc_setTimeout(ctx, 20000);
+    smbc_setPort(ctx, uint16_t(settings->port));
+    smbc_setOptionProtocols(ctx, settings->allowSmb1 ? "NT1" : "SMB2_02", "SMB3");
+    if (!smbc_init_context(ctx)) {
+        smbc_free_context(ctx, 1);
+        return nullptr;
+    }
+    return ctx;
+}
+
+int portOf(const sockaddr_storage &a)
+{
+    return a.ss_family == AF_INET6 ? ntohs(reinterpret_cast<const sockaddr_in6 *>(&a)->sin6_port)
+                                   : ntohs(reinterpret_cast<const sockaddr_in *>(&a)->sin_port);
+}
+
+/// libsmbclient opens its own sockets: find the one to the server (the newest, leaving out those in skip).
+int findServerSocket(const QString &address, int port, const std::vector<int> &skip = {})
 {
     const QHostAddress want(address);
     int found = -1;
     for (const int fd : platform::Platform::processFiles().openDescriptors()) {
+        if (std::find(skip.begin(), skip.end(), fd) != skip.end())
+            continue;
         struct stat st {};
         if (fstat(fd, &st) != 0 || !S_ISSOCK(st.st_mode))
             continue;
@@ -136,9 +180,7 @@ int findServerSocket(const QString &address, int port)
         if (getpeername(fd, reinterpret_cast<sockaddr *>(&peer), &len) != 0)
             continue;
         QHostAddress addr(reinterpret_cast<sockaddr *>(&peer));
-        const int peerPort = peer.ss_family == AF_INET6 ? ntohs(reinterpret_cast<sockaddr_in6 *>(&peer)->sin6_port)
-                                                        : ntohs(reinterpret_cast<sockaddr_in *>(&peer)->sin_port);
-        if (peerPort == port && (want.isNull() || addr.isEqual(want, QHostAddress::TolerantConversion)))
+        if (portOf(peer) == port && (want.isNull() || addr.isEqual(want, QHostAddress::TolerantConversion)))
             found = fd;
     }
     return found;
@@ -191,6 +233,16 @@ private:
     bool reach() override;
     RunResult download(qint64 size) override;
     RunResult upload(qint64 size) override;
+    /// Connections for a write of size bytes: the host's, fewer when the file has fewer chunks.
+    int writeLaneCount(qint64 size) const;
+    /// The timed part of a write over several connections (SmbWriteLanes); m_file open, warmed up.
+    RunResult uploadOverLanes(qint64 size, LocalSource &source, int lanes);
+    /// A lane's child process: its own connection and handle on m_file's file, then chunks until the end.
+    void writeLane(SmbWriteLanes::Lane &lane, const QByteArray &url, LocalSource &source, qint64 size);
+    RunResult lanesFailed(const SmbWriteLanes::Failure &failure);
+    /// The bytes the server acknowledged on the lanes' connections (sock_diag), in *sum; false unless every
+    /// lane's connection was found with a count.
+    bool lanesAcked(const std::vector<int> &ports, qint64 *sum) const;
     void noteSuccess() override;
     /// The end of a timed call's failure (failure: what the pump met) or Stop.
     RunResult pumpFailed(bool stopped, const IoFailure &failure, const QString &during);
@@ -250,25 +302,8 @@ bool SmbRun::checkServer()
 
 bool SmbRun::init()
 {
-    m_ctx = smbc_new_context();
-    if (!m_ctx)
-        return false;
-    smbc_setDebug(m_ctx, 0);
-    smbc_setOptionDebugToStderr(m_ctx, true);
-    smbc_setOptionUserData(m_ctx, &m_smb);
-    smbc_setFunctionAuthDataWithContext(m_ctx, authCallback);
-    smbc_setOptionNoAutoAnonymousLogin(m_ctx, true); // a wrong password must fail, not fall back to guest
-    smbc_setOptionUseKerberos(m_ctx, false);
-    smbc_setOptionFallbackAfterKerberos(m_ctx, true);
-    smbc_setTimeout(m_ctx, 20000);
-    smbc_setPort(m_ctx, uint16_t(m_smb.port));
-    smbc_setOptionProtocols(m_ctx, m_smb.allowSmb1 ? "NT1" : "SMB2_02", "SMB3");
-    if (!smbc_init_context(m_ctx)) {
-        smbc_free_context(m_ctx, 1);
-        m_ctx = nullptr;
-        return false;
-    }
-    return true;
+    m_ctx = newContext(&m_smb);
+    return m_ctx != nullptr;
 }
 
 SMBCFILE *SmbRun::open(int flags, int *err)
@@ -757,6 +792,9 @@ RunResult SmbRun::upload(qint64 size)
         return failErrno(err, QStringLiteral("while creating the file"), true);
     if (!warmUp(size, m_buffer.data(), &source))
         return m_result;
+    m_result.extra.insert(QStringLiteral("smb_write_connections"), 1);
+    if (const int lanes = writeLaneCount(size); lanes > 1)
+        return uploadOverLanes(size, source, lanes);
     auto write = smbc_getFunctionWrite(m_ctx);
     SmbWriteFeed feed(source, size, m_io);
     m_observer.status(QStringLiteral("writing %1").arg(m_smb.path));
@@ -803,6 +841,192 @@ RunResult SmbRun::upload(qint64 size)
     feed.finish();
     noteSourceDisk(source);
     return endUpload(size);
+}
+
+int SmbRun::writeLaneCount(qint64 size) const
+{
+    const qint64 chunks = (size + m_io - 1) / m_io;
+    return int(qBound<qint64>(1, chunks, qint64(m_smb.writeConnections)));
+}
+
+RunResult SmbRun::uploadOverLanes(qint64 size, LocalSource &source, int count)
+{
+    m_observer.status(QStringLiteral("opening %1 connections to write %2").arg(count).arg(m_smb.path));
+    SmbWriteLanes lanes(count, m_io, size);
+    lanes.setRate(m_transfer.maxRateBytesPerSecond);
+    const QByteArray url = m_smb.url(m_spec.host.address);
+    QString why;
+    if (!lanes.start([&](SmbWriteLanes::Lane &lane) { writeLane(lane, url, source, size); }, &why))
+        return fail(TransferFault::LocalError, why + QStringLiteral("; set smb.write_connections to 1 to write over one"));
+    if (!lanes.waitReady(LaneReadyTimeoutMs, [this] { return m_observer.stopRequested(); }))
+        return lanes.failure().failed ? lanesFailed(lanes.failure()) : cancelled();
+    m_observer.status(QStringLiteral("writing %1 over %2 connections").arg(m_smb.path).arg(count));
+    // The live samples: the server's acknowledged bytes on the lanes' connections, read every few ms, as
+    // tcp-send counts (the calls overlap, and how the line was shared among them is not known from their
+    // ends). Without sock_diag, each call's bytes spread over its own time.
+    const std::vector<int> ports = lanes.localPorts();
+    qint64 ackedBase = 0;
+    const bool acked = lanesAcked(ports, &ackedBase);
+    m_meter.start();
+    // The lanes' clock is CLOCK_MONOTONIC, the meter's its own: one offset, read now, turns one into the other.
+    const qint64 toMeter = m_meter.now() - SmbWriteLanes::clockNs();
+    lanes.go();
+    m_result.extra.insert(QStringLiteral("smb_write_connections"), count);
+    m_result.extra.insert(QStringLiteral("samples_from"), acked ? QStringLiteral("tcp_bytes_acked") : QStringLiteral("call_spans"));
+    ConcurrentSpans spans; // the lanes' calls overlap in time
+    const auto take = [&](const SmbWriteLanes::Call &call) {
+        m_moved += call.bytes;
+        if (!acked)
+            spans.add(call.bytes, call.fromNs + toMeter, call.toNs + toMeter);
+    };
+    const auto report = [&](bool end) {
+        qint64 now = 0;
+        if (acked && lanesAcked(ports, &now)) // at most what the calls so far carried (not their headers)
+            m_meter.setReceived(qMin(now - ackedBase, m_moved + lanes.inProgressBytes()));
+        const std::int64_t settled = lanes.settledNs();
+        if (end)
+            spans.flushAll(m_meter);
+        else if (!acked && settled < std::numeric_limits<std::int64_t>::max())
+            spans.flush(settled + toMeter, m_meter);
+        if (end) // a stopped or failed run counts what the server acknowledged, as the samples do
+            m_moved = qMax(m_moved, m_meter.total());
+    };
+    const int waitMs = qBound(5, m_spec.params.sampleIntervalMs / 5, 20);
+    for (bool more = true; more;) {
+        more = lanes.poll(waitMs, take);
+        report(false);
+        if (more && m_observer.stopRequested()) {
+            lanes.stop(); // each lane ends its call in progress
+            lanes.poll(0, take);
+            report(true);
+            fillTiming(m_moved);
+            m_result.senderBytes = m_moved;
+            return cancelled();
+        }
+    }
+    report(true);
+    m_meter.setReceived(m_moved);
+    if (lanes.failure().failed) {
+        fillTiming(m_moved);
+        m_result.senderBytes = m_moved;
+        return lanesFailed(lanes.failure());
+    }
+    // Every lane closed its handle before it said done; this one's close is inside the timed part too.
+    closeFile();
+    fillTiming(m_moved);
+    m_result.senderBytes = m_moved;
+    if (source.isFile()) {
+        DiskClock reads;
+        lanes.sourceReads(&reads.bytes, &reads.nanoseconds);
+        m_result.extra.insert(QStringLiteral("disk_MBps"), reads.megabytesPerSecond());
+    }
+    return endUpload(size);
+}
+
+void SmbRun::writeLane(SmbWriteLanes::Lane &lane, const QByteArray &url, LocalSource &source, qint64 size)
+{
+    const std::vector<int> inherited = platform::Platform::processFiles().openDescriptors();
+    SMBCCTX *ctx = newContext(&m_smb);
+    if (!ctx) {
+        lane.fail(ENOMEM, QStringLiteral("while making a write connection"), false, true);
+        return;
+    }
+    errno = 0;
+    SMBCFILE *file = smbc_getFunctionOpen(ctx)(ctx, url.constData(), O_WRONLY, 0644);
+    if (!file) {
+        lane.fail(errno ? errno : EIO, QStringLiteral("while opening the file on write connection %1").arg(lane.index() + 1), false, true);
+        smbc_free_context(ctx, 1);
+        return;
+    }
+    // The parent reads this connection's acknowledged bytes (sock_diag) for the live samples.
+    if (const int fd = findServerSocket(m_spec.host.address, m_smb.port, inherited); fd >= 0) {
+        sockaddr_storage local{};
+        socklen_t len = sizeof(local);
+        if (getsockname(fd, reinterpret_cast<sockaddr *>(&local), &len) == 0)
+            lane.setLocalPort(portOf(local));
+    }
+    auto write = smbc_getFunctionWrite(ctx);
+    auto seek = smbc_getFunctionLseek(ctx);
+    std::vector<char> buffer(static_cast<size_t>(m_io));
+    qint64 io = m_io;
+    QString error;
+    const auto writeAt = [&](qint64 offset, qint64 length, bool timed) {
+        const std::int64_t read0 = SmbWriteLanes::clockNs();
+        if (!source.reference(buffer.data(), offset, length, &error)) {
+            lane.fail(0, error, true, false);
+            return false;
+        }
+        if (timed && source.isFile())
+            lane.recordSourceRead(length, SmbWriteLanes::clockNs() - read0);
+        if (seek(ctx, file, off_t(offset), SEEK_SET) < 0) {
+            lane.fail(errno, QStringLiteral("while seeking on write connection %1").arg(lane.index() + 1), false, false);
+            return false;
+        }
+        for (qint64 done = 0; done < length;) {
+            const qint64 n = qMin(io, length - done);
+            if (timed)
+                lane.setInProgress(n);
+            const std::int64_t t0 = SmbWriteLanes::clockNs();
+            const ssize_t w = write(ctx, file, buffer.data() + done, size_t(n));
+            if (w <= 0) {
+                lane.fail(w < 0 ? errno : EIO, QStringLiteral("during the write"), false, false);
+                return false;
+            }
+            const std::int64_t t1 = SmbWriteLanes::clockNs();
+            if (timed) {
+                lane.record(w, t0, t1);
+                lane.setInProgress(0);
+                shrinkAfterSlowCall(t1 - t0, &io);
+            }
+            done += w;
+        }
+        return true;
+    };
+    // The untimed first write of this connection (as warmUp() on the run's own): the file's first bytes again.
+    bool ok = !m_smb.warmUp || writeAt(0, qMin(m_io, size), false);
+    if (ok) {
+        lane.ready();
+        ok = lane.waitGo();
+    }
+    for (qint64 offset = 0, length = 0; ok && lane.claim(&offset, &length);)
+        ok = writeAt(offset, length, true);
+    if (smbc_getFunctionClose(ctx)(ctx, file) < 0 && ok)
+        lane.fail(errno ? errno : EIO, QStringLiteral("while closing the file"), false, false);
+    smbc_free_context(ctx, 1);
+}
+
+bool SmbRun::lanesAcked(const std::vector<int> &ports, qint64 *sum) const
+{
+    const QHostAddress host(m_spec.host.address);
+    const bool v4 = host.protocol() == QAbstractSocket::IPv4Protocol;
+    const quint32 host4 = v4 ? host.toIPv4Address() : 0;
+    const Q_IPV6ADDR host6 = host.toIPv6Address();
+    std::string error;
+    size_t found = 0;
+    *sum = 0;
+    for (const platform::TcpSocketReading &r : platform::Platform::socketDiagnostics().establishedTcp(&error)) {
+        if (r.remotePort != m_smb.port || r.bytesAcked == 0 || std::find(ports.begin(), ports.end(), int(r.localPort)) == ports.end())
+            continue;
+        const quint32 remote4 = quint32(r.remote.bytes[0]) << 24 | quint32(r.remote.bytes[1]) << 16
+                                | quint32(r.remote.bytes[2]) << 8 | quint32(r.remote.bytes[3]);
+        const bool same = r.remote.family == platform::IpAddress::Family::V4
+                              ? v4 && remote4 == host4
+                              : !v4 && std::memcmp(r.remote.bytes.data(), host6.c, 16) == 0;
+        if (!same)
+            continue;
+        *sum += qint64(r.bytesAcked);
+        ++found;
+    }
+    return found == ports.size() && std::find(ports.begin(), ports.end(), 0) == ports.end();
+}
+
+RunResult SmbRun::lanesFailed(const SmbWriteLanes::Failure &failure)
+{
+    if (failure.local)
+        return fail(TransferFault::LocalError, failure.text);
+    if (failure.err == 0)
+        return fail(TransferFault::ClosedMidTransfer, failure.text);
+    return failErrno(failure.err, failure.text, failure.opening);
 }
 
 RunResult SmbRun::pumpFailed(bool stopped, const IoFailure &failure, const QString &during)
@@ -855,6 +1079,12 @@ QList<ProtocolInfo> SmbDriver::protocolInfos()
          QStringLiteral("Off: SMB2 and SMB3 only")},
         {QStringLiteral("smb.io_size"), QStringLiteral("SMB I/O size (bytes)"), T::Integer, DefaultIoBytes, {},
          QStringLiteral("Bytes per read or write call")},
+        {QStringLiteral("smb.write_connections"), QStringLiteral("SMB write connections"), T::Integer,
+         DefaultWriteConnections, {},
+         QStringLiteral("Connections a write uses at once, each writing the next chunk of the same file (1 to 8). "
+                        "libsmbclient sends one write at a time per connection and waits for its answer, which "
+                        "leaves the line idle meanwhile; Windows and smbclient keep several writes in flight on "
+                        "one. 1: one connection. Recorded as smb_write_connections")},
         {QStringLiteral("smb.warm_up"), QStringLiteral("Untimed first I/O calls"), T::Bool, true, {},
          QStringLiteral("Three reads or writes of the I/O size from the start of the file before the timing starts "
                         "(as iperf3 -O): a fresh connection's first calls are slow while it ramps up. Their byte "

@@ -1,0 +1,392 @@
+#include "SmbWriteLanes.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <limits>
+#include <new>
+#include <thread>
+
+#include <csignal>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+namespace wb {
+
+namespace {
+
+// Calls a lane may finish before the parent takes them (it does every 10-100 ms): 4096 calls of the smallest
+// I/O size (64 KiB) are 268 MB, more than 10 Gbit/s carries in 100 ms.
+constexpr std::uint32_t RingSize = 4096;
+enum State : int { Starting = 0, Ready = 1, Done = 2, Failed = 3 };
+enum Signal : int { Wait = 0, Go = 1, Stop = 2 };
+// A lane in a call has libsmbclient's timeout (20 s) to end it; then it is killed.
+constexpr int ReapGraceMs = 25000;
+
+void nap(int us)
+{
+    std::this_thread::sleep_for(std::chrono::microseconds(us));
+}
+
+} // namespace
+
+struct SmbWriteLanes::Shared
+{
+    struct Slot
+    {
+        std::atomic<int> state{Starting};
+        int err = 0;
+        bool local = false;
+        bool opening = false;
+        char text[480] = {};
+        std::atomic<std::uint32_t> head{0}; ///< calls the lane wrote
+        std::atomic<std::uint32_t> tail{0}; ///< calls the parent took
+        std::atomic<int> localPort{0};
+        std::atomic<std::int64_t> inProgress{0};
+        std::atomic<std::int64_t> sourceBytes{0};
+        std::atomic<std::int64_t> sourceNs{0};
+        Call ring[RingSize];
+    };
+    std::atomic<std::int64_t> nextChunk{0};
+    std::atomic<std::int64_t> goNs{0};
+    std::atomic<int> signal{Wait};
+    Slot lanes[MaxLanes];
+};
+
+static_assert(std::atomic<int>::is_always_lock_free && std::atomic<std::int64_t>::is_always_lock_free,
+              "the lanes share these between processes");
+
+SmbWriteLanes::SmbWriteLanes(int lanes, qint64 chunkBytes, qint64 totalBytes)
+    : m_lanes(std::clamp(lanes, 1, MaxLanes))
+    , m_chunk(std::max<qint64>(1, chunkBytes))
+    , m_total(totalBytes)
+{
+}
+
+SmbWriteLanes::~SmbWriteLanes()
+{
+    if (!m_shared)
+        return;
+    stop();
+    m_shared->~Shared();
+    ::munmap(m_shared, sizeof(Shared));
+}
+
+std::int64_t SmbWriteLanes::clockNs()
+{
+    timespec ts{};
+    ::clock_gettime(CLOCK_MONOTONIC, &ts);
+    return std::int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+bool SmbWriteLanes::start(const Body &body, QString *error)
+{
+    void *memory = ::mmap(nullptr, sizeof(Shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (memory == MAP_FAILED) {
+        *error = QStringLiteral("no shared memory for the write connections (%1)").arg(QString::fromLocal8Bit(std::strerror(errno)));
+        return false;
+    }
+    m_shared = new (memory) Shared;
+    m_parent = ::getpid();
+    m_tails.assign(size_t(m_lanes), 0);
+    m_lastEnds.assign(size_t(m_lanes), 0);
+    for (int i = 0; i < m_lanes; ++i) {
+        const pid_t pid = ::fork();
+        if (pid == 0) {
+            // The child: a write of a server that died must fail with EPIPE, not end the lane by signal.
+            ::signal(SIGPIPE, SIG_IGN);
+            Lane lane(*this, i);
+            try {
+                body(lane);
+            } catch (...) {
+                lane.fail(0, QStringLiteral("the write connection met an internal error"), true, false);
+            }
+            int expected = Ready;
+            m_shared->lanes[i].state.compare_exchange_strong(expected, Done);
+            expected = Starting;
+            m_shared->lanes[i].state.compare_exchange_strong(expected, Done);
+            ::_exit(0); // nothing of the parent's (atexit, Qt, stdio buffers) runs twice
+        }
+        if (pid < 0) {
+            *error = QStringLiteral("cannot start write connection %1 of %2 (fork: %3)")
+                         .arg(i + 1)
+                         .arg(m_lanes)
+                         .arg(QString::fromLocal8Bit(std::strerror(errno)));
+            stop();
+            return false;
+        }
+        m_pids.push_back(pid);
+    }
+    return true;
+}
+
+bool SmbWriteLanes::waitReady(int timeoutMs, const std::function<bool()> &stopRequested)
+{
+    const std::int64_t deadline = clockNs() + std::int64_t(timeoutMs) * 1000000;
+    for (;;) {
+        int ready = 0;
+        for (int i = 0; i < m_lanes; ++i) {
+            const Shared::Slot &slot = m_shared->lanes[i];
+            const int state = slot.state.load(std::memory_order_acquire);
+            if (state == Failed) {
+                m_failure = {true, i, slot.err, slot.local, slot.opening, QString::fromUtf8(slot.text)};
+                return false;
+            }
+            ready += state == Ready ? 1 : 0;
+        }
+        if (ready == m_lanes)
+            return true;
+        reap(false, 0);
+        if (m_failure.failed || stopRequested())
+            return false;
+        if (clockNs() > deadline) {
+            m_failure = {true, -1, ETIMEDOUT, false, true,
+                         QStringLiteral("while opening the file over %1 connections").arg(m_lanes)};
+            return false;
+        }
+        nap(2000);
+    }
+}
+
+void SmbWriteLanes::go()
+{
+    m_shared->goNs.store(clockNs(), std::memory_order_relaxed);
+    m_shared->signal.store(Go, std::memory_order_release);
+}
+
+bool SmbWriteLanes::poll(int waitMs, const std::function<void(const Call &)> &each)
+{
+    // States first, then the rings: a lane writes its last call before it says Done.
+    const auto allDone = [this] {
+        for (int i = 0; i < m_lanes; ++i) {
+            if (m_shared->lanes[i].state.load(std::memory_order_acquire) < Done)
+                return false;
+        }
+        return true;
+    };
+    for (int slept = 0; slept < waitMs && !allDone(); slept += 5)
+        nap(5000);
+    std::vector<int> states(static_cast<size_t>(m_lanes));
+    for (int i = 0; i < m_lanes; ++i)
+        states[size_t(i)] = m_shared->lanes[i].state.load(std::memory_order_acquire);
+    std::vector<Call> calls;
+    for (int i = 0; i < m_lanes; ++i) {
+        Shared::Slot &slot = m_shared->lanes[i];
+        const std::uint32_t head = slot.head.load(std::memory_order_acquire);
+        for (std::uint32_t &tail = m_tails[size_t(i)]; tail != head; ++tail) {
+            calls.push_back(slot.ring[tail % RingSize]);
+            m_lastEnds[size_t(i)] = std::max(m_lastEnds[size_t(i)], calls.back().toNs);
+        }
+        slot.tail.store(m_tails[size_t(i)], std::memory_order_release);
+    }
+    std::sort(calls.begin(), calls.end(), [](const Call &a, const Call &b) { return a.toNs < b.toNs; });
+    for (const Call &call : calls)
+        each(call);
+    for (int i = 0; i < m_lanes; ++i) {
+        if (states[size_t(i)] == Failed && !m_failure.failed) {
+            const Shared::Slot &slot = m_shared->lanes[i];
+            m_failure = {true, i, slot.err, slot.local, slot.opening, QString::fromUtf8(slot.text)};
+        }
+    }
+    if (m_failure.failed)
+        return false;
+    if (std::all_of(states.begin(), states.end(), [](int s) { return s == Done; })) {
+        reap(true, ReapGraceMs);
+        return false;
+    }
+    reap(false, 0);
+    return !m_failure.failed;
+}
+
+std::int64_t SmbWriteLanes::settledNs() const
+{
+    // A lane's next call starts after its last one ended (it runs one call at a time).
+    std::int64_t settled = std::numeric_limits<std::int64_t>::max();
+    const std::int64_t go = m_shared->goNs.load(std::memory_order_relaxed);
+    for (int i = 0; i < m_lanes; ++i) {
+        if (m_shared->lanes[i].state.load(std::memory_order_acquire) >= Done
+            && m_tails[size_t(i)] == m_shared->lanes[i].head.load(std::memory_order_acquire))
+            continue;
+        settled = std::min(settled, std::max(go, m_lastEnds[size_t(i)]));
+    }
+    return settled;
+}
+
+void SmbWriteLanes::stop()
+{
+    if (!m_shared)
+        return;
+    m_shared->signal.store(Stop, std::memory_order_release);
+    reap(true, ReapGraceMs);
+}
+
+void SmbWriteLanes::reap(bool block, int graceMs)
+{
+    const std::int64_t deadline = clockNs() + std::int64_t(graceMs) * 1000000;
+    for (;;) {
+        bool left = false;
+        for (size_t i = 0; i < m_pids.size(); ++i) {
+            if (m_pids[i] == 0)
+                continue;
+            int status = 0;
+            const pid_t pid = m_pids[i];
+            const pid_t r = ::waitpid(pid, &status, WNOHANG);
+            if (r == pid) {
+                m_pids[i] = 0;
+                noteEnd(int(i), status);
+                continue;
+            }
+            if (r < 0 && errno == ECHILD) { // reaped elsewhere: its state tells
+                m_pids[i] = 0;
+                continue;
+            }
+            left = true;
+        }
+        if (!left || !block)
+            return;
+        if (clockNs() > deadline) {
+            for (pid_t &pid : m_pids) {
+                if (pid == 0)
+                    continue;
+                ::kill(pid, SIGKILL);
+                int status = 0;
+                while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+                }
+                pid = 0;
+            }
+            return;
+        }
+        nap(2000);
+    }
+}
+
+void SmbWriteLanes::noteEnd(int lane, int status)
+{
+    const int state = m_shared->lanes[lane].state.load(std::memory_order_acquire);
+    if (m_failure.failed || state == Done || state == Failed)
+        return;
+    // Ended without saying how: a crash or a kill from outside.
+    const QString how = WIFSIGNALED(status)
+                            ? QStringLiteral("ended by signal %1 (%2)").arg(WTERMSIG(status)).arg(QString::fromLocal8Bit(::strsignal(WTERMSIG(status))))
+                            : QStringLiteral("ended with status %1").arg(WEXITSTATUS(status));
+    m_failure = {true, lane, 0, false, false, QStringLiteral("write connection %1 of %2 %3").arg(lane + 1).arg(m_lanes).arg(how)};
+}
+
+void SmbWriteLanes::sourceReads(qint64 *bytes, qint64 *nanoseconds) const
+{
+    *bytes = 0;
+    *nanoseconds = 0;
+    for (int i = 0; m_shared && i < m_lanes; ++i) {
+        *bytes += m_shared->lanes[i].sourceBytes.load(std::memory_order_acquire);
+        *nanoseconds += m_shared->lanes[i].sourceNs.load(std::memory_order_acquire);
+    }
+}
+
+std::vector<int> SmbWriteLanes::localPorts() const
+{
+    std::vector<int> ports;
+    for (int i = 0; i < m_lanes; ++i)
+        ports.push_back(m_shared->lanes[i].localPort.load(std::memory_order_acquire));
+    return ports;
+}
+
+qint64 SmbWriteLanes::inProgressBytes() const
+{
+    qint64 sum = 0;
+    for (int i = 0; i < m_lanes; ++i)
+        sum += m_shared->lanes[i].inProgress.load(std::memory_order_acquire);
+    return sum;
+}
+
+void SmbWriteLanes::Lane::setLocalPort(int port)
+{
+    m_owner.m_shared->lanes[m_index].localPort.store(port, std::memory_order_release);
+}
+
+void SmbWriteLanes::Lane::setInProgress(qint64 bytes)
+{
+    m_owner.m_shared->lanes[m_index].inProgress.store(bytes, std::memory_order_release);
+}
+
+void SmbWriteLanes::Lane::recordSourceRead(qint64 bytes, std::int64_t nanoseconds)
+{
+    Shared::Slot &slot = m_owner.m_shared->lanes[m_index];
+    slot.sourceBytes.fetch_add(bytes, std::memory_order_relaxed);
+    slot.sourceNs.fetch_add(nanoseconds, std::memory_order_release);
+}
+
+bool SmbWriteLanes::Lane::parentGone() const
+{
+    return ::getppid() != m_owner.m_parent;
+}
+
+bool SmbWriteLanes::Lane::claim(qint64 *offset, qint64 *length)
+{
+    Shared &shared = *m_owner.m_shared;
+    if (shared.signal.load(std::memory_order_acquire) == Stop || parentGone())
+        return false;
+    const std::int64_t chunk = shared.nextChunk.fetch_add(1);
+    const qint64 at = chunk * m_owner.m_chunk;
+    if (at >= m_owner.m_total)
+        return false;
+    *offset = at;
+    *length = std::min(m_owner.m_chunk, m_owner.m_total - at);
+    if (m_owner.m_rate <= 0)
+        return true;
+    const std::int64_t due = shared.goNs.load(std::memory_order_relaxed) + std::int64_t(double(at) / m_owner.m_rate * 1e9);
+    for (std::int64_t now = clockNs(); now < due; now = clockNs()) {
+        if (shared.signal.load(std::memory_order_acquire) == Stop || parentGone())
+            return false;
+        nap(int(std::min<std::int64_t>(due - now, 50000000) / 1000));
+    }
+    return true;
+}
+
+void SmbWriteLanes::Lane::record(qint64 bytes, std::int64_t fromNs, std::int64_t toNs)
+{
+    Shared::Slot &slot = m_owner.m_shared->lanes[m_index];
+    const std::uint32_t head = slot.head.load(std::memory_order_relaxed);
+    while (head - slot.tail.load(std::memory_order_acquire) >= RingSize) {
+        if (parentGone())
+            return;
+        nap(500);
+    }
+    slot.ring[head % RingSize] = {bytes, fromNs, toNs};
+    slot.head.store(head + 1, std::memory_order_release);
+}
+
+void SmbWriteLanes::Lane::ready()
+{
+    int expected = Starting;
+    m_owner.m_shared->lanes[m_index].state.compare_exchange_strong(expected, Ready, std::memory_order_acq_rel);
+}
+
+bool SmbWriteLanes::Lane::waitGo()
+{
+    const std::atomic<int> &signal = m_owner.m_shared->signal;
+    while (signal.load(std::memory_order_acquire) == Wait) {
+        if (parentGone())
+            return false;
+        nap(200);
+    }
+    return signal.load(std::memory_order_acquire) == Go;
+}
+
+void SmbWriteLanes::Lane::fail(int err, const QString &text, bool local, bool opening)
+{
+    Shared::Slot &slot = m_owner.m_shared->lanes[m_index];
+    if (slot.state.load(std::memory_order_acquire) == Failed)
+        return;
+    slot.err = err;
+    slot.local = local;
+    slot.opening = opening;
+    const QByteArray utf8 = text.toUtf8();
+    const size_t n = std::min(sizeof(slot.text) - 1, size_t(utf8.size()));
+    std::memcpy(slot.text, utf8.constData(), n);
+    slot.text[n] = 0;
+    slot.state.store(Failed, std::memory_order_release);
+}
+
+} // namespace wb
