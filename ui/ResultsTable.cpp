@@ -74,6 +74,9 @@ void ResultsTable::addResult(const RunResult &result)
     if (const int connections = result.extra.value(QStringLiteral("smb_write_connections")).toInt(); connections > 1)
         protocol->setToolTip(tr("Written over %1 connections at once, each with one write in flight (smb.write_connections)")
                                  .arg(connections));
+    if (const int connections = result.extra.value(QStringLiteral("smb_read_connections")).toInt(); connections > 1)
+        protocol->setToolTip(tr("Read over %1 connections at once, each reading the next chunk of the file (smb.read_connections)")
+                                 .arg(connections));
     set(Frame, Frame::frameText(result), true); // the frame its MSS made, and the plan's when they differ
     set(Mss, result.mss > 0 ? QString::number(result.mss) : tr("-"), true);
     set(Repetition, QString::number(spec.repetition), true);

@@ -198,7 +198,9 @@ void RunCommand::onPlanStarted(int runCount)
 QString RunCommand::runLine(const RunResult &r) const
 {
     QString mss = r.mss > 0 ? QStringLiteral(" (MSS %1)").arg(r.mss) : QString();
-    if (const int connections = r.extra.value(QStringLiteral("smb_write_connections")).toInt(); connections > 1)
+    const int connections = qMax(r.extra.value(QStringLiteral("smb_write_connections")).toInt(),
+                                 r.extra.value(QStringLiteral("smb_read_connections")).toInt());
+    if (connections > 1)
         mss += QStringLiteral(" over %1 connections").arg(connections);
     // A reference stream is one run, not a repetition of the comparison.
     const QString rep = TestPlan::isReference(r.spec)

@@ -22,6 +22,7 @@ struct TcpSocketReading
     std::uint32_t rttUs = 0;
     std::uint32_t totalRetrans = 0;
     std::uint64_t bytesAcked = 0;  ///< bytes this end sent that the peer acknowledged (0: unknown)
+    std::uint64_t bytesReceived = 0; ///< bytes that arrived from the peer in order (0: unknown)
     bool timestamps = false;
 };
 

@@ -93,8 +93,10 @@ QString rowLine(const QString &protocol, double rateBps, int mtu, const RunResul
                        .arg(r.mss);
     if (protocol.startsWith(QLatin1String("smb")))
         line += QStringLiteral("  (untimed warm-up %1 bytes)").arg(r.extra.value(QStringLiteral("smb_warmup_bytes")).toLongLong());
-    if (r.extra.contains(QStringLiteral("smb_write_connections")))
-        line += QStringLiteral("  (%1 connections)").arg(r.extra.value(QStringLiteral("smb_write_connections")).toInt());
+    for (const QString key : {QStringLiteral("smb_write_connections"), QStringLiteral("smb_read_connections")}) {
+        if (r.extra.contains(key))
+            line += QStringLiteral("  (%1 connections)").arg(r.extra.value(key).toInt());
+    }
     if (attempt > 1)
         line += QStringLiteral("  [attempt %1]").arg(attempt);
     return line;

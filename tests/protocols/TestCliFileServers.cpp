@@ -99,16 +99,17 @@ private slots:
         f.seek(0);
         QVERIFY(!f.readAll().contains(m_servers->password().toUtf8()));
         QVERIFY2(r.out.contains(QStringLiteral("ftp-get")) && r.out.contains(QStringLiteral("smb-write")), qPrintable(r.out));
-        // Each run line names what was used: smb-write's two connections (smb.write_connections), no other's.
-        int writes = 0;
+        // Each run line names what was used: SMB's two connections (smb.write_connections, smb.read_connections),
+        // no FTP run's.
+        int smbRuns = 0;
         for (const QString &line : r.out.split(QLatin1Char('\n'))) {
             if (!line.startsWith(QLatin1String("run ")))
                 continue;
-            const bool write = line.contains(QLatin1String("  smb-write  "));
-            writes += write ? 1 : 0;
-            QVERIFY2(line.contains(QLatin1String(" over 2 connections")) == write, qPrintable(line));
+            const bool smb = line.contains(QLatin1String("  smb-write  ")) || line.contains(QLatin1String("  smb-read  "));
+            smbRuns += smb ? 1 : 0;
+            QVERIFY2(line.contains(QLatin1String(" over 2 connections")) == smb, qPrintable(line));
         }
-        QCOMPARE(writes, 2);
+        QCOMPARE(smbRuns, 4);
         qInfo("%s", qPrintable(r.out.section(QStringLiteral("Summary"), 1).left(900)));
     }
 

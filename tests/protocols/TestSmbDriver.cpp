@@ -13,6 +13,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QThread>
 #include <QtTest>
 
@@ -26,7 +27,7 @@ using namespace wb::test;
 
 namespace {
 
-/// The write lanes of this process (SmbWriteLanes forks them): children running this very program.
+/// The write or read lanes of this process (SmbLanes forks them): children running this very program.
 QList<pid_t> ownLaneProcesses()
 {
     QList<pid_t> found;
@@ -71,9 +72,10 @@ private slots:
     void warmUpIsUntimedAndRecorded_data();
     void warmUpIsUntimedAndRecorded();
     void writeFromLocalFileByteExact();
-    void writeOverConnectionsByteExact_data();
-    void writeOverConnectionsByteExact();
-    void writeConnectionKilled();
+    void overConnectionsByteExact_data();
+    void overConnectionsByteExact();
+    void connectionKilled_data();
+    void connectionKilled();
     void mssIsTheDataSegmentSize();
     void wrongPassword();
     void unknownUser();
@@ -85,9 +87,14 @@ private slots:
 private:
     /// Small calls (smb.io_size 256 KiB), so that a run stopped or cut off mid-transfer has made several.
     RunSpec slowSpec(const QString &protocol, const QString &path) const override;
+    /// 1 MiB chunks: the two read connections hold at most four of them ahead of the sink, so a run that fills
+    /// the local disk has not received the whole 16 MiB (with 4 MiB chunks, loopback brings it all at once).
+    RunSpec localDiskSpec(const QString &path) const override;
     void checkRefusedToReplace(const RunResult &r) const override;
-    /// A write stopped or cut off mid-transfer went over two connections, whose processes are gone.
+    /// A write or read stopped, cut off mid-transfer or failed on the local disk went over two connections,
+    /// whose processes are gone.
     void checkEndedMidTransfer(const RunResult &r, bool killed) const override;
+    void checkLocalDiskFull(const RunResult &r) const override { checkEndedMidTransfer(r, false); }
     void checkWrongService(const RunResult &r) const override;
 };
 
@@ -113,10 +120,15 @@ RunSpec TestSmbDriver::slowSpec(const QString &protocol, const QString &path) co
     return s;
 }
 
+RunSpec TestSmbDriver::localDiskSpec(const QString &path) const
+{
+    return withHostOption(TransferDriverSuite::localDiskSpec(path), QStringLiteral("smb.io_size"), 1024 * 1024);
+}
+
 void TestSmbDriver::checkEndedMidTransfer(const RunResult &r, bool) const
 {
-    if (r.spec.protocol == QLatin1String("smb-write"))
-        QCOMPARE(r.extra.value(QStringLiteral("smb_write_connections")).toInt(), 2);
+    const bool write = r.spec.protocol == QLatin1String("smb-write");
+    QCOMPARE(r.extra.value(write ? QStringLiteral("smb_write_connections") : QStringLiteral("smb_read_connections")).toInt(), 2);
     QVERIFY(ownLaneProcesses().isEmpty());
 }
 
@@ -237,48 +249,72 @@ void TestSmbDriver::writeFromLocalFileByteExact()
     QCOMPARE(patternMismatchInFile(m_servers->smbRoot() + QStringLiteral("/fromfile.bin"), size), -1);
 }
 
-void TestSmbDriver::writeOverConnectionsByteExact_data()
+void TestSmbDriver::overConnectionsByteExact_data()
 {
+    QTest::addColumn<QString>("protocol");
     QTest::addColumn<int>("connections");
     QTest::addColumn<int>("used");
-    QTest::newRow("one") << 1 << 1;
-    QTest::newRow("two (the default)") << 0 << 2;
-    QTest::newRow("three") << 3 << 3;
-    QTest::newRow("nine, at most eight") << 9 << 8;
+    for (const char *protocol : {"smb-write", "smb-read"}) {
+        QTest::addRow("%s, one", protocol) << QString::fromLatin1(protocol) << 1 << 1;
+        QTest::addRow("%s, two (the default)", protocol) << QString::fromLatin1(protocol) << 0 << 2;
+        QTest::addRow("%s, three", protocol) << QString::fromLatin1(protocol) << 3 << 3;
+        QTest::addRow("%s, nine, at most eight", protocol) << QString::fromLatin1(protocol) << 9 << 8;
+    }
 }
 
-void TestSmbDriver::writeOverConnectionsByteExact()
+void TestSmbDriver::overConnectionsByteExact()
 {
-    // Each connection takes the next 1 MiB chunk of one file; together they write it byte for byte, and the
-    // samples add up to it.
+    // Each connection takes the next 1 MiB chunk of one file; together they write it byte for byte, or read it
+    // into a local file byte for byte (and checked against the pattern as it arrives, in the file's order), and
+    // the samples add up to it.
     WB_REQUIRE(m_ready, m_why);
+    QFETCH(QString, protocol);
     QFETCH(int, connections);
     QFETCH(int, used);
+    const bool write = protocol == QLatin1String("smb-write");
+    const QString key = write ? QStringLiteral("smb.write_connections") : QStringLiteral("smb.read_connections");
     const qint64 size = 13 * 1024 * 1024 + 12345;
-    RunSpec s = withHostOption(spec(QStringLiteral("smb-write"), size, QStringLiteral("lanes.bin")), QStringLiteral("smb.io_size"),
-                               1024 * 1024);
+    const QString path = QStringLiteral("lanes-%1.bin").arg(protocol);
+    RunSpec s = withHostOption(spec(protocol, size, path), QStringLiteral("smb.io_size"), 1024 * 1024);
     if (connections > 0)
-        s.host.options.insert(QStringLiteral("smb.write_connections"), connections);
+        s.host.options.insert(key, connections);
+    const QString local = m_servers->scratch() + QStringLiteral("/lanes-sink.bin");
+    if (!write) {
+        QFile::remove(local);
+        s.params.options.insert(QLatin1String(TransferSettings::SinkKey), QStringLiteral("file"));
+        s.params.options.insert(QLatin1String(TransferSettings::LocalPathKey), local);
+    }
     const RunResult r = runDriver(s);
     QVERIFY2(r.ok(), qPrintable(r.error));
-    QCOMPARE(r.extra.value(QStringLiteral("smb_write_connections")).toInt(), used);
-    // The live samples of several connections: the server's acknowledged bytes on them (sock_diag).
+    QCOMPARE(r.extra.value(write ? QStringLiteral("smb_write_connections") : QStringLiteral("smb_read_connections")).toInt(), used);
+    // The live samples of several connections: the receiver's count on them (sock_diag).
     if (used > 1)
-        QCOMPARE(r.extra.value(QStringLiteral("samples_from")).toString(), QStringLiteral("tcp_bytes_acked"));
+        QCOMPARE(r.extra.value(QStringLiteral("samples_from")).toString(),
+                 write ? QStringLiteral("tcp_bytes_acked") : QStringLiteral("tcp_bytes_received"));
     QCOMPARE(r.bytes, size);
     QCOMPARE(r.senderBytes, size);
     QCOMPARE(sampledBytes(r), size);
     QVERIFY(r.extra.contains(QStringLiteral("verified")));
     QVERIFY2(r.warnings.isEmpty(), qPrintable(r.warnings.join(QLatin1Char('|'))));
-    QCOMPARE(patternMismatchInFile(m_servers->smbRoot() + QStringLiteral("/lanes.bin"), size), -1);
+    QCOMPARE(patternMismatchInFile(m_servers->smbRoot() + QLatin1Char('/') + path, size), -1);
+    if (!write)
+        QCOMPARE(patternMismatchInFile(local, size), -1);
     QVERIFY(ownLaneProcesses().isEmpty());
 }
 
-void TestSmbDriver::writeConnectionKilled()
+void TestSmbDriver::connectionKilled_data()
 {
-    // One write connection's process killed from outside: the run fails and says which and how; the other ends.
+    QTest::addColumn<QString>("protocol");
+    QTest::newRow("write") << QStringLiteral("smb-write");
+    QTest::newRow("read") << QStringLiteral("smb-read");
+}
+
+void TestSmbDriver::connectionKilled()
+{
+    // One connection's process killed from outside: the run fails and says which and how; the other ends.
     WB_REQUIRE(m_ready, m_why);
-    RunSpec s = rateLimited(spec(QStringLiteral("smb-write"), 64LL * 1024 * 1024, QStringLiteral("lanekill.bin")));
+    QFETCH(QString, protocol);
+    RunSpec s = rateLimited(spec(protocol, 64LL * 1024 * 1024, QStringLiteral("lanekill.bin")));
     s.host.options.insert(QStringLiteral("smb.io_size"), 256 * 1024);
     TestObserver o;
     QList<pid_t> lanes;
@@ -293,7 +329,8 @@ void TestSmbDriver::writeConnectionKilled()
     qInfo("%s", qPrintable(r.error));
     QCOMPARE(lanes.size(), 2);
     WB_CHECK(failedWith(r, QStringLiteral("closed_mid_transfer")));
-    QVERIFY2(r.error.contains(QLatin1String("write connection")) && r.error.contains(QLatin1String("ended by signal 9")),
+    const QString verb = protocol == QLatin1String("smb-write") ? QStringLiteral("write") : QStringLiteral("read");
+    QVERIFY2(QRegularExpression(QStringLiteral("%1 connection [12] of 2 ended by signal 9 ").arg(verb)).match(r.error).hasMatch(),
              qPrintable(r.error));
     QVERIFY(!r.samples.isEmpty());
     QVERIFY(ownLaneProcesses().isEmpty());

@@ -79,11 +79,14 @@ QString failedWith(const RunResult &r, const QString &fault)
     return {};
 }
 
-QString localDiskFullProblem(RunSpec s, const QString &errorStart)
+QString localDiskFullProblem(RunSpec s, const QString &errorStart, RunResult *ran)
 {
     sinkToFile(s, QStringLiteral("/dev/full"));
     TestObserver o;
-    return faultProblem(runDriver(s, o), QStringLiteral("local_disk_full"), errorStart,
+    const RunResult r = runDriver(s, o);
+    if (ran)
+        *ran = r;
+    return faultProblem(r, QStringLiteral("local_disk_full"), errorStart,
                         QStringLiteral("the local disk is full while writing /dev/full"), s.params.fileSizeBytes);
 }
 
@@ -211,12 +214,14 @@ QString keepsForeignFileProblem(const std::function<RunSpec(const QString &path)
     return {};
 }
 
-QString fullLocalDiskProblem(RunSpec s, const SmallLocalDisk &disk, const QString &errorStart)
+QString fullLocalDiskProblem(RunSpec s, const SmallLocalDisk &disk, const QString &errorStart, RunResult *ran)
 {
     const QString local = disk.path() + QStringLiteral("/download.bin");
     sinkToFile(s, local);
     TestObserver o;
     const RunResult r = runDriver(s, o);
+    if (ran)
+        *ran = r;
     const QString problem = faultProblem(r, QStringLiteral("local_disk_full"),
                                          errorStart + QStringLiteral("the local disk is full while writing %1 (").arg(local),
                                          QStringLiteral("B received); the partial file was removed: free space on this computer"),

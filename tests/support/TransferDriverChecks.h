@@ -39,8 +39,9 @@ RunSpec rateLimited(RunSpec s);
 
 /// r failed with extra.fault == fault (its error is logged).
 QString failedWith(const RunResult &r, const QString &fault);
-/// s, a 16 MiB GET/read into /dev/full, fails with local_disk_full, its error starting with errorStart and saying so.
-QString localDiskFullProblem(RunSpec s, const QString &errorStart);
+/// s, a 16 MiB GET/read into /dev/full, fails with local_disk_full, its error starting with errorStart and saying so;
+/// the run in *ran when given.
+QString localDiskFullProblem(RunSpec s, const QString &errorStart, RunResult *ran = nullptr);
 
 /// The rows of a "foreign file is read as it is" test: path (in the server's root) and readOnly (a root-owned folder).
 void foreignFileRows();
@@ -65,8 +66,9 @@ QString replacesOwnTestFileProblem(const std::function<RunSpec(qint64 size)> &sp
 QString keepsForeignFileProblem(const std::function<RunSpec(const QString &path)> &specOfPath, const QString &root,
                                 const QString &user, const QString &errorStart);
 /// s, a 16 MiB GET/read into download.bin on disk (4 MiB), fails with local_disk_full: its error starts with
-/// errorStart + "the local disk is full while writing <file> (" and removes the partial file, freeing the disk.
-QString fullLocalDiskProblem(RunSpec s, const SmallLocalDisk &disk, const QString &errorStart);
+/// errorStart + "the local disk is full while writing <file> (" and removes the partial file, freeing the disk; the
+/// run in *ran when given.
+QString fullLocalDiskProblem(RunSpec s, const SmallLocalDisk &disk, const QString &errorStart, RunResult *ran = nullptr);
 
 } // namespace wb::test
 

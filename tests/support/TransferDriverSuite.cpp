@@ -28,7 +28,14 @@ RunSpec TransferDriverSuite::slowSpec(const QString &protocol, const QString &pa
     return rateLimited(spec(protocol, 64LL * 1024 * 1024, path));
 }
 
+RunSpec TransferDriverSuite::localDiskSpec(const QString &path) const
+{
+    return spec(m_family.read, 16LL * 1024 * 1024, path);
+}
+
 void TransferDriverSuite::checkEndedMidTransfer(const RunResult &, bool) const {}
+
+void TransferDriverSuite::checkLocalDiskFull(const RunResult &) const {}
 
 void TransferDriverSuite::checkReplaced(const RunResult &, const RunResult &) const {}
 
@@ -120,8 +127,10 @@ void TransferDriverSuite::remoteDiskFull()
 void TransferDriverSuite::localDiskFull()
 {
     WB_REQUIRE(m_ready, m_why);
-    const RunSpec s = spec(m_family.read, 16LL * 1024 * 1024, QStringLiteral("to-full.bin"));
-    WB_CHECK(localDiskFullProblem(s, errorStart(true)));
+    const RunSpec s = localDiskSpec(QStringLiteral("to-full.bin"));
+    RunResult r;
+    WB_CHECK(localDiskFullProblem(s, errorStart(true), &r));
+    checkLocalDiskFull(r);
 }
 
 void TransferDriverSuite::readsForeignFileAsItIs_data()
@@ -181,8 +190,10 @@ void TransferDriverSuite::fullLocalDiskKeepsNoPartialFile()
     QString why;
     const QString mountPoint = m_servers->scratch() + (m_family.ftp ? QStringLiteral("/small-ftp") : QStringLiteral("/small-smb"));
     WB_REQUIRE(disk.mount(mountPoint, 4LL * 1024 * 1024, &why), why);
-    const RunSpec s = spec(m_family.read, 16LL * 1024 * 1024, QStringLiteral("to-small-disk.bin"));
-    WB_CHECK(fullLocalDiskProblem(s, disk, errorStart(true)));
+    const RunSpec s = localDiskSpec(QStringLiteral("to-small-disk.bin"));
+    RunResult r;
+    WB_CHECK(fullLocalDiskProblem(s, disk, errorStart(true), &r));
+    checkLocalDiskFull(r);
 }
 
 void TransferDriverSuite::writeKeepsForeignFile()

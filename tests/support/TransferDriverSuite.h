@@ -48,8 +48,12 @@ protected:
     RunSpec spec(const QString &protocol, qint64 size, const QString &path) const;
     /// spec() of 64 MiB at path, slow enough (rateLimited) to be stopped, or lose its server, mid-transfer.
     virtual RunSpec slowSpec(const QString &protocol, const QString &path) const;
+    /// The 16 MiB read at path of the local-disk-full cases.
+    virtual RunSpec localDiskSpec(const QString &path) const;
     /// What the family checks more of a run that was stopped (killed false) or lost its server mid-transfer.
     virtual void checkEndedMidTransfer(const RunResult &r, bool killed) const;
+    /// ... of a read that filled the local disk (/dev/full, or a small disk whose partial file went).
+    virtual void checkLocalDiskFull(const RunResult &r) const;
     /// ... of the two runs that seeded and then replaced Wirebench's own test file.
     virtual void checkReplaced(const RunResult &small, const RunResult &big) const;
     /// ... of the error of a read whose test file of another size the server refused to replace.

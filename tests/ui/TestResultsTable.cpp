@@ -36,6 +36,7 @@ private slots:
     void trustColumns();
     void warningIcon();
     void notRunGreyWithReason();
+    void smbConnectionsInTooltip();
 };
 
 void TestResultsTable::trustColumns()
@@ -106,6 +107,30 @@ void TestResultsTable::notRunGreyWithReason()
         QCOMPARE(grey.green(), grey.blue());
     }
     QVERIFY(table.item(1, ResultsTable::Frame)->toolTip().contains(QStringLiteral("path MTU")));
+}
+
+void TestResultsTable::smbConnectionsInTooltip()
+{
+    // An SMB write or read over several connections says so on its protocol; one connection, nothing.
+    ResultsTable table;
+    const struct
+    {
+        const char *protocol;
+        const char *key;
+        int connections;
+        QString tooltip;
+    } rows[] = {{"smb-write", "smb_write_connections", 2,
+                 QStringLiteral("Written over 2 connections at once, each with one write in flight (smb.write_connections)")},
+                {"smb-read", "smb_read_connections", 3,
+                 QStringLiteral("Read over 3 connections at once, each reading the next chunk of the file (smb.read_connections)")},
+                {"smb-read", "smb_read_connections", 1, QString()}};
+    for (const auto &row : rows) {
+        RunResult r = run();
+        r.spec.protocol = QString::fromLatin1(row.protocol);
+        r.extra.insert(QString::fromLatin1(row.key), row.connections);
+        table.addResult(r);
+        QCOMPARE(table.item(table.rowCount() - 1, ResultsTable::Protocol)->toolTip(), row.tooltip);
+    }
 }
 
 QTEST_MAIN(TestResultsTable)

@@ -49,8 +49,8 @@ std::vector<CpuTicks> LinuxCpuTimes::systemTicks() const
 
 double LinuxCpuTimes::processSeconds() const
 {
-    // With the children it has waited for: the SMB driver's write connections are processes of their own
-    // (SmbWriteLanes), reaped within the run.
+    // With the children it has waited for: the SMB driver's write and read connections are processes of their
+    // own (SmbLanes), reaped within the run.
     rusage ru{};
     rusage children{};
     if (::getrusage(RUSAGE_SELF, &ru) != 0)

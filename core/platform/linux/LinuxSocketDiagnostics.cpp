@@ -48,6 +48,7 @@ TcpSocketReading readingOf(const nlmsghdr *h)
         s.rttUs = info.tcpi_rtt;
         s.totalRetrans = info.tcpi_total_retrans;
         s.bytesAcked = info.tcpi_bytes_acked; // 0 from a kernel before 4.1, whose tcp_info ends earlier
+        s.bytesReceived = info.tcpi_bytes_received; // the same
         s.timestamps = (info.tcpi_options & TCPI_OPT_TIMESTAMPS) != 0;
     }
     return s;

@@ -1,4 +1,4 @@
-#include "SmbWriteLanes.h"
+#include "SmbLanes.h"
 
 #include <algorithm>
 #include <chrono>
@@ -17,7 +17,7 @@ namespace wb {
 
 namespace {
 
-// Calls a lane may finish before the parent takes them (it does every 10-100 ms): 4096 calls of the smallest
+// Calls a lane may finish before the parent takes them (it does every 5-100 ms): 4096 calls of the smallest
 // I/O size (64 KiB) are 268 MB, more than 10 Gbit/s carries in 100 ms.
 constexpr std::uint32_t RingSize = 4096;
 enum State : int { Starting = 0, Ready = 1, Done = 2, Failed = 3 };
@@ -32,8 +32,15 @@ void nap(int us)
 
 } // namespace
 
-struct SmbWriteLanes::Shared
+struct SmbLanes::Shared
 {
+    /// One of a read lane's buffers: full once the lane has read its chunk, free again once the parent took it.
+    struct Buffer
+    {
+        std::atomic<int> full{0};
+        std::int64_t offset = 0;
+        std::int64_t length = 0;
+    };
     struct Slot
     {
         std::atomic<int> state{Starting};
@@ -47,6 +54,7 @@ struct SmbWriteLanes::Shared
         std::atomic<std::int64_t> inProgress{0};
         std::atomic<std::int64_t> sourceBytes{0};
         std::atomic<std::int64_t> sourceNs{0};
+        Buffer buffers[BuffersPerLane];
         Call ring[RingSize];
     };
     std::atomic<std::int64_t> nextChunk{0};
@@ -58,50 +66,70 @@ struct SmbWriteLanes::Shared
 static_assert(std::atomic<int>::is_always_lock_free && std::atomic<std::int64_t>::is_always_lock_free,
               "the lanes share these between processes");
 
-SmbWriteLanes::SmbWriteLanes(int lanes, qint64 chunkBytes, qint64 totalBytes)
-    : m_lanes(std::clamp(lanes, 1, MaxLanes))
+SmbLanes::SmbLanes(Direction direction, int lanes, qint64 chunkBytes, qint64 totalBytes)
+    : m_direction(direction)
+    , m_lanes(std::clamp(lanes, 1, MaxLanes))
     , m_chunk(std::max<qint64>(1, chunkBytes))
     , m_total(totalBytes)
 {
 }
 
-SmbWriteLanes::~SmbWriteLanes()
+SmbLanes::~SmbLanes()
 {
     if (!m_shared)
         return;
     stop();
     m_shared->~Shared();
     ::munmap(m_shared, sizeof(Shared));
+    if (m_data)
+        ::munmap(m_data, m_dataBytes);
 }
 
-std::int64_t SmbWriteLanes::clockNs()
+std::int64_t SmbLanes::clockNs()
 {
     timespec ts{};
     ::clock_gettime(CLOCK_MONOTONIC, &ts);
     return std::int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
-bool SmbWriteLanes::start(const Body &body, QString *error)
+QString SmbLanes::verb() const
 {
-    void *memory = ::mmap(nullptr, sizeof(Shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (memory == MAP_FAILED) {
-        *error = QStringLiteral("no shared memory for the write connections (%1)").arg(QString::fromLocal8Bit(std::strerror(errno)));
+    return m_direction == Direction::Read ? QStringLiteral("read") : QStringLiteral("write");
+}
+
+bool SmbLanes::start(const Body &body, QString *error)
+{
+    const auto sharedMemory = [this, error](size_t bytes) -> void * {
+        void *memory = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (memory != MAP_FAILED)
+            return memory;
+        *error = QStringLiteral("no shared memory for the %1 connections (%2)").arg(verb(), QString::fromLocal8Bit(std::strerror(errno)));
+        return nullptr;
+    };
+    void *memory = sharedMemory(sizeof(Shared));
+    if (!memory)
         return false;
-    }
     m_shared = new (memory) Shared;
+    if (m_direction == Direction::Read) {
+        m_dataBytes = size_t(m_lanes) * BuffersPerLane * size_t(m_chunk);
+        m_data = static_cast<char *>(sharedMemory(m_dataBytes));
+        if (!m_data)
+            return false;
+    }
     m_parent = ::getpid();
     m_tails.assign(size_t(m_lanes), 0);
     m_lastEnds.assign(size_t(m_lanes), 0);
+    m_taken.assign(size_t(m_lanes), 0);
     for (int i = 0; i < m_lanes; ++i) {
         const pid_t pid = ::fork();
         if (pid == 0) {
-            // The child: a write of a server that died must fail with EPIPE, not end the lane by signal.
+            // The child: a call to a server that died must fail with EPIPE, not end the lane by signal.
             ::signal(SIGPIPE, SIG_IGN);
             Lane lane(*this, i);
             try {
                 body(lane);
             } catch (...) {
-                lane.fail(0, QStringLiteral("the write connection met an internal error"), true, false);
+                lane.fail(0, QStringLiteral("the %1 met an internal error").arg(lane.name()), true, false);
             }
             int expected = Ready;
             m_shared->lanes[i].state.compare_exchange_strong(expected, Done);
@@ -110,7 +138,8 @@ bool SmbWriteLanes::start(const Body &body, QString *error)
             ::_exit(0); // nothing of the parent's (atexit, Qt, stdio buffers) runs twice
         }
         if (pid < 0) {
-            *error = QStringLiteral("cannot start write connection %1 of %2 (fork: %3)")
+            *error = QStringLiteral("cannot start %1 connection %2 of %3 (fork: %4)")
+                         .arg(verb())
                          .arg(i + 1)
                          .arg(m_lanes)
                          .arg(QString::fromLocal8Bit(std::strerror(errno)));
@@ -122,16 +151,21 @@ bool SmbWriteLanes::start(const Body &body, QString *error)
     return true;
 }
 
-bool SmbWriteLanes::waitReady(int timeoutMs, const std::function<bool()> &stopRequested)
+SmbLanes::Failure SmbLanes::failureOf(int lane) const
+{
+    const Shared::Slot &slot = m_shared->lanes[lane];
+    return {true, lane, slot.err, slot.local, slot.opening, QString::fromUtf8(slot.text)};
+}
+
+bool SmbLanes::waitReady(int timeoutMs, const std::function<bool()> &stopRequested)
 {
     const std::int64_t deadline = clockNs() + std::int64_t(timeoutMs) * 1000000;
     for (;;) {
         int ready = 0;
         for (int i = 0; i < m_lanes; ++i) {
-            const Shared::Slot &slot = m_shared->lanes[i];
-            const int state = slot.state.load(std::memory_order_acquire);
+            const int state = m_shared->lanes[i].state.load(std::memory_order_acquire);
             if (state == Failed) {
-                m_failure = {true, i, slot.err, slot.local, slot.opening, QString::fromUtf8(slot.text)};
+                m_failure = failureOf(i);
                 return false;
             }
             ready += state == Ready ? 1 : 0;
@@ -150,13 +184,13 @@ bool SmbWriteLanes::waitReady(int timeoutMs, const std::function<bool()> &stopRe
     }
 }
 
-void SmbWriteLanes::go()
+void SmbLanes::go()
 {
     m_shared->goNs.store(clockNs(), std::memory_order_relaxed);
     m_shared->signal.store(Go, std::memory_order_release);
 }
 
-bool SmbWriteLanes::poll(int waitMs, const std::function<void(const Call &)> &each)
+bool SmbLanes::poll(int waitMs, const std::function<void(const Call &)> &each)
 {
     // States first, then the rings: a lane writes its last call before it says Done.
     const auto allDone = [this] {
@@ -166,7 +200,8 @@ bool SmbWriteLanes::poll(int waitMs, const std::function<void(const Call &)> &ea
         }
         return true;
     };
-    for (int slept = 0; slept < waitMs && !allDone(); slept += 5)
+    qint64 length = 0;
+    for (int slept = 0; slept < waitMs && !allDone() && !nextChunk(&length); slept += 5)
         nap(5000);
     std::vector<int> states(static_cast<size_t>(m_lanes));
     for (int i = 0; i < m_lanes; ++i)
@@ -185,10 +220,8 @@ bool SmbWriteLanes::poll(int waitMs, const std::function<void(const Call &)> &ea
     for (const Call &call : calls)
         each(call);
     for (int i = 0; i < m_lanes; ++i) {
-        if (states[size_t(i)] == Failed && !m_failure.failed) {
-            const Shared::Slot &slot = m_shared->lanes[i];
-            m_failure = {true, i, slot.err, slot.local, slot.opening, QString::fromUtf8(slot.text)};
-        }
+        if (states[size_t(i)] == Failed && !m_failure.failed)
+            m_failure = failureOf(i);
     }
     if (m_failure.failed)
         return false;
@@ -200,7 +233,43 @@ bool SmbWriteLanes::poll(int waitMs, const std::function<void(const Call &)> &ea
     return !m_failure.failed;
 }
 
-std::int64_t SmbWriteLanes::settledNs() const
+char *SmbLanes::buffer(int lane, std::uint32_t n) const
+{
+    return m_data + (size_t(lane) * BuffersPerLane + n % BuffersPerLane) * size_t(m_chunk);
+}
+
+const char *SmbLanes::nextChunk(qint64 *length)
+{
+    // Each lane claims its chunks in the file's order and fills its buffers in turn, and the parent takes the
+    // chunks in the file's order: the next one is at the front of its lane's buffers.
+    m_nextLane = -1;
+    if (!m_data || m_endedEarly || m_nextOffset >= m_total)
+        return nullptr;
+    for (int i = 0; i < m_lanes; ++i) {
+        const Shared::Buffer &b = m_shared->lanes[i].buffers[m_taken[size_t(i)] % BuffersPerLane];
+        if (b.full.load(std::memory_order_acquire) == 1 && b.offset == m_nextOffset) {
+            m_nextLane = i;
+            *length = b.length;
+            return buffer(i, m_taken[size_t(i)]);
+        }
+    }
+    return nullptr;
+}
+
+void SmbLanes::release()
+{
+    if (m_nextLane < 0)
+        return;
+    const int lane = m_nextLane;
+    Shared::Buffer &b = m_shared->lanes[lane].buffers[m_taken[size_t(lane)] % BuffersPerLane];
+    m_endedEarly = b.length < std::min(m_chunk, m_total - m_nextOffset);
+    m_nextOffset += m_chunk;
+    ++m_taken[size_t(lane)];
+    m_nextLane = -1;
+    b.full.store(0, std::memory_order_release);
+}
+
+std::int64_t SmbLanes::settledNs() const
 {
     // A lane's next call starts after its last one ended (it runs one call at a time).
     std::int64_t settled = std::numeric_limits<std::int64_t>::max();
@@ -214,7 +283,7 @@ std::int64_t SmbWriteLanes::settledNs() const
     return settled;
 }
 
-void SmbWriteLanes::stop()
+void SmbLanes::stop()
 {
     if (!m_shared)
         return;
@@ -222,7 +291,7 @@ void SmbWriteLanes::stop()
     reap(true, ReapGraceMs);
 }
 
-void SmbWriteLanes::reap(bool block, int graceMs)
+void SmbLanes::reap(bool block, int graceMs)
 {
     const std::int64_t deadline = clockNs() + std::int64_t(graceMs) * 1000000;
     for (;;) {
@@ -262,7 +331,7 @@ void SmbWriteLanes::reap(bool block, int graceMs)
     }
 }
 
-void SmbWriteLanes::noteEnd(int lane, int status)
+void SmbLanes::noteEnd(int lane, int status)
 {
     const int state = m_shared->lanes[lane].state.load(std::memory_order_acquire);
     if (m_failure.failed || state == Done || state == Failed)
@@ -271,10 +340,10 @@ void SmbWriteLanes::noteEnd(int lane, int status)
     const QString how = WIFSIGNALED(status)
                             ? QStringLiteral("ended by signal %1 (%2)").arg(WTERMSIG(status)).arg(QString::fromLocal8Bit(::strsignal(WTERMSIG(status))))
                             : QStringLiteral("ended with status %1").arg(WEXITSTATUS(status));
-    m_failure = {true, lane, 0, false, false, QStringLiteral("write connection %1 of %2 %3").arg(lane + 1).arg(m_lanes).arg(how)};
+    m_failure = {true, lane, 0, false, false, QStringLiteral("%1 %2").arg(Lane(*this, lane).name(), how)};
 }
 
-void SmbWriteLanes::sourceReads(qint64 *bytes, qint64 *nanoseconds) const
+void SmbLanes::sourceReads(qint64 *bytes, qint64 *nanoseconds) const
 {
     *bytes = 0;
     *nanoseconds = 0;
@@ -284,7 +353,7 @@ void SmbWriteLanes::sourceReads(qint64 *bytes, qint64 *nanoseconds) const
     }
 }
 
-std::vector<int> SmbWriteLanes::localPorts() const
+std::vector<int> SmbLanes::localPorts() const
 {
     std::vector<int> ports;
     for (int i = 0; i < m_lanes; ++i)
@@ -292,7 +361,7 @@ std::vector<int> SmbWriteLanes::localPorts() const
     return ports;
 }
 
-qint64 SmbWriteLanes::inProgressBytes() const
+qint64 SmbLanes::inProgressBytes() const
 {
     qint64 sum = 0;
     for (int i = 0; i < m_lanes; ++i)
@@ -300,32 +369,37 @@ qint64 SmbWriteLanes::inProgressBytes() const
     return sum;
 }
 
-void SmbWriteLanes::Lane::setLocalPort(int port)
+QString SmbLanes::Lane::name() const
+{
+    return QStringLiteral("%1 connection %2 of %3").arg(m_owner.verb()).arg(m_index + 1).arg(m_owner.m_lanes);
+}
+
+void SmbLanes::Lane::setLocalPort(int port)
 {
     m_owner.m_shared->lanes[m_index].localPort.store(port, std::memory_order_release);
 }
 
-void SmbWriteLanes::Lane::setInProgress(qint64 bytes)
+void SmbLanes::Lane::setInProgress(qint64 bytes)
 {
     m_owner.m_shared->lanes[m_index].inProgress.store(bytes, std::memory_order_release);
 }
 
-void SmbWriteLanes::Lane::recordSourceRead(qint64 bytes, std::int64_t nanoseconds)
+void SmbLanes::Lane::recordSourceRead(qint64 bytes, std::int64_t nanoseconds)
 {
     Shared::Slot &slot = m_owner.m_shared->lanes[m_index];
     slot.sourceBytes.fetch_add(bytes, std::memory_order_relaxed);
     slot.sourceNs.fetch_add(nanoseconds, std::memory_order_release);
 }
 
-bool SmbWriteLanes::Lane::parentGone() const
+bool SmbLanes::Lane::stopped() const
 {
-    return ::getppid() != m_owner.m_parent;
+    return m_owner.m_shared->signal.load(std::memory_order_acquire) == Stop || ::getppid() != m_owner.m_parent;
 }
 
-bool SmbWriteLanes::Lane::claim(qint64 *offset, qint64 *length)
+bool SmbLanes::Lane::claim(qint64 *offset, qint64 *length)
 {
     Shared &shared = *m_owner.m_shared;
-    if (shared.signal.load(std::memory_order_acquire) == Stop || parentGone())
+    if (stopped())
         return false;
     const std::int64_t chunk = shared.nextChunk.fetch_add(1);
     const qint64 at = chunk * m_owner.m_chunk;
@@ -337,19 +411,43 @@ bool SmbWriteLanes::Lane::claim(qint64 *offset, qint64 *length)
         return true;
     const std::int64_t due = shared.goNs.load(std::memory_order_relaxed) + std::int64_t(double(at) / m_owner.m_rate * 1e9);
     for (std::int64_t now = clockNs(); now < due; now = clockNs()) {
-        if (shared.signal.load(std::memory_order_acquire) == Stop || parentGone())
+        if (stopped())
             return false;
         nap(int(std::min<std::int64_t>(due - now, 50000000) / 1000));
     }
     return true;
 }
 
-void SmbWriteLanes::Lane::record(qint64 bytes, std::int64_t fromNs, std::int64_t toNs)
+char *SmbLanes::Lane::claimBuffer(qint64 *offset, qint64 *length)
+{
+    // The buffer first, then the chunk: a chunk claimed is read at once, so the parent never waits for one
+    // that sits claimed behind a full buffer.
+    Shared::Buffer &b = m_owner.m_shared->lanes[m_index].buffers[m_claimed % BuffersPerLane];
+    while (b.full.load(std::memory_order_acquire) != 0) {
+        if (stopped())
+            return nullptr;
+        nap(200);
+    }
+    if (!claim(offset, length))
+        return nullptr;
+    b.offset = *offset;
+    return m_owner.buffer(m_index, m_claimed);
+}
+
+void SmbLanes::Lane::deliver(qint64 bytes)
+{
+    Shared::Buffer &b = m_owner.m_shared->lanes[m_index].buffers[m_claimed % BuffersPerLane];
+    b.length = bytes;
+    ++m_claimed;
+    b.full.store(1, std::memory_order_release);
+}
+
+void SmbLanes::Lane::record(qint64 bytes, std::int64_t fromNs, std::int64_t toNs)
 {
     Shared::Slot &slot = m_owner.m_shared->lanes[m_index];
     const std::uint32_t head = slot.head.load(std::memory_order_relaxed);
     while (head - slot.tail.load(std::memory_order_acquire) >= RingSize) {
-        if (parentGone())
+        if (::getppid() != m_owner.m_parent)
             return;
         nap(500);
     }
@@ -357,24 +455,24 @@ void SmbWriteLanes::Lane::record(qint64 bytes, std::int64_t fromNs, std::int64_t
     slot.head.store(head + 1, std::memory_order_release);
 }
 
-void SmbWriteLanes::Lane::ready()
+void SmbLanes::Lane::ready()
 {
     int expected = Starting;
     m_owner.m_shared->lanes[m_index].state.compare_exchange_strong(expected, Ready, std::memory_order_acq_rel);
 }
 
-bool SmbWriteLanes::Lane::waitGo()
+bool SmbLanes::Lane::waitGo()
 {
     const std::atomic<int> &signal = m_owner.m_shared->signal;
     while (signal.load(std::memory_order_acquire) == Wait) {
-        if (parentGone())
+        if (::getppid() != m_owner.m_parent)
             return false;
         nap(200);
     }
     return signal.load(std::memory_order_acquire) == Go;
 }
 
-void SmbWriteLanes::Lane::fail(int err, const QString &text, bool local, bool opening)
+void SmbLanes::Lane::fail(int err, const QString &text, bool local, bool opening)
 {
     Shared::Slot &slot = m_owner.m_shared->lanes[m_index];
     if (slot.state.load(std::memory_order_acquire) == Failed)
