@@ -8,4 +8,6 @@ export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 cmake -S . -B build-test -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build-test --parallel
 cd build-test
-ctest --output-on-failure --timeout 600 "$@"
+# Two or more at once: the lab's tests and the others that need the machine to themselves are RUN_SERIAL
+# (wirebench_add_test's SERIAL).
+ctest --output-on-failure --timeout 600 -j "$(( $(nproc) > 2 ? $(nproc) : 2 ))" "$@"

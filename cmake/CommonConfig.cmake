@@ -17,9 +17,11 @@ if(CCACHE_PROGRAM AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
     set(CMAKE_CXX_COMPILER_LAUNCHER "${CCACHE_PROGRAM}")
 endif()
 
-# wirebench_add_test(NAME SOURCES... LIBS ...): one Qt Test executable per class or feature.
+# wirebench_add_test(NAME [GUI] [SERIAL] SOURCES... LIBS ...): one Qt Test executable per class or feature.
+# ./test.sh runs the suite with ctest -j; SERIAL (implied by the label "lab") runs the test alone: a test that
+# measures a rate against its theory or a peer tool, or makes network namespaces, interfaces or cgroups of its own.
 function(wirebench_add_test name)
-    cmake_parse_arguments(ARG "GUI" "TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+    cmake_parse_arguments(ARG "GUI;SERIAL" "TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
     add_executable(${name} ${ARG_SOURCES})
     target_link_libraries(${name} PRIVATE wirebench_common Qt6::Test ${ARG_LIBS})
     # Shared test helpers are included from tests/ ("support/CiRule.h").
@@ -33,4 +35,7 @@ function(wirebench_add_test name)
         set(ARG_TIMEOUT 300)
     endif()
     set_tests_properties(${name} PROPERTIES ENVIRONMENT "${env}" TIMEOUT ${ARG_TIMEOUT} LABELS "${ARG_LABELS}")
+    if(ARG_SERIAL OR "lab" IN_LIST ARG_LABELS)
+        set_tests_properties(${name} PROPERTIES RUN_SERIAL TRUE)
+    endif()
 endfunction()

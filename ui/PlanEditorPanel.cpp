@@ -294,6 +294,7 @@ TestPlan PlanEditorPanel::plan() const
     plan.params.options = m_transferForm->values();
     m_repeatOptions->apply(&plan);
     plan.referenceStreams = m_reference->isChecked();
+    plan.referenceMs = m_reference->durationMs();
     plan.referenceSkipped = m_reference->skipped();
     return plan;
 }
@@ -344,6 +345,7 @@ void PlanEditorPanel::setPlan(const TestPlan &plan)
     m_transferForm->setValues(plan.params.options);
     m_repeatOptions->load(plan);
     m_reference->setChecked(plan.referenceStreams);
+    m_reference->setDurationMs(plan.referenceMs);
     m_loading = false;
     onChanged();
 }
@@ -420,7 +422,7 @@ void PlanEditorPanel::onChanged()
         summary += tr("; file transfers: %1 x %2 per host").arg(transfers * p.repetitions).arg(
             Units::formatBytes(p.params.fileSizeBytes));
     if (const qsizetype reference = p.referenceProtocols().size() * p.frameSizes.size(); reference > 0)
-        summary += tr("; and %1 reference stream(s) of %2 s per host that answers").arg(reference).arg(TestPlan::kReferenceMs / 1000);
+        summary += tr("; and %1 reference stream(s) of %2 s per host that answers").arg(reference).arg(QString::number(p.referenceMs / 1000.0, 'g', 3));
     m_summary->setText(summary + QLatin1Char('.'));
     const QStringList list = problems();
     m_problems->setText(list.join(QLatin1Char('\n')));

@@ -4,10 +4,14 @@
 #include "wire/wirebenchd/ControlMessage.h"
 
 #include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QTcpSocket>
 #include <QTimer>
 #include <QVBoxLayout>
+
+#include <cmath>
 
 namespace wb {
 
@@ -30,22 +34,38 @@ QString serverName(const Host &host)
 ReferenceStreamBox::ReferenceStreamBox(QWidget *parent)
     : QWidget(parent)
 {
-    m_check = new QCheckBox(tr("Reference TCP streams (%1 s each, not part of the comparison)").arg(TestPlan::kReferenceMs / 1000), this);
+    m_check = new QCheckBox(tr("Reference TCP streams, not part of the comparison; each"), this);
     m_check->setObjectName(QStringLiteral("referenceStreamsCheck"));
     m_check->setToolTip(tr("A short tcp-send and tcp-recv per host and frame size, before the plan's own runs: the "
                            "network's capacity that the findings judge each file transfer by (network or server, "
                            "this computer's disk). Shown in the results, left out of the comparison chart."));
+    m_seconds = new QDoubleSpinBox(this);
+    m_seconds->setObjectName(QStringLiteral("referenceSecondsSpin"));
+    m_seconds->setRange(TestPlan::kReferenceMinMs / 1000.0, TestPlan::kReferenceMaxMs / 1000.0);
+    m_seconds->setDecimals(1);
+    m_seconds->setSingleStep(1);
+    m_seconds->setSuffix(tr(" s"));
+    m_seconds->setValue(TestPlan::kReferenceMs / 1000.0);
+    m_seconds->setToolTip(tr("Length of each reference stream. 3 s is enough on a LAN; a long or slow path may need more "
+                             "for TCP to reach its rate."));
+    m_seconds->setEnabled(false);
     m_label = new QLabel(this);
     m_label->setObjectName(QStringLiteral("referenceStreamsLabel"));
     m_label->setWordWrap(true);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_check);
+    auto *row = new QHBoxLayout;
+    row->addWidget(m_check);
+    row->addWidget(m_seconds);
+    row->addStretch(1);
+    layout->addLayout(row);
     layout->addWidget(m_label);
-    connect(m_check, &QCheckBox::toggled, this, [this] {
+    connect(m_check, &QCheckBox::toggled, this, [this](bool on) {
+        m_seconds->setEnabled(on);
         probe();
         emit changed();
     });
+    connect(m_seconds, &QDoubleSpinBox::valueChanged, this, &ReferenceStreamBox::changed);
     refresh();
 }
 
@@ -57,6 +77,16 @@ bool ReferenceStreamBox::isChecked() const
 void ReferenceStreamBox::setChecked(bool on)
 {
     m_check->setChecked(on); // toggled() probes when it changes
+}
+
+int ReferenceStreamBox::durationMs() const
+{
+    return int(std::lround(m_seconds->value() * 1000));
+}
+
+void ReferenceStreamBox::setDurationMs(int ms)
+{
+    m_seconds->setValue(ms / 1000.0);
 }
 
 QString ReferenceStreamBox::text() const

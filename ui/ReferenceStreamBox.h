@@ -6,6 +6,7 @@
 #include <QWidget>
 
 class QCheckBox;
+class QDoubleSpinBox;
 class QLabel;
 class QTcpSocket;
 
@@ -27,6 +28,9 @@ public:
 
     bool isChecked() const;
     void setChecked(bool on);
+    /// Length of each stream (TestPlan::referenceMs).
+    int durationMs() const;
+    void setDurationMs(int ms);
     /// The hosts found not to answer, with why.
     QList<ReferenceSkip> skipped() const { return m_skipped; }
     QString text() const;
@@ -44,6 +48,7 @@ private:
     void refresh();
 
     QCheckBox *m_check = nullptr;
+    QDoubleSpinBox *m_seconds = nullptr;
     QLabel *m_label = nullptr;
     QList<Host> m_hosts;
     QList<ReferenceSkip> m_skipped;

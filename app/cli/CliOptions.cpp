@@ -30,6 +30,7 @@ QString usageLines()
         "                    [--unit MBps|MiBps|Mbps] [--stop-on-error] [--interleave] [--warmup SECONDS]\n"
         "                    [--stable PERCENT [--min-reps N]] [--file-size SIZE] [--set KEY=VALUE ...]\n"
         "                    [--save-plan FILE] [--skip-check | --strict-check] [--reference-streams]\n"
+        "                    [--reference-duration SECONDS]\n"
         "  wirebench-cli run --plan FILE [any option above overrides that part of the plan, e.g. --reps 1]\n"
         "  wirebench-cli protocols        list the protocols this build offers and the --set keys they read\n"
         "  wirebench-cli --version | --help\n"
@@ -170,6 +171,7 @@ constexpr OptionText kOptionTexts[] = {
     {"reference-streams", "", "Before the plan's runs, a short tcp-send and tcp-recv (3 s) per host and frame size, the "
                               "network's capacity the findings judge each file transfer by (the GUI's shoot-out preset); "
                               "a host whose server does not answer gets none."},
+    {"reference-duration", "SECONDS", "Length of each reference stream, 0.1 to 60 s; default 3. Implies --reference-streams."},
     {"warmup", "SECONDS", "Seconds at the start of each timed run left out of the figure (iperf3 -O); default 0."},
     {"stable", "PERCENT", "Repeat until stable (netperf -I 95,width): stop repeating a test once the 95% confidence "
                           "interval is within +/-PERCENT of the mean; --reps is the maximum."},
@@ -228,6 +230,7 @@ struct Parser
     QCommandLineOption stopOnError = option("stop-on-error");
     QCommandLineOption interleave = option("interleave");
     QCommandLineOption referenceStreams = option("reference-streams");
+    QCommandLineOption referenceDuration = option("reference-duration");
     QCommandLineOption warmup = option("warmup");
     QCommandLineOption stable = option("stable");
     QCommandLineOption minReps = option("min-reps");
@@ -246,7 +249,7 @@ struct Parser
     {
         p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
         p.addOptions({host, protocol, frame, reps, duration, messageSize, sendBuffer, recvBuffer, server, key, keyFile,
-                      json, jsonSamples, csv, chart, chartSize, unit, interval, stopOnError, interleave, referenceStreams, warmup, stable, minReps, fileSize, set, store, noStore,
+                      json, jsonSamples, csv, chart, chartSize, unit, interval, stopOnError, interleave, referenceStreams, referenceDuration, warmup, stable, minReps, fileSize, set, store, noStore,
                       plan, savePlan, skipCheck, strictCheck, help, version});
         p.addPositionalArgument(QStringLiteral("command"), QStringLiteral("run | protocols"));
     }
@@ -471,6 +474,14 @@ bool RunParse::timing()
         plan.interleaveHosts = isSet(parser.interleave);
     if (isSet(parser.referenceStreams) || !fromFile)
         plan.referenceStreams = isSet(parser.referenceStreams);
+    if (isSet(parser.referenceDuration)) {
+        bool ok = false;
+        const double s = value(parser.referenceDuration).toDouble(&ok);
+        if (!ok || !std::isfinite(s) || s * 1000 < TestPlan::kReferenceMinMs || s * 1000 > TestPlan::kReferenceMaxMs)
+            return fail(QStringLiteral("--reference-duration must be a number of seconds from 0.1 to 60"));
+        plan.referenceMs = int(std::lround(s * 1000));
+        plan.referenceStreams = true;
+    }
     return true;
 }
 

@@ -4,6 +4,8 @@
 
 #include <QJsonArray>
 
+#include <algorithm>
+
 namespace wb {
 
 namespace {
@@ -96,6 +98,7 @@ QJsonObject PlanJson::planToJson(const TestPlan &plan)
     o[QLatin1String("interleave_hosts")] = plan.interleaveHosts;
     // Which hosts answer is asked where the plan runs (the editor, the check before the first run), not kept.
     o[QLatin1String("reference_streams")] = plan.referenceStreams;
+    o[QLatin1String("reference_ms")] = plan.referenceMs;
     o[QLatin1String("params")] = paramsToJson(plan.params);
     return o;
 }
@@ -116,6 +119,8 @@ TestPlan PlanJson::planFromJson(const QJsonObject &o)
     plan.repetitions = o.value(QLatin1String("repetitions")).toInt(plan.repetitions);
     plan.interleaveHosts = o.value(QLatin1String("interleave_hosts")).toBool();
     plan.referenceStreams = o.value(QLatin1String("reference_streams")).toBool();
+    plan.referenceMs = std::clamp(o.value(QLatin1String("reference_ms")).toInt(TestPlan::kReferenceMs), TestPlan::kReferenceMinMs,
+                                  TestPlan::kReferenceMaxMs);
     plan.params = paramsFromJson(o.value(QLatin1String("params")).toObject());
     return plan;
 }

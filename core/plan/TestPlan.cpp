@@ -65,7 +65,7 @@ QList<RunSpec> TestPlan::expand() const
             for (const QString &protocol : reference) {
                 add(host, protocol, frame, 1);
                 TestParams &p = runs.last().params;
-                p.durationMs = kReferenceMs;
+                p.durationMs = referenceMs;
                 p.warmupMs = 0;
                 p.stableTargetPercent = 0;
                 p.options.insert(QLatin1String(ReferenceKey), true);

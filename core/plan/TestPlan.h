@@ -29,13 +29,17 @@ struct TestPlan
     bool interleaveHosts = false;     ///< A B A B rather than A A B B
     TestParams params;
     /// The shoot-out's reference (issue 14): before the plan's own runs, one short tcp-send and tcp-recv
-    /// (kReferenceMs) per host and frame size, the network's capacity that the session's findings judge each
+    /// (referenceMs, 3 s unless set) per host and frame size, the network's capacity that the session's findings judge each
     /// file transfer by. In the results, not part of the comparison. A protocol the plan runs itself is not
     /// added again; the hosts in referenceSkipped get none.
     bool referenceStreams = false;
     QList<ReferenceSkip> referenceSkipped;
+    /// Length of each reference stream; long enough for TCP's slow start to be a small part of it on a LAN.
+    int referenceMs = kReferenceMs;
 
     static constexpr int kReferenceMs = 3000;
+    static constexpr int kReferenceMinMs = 100;
+    static constexpr int kReferenceMaxMs = 60000;
     /// TestParams::options key that marks a reference run (kept with the run in the store and the JSON).
     static constexpr const char *ReferenceKey = "plan.reference_stream";
     static bool isReference(const RunSpec &spec);

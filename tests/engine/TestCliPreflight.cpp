@@ -29,6 +29,7 @@ private slots:
     void referenceStreamsOnlyWhereTheServerAnswers();
     void healthyPlanShowsNoProblem();
     void checkOptionsExcludeEachOther();
+    void referenceDurationIsChecked();
 
 private:
     /// Lines of out that come before the first run's line.
@@ -80,7 +81,9 @@ QStringList TestCliPreflight::shootout() const
     return {QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("loopback=") + m_daemon.hostArgument(),
             QStringLiteral("--protocol"), QStringLiteral("smb-read,smb-write,ftp-get,ftp-put"),
             QStringLiteral("--frame"), QStringLiteral("1500,9000"), QStringLiteral("--reps"), QStringLiteral("5"),
-            QStringLiteral("--file-size"), QStringLiteral("1M"), QStringLiteral("--reference-streams"), QStringLiteral("--no-store")};
+            QStringLiteral("--file-size"), QStringLiteral("1M"), QStringLiteral("--reference-streams"), QStringLiteral("--no-store"),
+            // Short reference streams: what is tested is which runs run, not how fast loopback is.
+            QStringLiteral("--reference-duration"), QStringLiteral("0.3")};
 }
 
 void TestCliPreflight::shootoutOnLoopbackShowsEveryProblemFirst()
@@ -125,7 +128,7 @@ void TestCliPreflight::shootoutOnLoopbackShowsEveryProblemFirst()
         const QJsonObject r = v.toObject();
         if (r.value(QLatin1String("run_index")).toInt() < 4) {
             QCOMPARE(r.value(QLatin1String("status")).toString(), QStringLiteral("ok"));
-            QCOMPARE(r.value(QLatin1String("duration_s")).toDouble(), 3.0);
+            QCOMPARE(r.value(QLatin1String("duration_s")).toDouble(), 0.3);
             QVERIFY(r.value(QLatin1String("protocol")).toString().startsWith(QLatin1String("tcp-")));
             continue;
         }
@@ -249,6 +252,29 @@ void TestCliPreflight::checkOptionsExcludeEachOther()
     QCOMPARE(o.exitCode, 2);
     QVERIFY2(o.err.contains(QStringLiteral("--skip-check and --strict-check exclude each other")), qPrintable(o.err));
     QVERIFY(o.out.isEmpty());
+}
+
+void TestCliPreflight::referenceDurationIsChecked()
+{
+    for (const QString &bad : {QStringLiteral("0"), QStringLiteral("61"), QStringLiteral("three"), QStringLiteral("nan")}) {
+        const clitest::Outcome o = clitest::runCli({QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1"),
+                                                    QStringLiteral("--reference-duration"), bad});
+        QCOMPARE(o.exitCode, 2);
+        QVERIFY2(o.err.contains(QStringLiteral("--reference-duration must be a number of seconds from 0.1 to 60")), qPrintable(o.err));
+    }
+    // Alone it asks for the streams too, and a saved plan keeps both.
+    const QString planFile = m_dir.filePath(QStringLiteral("reference.wbplan.json"));
+    // (Port 1 answers nothing, so the strict check runs nothing after the plan is written.)
+    const clitest::Outcome o = clitest::runCli({QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1:1"),
+                                                QStringLiteral("--reference-duration"), QStringLiteral("4.5"),
+                                                QStringLiteral("--save-plan"), planFile, QStringLiteral("--strict-check"),
+                                                QStringLiteral("--no-store")});
+    QVERIFY2(o.out.contains(QStringLiteral("The check before the first run found")), qPrintable(o.out + o.err));
+    QFile f(planFile);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QJsonObject plan = QJsonDocument::fromJson(f.readAll()).object().value(QLatin1String("plan")).toObject();
+    QVERIFY2(plan.value(QLatin1String("reference_streams")).toBool(), qPrintable(QJsonDocument(plan).toJson()));
+    QCOMPARE(plan.value(QLatin1String("reference_ms")).toInt(), 4500);
 }
 
 QTEST_GUILESS_MAIN(TestCliPreflight)

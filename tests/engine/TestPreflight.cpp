@@ -311,7 +311,9 @@ void TestPreflight::wrongSettingsAreNamed()
         const Case &c = cases.at(i);
         const PreflightProblemList found = report.problemsOf(plan.hosts.at(i), QString::fromLatin1(c.protocol));
         QVERIFY2(found.size() == 1, c.name);
-        QCOMPARE(found.first().fault, QString::fromLatin1(c.fault));
+        QVERIFY2(found.first().fault == QString::fromLatin1(c.fault),
+                 qPrintable(QStringLiteral("%1: expected %2, found %3: %4")
+                                .arg(QString::fromLatin1(c.name), QString::fromLatin1(c.fault), found.first().fault, found.first().message)));
         QVERIFY2(found.first().message.contains(QString::fromLatin1(c.says)), qPrintable(found.first().message));
         QVERIFY2(found.first().message.startsWith(QString::fromLatin1(c.name) + QLatin1Char(' ')), qPrintable(found.first().message));
     }

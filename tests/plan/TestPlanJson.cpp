@@ -94,6 +94,8 @@ private slots:
         plan.frameSizes = {1500, 9000};
         plan.repetitions = 7;
         plan.interleaveHosts = true;
+        plan.referenceStreams = true;
+        plan.referenceMs = 4500;
         const QJsonObject o = PlanJson::planToJson(plan);
         QCOMPARE(o.value(QLatin1String("frame_sizes")).toArray().size(), 2);
         const TestPlan back = PlanJson::planFromJson(o);
@@ -103,6 +105,16 @@ private slots:
         QCOMPARE(back.frameSizes, plan.frameSizes);
         QCOMPARE(back.repetitions, 7);
         QVERIFY(back.interleaveHosts);
+        QVERIFY(back.referenceStreams);
+        QCOMPARE(back.referenceMs, 4500);
+    }
+
+    void referenceLengthDefaultsAndLimits()
+    {
+        // A plan file from before the length was kept, and hand-edited ones outside 0.1..60 s.
+        QCOMPARE(PlanJson::planFromJson(QJsonObject()).referenceMs, TestPlan::kReferenceMs);
+        QCOMPARE(PlanJson::planFromJson(QJsonObject{{QLatin1String("reference_ms"), 5}}).referenceMs, TestPlan::kReferenceMinMs);
+        QCOMPARE(PlanJson::planFromJson(QJsonObject{{QLatin1String("reference_ms"), 999999}}).referenceMs, TestPlan::kReferenceMaxMs);
     }
 
     void missingFramesKeepTheDefault()

@@ -313,6 +313,20 @@ void TestPlanEditor::shootoutPreset()
         cells.insert(r.host.name + r.testKey() + QString::number(r.repetition));
     }
     QCOMPARE(cells.size(), 80); // every combination once
+
+    // Their length is the user's: the spin box beside the check box, off with it, in the plan and its summary.
+    auto *seconds = child<QDoubleSpinBox>(panel, "referenceSecondsSpin");
+    QVERIFY(seconds->isEnabled());
+    seconds->setValue(7.5);
+    plan = panel.plan();
+    QCOMPARE(plan.referenceMs, 7500);
+    QVERIFY2(child<QLabel>(panel, "planSummaryLabel")->text().contains(QStringLiteral("reference stream(s) of 7.5 s per host")),
+             qPrintable(child<QLabel>(panel, "planSummaryLabel")->text()));
+    plan.hosts = {linux_};
+    for (const RunSpec &r : plan.expand())
+        QCOMPARE(r.params.durationMs, TestPlan::isReference(r) ? 7500 : plan.params.durationMs);
+    child<QCheckBox>(panel, "referenceStreamsCheck")->setChecked(false);
+    QVERIFY(!seconds->isEnabled());
 }
 
 void TestPlanEditor::referenceOnlyForHostsThatAnswer()

@@ -711,7 +711,10 @@ PreflightProblemList SmbRun::check(int timeoutMs)
     if (!init())
         return {problem(fail(TransferFault::LocalError, QStringLiteral("libsmbclient could not start (%1)")
                                                            .arg(QString::fromLocal8Bit(std::strerror(errno)))))};
-    smbc_setTimeout(m_ctx, timeoutMs);
+    // The server answered on its port (checkServer); its logon may take longer, as FTP's may: a busy smbd forks a
+    // process per connection, and a domain member asks its domain controller.
+    constexpr int kAnswerMs = 10000;
+    smbc_setTimeout(m_ctx, std::max(timeoutMs, kAnswerMs));
     const QString during = QStringLiteral("during the check before the first run");
     auto opens = [this](const QByteArray &url) {
         errno = 0;
