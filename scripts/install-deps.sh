@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages Wirebench needs to build, run and test. Only what is missing.
 set -euo pipefail
 
-BUILD_PKGS=(build-essential cmake ninja-build ccache pkg-config git
+BUILD_PKGS=(build-essential cmake ninja-build ccache pkg-config git lld
     qt6-base-dev libqt6sql6-sqlite qt6-svg-dev libqcustomplot-dev
     libcurl4-openssl-dev libsmbclient-dev qtkeychain-qt6-dev libsqlite3-dev)
 RUN_PKGS=(fonts-dejavu-core xvfb xauth)
