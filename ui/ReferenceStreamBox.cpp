@@ -34,7 +34,7 @@ QString serverName(const Host &host)
 ReferenceStreamBox::ReferenceStreamBox(QWidget *parent)
     : QWidget(parent)
 {
-    m_check = new QCheckBox(tr("Reference TCP streams, not part of the comparison; each"), this);
+    m_check = new QCheckBox(tr("Reference TCP streams of"), this);
     m_check->setObjectName(QStringLiteral("referenceStreamsCheck"));
     m_check->setToolTip(tr("A short tcp-send and tcp-recv per host and frame size, before the plan's own runs: the "
                            "network's capacity that the findings judge each file transfer by (network or server, "
@@ -57,6 +57,7 @@ ReferenceStreamBox::ReferenceStreamBox(QWidget *parent)
     auto *row = new QHBoxLayout;
     row->addWidget(m_check);
     row->addWidget(m_seconds);
+    row->addWidget(new QLabel(tr("each"), this));
     row->addStretch(1);
     layout->addLayout(row);
     layout->addWidget(m_label);
@@ -151,7 +152,7 @@ void ReferenceStreamBox::refresh()
     if (!m_check->isChecked())
         return;
     QString text = tr("A short tcp-send and tcp-recv per host and frame size, as the network's capacity that the "
-                      "findings judge the file transfers by.");
+                      "findings judge the file transfers by; not part of the comparison.");
     if (m_pending > 0) {
         m_label->setText(text + tr(" Asking the hosts' TCP servers whether they answer..."));
         return;

@@ -2,6 +2,7 @@
 #include "MainWindow.h"
 #include "PlanEditorPanel.h"
 #include "ResultsTable.h"
+#include "WheelGuard.h"
 #include "settings/Config.h"
 #include "storage/LegacyCliStore.h"
 #include "storage/ResultStore.h"
@@ -20,6 +21,9 @@ int main(int argc, char *argv[])
     QApplication::setApplicationName(QStringLiteral("wirebench"));
     QApplication::setApplicationDisplayName(QStringLiteral("Wirebench"));
     QApplication::setApplicationVersion(QStringLiteral(WIREBENCH_VERSION));
+
+    wb::WheelGuard wheelGuard; // the wheel scrolls the plan editor, not the values it passes over
+    app.installEventFilter(&wheelGuard);
 
     wb::GuiCommandLine commandLine;
     QCommandLineParser &parser = commandLine.parser;
