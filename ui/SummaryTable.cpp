@@ -195,7 +195,7 @@ void SummaryTable::rebuild()
         else if (TestPlan::isReference(runs.first().spec))
             sentence = tr("reference stream, not part of the comparison (%1 s: the network's capacity to this host, "
                           "that the findings judge its file transfers by); %2")
-                           .arg(runs.first().spec.params.durationMs / 1000.0, 0, 'f', 0)
+                           .arg(QString::number(runs.first().spec.params.durationMs / 1000.0, 'g', 3))
                            .arg(RunAnalyzer::bottleneckFor(runs));
         else
             sentence = RunAnalyzer::bottleneckFor(runs);

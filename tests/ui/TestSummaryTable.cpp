@@ -1,6 +1,7 @@
 #include "SummaryTable.h"
 
 #include "analysis/RunAnalyzer.h"
+#include "plan/TestPlan.h"
 
 #include <QHeaderView>
 #include <QRegularExpression>
@@ -59,6 +60,8 @@ private slots:
     void headersSayUnits();
     void bottleneckAndWarnings();
     void notRunTest();
+    void referenceStreamVerdict_data();
+    void referenceStreamVerdict();
     void unitSwitch();
 };
 
@@ -154,6 +157,34 @@ void TestSummaryTable::notRunTest()
     QCOMPARE(cell(table, 0, SummaryTable::Mean), QStringLiteral("-"));
     QVERIFY(table.bottleneck(0).startsWith(QStringLiteral("not run: jumbo frames")));
     QVERIFY(table.item(SummaryTable::verdictRow(0), 0)->text().contains(QStringLiteral("not run: jumbo frames")));
+}
+
+void TestSummaryTable::referenceStreamVerdict_data()
+{
+    QTest::addColumn<int>("durationMs");
+    QTest::addColumn<QString>("says");
+    QTest::newRow("3 s (the default)") << 3000 << QStringLiteral("(3 s: the network's capacity to this host");
+    QTest::newRow("0.3 s") << 300 << QStringLiteral("(0.3 s: the network's capacity to this host");
+    QTest::newRow("12.5 s") << 12500 << QStringLiteral("(12.5 s: the network's capacity to this host");
+}
+
+void TestSummaryTable::referenceStreamVerdict()
+{
+    // A reference stream's verdict names it, and its real length (TestPlan::referenceMs, the plan's).
+    QFETCH(int, durationMs);
+    QFETCH(QString, says);
+    RunResult r = run(QStringLiteral("fs1"), 1500, 1, 117);
+    r.spec.params.durationMs = durationMs;
+    r.spec.params.options.insert(QLatin1String(TestPlan::ReferenceKey), true);
+    SummaryTable table;
+    table.setResults({r});
+    const QString sentence = table.bottleneck(0);
+    QVERIFY2(sentence.startsWith(QStringLiteral("reference stream, not part of the comparison ") + says), qPrintable(sentence));
+    QVERIFY2(sentence.endsWith(RunAnalyzer::bottleneckFor({r})), qPrintable(sentence));
+    // An ordinary run of the same figures says only what limited it.
+    r.spec.params.options.remove(QLatin1String(TestPlan::ReferenceKey));
+    table.setResults({r});
+    QCOMPARE(table.bottleneck(0), RunAnalyzer::bottleneckFor({r}));
 }
 
 void TestSummaryTable::unitSwitch()
