@@ -1,6 +1,7 @@
 #include "GuiCommandLine.h"
 #include "MainWindow.h"
 #include "PlanEditorPanel.h"
+#include "ResponsivenessProbe.h"
 #include "ResultsTable.h"
 #include "WheelGuard.h"
 #include "settings/Config.h"
@@ -13,6 +14,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <memory>
 
 int main(int argc, char *argv[])
 {
@@ -48,6 +50,8 @@ int main(int argc, char *argv[])
     window.show();
     if (QScreen *screen = window.screen(); screen && config.windowGeometry().isEmpty())
         window.move(screen->availableGeometry().topLeft());
+    // bench/gui_responsiveness.sh's measurement; nullptr unless WIREBENCH_GUI_PROBE is set.
+    const std::unique_ptr<wb::ResponsivenessProbe> probe = wb::ResponsivenessProbe::fromEnvironment(&window);
 
     QObject::connect(&window, &wb::MainWindow::planDone, &app, [&](bool) {
         // Let the last replot land before anything grabs the screen.

@@ -31,6 +31,8 @@ ThroughputChart::ThroughputChart(QWidget *parent)
     m_plot->setMinimumSize(320, 200);
     m_title = ChartStyle::addTitle(m_plot, tr("Live throughput"));
     ChartStyle::styleAxes(m_plot);
+    // One polyline per graph rather than a line per segment (QCustomPlot draws segments one by one otherwise).
+    m_plot->setPlottingHint(QCP::phFastPolylines, true);
     m_plot->xAxis->setLabel(tr("Time (s)"));
     m_plot->xAxis->setRange(0, 10);
     m_plot->yAxis->setRange(0, 100);
@@ -186,9 +188,7 @@ void ThroughputChart::onRunStarted(const RunSpec &spec)
     s.repetition = spec.repetition;
     s.graph = m_plot->addGraph();
     s.graph->setName(tr("rep %1").arg(spec.repetition));
-    QPen pen(ChartStyle::seriesColor(spec.repetition - 1));
-    pen.setWidthF(2);
-    s.graph->setPen(pen);
+    setLinePen(s, false);
     s.graph->setLineStyle(QCPGraph::lsLine);
     if (m_pointsShown)
         s.graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 5));
@@ -295,6 +295,14 @@ QString ThroughputChart::noSamplesText(bool planEnded, bool cancelled) const
     return of + (parts.isEmpty() ? tr("none ended") : parts) + QLatin1Char('.') + seeTable;
 }
 
+void ThroughputChart::setLinePen(Series &s, bool thin) const
+{
+    QPen pen(ChartStyle::seriesColor(s.repetition - 1));
+    pen.setWidthF(thin ? 1 : 2);
+    s.graph->setPen(pen);
+    s.thinPen = thin;
+}
+
 void ThroughputChart::appendPoint(Series &s, double end, double bytes, double interval)
 {
     // A run's last, shorter interval is a point of its own: the meter computes it over its own duration, up
@@ -306,10 +314,14 @@ void ThroughputChart::appendPoint(Series &s, double end, double bytes, double in
     s.end.append(end);
     s.bytes.append(s.pendingBytes);
     s.interval.append(s.pendingInterval);
-    s.graph->addData(end, valueOf(s.pendingBytes, s.pendingInterval));
+    const double value = valueOf(s.pendingBytes, s.pendingInterval);
+    s.graph->addData(end, value); // at the end of the sorted data: no re-sort
+    s.maxValue = std::max(s.maxValue, value);
     s.pendingBytes = 0;
     s.pendingInterval = 0;
     s.pendingCount = 0;
+    if (!s.thinPen && s.end.size() > kThinPenAbove)
+        setLinePen(s, true);
     if (s.end.size() > kMaxPointsPerLine)
         decimate(s);
 }
@@ -340,8 +352,11 @@ void ThroughputChart::decimate(Series &s)
 void ThroughputChart::rebuildGraph(Series &s)
 {
     QVector<double> values(s.end.size());
-    for (qsizetype i = 0; i < s.end.size(); ++i)
+    s.maxValue = 0;
+    for (qsizetype i = 0; i < s.end.size(); ++i) {
         values[i] = valueOf(s.bytes.at(i), s.interval.at(i));
+        s.maxValue = std::max(s.maxValue, values.at(i));
+    }
     s.graph->setData(s.end, values, true);
 }
 
@@ -352,10 +367,7 @@ void ThroughputChart::updateAxes()
     for (const Series &s : m_series) {
         if (!s.end.isEmpty())
             tMax = std::max(tMax, s.end.last());
-        bool found = false;
-        const QCPRange range = s.graph->getValueRange(found);
-        if (found)
-            yMax = std::max(yMax, range.upper);
+        yMax = std::max(yMax, s.maxValue);
     }
     m_plot->xAxis->setRange(0, tMax > 0 ? tMax * (m_pointsShown ? 1.05 : 1.0) : 10); // room for the last dot
     if (yMax > 0)

@@ -23,13 +23,20 @@ class Engine;
 class UnitComboBox;
 
 /// The live graph: throughput against time, one line per repetition of the current test.
-/// Samples are appended to the graphs' data as they arrive; drawing happens on a ~100 ms timer with
-/// rpQueuedReplot. A long run is decimated (pairs of points merged) so a redraw stays cheap.
+/// Samples are appended to the graphs' data as they arrive (sorted, at the end); drawing happens on a ~100 ms
+/// timer with rpQueuedReplot. A redraw's cost follows the points drawn, not the points held: QCustomPlot's
+/// adaptive sampling draws a dense line as its minimum and maximum per pixel column, so a short dip stays
+/// visible; a dense line is drawn with a 1 px pen (Qt's fast path for thin lines: a 2 px antialiased line is
+/// stroked as a polygon, ~10x the cost), and the axes follow a running maximum, not a scan of the data.
+/// Every sample is held up to kMaxPointsPerLine (four hours at 10 Hz); past that, neighbours are merged in pairs
+/// (byte-weighted) so memory stays bounded. Display only: the results and the store keep every sample.
 class ThroughputChart : public QWidget
 {
     Q_OBJECT
 public:
-    static constexpr int kMaxPointsPerLine = 2000;
+    static constexpr int kMaxPointsPerLine = 4 * 3600 * 10;
+    /// A line with more points than this is drawn with a 1 px pen (it is as wide as a few hundred pixels).
+    static constexpr int kThinPenAbove = 600;
 
     explicit ThroughputChart(QWidget *parent = nullptr);
 
@@ -74,6 +81,8 @@ private:
         QVector<double> bytes;
         QVector<double> interval; ///< seconds
         int stride = 1;           ///< raw samples per stored point after decimation
+        double maxValue = 0;      ///< the largest point, in the chart's unit
+        bool thinPen = false;
         double pendingBytes = 0;
         double pendingInterval = 0;
         int pendingCount = 0;
@@ -95,6 +104,7 @@ private:
     void appendPoint(Series &s, double end, double bytes, double interval);
     void decimate(Series &s);
     void rebuildGraph(Series &s);
+    void setLinePen(Series &s, bool thin) const;
     void updateAxes();
     void showContextMenu(const QPoint &pos);
     double valueOf(double bytes, double interval) const;

@@ -9,6 +9,8 @@
 
 #include <QTest>
 
+#include <cmath>
+
 using namespace wb;
 
 namespace {
@@ -56,6 +58,8 @@ private slots:
     void valuesInEachUnit();
     void oneLinePerRepetition();
     void newTestClearsLines();
+    void holdsAnHourOnFiveLines();
+    void denseLinesDrawnThin();
     void decimatesLongRuns();
     void warmupShaded();
     void shortLastIntervalIsAPointOfItsOwn();
@@ -344,13 +348,87 @@ void TestThroughputChart::newTestClearsLines()
     QVERIFY(chart.title().contains(QStringLiteral("tcp-recv")));
 }
 
+void TestThroughputChart::holdsAnHourOnFiveLines()
+{
+    // One hour at 10 Hz on each of 5 lines (bench/gui_responsiveness.sh times the replot of this): every sample
+    // is on its line, and the axes show all of it.
+    constexpr int kSamples = 3600 * 10;
+    constexpr int kLines = 5;
+    const auto bytesOf = [](int rep, int k) {
+        if (k == 18000 + rep)
+            return qint64(1e6); // 10 MB/s for one sample in the middle: a display that averaged would hide it
+        return qint64(std::lround((100e6 + rep * 1e6 + (k % 7) * 1e5) * 0.1));
+    };
+    ThroughputChart chart;
+    chart.onPlanStarted(kLines);
+    double sentBytes = 0;
+    for (int rep = 1; rep <= kLines; ++rep) {
+        RunSpec s = spec(rep - 1, rep);
+        s.params.durationMs = 3600 * 1000;
+        chart.onRunStarted(s);
+        SampleList batch;
+        for (int k = 0; k < kSamples; ++k) {
+            batch << Sample{rep - 1, 0.1 * (k + 1), 0.1, bytesOf(rep, k)};
+            sentBytes += double(batch.last().bytes);
+            if (batch.size() == 10) {
+                chart.addSamples(batch);
+                batch.clear();
+            }
+        }
+    }
+    chart.replotNow();
+    QCOMPARE(chart.lineCount(), kLines);
+    double shownBytes = 0;
+    for (int rep = 1; rep <= kLines; ++rep) {
+        const QCPGraph *graph = chart.graphForRepetition(rep);
+        QVERIFY(graph);
+        QCOMPARE(graph->dataCount(), kSamples);
+        QVERIFY(graph->adaptiveSampling());
+        int wrong = 0;
+        for (int k = 0; k < kSamples; ++k) {
+            const auto d = graph->data()->at(k);
+            wrong += qAbs(d->key - 0.1 * (k + 1)) > 1e-9 || qAbs(d->value - double(bytesOf(rep, k)) / 0.1 / 1e6) > 1e-9;
+            shownBytes += d->value * 1e6 * 0.1;
+        }
+        QCOMPARE(wrong, 0);
+        bool found = false;
+        QCOMPARE(graph->getValueRange(found).lower, 10.0);
+    }
+    QVERIFY(qAbs(shownBytes - sentBytes) < 1e-3 * kLines * kSamples);
+    // The whole hour on the time axis; the highest point (rep 5: 105.6 MB/s) with the chart's headroom.
+    QCOMPARE(chart.plot()->xAxis->range().lower, 0.0);
+    QCOMPARE(chart.plot()->xAxis->range().upper, 3600.0);
+    QVERIFY(qAbs(chart.plot()->yAxis->range().upper - 105.6 * 1.12) < 1e-6 * 105.6);
+    // Another unit converts every point, and the axis follows.
+    chart.setUnit(RateUnit::Mbps);
+    chart.replotNow();
+    QCOMPARE(chart.graphForRepetition(3)->data()->at(18003)->value, 80.0);
+    QVERIFY(qAbs(chart.plot()->yAxis->range().upper - 844.8 * 1.12) < 1e-6 * 844.8);
+}
+
+void TestThroughputChart::denseLinesDrawnThin()
+{
+    ThroughputChart chart;
+    chart.onPlanStarted(1);
+    chart.onRunStarted(spec(0, 1));
+    QList<double> rates(ThroughputChart::kThinPenAbove, 100e6);
+    chart.addSamples(samples(0, rates));
+    QCPGraph *graph = chart.graphForRepetition(1);
+    QCOMPARE(graph->pen().widthF(), 2.0);
+    const QColor color = graph->pen().color();
+    chart.addSamples({Sample{0, 0.1 * (ThroughputChart::kThinPenAbove + 1), 0.1, qint64(10e6)}});
+    QCOMPARE(graph->pen().widthF(), 1.0);
+    QCOMPARE(graph->pen().color(), color);
+}
+
 void TestThroughputChart::decimatesLongRuns()
 {
     ThroughputChart chart;
     chart.onPlanStarted(1);
     chart.onRunStarted(spec(0, 1));
-    // 3 hours of 100 ms samples at a constant 100 MB/s, in batches as the engine sends them.
-    const int total = 3 * 3600 * 10;
+    // 5 hours of 100 ms samples at a constant 100 MB/s, in batches as the engine sends them: past the four
+    // hours a line holds in full.
+    const int total = 5 * 3600 * 10;
     SampleList batch;
     for (int i = 0; i < total; ++i) {
         batch << Sample{0, 0.1 * (i + 1), 0.1, qint64(10e6)};
