@@ -58,7 +58,8 @@ private:
     bool m_written = false;
     std::vector<double> m_lateMs;                       ///< per tick, during the span
     /// The largest few: seconds into the span, ms late, and the GUI thread's CPU ms meanwhile (near the lateness:
-    /// work on the GUI thread; near 0: it waited, for a lock, the disk or a core).
+    /// work on the GUI thread, or the kernel's network softirqs that ran on it; near 0: it waited, for a lock, the
+    /// disk or a core).
     struct Stall
     {
         double at = 0;
