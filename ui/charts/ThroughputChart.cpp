@@ -188,7 +188,9 @@ void ThroughputChart::onRunStarted(const RunSpec &spec)
     s.repetition = spec.repetition;
     s.graph = m_plot->addGraph();
     s.graph->setName(tr("rep %1").arg(spec.repetition));
-    setLinePen(s, false);
+    // A test that will be dense is thin from its first point, so its lines look alike while it runs.
+    const double interval = qMax(1, spec.params.sampleIntervalMs) / 1000.0;
+    setLinePen(s, m_durationSeconds / interval > kThinPenAbove);
     s.graph->setLineStyle(QCPGraph::lsLine);
     if (m_pointsShown)
         s.graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 5));

@@ -35,7 +35,8 @@ class ThroughputChart : public QWidget
     Q_OBJECT
 public:
     static constexpr int kMaxPointsPerLine = 4 * 3600 * 10;
-    /// A line with more points than this is drawn with a 1 px pen (it is as wide as a few hundred pixels).
+    /// A line with more points than this (or of a timed test that will have more) is drawn with a 1 px pen (it is
+    /// as wide as a few hundred pixels).
     static constexpr int kThinPenAbove = 600;
 
     explicit ThroughputChart(QWidget *parent = nullptr);

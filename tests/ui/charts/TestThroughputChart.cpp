@@ -419,6 +419,11 @@ void TestThroughputChart::denseLinesDrawnThin()
     chart.addSamples({Sample{0, 0.1 * (ThroughputChart::kThinPenAbove + 1), 0.1, qint64(10e6)}});
     QCOMPARE(graph->pen().widthF(), 1.0);
     QCOMPARE(graph->pen().color(), color);
+    // A timed test that will be dense (an hour at 10 Hz) is thin from the start: its lines look alike meanwhile.
+    RunSpec hour = spec(1, 2);
+    hour.params.durationMs = 3600 * 1000;
+    chart.onRunStarted(hour);
+    QCOMPARE(chart.graphForRepetition(2)->pen().widthF(), 1.0);
 }
 
 void TestThroughputChart::decimatesLongRuns()
