@@ -27,6 +27,10 @@ using namespace wb::test;
 
 namespace {
 
+// What SmbDriver uses when the host sets no smb.write_connections or smb.read_connections.
+constexpr int DefaultWriteConnections = 2;
+constexpr int DefaultReadConnections = 2;
+
 /// The write or read lanes of this process (SmbLanes forks them): children running this very program.
 QList<pid_t> ownLaneProcesses()
 {
@@ -87,12 +91,12 @@ private slots:
 private:
     /// Small calls (smb.io_size 256 KiB), so that a run stopped or cut off mid-transfer has made several.
     RunSpec slowSpec(const QString &protocol, const QString &path) const override;
-    /// 1 MiB chunks: the two read connections hold at most four of them ahead of the sink, so a run that fills
+    /// 1 MiB chunks: the default two read connections hold at most four of them ahead of the sink, so a run that fills
     /// the local disk has not received the whole 16 MiB (with 4 MiB chunks, loopback brings it all at once).
     RunSpec localDiskSpec(const QString &path) const override;
     void checkRefusedToReplace(const RunResult &r) const override;
-    /// A write or read stopped, cut off mid-transfer or failed on the local disk went over two connections,
-    /// whose processes are gone.
+    /// A write or read stopped, cut off mid-transfer or failed on the local disk went over the default
+    /// connections, whose processes are gone.
     void checkEndedMidTransfer(const RunResult &r, bool killed) const override;
     void checkLocalDiskFull(const RunResult &r) const override { checkEndedMidTransfer(r, false); }
     void checkWrongService(const RunResult &r) const override;
@@ -128,7 +132,8 @@ RunSpec TestSmbDriver::localDiskSpec(const QString &path) const
 void TestSmbDriver::checkEndedMidTransfer(const RunResult &r, bool) const
 {
     const bool write = r.spec.protocol == QLatin1String("smb-write");
-    QCOMPARE(r.extra.value(write ? QStringLiteral("smb_write_connections") : QStringLiteral("smb_read_connections")).toInt(), 2);
+    QCOMPARE(r.extra.value(write ? QStringLiteral("smb_write_connections") : QStringLiteral("smb_read_connections")).toInt(),
+             write ? DefaultWriteConnections : DefaultReadConnections);
     QVERIFY(ownLaneProcesses().isEmpty());
 }
 
@@ -255,8 +260,10 @@ void TestSmbDriver::overConnectionsByteExact_data()
     QTest::addColumn<int>("connections");
     QTest::addColumn<int>("used");
     for (const char *protocol : {"smb-write", "smb-read"}) {
+        const int byDefault = qstrcmp(protocol, "smb-write") == 0 ? DefaultWriteConnections : DefaultReadConnections;
         QTest::addRow("%s, one", protocol) << QString::fromLatin1(protocol) << 1 << 1;
-        QTest::addRow("%s, two (the default)", protocol) << QString::fromLatin1(protocol) << 0 << 2;
+        QTest::addRow("%s, two", protocol) << QString::fromLatin1(protocol) << 2 << 2;
+        QTest::addRow("%s, the default (%d)", protocol, byDefault) << QString::fromLatin1(protocol) << 0 << byDefault;
         QTest::addRow("%s, three", protocol) << QString::fromLatin1(protocol) << 3 << 3;
         QTest::addRow("%s, nine, at most eight", protocol) << QString::fromLatin1(protocol) << 9 << 8;
     }
@@ -311,7 +318,7 @@ void TestSmbDriver::connectionKilled_data()
 
 void TestSmbDriver::connectionKilled()
 {
-    // One connection's process killed from outside: the run fails and says which and how; the other ends.
+    // One connection's process killed from outside: the run fails and says which and how; the others end.
     WB_REQUIRE(m_ready, m_why);
     QFETCH(QString, protocol);
     RunSpec s = rateLimited(spec(protocol, 64LL * 1024 * 1024, QStringLiteral("lanekill.bin")));
@@ -327,10 +334,13 @@ void TestSmbDriver::connectionKilled()
     };
     const RunResult r = runDriver(s, o);
     qInfo("%s", qPrintable(r.error));
-    QCOMPARE(lanes.size(), 2);
+    const int connections = protocol == QLatin1String("smb-write") ? DefaultWriteConnections : DefaultReadConnections;
+    QCOMPARE(lanes.size(), connections);
     WB_CHECK(failedWith(r, QStringLiteral("closed_mid_transfer")));
     const QString verb = protocol == QLatin1String("smb-write") ? QStringLiteral("write") : QStringLiteral("read");
-    QVERIFY2(QRegularExpression(QStringLiteral("%1 connection [12] of 2 ended by signal 9 ").arg(verb)).match(r.error).hasMatch(),
+    QVERIFY2(QRegularExpression(QStringLiteral("%1 connection [1-%2] of %2 ended by signal 9 ").arg(verb).arg(connections))
+                 .match(r.error)
+                 .hasMatch(),
              qPrintable(r.error));
     QVERIFY(!r.samples.isEmpty());
     QVERIFY(ownLaneProcesses().isEmpty());
