@@ -1,7 +1,8 @@
 #include "DropCounts.h"
 
 #include "platform/Platform.h"
-#include "wire/PrintableText.h"
+#include "FarEndFacts.h"
+#include "wire/QtWire.h"
 
 #include <QStringList>
 
@@ -63,17 +64,7 @@ QString DropCounts::detail(const QStringList &names) const
 
 QJsonObject DropCounts::toJson(const platform::DropReading &d)
 {
-    QJsonObject o{{QStringLiteral("version"), kJsonVersion},
-                  {QStringLiteral("interface"), QString::fromStdString(d.interfaceName)},
-                  {QStringLiteral("qdisc"), QString::fromStdString(d.qdiscKinds)},
-                  {QStringLiteral("duplex"), QString::fromStdString(d.duplex)}};
-    for (const platform::DropReading::Field &f : platform::DropReading::fields()) {
-        if (d.*f.member >= 0)
-            o.insert(QLatin1String(f.name), double(d.*f.member));
-    }
-    if (!d.error.empty())
-        o.insert(QStringLiteral("error"), QString::fromStdString(d.error));
-    return o;
+    return wire::toQt(FarEndFacts::dropsJson(d)); // the one writer, which the Qt-free wirebenchd uses too
 }
 
 DropCounts DropCounts::fromJson(const QJsonObject &o)

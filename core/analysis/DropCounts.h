@@ -1,5 +1,6 @@
 #pragma once
 
+#include "FarEndFacts.h"
 #include "platform/DropCounters.h"
 
 #include <QJsonObject>
@@ -16,7 +17,7 @@ namespace wb {
 struct DropCounts
 {
     /// Version of the JSON object. A later version may add members, never change these.
-    static constexpr int kJsonVersion = 1;
+    static constexpr int kJsonVersion = FarEndFacts::kDropsJsonVersion;
 
     bool known = false;        ///< the end's counters were read (false: an older wirebenchd, another server)
     QString interfaceName;     ///< the interface towards the other end

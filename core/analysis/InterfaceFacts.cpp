@@ -1,6 +1,7 @@
 #include "InterfaceFacts.h"
 
 #include "platform/Platform.h"
+#include "wire/QtWire.h"
 
 #include <QJsonValue>
 
@@ -51,21 +52,19 @@ bool InterfaceFacts::readErrorCounters(const QString &name, qint64 *crcErrors, q
 
 QJsonObject InterfaceFacts::toJson() const
 {
-    QJsonObject o{{QStringLiteral("version"), kJsonVersion},
-                  {QStringLiteral("name"), name},
-                  {QStringLiteral("device"), device},
-                  {QStringLiteral("driver"), driver},
-                  {QStringLiteral("loopback"), loopback},
-                  {QStringLiteral("virtual"), isVirtual},
-                  {QStringLiteral("bond"), bond},
-                  {QStringLiteral("lower_missing"), lowerMissing},
-                  {QStringLiteral("hypervisor"), hypervisor},
-                  {QStringLiteral("duplex"), duplex}};
-    if (speedMbps > 0)
-        o.insert(QStringLiteral("speed_mbps"), speedMbps);
-    if (!error.isEmpty())
-        o.insert(QStringLiteral("error"), error.left(200));
-    return o;
+    // The one writer of this JSON is FarEndFacts, which the Qt-free wirebenchd uses for its hello.
+    platform::InterfaceReading r;
+    r.device = device.toStdString();
+    r.driver = driver.toStdString();
+    r.loopback = loopback;
+    r.isVirtual = isVirtual;
+    r.bond = bond;
+    r.lowerMissing = lowerMissing;
+    r.hypervisor = hypervisor;
+    r.speedMbps = speedMbps;
+    r.duplex = duplex.toStdString();
+    r.error = error.left(200).toStdString();
+    return wire::toQt(FarEndFacts::interfaceJson(name.toStdString(), r));
 }
 
 InterfaceFacts InterfaceFacts::fromJson(const QJsonObject &o)

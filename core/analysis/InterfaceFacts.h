@@ -1,5 +1,7 @@
 #pragma once
 
+#include "FarEndFacts.h"
+
 #include <QJsonObject>
 #include <QString>
 
@@ -12,7 +14,7 @@ namespace wb {
 struct InterfaceFacts
 {
     /// Version of the JSON object (the hello's "link"). A later version may add members, never change these.
-    static constexpr int kJsonVersion = 1;
+    static constexpr int kJsonVersion = FarEndFacts::kInterfaceJsonVersion;
 
     QString name;             ///< the interface the route uses ("eth0", "eth0.10")
     QString device;           ///< the device whose speed counts: name, or the lower device of a VLAN/macvlan

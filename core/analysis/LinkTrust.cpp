@@ -1,5 +1,7 @@
 #include "LinkTrust.h"
 
+#include "FarEndFacts.h"
+
 #include <QStringList>
 
 namespace wb {
@@ -19,35 +21,20 @@ QString driverText(const InterfaceFacts &f)
 
 } // namespace
 
+// The driver lists and the kind are FarEndFacts', which the Qt-free wirebenchd judges its own interface by.
 bool LinkTrust::isSoftwareDriver(const QString &driver)
 {
-    static const QStringList software = {
-        QStringLiteral("veth"),     QStringLiteral("bridge"),   QStringLiteral("tun"),       QStringLiteral("dummy"),
-        QStringLiteral("macvlan"),  QStringLiteral("macvtap"),  QStringLiteral("ipvlan"),    QStringLiteral("ipvtap"),
-        QStringLiteral("802.1Q VLAN Support"), QStringLiteral("vxlan"), QStringLiteral("geneve"),
-        QStringLiteral("wireguard"), QStringLiteral("openvswitch"), QStringLiteral("ifb"), QStringLiteral("nlmon"),
-        QStringLiteral("vrf"),      QStringLiteral("team"),     QStringLiteral("gre"),       QStringLiteral("ip_gre"),
-        QStringLiteral("ipip"),     QStringLiteral("sit"),      QStringLiteral("ip6_tunnel"), QStringLiteral("ip6_gre"),
-        QStringLiteral("vti"),      QStringLiteral("xfrm"),     QStringLiteral("ppp"),       QStringLiteral("netkit")};
-    return software.contains(driver);
+    return FarEndFacts::isSoftwareDriver(driver.toStdString());
 }
 
 bool LinkTrust::isParavirtualDriver(const QString &driver)
 {
-    static const QStringList paravirtual = {QStringLiteral("virtio_net"), QStringLiteral("vmxnet3"),
-                                            QStringLiteral("vmxnet"),     QStringLiteral("hv_netvsc"),
-                                            QStringLiteral("netvsc"),     QStringLiteral("xen-netfront"),
-                                            QStringLiteral("xen_netfront"), QStringLiteral("vif"),
-                                            QStringLiteral("ibmveth")};
-    return paravirtual.contains(driver);
+    return FarEndFacts::isParavirtualDriver(driver.toStdString());
 }
 
 bool LinkTrust::isEmulatedNicDriver(const QString &driver)
 {
-    static const QStringList emulated = {QStringLiteral("e1000"),   QStringLiteral("e1000e"),  QStringLiteral("8139cp"),
-                                         QStringLiteral("8139too"), QStringLiteral("pcnet32"), QStringLiteral("ne2k-pci"),
-                                         QStringLiteral("tulip"),   QStringLiteral("rtl8139")};
-    return emulated.contains(driver);
+    return FarEndFacts::isEmulatedNicDriver(driver.toStdString());
 }
 
 QString LinkTrust::kindOf(const InterfaceFacts &f)

@@ -3,6 +3,7 @@
 #include "IdentityProbeSocket.h"
 #include "wire/wirebenchd/Auth.h"
 #include "wire/PrintableText.h"
+#include "wire/QtWire.h"
 #include "wire/wirebenchd/ControlMessage.h"
 
 namespace wb {
@@ -17,7 +18,7 @@ ServerEvidence HelloIdentityProbe::probe(const Host &host, int timeoutMs, contro
     QByteArray buffer;
     control::Decoded d;
     for (;;) {
-        d = control::decode(buffer, auth::kMaxPreAuthBytes);
+        d = control::decode(std::string_view(buffer.constData(), std::size_t(buffer.size())), auth::kMaxPreAuthBytes);
         if (d.status != control::Decoded::Status::Incomplete)
             break;
         if (!socket.readMore(&buffer, QStringLiteral("hello")))
@@ -25,22 +26,22 @@ ServerEvidence HelloIdentityProbe::probe(const Host &host, int timeoutMs, contro
     }
     socket.close();
     // A full queue or a connection limit: the server's own words, as the run itself would give them.
-    if (d.ok() && d.message.value(QLatin1String("type")).toString() == QLatin1String(control::kBusy)) {
-        const QString said = wire::printableText(d.message.value(QLatin1String("message")).toString().trimmed(), 300);
+    if (d.ok() && control::typeOf(d.message) == control::kBusy) {
+        const QString said = wire::printableText(wire::qs(control::textAt(d.message, "message")).trimmed(), 300);
         return ServerEvidence::failure(source, socket.failureLine(said.isEmpty() ? QStringLiteral("wirebenchd is busy: try again later") : said));
     }
     control::Hello hello;
-    QString error;
+    std::string error;
     if (!d.ok() || !control::Hello::fromJson(d.message, &hello, &error)) {
-        const QString why = d.ok() ? error : d.error;
+        const QString why = wire::qs(d.ok() ? error : d.error);
         return ServerEvidence::failure(source, socket.failureLine(QStringLiteral("sent no valid hello (%1): is this port a wirebenchd?").arg(why)));
     }
     if (out)
         *out = hello;
     ServerEvidence e;
     e.source = source;
-    e.said = QStringLiteral("%1 on %2: %3").arg(hello.software, hello.hostname, hello.osSummary());
-    e.suggests = hello.osName.isEmpty() ? hello.kernel : hello.osName;
+    e.said = QStringLiteral("%1 on %2: %3").arg(wire::qs(hello.software), wire::qs(hello.hostname), wire::qs(hello.osSummary()));
+    e.suggests = wire::qs(hello.osName.empty() ? hello.kernel : hello.osName);
     e.rank = 90; // the server's own account of its OS
     return e;
 }

@@ -25,13 +25,13 @@ bool looksLikeText(const QByteArray &bytes)
 /// wirebenchd's control framing: a 4-byte length, then a JSON object with a "type" (its hello, unasked).
 bool wirebenchdMessage(const QByteArray &bytes, QString *software)
 {
-    const control::Decoded d = control::decode(bytes, 64 * 1024);
+    const control::Decoded d = control::decode(std::string_view(bytes.constData(), std::size_t(bytes.size())), 64 * 1024);
     if (!d.ok())
         return false;
     control::Hello hello;
-    QString error;
+    std::string error;
     if (control::Hello::fromJson(d.message, &hello, &error))
-        *software = hello.software;
+        *software = QString::fromStdString(hello.software);
     return true;
 }
 

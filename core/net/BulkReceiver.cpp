@@ -8,16 +8,16 @@
 
 namespace wb::net {
 
-BulkReceiver::BulkReceiver(qsizetype bufferBytes, Wake wake, int recvBufferBytes)
-    : m_buffer(bufferBytes, Qt::Uninitialized)
+BulkReceiver::BulkReceiver(std::int64_t bufferBytes, Wake wake, int recvBufferBytes)
+    : m_buffer(std::size_t(bufferBytes))
     , m_wake(wake)
     , m_recvBufferBytes(recvBufferBytes)
 {
 }
 
-ssize_t BulkReceiver::receiveSome(int fd, int flags, qint64 *now)
+ssize_t BulkReceiver::receiveSome(int fd, int flags, std::int64_t *now)
 {
-    const ssize_t n = ::recv(fd, m_buffer.data(), size_t(m_buffer.size()), flags);
+    const ssize_t n = ::recv(fd, m_buffer.data(), m_buffer.size(), flags);
     if (now) {
         const int err = errno;
         *now = nowNs();

@@ -1,6 +1,7 @@
 #pragma once
 
-#include <QByteArray>
+#include <cstdint>
+#include <vector>
 
 #include <sys/types.h>
 
@@ -17,20 +18,20 @@ public:
 
     /// bufferBytes per recv(); recvBufferBytes is the socket's explicit receive buffer (0 = the kernel's),
     /// which bounds the low-water mark.
-    BulkReceiver(qsizetype bufferBytes, Wake wake, int recvBufferBytes = 0);
+    BulkReceiver(std::int64_t bufferBytes, Wake wake, int recvBufferBytes = 0);
 
     /// One recv() with flags: what it returned, errno as it left it when that is < 0. *nowNs (when given) is
     /// the clock read right after recv() returned, before the low-water mark is set: the arrival's time.
-    ssize_t receiveSome(int fd, int flags, qint64 *nowNs = nullptr);
-    qint64 received() const { return m_received; }
+    ssize_t receiveSome(int fd, int flags, std::int64_t *nowNs = nullptr);
+    std::int64_t received() const { return m_received; }
     /// What the last receiveSome() read (a datagram's header, say).
-    const char *data() const { return m_buffer.constData(); }
+    const char *data() const { return m_buffer.data(); }
 
 private:
-    QByteArray m_buffer;
+    std::vector<char> m_buffer;
     Wake m_wake;
     int m_recvBufferBytes;
-    qint64 m_received = 0;
+    std::int64_t m_received = 0;
 };
 
 } // namespace wb::net

@@ -1,19 +1,21 @@
 #include "Pacer.h"
 
+#include <algorithm>
+
 namespace wb::net {
 
-qint64 Pacer::dueNs(qint64 sent) const
+std::int64_t Pacer::dueNs(std::int64_t sent) const
 {
     if (!active())
         return m_startNs;
-    return m_startNs + qint64(double(sent) * 1e9 / double(m_rate));
+    return m_startNs + std::int64_t(double(sent) * 1e9 / double(m_rate));
 }
 
-qint64 Pacer::chunk(qint64 want) const
+std::int64_t Pacer::chunk(std::int64_t want) const
 {
     if (!active())
         return want;
-    return qMin(want, qMax<qint64>(1, m_rate / 100));
+    return std::min(want, std::max<std::int64_t>(1, m_rate / 100));
 }
 
 } // namespace wb::net

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <QtGlobal>
+#include <cstdint>
 
 namespace wb::net {
 
@@ -11,20 +11,20 @@ class Pacer
 {
 public:
     Pacer() = default;
-    Pacer(qint64 bytesPerSec, qint64 startNs) : m_rate(bytesPerSec), m_startNs(startNs) {}
+    Pacer(std::int64_t bytesPerSec, std::int64_t startNs) : m_rate(bytesPerSec), m_startNs(startNs) {}
 
     bool active() const { return m_rate > 0; }
-    qint64 bytesPerSec() const { return m_rate; }
+    std::int64_t bytesPerSec() const { return m_rate; }
     /// When the pace allows `sent` bytes to have left: the start + sent / rate (the start when not paced).
-    qint64 dueNs(qint64 sent) const;
+    std::int64_t dueNs(std::int64_t sent) const;
     /// True while `sent` bytes are ahead of the pace at nowNs (never when not paced).
-    bool ahead(qint64 sent, qint64 nowNs) const { return active() && dueNs(sent) > nowNs; }
+    bool ahead(std::int64_t sent, std::int64_t nowNs) const { return active() && dueNs(sent) > nowNs; }
     /// want, but at most 10 ms worth at the rate (and at least one byte); want itself when not paced.
-    qint64 chunk(qint64 want) const;
+    std::int64_t chunk(std::int64_t want) const;
 
 private:
-    qint64 m_rate = 0;
-    qint64 m_startNs = 0;
+    std::int64_t m_rate = 0;
+    std::int64_t m_startNs = 0;
 };
 
 } // namespace wb::net

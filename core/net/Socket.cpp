@@ -9,8 +9,6 @@
 #include <cstring>
 #include <fcntl.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <poll.h>
 #include <unistd.h>
 
 namespace wb::net {
@@ -41,12 +39,12 @@ double threadCpuSeconds()
     return platform::Platform::cpuTimes().threadSeconds();
 }
 
-QString errnoText(int err)
+std::string errnoText(int err)
 {
-    return QString::fromLocal8Bit(std::strerror(err));
+    return std::strerror(err);
 }
 
-bool setIntOption(int fd, int level, int option, int value, QString *error)
+bool setIntOption(int fd, int level, int option, int value, std::string *error)
 {
     if (setsockopt(fd, level, option, &value, sizeof(value)) == 0)
         return true;
@@ -86,7 +84,7 @@ int setReceiveLowWater(int fd, int recvBufferBytes)
     return setsockopt(fd, SOL_SOCKET, SO_RCVLOWAT, &bytes, sizeof(bytes)) == 0 ? bytes : 0;
 }
 
-QString hostText(const sockaddr_storage &addr)
+std::string hostText(const sockaddr_storage &addr)
 {
     char buf[INET6_ADDRSTRLEN] = {};
     if (addr.ss_family == AF_INET) {
@@ -96,10 +94,10 @@ QString hostText(const sockaddr_storage &addr)
         const auto *a = reinterpret_cast<const sockaddr_in6 *>(&addr);
         inet_ntop(AF_INET6, &a->sin6_addr, buf, sizeof(buf));
     }
-    return QString::fromLatin1(buf);
+    return buf;
 }
 
-quint16 portOf(const sockaddr_storage &addr)
+std::uint16_t portOf(const sockaddr_storage &addr)
 {
     if (addr.ss_family == AF_INET)
         return ntohs(reinterpret_cast<const sockaddr_in *>(&addr)->sin_port);
@@ -108,12 +106,13 @@ quint16 portOf(const sockaddr_storage &addr)
     return 0;
 }
 
-QString endpointText(const sockaddr_storage &addr)
+std::string endpointText(const sockaddr_storage &addr)
 {
-    const QString host = hostText(addr);
+    const std::string host = hostText(addr);
+    const std::string port = std::to_string(portOf(addr));
     if (addr.ss_family == AF_INET6)
-        return QStringLiteral("[%1]:%2").arg(host).arg(portOf(addr));
-    return QStringLiteral("%1:%2").arg(host).arg(portOf(addr));
+        return "[" + host + "]:" + port;
+    return host + ":" + port;
 }
 
 bool sameHost(const sockaddr_storage &a, const sockaddr_storage &b)

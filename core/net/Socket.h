@@ -1,9 +1,8 @@
 #pragma once
 
-#include <QByteArray>
-#include <QString>
-
 #include <chrono>
+#include <cstdint>
+#include <string>
 
 #include <sys/socket.h>
 
@@ -30,8 +29,8 @@ private:
     int m_fd = -1;
 };
 
-/// Nanoseconds on the monotonic clock.
-inline qint64 nowNs()
+/// Nanoseconds on the monotonic clock: the one clock of the responders and the bulk loops.
+inline std::int64_t nowNs()
 {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
@@ -40,8 +39,8 @@ inline qint64 nowNs()
 double threadCpuSeconds();
 
 /// errno as text ("Connection refused").
-QString errnoText(int err);
-bool setIntOption(int fd, int level, int option, int value, QString *error = nullptr);
+std::string errnoText(int err);
+bool setIntOption(int fd, int level, int option, int value, std::string *error = nullptr);
 bool setNonBlocking(int fd, bool on);
 /// SO_SNDTIMEO and SO_RCVTIMEO, so a blocking data loop wakes up to look at the clock and the stop flag.
 void setIoTimeouts(int fd, int ms);
@@ -54,9 +53,9 @@ int setReceiveLowWater(int fd, int recvBufferBytes);
 /// 128 KiB, or a quarter of an explicit receive buffer (recvBufferBytes > 0), so it never holds back the window.
 int receiveLowWater(int recvBufferBytes);
 /// "192.0.2.1:5301", "[::1]:5301"
-QString endpointText(const sockaddr_storage &addr);
-QString hostText(const sockaddr_storage &addr);
-quint16 portOf(const sockaddr_storage &addr);
+std::string endpointText(const sockaddr_storage &addr);
+std::string hostText(const sockaddr_storage &addr);
+std::uint16_t portOf(const sockaddr_storage &addr);
 bool sameHost(const sockaddr_storage &a, const sockaddr_storage &b);
 
 } // namespace wb::net

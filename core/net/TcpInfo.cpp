@@ -22,12 +22,12 @@ TcpInfo TcpInfo::of(int fd)
     t.rttUs = info.tcpi_rtt;
     t.rttVarUs = info.tcpi_rttvar;
     t.totalRetrans = info.tcpi_total_retrans;
-    t.sndCwndBytes = qint64(info.tcpi_snd_cwnd) * qint64(info.tcpi_snd_mss);
+    t.sndCwndBytes = std::int64_t(info.tcpi_snd_cwnd) * std::int64_t(info.tcpi_snd_mss);
     // An older kernel fills less of the struct and says how much in len.
     if (len >= offsetof(tcp_info, tcpi_bytes_acked) + sizeof(info.tcpi_bytes_acked))
-        t.bytesAcked = qint64(info.tcpi_bytes_acked);
+        t.bytesAcked = std::int64_t(info.tcpi_bytes_acked);
     if (len >= offsetof(tcp_info, tcpi_bytes_received) + sizeof(info.tcpi_bytes_received))
-        t.bytesReceived = qint64(info.tcpi_bytes_received);
+        t.bytesReceived = std::int64_t(info.tcpi_bytes_received);
     return t;
 }
 

@@ -12,6 +12,7 @@
 #include "platform/linux/LinuxRoutes.h"
 #include "platform/linux/LinuxSocketCalls.h"
 #include "platform/linux/LinuxSocketDiagnostics.h"
+#include "platform/linux/LinuxSystemInfo.h"
 #include "platform/linux/LinuxTcpTunables.h"
 #else
 #error "Wirebench has no platform layer for this OS: add core/platform/<os>/ (docs/ARCHITECTURE.md, Platform code)"
@@ -23,6 +24,12 @@ namespace wb::platform {
 const CpuTimes &Platform::cpuTimes()
 {
     static const LinuxCpuTimes reader;
+    return reader;
+}
+
+const SystemInfo &Platform::systemInfo()
+{
+    static const LinuxSystemInfo reader;
     return reader;
 }
 

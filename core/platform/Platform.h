@@ -9,6 +9,7 @@
 #include "platform/Routes.h"
 #include "platform/SocketCalls.h"
 #include "platform/SocketDiagnostics.h"
+#include "platform/SystemInfo.h"
 #include "platform/TcpTunables.h"
 
 namespace wb::platform {
@@ -28,6 +29,7 @@ public:
     static const SocketCalls &socketCalls();
     static const PageCache &pageCache();
     static const DropCounters &dropCounters();
+    static const SystemInfo &systemInfo();
 };
 
 } // namespace wb::platform

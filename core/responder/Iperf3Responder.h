@@ -1,5 +1,6 @@
 #pragma once
 
+#include "Iperf3Server.h"
 #include "Responder.h"
 
 #include <QList>
@@ -10,47 +11,9 @@
 
 namespace wb {
 
-/// One iperf3 test as the Iperf3Responder saw it: the figures of its log line.
-struct Iperf3TestRecord
-{
-    QString client;            ///< the control connection's peer, "127.0.0.1:40512"
-    bool reverse = false;      ///< -R: this responder sent
-    bool udp = false;          ///< -u: datagrams rather than TCP streams
-    int streams = 0;           ///< -P
-    int timeSeconds = 0;       ///< -t as asked (0 with -n or -k)
-    int omitSeconds = 0;       ///< -O
-    int blockSize = 0;         ///< -l, bytes (with -u one datagram's payload)
-    int mss = 0;               ///< TCP_INFO snd_mss of the first data stream, bytes
-    qint64 bytes = 0;          ///< our count after the omitted seconds: received, or sent with -R
-    double seconds = 0;        ///< our stream time: end of the omitted seconds to TEST_END
-    qint64 clientBytes = -1;   ///< the client's own count from its results (sent, or received with -R); -1 = none
-    double clientSeconds = 0;  ///< the client's stream time from its results
-    qint64 retransmits = -1;   ///< with -R: our TCP retransmits (segments); -1 when we received
-    // UDP (-u) only, over the measured time and all streams, as iperf3's receiver counts them:
-    qint64 udpTargetBitsPerSec = 0; ///< -b per stream, bit/s; 0 = unlimited
-    qint64 udpPackets = 0;     ///< datagrams: the highest counters we saw, or the ones we sent with -R
-    qint64 udpLost = -1;       ///< gaps in the counters we saw, or with -R the client's count; -1 = not known
-    qint64 udpOutOfOrder = 0;  ///< datagrams that came behind a later one (we received)
-    double udpJitterMs = 0;    ///< RFC 1889 jitter averaged over the streams, ms (ours, or the client's with -R)
-    double cpuPercent = 0;     ///< CPU time of the responder's thread over the measured time, % of one CPU
-    bool completed = false;    ///< results exchanged: the client printed its summary
-    bool stoppedByClient = false; ///< CLIENT_TERMINATE (Ctrl-C on iperf3 -c, Stop in Wirebench)
-    QString problem;           ///< why the test ended early; empty when it did not
-};
-
-/// An iperf3 server for TCP and UDP tests (wirebenchd --iperf3-port), so that a host running wirebenchd can
-/// be tested with nothing but `iperf3 -c` on the other computer (and by Wirebench's own iperf3 drivers).
-/// Speaks iperf3's control protocol (as 3.x does, checked with the Debian 3.12 client): both directions
-/// (-R), -P, -O, -t/-n/-k, -l, -w, -M, -N, -C, and -b with -R; with -u the datagram streams on the same
-/// port number over UDP (loss, out of order and jitter counted as iperf3's receiver does; -b paced when we
-/// send; --udp-counters-64bit), and --get-server-output (Iperf3ServerOutput). Like iperf3 it serves one client at a time and answers any other
-/// ACCESS_DENIED ("the server is busy running a test"); SCTP and --bidir are refused with SERVER_ERROR and
-/// an iperf3 error number that the client prints in words.
-/// wirebenchd's limits apply as in Responder: --max-duration (longer requests refused; tests by byte or
-/// block count ended with SERVER_TERMINATE past it), --allow, the handshake and idle timeouts, --max-rate
-/// on what we send, --max-message (but never below the 64 KiB that 128 streams of results need).
-/// iperf3 clients cannot prove wirebenchd's key: the iperf3 port is open to every allowed client.
-/// One thread and poll(); no Qt event loop needed. logLine is emitted from that thread.
+/// The Qt face of Iperf3Server (wirebenchd's iperf3 port, in plain C++; see there for what it speaks and its
+/// limits): the same server, its log lines as a signal and its settings in Qt types, for the tests and any Qt
+/// program that serves iperf3 clients. wirebenchd runs Iperf3Server without Qt.
 class Iperf3Responder : public QObject
 {
     Q_OBJECT
@@ -71,12 +34,12 @@ public:
     QList<Iperf3TestRecord> tests() const;
 
 signals:
-    /// One line per test, refusal or error, for the log (the same style as Responder's).
+    /// One line per test, refusal or error, for the log (the same style as Responder's); emitted from the
+    /// server's thread.
     void logLine(const QString &line);
 
 private:
-    class Private;
-    std::unique_ptr<Private> d;
+    std::unique_ptr<Iperf3Server> m_server;
 };
 
 } // namespace wb

@@ -1,15 +1,19 @@
 #include "Iperf3ServerOutput.h"
 
 #include "net/Socket.h"
+#include "wire/Text.h"
+
+#include <algorithm>
 
 namespace wb {
 
 using namespace wb::net;
+using wire::format;
 
 namespace {
 
-constexpr qint64 kIntervalNs = 1000000000; // iperf3's server reports every second (-i is not sent to it)
-constexpr qint64 kShortestIntervalNs = kIntervalNs / 10;
+constexpr std::int64_t kIntervalNs = 1000000000; // iperf3's server reports every second (-i is not sent to it)
+constexpr std::int64_t kShortestIntervalNs = kIntervalNs / 10;
 
 // iperf 3.12's report lines (iperf_locale.c), the stream-role column left empty as without --bidir.
 constexpr char kBwHeader[] = "[ ID] Interval           Transfer     Bitrate\n";
@@ -22,7 +26,7 @@ constexpr char kOmitted[] = "(omitted)";
 
 /// iperf3's unit_snprintf: 'A' (bytes, steps of 1024: "4.74 GByte") or 'a' (bits, steps of 1000: "20.1 Gbit"),
 /// always four places wide.
-QString iperfUnits(double bytes, bool bits)
+std::string iperfUnits(double bytes, bool bits)
 {
     static const char *const byteLabels[] = {"Byte", "KByte", "MByte", "GByte", "TByte"};
     static const char *const bitLabels[] = {"bit", "Kbit", "Mbit", "Gbit", "Tbit"};
@@ -33,24 +37,24 @@ QString iperfUnits(double bytes, bool bits)
         value /= step;
         ++conv;
     }
-    const char *format = value < 9.995 ? "%4.2f %s" : value < 99.95 ? "%4.1f %s" : "%4.0f %s";
-    return QString::asprintf(format, value, bits ? bitLabels[conv] : byteLabels[conv]);
+    const char *pattern = value < 9.995 ? "%4.2f %s" : value < 99.95 ? "%4.1f %s" : "%4.0f %s";
+    return format(pattern, value, bits ? bitLabels[conv] : byteLabels[conv]);
 }
 
 /// "[  5]" or "[SUM]", then "   0.00-1.00   sec  2.62 GBytes  22.5 Gbits/sec".
-QString lineStart(int id, bool sum, double from, double to, qint64 bytes)
+std::string lineStart(int id, bool sum, double from, double to, std::int64_t bytes)
 {
     const double seconds = to - from;
-    const QString rate = iperfUnits(seconds > 0 ? double(bytes) / seconds : 0.0, true);
-    const QString tag = sum ? QStringLiteral("[SUM]") : QString::asprintf("[%3d]", id);
-    return tag + QString::asprintf(" %6.2f-%-6.2f sec  %ss  %ss/sec", from, to, qPrintable(iperfUnits(double(bytes), false)),
-                                   qPrintable(rate));
+    const std::string rate = iperfUnits(seconds > 0 ? double(bytes) / seconds : 0.0, true);
+    const std::string tag = sum ? std::string("[SUM]") : format("[%3d]", id);
+    return tag + format(" %6.2f-%-6.2f sec  %ss  %ss/sec", from, to, iperfUnits(double(bytes), false).c_str(),
+                                   rate.c_str());
 }
 
-QString lostText(qint64 lost, qint64 packets)
+std::string lostText(std::int64_t lost, std::int64_t packets)
 {
     const double percent = packets > 0 ? 100.0 * double(lost) / double(packets) : 0.0;
-    return QString::asprintf("%lld/%lld (%.2g%%)", static_cast<long long>(lost), static_cast<long long>(packets), percent);
+    return format("%lld/%lld (%.2g%%)", static_cast<long long>(lost), static_cast<long long>(packets), percent);
 }
 
 } // namespace
@@ -65,7 +69,7 @@ Iperf3ServerOutput::Iperf3ServerOutput(bool enabled, bool sender, bool udp)
 void Iperf3ServerOutput::accepted(const sockaddr_storage &client)
 {
     if (m_enabled)
-        m_lines << QStringLiteral("Accepted connection from %1, port %2\n").arg(hostText(client)).arg(portOf(client));
+        m_lines.push_back(format("Accepted connection from %s, port %u\n", hostText(client).c_str(), unsigned(portOf(client))));
 }
 
 void Iperf3ServerOutput::streamConnected(int id, const sockaddr_storage &local, const sockaddr_storage &remote)
@@ -73,23 +77,23 @@ void Iperf3ServerOutput::streamConnected(int id, const sockaddr_storage &local, 
     if (!m_enabled)
         return;
     m_ids.push_back(id);
-    m_lines << QString::asprintf("[%3d] local %s port %u connected to %s port %u\n", id, qPrintable(hostText(local)),
-                                 uint(portOf(local)), qPrintable(hostText(remote)), uint(portOf(remote)));
+    m_lines.push_back(format("[%3d] local %s port %u connected to %s port %u\n", id, hostText(local).c_str(),
+                                 uint(portOf(local)), hostText(remote).c_str(), uint(portOf(remote))));
 }
 
-void Iperf3ServerOutput::start(qint64 nowNs, const std::vector<Counts> &counts, bool omitting)
+void Iperf3ServerOutput::start(std::int64_t nowNs, const std::vector<Counts> &counts, bool omitting)
 {
     m_originNs = m_intervalStartNs = nowNs;
     m_last = m_base = counts;
     m_omitting = omitting;
 }
 
-bool Iperf3ServerOutput::due(qint64 nowNs) const
+bool Iperf3ServerOutput::due(std::int64_t nowNs) const
 {
     return m_enabled && nowNs - m_intervalStartNs >= kIntervalNs;
 }
 
-void Iperf3ServerOutput::interval(qint64 nowNs, const std::vector<Counts> &counts)
+void Iperf3ServerOutput::interval(std::int64_t nowNs, const std::vector<Counts> &counts)
 {
     if (!m_enabled || counts.size() != m_last.size() || counts.empty())
         return;
@@ -97,21 +101,21 @@ void Iperf3ServerOutput::interval(qint64 nowNs, const std::vector<Counts> &count
     // As iperf3: a short last interval with nothing in it (TEST_END queued behind the data) is not shown.
     if (nowNs - m_intervalStartNs >= kShortestIntervalNs || total.bytes > before.bytes) {
         if (!m_headerShown)
-            m_lines << intervalHeader();
+            m_lines.push_back(intervalHeader());
         else if (counts.size() > 1)
-            m_lines << QString::fromLatin1(kSeparator);
+            m_lines.push_back(std::string(kSeparator));
         m_headerShown = true;
         const double from = double(m_intervalStartNs - m_originNs) / 1e9, to = double(nowNs - m_originNs) / 1e9;
         for (size_t i = 0; i < counts.size(); ++i)
-            m_lines << intervalLine(i < m_ids.size() ? m_ids[i] : int(i), from, to, counts[i], m_last[i], false);
+            m_lines.push_back(intervalLine(i < m_ids.size() ? m_ids[i] : int(i), from, to, counts[i], m_last[i], false));
         if (counts.size() > 1)
-            m_lines << intervalLine(0, from, to, total, before, true);
+            m_lines.push_back(intervalLine(0, from, to, total, before, true));
     }
     m_last = counts;
     m_intervalStartNs = nowNs;
 }
 
-void Iperf3ServerOutput::endOmitting(qint64 nowNs, const std::vector<Counts> &counts)
+void Iperf3ServerOutput::endOmitting(std::int64_t nowNs, const std::vector<Counts> &counts)
 {
     if (!m_enabled)
         return;
@@ -120,70 +124,79 @@ void Iperf3ServerOutput::endOmitting(qint64 nowNs, const std::vector<Counts> &co
     start(nowNs, counts, false);
 }
 
-void Iperf3ServerOutput::finish(qint64 nowNs, const std::vector<Counts> &counts, double measuredSeconds)
+void Iperf3ServerOutput::finish(std::int64_t nowNs, const std::vector<Counts> &counts, double measuredSeconds)
 {
     if (!m_enabled || counts.size() != m_base.size() || counts.empty())
         return;
     interval(nowNs, counts);
-    m_lines << QString::fromLatin1(kSeparator) << summaryHeader();
+    m_lines.push_back(std::string(kSeparator));
+    m_lines.push_back(summaryHeader());
     for (size_t i = 0; i < counts.size(); ++i)
-        m_lines << summaryLine(i < m_ids.size() ? m_ids[i] : int(i), measuredSeconds, counts[i], m_base[i], false);
+        m_lines.push_back(summaryLine(i < m_ids.size() ? m_ids[i] : int(i), measuredSeconds, counts[i], m_base[i], false));
     if (counts.size() > 1)
-        m_lines << summaryLine(0, measuredSeconds, sumOf(counts), sumOf(m_base), true);
+        m_lines.push_back(summaryLine(0, measuredSeconds, sumOf(counts), sumOf(m_base), true));
 }
 
-QString Iperf3ServerOutput::intervalHeader() const
+std::string Iperf3ServerOutput::intervalHeader() const
 {
     if (m_udp)
-        return QString::fromLatin1(m_sender ? kUdpSenderHeader : kUdpHeader);
-    return QString::fromLatin1(m_sender ? kBwRetransCwndHeader : kBwHeader);
+        return std::string(m_sender ? kUdpSenderHeader : kUdpHeader);
+    return std::string(m_sender ? kBwRetransCwndHeader : kBwHeader);
 }
 
-QString Iperf3ServerOutput::summaryHeader() const
+std::string Iperf3ServerOutput::summaryHeader() const
 {
     if (m_udp)
-        return QString::fromLatin1(kUdpHeader);
-    return QString::fromLatin1(m_sender ? kBwRetransHeader : kBwHeader);
+        return std::string(kUdpHeader);
+    return std::string(m_sender ? kBwRetransHeader : kBwHeader);
 }
 
-QString Iperf3ServerOutput::intervalLine(int id, double from, double to, const Counts &now, const Counts &then, bool sum) const
+std::string Iperf3ServerOutput::intervalLine(int id, double from, double to, const Counts &now, const Counts &then, bool sum) const
 {
-    const QString start = lineStart(id, sum, from, to, now.bytes - then.bytes);
-    const QString omitted = m_omitting ? QString::fromLatin1(kOmitted) : QString();
+    const std::string start = lineStart(id, sum, from, to, now.bytes - then.bytes);
+    const std::string omitted = m_omitting ? std::string(kOmitted) : std::string();
     if (m_udp && m_sender)
-        return start + QStringLiteral("  %1  %2\n").arg(now.packets - then.packets).arg(omitted);
+        return start + format("  %lld  %s\n", static_cast<long long>(now.packets - then.packets), omitted.c_str());
     if (m_udp) {
-        const qint64 streams = sum ? qint64(qMax<size_t>(1, m_last.size())) : 1; // the sum's jitter is the mean
-        return start + QString::asprintf("  %5.3f ms  ", now.jitterSeconds * 1000.0 / double(streams))
-               + lostText(now.lost - then.lost, now.packets - then.packets) + QStringLiteral("  %1\n").arg(omitted);
+        const std::int64_t streams = sum ? std::int64_t(std::max<size_t>(1, m_last.size())) : 1; // the sum's jitter is the mean
+        return start + format("  %5.3f ms  ", now.jitterSeconds * 1000.0 / double(streams))
+               + lostText(now.lost - then.lost, now.packets - then.packets) + "  " + omitted + "\n";
     }
     if (m_sender && sum)
-        return start + QString::asprintf("  %3lld             ", static_cast<long long>(now.retransmits - then.retransmits)) + omitted + u'\n';
+        return start + format("  %3lld             ", static_cast<long long>(now.retransmits - then.retransmits)) + omitted + '\n';
     if (m_sender) {
-        return start + QString::asprintf("  %3lld   %ss       ", static_cast<long long>(now.retransmits - then.retransmits),
-                                         qPrintable(iperfUnits(double(now.cwndBytes), false)))
-               + omitted + u'\n';
+        return start + format("  %3lld   %ss       ", static_cast<long long>(now.retransmits - then.retransmits),
+                                         iperfUnits(double(now.cwndBytes), false).c_str())
+               + omitted + '\n';
     }
-    return start + QStringLiteral("                  %1\n").arg(omitted);
+    return start + "                  " + omitted + "\n";
 }
 
-QString Iperf3ServerOutput::summaryLine(int id, double seconds, const Counts &now, const Counts &then, bool sum) const
+std::string Iperf3ServerOutput::summaryLine(int id, double seconds, const Counts &now, const Counts &then, bool sum) const
 {
-    const QString start = lineStart(id, sum, 0.0, seconds, now.bytes - then.bytes);
-    const QString role = m_sender ? QStringLiteral("sender") : QStringLiteral("receiver");
+    const std::string start = lineStart(id, sum, 0.0, seconds, now.bytes - then.bytes);
+    const std::string role = m_sender ? std::string("sender") : std::string("receiver");
     if (m_udp) {
         // The sender counts no loss or jitter: iperf3's server prints 0 for them, as here.
-        const qint64 streams = sum ? qint64(qMax<size_t>(1, m_base.size())) : 1;
-        QString line = start + QString::asprintf("  %5.3f ms  ", m_sender ? 0.0 : now.jitterSeconds * 1000.0 / double(streams))
-                       + lostText(m_sender ? 0 : now.lost - then.lost, now.packets - then.packets) + QStringLiteral("  %1\n").arg(role);
+        const std::int64_t streams = sum ? std::int64_t(std::max<size_t>(1, m_base.size())) : 1;
+        std::string line = start + format("  %5.3f ms  ", m_sender ? 0.0 : now.jitterSeconds * 1000.0 / double(streams))
+                       + lostText(m_sender ? 0 : now.lost - then.lost, now.packets - then.packets) + "  " + role + "\n";
         if (!m_sender && !sum && now.outOfOrder - then.outOfOrder > 0)
-            line += QString::asprintf("[%3d] %4.1f-%4.1f sec  %lld datagrams received out-of-order\n", id, 0.0, seconds,
+            line += format("[%3d] %4.1f-%4.1f sec  %lld datagrams received out-of-order\n", id, 0.0, seconds,
                                       static_cast<long long>(now.outOfOrder - then.outOfOrder));
         return line;
     }
     if (m_sender)
-        return start + QString::asprintf("  %3lld             ", static_cast<long long>(now.retransmits - then.retransmits)) + role + u'\n';
-    return start + QStringLiteral("                  %1\n").arg(role);
+        return start + format("  %3lld             ", static_cast<long long>(now.retransmits - then.retransmits)) + role + '\n';
+    return start + "                  " + role + "\n";
+}
+
+std::string Iperf3ServerOutput::text() const
+{
+    std::string all;
+    for (const std::string &line : m_lines)
+        all += line;
+    return all;
 }
 
 Iperf3ServerOutput::Counts Iperf3ServerOutput::sumOf(const std::vector<Counts> &counts)

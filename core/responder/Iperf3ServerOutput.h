@@ -1,8 +1,7 @@
 #pragma once
 
-#include <QString>
-#include <QStringList>
-
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include <sys/socket.h>
@@ -23,12 +22,12 @@ public:
     /// One stream's counts since the start of the test (cumulative), as the server sees them.
     struct Counts
     {
-        qint64 bytes = 0;        ///< received, or sent with -R
-        qint64 retransmits = 0;  ///< TCP -R: TCP_INFO total retransmits
-        qint64 cwndBytes = 0;    ///< TCP -R: congestion window now
-        qint64 packets = 0;      ///< UDP: highest counter seen, or datagrams sent with -R
-        qint64 lost = 0;         ///< UDP, receiving: gaps in the counters
-        qint64 outOfOrder = 0;   ///< UDP, receiving
+        std::int64_t bytes = 0;        ///< received, or sent with -R
+        std::int64_t retransmits = 0;  ///< TCP -R: TCP_INFO total retransmits
+        std::int64_t cwndBytes = 0;    ///< TCP -R: congestion window now
+        std::int64_t packets = 0;      ///< UDP: highest counter seen, or datagrams sent with -R
+        std::int64_t lost = 0;         ///< UDP, receiving: gaps in the counters
+        std::int64_t outOfOrder = 0;   ///< UDP, receiving
         double jitterSeconds = 0;///< UDP, receiving: RFC 1889 jitter now
     };
 
@@ -41,25 +40,25 @@ public:
     /// "[  5] local 127.0.0.1 port 5201 connected to 127.0.0.1 port 39740": id is the stream's socket, as iperf3 shows.
     void streamConnected(int id, const sockaddr_storage &local, const sockaddr_storage &remote);
     /// The test starts now; omitting while -O seconds run.
-    void start(qint64 nowNs, const std::vector<Counts> &counts, bool omitting);
+    void start(std::int64_t nowNs, const std::vector<Counts> &counts, bool omitting);
     /// True when a report is due (a second since the last one): then call interval().
-    bool due(qint64 nowNs) const;
+    bool due(std::int64_t nowNs) const;
     /// Reports the interval since the last report, if it is worth a line (as iperf3: at least a tenth of a
     /// second, or bytes moved).
-    void interval(qint64 nowNs, const std::vector<Counts> &counts);
+    void interval(std::int64_t nowNs, const std::vector<Counts> &counts);
     /// The -O seconds are over: their last interval is reported "(omitted)", and times start again from 0.
-    void endOmitting(qint64 nowNs, const std::vector<Counts> &counts);
+    void endOmitting(std::int64_t nowNs, const std::vector<Counts> &counts);
     /// TEST_END: the last interval, then the summary of the measured time (counts less those at its start).
-    void finish(qint64 nowNs, const std::vector<Counts> &counts, double measuredSeconds);
+    void finish(std::int64_t nowNs, const std::vector<Counts> &counts, double measuredSeconds);
     /// Everything so far, lines ending in '\n', as iperf3 joins them.
-    QString text() const { return m_lines.join(QString()); }
+    std::string text() const;
 
 private:
     /// The header over the interval reports and over the summary.
-    QString intervalHeader() const;
-    QString summaryHeader() const;
-    QString intervalLine(int id, double from, double to, const Counts &now, const Counts &then, bool sum) const;
-    QString summaryLine(int id, double seconds, const Counts &now, const Counts &then, bool sum) const;
+    std::string intervalHeader() const;
+    std::string summaryHeader() const;
+    std::string intervalLine(int id, double from, double to, const Counts &now, const Counts &then, bool sum) const;
+    std::string summaryLine(int id, double seconds, const Counts &now, const Counts &then, bool sum) const;
     static Counts sumOf(const std::vector<Counts> &counts);
 
     bool m_enabled;
@@ -71,9 +70,9 @@ private:
     std::vector<int> m_ids;
     std::vector<Counts> m_last;     ///< at the start of the current interval
     std::vector<Counts> m_base;     ///< at the start of the measured time
-    qint64 m_originNs = 0;          ///< time 0.00 of the reports
-    qint64 m_intervalStartNs = 0;
-    QStringList m_lines;
+    std::int64_t m_originNs = 0;          ///< time 0.00 of the reports
+    std::int64_t m_intervalStartNs = 0;
+    std::vector<std::string> m_lines;
 };
 
 } // namespace wb

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ServerConfig.h"
 #include "wire/wirebenchd/ControlMessage.h"
 
 #include <QHostAddress>
@@ -11,12 +12,16 @@
 #include <memory>
 
 namespace wb {
+class WirebenchdServer;
+}
+
+namespace wb {
 
 /// Settings of the responder (wirebenchd), with the documented defaults.
 struct ResponderConfig
 {
     QHostAddress address = QHostAddress::Any;
-    quint16 port = control::kDefaultPort;                 ///< 0 = any free port (the GUI's embedded responder)
+    quint16 port = control::kDefaultPort;                ///< 0 = any free port (the GUI's embedded responder)
     int maxDurationMs = 60000;                   ///< a longer test request is refused
     int maxMessageSize = 16 * 1024 * 1024;       ///< a larger send size is refused
     int maxControlMessageBytes = 64 * 1024;      ///< a longer control message is an error (before
@@ -34,12 +39,13 @@ struct ResponderConfig
     bool allows(const QHostAddress &client) const;
     /// The allow-list as "192.168.1.0/24, 2001:db8::/32", for refusals.
     QString allowListText() const;
+    /// The same settings in plain C++, for WirebenchdServer and Iperf3Server.
+    ServerConfig toServerConfig() const;
 };
 
-/// The far end of a Wirebench test: answers hellos and test requests, checks the client's key, runs each
-/// connection on its own thread, serves maxConcurrent tests at a time, queues maxQueued clients and answers
-/// the next one "busy".
-/// Used by wirebenchd and, in-process on 127.0.0.1, by the GUI ("This computer (loopback)").
+/// The Qt face of WirebenchdServer (the far end of a Wirebench test, in plain C++): the same server, its log
+/// lines as a signal and its settings in Qt types. The GUI runs it in-process on 127.0.0.1 ("This computer
+/// (loopback)"), the tests against their clients; wirebenchd runs WirebenchdServer without Qt.
 class Responder : public QObject
 {
     Q_OBJECT
@@ -59,8 +65,8 @@ signals:
     void logLine(const QString &line);
 
 private:
-    class Private;
-    std::unique_ptr<Private> d;
+    ResponderConfig m_config;
+    std::unique_ptr<WirebenchdServer> m_server;
 };
 
 } // namespace wb

@@ -1,6 +1,7 @@
 #pragma once
 
-#include <QtGlobal>
+#include <algorithm>
+#include <cstdint>
 
 namespace wb {
 
@@ -10,13 +11,13 @@ namespace wb {
 class ReceiveWindow
 {
 public:
-    explicit ReceiveWindow(qint64 warmupNs = 0)
-        : m_warmupNs(qMax<qint64>(0, warmupNs))
+    explicit ReceiveWindow(std::int64_t warmupNs = 0)
+        : m_warmupNs(std::max<std::int64_t>(0, warmupNs))
     {
     }
 
     /// n bytes arrived at nowNs (any monotonic clock in nanoseconds).
-    void add(qint64 n, qint64 nowNs)
+    void add(std::int64_t n, std::int64_t nowNs)
     {
         m_total += n;
         if (m_first < 0) {
@@ -34,20 +35,20 @@ public:
         m_last = nowNs;
     }
 
-    qint64 totalBytes() const { return m_total; }       ///< warm-up included (for live graphs)
-    qint64 measuredBytes() const { return m_measured; } ///< the figure's bytes
+    std::int64_t totalBytes() const { return m_total; }       ///< warm-up included (for live graphs)
+    std::int64_t measuredBytes() const { return m_measured; } ///< the figure's bytes
     double measuredSeconds() const { return m_start >= 0 ? (m_last - m_start) / 1e9 : 0; }
     double totalSeconds() const { return m_first >= 0 ? (m_last - m_first) / 1e9 : 0; }
     bool warmingUp() const { return m_start < 0; }
-    qint64 lastNs() const { return m_last; }
+    std::int64_t lastNs() const { return m_last; }
 
 private:
-    qint64 m_warmupNs;
-    qint64 m_total = 0;
-    qint64 m_measured = 0;
-    qint64 m_first = -1;
-    qint64 m_start = -1;
-    qint64 m_last = -1;
+    std::int64_t m_warmupNs;
+    std::int64_t m_total = 0;
+    std::int64_t m_measured = 0;
+    std::int64_t m_first = -1;
+    std::int64_t m_start = -1;
+    std::int64_t m_last = -1;
 };
 
 } // namespace wb

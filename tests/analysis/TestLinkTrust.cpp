@@ -1,3 +1,4 @@
+#include "wire/QtWire.h"
 #include "analysis/InterfaceFacts.h"
 #include "analysis/LinkTrust.h"
 #include "analysis/RunAnalyzer.h"
@@ -181,11 +182,11 @@ private slots:
 
         // Through the hello as wirebenchd sends it, and read back as the client parses it.
         control::Hello hello;
-        hello.link = o;
+        hello.link = wire::fromQt(o);
         control::Hello parsed;
-        QString error;
-        QVERIFY2(control::Hello::fromJson(hello.toJson(), &parsed, &error), qPrintable(error));
-        QCOMPARE(parsed.link, o);
+        std::string error;
+        QVERIFY2(control::Hello::fromJson(hello.toJson(), &parsed, &error), error.c_str());
+        QCOMPARE(wire::toQt(parsed.link), o);
     }
 
     void hostileHelloIsTamed()

@@ -254,12 +254,12 @@ void TestWirebenchd::hostileHelloIsLoggedEscaped()
             return QStringLiteral("no connection");
         const QJsonObject serverHello = c.next();
         control::Hello theirs;
-        if (!control::Hello::fromJson(serverHello, &theirs, nullptr))
+        if (!control::Hello::fromJson(wire::fromQt(serverHello), &theirs, nullptr))
             return QStringLiteral("no hello");
         if (proveKeyFirst) {
-            control::Hello mine = control::Hello::local(QStringLiteral("test client"));
+            control::Hello mine = control::Hello::local("test client");
             mine.nonce = auth::randomBytes(auth::kNonceBytes);
-            mine.mac = auth::clientProof(key, theirs.nonce, mine.nonce);
+            mine.mac = auth::clientProof(key.toStdString(), theirs.nonce, mine.nonce);
             c.send(mine.toJson());
             if (test::typeOf(c.next()) != QLatin1String(control::kWelcome))
                 return QStringLiteral("no welcome");

@@ -11,24 +11,24 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     using namespace wb;
-    static const QString key = QStringLiteral("fuzz-key");
-    static const QByteArray serverNonce(auth::kNonceBytes, 'n');
-    QByteArrayView in(reinterpret_cast<const char *>(data), qsizetype(size));
+    static const std::string key = "fuzz-key";
+    static const std::string serverNonce(auth::kNonceBytes, 'n');
+    std::string_view in(reinterpret_cast<const char *>(data), size);
     // The stream, frame by frame, as ControlChannel::read sees it.
-    for (int frames = 0; frames < 16 && !in.isEmpty(); ++frames) {
+    for (int frames = 0; frames < 16 && !in.empty(); ++frames) {
         const control::Decoded d = control::decode(in, auth::kMaxPreAuthBytes);
         if (d.status != control::Decoded::Status::Message) {
             (void)control::decodeOne(in, auth::kMaxPreAuthBytes); // the "truncated" wording when the peer closes
             break;
         }
-        const auth::ClientHelloCheck open = auth::checkClientHello(d.message, QString(), serverNonce, QStringLiteral("fuzz"));
-        const auth::ClientHelloCheck keyed = auth::checkClientHello(d.message, key, serverNonce, QStringLiteral("fuzz"));
+        const auth::ClientHelloCheck open = auth::checkClientHello(d.message, std::string(), serverNonce, "fuzz");
+        const auth::ClientHelloCheck keyed = auth::checkClientHello(d.message, key, serverNonce, "fuzz");
         // Invariant: no input passes the keyed check without a proof computed with the key.
         if (keyed.ok() && !auth::sameBytes(keyed.hello.mac, auth::clientProof(key, serverNonce, keyed.clientNonce)))
             __builtin_trap();
         if (open.ok())
             (void)open.hello.osSummary();
-        in = in.sliced(d.consumed);
+        in = in.substr(d.consumed);
     }
     return 0;
 }

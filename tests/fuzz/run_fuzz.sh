@@ -17,8 +17,8 @@ if ! command -v "$cxx" >/dev/null 2>&1; then
     [ "${CI:-}" = true ] && exit 1
     exit 77
 fi
-if ! pkg-config --exists Qt6Core; then
-    echo "run_fuzz.sh: pkg-config finds no Qt6Core: install qt6-base-dev" >&2
+if [ ! -f /usr/include/nlohmann/json.hpp ] || ! pkg-config --exists libcrypto; then
+    echo "run_fuzz.sh: nlohmann/json.hpp or libcrypto is missing: install nlohmann-json3-dev and libssl-dev" >&2
     [ "${CI:-}" = true ] && exit 1
     exit 77
 fi
@@ -32,8 +32,8 @@ bin="$out/fuzz_preauth"
 "$cxx" -std=c++20 -g -O1 -fPIC -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -I"$root/core" \
     "$here/fuzz_preauth.cpp" "$root/core/wire/wirebenchd/ControlMessage.cpp" "$root/core/wire/wirebenchd/Auth.cpp" \
-    "$root/core/wire/PrintableText.cpp" \
-    $(pkg-config --cflags --libs Qt6Core) -o "$bin"
+    "$root/core/wire/wirebenchd/HmacOpenSsl.cpp" "$root/core/wire/PrintableText.cpp" "$root/core/wire/Text.cpp" \
+    "$root/core/wire/Base64.cpp" $(pkg-config --cflags --libs libcrypto) -o "$bin"
 
 work="$out/corpus"
 rm -rf "$work"

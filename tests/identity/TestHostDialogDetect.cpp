@@ -1,5 +1,6 @@
 // The host dialog's "Detect" against real vsftpd and smbd (tests/protocols FileServerFixture) and a Responder
 // on 127.0.0.1: click Detect, read the table, click "Use as OS label", read the OS field.
+#include "wire/QtWire.h"
 #include "IdentityPeers.h"
 #include "HostDialog.h"
 #include "wire/wirebenchd/ControlMessage.h"
@@ -97,7 +98,7 @@ private slots:
         QCOMPARE(ntlm.suggests, QStringLiteral("Samba (Linux/Unix)"));
         QCOMPARE(rows.value(QStringLiteral("SMB server string (IPC$ comment)")).said,
                  QStringLiteral("IPC Service (Wirebench test Samba)"));
-        const QString helloOs = control::Hello::local(QStringLiteral("x")).osName;
+        const QString helloOs = wire::qs(control::Hello::local("x").osName);
         QCOMPARE(rows.value(QStringLiteral("wirebenchd hello")).suggests, helloOs);
 
         // Nothing selected: the best suggestion (wirebenchd's own account of its OS).

@@ -1,6 +1,7 @@
 // The identity probes against real servers the test starts: vsftpd and smbd (tests/protocols FileServerFixture)
 // and a Responder (wirebenchd) on 127.0.0.1; plus the engine filling serverOs of SMB results. A second smbd speaks
 // SMB1 only ("server min/max protocol = NT1"), as Windows Server 2003 does.
+#include "wire/QtWire.h"
 #include "IdentityPeers.h"
 #include "engine/Engine.h"
 #include "support/EngineRun.h"
@@ -259,10 +260,10 @@ private slots:
         const ServerEvidence e = HelloIdentityProbe::probe(host);
         qInfo("hello: %s", qPrintable(e.said));
         QVERIFY2(!e.failed(), qPrintable(e.error));
-        const control::Hello local = control::Hello::local(QStringLiteral("x"));
-        QCOMPARE(e.suggests, local.osName);
+        const control::Hello local = control::Hello::local("x");
+        QCOMPARE(e.suggests, wire::qs(local.osName));
         QVERIFY(e.said.startsWith(QLatin1String("wirebenchd ")));
-        QVERIFY(e.said.contains(local.osSummary()));
+        QVERIFY(e.said.contains(wire::qs(local.osSummary())));
         QVERIFY(e.rank > 80);
     }
 
@@ -323,7 +324,7 @@ private slots:
         QCOMPARE(sources, QStringList({QStringLiteral("wirebenchd hello"), QStringLiteral("FTP greeting (220)"),
                                        QStringLiteral("FTP SYST (215)"), QStringLiteral("SMB NTLMSSP version"),
                                        QStringLiteral("SMB server string (IPC$ comment)")}));
-        QCOMPARE(bestOsLabel(list), control::Hello::local(QStringLiteral("x")).osName);
+        QCOMPARE(bestOsLabel(list), wire::qs(control::Hello::local("x").osName));
     }
 
     void engineFillsSmbServerOs()

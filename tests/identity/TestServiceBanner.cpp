@@ -1,4 +1,5 @@
 // ServiceBanner: naming what answered on a port from its first bytes (the SMB driver's "port N answered with ...").
+#include "wire/QtWire.h"
 #include "identity/ServiceBanner.h"
 #include "wire/wirebenchd/ControlMessage.h"
 
@@ -26,8 +27,8 @@ private slots:
         QTest::newRow("binary") << QByteArray("\x09\x01\x02", 3) << QStringLiteral("3 bytes that are not SMB (09 01 02)");
         QTest::newRow("SMB2") << (QByteArray("\0\0\0\x44", 4) + QByteArray("\xfeSMB", 4) + QByteArray(60, '\0'))
                               << QStringLiteral("an SMB answer");
-        control::Hello hello = control::Hello::local(QStringLiteral("wirebenchd 0.1.0"));
-        QTest::newRow("wirebenchd") << control::encode(hello.toJson()) << QStringLiteral("wirebenchd's hello (\"wirebenchd 0.1.0\")");
+        control::Hello hello = control::Hello::local("wirebenchd 0.1.0");
+        QTest::newRow("wirebenchd") << wire::qb(control::encode(hello.toJson())) << QStringLiteral("wirebenchd's hello (\"wirebenchd 0.1.0\")");
         const QByteArray longLine = "220 " + QByteArray(200, 'x') + "\r\n";
         QTest::newRow("long banner") << longLine << QStringLiteral("an FTP banner \"220 ") + QString(73, QLatin1Char('x')) + QStringLiteral("...\"");
     }

@@ -1,3 +1,4 @@
+#include "wire/QtWire.h"
 #include "wire/wirebenchd/ControlMessage.h"
 #include "responder/Responder.h"
 #include "support/LoopbackResponder.h"
@@ -282,7 +283,7 @@ void TestTcpDriver::busyServer()
     holder.connectToHost(QHostAddress::LocalHost, m_responder->port());
     QVERIFY(holder.waitForConnected(5000));
     QTRY_VERIFY_WITH_TIMEOUT(holder.bytesAvailable() > 0, 5000); // its hello: the session is live
-    holder.write(control::encode(control::Hello::local(QStringLiteral("holder")).toJson()));
+    holder.write(wire::qb(control::encode(control::Hello::local("holder").toJson())));
     QByteArray heard;
     QTRY_VERIFY_WITH_TIMEOUT((heard += holder.readAll()).contains("welcome"), 5000); // it holds the slot now
     Observer observer;
@@ -300,10 +301,10 @@ void TestTcpDriver::notAWirebenchd_data()
     QTest::newRow("ssh banner") << QByteArray("SSH-2.0-OpenSSH_9.2\r\n") << 8000 << QStringLiteral("is this port a wirebenchd");
     QTest::newRow("silent") << QByteArray() << 8000 << QStringLiteral("no hello from wirebenchd within 5 s");
     QTest::newRow("closes at once") << QByteArray() << 0 << QStringLiteral("closed the control connection");
-    control::Hello future = control::Hello::local(QStringLiteral("wirebenchd 9.0"));
+    control::Hello future = control::Hello::local("wirebenchd 9.0");
     future.version = 99;
-    QTest::newRow("newer protocol") << control::encode(future.toJson()) << 8000 << QStringLiteral("speaks control protocol version 99");
-    QTest::newRow("truncated hello") << control::encode(future.toJson()).left(30) << 0 << QStringLiteral("truncated");
+    QTest::newRow("newer protocol") << wire::qb(control::encode(future.toJson())) << 8000 << QStringLiteral("speaks control protocol version 99");
+    QTest::newRow("truncated hello") << wire::qb(control::encode(future.toJson())).left(30) << 0 << QStringLiteral("truncated");
 }
 
 void TestTcpDriver::notAWirebenchd()

@@ -1,8 +1,10 @@
 #pragma once
 
+#include "wire/QtWire.h"
 #include "wire/wirebenchd/ControlMessage.h"
 
 #include <QDeadlineTimer>
+#include <QJsonObject>
 #include <QTcpSocket>
 
 #include <sys/socket.h>
@@ -10,6 +12,14 @@
 namespace wb::test {
 
 using namespace wb::control;
+
+/// A message as a test reads it: a QJsonObject, and the control::Json the wire code takes.
+struct RawMessage : QJsonObject
+{
+    RawMessage() = default;
+    RawMessage(const QJsonObject &o) : QJsonObject(o) {} // NOLINT: a QJsonObject with one more face
+    operator Json() const { return wire::fromQt(*this); } // NOLINT
+};
 
 /// A control connection driven by hand, to send what a well-behaved client never would.
 class RawClient
@@ -26,17 +36,18 @@ public:
         m_socket.flush();
         m_socket.waitForBytesWritten(1000);
     }
-    void send(const QJsonObject &o) { sendRaw(encode(o)); }
+    void send(const QJsonObject &o) { send(wire::fromQt(o)); }
+    void send(const Json &o) { sendRaw(wire::qb(encode(o))); }
     void halfClose() { ::shutdown(int(m_socket.socketDescriptor()), SHUT_WR); }
     /// The next message, or an empty object when none came within timeoutMs.
-    QJsonObject next(int timeoutMs = 10000)
+    RawMessage next(int timeoutMs = 10000)
     {
         QDeadlineTimer deadline(timeoutMs);
         for (;;) {
-            const Decoded d = decode(m_in, 1 << 20);
+            const Decoded d = decode(std::string_view(m_in.constData(), std::size_t(m_in.size())), 1 << 20);
             if (d.ok()) {
-                m_in.remove(0, d.consumed);
-                return d.message;
+                m_in.remove(0, qsizetype(d.consumed));
+                return wire::toQt(d.message);
             }
             if (d.status == Decoded::Status::Error || deadline.hasExpired())
                 return {};
@@ -62,7 +73,7 @@ public:
     QByteArray m_in;
 };
 
-inline QString typeOf(const QJsonObject &o)
+inline QString typeOf(const QJsonObject &o) // NOLINT: the Qt face of control::typeOf
 {
     return o.value(QLatin1String("type")).toString();
 }

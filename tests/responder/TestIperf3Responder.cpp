@@ -179,8 +179,8 @@ private slots:
         QVERIFY(received > 0);
 
         const Iperf3TestRecord rec = waitForRecord(before);
-        QVERIFY2(rec.completed, qPrintable(rec.problem));
-        QVERIFY(rec.problem.isEmpty());
+        QVERIFY2(rec.completed, rec.problem.c_str());
+        QVERIFY(rec.problem.empty());
         QCOMPARE(rec.reverse, reverse);
         QCOMPARE(rec.streams, streams);
         QCOMPARE(rec.timeSeconds, 2);
@@ -277,8 +277,8 @@ private slots:
         QVERIFY2(run.error.isEmpty(), qPrintable(run.error + run.stderrText));
         QCOMPARE(run.exitCode, 0);
         const Iperf3TestRecord rec = waitForRecord(before);
-        QVERIFY2(rec.completed, qPrintable(rec.problem));
-        QVERIFY(rec.problem.isEmpty());
+        QVERIFY2(rec.completed, rec.problem.c_str());
+        QVERIFY(rec.problem.empty());
         QVERIFY(rec.udp);
         QCOMPARE(rec.reverse, reverse);
         QCOMPARE(rec.streams, streams);
@@ -328,7 +328,7 @@ private slots:
         QVERIFY2(lost >= 0 && double(lost) <= 0.01 * double(receivedPackets), qPrintable(QStringLiteral("%1 of %2 lost").arg(lost).arg(receivedPackets)));
         // The log line names the direction and carries the loss (log lines arrive through the event loop).
         const QString kind = reverse ? QStringLiteral("udp-recv (server → client, -R)") : QStringLiteral("udp-send (client → server)");
-        QTRY_COMPARE(m_log.filter(rec.client + QStringLiteral(": iperf3 ") + kind).filter(QStringLiteral("datagrams (")).size(), 1);
+        QTRY_COMPARE(m_log.filter(QString::fromStdString(rec.client) + QStringLiteral(": iperf3 ") + kind).filter(QStringLiteral("datagrams (")).size(), 1);
     }
 
     void udpReverseIsPacedByMaxRate()
@@ -399,7 +399,7 @@ private slots:
         output += client.readAll();
         QVERIFY2(output.contains("the server has terminated"), output.right(400).constData());
         QCOMPARE(own.tests().size(), 1);
-        QCOMPARE(own.tests().constFirst().problem, QStringLiteral("wirebenchd is shutting down"));
+        QCOMPARE(own.tests().constFirst().problem, std::string("wirebenchd is shutting down"));
         QVERIFY(own.tests().constFirst().bytes > 0);
     }
 
@@ -512,7 +512,7 @@ private slots:
         const RunResult result = DriverRegistry::create(protocol)->run(spec, observer);
         QVERIFY2(result.status == RunStatus::Ok, qPrintable(result.error));
         const Iperf3TestRecord rec = waitForRecord(before);
-        QVERIFY2(rec.completed, qPrintable(rec.problem));
+        QVERIFY2(rec.completed, rec.problem.c_str());
         QVERIFY(rec.udp);
         QCOMPARE(rec.blockSize, kLength);
         QCOMPARE(rec.udpTargetBitsPerSec, qint64(50000000));

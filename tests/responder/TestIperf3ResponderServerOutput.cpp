@@ -140,7 +140,7 @@ private slots:
         const QString client = run.out.left(at), server = run.out.mid(at);
         qInfo("%s", qPrintable(server.trimmed()));
         const Iperf3TestRecord rec = waitForRecord(before);
-        QVERIFY2(rec.completed, qPrintable(rec.problem));
+        QVERIFY2(rec.completed, rec.problem.c_str());
 
         QVERIFY2(server.contains(QStringLiteral("Accepted connection from 127.0.0.1, port ")), qPrintable(server));
         QCOMPARE(server.count(QStringLiteral(" local 127.0.0.1 port %1 connected to 127.0.0.1 port ").arg(m_responder->port())), streams);
@@ -172,7 +172,7 @@ private slots:
         QVERIFY2(report.value(QLatin1String("error")).toString().isEmpty(), qPrintable(run.out));
         const QString server = report.value(QLatin1String("server_output_text")).toString();
         const Iperf3TestRecord rec = waitForRecord(before);
-        QVERIFY2(rec.completed, qPrintable(rec.problem));
+        QVERIFY2(rec.completed, rec.problem.c_str());
         const qint64 received = qint64(report.value(QLatin1String("end")).toObject().value(QLatin1String("sum_received")).toObject()
                                            .value(QLatin1String("bytes")).toDouble());
         QCOMPARE(received, rec.bytes);

@@ -1,3 +1,4 @@
+#include "wire/QtWire.h"
 #include "RawClient.h"
 #include "wire/wirebenchd/ControlMessage.h"
 #include "responder/Responder.h"
@@ -84,17 +85,17 @@ bool TestResponder::helloed(RawClient &c)
 {
     if (!c.connectTo(m_responder->port()))
         return false;
-    const QJsonObject hello = c.next();
+    const RawMessage hello = c.next();
     if (typeOf(hello) != QLatin1String("hello")) qWarning() << "first message" << hello << m_log;
     Hello h;
-    return Hello::fromJson(hello, &h, nullptr) && h.version == kProtocolVersion && h.software.startsWith(QLatin1String("wirebenchd "));
+    return Hello::fromJson(hello, &h, nullptr) && h.version == kProtocolVersion && h.software.rfind("wirebenchd ", 0) == 0;
 }
 
 bool TestResponder::welcomed(RawClient &c)
 {
     if (!helloed(c))
         return false;
-    c.send(Hello::local(QStringLiteral("t")).toJson());
+    c.send(Hello::local("t").toJson());
     const QJsonObject reply = c.next();
     if (typeOf(reply) != QLatin1String("welcome"))
         qWarning() << "answer to hello" << reply << m_log;
@@ -124,7 +125,7 @@ void TestResponder::badFirstMessage_data()
     QTest::newRow("oversized") << frame(QByteArray(5000, 'x')) << QStringLiteral("exceeds the limit");
     QTest::newRow("array") << frame("[]") << QStringLiteral("not a JSON object");
     QTest::newRow("no type") << frame(R"({"version":1})") << QStringLiteral("no \"type\"");
-    QTest::newRow("test before hello") << encode(goodRequest().toJson()) << QStringLiteral("expected a \"hello\"");
+    QTest::newRow("test before hello") << wire::qb(encode(goodRequest().toJson())) << QStringLiteral("expected a \"hello\"");
     QTest::newRow("hello without version") << frame(R"({"type":"hello"})") << QStringLiteral("version");
     QTest::newRow("binary zeros") << QByteArray(16, '\0') << QStringLiteral("empty");
 }
@@ -143,7 +144,7 @@ void TestResponder::truncatedThenClosed()
 {
     RawClient c;
     QVERIFY(helloed(c));
-    c.sendRaw(encode(Hello::local(QStringLiteral("t")).toJson()).left(10));
+    c.sendRaw(wire::qb(encode(Hello::local("t").toJson())).left(10));
     c.halfClose();
     expectError(c, QStringLiteral("bad-message"), QStringLiteral("truncated"));
 }
@@ -152,7 +153,7 @@ void TestResponder::truncatedThenSilent()
 {
     RawClient c;
     QVERIFY(welcomed(c));
-    c.sendRaw(encode(goodRequest().toJson()).left(20));
+    c.sendRaw(wire::qb(encode(goodRequest().toJson())).left(20));
     expectError(c, QStringLiteral("timeout"), QStringLiteral("truncated"));
 }
 
@@ -160,7 +161,7 @@ void TestResponder::wrongVersion()
 {
     RawClient c;
     QVERIFY(helloed(c));
-    Hello h = Hello::local(QStringLiteral("future"));
+    Hello h = Hello::local("future");
     h.version = kProtocolVersion + 1;
     c.send(h.toJson());
     expectError(c, QStringLiteral("version"), QStringLiteral("version %1").arg(kProtocolVersion + 1));
@@ -207,7 +208,7 @@ void TestResponder::secondClientGetsBusy()
     QVERIFY(welcomed(first));
     RawClient second;
     QVERIFY(helloed(second));
-    second.send(Hello::local(QStringLiteral("t")).toJson());
+    second.send(Hello::local("t").toJson());
     const QJsonObject reply = second.next();
     QCOMPARE(typeOf(reply), QStringLiteral("busy"));
     QVERIFY(reply.value(QLatin1String("message")).toString().contains(QStringLiteral("busy")));

@@ -1,5 +1,6 @@
 // wirebenchd that cannot be abused: key, replay, silent clients, floods, oversized and malformed messages,
 // the allow-list, the queue and the rate cap. Each is refused with its reason, and a good client is served after.
+#include "wire/QtWire.h"
 #include "RawClient.h"
 #include "wire/wirebenchd/Auth.h"
 #include "wire/wirebenchd/ControlMessage.h"
@@ -189,17 +190,17 @@ void TestResponderSecurity::replayedHandshake()
     QVERIFY(first.connectTo(m_responder->port()));
     Hello serverHello;
     QVERIFY(Hello::fromJson(first.next(), &serverHello, nullptr));
-    QCOMPARE(serverHello.auth, QStringLiteral("hmac-sha256"));
-    QCOMPARE(serverHello.nonce.size(), auth::kNonceBytes);
-    Hello mine = Hello::local(QStringLiteral("victim"));
+    QCOMPARE(serverHello.auth, std::string("hmac-sha256"));
+    QCOMPARE(int(serverHello.nonce.size()), auth::kNonceBytes);
+    Hello mine = Hello::local("victim");
     mine.nonce = auth::randomBytes(auth::kNonceBytes);
-    mine.mac = auth::clientProof(kKey, serverHello.nonce, mine.nonce);
-    const QByteArray captured = encode(mine.toJson());
+    mine.mac = auth::clientProof(kKey.toStdString(), serverHello.nonce, mine.nonce);
+    const QByteArray captured = wire::qb(encode(mine.toJson()));
     first.sendRaw(captured);
     const QJsonObject welcome = first.next();
     QCOMPARE(typeOf(welcome), QStringLiteral("welcome"));
     const auto proof = QByteArray::fromBase64Encoding(welcome.value(QLatin1String("mac")).toString().toLatin1());
-    QVERIFY(proof && auth::sameBytes(*proof, auth::serverProof(kKey, serverHello.nonce, mine.nonce)));
+    QVERIFY(proof && auth::sameBytes(wire::sb(*proof), auth::serverProof(kKey.toStdString(), serverHello.nonce, mine.nonce)));
     first.m_socket.abort();
 
     RawClient replay;
@@ -236,10 +237,10 @@ void TestResponderSecurity::fakeServerIsDetected()
         const int c = ::accept(listener, nullptr, nullptr);
         if (c < 0)
             return;
-        Hello h = Hello::local(QStringLiteral("wirebenchd fake"));
+        Hello h = Hello::local("wirebenchd fake");
         h.nonce = auth::randomBytes(auth::kNonceBytes);
-        h.auth = QLatin1String(auth::kAuthHmac);
-        const QByteArray hello = encode(h.toJson());
+        h.auth = auth::kAuthHmac;
+        const QByteArray hello = wire::qb(encode(h.toJson()));
         [[maybe_unused]] ssize_t w = ::send(c, hello.constData(), size_t(hello.size()), MSG_NOSIGNAL);
         QByteArray in;
         char buf[4096];
@@ -250,13 +251,13 @@ void TestResponderSecurity::fakeServerIsDetected()
                 if (n <= 0)
                     break;
                 in.append(buf, n);
-                const Decoded d = decode(in, 1 << 16);
+                const Decoded d = decode(wire::sb(in), 1 << 16);
                 if (d.ok()) {
-                    in.remove(0, d.consumed);
-                    if (typeOf(d.message) == QLatin1String("hello")) {
-                        const QByteArray welcome = encode(welcomeMessage(auth::randomBytes(32)));
+                    in.remove(0, qsizetype(d.consumed));
+                    if (control::typeOf(d.message) == "hello") {
+                        const QByteArray welcome = wire::qb(encode(welcomeMessage(auth::randomBytes(32))));
                         w = ::send(c, welcome.constData(), size_t(welcome.size()), MSG_NOSIGNAL);
-                    } else if (typeOf(d.message) == QLatin1String("test")) {
+                    } else if (control::typeOf(d.message) == "test") {
                         sawTest.store(true);
                     }
                 }
@@ -373,13 +374,13 @@ void TestResponderSecurity::floodOfConnections()
             if (n <= 0)
                 break;
             in.append(buf, n);
-            if (decode(in, 1 << 16).ok())
+            if (decode(wire::sb(in), 1 << 16).ok())
                 break;
         }
-        const Decoded d = decode(in, 1 << 16);
-        if (d.ok() && typeOf(d.message) == QLatin1String("hello"))
+        const Decoded d = decode(wire::sb(in), 1 << 16);
+        if (d.ok() && control::typeOf(d.message) == "hello")
             ++hellos;
-        else if (d.ok() && typeOf(d.message) == QLatin1String("busy"))
+        else if (d.ok() && control::typeOf(d.message) == "busy")
             ++busy;
     }
     for (int fd : fds)
@@ -422,9 +423,9 @@ void TestResponderSecurity::queueThenBusy()
     QVERIFY(holder.connectTo(m_responder->port()));
     Hello sh;
     QVERIFY(Hello::fromJson(holder.next(), &sh, nullptr));
-    Hello mine = Hello::local(QStringLiteral("holder"));
+    Hello mine = Hello::local("holder");
     mine.nonce = auth::randomBytes(auth::kNonceBytes);
-    mine.mac = auth::clientProof(kKey, sh.nonce, mine.nonce);
+    mine.mac = auth::clientProof(kKey.toStdString(), sh.nonce, mine.nonce);
     holder.send(mine.toJson());
     QCOMPARE(typeOf(holder.next()), QStringLiteral("welcome"));
     // The second waits in the queue, on the driver's thread.

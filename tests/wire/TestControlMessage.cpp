@@ -1,11 +1,14 @@
 #include "wire/wirebenchd/ControlMessage.h"
 #include "wire/PrintableText.h"
+#include "wire/QtWire.h"
 
 #include <QJsonDocument>
 #include <QTest>
 
 using namespace wb;
 using namespace wb::control;
+using wb::wire::qb;
+using wb::wire::sb;
 
 namespace {
 
@@ -38,7 +41,7 @@ private slots:
 
 void TestControlMessage::encodeHeader()
 {
-    const QByteArray f = encode(QJsonObject{{QStringLiteral("type"), QStringLiteral("busy")}});
+    const QByteArray f = qb(encode(Json{{"type", "busy"}}));
     const QByteArray json = R"({"type":"busy"})";
     QCOMPARE(f.size(), 4 + json.size());
     QCOMPARE(f.left(4), QByteArray::fromHex("0000000f"));
@@ -77,12 +80,12 @@ void TestControlMessage::decodeOne()
     QFETCH(int, maxBytes);
     QFETCH(bool, ok);
     QFETCH(QString, errorContains);
-    const Decoded d = control::decodeOne(input, maxBytes);
+    const Decoded d = control::decodeOne(sb(input), maxBytes);
     QCOMPARE(d.ok(), ok);
     if (!ok) {
         QCOMPARE(d.status, Decoded::Status::Error);
-        QVERIFY2(d.error.contains(errorContains), qPrintable(d.error));
-        QVERIFY(!d.error.contains(QLatin1Char('\n')));
+        QVERIFY2(QString::fromStdString(d.error).contains(errorContains), d.error.c_str());
+        QVERIFY(d.error.find('\n') == std::string::npos);
     }
 }
 
@@ -92,43 +95,43 @@ void TestControlMessage::streamDecoding()
     Progress p;
     p.bytes = 123456789012LL;
     p.seconds = 1.5;
-    const QByteArray stream = encode(Hello::local(QStringLiteral("test")).toJson()) + encode(p.toJson());
-    QByteArray buffer;
-    QList<QJsonObject> got;
+    const std::string stream = encode(Hello::local("test").toJson()) + encode(p.toJson());
+    std::string buffer;
+    std::vector<Json> got;
     for (char c : stream) {
-        buffer.append(c);
+        buffer.push_back(c);
         const Decoded d = decode(buffer, 64 * 1024);
-        QVERIFY2(d.status != Decoded::Status::Error, qPrintable(d.error));
+        QVERIFY2(d.status != Decoded::Status::Error, d.error.c_str());
         if (d.ok()) {
-            got << d.message;
-            buffer.remove(0, d.consumed);
+            got.push_back(d.message);
+            buffer.erase(0, d.consumed);
         }
     }
-    QVERIFY(buffer.isEmpty());
-    QCOMPARE(got.size(), 2);
+    QVERIFY(buffer.empty());
+    QCOMPARE(got.size(), std::size_t(2));
     Progress back;
-    QString error;
-    QVERIFY2(Progress::fromJson(got.at(1), &back, &error), qPrintable(error));
+    std::string error;
+    QVERIFY2(Progress::fromJson(got.at(1), &back, &error), error.c_str());
     QCOMPARE(back.bytes, p.bytes);
     QCOMPARE(back.seconds, p.seconds);
 }
 
 void TestControlMessage::roundTrips()
 {
-    QString error;
-    const Hello h = Hello::local(QStringLiteral("wirebenchd 1.2.3"));
+    std::string error;
+    const Hello h = Hello::local("wirebenchd 1.2.3");
     Hello h2;
     QVERIFY(Hello::fromJson(control::decodeOne(encode(h.toJson()), 4096).message, &h2, &error));
     QCOMPARE(h2.software, h.software);
     QCOMPARE(h2.kernel, h.kernel);
     QCOMPARE(h2.hostname, h.hostname);
     QCOMPARE(h2.cpus, h.cpus);
-    QVERIFY(!h2.osSummary().isEmpty());
+    QVERIFY(!h2.osSummary().empty());
 
     const TestRequest t{.direction = TestRequest::Direction::Recv, .durationMs = 2500, .messageSize = 1472, .sendBuffer = 65536,
                         .recvBuffer = 131072, .mss = 8960, .sampleIntervalMs = 250, .warmupMs = 2000};
     TestRequest t2;
-    QVERIFY2(TestRequest::fromJson(control::decodeOne(encode(t.toJson()), 4096).message, &t2, &error), qPrintable(error));
+    QVERIFY2(TestRequest::fromJson(control::decodeOne(encode(t.toJson()), 4096).message, &t2, &error), error.c_str());
     QCOMPARE(t2.direction, t.direction);
     QCOMPARE(t2.durationMs, t.durationMs);
     QCOMPARE(t2.messageSize, t.messageSize);
@@ -147,16 +150,16 @@ void TestControlMessage::roundTrips()
     r.retransmits = 3;
     r.cpuPercent = 12.5;
     r.warmupMs = 2000;
-    r.drops = QJsonObject{{QStringLiteral("version"), 1}, {QStringLiteral("qdisc_drops"), 5}};
+    r.drops = Json{{"version", 1}, {"qdisc_drops", 5}};
     Result r2;
-    QVERIFY2(Result::fromJson(control::decodeOne(encode(r.toJson()), 4096).message, &r2, &error), qPrintable(error));
-    QCOMPARE(r2.drops, r.drops); // the far end's drop counters, their own version inside
+    QVERIFY2(Result::fromJson(control::decodeOne(encode(r.toJson()), 4096).message, &r2, &error), error.c_str());
+    QVERIFY(r2.drops == r.drops); // the far end's drop counters, their own version inside
     // A wirebenchd that predates them sends none: empty, which the client reads as unknown (not zero).
-    QJsonObject older = r.toJson();
-    older.remove(QStringLiteral("drops"));
+    Json older = r.toJson();
+    older.erase("drops");
     Result r3;
     QVERIFY(Result::fromJson(older, &r3, &error));
-    QVERIFY(r3.drops.isEmpty());
+    QVERIFY(r3.drops.empty());
     QCOMPARE(r2.bytes, r.bytes);
     QCOMPARE(r2.seconds, r.seconds);
     QCOMPARE(r2.senderBytes, r.senderBytes);
@@ -172,10 +175,10 @@ void TestControlMessage::roundTrips()
     QVERIFY(Ready::fromJson(ready.toJson(), &ready2, &error));
     QCOMPARE(ready2.dataPort, 40000);
 
-    const QJsonObject e = control::decodeOne(encode(errorMessage(QStringLiteral("limit"), QStringLiteral("too long"))), 4096).message;
-    QCOMPARE(e.value(QLatin1String("type")).toString(), QStringLiteral("error"));
-    QCOMPARE(e.value(QLatin1String("code")).toString(), QStringLiteral("limit"));
-    QCOMPARE(e.value(QLatin1String("message")).toString(), QStringLiteral("too long"));
+    const Json e = control::decodeOne(encode(errorMessage("limit", "too long")), 4096).message;
+    QCOMPARE(textAt(e, "type"), std::string("error"));
+    QCOMPARE(textAt(e, "code"), std::string("limit"));
+    QCOMPARE(textAt(e, "message"), std::string("too long"));
 }
 
 void TestControlMessage::requestValidation_data()
@@ -201,23 +204,23 @@ void TestControlMessage::requestValidation()
 {
     QFETCH(QByteArray, json);
     QFETCH(QString, errorContains);
-    const Decoded d = control::decodeOne(frame(json), 4096);
-    QVERIFY2(d.ok(), qPrintable(d.error));
+    const Decoded d = control::decodeOne(sb(frame(json)), 4096);
+    QVERIFY2(d.ok(), d.error.c_str());
     TestRequest t;
-    QString error;
+    std::string error;
     const bool ok = TestRequest::fromJson(d.message, &t, &error);
     QCOMPARE(ok, errorContains.isEmpty());
     if (!ok)
-        QVERIFY2(error.contains(errorContains), qPrintable(error));
+        QVERIFY2(QString::fromStdString(error).contains(errorContains), error.c_str());
 }
 
 void TestControlMessage::versionIsReadFromHello()
 {
     Hello h;
-    QString error;
-    QVERIFY(!Hello::fromJson(QJsonObject{{QStringLiteral("type"), QStringLiteral("hello")}}, &h, &error));
-    QVERIFY2(error.contains(QStringLiteral("version")), qPrintable(error));
-    QVERIFY(Hello::fromJson(QJsonObject{{QStringLiteral("type"), QStringLiteral("hello")}, {QStringLiteral("version"), 7}}, &h, &error));
+    std::string error;
+    QVERIFY(!Hello::fromJson(Json{{"type", "hello"}}, &h, &error));
+    QVERIFY2(error.find("version") != std::string::npos, error.c_str());
+    QVERIFY(Hello::fromJson(Json{{"type", "hello"}, {"version", 7}}, &h, &error));
     QCOMPARE(h.version, 7);
 }
 
@@ -261,16 +264,17 @@ void TestControlMessage::quotedTypeIsShortAndEscaped()
 {
     // What a peer puts in "type" is quoted in errors and log lines: escaped, and cut to kMaxQuotedTypeChars.
     const QString hostile = QStringLiteral("hello\n2099-01-01T00:00:00 forged\x1b[2J") + QString(4000, QLatin1Char('A'));
-    const QJsonObject m{{QStringLiteral("type"), hostile}};
-    const QString quoted = quotedType(m);
+    const Json m{{"type", hostile.toStdString()}};
+    const QString quoted = QString::fromStdString(quotedType(m));
     QVERIFY2(quoted.size() <= kMaxQuotedTypeChars, qPrintable(quoted));
     QVERIFY2(quoted.startsWith(QStringLiteral("hello\\n2099-01-01T00:00:00 forged\\x1b[2J")), qPrintable(quoted));
     QVERIFY2(quoted.endsWith(QStringLiteral("[... cut: %1 characters in all]").arg(hostile.size())), qPrintable(quoted));
-    QString error;
+    std::string wireError;
     Hello h;
-    QVERIFY(!Hello::fromJson(m, &h, &error));
+    QVERIFY(!Hello::fromJson(m, &h, &wireError));
+    const QString error = QString::fromStdString(wireError);
     QVERIFY2(error.contains(quoted) && !error.contains(QLatin1Char('\n')) && error.size() < 200, qPrintable(error));
-    QCOMPARE(quotedType(QJsonObject{{QStringLiteral("type"), QStringLiteral("hello")}}), QStringLiteral("hello"));
+    QCOMPARE(quotedType(Json{{"type", "hello"}}), std::string("hello"));
 }
 
 QTEST_GUILESS_MAIN(TestControlMessage)

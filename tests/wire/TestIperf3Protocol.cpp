@@ -1,4 +1,5 @@
 // Encoding and decoding of iperf3's control messages, without a network.
+#include "wire/QtWire.h"
 #include "wire/iperf3/Iperf3Protocol.h"
 
 #include <QJsonDocument>
@@ -6,6 +7,9 @@
 #include <QTest>
 
 using namespace wb::iperf3;
+using wb::wire::qb;
+using wb::wire::qs;
+using wb::wire::sb;
 
 class TestIperf3Protocol : public QObject
 {
@@ -14,8 +18,8 @@ class TestIperf3Protocol : public QObject
 private slots:
     void cookieIs36CharactersAndNul()
     {
-        const QByteArray a = makeCookie();
-        const QByteArray b = makeCookie();
+        const QByteArray a = qb(makeCookie());
+        const QByteArray b = qb(makeCookie());
         QCOMPARE(a.size(), 37);
         QCOMPARE(a.at(36), '\0');
         QCOMPARE(qstrlen(a.constData()), 36u);
@@ -56,7 +60,7 @@ private slots:
         QFETCH(int, state);
         QFETCH(QString, name);
         QFETCH(bool, known);
-        QCOMPARE(stateName(state), name);
+        QCOMPARE(qs(stateName(state)), name);
         QCOMPARE(isKnownState(state), known);
     }
 
@@ -74,15 +78,15 @@ private slots:
     {
         QFETCH(QByteArray, prefix);
         QFETCH(qint64, length);
-        QCOMPARE(decodeJsonLength(prefix), length);
+        QCOMPARE(qint64(decodeJsonLength(sb(prefix))), length);
     }
 
     void frameRoundTrip()
     {
         const QByteArray json = "{\"tcp\":true}";
-        const QByteArray framed = frameJson(json);
+        const QByteArray framed = qb(frameJson(sb(json)));
         QCOMPARE(framed.size(), json.size() + 4);
-        QCOMPARE(decodeJsonLength(framed.left(4)), qint64(json.size()));
+        QCOMPARE(qint64(decodeJsonLength(sb(framed.left(4)))), qint64(json.size()));
         QCOMPARE(framed.mid(4), json);
     }
 
@@ -96,7 +100,7 @@ private slots:
         p.blockSize = 1472;
         p.window = 262144;
         p.mss = 1460;
-        const QJsonObject o = QJsonDocument::fromJson(p.toJson()).object();
+        const QJsonObject o = QJsonDocument::fromJson(qb(p.toJson())).object();
         QCOMPARE(o.value("tcp").toBool(), true);
         QCOMPARE(o.value("reverse").toBool(), true);
         QCOMPARE(o.value("omit").toInt(), 2);
@@ -107,7 +111,7 @@ private slots:
         QCOMPARE(o.value("MSS").toInt(), 1460);
         QVERIFY(o.contains("client_version"));
 
-        const QJsonObject plain = QJsonDocument::fromJson(TestParameters{}.toJson()).object();
+        const QJsonObject plain = QJsonDocument::fromJson(qb(TestParameters{}.toJson())).object();
         QVERIFY(!plain.contains("reverse"));
         QVERIFY(!plain.contains("MSS"));
         QVERIFY(!plain.contains("window"));
@@ -118,15 +122,15 @@ private slots:
         Results r;
         r.cpuTotal = 12.5;
         r.senderHasRetransmits = 1;
-        r.streams << StreamResult{1, 1000000000LL * 5, 3, 0, 0, 0, 0, 2.0}
-                  << StreamResult{3, 7, 0, 0, 0, 0, 0, 2.5};
+        r.streams.push_back(StreamResult{1, 1000000000LL * 5, 3, 0, 0, 0, 0, 2.0});
+        r.streams.push_back(StreamResult{3, 7, 0, 0, 0, 0, 0, 2.5});
         Results back;
-        QString error;
-        QVERIFY2(Results::fromJson(r.toJson(), &back, &error), qPrintable(error));
-        QCOMPARE(back.streams.size(), 2);
+        std::string error;
+        QVERIFY2(Results::fromJson(r.toJson(), &back, &error), error.c_str());
+        QCOMPARE(back.streams.size(), std::size_t(2));
         QCOMPARE(back.streams.at(0).id, 1);
         QCOMPARE(back.streams.at(1).id, 3);
-        QCOMPARE(back.totalBytes(), 5000000007LL);
+        QCOMPARE(qint64(back.totalBytes()), 5000000007LL);
         QCOMPARE(back.longestSeconds(), 2.5);
         QCOMPARE(back.totalRetransmits(), 3);
         QCOMPARE(back.cpuTotal, 12.5);
@@ -141,9 +145,9 @@ private slots:
             "retransmits":-1,"jitter":0,"errors":0,"omitted_errors":0,"packets":0,"omitted_packets":0,
             "start_time":0,"end_time":3.000213}]})";
         Results r;
-        QString error;
-        QVERIFY2(Results::fromJson(json, &r, &error), qPrintable(error));
-        QCOMPARE(r.totalBytes(), 1234567LL);
+        std::string error;
+        QVERIFY2(Results::fromJson(sb(json), &r, &error), error.c_str());
+        QCOMPARE(qint64(r.totalBytes()), 1234567LL);
         QCOMPARE(r.totalRetransmits(), -1);
         QVERIFY(qAbs(r.longestSeconds() - 3.000213) < 1e-9);
     }
@@ -164,16 +168,16 @@ private slots:
     {
         QFETCH(QByteArray, json);
         Results r;
-        QString error;
-        QVERIFY(!Results::fromJson(json, &r, &error));
-        QVERIFY(!error.isEmpty());
+        std::string error;
+        QVERIFY(!Results::fromJson(sb(json), &r, &error));
+        QVERIFY(!error.empty());
     }
 
     void serverErrorTexts()
     {
-        QVERIFY(serverErrorText(ErrAuthTest).contains("authentication"));
-        QVERIFY(serverErrorText(ErrAccessDenied).contains("busy"));
-        QVERIFY(serverErrorText(999).contains("999"));
+        QVERIFY(qs(serverErrorText(ErrAuthTest)).contains("authentication"));
+        QVERIFY(qs(serverErrorText(ErrAccessDenied)).contains("busy"));
+        QVERIFY(qs(serverErrorText(999)).contains("999"));
     }
 };
 

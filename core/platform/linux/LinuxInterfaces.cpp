@@ -6,7 +6,6 @@
 #include <array>
 #include <charconv>
 #include <cstring>
-#include <fstream>
 #include <vector>
 
 #include <dirent.h>
@@ -80,10 +79,14 @@ bool underHypervisor()
     static const bool flag = [] {
         if (!LinuxFiles::readTrimmed("/sys/hypervisor/type").empty())
             return true;
-        std::ifstream cpuinfo("/proc/cpuinfo");
-        for (std::string line; std::getline(cpuinfo, line);) {
+        // One read and a search, not an ifstream (iostreams wake libstdc++'s locales in the small wirebenchd).
+        const std::string cpuinfo = LinuxFiles::read("/proc/cpuinfo");
+        for (std::size_t at = 0; at < cpuinfo.size();) {
+            const std::size_t end = std::min(cpuinfo.find('\n', at), cpuinfo.size());
+            const std::string line = cpuinfo.substr(at, end - at);
             if (line.rfind("flags", 0) == 0 && line.find(" hypervisor") != std::string::npos)
                 return true;
+            at = end + 1;
         }
         return false;
     }();

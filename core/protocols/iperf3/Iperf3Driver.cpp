@@ -6,6 +6,7 @@
 #include "net/TcpInfo.h"
 #include "protocols/ThroughputMeter.h"
 #include "protocols/transfer/TransferError.h"
+#include "wire/QtWire.h"
 #include "wire/iperf3/Iperf3Protocol.h"
 
 #include <QDateTime>
@@ -274,7 +275,7 @@ Outcome Session::prepare()
                             .arg(kMaxMss).arg(Frame::frameOf(kMaxMss, false, false)));
         m_params.mss = m_mss;
     }
-    m_cookie = makeCookie();
+    m_cookie = wire::qb(makeCookie());
     m_measured.assign(size_t(p.streams), 0);
     m_retransBase.assign(size_t(p.streams), 0);
     m_retrans.assign(size_t(p.streams), 0);
@@ -382,7 +383,7 @@ Outcome Session::readState(int *state, const QString &expected, bool drain, int 
         if (m_stop())
             return cancel();
         if (until.hasExpired()) {
-            m_busy = expected == stateName(ParamExchange); // see kFirstStateMs
+            m_busy = expected == wire::qs(stateName(ParamExchange)); // see kFirstStateMs
             return fail(QStringLiteral("no %1 from the server within %2 s").arg(expected).arg(waitMs / 1000.0),
                         QStringLiteral("is this port an iperf3 server? check that iperf3 -s is running and reachable"));
         }
@@ -405,7 +406,7 @@ Outcome Session::readState(int *state, const QString &expected, bool drain, int 
     if (status == IoStatus::Closed) {
         // Closed before its first byte: the connection most likely sat in the backlog of a listening
         // socket that the server closed while re-opening it after the previous test; worth a retry.
-        m_busy = expected == stateName(ParamExchange);
+        m_busy = expected == wire::qs(stateName(ParamExchange));
         return fail(QStringLiteral("the server closed the control connection while we waited for %1").arg(expected),
                     QStringLiteral("the iperf3 server stopped, crashed or refused us; check it and run again"));
     }
@@ -446,7 +447,7 @@ Outcome Session::unexpectedState(int state, const QString &expected)
                         QStringLiteral("run iperf3 -s without authentication for this host, or allow this computer's network"));
         if (code == ErrAccessDenied)
             return unexpectedState(AccessDenied, expected);
-        QString what = serverErrorText(code);
+        QString what = wire::qs(serverErrorText(code));
         if (sysErrno > 0 && sysErrno < 4096)
             what += QStringLiteral(" (%1)").arg(QString::fromLocal8Bit(std::strerror(sysErrno)));
         return fail(what, QStringLiteral("look at the iperf3 server's output and adjust the plan"));
@@ -455,7 +456,7 @@ Outcome Session::unexpectedState(int state, const QString &expected)
         if (!isKnownState(state))
             return fail(QStringLiteral("unexpected reply (byte %1) where iperf3 sends %2").arg(state).arg(expected),
                         QStringLiteral("this is not an iperf3 server, or a version that speaks differently; check the port"));
-        return fail(QStringLiteral("the server sent %1 where %2 was expected").arg(stateName(state), expected),
+        return fail(QStringLiteral("the server sent %1 where %2 was expected").arg(wire::qs(stateName(state)), expected),
                     QStringLiteral("this iperf3 version speaks differently; report its version (iperf3 --version)"));
     }
 }
@@ -466,14 +467,14 @@ Outcome Session::handshake()
     bool paramsSent = false;
     bool streamsCreated = false;
     for (;;) {
-        const QString expected = !paramsSent ? stateName(ParamExchange)
-                                 : !streamsCreated ? stateName(CreateStreams)
-                                                   : stateName(TestRunning);
+        const QString expected = wire::qs(!paramsSent ? stateName(ParamExchange)
+                                          : !streamsCreated ? stateName(CreateStreams)
+                                                            : stateName(TestRunning));
         int state = 0;
         if (Outcome o = readState(&state, expected, false, paramsSent ? 0 : kFirstStateMs); o != Outcome::Continue)
             return o;
         if (state == ParamExchange && !paramsSent) {
-            const QByteArray message = frameJson(m_params.toJson());
+            const QByteArray message = wire::qb(frameJson(m_params.toJson()));
             const IoStatus s = m_control.writeAll(message.constData(), message.size(), deadline(), m_stop);
             if (Outcome o = ioFailure(s, m_control, QStringLiteral("sending the test parameters")); o != Outcome::Continue)
                 return o;
@@ -519,7 +520,7 @@ Outcome Session::createUdpStreams()
     // A UDP stream exists for the server once it has our connect datagram: it connects its socket to
     // our address, answers, and opens a fresh one on the same port for the next stream.
     const TestParams &p = m_spec.params;
-    const QByteArray hello = udpConnectMessage();
+    const QByteArray hello = wire::qb(udpConnectMessage());
     for (int i = 0; i < p.streams; ++i) {
         DeadlineSocket s;
         const QString which = QStringLiteral("UDP data stream %1 of %2").arg(i + 1).arg(p.streams);
@@ -538,7 +539,7 @@ Outcome Session::createUdpStreams()
                         QStringLiteral("check that no firewall drops UDP to port %1 on the host").arg(m_port));
         if (status != IoStatus::Ok)
             return ioFailure(status, s, QStringLiteral("opening %1").arg(which));
-        if (!isUdpConnectReply(reply))
+        if (!isUdpConnectReply(wire::sb(reply)))
             return fail(QStringLiteral("unexpected answer to the connect datagram of %1 (bytes %2)").arg(which, QString::fromLatin1(reply.toHex())),
                         QStringLiteral("this iperf3 version speaks differently; report its version (iperf3 --version)"));
         if (!s.optionWarning().isEmpty() && i == 0)
@@ -807,16 +808,16 @@ Outcome Session::finishTest()
         return o;
     m_observer.status(QStringLiteral("collecting iperf3 results from %1").arg(hostLabel()));
     int state = 0;
-    if (Outcome o = readState(&state, stateName(ExchangeResults), m_reverse); o != Outcome::Continue)
+    if (Outcome o = readState(&state, wire::qs(stateName(ExchangeResults)), m_reverse); o != Outcome::Continue)
         return o;
     if (state != ExchangeResults)
-        return unexpectedState(state, stateName(ExchangeResults));
+        return unexpectedState(state, wire::qs(stateName(ExchangeResults)));
     if (Outcome o = exchangeResults(); o != Outcome::Continue)
         return o;
-    if (Outcome o = readState(&state, stateName(DisplayResults), m_reverse); o != Outcome::Continue)
+    if (Outcome o = readState(&state, wire::qs(stateName(DisplayResults)), m_reverse); o != Outcome::Continue)
         return o;
     if (state != DisplayResults)
-        return unexpectedState(state, stateName(DisplayResults));
+        return unexpectedState(state, wire::qs(stateName(DisplayResults)));
     const char done = char(IperfDone);
     m_control.writeAll(&done, 1, QDeadlineTimer(1000), m_stop); // the figures are in; a lost goodbye is harmless
     return Outcome::Continue;
@@ -843,9 +844,9 @@ Outcome Session::exchangeResults()
         } else if (m_udp) {
             s.packets = m_udpSent[i] - m_udpSentBase[i];
         }
-        ours.streams << s;
+        ours.streams.push_back(s);
     }
-    const QByteArray message = frameJson(ours.toJson());
+    const QByteArray message = wire::qb(frameJson(ours.toJson()));
     if (Outcome o = ioFailure(m_control.writeAll(message.constData(), message.size(), deadline(), m_stop), m_control,
                               QStringLiteral("sending our results"));
         o != Outcome::Continue)
@@ -856,7 +857,7 @@ Outcome Session::exchangeResults()
                               QStringLiteral("reading the server's results"));
         o != Outcome::Continue)
         return o;
-    const qint64 length = decodeJsonLength(prefix);
+    const qint64 length = decodeJsonLength(wire::sb(prefix));
     if (length < 0)
         return fail(QStringLiteral("the server announced results of an impossible length"),
                     QStringLiteral("this iperf3 version speaks differently; report its version (iperf3 --version)"));
@@ -865,9 +866,9 @@ Outcome Session::exchangeResults()
                               QStringLiteral("reading the server's results"));
         o != Outcome::Continue)
         return o;
-    QString why;
-    if (!Results::fromJson(json, &m_server, &why))
-        return fail(QStringLiteral("the server's results could not be read: %1").arg(why),
+    std::string why;
+    if (!Results::fromJson(wire::sb(json), &m_server, &why))
+        return fail(QStringLiteral("the server's results could not be read: %1").arg(wire::qs(why)),
                     QStringLiteral("this iperf3 version speaks differently; report its version (iperf3 --version)"));
     return Outcome::Continue;
 }
@@ -904,7 +905,7 @@ void Session::composeResult()
         composeUdpResult();
     } else {
         m_result.mss = m_firstStats.sndMss;
-        m_result.extra.insert(QStringLiteral("rtt_us"), m_firstStats.rttUs);
+        m_result.extra.insert(QStringLiteral("rtt_us"), qint64(m_firstStats.rttUs));
         m_result.extra.insert(QStringLiteral("rcv_mss"), m_firstStats.rcvMss);
         qint64 retransmits = -1;
         if (!m_reverse) {

@@ -10,7 +10,9 @@
 #include "protocols/ThroughputMeter.h"
 #include "protocols/transfer/TransferError.h"
 #include "stats/ReceiveWindow.h"
+#include "wire/Base64.h"
 #include "wire/PrintableText.h"
+#include "wire/QtWire.h"
 #include "wire/wirebenchd/Auth.h"
 #include "wire/wirebenchd/ControlChannel.h"
 #include "wire/wirebenchd/ControlMessage.h"
@@ -37,7 +39,6 @@ using namespace wb::net;
 using control::ControlChannel;
 using control::wirebenchdRefusedText;
 using wire::kMaxPeerTextChars;
-using wire::printableText;
 
 namespace {
 
@@ -66,18 +67,18 @@ Fd connectTo(const sockaddr *addr, socklen_t len, const SocketSetup &setup, cons
         *err = errno;
         return {};
     }
-    QString e;
+    std::string e;
     // Before connect: TCP_MAXSEG also lowers the MSS we announce in our SYN.
     if (setup.mss > 0 && !setIntOption(fd.get(), IPPROTO_TCP, TCP_MAXSEG, setup.mss, &e)) {
-        *optionError = QStringLiteral("cannot set the MSS to %1 bytes (%2)").arg(setup.mss).arg(e);
+        *optionError = QStringLiteral("cannot set the MSS to %1 bytes (%2)").arg(setup.mss).arg(wire::qs(e));
         return {};
     }
     if (setup.sendBuffer > 0 && !setIntOption(fd.get(), SOL_SOCKET, SO_SNDBUF, setup.sendBuffer, &e)) {
-        *optionError = QStringLiteral("cannot set the send buffer to %1 bytes (%2)").arg(setup.sendBuffer).arg(e);
+        *optionError = QStringLiteral("cannot set the send buffer to %1 bytes (%2)").arg(setup.sendBuffer).arg(wire::qs(e));
         return {};
     }
     if (setup.recvBuffer > 0 && !setIntOption(fd.get(), SOL_SOCKET, SO_RCVBUF, setup.recvBuffer, &e)) {
-        *optionError = QStringLiteral("cannot set the receive buffer to %1 bytes (%2)").arg(setup.recvBuffer).arg(e);
+        *optionError = QStringLiteral("cannot set the receive buffer to %1 bytes (%2)").arg(setup.recvBuffer).arg(wire::qs(e));
         return {};
     }
     if (::connect(fd.get(), addr, len) != 0) {
@@ -205,8 +206,9 @@ private:
     socklen_t m_serverLen = 0;
     QString m_serverIp;
     std::optional<ControlChannel> m_ch;
-    QJsonObject m;
+    control::Json m;
     QString m_err;
+    std::string m_wireErr; // what the wire code said (a channel or message error), for m_err's sentences
     control::Hello m_hello;
     QString m_key;
     control::Hello m_mine;
@@ -279,12 +281,12 @@ bool TcpRun::connectControl()
             return failed(QStringLiteral("no answer within %1 s: check the address, the network and the firewall (TCP port %2)")
                               .arg(kConnectTimeoutMs / 1000)
                               .arg(m_port));
-        return failed(QStringLiteral("cannot connect: %1: check the address and the network").arg(errnoText(connectErr)));
+        return failed(QStringLiteral("cannot connect: %1: check the address and the network").arg(wire::qs(errnoText(connectErr))));
     }
     // Control messages are small and want to go out at once. The data connection keeps Nagle, as netperf
     // does, so that small message sizes (-m 1472) behave as they do there.
     setIntOption(m_ctrl.get(), IPPROTO_TCP, TCP_NODELAY, 1);
-    m_serverIp = hostText(m_server);
+    m_serverIp = wire::qs(hostText(m_server));
     m_ch.emplace(m_ctrl.get(), 1024 * 1024);
     return true;
 }
@@ -292,12 +294,12 @@ bool TcpRun::connectControl()
 // Reads the next message, turning busy, error and a closed connection into the run's error.
 bool TcpRun::readMessage(int timeoutMs, const QString &waitingFor)
 {
-    const ControlChannel::Read rr = m_ch->read(&m, timeoutMs, &m_err, [this] { return m_observer.stopRequested(); });
+    const ControlChannel::Read rr = m_ch->read(&m, timeoutMs, &m_wireErr, [this] { return m_observer.stopRequested(); });
     switch (rr) {
     case ControlChannel::Read::Message: {
-        const QString type = m.value(QLatin1String("type")).toString();
+        const QString type = wire::qs(control::typeOf(m));
         // The server's own words: "busy" means a full queue or a connection limit, and only it knows which.
-        const QString said = printableText(m.value(QLatin1String("message")).toString().trimmed(), kMaxPeerTextChars);
+        const QString said = wire::printableText(wire::qs(control::textAt(m, "message")).trimmed(), kMaxPeerTextChars);
         if (type == QLatin1String(control::kBusy)) {
             m_err = said.isEmpty() ? QStringLiteral("wirebenchd is busy: try again later") : said;
             return false;
@@ -317,7 +319,7 @@ bool TcpRun::readMessage(int timeoutMs, const QString &waitingFor)
         m_err = QStringLiteral("wirebenchd closed the control connection while we waited for %1: check its log").arg(waitingFor);
         return false;
     case ControlChannel::Read::Error:
-        m_err = QStringLiteral("bad control message from the server (%1): is this port a wirebenchd?").arg(m_err);
+        m_err = QStringLiteral("bad control message from the server (%1): is this port a wirebenchd?").arg(wire::qs(m_wireErr));
         return false;
     case ControlChannel::Read::Stopped:
         m_err.clear();
@@ -330,23 +332,23 @@ bool TcpRun::handshake()
 {
     if (!readMessage(kHandshakeTimeoutMs, QStringLiteral("hello")))
         return failedOrStopped();
-    if (!control::Hello::fromJson(m, &m_hello, &m_err))
-        return failed(QStringLiteral("unexpected first message from the server (%1): is this port a wirebenchd?").arg(m_err));
+    if (!control::Hello::fromJson(m, &m_hello, &m_wireErr))
+        return failed(QStringLiteral("unexpected first message from the server (%1): is this port a wirebenchd?").arg(wire::qs(m_wireErr)));
     if (m_hello.version != control::kProtocolVersion) {
         return failed(QStringLiteral("%1 speaks control protocol version %2, this Wirebench speaks version %3: install matching versions")
-                          .arg(m_hello.software.isEmpty() ? QStringLiteral("the server") : m_hello.software)
+                          .arg(m_hello.software.empty() ? QStringLiteral("the server") : wire::qs(m_hello.software))
                           .arg(m_hello.version)
                           .arg(control::kProtocolVersion));
     }
-    r.serverOs = m_hello.osSummary();
-    r.extra.insert(QStringLiteral("server_hostname"), m_hello.hostname);
-    r.extra.insert(QStringLiteral("server_software"), m_hello.software);
+    r.serverOs = wire::qs(m_hello.osSummary());
+    r.extra.insert(QStringLiteral("server_hostname"), wire::qs(m_hello.hostname));
+    r.extra.insert(QStringLiteral("server_software"), wire::qs(m_hello.software));
     if (m_hello.cpus > 0)
         r.extra.insert(QStringLiteral("server_cpus"), m_hello.cpus);
     if (m_hello.linkSpeedMbps > 0)
         r.extra.insert(QStringLiteral("remote_link_speed_Mbps"), m_hello.linkSpeedMbps);
-    if (!m_hello.link.isEmpty())
-        r.extra.insert(QStringLiteral("remote_link"), m_hello.link.toVariantMap()); // RunAnalyzer judges it
+    if (!m_hello.link.empty())
+        r.extra.insert(QStringLiteral("remote_link"), wire::toQt(m_hello.link).toVariantMap()); // RunAnalyzer judges it
     return authenticate();
 }
 
@@ -354,13 +356,13 @@ bool TcpRun::handshake()
 bool TcpRun::authenticate()
 {
     m_key = m_spec.host.options.value(QLatin1String(TcpDriver::kKeyOption)).toString().trimmed();
-    const bool serverWantsKey = m_hello.auth == QLatin1String(auth::kAuthHmac);
-    m_mine = control::Hello::local(QStringLiteral("wirebench " WIREBENCH_VERSION));
+    const bool serverWantsKey = m_hello.auth == auth::kAuthHmac;
+    m_mine = control::Hello::local("wirebench " WIREBENCH_VERSION);
     m_mine.nonce = auth::randomBytes(auth::kNonceBytes);
     if (serverWantsKey && !m_key.isEmpty())
-        m_mine.mac = auth::clientProof(m_key, m_hello.nonce, m_mine.nonce);
-    if (!m_ch->write(m_mine.toJson(), &m_err))
-        return failed(QStringLiteral("wirebenchd closed the control connection (%1): check its log").arg(m_err));
+        m_mine.mac = auth::clientProof(m_key.toStdString(), m_hello.nonce, m_mine.nonce);
+    if (!m_ch->write(m_mine.toJson(), &m_wireErr))
+        return failed(QStringLiteral("wirebenchd closed the control connection (%1): check its log").arg(wire::qs(m_wireErr)));
     for (;;) {
         // A queued client waits as long as the tests before it run; Stop still ends the wait.
         if (!readMessage(kHandshakeTimeoutMs, QStringLiteral("welcome"))) {
@@ -370,24 +372,23 @@ bool TcpRun::authenticate()
             }
             return failedOrStopped();
         }
-        const QString type = m.value(QLatin1String("type")).toString();
+        const QString type = wire::qs(control::typeOf(m));
         if (type == QLatin1String(control::kQueued)) {
             m_observer.status(QStringLiteral("Waiting for %1: queued at position %2 behind other tests")
                                   .arg(m_where)
-                                  .arg(m.value(QLatin1String("position")).toInt()));
+                                  .arg(int(control::numberAt(m, "position", 0))));
             if (!readMessage(24 * 3600 * 1000, QStringLiteral("welcome")))
                 return failedOrStopped();
-            if (m.value(QLatin1String("type")).toString() == QLatin1String(control::kQueued))
+            if (wire::qs(control::typeOf(m)) == QLatin1String(control::kQueued))
                 continue;
         }
         break;
     }
-    if (m.value(QLatin1String("type")).toString() != QLatin1String(control::kWelcome))
-        return failed(QStringLiteral("unexpected \"%1\" from wirebenchd instead of \"welcome\"").arg(m.value(QLatin1String("type")).toString().left(40)));
-    if (!m_mine.mac.isEmpty()) {
-        const auto theirProof = QByteArray::fromBase64Encoding(m.value(QLatin1String("mac")).toString().toLatin1(),
-                                                               QByteArray::AbortOnBase64DecodingErrors);
-        if (!theirProof || !auth::sameBytes(*theirProof, auth::serverProof(m_key, m_hello.nonce, m_mine.nonce)))
+    if (wire::qs(control::typeOf(m)) != QLatin1String(control::kWelcome))
+        return failed(QStringLiteral("unexpected \"%1\" from wirebenchd instead of \"welcome\"").arg(wire::qs(control::typeOf(m)).left(40)));
+    if (!m_mine.mac.empty()) {
+        const std::optional<std::string> theirProof = wire::fromBase64(control::textAt(m, "mac"));
+        if (!theirProof || !auth::sameBytes(*theirProof, auth::serverProof(m_key.toStdString(), m_hello.nonce, m_mine.nonce)))
             return failed(QStringLiteral("the server did not prove that it knows the key: it is not the wirebenchd you "
                                          "configured (or its key changed); check the address and the key"));
     }
@@ -412,8 +413,8 @@ bool TcpRun::requestTest()
     }
     m_req.sampleIntervalMs = qBound(10, m_spec.params.sampleIntervalMs, 60000);
     m_req.warmupMs = qBound(0, m_spec.params.warmupMs, 600000);
-    if (!m_ch->write(m_req.toJson(), &m_err)) {
-        return failed(QStringLiteral("wirebenchd closed the control connection (%1): check its log").arg(m_err));
+    if (!m_ch->write(m_req.toJson(), &m_wireErr)) {
+        return failed(QStringLiteral("wirebenchd closed the control connection (%1): check its log").arg(wire::qs(m_wireErr)));
     }
     return true;
 }
@@ -423,8 +424,8 @@ bool TcpRun::openData()
     if (!readMessage(kHandshakeTimeoutMs, QStringLiteral("data port")))
         return failedOrStopped();
     control::Ready ready;
-    if (!control::Ready::fromJson(m, &ready, &m_err))
-        return failed(QStringLiteral("unexpected answer to the test request (%1)").arg(m_err));
+    if (!control::Ready::fromJson(m, &ready, &m_wireErr))
+        return failed(QStringLiteral("unexpected answer to the test request (%1)").arg(wire::qs(m_wireErr)));
     sockaddr_storage dataAddr = m_server;
     if (dataAddr.ss_family == AF_INET)
         reinterpret_cast<sockaddr_in *>(&dataAddr)->sin_port = htons(quint16(ready.dataPort));
@@ -446,7 +447,7 @@ bool TcpRun::openData()
                                      "through but not others")
                           .arg(m_serverIp)
                           .arg(ready.dataPort)
-                          .arg(errnoText(connectErr)));
+                          .arg(wire::qs(errnoText(connectErr))));
     }
     setIoTimeouts(m_data.get(), 100);
     m_observer.status(QStringLiteral("%1 with %2").arg(m_send ? QStringLiteral("Sending") : QStringLiteral("Receiving"), m_where));
@@ -479,7 +480,7 @@ void TcpRun::measure()
 void TcpRun::drainControl(int timeoutMs)
 {
     for (;;) {
-        const ControlChannel::Read rr = m_ch->read(&m, timeoutMs, &m_err);
+        const ControlChannel::Read rr = m_ch->read(&m, timeoutMs, &m_wireErr);
         if (rr == ControlChannel::Read::Timeout)
             return;
         if (rr == ControlChannel::Read::Closed) {
@@ -487,13 +488,13 @@ void TcpRun::drainControl(int timeoutMs)
             return;
         }
         if (rr != ControlChannel::Read::Message) {
-            m_problem = QStringLiteral("bad control message from wirebenchd mid-test (%1)").arg(m_err);
+            m_problem = QStringLiteral("bad control message from wirebenchd mid-test (%1)").arg(wire::qs(m_wireErr));
             return;
         }
-        const QString type = m.value(QLatin1String("type")).toString();
+        const QString type = wire::qs(control::typeOf(m));
         if (type == QLatin1String(control::kProgress)) {
             control::Progress p;
-            if (control::Progress::fromJson(m, &p, &m_err) && p.bytes >= m_progressBytes) {
+            if (control::Progress::fromJson(m, &p, &m_wireErr) && p.bytes >= m_progressBytes) {
                 if (m_progressIsSampled)
                     m_meter->add(p.bytes - m_progressBytes);
                 m_progressBytes = p.bytes;
@@ -501,14 +502,14 @@ void TcpRun::drainControl(int timeoutMs)
                 m_lastProgressNs = nowNs();
             }
         } else if (type == QLatin1String(control::kResult)) {
-            if (!control::Result::fromJson(m, &m_theirs, &m_err)) {
-                m_problem = QStringLiteral("bad result from wirebenchd (%1)").arg(m_err);
+            if (!control::Result::fromJson(m, &m_theirs, &m_wireErr)) {
+                m_problem = QStringLiteral("bad result from wirebenchd (%1)").arg(wire::qs(m_wireErr));
                 return;
             }
             m_haveResult = true;
             return;
         } else if (type == QLatin1String(control::kError)) {
-            m_problem = QStringLiteral("wirebenchd ended the test: %1").arg(m.value(QLatin1String("message")).toString());
+            m_problem = QStringLiteral("wirebenchd ended the test: %1").arg(wire::qs(control::textAt(m, "message")));
             return;
         }
         timeoutMs = 0; // whatever else is queued, without waiting
@@ -530,7 +531,7 @@ void TcpRun::sendData()
     auto sampleAcked = [&] {
         const qint64 acked = TcpInfo::of(m_data.get()).bytesAcked;
         if (acked >= 0)
-            m_meter->setReceived(qBound<qint64>(0, acked - ackedBase, sender.sent())); // the FIN counts one
+            m_meter->setReceived(qBound<qint64>(0, acked - ackedBase, qint64(sender.sent()))); // the FIN counts one
     };
     for (;;) {
         const qint64 now = nowNs();
@@ -542,7 +543,7 @@ void TcpRun::sendData()
         }
         const ssize_t n = sender.sendSome(m_data.get(), 0);
         if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-            m_problem = QStringLiteral("the data connection failed mid-test (%1): check the server's log").arg(errnoText(errno));
+            m_problem = QStringLiteral("the data connection failed mid-test (%1): check the server's log").arg(wire::qs(errnoText(errno)));
             break;
         }
         if (now >= nextCheck) {
@@ -606,7 +607,7 @@ void TcpRun::receiveData()
             m_stopped = true;
             break;
         }
-        qint64 now = 0;
+        std::int64_t now = 0;
         const ssize_t n = receiver.receiveSome(m_data.get(), 0, &now);
         if (n > 0) {
             lastData = now;
@@ -621,7 +622,7 @@ void TcpRun::receiveData()
                 break;
             }
         } else {
-            m_problem = QStringLiteral("the data connection failed mid-test (%1): check the server's log").arg(errnoText(errno));
+            m_problem = QStringLiteral("the data connection failed mid-test (%1): check the server's log").arg(wire::qs(errnoText(errno)));
             break;
         }
         if (now >= nextCheck && !m_haveResult) {
@@ -673,12 +674,12 @@ RunResult TcpRun::finish()
         r.extra.insert(QStringLiteral("cpu_thread_percent"), (cpu1 - m_cpu0) / wall * 100); // this driver's thread, % of one core
     if (m_haveResult && m_theirs.cpuPercent >= 0)
         r.extra.insert(QStringLiteral("cpu_remote_percent"), m_theirs.cpuPercent);
-    if (m_haveResult && !m_theirs.drops.isEmpty())
-        r.extra.insert(QStringLiteral("remote_drops"), m_theirs.drops.toVariantMap()); // RunAnalyzer reads it
+    if (m_haveResult && !m_theirs.drops.empty())
+        r.extra.insert(QStringLiteral("remote_drops"), wire::toQt(m_theirs.drops).toVariantMap()); // RunAnalyzer reads it
     if (m_senderInfo.valid) {
-        r.extra.insert(QStringLiteral("rtt_us"), m_senderInfo.rttUs);
-        r.extra.insert(QStringLiteral("rttvar_us"), m_senderInfo.rttVarUs);
-        r.extra.insert(QStringLiteral("retransmits"), m_senderInfo.totalRetrans);
+        r.extra.insert(QStringLiteral("rtt_us"), qint64(m_senderInfo.rttUs));
+        r.extra.insert(QStringLiteral("rttvar_us"), qint64(m_senderInfo.rttVarUs));
+        r.extra.insert(QStringLiteral("retransmits"), qint64(m_senderInfo.totalRetrans));
     }
     if (m_req.mss > 0 && r.mss > m_req.mss) {
         r.warnings << QStringLiteral("the MSS in use (%1 bytes) is larger than the %2 bytes asked for frame size %3: the "
@@ -722,12 +723,12 @@ PreflightProblemList TcpDriver::check(const RunSpec &spec, int timeoutMs)
         return {{{}, {}, transferFaultName(TransferFault::Other),
                  QStringLiteral("%1: %2 speaks control protocol version %3, this Wirebench speaks version %4: install "
                                 "matching versions")
-                     .arg(where, hello.software.isEmpty() ? QStringLiteral("the server") : hello.software)
+                     .arg(where, hello.software.empty() ? QStringLiteral("the server") : wire::qs(hello.software))
                      .arg(hello.version)
                      .arg(control::kProtocolVersion)}};
     }
     const bool hasKey = !spec.host.options.value(QLatin1String(kKeyOption)).toString().trimmed().isEmpty();
-    if (hello.auth == QLatin1String(auth::kAuthHmac) && !hasKey) {
+    if (hello.auth == auth::kAuthHmac && !hasKey) {
         return {{{}, {}, transferFaultName(TransferFault::LoginRefused),
                  QStringLiteral("%1: this wirebenchd requires a key and the host has none: enter the key wirebenchd "
                                 "printed at its first start in the host's settings (wirebench-cli: --key-file FILE)")

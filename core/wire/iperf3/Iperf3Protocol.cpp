@@ -1,32 +1,92 @@
 #include "Iperf3Protocol.h"
 
 #include "platform/Platform.h"
+#include "wire/Text.h"
+#include "wire/wirebenchd/Hmac.h"
 
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QRandomGenerator>
-#include <QtEndian>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace wb::iperf3 {
+
+using Json = nlohmann::json;
+using wire::format;
 
 namespace {
 
 /// The JSON object of a peer's message, or false with "the results are not valid JSON (...)" in *error.
-bool parseObject(const QByteArray &json, const char *what, QJsonObject *out, QString *error)
+bool parseObject(const std::string &json, const char *what, Json *out, std::string *error)
 {
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
-    if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
+    std::string why = "not an object";
+    try {
+        *out = Json::parse(json);
+    } catch (const Json::parse_error &e) {
+        why = format("syntax error at offset %zu", e.byte > 0 ? e.byte - 1 : 0);
+        *out = Json();
+    }
+    if (!out->is_object()) {
         if (error)
-            *error = QStringLiteral("the %1 are not valid JSON (%2)").arg(QLatin1String(what), parseError.errorString());
+            *error = format("the %s are not valid JSON (%s)", what, why.c_str());
         return false;
     }
-    *out = doc.object();
     return true;
+}
+
+const Json *member(const Json &o, const char *key)
+{
+    const auto it = o.find(key);
+    return it == o.end() ? nullptr : &*it;
+}
+
+/// QJsonValue::toDouble's reading: a number, else 0.
+double numberOf(const Json &o, const char *key)
+{
+    const Json *v = member(o, key);
+    return v && v->is_number() ? v->get<double>() : 0;
+}
+
+/// QJsonValue::toInt's reading: a whole number in int's range, else the fallback.
+int intOf(const Json &o, const char *key, int fallback)
+{
+    const Json *v = member(o, key);
+    if (!v || !v->is_number())
+        return fallback;
+    const double d = v->get<double>();
+    return d == std::floor(d) && d >= -2147483648.0 && d <= 2147483647.0 ? int(d) : fallback;
+}
+
+std::string textOf(const Json &o, const char *key)
+{
+    const Json *v = member(o, key);
+    return v && v->is_string() ? v->get<std::string>() : std::string();
+}
+
+std::string dumped(const Json &o)
+{
+    return o.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+void putBig32(char *at, std::uint32_t v)
+{
+    at[0] = char(v >> 24);
+    at[1] = char(v >> 16);
+    at[2] = char(v >> 8);
+    at[3] = char(v);
+}
+
+std::uint32_t big32(const char *at)
+{
+    const auto *p = reinterpret_cast<const unsigned char *>(at);
+    return (std::uint32_t(p[0]) << 24) | (std::uint32_t(p[1]) << 16) | (std::uint32_t(p[2]) << 8) | std::uint32_t(p[3]);
+}
+
+std::uint32_t little32(const char *at)
+{
+    const auto *p = reinterpret_cast<const unsigned char *>(at);
+    return (std::uint32_t(p[3]) << 24) | (std::uint32_t(p[2]) << 16) | (std::uint32_t(p[1]) << 8) | std::uint32_t(p[0]);
 }
 
 } // namespace
@@ -41,61 +101,61 @@ ThreadCpuTimes ThreadCpuTimes::now()
     return t;
 }
 
-QString stateName(int state)
+std::string stateName(int state)
 {
     switch (state) {
-    case TestStart: return QStringLiteral("TEST_START");
-    case TestRunning: return QStringLiteral("TEST_RUNNING");
-    case TestEnd: return QStringLiteral("TEST_END");
-    case ParamExchange: return QStringLiteral("PARAM_EXCHANGE");
-    case CreateStreams: return QStringLiteral("CREATE_STREAMS");
-    case ServerTerminate: return QStringLiteral("SERVER_TERMINATE");
-    case ClientTerminate: return QStringLiteral("CLIENT_TERMINATE");
-    case ExchangeResults: return QStringLiteral("EXCHANGE_RESULTS");
-    case DisplayResults: return QStringLiteral("DISPLAY_RESULTS");
-    case IperfStart: return QStringLiteral("IPERF_START");
-    case IperfDone: return QStringLiteral("IPERF_DONE");
-    case AccessDenied: return QStringLiteral("ACCESS_DENIED");
-    case ServerError: return QStringLiteral("SERVER_ERROR");
-    default: return QStringLiteral("state %1").arg(state);
+    case TestStart: return "TEST_START";
+    case TestRunning: return "TEST_RUNNING";
+    case TestEnd: return "TEST_END";
+    case ParamExchange: return "PARAM_EXCHANGE";
+    case CreateStreams: return "CREATE_STREAMS";
+    case ServerTerminate: return "SERVER_TERMINATE";
+    case ClientTerminate: return "CLIENT_TERMINATE";
+    case ExchangeResults: return "EXCHANGE_RESULTS";
+    case DisplayResults: return "DISPLAY_RESULTS";
+    case IperfStart: return "IPERF_START";
+    case IperfDone: return "IPERF_DONE";
+    case AccessDenied: return "ACCESS_DENIED";
+    case ServerError: return "SERVER_ERROR";
+    default: return format("state %d", state);
     }
 }
 
 bool isKnownState(int state)
 {
-    return !stateName(state).startsWith(QLatin1String("state "));
+    return stateName(state).rfind("state ", 0) != 0;
 }
 
-QString serverErrorText(int code)
+std::string serverErrorText(int code)
 {
     switch (code) {
-    case 6: return QStringLiteral("the server refused the number of parallel streams");
-    case 7: return QStringLiteral("the server refused the message length");
-    case 8: return QStringLiteral("the server refused the socket buffer size");
-    case 10: return QStringLiteral("the server refused the MSS");
-    case 102: return QStringLiteral("the server could not listen for the data connections");
-    case 104: return QStringLiteral("the server could not accept a data connection");
-    case 114: return QStringLiteral("the server could not read our test parameters");
-    case 117: return QStringLiteral("the server could not read our results");
-    case ErrAccessDenied: return QStringLiteral("the server is busy running a test");
-    case ErrSetMss: return QStringLiteral("the server could not set the MSS");
+    case 6: return "the server refused the number of parallel streams";
+    case 7: return "the server refused the message length";
+    case 8: return "the server refused the socket buffer size";
+    case 10: return "the server refused the MSS";
+    case 102: return "the server could not listen for the data connections";
+    case 104: return "the server could not accept a data connection";
+    case 114: return "the server could not read our test parameters";
+    case 117: return "the server could not read our results";
+    case ErrAccessDenied: return "the server is busy running a test";
+    case ErrSetMss: return "the server could not set the MSS";
     case ErrSetBuf:
     case 130:
-    case 141: return QStringLiteral("the server could not set the socket buffer size");
-    case ErrAuthTest: return QStringLiteral("the server requires authentication");
-    case 208: return QStringLiteral("the server did not recognise our stream ids");
-    default: return QStringLiteral("the server reported iperf3 error %1").arg(code);
+    case 141: return "the server could not set the socket buffer size";
+    case ErrAuthTest: return "the server requires authentication";
+    case 208: return "the server did not recognise our stream ids";
+    default: return format("the server reported iperf3 error %d", code);
     }
 }
 
-QByteArray makeCookie()
+std::string makeCookie()
 {
     // iperf3's own alphabet (make_cookie): lower-case letters and the digits 2-7.
     static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz234567";
-    QByteArray cookie(kCookieSize, '\0');
-    QRandomGenerator *rng = QRandomGenerator::global();
+    const std::string random = auth::randomBytes(kCookieSize - 1);
+    std::string cookie(kCookieSize, '\0');
     for (int i = 0; i < kCookieSize - 1; ++i)
-        cookie[i] = alphabet[rng->bounded(32)];
+        cookie[std::size_t(i)] = alphabet[static_cast<unsigned char>(random[std::size_t(i)]) % 32];
     return cookie;
 }
 
@@ -104,85 +164,84 @@ int streamId(int index)
     return index == 0 ? 1 : index + 2;
 }
 
-QByteArray frameJson(const QByteArray &json)
+std::string frameJson(const std::string &json)
 {
-    QByteArray out(4, '\0');
-    qToBigEndian<quint32>(quint32(json.size()), out.data());
+    std::string out(4, '\0');
+    putBig32(out.data(), std::uint32_t(json.size()));
     return out + json;
 }
 
-QByteArray serverErrorMessage(int code, int sysErrno)
+std::string serverErrorMessage(int code, int sysErrno)
 {
-    QByteArray out(9, '\0');
+    std::string out(9, '\0');
     out[0] = char(ServerError);
-    qToBigEndian<qint32>(code, out.data() + 1);
-    qToBigEndian<qint32>(sysErrno, out.data() + 5);
+    putBig32(out.data() + 1, std::uint32_t(code));
+    putBig32(out.data() + 5, std::uint32_t(sysErrno));
     return out;
 }
 
-qint64 decodeJsonLength(const QByteArray &prefix)
+std::int64_t decodeJsonLength(const std::string &prefix)
 {
     if (prefix.size() != 4)
         return -1;
-    const qint32 length = qFromBigEndian<qint32>(prefix.constData());
+    const auto length = std::int32_t(big32(prefix.data()));
     if (length < 0 || length > kMaxJsonBytes)
         return -1;
     return length;
 }
 
-QByteArray TestParameters::toJson() const
+std::string TestParameters::toJson() const
 {
-    QJsonObject o;
-    o.insert(udp ? QStringLiteral("udp") : QStringLiteral("tcp"), true);
-    o.insert(QStringLiteral("omit"), omitSeconds);
-    o.insert(QStringLiteral("time"), timeSeconds);
-    o.insert(QStringLiteral("num"), 0);
-    o.insert(QStringLiteral("blockcount"), 0);
+    Json o = Json::object();
+    o[udp ? "udp" : "tcp"] = true;
+    o["omit"] = omitSeconds;
+    o["time"] = timeSeconds;
+    o["num"] = 0;
+    o["blockcount"] = 0;
     if (mss > 0)
-        o.insert(QStringLiteral("MSS"), mss);
-    o.insert(QStringLiteral("parallel"), parallel);
+        o["MSS"] = mss;
+    o["parallel"] = parallel;
     if (reverse)
-        o.insert(QStringLiteral("reverse"), true);
+        o["reverse"] = true;
     if (window > 0)
-        o.insert(QStringLiteral("window"), window);
-    o.insert(QStringLiteral("len"), blockSize);
+        o["window"] = window;
+    o["len"] = blockSize;
     if (bandwidth > 0)
-        o.insert(QStringLiteral("bandwidth"), bandwidth);
-    o.insert(QStringLiteral("pacing_timer"), 1000);
-    o.insert(QStringLiteral("client_version"), clientVersion);
-    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+        o["bandwidth"] = bandwidth;
+    o["pacing_timer"] = 1000;
+    o["client_version"] = clientVersion;
+    return dumped(o);
 }
 
-bool ClientParameters::fromJson(const QByteArray &json, ClientParameters *out, QString *error)
+bool ClientParameters::fromJson(const std::string &json, ClientParameters *out, std::string *error)
 {
-    auto fail = [error](const QString &why) {
+    auto fail = [error](const std::string &why) {
         if (error)
             *error = why;
         return false;
     };
-    QJsonObject o;
+    Json o;
     if (!parseObject(json, "parameters", &o, error))
         return false;
     // Numbers must be numbers: a string where iperf3 puts a number is not an iperf3 client.
     static const char *const numeric[] = {"omit", "time", "num", "blockcount", "MSS", "parallel", "window", "len", "bandwidth"};
     for (const char *key : numeric) {
-        const QJsonValue v = o.value(QLatin1String(key));
-        if (!v.isUndefined() && (!v.isDouble() || v.toDouble() < 0 || v.toDouble() > 9e18))
-            return fail(QStringLiteral("\"%1\" is not a number of 0 or more").arg(QLatin1String(key)));
+        const Json *v = member(o, key);
+        if (v && (!v->is_number() || v->get<double>() < 0 || v->get<double>() > 9e18))
+            return fail(format("\"%s\" is not a number of 0 or more", key));
     }
     auto flag = [&o](const char *key) {
-        const QJsonValue v = o.value(QLatin1String(key));
-        return v.isBool() ? v.toBool() : v.toDouble() != 0;
+        const Json *v = member(o, key);
+        return v && v->is_boolean() ? v->get<bool>() : numberOf(o, key) != 0;
     };
     auto clampedInt = [&o](const char *key, int fallback) {
-        const QJsonValue v = o.value(QLatin1String(key));
-        return v.isUndefined() ? fallback : int(qMin(v.toDouble(), 2147483647.0));
+        return member(o, key) ? int(std::min(numberOf(o, key), 2147483647.0)) : fallback;
     };
     ClientParameters p;
     if (flag("udp"))
-        p.protocol = QStringLiteral("udp");
+        p.protocol = "udp";
     else if (flag("sctp"))
-        p.protocol = QStringLiteral("sctp");
+        p.protocol = "sctp";
     p.bidirectional = flag("bidirectional");
     p.test.reverse = flag("reverse");
     p.test.omitSeconds = clampedInt("omit", 0);
@@ -191,93 +250,92 @@ bool ClientParameters::fromJson(const QByteArray &json, ClientParameters *out, Q
     p.test.blockSize = clampedInt("len", 0);
     p.test.window = clampedInt("window", 0);
     p.test.mss = clampedInt("MSS", 0);
-    p.test.clientVersion = o.value(QLatin1String("client_version")).toString();
-    p.bytes = qint64(o.value(QLatin1String("num")).toDouble());
-    p.blocks = qint64(o.value(QLatin1String("blockcount")).toDouble());
-    p.bitrate = qint64(o.value(QLatin1String("bandwidth")).toDouble());
+    p.test.clientVersion = textOf(o, "client_version");
+    p.bytes = std::int64_t(numberOf(o, "num"));
+    p.blocks = std::int64_t(numberOf(o, "blockcount"));
+    p.bitrate = std::int64_t(numberOf(o, "bandwidth"));
     p.noDelay = flag("nodelay");
-    p.congestion = o.value(QLatin1String("congestion")).toString();
-    p.hasAuthToken = o.contains(QLatin1String("authtoken"));
+    p.congestion = textOf(o, "congestion");
+    p.hasAuthToken = member(o, "authtoken") != nullptr;
     p.udpCounters64 = flag("udp_counters_64bit");
     p.getServerOutput = flag("get_server_output");
     *out = p;
     return true;
 }
 
-QByteArray Results::toJson() const
+std::string Results::toJson() const
 {
-    QJsonObject o;
-    o.insert(QStringLiteral("cpu_util_total"), cpuTotal);
-    o.insert(QStringLiteral("cpu_util_user"), cpuUser);
-    o.insert(QStringLiteral("cpu_util_system"), cpuSystem);
-    o.insert(QStringLiteral("sender_has_retransmits"), senderHasRetransmits);
-    QJsonArray list;
+    Json o = Json::object();
+    o["cpu_util_total"] = cpuTotal;
+    o["cpu_util_user"] = cpuUser;
+    o["cpu_util_system"] = cpuSystem;
+    o["sender_has_retransmits"] = senderHasRetransmits;
+    Json list = Json::array();
     for (const StreamResult &s : streams) {
-        QJsonObject j;
-        j.insert(QStringLiteral("id"), s.id);
-        j.insert(QStringLiteral("bytes"), s.bytes);
-        j.insert(QStringLiteral("retransmits"), s.retransmits);
-        j.insert(QStringLiteral("jitter"), s.jitter);
-        j.insert(QStringLiteral("errors"), s.errors);
-        j.insert(QStringLiteral("omitted_errors"), s.omittedErrors);
-        j.insert(QStringLiteral("packets"), s.packets);
-        j.insert(QStringLiteral("omitted_packets"), s.omittedPackets);
-        j.insert(QStringLiteral("start_time"), s.startTime);
-        j.insert(QStringLiteral("end_time"), s.endTime);
-        list.append(j);
+        list.push_back(Json{{"id", s.id},
+                            {"bytes", s.bytes},
+                            {"retransmits", s.retransmits},
+                            {"jitter", s.jitter},
+                            {"errors", s.errors},
+                            {"omitted_errors", s.omittedErrors},
+                            {"packets", s.packets},
+                            {"omitted_packets", s.omittedPackets},
+                            {"start_time", s.startTime},
+                            {"end_time", s.endTime}});
     }
-    o.insert(QStringLiteral("streams"), list);
-    if (!serverOutputText.isEmpty())
-        o.insert(QStringLiteral("server_output_text"), serverOutputText);
-    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+    o["streams"] = list;
+    if (!serverOutputText.empty())
+        o["server_output_text"] = serverOutputText;
+    return dumped(o);
 }
 
-bool Results::fromJson(const QByteArray &json, Results *out, QString *error)
+bool Results::fromJson(const std::string &json, Results *out, std::string *error)
 {
-    auto fail = [error](const QString &why) {
+    auto fail = [error](const std::string &why) {
         if (error)
             *error = why;
         return false;
     };
-    QJsonObject o;
+    Json o;
     if (!parseObject(json, "results", &o, error))
         return false;
-    const QJsonValue streams = o.value(QLatin1String("streams"));
-    if (!streams.isArray())
-        return fail(QStringLiteral("the results carry no \"streams\" list"));
+    const Json *streams = member(o, "streams");
+    if (!streams || !streams->is_array())
+        return fail("the results carry no \"streams\" list");
     Results r;
-    r.cpuTotal = o.value(QLatin1String("cpu_util_total")).toDouble();
-    r.cpuUser = o.value(QLatin1String("cpu_util_user")).toDouble();
-    r.cpuSystem = o.value(QLatin1String("cpu_util_system")).toDouble();
-    r.senderHasRetransmits = o.value(QLatin1String("sender_has_retransmits")).toInt(-1);
-    r.serverOutputText = o.value(QLatin1String("server_output_text")).toString();
-    for (const QJsonValue &v : streams.toArray()) {
-        const QJsonObject j = v.toObject();
-        if (!j.value(QLatin1String("bytes")).isDouble() || !j.value(QLatin1String("id")).isDouble())
-            return fail(QStringLiteral("a stream in the results lacks \"id\" or \"bytes\""));
+    r.cpuTotal = numberOf(o, "cpu_util_total");
+    r.cpuUser = numberOf(o, "cpu_util_user");
+    r.cpuSystem = numberOf(o, "cpu_util_system");
+    r.senderHasRetransmits = intOf(o, "sender_has_retransmits", -1);
+    r.serverOutputText = textOf(o, "server_output_text");
+    for (const Json &j : *streams) {
+        const Json *bytesValue = j.is_object() ? member(j, "bytes") : nullptr;
+        const Json *idValue = j.is_object() ? member(j, "id") : nullptr;
+        if (!bytesValue || !bytesValue->is_number() || !idValue || !idValue->is_number())
+            return fail("a stream in the results lacks \"id\" or \"bytes\"");
         StreamResult s;
-        s.id = j.value(QLatin1String("id")).toInt();
-        const double bytes = j.value(QLatin1String("bytes")).toDouble();
+        s.id = intOf(j, "id", 0);
+        const double bytes = bytesValue->get<double>();
         if (bytes < 0 || bytes > 9e18)
-            return fail(QStringLiteral("a stream in the results has an impossible byte count"));
-        s.bytes = qint64(bytes);
-        s.retransmits = j.value(QLatin1String("retransmits")).toInt(-1);
-        s.jitter = j.value(QLatin1String("jitter")).toDouble();
-        s.errors = qint64(j.value(QLatin1String("errors")).toDouble());
-        s.packets = qint64(j.value(QLatin1String("packets")).toDouble());
-        s.startTime = j.value(QLatin1String("start_time")).toDouble();
-        s.endTime = j.value(QLatin1String("end_time")).toDouble();
-        s.omittedErrors = qint64(j.value(QLatin1String("omitted_errors")).toDouble());
-        s.omittedPackets = qint64(j.value(QLatin1String("omitted_packets")).toDouble());
-        r.streams.append(s);
+            return fail("a stream in the results has an impossible byte count");
+        s.bytes = std::int64_t(bytes);
+        s.retransmits = intOf(j, "retransmits", -1);
+        s.jitter = numberOf(j, "jitter");
+        s.errors = std::int64_t(numberOf(j, "errors"));
+        s.packets = std::int64_t(numberOf(j, "packets"));
+        s.startTime = numberOf(j, "start_time");
+        s.endTime = numberOf(j, "end_time");
+        s.omittedErrors = std::int64_t(numberOf(j, "omitted_errors"));
+        s.omittedPackets = std::int64_t(numberOf(j, "omitted_packets"));
+        r.streams.push_back(s);
     }
     *out = r;
     return true;
 }
 
-qint64 Results::totalBytes() const
+std::int64_t Results::totalBytes() const
 {
-    qint64 total = 0;
+    std::int64_t total = 0;
     for (const StreamResult &s : streams)
         total += s.bytes;
     return total;
@@ -301,24 +359,22 @@ int Results::totalRetransmits() const
     return total;
 }
 
-QByteArray udpConnectMessage()
+std::string udpConnectMessage()
 {
-    return QByteArrayLiteral("9876");
+    return "9876";
 }
 
-QByteArray udpConnectReply()
+std::string udpConnectReply()
 {
-    const quint32 reply = 0x39383736u;
-    return QByteArray(reinterpret_cast<const char *>(&reply), sizeof(reply));
+    const std::uint32_t reply = 0x39383736u;
+    return std::string(reinterpret_cast<const char *>(&reply), sizeof(reply));
 }
 
-bool isUdpConnectReply(const QByteArray &datagram)
+bool isUdpConnectReply(const std::string &datagram)
 {
     if (datagram.size() != 4)
         return false;
-    const quint32 big = qFromBigEndian<quint32>(datagram.constData());
-    const quint32 little = qFromLittleEndian<quint32>(datagram.constData());
-    for (quint32 v : {big, little}) {
+    for (std::uint32_t v : {big32(datagram.data()), little32(datagram.data())}) {
         if (v == 0x39383736u || v == 987654321u)
             return true;
     }
@@ -327,27 +383,29 @@ bool isUdpConnectReply(const QByteArray &datagram)
 
 void UdpHeader::write(char *datagram, bool counters64) const
 {
-    qToBigEndian<quint32>(sec, datagram);
-    qToBigEndian<quint32>(usec, datagram + 4);
-    if (counters64)
-        qToBigEndian<quint64>(counter, datagram + 8);
-    else
-        qToBigEndian<quint32>(quint32(counter), datagram + 8);
+    putBig32(datagram, sec);
+    putBig32(datagram + 4, usec);
+    if (counters64) {
+        putBig32(datagram + 8, std::uint32_t(counter >> 32));
+        putBig32(datagram + 12, std::uint32_t(counter));
+    } else {
+        putBig32(datagram + 8, std::uint32_t(counter));
+    }
 }
 
-bool UdpHeader::read(const char *datagram, qint64 size, bool counters64, UdpHeader *out)
+bool UdpHeader::read(const char *datagram, std::int64_t size, bool counters64, UdpHeader *out)
 {
     if (size < (counters64 ? 16 : 12))
         return false;
-    out->sec = qFromBigEndian<quint32>(datagram);
-    out->usec = qFromBigEndian<quint32>(datagram + 4);
-    out->counter = counters64 ? qFromBigEndian<quint64>(datagram + 8) : qFromBigEndian<quint32>(datagram + 8);
+    out->sec = big32(datagram);
+    out->usec = big32(datagram + 4);
+    out->counter = counters64 ? (std::uint64_t(big32(datagram + 8)) << 32) | big32(datagram + 12) : big32(datagram + 8);
     return true;
 }
 
-void UdpReceiveStats::add(quint64 counter, double sentSeconds, double arrivalSeconds)
+void UdpReceiveStats::add(std::uint64_t counter, double sentSeconds, double arrivalSeconds)
 {
-    const qint64 c = qint64(counter);
+    const auto c = std::int64_t(counter);
     if (c >= packets + 1) {
         if (c > packets + 1)
             lost += (c - 1) - packets;

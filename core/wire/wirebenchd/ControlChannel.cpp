@@ -1,8 +1,8 @@
 #include "ControlChannel.h"
 
-#include "ControlMessage.h"
 #include "net/Socket.h"
 #include "platform/Platform.h"
+#include "wire/Text.h"
 
 #include <algorithm>
 
@@ -15,28 +15,28 @@ namespace wb::control {
 using net::errnoText;
 using net::nowNs;
 
-bool ControlChannel::write(const QJsonObject &message, QString *error, int timeoutMs)
+bool ControlChannel::write(const Json &message, std::string *error, int timeoutMs)
 {
-    const QByteArray frame = encode(message);
-    qsizetype off = 0;
-    const qint64 deadline = nowNs() + qint64(timeoutMs) * 1000000;
+    const std::string frame = encode(message);
+    std::size_t off = 0;
+    const std::int64_t deadline = nowNs() + std::int64_t(timeoutMs) * 1000000;
     while (off < frame.size()) {
-        const ssize_t n = platform::Platform::socketCalls().send(m_fd, frame.constData() + off, size_t(frame.size() - off), MSG_DONTWAIT);
+        const ssize_t n = platform::Platform::socketCalls().send(m_fd, frame.data() + off, frame.size() - off, MSG_DONTWAIT);
         if (n > 0) {
-            off += n;
+            off += std::size_t(n);
             continue;
         }
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            const qint64 left = (deadline - nowNs()) / 1000000;
+            const std::int64_t left = (deadline - nowNs()) / 1000000;
             if (left <= 0) {
                 if (error)
-                    *error = QStringLiteral("timed out sending a control message");
+                    *error = "timed out sending a control message";
                 return false;
             }
             pollfd p{m_fd, POLLOUT, 0};
-            ::poll(&p, 1, int(qMin<qint64>(left, 100)));
+            ::poll(&p, 1, int(std::min<std::int64_t>(left, 100)));
             continue;
         }
         if (error)
@@ -46,16 +46,16 @@ bool ControlChannel::write(const QJsonObject &message, QString *error, int timeo
     return true;
 }
 
-ControlChannel::Read ControlChannel::read(QJsonObject *message, int timeoutMs, QString *error,
+ControlChannel::Read ControlChannel::read(Json *message, int timeoutMs, std::string *error,
                                           const std::function<bool()> &shouldStop)
 {
-    const qint64 deadline = nowNs() + qint64(qMax(0, timeoutMs)) * 1000000;
+    const std::int64_t deadline = nowNs() + std::int64_t(std::max(0, timeoutMs)) * 1000000;
     char buf[16384];
     for (;;) {
-        const Decoded d = decode(m_in, m_max);
+        Decoded d = decode(m_in, m_max);
         if (d.status == Decoded::Status::Message) {
-            *message = d.message;
-            m_in.remove(0, d.consumed);
+            *message = std::move(d.message);
+            m_in.erase(0, d.consumed);
             return Read::Message;
         }
         if (d.status == Decoded::Status::Error) {
@@ -66,9 +66,9 @@ ControlChannel::Read ControlChannel::read(QJsonObject *message, int timeoutMs, Q
         }
         if (shouldStop && shouldStop())
             return Read::Stopped;
-        const qint64 leftMs = (deadline - nowNs()) / 1000000;
+        const std::int64_t leftMs = (deadline - nowNs()) / 1000000;
         pollfd p{m_fd, POLLIN, 0};
-        const int pr = ::poll(&p, 1, int(std::clamp<qint64>(leftMs, 0, 100)));
+        const int pr = ::poll(&p, 1, int(std::clamp<std::int64_t>(leftMs, 0, 100)));
         if (pr < 0 && errno != EINTR) {
             if (error)
                 *error = errnoText(errno);
@@ -77,11 +77,11 @@ ControlChannel::Read ControlChannel::read(QJsonObject *message, int timeoutMs, Q
         if (pr > 0) {
             const ssize_t n = ::recv(m_fd, buf, sizeof(buf), MSG_DONTWAIT);
             if (n > 0) {
-                m_in.append(buf, n);
+                m_in.append(buf, std::size_t(n));
                 continue;
             }
             if (n == 0) {
-                if (!m_in.isEmpty()) {
+                if (!m_in.empty()) {
                     if (error)
                         *error = decodeOne(m_in, m_max).error;
                     m_in.clear();
@@ -97,10 +97,8 @@ ControlChannel::Read ControlChannel::read(QJsonObject *message, int timeoutMs, Q
             continue;
         }
         if (nowNs() >= deadline) {
-            if (error) {
-                *error = m_in.isEmpty() ? QStringLiteral("no control message within %1 ms").arg(timeoutMs)
-                                        : decodeOne(m_in, m_max).error;
-            }
+            if (error)
+                *error = m_in.empty() ? wire::format("no control message within %d ms", timeoutMs) : decodeOne(m_in, m_max).error;
             return Read::Timeout;
         }
     }

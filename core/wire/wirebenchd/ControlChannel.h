@@ -1,10 +1,9 @@
 #pragma once
 
-#include <QByteArray>
-#include <QJsonObject>
-#include <QString>
+#include "ControlMessage.h"
 
 #include <functional>
+#include <string>
 
 namespace wb::control {
 
@@ -16,19 +15,19 @@ public:
     ControlChannel(int fd, int maxMessageBytes) : m_fd(fd), m_max(maxMessageBytes) {}
 
     /// Writes one message (waiting at most timeoutMs for room). False with *error on failure.
-    bool write(const QJsonObject &message, QString *error = nullptr, int timeoutMs = 5000);
+    bool write(const Json &message, std::string *error = nullptr, int timeoutMs = 5000);
     /// Waits up to timeoutMs for a whole message; polls in slices of at most 100 ms and returns Stopped
     /// as soon as shouldStop() says so. Timeout with timeoutMs == 0 means "nothing there yet".
-    Read read(QJsonObject *message, int timeoutMs, QString *error, const std::function<bool()> &shouldStop = {});
+    Read read(Json *message, int timeoutMs, std::string *error, const std::function<bool()> &shouldStop = {});
     /// Bytes received but not yet decoded (a truncated message when the peer then closes).
-    qsizetype buffered() const { return m_in.size(); }
+    std::size_t buffered() const { return m_in.size(); }
     /// The largest message accepted from now on (smaller before authentication).
     void setMaxMessageBytes(int maxBytes) { m_max = maxBytes; }
 
 private:
     int m_fd;
     int m_max;
-    QByteArray m_in;
+    std::string m_in;
 };
 
 } // namespace wb::control

@@ -1,231 +1,252 @@
 #include "ControlMessage.h"
 
+#include "wire/Base64.h"
 #include "wire/PrintableText.h"
+#include "wire/Text.h"
 
-#include <QJsonDocument>
-#include <QJsonParseError>
-#include <QJsonValue>
-#include <QSysInfo>
-#include <QThread>
-
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
 namespace wb::control {
 
-QByteArray encode(const QJsonObject &message)
+using wire::format;
+
+namespace {
+
+std::uint32_t lengthOf(std::string_view buffer)
 {
-    const QByteArray json = QJsonDocument(message).toJson(QJsonDocument::Compact);
-    const quint32 n = quint32(json.size());
-    QByteArray frame;
+    const auto *p = reinterpret_cast<const unsigned char *>(buffer.data());
+    return (std::uint32_t(p[0]) << 24) | (std::uint32_t(p[1]) << 16) | (std::uint32_t(p[2]) << 8) | std::uint32_t(p[3]);
+}
+
+const Json *member(const Json &o, const char *key)
+{
+    if (!o.is_object())
+        return nullptr;
+    const auto it = o.find(key);
+    return it == o.end() ? nullptr : &*it;
+}
+
+} // namespace
+
+std::string encode(const Json &message)
+{
+    // Invalid UTF-8 in a text (a peer's, an OS's) goes out as U+FFFD rather than stopping the message.
+    const std::string json = message.dump(-1, ' ', false, Json::error_handler_t::replace);
+    const auto n = std::uint32_t(json.size());
+    std::string frame;
     frame.reserve(kHeaderBytes + json.size());
-    frame.append(char((n >> 24) & 0xff));
-    frame.append(char((n >> 16) & 0xff));
-    frame.append(char((n >> 8) & 0xff));
-    frame.append(char(n & 0xff));
-    frame.append(json);
+    frame.push_back(char((n >> 24) & 0xff));
+    frame.push_back(char((n >> 16) & 0xff));
+    frame.push_back(char((n >> 8) & 0xff));
+    frame.push_back(char(n & 0xff));
+    frame += json;
     return frame;
 }
 
-Decoded decode(QByteArrayView buffer, int maxBytes)
+Decoded decode(std::string_view buffer, int maxBytes)
 {
     Decoded d;
-    if (buffer.size() < kHeaderBytes) {
+    if (buffer.size() < std::size_t(kHeaderBytes)) {
         d.status = Decoded::Status::Incomplete;
         return d;
     }
-    const auto *p = reinterpret_cast<const uchar *>(buffer.data());
-    const quint32 n = (quint32(p[0]) << 24) | (quint32(p[1]) << 16) | (quint32(p[2]) << 8) | quint32(p[3]);
+    const std::uint32_t n = lengthOf(buffer);
     if (n == 0) {
         d.status = Decoded::Status::Error;
-        d.error = QStringLiteral("empty control message (length 0)");
+        d.error = "empty control message (length 0)";
         return d;
     }
-    if (qint64(n) > qint64(maxBytes)) {
+    if (std::int64_t(n) > std::int64_t(maxBytes)) {
         d.status = Decoded::Status::Error;
-        d.error = QStringLiteral("control message of %1 bytes exceeds the limit of %2 bytes").arg(n).arg(maxBytes);
+        d.error = format("control message of %u bytes exceeds the limit of %d bytes", n, maxBytes);
         return d;
     }
-    if (buffer.size() < kHeaderBytes + qsizetype(n)) {
+    if (buffer.size() < std::size_t(kHeaderBytes) + n) {
         d.status = Decoded::Status::Incomplete;
         return d;
     }
-    QJsonParseError pe;
-    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray(buffer.data() + kHeaderBytes, qsizetype(n)), &pe);
     d.status = Decoded::Status::Error;
-    d.consumed = kHeaderBytes + qsizetype(n);
-    if (pe.error != QJsonParseError::NoError) {
-        d.error = QStringLiteral("control message is not valid JSON (%1 at offset %2)").arg(pe.errorString()).arg(pe.offset);
+    d.consumed = std::size_t(kHeaderBytes) + n;
+    Json doc;
+    try {
+        doc = Json::parse(buffer.substr(kHeaderBytes, n));
+    } catch (const Json::parse_error &e) {
+        d.error = format("control message is not valid JSON (syntax error at offset %zu)", e.byte > 0 ? e.byte - 1 : 0);
         return d;
     }
-    if (!doc.isObject()) {
-        d.error = QStringLiteral("control message is not a JSON object");
+    if (!doc.is_object()) {
+        d.error = "control message is not a JSON object";
         return d;
     }
-    const QJsonObject o = doc.object();
-    if (!o.value(QLatin1String("type")).isString() || o.value(QLatin1String("type")).toString().isEmpty()) {
-        d.error = QStringLiteral("control message has no \"type\"");
+    const Json *type = member(doc, "type");
+    if (!type || !type->is_string() || type->get_ref<const std::string &>().empty()) {
+        d.error = "control message has no \"type\"";
         return d;
     }
     d.status = Decoded::Status::Message;
-    d.message = o;
+    d.message = std::move(doc);
     return d;
 }
 
-Decoded decodeOne(QByteArrayView buffer, int maxBytes)
+Decoded decodeOne(std::string_view buffer, int maxBytes)
 {
     Decoded d = decode(buffer, maxBytes);
     if (d.status == Decoded::Status::Incomplete) {
         d.status = Decoded::Status::Error;
-        if (buffer.size() < kHeaderBytes) {
-            d.error = QStringLiteral("truncated control message: %1 of the %2 header bytes").arg(buffer.size()).arg(kHeaderBytes);
-        } else {
-            const auto *p = reinterpret_cast<const uchar *>(buffer.data());
-            const quint32 n = (quint32(p[0]) << 24) | (quint32(p[1]) << 16) | (quint32(p[2]) << 8) | quint32(p[3]);
-            d.error = QStringLiteral("truncated control message: %1 of %2 bytes")
-                          .arg(buffer.size() - kHeaderBytes)
-                          .arg(n);
-        }
+        if (buffer.size() < std::size_t(kHeaderBytes))
+            d.error = format("truncated control message: %zu of the %d header bytes", buffer.size(), kHeaderBytes);
+        else
+            d.error = format("truncated control message: %zu of %u bytes", buffer.size() - kHeaderBytes, lengthOf(buffer));
     } else if (d.status == Decoded::Status::Message && d.consumed != buffer.size()) {
         d.status = Decoded::Status::Error;
-        d.error = QStringLiteral("%1 stray bytes after the control message").arg(buffer.size() - d.consumed);
-        d.message = {};
+        d.error = format("%zu stray bytes after the control message", buffer.size() - d.consumed);
+        d.message = Json::object();
     }
     return d;
 }
 
-QString quotedType(const QJsonObject &message)
+std::string typeOf(const Json &message)
 {
-    return wire::printableText(message.value(QLatin1String("type")).toString(), kMaxQuotedTypeChars);
+    return textAt(message, "type");
 }
 
-bool readInt(const QJsonObject &message, const char *key, qint64 *value, QString *error, qint64 minValue, qint64 maxValue)
+std::string quotedType(const Json &message)
 {
-    const QJsonValue v = message.value(QLatin1String(key));
-    if (v.isUndefined()) {
+    return wire::printableText(typeOf(message), kMaxQuotedTypeChars);
+}
+
+std::string textAt(const Json &o, const char *key)
+{
+    const Json *v = member(o, key);
+    return v && v->is_string() ? v->get<std::string>() : std::string();
+}
+
+double numberAt(const Json &o, const char *key, double fallback)
+{
+    const Json *v = member(o, key);
+    return v && v->is_number() ? v->get<double>() : fallback;
+}
+
+Json objectAt(const Json &o, const char *key)
+{
+    const Json *v = member(o, key);
+    return v && v->is_object() ? *v : Json::object();
+}
+
+bool readInt(const Json &message, const char *key, std::int64_t *value, std::string *error, std::int64_t minValue,
+             std::int64_t maxValue)
+{
+    const Json *v = member(message, key);
+    if (!v) {
         if (error)
-            *error = QStringLiteral("\"%1\" message lacks \"%2\"").arg(quotedType(message), QLatin1String(key));
+            *error = format("\"%s\" message lacks \"%s\"", quotedType(message).c_str(), key);
         return false;
     }
-    const double dv = v.toDouble(std::nan(""));
-    if (!v.isDouble() || std::isnan(dv) || dv != std::floor(dv) || dv < double(minValue) || dv > double(maxValue)) {
+    const double dv = v->is_number() ? v->get<double>() : std::nan("");
+    if (std::isnan(dv) || dv != std::floor(dv) || dv < double(minValue) || dv > double(maxValue)) {
         if (error)
-            *error = QStringLiteral("\"%1\" in a \"%2\" message must be a whole number from %3 to %4")
-                         .arg(QLatin1String(key), quotedType(message))
-                         .arg(minValue)
-                         .arg(maxValue);
+            *error = format("\"%s\" in a \"%s\" message must be a whole number from %lld to %lld", key, quotedType(message).c_str(),
+                            static_cast<long long>(minValue), static_cast<long long>(maxValue));
         return false;
     }
-    *value = qint64(dv);
+    *value = std::int64_t(dv);
     return true;
 }
 
-bool readString(const QJsonObject &message, const char *key, QString *value, QString *error)
+bool readString(const Json &message, const char *key, std::string *value, std::string *error)
 {
-    const QJsonValue v = message.value(QLatin1String(key));
-    if (!v.isString()) {
+    const Json *v = member(message, key);
+    if (!v || !v->is_string()) {
         if (error)
-            *error = QStringLiteral("\"%1\" message lacks the text \"%2\"").arg(quotedType(message), QLatin1String(key));
+            *error = format("\"%s\" message lacks the text \"%s\"", quotedType(message).c_str(), key);
         return false;
     }
-    *value = v.toString();
+    *value = v->get<std::string>();
     return true;
 }
 
 namespace {
 
-bool readDouble(const QJsonObject &o, const char *key, double *value, QString *error)
+bool readDouble(const Json &o, const char *key, double *value, std::string *error)
 {
-    const QJsonValue v = o.value(QLatin1String(key));
-    if (!v.isDouble() || !std::isfinite(v.toDouble()) || v.toDouble() < 0) {
+    const Json *v = member(o, key);
+    if (!v || !v->is_number() || !std::isfinite(v->get<double>()) || v->get<double>() < 0) {
         if (error)
-            *error = QStringLiteral("\"%1\" in a \"%2\" message must be a non-negative number")
-                         .arg(QLatin1String(key), quotedType(o));
+            *error = format("\"%s\" in a \"%s\" message must be a non-negative number", key, quotedType(o).c_str());
         return false;
     }
-    *value = v.toDouble();
+    *value = v->get<double>();
     return true;
 }
 
-bool isType(const QJsonObject &o, const char *type, QString *error)
+bool isType(const Json &o, const char *type, std::string *error)
 {
-    const QString t = o.value(QLatin1String("type")).toString();
-    if (t == QLatin1String(type))
+    if (typeOf(o) == type)
         return true;
     if (error)
-        *error = QStringLiteral("expected a \"%1\" message, got \"%2\"").arg(QLatin1String(type), quotedType(o));
+        *error = format("expected a \"%s\" message, got \"%s\"", type, quotedType(o).c_str());
     return false;
 }
 
-constexpr qint64 kIntMax = std::numeric_limits<int>::max();
+constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
+
+/// What QJsonValue::toInt gave: a whole number in int's range, else the fallback.
+int intAt(const Json &o, const char *key, int fallback)
+{
+    const double d = numberAt(o, key, std::nan(""));
+    if (std::isnan(d) || d != std::floor(d) || d < double(std::numeric_limits<int>::min()) || d > double(kIntMax))
+        return fallback;
+    return int(d);
+}
 
 } // namespace
 
-Hello Hello::local(const QString &software)
+Json Hello::toJson() const
 {
-    Hello h;
-    h.software = software;
-    h.osName = QSysInfo::prettyProductName();
-    h.osVersion = QSysInfo::productVersion();
-    h.kernel = QSysInfo::kernelType() + QLatin1Char(' ') + QSysInfo::kernelVersion();
-    if (h.kernel.isEmpty())
-        h.kernel = QStringLiteral("unknown");
-    h.kernel[0] = h.kernel[0].toUpper(); // "linux 6.1" -> "Linux 6.1"
-    h.hostname = QSysInfo::machineHostName();
-    h.cpus = QThread::idealThreadCount();
-    return h;
-}
-
-QJsonObject Hello::toJson() const
-{
-    QJsonObject o{{QStringLiteral("type"), QLatin1String(kHello)},
-                       {QStringLiteral("version"), version},
-                       {QStringLiteral("software"), software},
-                       {QStringLiteral("os_name"), osName},
-                       {QStringLiteral("os_version"), osVersion},
-                       {QStringLiteral("kernel"), kernel},
-                       {QStringLiteral("hostname"), hostname},
-                       {QStringLiteral("cpus"), cpus}};
-    if (!nonce.isEmpty())
-        o.insert(QStringLiteral("nonce"), QString::fromLatin1(nonce.toBase64()));
-    if (!auth.isEmpty())
-        o.insert(QStringLiteral("auth"), auth);
-    if (!mac.isEmpty())
-        o.insert(QStringLiteral("mac"), QString::fromLatin1(mac.toBase64()));
+    Json o{{"type", kHello},       {"version", version},  {"software", software}, {"os_name", osName},
+           {"os_version", osVersion}, {"kernel", kernel}, {"hostname", hostname}, {"cpus", cpus}};
+    if (!nonce.empty())
+        o["nonce"] = wire::toBase64(nonce);
+    if (!auth.empty())
+        o["auth"] = auth;
+    if (!mac.empty())
+        o["mac"] = wire::toBase64(mac);
     if (linkSpeedMbps > 0)
-        o.insert(QStringLiteral("link_speed_mbps"), linkSpeedMbps);
-    if (!link.isEmpty())
-        o.insert(QStringLiteral("link"), link);
+        o["link_speed_mbps"] = linkSpeedMbps;
+    if (link.is_object() && !link.empty())
+        o["link"] = link;
     return o;
 }
 
-bool Hello::fromJson(const QJsonObject &o, Hello *out, QString *error)
+bool Hello::fromJson(const Json &o, Hello *out, std::string *error)
 {
-    qint64 v = 0;
+    std::int64_t v = 0;
     if (!isType(o, kHello, error) || !readInt(o, "version", &v, error, 0, kIntMax))
         return false;
     Hello h;
     h.version = int(v);
     // Everything but the version is informative: a newer peer may describe itself differently.
-    h.software = o.value(QLatin1String("software")).toString();
-    h.osName = o.value(QLatin1String("os_name")).toString();
-    h.osVersion = o.value(QLatin1String("os_version")).toString();
-    h.kernel = o.value(QLatin1String("kernel")).toString();
-    h.hostname = o.value(QLatin1String("hostname")).toString();
-    h.cpus = o.value(QLatin1String("cpus")).toInt();
-    h.auth = o.value(QLatin1String("auth")).toString();
-    h.linkSpeedMbps = qMax(0.0, o.value(QLatin1String("link_speed_mbps")).toDouble(0));
-    h.link = o.value(QLatin1String("link")).toObject();
+    h.software = textAt(o, "software");
+    h.osName = textAt(o, "os_name");
+    h.osVersion = textAt(o, "os_version");
+    h.kernel = textAt(o, "kernel");
+    h.hostname = textAt(o, "hostname");
+    h.cpus = intAt(o, "cpus", 0);
+    h.auth = textAt(o, "auth");
+    h.linkSpeedMbps = std::max(0.0, numberAt(o, "link_speed_mbps", 0));
+    h.link = objectAt(o, "link");
     // Nonce and proof: base64 of at most 64 bytes; anything else is a malformed hello.
     for (const auto &[key, target] : {std::pair{"nonce", &h.nonce}, std::pair{"mac", &h.mac}}) {
-        const QJsonValue v = o.value(QLatin1String(key));
-        if (v.isUndefined())
+        const Json *value = member(o, key);
+        if (!value)
             continue;
-        const QString text = v.toString();
-        const auto decoded = QByteArray::fromBase64Encoding(text.toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
-        if (!v.isString() || text.size() > 128 || !decoded) {
+        const std::string text = value->is_string() ? value->get<std::string>() : std::string();
+        const std::optional<std::string> decoded = wire::fromBase64(text);
+        if (!value->is_string() || text.size() > 128 || !decoded) {
             if (error)
-                *error = QStringLiteral("\"%1\" in a \"hello\" message must be base64 of at most 64 bytes").arg(QLatin1String(key));
+                *error = format("\"%s\" in a \"hello\" message must be base64 of at most 64 bytes", key);
             return false;
         }
         *target = *decoded;
@@ -234,47 +255,41 @@ bool Hello::fromJson(const QJsonObject &o, Hello *out, QString *error)
     return true;
 }
 
-QString Hello::osSummary() const
+std::string Hello::osSummary() const
 {
-    QStringList parts;
-    if (!osName.isEmpty())
-        parts << osName;
-    if (!kernel.isEmpty() && !osName.contains(kernel))
-        parts << kernel;
-    return parts.join(QLatin1String(", "));
+    std::string s = osName;
+    if (!kernel.empty() && osName.find(kernel) == std::string::npos)
+        s += (s.empty() ? "" : ", ") + kernel;
+    return s;
 }
 
-QJsonObject TestRequest::toJson() const
+Json TestRequest::toJson() const
 {
-    return QJsonObject{{QStringLiteral("type"), QLatin1String(kTest)},
-                       {QStringLiteral("direction"), directionName(direction)},
-                       {QStringLiteral("duration_ms"), durationMs},
-                       {QStringLiteral("message_size"), messageSize},
-                       {QStringLiteral("send_buffer"), sendBuffer},
-                       {QStringLiteral("recv_buffer"), recvBuffer},
-                       {QStringLiteral("mss"), mss},
-                       {QStringLiteral("sample_interval_ms"), sampleIntervalMs},
-                       {QStringLiteral("warmup_ms"), warmupMs}};
+    return Json{{"type", kTest},         {"direction", directionName(direction)},
+                {"duration_ms", durationMs}, {"message_size", messageSize},
+                {"send_buffer", sendBuffer}, {"recv_buffer", recvBuffer},
+                {"mss", mss},                {"sample_interval_ms", sampleIntervalMs},
+                {"warmup_ms", warmupMs}};
 }
 
-bool TestRequest::fromJson(const QJsonObject &o, TestRequest *out, QString *error)
+bool TestRequest::fromJson(const Json &o, TestRequest *out, std::string *error)
 {
     if (!isType(o, kTest, error))
         return false;
     TestRequest r;
-    QString dir;
+    std::string dir;
     if (!readString(o, "direction", &dir, error))
         return false;
-    if (dir == QLatin1String("send")) {
+    if (dir == "send") {
         r.direction = Direction::Send;
-    } else if (dir == QLatin1String("recv")) {
+    } else if (dir == "recv") {
         r.direction = Direction::Recv;
     } else {
         if (error)
-            *error = QStringLiteral("\"direction\" must be \"send\" or \"recv\", not \"%1\"").arg(dir);
+            *error = format("\"direction\" must be \"send\" or \"recv\", not \"%s\"", wire::printableText(dir, kMaxQuotedTypeChars).c_str());
         return false;
     }
-    qint64 duration = 0, size = 0, sndbuf = 0, rcvbuf = 0, mss = 0, interval = 0;
+    std::int64_t duration = 0, size = 0, sndbuf = 0, rcvbuf = 0, mss = 0, interval = 0;
     if (!readInt(o, "duration_ms", &duration, error, 1, kIntMax) || !readInt(o, "message_size", &size, error, 1, kIntMax)
         || !readInt(o, "send_buffer", &sndbuf, error, 0, kIntMax) || !readInt(o, "recv_buffer", &rcvbuf, error, 0, kIntMax)
         || !readInt(o, "mss", &mss, error, 0, 65535) || !readInt(o, "sample_interval_ms", &interval, error, 10, 60000))
@@ -286,36 +301,34 @@ bool TestRequest::fromJson(const QJsonObject &o, TestRequest *out, QString *erro
     r.mss = int(mss);
     r.sampleIntervalMs = int(interval);
     // Optional: a client that predates warm-up does not send it.
-    qint64 warmup = 0;
-    if (o.contains(QLatin1String("warmup_ms")) && !readInt(o, "warmup_ms", &warmup, error, 0, 600000))
+    std::int64_t warmup = 0;
+    if (member(o, "warmup_ms") && !readInt(o, "warmup_ms", &warmup, error, 0, 600000))
         return false;
     r.warmupMs = int(warmup);
     *out = r;
     return true;
 }
 
-QJsonObject Ready::toJson() const
+Json Ready::toJson() const
 {
-    return QJsonObject{{QStringLiteral("type"), QLatin1String(kReady)}, {QStringLiteral("data_port"), dataPort}};
+    return Json{{"type", kReady}, {"data_port", dataPort}};
 }
 
-bool Ready::fromJson(const QJsonObject &o, Ready *out, QString *error)
+bool Ready::fromJson(const Json &o, Ready *out, std::string *error)
 {
-    qint64 port = 0;
+    std::int64_t port = 0;
     if (!isType(o, kReady, error) || !readInt(o, "data_port", &port, error, 1, 65535))
         return false;
     out->dataPort = int(port);
     return true;
 }
 
-QJsonObject Progress::toJson() const
+Json Progress::toJson() const
 {
-    return QJsonObject{{QStringLiteral("type"), QLatin1String(kProgress)},
-                       {QStringLiteral("bytes"), double(bytes)},
-                       {QStringLiteral("seconds"), seconds}};
+    return Json{{"type", kProgress}, {"bytes", bytes}, {"seconds", seconds}};
 }
 
-bool Progress::fromJson(const QJsonObject &o, Progress *out, QString *error)
+bool Progress::fromJson(const Json &o, Progress *out, std::string *error)
 {
     Progress p;
     if (!isType(o, kProgress, error) || !readInt(o, "bytes", &p.bytes, error) || !readDouble(o, "seconds", &p.seconds, error))
@@ -324,76 +337,68 @@ bool Progress::fromJson(const QJsonObject &o, Progress *out, QString *error)
     return true;
 }
 
-QJsonObject Result::toJson() const
+Json Result::toJson() const
 {
-    QJsonObject o{{QStringLiteral("type"), QLatin1String(kResult)},
-                  {QStringLiteral("bytes"), double(bytes)},
-                  {QStringLiteral("seconds"), seconds},
-                  {QStringLiteral("sender_bytes"), double(senderBytes)},
-                  {QStringLiteral("mss"), mss},
-                  {QStringLiteral("rtt_us"), double(rttUs)},
-                  {QStringLiteral("rttvar_us"), double(rttVarUs)},
-                  {QStringLiteral("retransmits"), double(retransmits)}};
+    Json o{{"type", kResult}, {"bytes", bytes},    {"seconds", seconds},   {"sender_bytes", senderBytes},
+           {"mss", mss},      {"rtt_us", rttUs},   {"rttvar_us", rttVarUs}, {"retransmits", retransmits}};
     if (cpuPercent >= 0)
-        o.insert(QStringLiteral("cpu_percent"), cpuPercent);
+        o["cpu_percent"] = cpuPercent;
     if (warmupMs > 0)
-        o.insert(QStringLiteral("warmup_ms"), warmupMs);
+        o["warmup_ms"] = warmupMs;
     if (totalBytes >= 0)
-        o.insert(QStringLiteral("total_bytes"), double(totalBytes));
-    if (!drops.isEmpty())
-        o.insert(QStringLiteral("drops"), drops);
+        o["total_bytes"] = totalBytes;
+    if (drops.is_object() && !drops.empty())
+        o["drops"] = drops;
     return o;
 }
 
-bool Result::fromJson(const QJsonObject &o, Result *out, QString *error)
+bool Result::fromJson(const Json &o, Result *out, std::string *error)
 {
     Result r;
-    qint64 mss = 0;
+    std::int64_t mss = 0;
     if (!isType(o, kResult, error) || !readInt(o, "bytes", &r.bytes, error) || !readDouble(o, "seconds", &r.seconds, error)
         || !readInt(o, "sender_bytes", &r.senderBytes, error) || !readInt(o, "mss", &mss, error, 0, 65535))
         return false;
     r.mss = int(mss);
     // TCP facts are optional: not every platform has TCP_INFO.
-    r.rttUs = qint64(o.value(QLatin1String("rtt_us")).toDouble(0));
-    r.rttVarUs = qint64(o.value(QLatin1String("rttvar_us")).toDouble(0));
-    r.retransmits = qint64(o.value(QLatin1String("retransmits")).toDouble(0));
-    r.cpuPercent = o.value(QLatin1String("cpu_percent")).toDouble(-1);
-    r.warmupMs = qBound(0, o.value(QLatin1String("warmup_ms")).toInt(0), 600000);
-    if (o.contains(QLatin1String("total_bytes")) && !readInt(o, "total_bytes", &r.totalBytes, error))
+    r.rttUs = std::int64_t(numberAt(o, "rtt_us", 0));
+    r.rttVarUs = std::int64_t(numberAt(o, "rttvar_us", 0));
+    r.retransmits = std::int64_t(numberAt(o, "retransmits", 0));
+    r.cpuPercent = numberAt(o, "cpu_percent", -1);
+    r.warmupMs = std::clamp(intAt(o, "warmup_ms", 0), 0, 600000);
+    if (member(o, "total_bytes") && !readInt(o, "total_bytes", &r.totalBytes, error))
         return false;
-    r.drops = o.value(QLatin1String("drops")).toObject(); // optional: an older wirebenchd sends none
+    r.drops = objectAt(o, "drops"); // optional: an older wirebenchd sends none
     *out = r;
     return true;
 }
 
-QJsonObject errorMessage(const QString &code, const QString &text)
+Json errorMessage(const std::string &code, const std::string &text)
 {
-    return QJsonObject{{QStringLiteral("type"), QLatin1String(kError)},
-                       {QStringLiteral("code"), code},
-                       {QStringLiteral("message"), text}};
+    return Json{{"type", kError}, {"code", code}, {"message", text}};
 }
 
-QJsonObject busyMessage(const QString &text)
+Json busyMessage(const std::string &text)
 {
-    return QJsonObject{{QStringLiteral("type"), QLatin1String(kBusy)}, {QStringLiteral("message"), text}};
+    return Json{{"type", kBusy}, {"message", text}};
 }
 
-QJsonObject stopMessage()
+Json stopMessage()
 {
-    return QJsonObject{{QStringLiteral("type"), QLatin1String(kStop)}};
+    return Json{{"type", kStop}};
 }
 
-QJsonObject welcomeMessage(const QByteArray &mac)
+Json welcomeMessage(const std::string &mac)
 {
-    QJsonObject o{{QStringLiteral("type"), QLatin1String(kWelcome)}};
-    if (!mac.isEmpty())
-        o.insert(QStringLiteral("mac"), QString::fromLatin1(mac.toBase64()));
+    Json o{{"type", kWelcome}};
+    if (!mac.empty())
+        o["mac"] = wire::toBase64(mac);
     return o;
 }
 
-QJsonObject queuedMessage(int position)
+Json queuedMessage(int position)
 {
-    return QJsonObject{{QStringLiteral("type"), QLatin1String(kQueued)}, {QStringLiteral("position"), position}};
+    return Json{{"type", kQueued}, {"position", position}};
 }
 
 } // namespace wb::control

@@ -1,0 +1,275 @@
+#include "DaemonOptions.h"
+
+#include "net/Address.h"
+#include "wire/Text.h"
+#include "wire/wirebenchd/Auth.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iterator>
+
+namespace wb {
+
+namespace {
+
+/// wirebenchd's options, in the order --help lists them: the name, the word --help shows for the value (empty for
+/// a switch) and the help text, whose %1 a few fill in (the default port, the key file).
+struct OptionText
+{
+    const char *name;
+    const char *valueName;
+    const char *help;
+};
+
+constexpr OptionText kOptions[] = {
+    {"listen", "ADDR:PORT", "Address and control port to listen on: ADDR:PORT, [IPV6]:PORT or PORT (default "
+                            "0.0.0.0:%1; [::]:%1 listens on IPv6 and IPv4)."},
+    {"iperf3-port", "PORT", "Also answer iperf3 clients (iperf3 -c, TCP or UDP, both directions) on this port of the "
+                            "--listen address (UDP tests: the same port number over UDP), e.g. 5201 (default 0: "
+                            "off). One iperf3 test at a time; --max-duration, --allow, --max-rate and the timeouts "
+                            "apply; iperf3 clients cannot prove the key, so limit them with --allow."},
+    {"max-duration", "SECONDS", "Longest test accepted, in seconds (default 60)."},
+    {"key-file", "PATH", "File with the pre-shared key; created (mode 0600) with a new key when missing (default: "
+                         "%1)."},
+    {"open", "", "Open mode: serve clients without a key. Only on networks you trust."},
+    {"max-rate", "MBPS", "Cap on what wirebenchd sends (tcp-recv tests), in MB/s (10^6 bytes/s; default: no cap)."},
+    {"max-concurrent", "N", "Tests run at the same time (default 1)."},
+    {"queue", "N", "Clients that wait for a free test slot (default 4); the next one gets \"busy\"."},
+    {"allow", "CIDR", "Serve only clients in this network (CIDR, e.g. 192.168.1.0/24 or 2001:db8::/32); repeatable. "
+                      "Default: every client."},
+    {"handshake-timeout", "SECONDS", "Seconds a new client has to send its hello and key proof (default 5)."},
+    {"idle-timeout", "SECONDS", "Seconds of silence after the handshake before a client is dropped (default 15)."},
+    {"max-message", "BYTES", "Largest control message accepted, in bytes (default 65536; before authentication at "
+                             "most 4096)."},
+    {"max-connections", "N", "Connections handled at once, at any stage (default 32); more are closed at once."},
+};
+
+constexpr char kDescription[] =
+    "The Wirebench responder: answers throughput tests from wirebench and wirebench-cli.\n"
+    "Serves one test at a time by default; clients beyond the queue get a \"busy\" reply. Data\n"
+    "flows on a separate TCP connection that the client opens to a free port per test, so let the\n"
+    "host accept TCP in general from the test clients, not only the control port.\n"
+    "Clients prove a pre-shared key (generated on the first start, shown once, kept in the key\n"
+    "file) unless --open is given; a wirebenchd listening on a loopback address only is open.\n"
+    "wirebenchd needs no root and sends traffic only to the client that asked (docs/SECURITY.md).\n"
+    "With --iperf3-port it also answers the plain iperf3 client (iperf3 -c, TCP or UDP -u, with or without -R),\n"
+    "for a computer that has nothing but iperf3 (docs/IPERF3.md).\n";
+
+const OptionText *find(const std::string &name)
+{
+    const auto *row = std::find_if(std::begin(kOptions), std::end(kOptions), [&](const OptionText &o) { return name == o.name; });
+    return row == std::end(kOptions) ? nullptr : row;
+}
+
+/// The text, words wrapped at 80 columns, every line but the first indented by `indent`.
+std::string wrapped(const std::string &text, std::size_t indent, std::size_t firstColumn)
+{
+    std::string out;
+    std::size_t column = firstColumn;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        const std::size_t end = std::min(text.find(' ', at), text.size());
+        const std::string word = text.substr(at, end - at);
+        if (column > indent && column + 1 + word.size() > 80) {
+            out += "\n" + std::string(indent, ' ');
+            column = indent;
+        } else if (column > indent) {
+            out += ' ';
+            ++column;
+        }
+        out += word;
+        column += word.size();
+        at = end + 1;
+    }
+    return out;
+}
+
+/// "ADDR:PORT", "[V6]:PORT", "ADDR" or ":PORT" / "PORT".
+bool parseListen(const std::string &input, platform::IpAddress *address, std::uint16_t *port, std::string *error)
+{
+    std::string host = wire::trimmed(input);
+    std::string portText;
+    if (!host.empty() && host.front() == '[') {
+        const auto close = host.find(']');
+        if (close == std::string::npos) {
+            *error = wire::Arg("missing ']' in \"%1\"").arg(input);
+            return false;
+        }
+        portText = host.substr(close + 1);
+        host = host.substr(1, close - 1);
+        if (!portText.empty()) {
+            if (portText.front() != ':') {
+                *error = wire::Arg("expected ':PORT' after ']' in \"%1\"").arg(input);
+                return false;
+            }
+            portText = portText.substr(1);
+        }
+    } else if (std::count(host.begin(), host.end(), ':') == 1) {
+        const auto colon = host.find(':');
+        portText = host.substr(colon + 1);
+        host = host.substr(0, colon);
+    } else if (!host.empty() && host.find_first_not_of("0123456789") == std::string::npos && host.size() <= 5) {
+        portText = host;
+        host.clear();
+    }
+    if (host.empty()) {
+        *address = *net::parseAddress("0.0.0.0");
+    } else if (host == "*") {
+        *address = net::anyAddress();
+    } else if (const auto parsed = net::parseAddress(host)) {
+        *address = *parsed;
+    } else {
+        *error = wire::Arg("\"%1\" is not an IPv4 or IPv6 address (use e.g. 0.0.0.0 or [::])").arg(host);
+        return false;
+    }
+    if (!portText.empty()) {
+        char *end = nullptr;
+        const unsigned long p = std::strtoul(portText.c_str(), &end, 10);
+        if (!end || *end != '\0' || portText.find_first_not_of("0123456789") != std::string::npos || p > 65535) {
+            *error = wire::Arg("\"%1\" is not a port number (0-65535)").arg(portText);
+            return false;
+        }
+        *port = std::uint16_t(p);
+    }
+    return true;
+}
+
+} // namespace
+
+void DaemonOptions::printHelp(const char *program)
+{
+    std::printf("Usage: %s [options]\n%s\nOptions:\n", program, kDescription);
+    std::printf("  -h, --help                     Displays help on commandline options.\n");
+    std::printf("  -v, --version                  Displays version information.\n");
+    for (const OptionText &o : kOptions) {
+        std::string left = std::string("  --") + o.name + (*o.valueName ? std::string(" <") + o.valueName + ">" : std::string());
+        left.resize(std::max<std::size_t>(left.size() + 1, 33), ' ');
+        std::string help = o.help;
+        if (std::strcmp(o.name, "listen") == 0)
+            help = wire::Arg(help).arg(control::kDefaultPort);
+        else if (std::strcmp(o.name, "key-file") == 0)
+            help = wire::Arg(help).arg(auth::defaultKeyFilePath());
+        std::printf("%s%s\n", left.c_str(), wrapped(help, 33, left.size()).c_str());
+    }
+}
+
+int DaemonOptions::parse(int argc, char *argv[])
+{
+    for (int i = 1; i < argc; ++i) {
+        std::string word = argv[i];
+        if (word == "-h" || word == "--help" || word == "-?") {
+            printHelp(argv[0]);
+            return 0;
+        }
+        if (word == "-v" || word == "--version") {
+            std::printf("wirebenchd %s\n", WIREBENCH_VERSION);
+            return 0;
+        }
+        std::string name = word.rfind("--", 0) == 0 ? word.substr(2) : word.rfind('-', 0) == 0 ? word.substr(1) : std::string();
+        std::string inlineValue;
+        const bool hasInline = name.find('=') != std::string::npos;
+        if (hasInline) {
+            inlineValue = name.substr(name.find('=') + 1);
+            name = name.substr(0, name.find('='));
+        }
+        const OptionText *row = find(name);
+        if (!row) {
+            std::fprintf(stderr, "wirebenchd: %s '%s'.\n", name.empty() ? "Unexpected argument" : "Unknown option",
+                         name.empty() ? word.c_str() : name.c_str());
+            return 1;
+        }
+        if (!*row->valueName) {
+            m_values[name].push_back("1");
+            continue;
+        }
+        if (!hasInline && i + 1 >= argc) {
+            std::fprintf(stderr, "wirebenchd: Missing value after '%s'.\n", word.c_str());
+            return 1;
+        }
+        m_values[name].push_back(hasInline ? inlineValue : std::string(argv[++i]));
+    }
+    open = has("open");
+    keyFile = has("key-file") ? value("key-file") : std::string();
+    return -1;
+}
+
+bool DaemonOptions::readNumber(const char *name, double minValue, double maxValue, double *out, const char *what) const
+{
+    if (!has(name))
+        return true;
+    const std::string text = wire::trimmed(value(name));
+    char *end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || !end || *end != '\0' || v < minValue || v > maxValue) {
+        std::fprintf(stderr, "wirebenchd: --%s: \"%s\" is not %s from %g to %g\n", name, value(name).c_str(), what, minValue, maxValue);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+bool DaemonOptions::readAddressAndDuration(ServerConfig *config, std::uint16_t *iperf3Port) const
+{
+    config->address = *net::parseAddress("0.0.0.0");
+    if (has("listen")) {
+        std::string error;
+        if (!parseListen(value("listen"), &config->address, &config->port, &error)) {
+            std::fprintf(stderr, "wirebenchd: --listen: %s\n", error.c_str());
+            return false;
+        }
+    }
+    double seconds = 0;
+    if (!readNumber("max-duration", 1, 24 * 3600, &seconds, "a number of seconds"))
+        return false;
+    if (has("max-duration"))
+        config->maxDurationMs = int(seconds * 1000);
+    if (has("iperf3-port")) {
+        const std::string text = value("iperf3-port");
+        const bool digits = !text.empty() && text.size() <= 5 && text.find_first_not_of("0123456789") == std::string::npos;
+        if (!digits || std::stoul(text) > 65535) {
+            std::fprintf(stderr, "wirebenchd: --iperf3-port: \"%s\" is not a port number (0-65535; 0 = off)\n", text.c_str());
+            return false;
+        }
+        *iperf3Port = std::uint16_t(std::stoul(text));
+    }
+    return true;
+}
+
+bool DaemonOptions::readLimits(ServerConfig *config) const
+{
+    config->maxQueued = 4;
+    double rateMBps = 0, concurrent = config->maxConcurrent, queue = config->maxQueued, handshake = config->handshakeTimeoutMs / 1000.0,
+           idle = config->idleTimeoutMs / 1000.0, maxMessage = config->maxControlMessageBytes, maxConnections = config->maxConnections;
+    if (!readNumber("max-rate", 0.001, 1e6, &rateMBps) || !readNumber("max-concurrent", 1, 64, &concurrent)
+        || !readNumber("queue", 0, 1000, &queue) || !readNumber("handshake-timeout", 0.1, 600, &handshake)
+        || !readNumber("idle-timeout", 1, 3600, &idle) || !readNumber("max-message", 256, 16 * 1024 * 1024, &maxMessage)
+        || !readNumber("max-connections", 1, 10000, &maxConnections))
+        return false;
+    config->maxRateBytesPerSec = std::int64_t(rateMBps * 1e6);
+    config->maxConcurrent = int(concurrent);
+    config->maxQueued = int(queue);
+    config->handshakeTimeoutMs = int(handshake * 1000);
+    config->idleTimeoutMs = int(idle * 1000);
+    config->maxControlMessageBytes = int(maxMessage);
+    config->maxConnections = int(maxConnections);
+    if (has("allow")) {
+        for (const std::string &cidr : m_values.at("allow")) {
+            const auto net = net::Subnet::parse(wire::trimmed(cidr));
+            if (!net) {
+                std::fprintf(stderr, "wirebenchd: --allow: \"%s\" is not a network (write e.g. 192.168.1.0/24)\n", cidr.c_str());
+                return false;
+            }
+            config->allow.push_back(*net);
+        }
+    }
+    return true;
+}
+
+bool DaemonOptions::toConfig(ServerConfig *config, std::uint16_t *iperf3Port) const
+{
+    return readAddressAndDuration(config, iperf3Port) && readLimits(config);
+}
+
+} // namespace wb

@@ -1,0 +1,795 @@
+#include "WirebenchdServer.h"
+
+#include "analysis/FarEndFacts.h"
+#include "net/Address.h"
+#include "net/BulkReceiver.h"
+#include "net/BulkSender.h"
+#include "net/ListenSocket.h"
+#include "net/Pacer.h"
+#include "net/Socket.h"
+#include "net/TcpInfo.h"
+#include "platform/Platform.h"
+#include "stats/ReceiveWindow.h"
+#include "wire/PrintableText.h"
+#include "wire/Text.h"
+#include "wire/wirebenchd/Auth.h"
+#include "wire/wirebenchd/ControlChannel.h"
+#include "wire/wirebenchd/ControlMessage.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include <fcntl.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace wb {
+
+using namespace wb::net;
+using control::ControlChannel;
+using control::Json;
+using wire::Arg;
+using wire::safeLogLine;
+
+namespace {
+
+constexpr int kMinDataBuffer = 128 * 1024; // read at least this much per recv(): fewer syscalls
+constexpr std::int64_t kMsNs = 1000000;
+
+std::string mbps(std::int64_t bytes, double seconds)
+{
+    if (seconds <= 0)
+        return "- MB/s";
+    return Arg("%1 MB/s").arg(double(bytes) / seconds / 1e6, 0, 'f', 1);
+}
+
+/// The interface that holds the local address of a connection, judged by the client's own rule
+/// (FarEndFacts, which LinkTrust words): its facts go into the hello, the bare speed only when the rule believes
+/// it (older clients read that alone). Returns its name (empty when not found): its drop counters go with the result.
+std::string describeLink(const sockaddr_storage &local, control::Hello *hello)
+{
+    const platform::IpAddress want = peerAddress(local);
+    ifaddrs *list = nullptr;
+    if (::getifaddrs(&list) != 0)
+        return {};
+    std::string name;
+    for (ifaddrs *i = list; i && name.empty(); i = i->ifa_next) {
+        if (!i->ifa_addr || (i->ifa_addr->sa_family != AF_INET && i->ifa_addr->sa_family != AF_INET6))
+            continue;
+        sockaddr_storage a{};
+        std::memcpy(&a, i->ifa_addr, i->ifa_addr->sa_family == AF_INET ? sizeof(sockaddr_in) : sizeof(sockaddr_in6));
+        if (sameAddress(peerAddress(a), want))
+            name = i->ifa_name;
+    }
+    ::freeifaddrs(list);
+    if (name.empty())
+        return name;
+    const platform::InterfaceReading reading = platform::Platform::interfaces().read(name);
+    hello->link = FarEndFacts::interfaceJson(name, reading);
+    hello->linkSpeedMbps = FarEndFacts::trustedSpeedMbps(reading);
+    return name;
+}
+
+platform::DropReading readDrops(const std::string &interfaceName)
+{
+    return platform::Platform::dropCounters().read(interfaceName);
+}
+
+} // namespace
+
+class WirebenchdServer::Private
+{
+public:
+    Private(const ServerConfig &config, LogSink sink) : cfg(config), sink(std::move(sink)) {}
+
+    enum class Slot { Got, Busy, Left, Stopped };
+
+    void acceptLoop();
+    class Session;
+    void session(Fd client, sockaddr_storage peer);
+    Slot acquireSlot(int fd, ControlChannel &ch);
+    void releaseSlot();
+    void reap(bool all);
+    bool allowed(const sockaddr_storage &peer) const { return cfg.allows(peerAddress(peer)); }
+    /// Every log line goes out through here: escaped and capped, whatever a client put into it.
+    void log(const std::string &line)
+    {
+        if (sink)
+            sink(safeLogLine(line));
+    }
+    bool stopping() const { return m_stopping.load(); }
+
+    struct Connection
+    {
+        std::thread thread;
+        std::shared_ptr<std::atomic_bool> done;
+    };
+
+    ServerConfig cfg;
+    LogSink sink;
+    Fd listenFd;
+    int wake[2] = {-1, -1};
+    std::thread acceptThread;
+    std::mutex connMutex;
+    std::vector<Connection> connections;
+    std::atomic_bool m_stopping{false};
+    // Test slots and the queue of clients waiting for one.
+    std::mutex slotMutex;
+    std::condition_variable slotCv;
+    int activeTests = 0;
+    std::deque<std::uint64_t> waiting;
+    std::uint64_t nextTicket = 1;
+    bool running = false;
+    std::uint16_t boundPort = 0;
+};
+
+WirebenchdServer::WirebenchdServer(const ServerConfig &config, LogSink log)
+    : d(std::make_unique<Private>(config, std::move(log)))
+{
+}
+
+WirebenchdServer::~WirebenchdServer()
+{
+    stop();
+}
+
+bool WirebenchdServer::start(std::string *error)
+{
+    if (d->running)
+        return true;
+    auto fail = [&](const std::string &what, int err) {
+        if (error)
+            *error = Arg("wirebenchd: cannot %1 on %2 port %3: %4").arg(what, addressText(d->cfg.address)).arg(d->cfg.port).arg(errnoText(err));
+        d->listenFd.reset();
+        return false;
+    };
+    ListenFailure failure;
+    if (!openListenSocket(d->cfg.address, d->cfg.port, &d->listenFd, &d->boundPort, &failure)) {
+        if (failure.step.empty()) {
+            if (error)
+                *error = Arg("wirebenchd: \"%1\" is not an IPv4 or IPv6 address to listen on").arg(addressText(d->cfg.address));
+            return false;
+        }
+        return fail(failure.step, failure.error);
+    }
+    if (::pipe2(d->wake, O_CLOEXEC | O_NONBLOCK) != 0)
+        return fail("create a wake-up pipe", errno);
+    d->m_stopping.store(false);
+    d->running = true;
+    d->acceptThread = std::thread([this] { d->acceptLoop(); });
+    return true;
+}
+
+void WirebenchdServer::stop()
+{
+    if (!d->running)
+        return;
+    d->m_stopping.store(true);
+    const char c = 'x';
+    [[maybe_unused]] ssize_t w = ::write(d->wake[1], &c, 1);
+    if (d->acceptThread.joinable())
+        d->acceptThread.join();
+    {
+        std::lock_guard lk(d->slotMutex);
+        d->slotCv.notify_all();
+    }
+    d->reap(true);
+    ::close(d->wake[0]);
+    ::close(d->wake[1]);
+    d->wake[0] = d->wake[1] = -1;
+    d->listenFd.reset();
+    d->running = false;
+}
+
+bool WirebenchdServer::isRunning() const
+{
+    return d->running;
+}
+
+std::uint16_t WirebenchdServer::port() const
+{
+    return d->boundPort;
+}
+
+void WirebenchdServer::Private::reap(bool all)
+{
+    std::lock_guard lk(connMutex);
+    for (auto it = connections.begin(); it != connections.end();) {
+        if (all || it->done->load()) {
+            it->thread.join();
+            it = connections.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
+void WirebenchdServer::Private::acceptLoop()
+{
+    while (!stopping()) {
+        pollfd fds[2] = {{listenFd.get(), POLLIN, 0}, {wake[0], POLLIN, 0}};
+        const int pr = ::poll(fds, 2, 500);
+        reap(false);
+        if (pr <= 0)
+            continue;
+        if (fds[1].revents)
+            break;
+        sockaddr_storage peer{};
+        socklen_t plen = sizeof(peer);
+        Fd client(platform::Platform::socketCalls().accept(listenFd.get(), reinterpret_cast<sockaddr *>(&peer), &plen, false));
+        if (!client.valid())
+            continue; // EAGAIN, ECONNABORTED, EMFILE: try again on the next wake-up
+        std::lock_guard lk(connMutex);
+        if (int(connections.size()) >= std::max(1, cfg.maxConnections)) {
+            // A flood: no thread, no waiting. One non-blocking write of "busy" and close.
+            setNonBlocking(client.get(), true);
+            const std::string frame = control::encode(control::busyMessage(
+                Arg("wirebenchd is busy handling %1 connections, its limit (--max-connections): try again later")
+                    .arg(connections.size())));
+            [[maybe_unused]] ssize_t w = platform::Platform::socketCalls().send(client.get(), frame.data(), size_t(frame.size()), MSG_DONTWAIT);
+            log(Arg("%1: refused, %2 connections already (the limit)").arg(endpointText(peer)).arg(connections.size()));
+            continue;
+        }
+        auto done = std::make_shared<std::atomic_bool>(false);
+        connections.push_back({std::thread([this, fd = client.release(), peer, done] {
+                                   session(Fd(fd), peer);
+                                   done->store(true);
+                               }),
+                               done});
+    }
+}
+
+WirebenchdServer::Private::Slot WirebenchdServer::Private::acquireSlot(int fd, ControlChannel &ch)
+{
+    std::unique_lock lk(slotMutex);
+    const int slotCount = std::max(1, cfg.maxConcurrent);
+    if (activeTests < slotCount && waiting.empty()) {
+        ++activeTests;
+        return Slot::Got;
+    }
+    if (int(waiting.size()) >= cfg.maxQueued)
+        return Slot::Busy;
+    const std::uint64_t ticket = nextTicket++;
+    waiting.push_back(ticket);
+    auto leave = [&] {
+        std::erase(waiting, ticket);
+        slotCv.notify_all();
+    };
+    int shownPosition = -1;
+    for (;;) {
+        const int position = int(std::find(waiting.begin(), waiting.end(), ticket) - waiting.begin()) + 1;
+        if (position == 1 && activeTests < slotCount) {
+            waiting.pop_front();
+            ++activeTests;
+            slotCv.notify_all();
+            return Slot::Got;
+        }
+        if (position != shownPosition) {
+            shownPosition = position;
+            lk.unlock();
+            const bool sent = ch.write(control::queuedMessage(position), nullptr, 500);
+            lk.lock();
+            if (!sent) {
+                leave();
+                return Slot::Left;
+            }
+        }
+        slotCv.wait_for(lk, std::chrono::milliseconds(100));
+        if (stopping()) {
+            leave();
+            return Slot::Stopped;
+        }
+        // A waiting client may give up: anything it says (stop) or its close ends the wait.
+        lk.unlock();
+        pollfd p{fd, POLLIN, 0};
+        bool left = false;
+        if (::poll(&p, 1, 0) > 0) {
+            Json m;
+            std::string err;
+            left = ch.read(&m, 0, &err) != ControlChannel::Read::Timeout;
+        }
+        lk.lock();
+        if (left) {
+            leave();
+            return Slot::Left;
+        }
+    }
+}
+
+void WirebenchdServer::Private::releaseSlot()
+{
+    std::lock_guard lk(slotMutex);
+    --activeTests;
+    slotCv.notify_all();
+}
+
+namespace {
+
+/// Half-close, then read what the peer still sends until it closes, so that our last message is not
+/// destroyed by a reset (closing with unread data sends RST).
+void lingeringClose(int fd, int timeoutMs, const std::atomic_bool &stopping)
+{
+    ::shutdown(fd, SHUT_WR);
+    const std::int64_t deadline = nowNs() + std::int64_t(timeoutMs) * kMsNs;
+    char buf[4096];
+    while (nowNs() < deadline && !stopping.load()) {
+        pollfd p{fd, POLLIN, 0};
+        if (::poll(&p, 1, 100) <= 0)
+            continue;
+        const ssize_t n = ::recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+        if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+            return;
+    }
+}
+
+} // namespace
+
+/// One control connection, in the steps a session has: handshake and refusals, the test request, the data
+/// connection, the data phase (receive or send), the reply and the log line.
+class WirebenchdServer::Private::Session
+{
+public:
+    Session(Private *d, Fd client, sockaddr_storage peer)
+        : d(d), m_client(std::move(client)), m_peer(peer), m_who(endpointText(peer)),
+          // Before the key is proven, messages are small: the cap keeps a stranger from making us buffer much.
+          m_ch(m_client.get(), std::min(d->cfg.maxControlMessageBytes, auth::kMaxPreAuthBytes))
+    {
+    }
+
+    void run()
+    {
+        setIntOption(m_client.get(), IPPROTO_TCP, TCP_NODELAY, 1); // small messages: no Nagle delay
+        if (!handshake() || !readRequest() || !openData())
+            return;
+        setIoTimeouts(m_data.get(), 100);
+        m_dropsBefore = readDrops(m_interface); // what this end drops during the test goes with the result
+        m_cpu0 = threadCpuSeconds();
+        m_start = nowNs();
+        if (m_req.direction == control::TestRequest::Direction::Send)
+            receive();
+        else
+            send();
+        reply();
+        record();
+    }
+
+private:
+    // The test slot this connection holds, given back when the test is over (or on any early return).
+    struct SlotGuard
+    {
+        Private *d;
+        bool held = false;
+        void release()
+        {
+            if (held)
+                d->releaseSlot();
+            held = false;
+        }
+        ~SlotGuard() { release(); }
+    };
+
+    bool stopping() const { return d->stopping(); }
+    void log(const std::string &line) { d->log(line); }
+
+    /// Says why, gives the slot back, logs and closes. Always false, so that a step ends with it.
+    bool refuse(const std::string &code, const std::string &text)
+    {
+        m_ch.write(control::errorMessage(code, text), nullptr, 1000);
+        m_slot.release();
+        log(Arg("%1: %2").arg(m_who, text));
+        lingeringClose(m_client.get(), 1000, d->m_stopping);
+        return false;
+    }
+
+    // Reads one message of the expected type; answers everything else with an error and gives up.
+    bool expect(const char *type, Json *m, int timeoutMs)
+    {
+        const auto shouldStop = [this] { return stopping(); };
+        const ControlChannel::Read r = m_ch.read(m, timeoutMs, &m_err, shouldStop);
+        switch (r) {
+        case ControlChannel::Read::Message:
+            if (control::typeOf(*m) == std::string(type))
+                return true;
+            if (control::typeOf(*m) == std::string(control::kStop)) {
+                log(Arg("%1: client stopped before the test").arg(m_who));
+                return false;
+            }
+            return refuse(Arg("bad-message"), Arg("expected a \"%1\" message, got \"%2\"")
+                                                             .arg(std::string(type), control::quotedType(*m)));
+        case ControlChannel::Read::Timeout:
+            return refuse(Arg("timeout"), Arg("dropped: no \"%1\" message within %2 ms (%3)")
+                                                         .arg(std::string(type))
+                                                         .arg(timeoutMs)
+                                                         .arg(m_err));
+        case ControlChannel::Read::Closed:
+            log(Arg("%1: closed the connection before the test").arg(m_who));
+            return false;
+        case ControlChannel::Read::Error:
+            return refuse(Arg("bad-message"), Arg("bad control message: %1").arg(m_err));
+        case ControlChannel::Read::Stopped:
+            m_ch.write(control::errorMessage(Arg("shutdown"), Arg("wirebenchd is shutting down")), nullptr, 500);
+            return false;
+        }
+        return false;
+    }
+
+    /// The allow-list, hello both ways with the key proof, a test slot (or the queue, or "busy"), welcome.
+    bool handshake()
+    {
+        const ServerConfig &cfg = d->cfg;
+        if (!d->allowed(m_peer)) {
+            return refuse(Arg("not-allowed"), Arg("refused: client %1 is not in the networks this wirebenchd serves (--allow %2)")
+                                                             .arg(addressText(peerAddress(m_peer)), cfg.allowListText()));
+        }
+
+        // hello with a fresh nonce; the client proves the key over both nonces before anything else is read.
+        control::Hello self = control::Hello::local(Arg("wirebenchd " WIREBENCH_VERSION));
+        self.nonce = auth::randomBytes(auth::kNonceBytes);
+        self.auth = wire::trimmed(cfg.key).empty() ? auth::kAuthNone : auth::kAuthHmac;
+        {
+            sockaddr_storage local{};
+            socklen_t llen = sizeof(local);
+            if (getsockname(m_client.get(), reinterpret_cast<sockaddr *>(&local), &llen) == 0)
+                m_interface = describeLink(local, &self);
+        }
+        if (!m_ch.write(self.toJson(), &m_err)) {
+            log(Arg("%1: cannot send hello: %2").arg(m_who, m_err));
+            return false;
+        }
+        if (!expect(control::kHello, &m_msg, cfg.handshakeTimeoutMs))
+            return false;
+        const auth::ClientHelloCheck check = auth::checkClientHello(m_msg, cfg.key, self.nonce, self.software);
+        if (!check.ok())
+            return refuse(check.code, check.error);
+
+        switch (d->acquireSlot(m_client.get(), m_ch)) {
+        case Slot::Got:
+            m_slot.held = true;
+            break;
+        case Slot::Busy:
+            m_ch.write(control::busyMessage(Arg("wirebenchd on %1 is busy with another test; try again when it ends")
+                                                .arg(platform::Platform::systemInfo().describe().hostname)),
+                       nullptr, 200);
+            log(Arg("%1: refused, busy with another test").arg(m_who));
+            lingeringClose(m_client.get(), 500, d->m_stopping);
+            return false;
+        case Slot::Left:
+            log(Arg("%1: left the queue").arg(m_who));
+            return false;
+        case Slot::Stopped:
+            m_ch.write(control::errorMessage(Arg("shutdown"), Arg("wirebenchd is shutting down")), nullptr, 500);
+            return false;
+        }
+        const std::string proof = wire::trimmed(cfg.key).empty() ? std::string() : auth::serverProof(cfg.key, self.nonce, check.clientNonce);
+        if (!m_ch.write(control::welcomeMessage(proof), &m_err)) {
+            log(Arg("%1: cannot send welcome: %2").arg(m_who, m_err));
+            return false;
+        }
+        m_ch.setMaxMessageBytes(cfg.maxControlMessageBytes);
+        return true;
+    }
+
+    /// The test request, within this wirebenchd's limits.
+    bool readRequest()
+    {
+        const ServerConfig &cfg = d->cfg;
+        if (!expect(control::kTest, &m_msg, cfg.idleTimeoutMs))
+            return false;
+        if (!control::TestRequest::fromJson(m_msg, &m_req, &m_err))
+            return refuse(Arg("bad-message"), m_err);
+        if (std::int64_t(m_req.durationMs) + m_req.warmupMs > cfg.maxDurationMs) {
+            return refuse(Arg("limit"), Arg("refused a %1 s test: this wirebenchd allows at most %2 s (--max-duration)")
+                                                       .arg((std::int64_t(m_req.durationMs) + m_req.warmupMs) / 1000.0)
+                                                       .arg(cfg.maxDurationMs / 1000.0));
+        }
+        if (m_req.messageSize > cfg.maxMessageSize) {
+            return refuse(Arg("limit"), Arg("refused a message size of %1 bytes: this wirebenchd allows at most %2 bytes")
+                                                       .arg(m_req.messageSize)
+                                                       .arg(cfg.maxMessageSize));
+        }
+        return true;
+    }
+
+    /// The data connection: a fresh listening socket on the address the client reached us at. Options set
+    /// on it before listen() are inherited by the accepted socket, and the MSS is announced in the SYN-ACK.
+    bool openData()
+    {
+        sockaddr_storage local{};
+        socklen_t llen = sizeof(local);
+        getsockname(m_client.get(), reinterpret_cast<sockaddr *>(&local), &llen);
+        if (local.ss_family == AF_INET)
+            reinterpret_cast<sockaddr_in *>(&local)->sin_port = 0;
+        else
+            reinterpret_cast<sockaddr_in6 *>(&local)->sin6_port = 0;
+        Fd dataListen(::socket(local.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0));
+        if (!dataListen.valid())
+            return refuse(Arg("socket"), Arg("cannot create the data socket: %1").arg(errnoText(errno)));
+        if (m_req.mss > 0 && !setIntOption(dataListen.get(), IPPROTO_TCP, TCP_MAXSEG, m_req.mss, &m_err))
+            return refuse(Arg("socket"), Arg("cannot set the MSS to %1 bytes: %2").arg(m_req.mss).arg(m_err));
+        if (m_req.sendBuffer > 0 && !setIntOption(dataListen.get(), SOL_SOCKET, SO_SNDBUF, m_req.sendBuffer, &m_err))
+            return refuse(Arg("socket"), Arg("cannot set the send buffer to %1 bytes: %2").arg(m_req.sendBuffer).arg(m_err));
+        if (m_req.recvBuffer > 0 && !setIntOption(dataListen.get(), SOL_SOCKET, SO_RCVBUF, m_req.recvBuffer, &m_err))
+            return refuse(Arg("socket"), Arg("cannot set the receive buffer to %1 bytes: %2").arg(m_req.recvBuffer).arg(m_err));
+        if (::bind(dataListen.get(), reinterpret_cast<sockaddr *>(&local), llen) != 0 || ::listen(dataListen.get(), 1) != 0)
+            return refuse(Arg("socket"), Arg("cannot open a data port: %1").arg(errnoText(errno)));
+        sockaddr_storage dataLocal{};
+        socklen_t dlen = sizeof(dataLocal);
+        getsockname(dataListen.get(), reinterpret_cast<sockaddr *>(&dataLocal), &dlen);
+        control::Ready ready;
+        ready.dataPort = portOf(dataLocal);
+        if (!m_ch.write(ready.toJson(), &m_err)) {
+            log(Arg("%1: cannot send ready: %2").arg(m_who, m_err));
+            return false;
+        }
+        return acceptData(dataListen);
+    }
+
+    /// Waits for the client's data connection (a stranger's is closed), watching the control connection.
+    bool acceptData(const Fd &dataListen)
+    {
+        const int idleMs = d->cfg.idleTimeoutMs;
+        const std::int64_t acceptDeadline = nowNs() + std::int64_t(idleMs) * kMsNs;
+        while (!m_data.valid()) {
+            if (stopping())
+                return false;
+            if (nowNs() >= acceptDeadline)
+                return refuse(Arg("timeout"), Arg("dropped: no data connection within %1 ms").arg(idleMs));
+            pollfd fds[2] = {{dataListen.get(), POLLIN, 0}, {m_client.get(), POLLIN, 0}};
+            if (::poll(fds, 2, 100) <= 0)
+                continue;
+            if (fds[1].revents) { // the client spoke or left instead of connecting
+                const ControlChannel::Read r = m_ch.read(&m_msg, 0, &m_err);
+                if (r == ControlChannel::Read::Closed || r == ControlChannel::Read::Message) {
+                    log(Arg("%1: client left before the data connection").arg(m_who));
+                    return false;
+                }
+                if (r == ControlChannel::Read::Error)
+                    return refuse(Arg("bad-message"), Arg("bad control message: %1").arg(m_err));
+            }
+            if (fds[0].revents) {
+                sockaddr_storage dpeer{};
+                socklen_t dplen = sizeof(dpeer);
+                Fd candidate(platform::Platform::socketCalls().accept(dataListen.get(), reinterpret_cast<sockaddr *>(&dpeer), &dplen, false));
+                if (candidate.valid() && sameHost(dpeer, m_peer))
+                    m_data = std::move(candidate); // a stranger's connection is closed by ~Fd
+            }
+        }
+        return true;
+    }
+
+    // Looks at the control connection without waiting: a stop, or the client gone.
+    void pollControl()
+    {
+        const ControlChannel::Read r = m_ch.read(&m_msg, 0, &m_err);
+        if (r == ControlChannel::Read::Message && control::typeOf(m_msg) == std::string(control::kStop))
+            m_clientStopped = true;
+        else if (r == ControlChannel::Read::Closed)
+            m_problem = Arg("client closed the control connection mid-test");
+        else if (r == ControlChannel::Read::Error)
+            m_problem = Arg("bad control message mid-test: %1").arg(m_err);
+        else if (r == ControlChannel::Read::Message)
+            m_problem = Arg("unexpected \"%1\" message mid-test").arg(control::quotedType(m_msg));
+    }
+
+    /// tcp-send: we receive. The figure is our count from first byte to last byte; progress goes out every interval.
+    void receive()
+    {
+        const int idleMs = d->cfg.idleTimeoutMs;
+        const std::int64_t intervalNs = std::int64_t(m_req.sampleIntervalMs) * kMsNs;
+        BulkReceiver receiver(std::max(m_req.messageSize, kMinDataBuffer), BulkReceiver::Wake::LowWater, m_req.recvBuffer);
+        ReceiveWindow window(std::int64_t(m_req.warmupMs) * kMsNs);
+        std::int64_t nextProgress = m_start + intervalNs;
+        const std::int64_t giveUp = m_start + (std::int64_t(m_req.durationMs) + m_req.warmupMs + 30000) * kMsNs;
+        for (;;) {
+            std::int64_t now = 0;
+            const ssize_t n = receiver.receiveSome(m_data.get(), 0, &now);
+            if (n > 0) {
+                window.add(n, now);
+            } else if (n == 0) {
+                break; // the client is done
+            } else if ((errno == EAGAIN || errno == EWOULDBLOCK)
+                       && now - (window.lastNs() >= 0 ? window.lastNs() : m_start) > std::int64_t(idleMs) * kMsNs) {
+                m_problem = Arg("no data from the client for %1 s").arg(idleMs / 1000.0);
+                break;
+            } else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+                m_problem = Arg("data connection failed: %1").arg(errnoText(errno));
+                break;
+            }
+            if (now >= nextProgress) {
+                nextProgress = now + intervalNs;
+                control::Progress p; // warm-up included: the live graph shows it
+                p.bytes = window.totalBytes();
+                p.seconds = window.totalSeconds();
+                if (!m_ch.write(p.toJson(), &m_err, 1000)) {
+                    m_problem = Arg("cannot send progress: %1").arg(m_err);
+                    break;
+                }
+                pollControl();
+                if (!m_problem.empty())
+                    break;
+            }
+            if (stopping()) {
+                m_problem = Arg("wirebenchd is shutting down");
+                break;
+            }
+            if (now > giveUp) {
+                m_problem = Arg("client kept sending 30 s past the test's duration");
+                break;
+            }
+        }
+        takeTcpInfo();
+        m_result.bytes = window.measuredBytes();
+        m_result.seconds = window.measuredSeconds();
+        m_result.warmupMs = m_req.warmupMs;
+        m_result.totalBytes = window.totalBytes();
+    }
+
+    /// tcp-recv: we send for the requested duration, then half-close; the client counts.
+    void send()
+    {
+        BulkSender sender(BulkSender::pattern(m_req.messageSize, 'a', 26));
+        const std::int64_t end = m_start + (std::int64_t(m_req.durationMs) + m_req.warmupMs) * kMsNs; // the client leaves the warm-up out
+        std::int64_t nextCheck = m_start + 20 * kMsNs;
+        // --max-rate: never ahead of rate x elapsed time, in chunks of at most 10 ms worth of data.
+        const Pacer pacer(d->cfg.maxRateBytesPerSec, m_start);
+        for (;;) {
+            const std::int64_t now = nowNs();
+            if (now >= end)
+                break;
+            if (pacer.ahead(sender.sent(), now)) {
+                std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<std::int64_t>(pacer.dueNs(sender.sent()) - now, 10 * kMsNs)));
+                if (nowNs() >= nextCheck) {
+                    nextCheck = nowNs() + 20 * kMsNs;
+                    pollControl();
+                    if (stopping())
+                        m_problem = Arg("wirebenchd is shutting down");
+                    if (m_clientStopped || !m_problem.empty())
+                        break;
+                }
+                continue;
+            }
+            const ssize_t n = sender.sendSome(m_data.get(), 0, pacer.chunk(BulkSender::kWhole));
+            if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+                if (errno == EPIPE || errno == ECONNRESET)
+                    m_clientStopped = true; // the client closed the data connection: a stop
+                else
+                    m_problem = Arg("data connection failed: %1").arg(errnoText(errno));
+                break;
+            }
+            if (now >= nextCheck) {
+                nextCheck = now + 20 * kMsNs;
+                pollControl();
+                if (m_clientStopped || !m_problem.empty())
+                    break;
+                if (stopping()) {
+                    m_problem = Arg("wirebenchd is shutting down");
+                    break;
+                }
+            }
+        }
+        ::shutdown(m_data.get(), SHUT_WR);
+        if (m_problem.empty() && !m_clientStopped)
+            waitUntilDelivered(sender.sent());
+        takeTcpInfo();
+        m_result.senderBytes = sender.sent();
+    }
+
+    /// What the socket took is still on its way after the last send (its buffer holds megabytes): wait, at most
+    /// 2 s, until the client acknowledged it and our FIN (one more), so that the retransmissions and the drop
+    /// counters in the result cover the whole transfer, as the client's own count does.
+    void waitUntilDelivered(std::int64_t sent)
+    {
+        const std::int64_t deadline = nowNs() + 2000 * kMsNs;
+        while (nowNs() < deadline && !stopping()) {
+            const std::int64_t acked = TcpInfo::of(m_data.get()).bytesAcked; // counts our SYN and FIN too
+            if (acked < 0 || acked >= sent + 2)
+                return;
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+    }
+
+    /// The data connection's MSS, RTT and retransmits, as TCP_INFO says them at the end of the data phase.
+    void takeTcpInfo()
+    {
+        const TcpInfo ti = TcpInfo::of(m_data.get());
+        m_result.mss = ti.sndMss;
+        m_result.rttUs = ti.rttUs;
+        m_result.rttVarUs = ti.rttVarUs;
+        m_result.retransmits = ti.totalRetrans;
+    }
+
+    /// Our CPU share, the slot given back, and the result (or why the test ended) to the client.
+    void reply()
+    {
+        const double cpu1 = threadCpuSeconds();
+        const double wall = (nowNs() - m_start) / 1e9;
+        if (m_cpu0 >= 0 && cpu1 >= 0 && wall > 0)
+            m_result.cpuPercent = (cpu1 - m_cpu0) / wall * 100;
+        m_result.drops = FarEndFacts::dropsJson(platform::DropReading::delta(m_dropsBefore, readDrops(m_interface)));
+
+        // From here on the test is over for the client: a client that connects now (typically the same one,
+        // for its next run) is served once this session has closed, not told "busy".
+        m_slot.release();
+        if (!m_problem.empty() && m_problem != std::string("client closed the control connection mid-test")) {
+            m_ch.write(control::errorMessage(Arg("aborted"), Arg("test aborted: %1").arg(m_problem)), nullptr, 1000);
+        } else if (m_problem.empty()) {
+            m_ch.write(m_result.toJson(), &m_err, 2000);
+        }
+    }
+
+    /// The log line of the test (with the client's own count after a tcp-recv), then the close.
+    void record()
+    {
+        const bool clientSends = m_req.direction == control::TestRequest::Direction::Send;
+        const std::string testName = clientSends ? Arg("tcp-send (client → server)") : Arg("tcp-recv (server → client)");
+        std::string line = Arg("%1: %2, %3 s asked, message %4 B, mss %5")
+                           .arg(m_who, testName)
+                           .arg(m_req.durationMs / 1000.0)
+                           .arg(m_req.messageSize)
+                           .arg(m_result.mss);
+        if (clientSends) {
+            line += Arg(": received %1 B in %2 s = %3").arg(m_result.bytes).arg(m_result.seconds, 0, 'f', 3).arg(mbps(m_result.bytes, m_result.seconds));
+        } else {
+            line += Arg(": sent %1 B").arg(m_result.senderBytes);
+            if (m_problem.empty() && !m_clientStopped) {
+                // The client answers with its own (receiver's) count: that is the figure.
+                const auto shouldStop = [this] { return stopping(); };
+                const ControlChannel::Read r = m_ch.read(&m_msg, 30000, &m_err, shouldStop);
+                control::Result theirs;
+                if (r == ControlChannel::Read::Message && control::Result::fromJson(m_msg, &theirs, nullptr)) {
+                    line += Arg(", client received %1 B in %2 s = %3")
+                                .arg(theirs.bytes)
+                                .arg(theirs.seconds, 0, 'f', 3)
+                                .arg(mbps(theirs.bytes, theirs.seconds));
+                }
+            }
+        }
+        if (m_clientStopped)
+            line += Arg(" (stopped by the client)");
+        if (d->cfg.maxRateBytesPerSec > 0 && !clientSends)
+            line += Arg(" (paced to at most %1 MB/s by --max-rate)").arg(d->cfg.maxRateBytesPerSec / 1e6, 0, 'f', 1);
+        if (!m_problem.empty())
+            line += Arg(" (ended early: %1)").arg(m_problem);
+        m_data.reset();
+        log(line);
+        lingeringClose(m_client.get(), 1000, d->m_stopping);
+    }
+
+    Private *d;
+    Fd m_client;
+    sockaddr_storage m_peer;
+    std::string m_who;
+    ControlChannel m_ch;
+    SlotGuard m_slot{d};
+    std::string m_err;
+    Json m_msg;
+    control::TestRequest m_req;
+    std::string m_interface;  // the interface towards the client (of its control connection's local address)
+    platform::DropReading m_dropsBefore;
+    Fd m_data;
+    double m_cpu0 = -1;
+    std::int64_t m_start = 0;
+    std::string m_problem;    // why the test ended early, for the log and an error reply
+    bool m_clientStopped = false;
+    control::Result m_result;
+};
+
+void WirebenchdServer::Private::session(Fd client, sockaddr_storage peer)
+{
+    Session(this, std::move(client), peer).run();
+}
+
+} // namespace wb
