@@ -475,11 +475,9 @@ bool RunParse::timing()
     if (isSet(parser.referenceStreams) || !fromFile)
         plan.referenceStreams = isSet(parser.referenceStreams);
     if (isSet(parser.referenceDuration)) {
-        bool ok = false;
-        const double s = value(parser.referenceDuration).toDouble(&ok);
-        if (!ok || !std::isfinite(s) || s * 1000 < TestPlan::kReferenceMinMs || s * 1000 > TestPlan::kReferenceMaxMs)
+        if (!PlanOptions::secondsToMs(value(parser.referenceDuration), TestPlan::kReferenceMinMs / 1000.0,
+                                      TestPlan::kReferenceMaxMs / 1000.0, &plan.referenceMs))
             return fail(QStringLiteral("--reference-duration must be a number of seconds from 0.1 to 60"));
-        plan.referenceMs = int(std::lround(s * 1000));
         plan.referenceStreams = true;
     }
     return true;
@@ -527,11 +525,8 @@ bool RunParse::settings()
             return fail(QStringLiteral("--set \"%1\": %2").arg(setting.section(QLatin1Char('='), 0, 0), reason));
     }
     if (isSet(parser.warmup)) {
-        bool ok = false;
-        const double s = value(parser.warmup).toDouble(&ok);
-        if (!ok || !std::isfinite(s) || s < 0 || s > 600)
+        if (!PlanOptions::secondsToMs(value(parser.warmup), 0, 600, &plan.params.warmupMs))
             return fail(QStringLiteral("--warmup must be a number of seconds from 0 to 600"));
-        plan.params.warmupMs = int(std::lround(s * 1000));
     }
     return true;
 }

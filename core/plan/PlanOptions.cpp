@@ -97,11 +97,18 @@ bool PlanOptions::duration(QString *why) const
 {
     if (!m_parser.isSet(QStringLiteral("duration")))
         return true;
-    bool ok = false;
-    const double s = m_parser.value(QStringLiteral("duration")).toDouble(&ok);
-    if (!ok || !std::isfinite(s) || s < 0.1 || s > 24 * 3600)
+    if (!secondsToMs(m_parser.value(QStringLiteral("duration")), 0.1, 24 * 3600, &m_plan->params.durationMs))
         return fail(why, QStringLiteral("--duration must be a number of seconds from 0.1 to 86400"));
-    m_plan->params.durationMs = int(std::lround(s * 1000));
+    return true;
+}
+
+bool PlanOptions::secondsToMs(const QString &text, double minSeconds, double maxSeconds, int *ms)
+{
+    bool ok = false;
+    const double s = text.toDouble(&ok);
+    if (!ok || !std::isfinite(s) || s < minSeconds || s > maxSeconds)
+        return false;
+    *ms = int(std::lround(s * 1000));
     return true;
 }
 

@@ -25,6 +25,8 @@ public:
     bool duration(QString *why) const;
     /// All four, in the order above (the GUI's plan overrides).
     bool apply(QString *why) const;
+    /// A number of seconds from minSeconds to maxSeconds, as whole milliseconds: every "SECONDS" option's rule.
+    static bool secondsToMs(const QString &text, double minSeconds, double maxSeconds, int *ms);
 
 private:
     const QCommandLineParser &m_parser;
