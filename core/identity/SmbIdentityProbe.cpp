@@ -4,11 +4,11 @@
 #include "NtStatus.h"
 #include "ServiceBanner.h"
 #include "WireBytes.h"
+#include "protocols/smb/SmbClientLibrary.h"
 
 #include <QRandomGenerator>
 #include <QRegularExpression>
 
-#include <libsmbclient.h>
 
 #include <cstring>
 #include <cerrno>
@@ -291,7 +291,7 @@ void copyField(char *dst, int len, const QByteArray &value)
 
 void authCallback(SMBCCTX *ctx, const char *, const char *, char *wg, int wglen, char *un, int unlen, char *pw, int pwlen)
 {
-    const auto *c = static_cast<const Credentials *>(smbc_getOptionUserData(ctx));
+    const auto *c = static_cast<const Credentials *>(smbc().getOptionUserData(ctx));
     if (!c)
         return;
     if (!c->domain.isEmpty())
@@ -416,25 +416,17 @@ ServerEvidence SmbIdentityProbe::serverString(const Host &host, int timeoutMs)
     const QString who = credentials.user.isEmpty() ? QStringLiteral("anonymously")
                                                    : QStringLiteral("as \"%1\"").arg(QString::fromUtf8(credentials.user));
 
-    SMBCCTX *ctx = smbc_new_context();
+    SmbContextOptions options;
+    options.userData = &credentials;
+    options.auth = authCallback;
+    options.port = port;
+    options.timeoutMs = timeoutMs;
+    options.allowSmb1 = allowsSmb1(host);
+    options.noAnonymousFallback = !credentials.user.isEmpty(); // with a user: no silent guest fallback
+    QString why;
+    SMBCCTX *ctx = SmbClientLibrary::newContext(options, &why);
     if (!ctx)
-        return ServerEvidence::failure(CommentSource, where.failureLine(QStringLiteral("client could not start (libsmbclient)")));
-    smbc_setDebug(ctx, 0);
-    smbc_setOptionDebugToStderr(ctx, true);
-    smbc_setOptionUserData(ctx, &credentials);
-    smbc_setFunctionAuthDataWithContext(ctx, authCallback);
-    smbc_setOptionUseKerberos(ctx, false);
-    smbc_setOptionFallbackAfterKerberos(ctx, true);
-    smbc_setOptionNoAutoAnonymousLogin(ctx, !credentials.user.isEmpty()); // with a user: no silent guest fallback
-    smbc_setTimeout(ctx, timeoutMs);
-    smbc_setPort(ctx, uint16_t(port));
-    // As the SMB driver: SMB1 only when the host allows it (Windows 2003 and older speak nothing else).
-    smbc_setOptionProtocols(ctx, allowsSmb1(host) ? "NT1" : "SMB2_02",
-                            "SMB3");
-    if (!smbc_init_context(ctx)) {
-        smbc_free_context(ctx, 1);
-        return ServerEvidence::failure(CommentSource, where.failureLine(QStringLiteral("client could not start (libsmbclient)")));
-    }
+        return ServerEvidence::failure(CommentSource, where.failureLine(QStringLiteral("client could not start: %1").arg(why)));
     QString address = host.address.trimmed();
     if (address.contains(QLatin1Char(':')) && !address.startsWith(QLatin1Char('[')))
         address = QLatin1Char('[') + address + QLatin1Char(']');
@@ -443,7 +435,7 @@ ServerEvidence SmbIdentityProbe::serverString(const Host &host, int timeoutMs)
     ServerEvidence e;
     e.source = CommentSource;
     errno = 0;
-    SMBCFILE *dir = smbc_getFunctionOpendir(ctx)(ctx, url.constData());
+    SMBCFILE *dir = smbc().getFunctionOpendir(ctx)(ctx, url.constData());
     if (!dir) {
         const int err = errno;
         const QString why = QString::fromLocal8Bit(std::strerror(err));
@@ -457,7 +449,7 @@ ServerEvidence SmbIdentityProbe::serverString(const Host &host, int timeoutMs)
             e.error = where.failureLine(QStringLiteral("could not list the shares %1 (%2): check the SMB user and password").arg(who, why));
     } else {
         bool found = false;
-        while (const smbc_dirent *d = smbc_getFunctionReaddir(ctx)(ctx, dir)) {
+        while (const smbc_dirent *d = smbc().getFunctionReaddir(ctx)(ctx, dir)) {
             if (d->smbc_type == SMBC_IPC_SHARE || qstrcmp(d->name, "IPC$") == 0) {
                 e.said = QString::fromUtf8(d->comment ? d->comment : "");
                 e.suggests = labelForIpcComment(e.said, &e.rank);
@@ -465,11 +457,11 @@ ServerEvidence SmbIdentityProbe::serverString(const Host &host, int timeoutMs)
                 break;
             }
         }
-        smbc_getFunctionClosedir(ctx)(ctx, dir);
+        smbc().getFunctionClosedir(ctx)(ctx, dir);
         if (!found)
             e.error = where.failureLine(QStringLiteral("share list %1 has no IPC$ share, so no server string").arg(who));
     }
-    smbc_free_context(ctx, 1);
+    smbc().free_context(ctx, 1);
     return e;
 }
 

@@ -55,6 +55,8 @@ echo "Depends: $depends"
 for dep in libc6 libqt6core6; do
     grep -q "\b$dep\b" <<<"$depends" || fail "Depends lacks $dep: dpkg-shlibdeps did not run (CPACK_DEBIAN_PACKAGE_SHLIBDEPS)"
 done
+# Opened at run time (SMB), so dpkg-shlibdeps cannot see it: listed by hand.
+grep -qE "(^|, )libsmbclient( |,|$)" <<<"$depends" || fail "Depends lacks libsmbclient, which the SMB driver opens at run time"
 [ -n "$(field Description)" ] || fail "the package has no Description"
 dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./conffiles 2>/dev/null | grep -qx /etc/wirebench/wirebenchd.conf \
     || fail "/etc/wirebench/wirebenchd.conf is not marked as a conffile"

@@ -1,5 +1,6 @@
 #include "SmbDriver.h"
 
+#include "SmbClientLibrary.h"
 #include "SmbIoPump.h"
 #include "SmbWriteFeed.h"
 #include "SmbLanes.h"
@@ -23,7 +24,6 @@
 #include <QHostAddress>
 #include <QUrl>
 
-#include <libsmbclient.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -137,7 +137,7 @@ void copyField(char *dst, int len, const QString &value)
 void authCallback(SMBCCTX *ctx, const char *, const char *, char *wg, int wglen, char *un, int unlen, char *pw,
                   int pwlen)
 {
-    const auto *s = static_cast<const SmbSettings *>(smbc_getOptionUserData(ctx));
+    const auto *s = static_cast<const SmbSettings *>(smbc().getOptionUserData(ctx));
     if (!s)
         return;
     if (!s->domain.isEmpty())
@@ -147,26 +147,14 @@ void authCallback(SMBCCTX *ctx, const char *, const char *, char *wg, int wglen,
 }
 
 /// A context for one connection as this host is set: the run's own, and each write lane's.
-SMBCCTX *newContext(SmbSettings *settings)
+SMBCCTX *newContext(SmbSettings *settings, QString *error)
 {
-    SMBCCTX *ctx = smbc_new_context();
-    if (!ctx)
-        return nullptr;
-    smbc_setDebug(ctx, 0);
-    smbc_setOptionDebugToStderr(ctx, true);
-    smbc_setOptionUserData(ctx, settings);
-    smbc_setFunctionAuthDataWithContext(ctx, authCallback);
-    smbc_setOptionNoAutoAnonymousLogin(ctx, true); // a wrong password must fail, not fall back to guest
-    smbc_setOptionUseKerberos(ctx, false);
-    smbc_setOptionFallbackAfterKerberos(ctx, true);
-    smbc_setTimeout(ctx, 20000);
-    smbc_setPort(ctx, uint16_t(settings->port));
-    smbc_setOptionProtocols(ctx, settings->allowSmb1 ? "NT1" : "SMB2_02", "SMB3");
-    if (!smbc_init_context(ctx)) {
-        smbc_free_context(ctx, 1);
-        return nullptr;
-    }
-    return ctx;
+    SmbContextOptions options;
+    options.userData = settings;
+    options.auth = authCallback;
+    options.port = settings->port;
+    options.allowSmb1 = settings->allowSmb1;
+    return SmbClientLibrary::newContext(options, error);
 }
 
 int portOf(const sockaddr_storage &a)
@@ -233,7 +221,7 @@ public:
     {
         closeFile();
         if (m_ctx)
-            smbc_free_context(m_ctx, 1);
+            smbc().free_context(m_ctx, 1);
     }
 
     /// What run() would meet first (connection, login, share, folder, the file of a read without seeding), each
@@ -291,7 +279,7 @@ private:
     /// The server's own count of a written file, and a read-back when the plan verifies.
     RunResult endUpload(qint64 size);
     bool checkServer();
-    bool init();
+    bool init(QString *error);
     SMBCFILE *open(int flags, int *err);
     void closeFile();
     bool prepareRead(qint64 planned, qint64 *expected);
@@ -342,16 +330,16 @@ bool SmbRun::checkServer()
     return true;
 }
 
-bool SmbRun::init()
+bool SmbRun::init(QString *error)
 {
-    m_ctx = newContext(&m_smb);
+    m_ctx = newContext(&m_smb, error);
     return m_ctx != nullptr;
 }
 
 SMBCFILE *SmbRun::open(int flags, int *err)
 {
     errno = 0;
-    SMBCFILE *f = smbc_getFunctionOpen(m_ctx)(m_ctx, m_smb.url(m_spec.host.address).constData(), flags, 0644);
+    SMBCFILE *f = smbc().getFunctionOpen(m_ctx)(m_ctx, m_smb.url(m_spec.host.address).constData(), flags, 0644);
     *err = errno;
     return f;
 }
@@ -359,7 +347,7 @@ SMBCFILE *SmbRun::open(int flags, int *err)
 void SmbRun::closeFile()
 {
     if (m_file && m_ctx)
-        smbc_getFunctionClose(m_ctx)(m_ctx, m_file);
+        smbc().getFunctionClose(m_ctx)(m_ctx, m_file);
     m_file = nullptr;
 }
 
@@ -402,14 +390,14 @@ bool SmbRun::warmUp(qint64 size, char *buffer, LocalSource *source)
                 m_result = fail(TransferFault::LocalError, error);
                 return false;
             }
-            const ssize_t w = smbc_getFunctionWrite(m_ctx)(m_ctx, m_file, buffer, size_t(n));
+            const ssize_t w = smbc().getFunctionWrite(m_ctx)(m_ctx, m_file, buffer, size_t(n));
             if (w <= 0) {
                 m_result = failErrno(w < 0 ? errno : EIO, QStringLiteral("during the untimed first writes"), false);
                 return false;
             }
             done += w;
         } else {
-            const ssize_t r = smbc_getFunctionRead(m_ctx)(m_ctx, m_file, buffer, size_t(n));
+            const ssize_t r = smbc().getFunctionRead(m_ctx)(m_ctx, m_file, buffer, size_t(n));
             if (r < 0) {
                 m_result = failErrno(errno, QStringLiteral("during the untimed first reads"), false);
                 return false;
@@ -421,7 +409,7 @@ bool SmbRun::warmUp(qint64 size, char *buffer, LocalSource *source)
         // The same rule as in the timed part, so that it starts with the I/O size it will keep.
         shrinkAfterSlowCall(nowNs() - t0, &m_io);
     }
-    if (smbc_getFunctionLseek(m_ctx)(m_ctx, m_file, 0, SEEK_SET) != 0) {
+    if (smbc().getFunctionLseek(m_ctx)(m_ctx, m_file, 0, SEEK_SET) != 0) {
         m_result = failErrno(errno, QStringLiteral("while seeking back to the start after the untimed first calls"), false);
         return false;
     }
@@ -441,7 +429,7 @@ bool SmbRun::prepareRead(qint64 planned, qint64 *expected)
     }
     qint64 remote = -1;
     struct stat st {};
-    if (m_file && smbc_getFunctionFstat(m_ctx)(m_ctx, m_file, &st) == 0)
+    if (m_file && smbc().getFunctionFstat(m_ctx)(m_ctx, m_file, &st) == 0)
         remote = st.st_size;
     if (m_file && remote == planned)
         return true;
@@ -480,7 +468,7 @@ bool SmbRun::checkWriteTarget()
     if (!m_file) {
         struct stat st {};
         const bool exists = err != ENOENT && err != ENOTDIR
-            && smbc_getFunctionStat(m_ctx)(m_ctx, m_smb.url(m_spec.host.address).constData(), &st) == 0 && S_ISREG(st.st_mode);
+            && smbc().getFunctionStat(m_ctx)(m_ctx, m_smb.url(m_spec.host.address).constData(), &st) == 0 && S_ISREG(st.st_mode);
         if (!exists)
             return true; // no file (or no access at all): the write's own open tells
         m_result = fail(TransferFault::ForeignFile,
@@ -493,7 +481,7 @@ bool SmbRun::checkWriteTarget()
     }
     qint64 remote = -1;
     struct stat st {};
-    if (smbc_getFunctionFstat(m_ctx)(m_ctx, m_file, &st) == 0)
+    if (smbc().getFunctionFstat(m_ctx)(m_ctx, m_file, &st) == 0)
         remote = st.st_size;
     QByteArray head;
     if (!readHead(&head))
@@ -507,7 +495,7 @@ bool SmbRun::readHead(QByteArray *head)
     head->resize(TestFile::headBytes());
     qint64 got = 0;
     while (got < head->size()) {
-        const ssize_t r = smbc_getFunctionRead(m_ctx)(m_ctx, m_file, head->data() + got, size_t(head->size() - got));
+        const ssize_t r = smbc().getFunctionRead(m_ctx)(m_ctx, m_file, head->data() + got, size_t(head->size() - got));
         if (r < 0) {
             m_result = failErrno(errno, QStringLiteral("while reading the start of the file"), false);
             return false;
@@ -517,7 +505,7 @@ bool SmbRun::readHead(QByteArray *head)
         got += r;
     }
     head->resize(got);
-    if (smbc_getFunctionLseek(m_ctx)(m_ctx, m_file, 0, SEEK_SET) != 0) {
+    if (smbc().getFunctionLseek(m_ctx)(m_ctx, m_file, 0, SEEK_SET) != 0) {
         m_result = failErrno(errno, QStringLiteral("while seeking back to the start of the file"), false);
         return false;
     }
@@ -534,7 +522,7 @@ bool SmbRun::seed(qint64 size, qint64 replacing)
         m_result = failErrno(err, during, true);
         return false;
     }
-    auto write = smbc_getFunctionWrite(m_ctx);
+    auto write = smbc().getFunctionWrite(m_ctx);
     std::vector<char> buffer(size_t(m_smb.ioBytes));
     for (qint64 off = 0; off < size;) {
         if (m_observer.stopRequested()) {
@@ -570,7 +558,7 @@ bool SmbRun::readBack(qint64 size)
         m_result = failErrno(err, QStringLiteral("while reading the file back"), true);
         return false;
     }
-    auto read = smbc_getFunctionRead(m_ctx);
+    auto read = smbc().getFunctionRead(m_ctx);
     std::vector<char> buffer(size_t(m_smb.ioBytes));
     std::vector<char> expected(size_t(m_smb.ioBytes));
     qint64 off = 0;
@@ -662,10 +650,10 @@ RunResult SmbRun::failErrno(int err, const QString &during, bool opening)
         case EACCES:
         case EPERM: {
             // Tell a refused login from a refused file: can we list the share at all?
-            SMBCFILE *dir = smbc_getFunctionOpendir(m_ctx)(m_ctx, m_smb.url(m_spec.host.address, false).constData());
+            SMBCFILE *dir = smbc().getFunctionOpendir(m_ctx)(m_ctx, m_smb.url(m_spec.host.address, false).constData());
             const int dirErr = errno;
             if (dir) {
-                smbc_getFunctionClosedir(m_ctx)(m_ctx, dir);
+                smbc().getFunctionClosedir(m_ctx)(m_ctx, dir);
                 return fail(TransferFault::PermissionDenied,
                             QStringLiteral("access denied to %1 for user \"%2\" %3").arg(target, user, during));
             }
@@ -676,9 +664,9 @@ RunResult SmbRun::failErrno(int err, const QString &during, bool opening)
         case ENOENT:
         case ENOTDIR:
         case ENODEV: {
-            SMBCFILE *dir = smbc_getFunctionOpendir(m_ctx)(m_ctx, m_smb.url(m_spec.host.address, false).constData());
+            SMBCFILE *dir = smbc().getFunctionOpendir(m_ctx)(m_ctx, m_smb.url(m_spec.host.address, false).constData());
             if (dir) {
-                smbc_getFunctionClosedir(m_ctx)(m_ctx, dir);
+                smbc().getFunctionClosedir(m_ctx)(m_ctx, dir);
                 return fail(TransferFault::NoSuchPath, QStringLiteral("no file or folder %1").arg(target));
             }
             return fail(TransferFault::NoSuchShare, QStringLiteral("no share \"%1\"").arg(m_smb.share));
@@ -712,21 +700,20 @@ PreflightProblemList SmbRun::check(int timeoutMs)
     }
     if (!checkServer()) // another service on the port, or an SMB1-only server the host does not allow
         return {problem(m_result)};
-    if (!init())
-        return {problem(fail(TransferFault::LocalError, QStringLiteral("libsmbclient could not start (%1)")
-                                                           .arg(QString::fromLocal8Bit(std::strerror(errno)))))};
+    if (QString why; !init(&why))
+        return {problem(fail(TransferFault::LocalError, why))};
     // The server answered on its port (checkServer); its logon may take longer, as FTP's may: a busy smbd forks a
     // process per connection, and a domain member asks its domain controller.
     constexpr int kAnswerMs = 10000;
-    smbc_setTimeout(m_ctx, std::max(timeoutMs, kAnswerMs));
+    smbc().setTimeout(m_ctx, std::max(timeoutMs, kAnswerMs));
     const QString during = QStringLiteral("during the check before the first run");
     auto opens = [this](const QByteArray &url) {
         errno = 0;
-        SMBCFILE *dir = smbc_getFunctionOpendir(m_ctx)(m_ctx, url.constData());
+        SMBCFILE *dir = smbc().getFunctionOpendir(m_ctx)(m_ctx, url.constData());
         const int err = errno ? errno : EIO;
         if (!dir)
             return err;
-        smbc_getFunctionClosedir(m_ctx)(m_ctx, dir);
+        smbc().getFunctionClosedir(m_ctx)(m_ctx, dir);
         return 0;
     };
     const QByteArray share = m_smb.url(m_spec.host.address, false);
@@ -744,7 +731,7 @@ PreflightProblemList SmbRun::check(int timeoutMs)
     if (m_direction == TransferDriver::Direction::Download && !m_transfer.createSeed) {
         struct stat st {};
         errno = 0;
-        if (smbc_getFunctionStat(m_ctx)(m_ctx, m_smb.url(m_spec.host.address).constData(), &st) != 0)
+        if (smbc().getFunctionStat(m_ctx)(m_ctx, m_smb.url(m_spec.host.address).constData(), &st) != 0)
             return {problem(failErrno(errno ? errno : EIO, during, true))};
     }
     if (m_direction == TransferDriver::Direction::Upload && !checkWriteTarget()) // reads; never writes over a foreign file
@@ -760,9 +747,8 @@ bool SmbRun::reach()
     }
     if (!checkServer())
         return false;
-    if (!init()) {
-        m_result = fail(TransferFault::LocalError, QStringLiteral("libsmbclient could not start (%1)")
-                                                       .arg(QString::fromLocal8Bit(std::strerror(errno))));
+    if (QString why; !init(&why)) {
+        m_result = fail(TransferFault::LocalError, why);
         return false;
     }
     m_buffer.resize(size_t(m_smb.ioBytes));
@@ -784,7 +770,7 @@ RunResult SmbRun::download(qint64 size)
     m_result.extra.insert(QStringLiteral("smb_read_connections"), 1);
     if (const int lanes = expected >= 0 ? laneCount(expected, m_smb.readConnections) : 1; lanes > 1)
         return downloadOverLanes(expected, sink, lanes);
-    auto read = smbc_getFunctionRead(m_ctx);
+    auto read = smbc().getFunctionRead(m_ctx);
     m_observer.status(QStringLiteral("reading %1").arg(m_smb.path));
     IoFailure failure;
     qint64 received = 0; // the pump thread's own count, for the rate limiter
@@ -837,7 +823,7 @@ RunResult SmbRun::upload(qint64 size)
     m_result.extra.insert(QStringLiteral("smb_write_connections"), 1);
     if (const int lanes = laneCount(size, m_smb.writeConnections); lanes > 1)
         return uploadOverLanes(size, source, lanes);
-    auto write = smbc_getFunctionWrite(m_ctx);
+    auto write = smbc().getFunctionWrite(m_ctx);
     SmbWriteFeed feed(source, size, m_io);
     m_observer.status(QStringLiteral("writing %1").arg(m_smb.path));
     IoFailure failure;
@@ -1031,16 +1017,17 @@ RunResult SmbRun::endRead(LocalSink &sink, qint64 expected)
 void SmbRun::laneSession(SmbLanes::Lane &lane, const QByteArray &url, int flags, const LaneIo &io)
 {
     const std::vector<int> inherited = platform::Platform::processFiles().openDescriptors();
-    SMBCCTX *ctx = newContext(&m_smb);
+    QString why;
+    SMBCCTX *ctx = newContext(&m_smb, &why);
     if (!ctx) {
-        lane.fail(ENOMEM, QStringLiteral("while making %1").arg(lane.name()), false, true);
+        lane.fail(ENOMEM, QStringLiteral("while making %1 (%2)").arg(lane.name(), why), false, true);
         return;
     }
     errno = 0;
-    SMBCFILE *file = smbc_getFunctionOpen(ctx)(ctx, url.constData(), flags, 0644);
+    SMBCFILE *file = smbc().getFunctionOpen(ctx)(ctx, url.constData(), flags, 0644);
     if (!file) {
         lane.fail(errno ? errno : EIO, QStringLiteral("while opening the file on %1").arg(lane.name()), false, true);
-        smbc_free_context(ctx, 1);
+        smbc().free_context(ctx, 1);
         return;
     }
     // The parent reads this connection's TCP counters (sock_diag) for the live samples.
@@ -1051,9 +1038,9 @@ void SmbRun::laneSession(SmbLanes::Lane &lane, const QByteArray &url, int flags,
             lane.setLocalPort(portOf(local));
     }
     const bool ok = io(ctx, file);
-    if (smbc_getFunctionClose(ctx)(ctx, file) < 0 && ok)
+    if (smbc().getFunctionClose(ctx)(ctx, file) < 0 && ok)
         lane.fail(errno ? errno : EIO, QStringLiteral("while closing the file"), false, false);
-    smbc_free_context(ctx, 1);
+    smbc().free_context(ctx, 1);
 }
 
 qint64 SmbRun::laneWarmUpBytes(qint64 size) const
@@ -1098,9 +1085,9 @@ qint64 SmbRun::laneCalls(SmbLanes::Lane &lane, const LaneCall &call, qint64 offs
 void SmbRun::writeLane(SmbLanes::Lane &lane, const QByteArray &url, LocalSource &source, qint64 size)
 {
     laneSession(lane, url, O_WRONLY, [&](SMBCCTX *ctx, SMBCFILE *file) {
-        auto write = smbc_getFunctionWrite(ctx);
+        auto write = smbc().getFunctionWrite(ctx);
         std::vector<char> buffer(static_cast<size_t>(m_io));
-        const LaneCall call{ctx, file, smbc_getFunctionLseek(ctx),
+        const LaneCall call{ctx, file, smbc().getFunctionLseek(ctx),
                             [&](qint64 done, qint64 n) { return write(ctx, file, buffer.data() + done, size_t(n)); }};
         qint64 io = m_io;
         QString error;
@@ -1131,9 +1118,9 @@ void SmbRun::writeLane(SmbLanes::Lane &lane, const QByteArray &url, LocalSource 
 void SmbRun::readLane(SmbLanes::Lane &lane, const QByteArray &url, qint64 size)
 {
     laneSession(lane, url, O_RDONLY, [&](SMBCCTX *ctx, SMBCFILE *file) {
-        auto read = smbc_getFunctionRead(ctx);
+        auto read = smbc().getFunctionRead(ctx);
         char *into = nullptr;
-        const LaneCall call{ctx, file, smbc_getFunctionLseek(ctx),
+        const LaneCall call{ctx, file, smbc().getFunctionLseek(ctx),
                             [&](qint64 done, qint64 n) { return read(ctx, file, into + done, size_t(n)); }};
         qint64 io = m_io;
         // The untimed first reads of this connection (as warmUp() on the run's own), into a buffer of its own.
@@ -1208,7 +1195,7 @@ RunResult SmbRun::endUpload(qint64 size)
 {
     // The server's own count.
     struct stat st {};
-    if (smbc_getFunctionStat(m_ctx)(m_ctx, m_smb.url(m_spec.host.address).constData(), &st) == 0) {
+    if (smbc().getFunctionStat(m_ctx)(m_ctx, m_smb.url(m_spec.host.address).constData(), &st) == 0) {
         m_result.bytes = st.st_size;
         if (st.st_size != size)
             return fail(TransferFault::Mismatch,
