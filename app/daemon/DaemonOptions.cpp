@@ -5,6 +5,7 @@
 #include "wire/wirebenchd/Auth.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -44,6 +45,11 @@ constexpr OptionText kOptions[] = {
     {"max-message", "BYTES", "Largest control message accepted, in bytes (default 65536; before authentication at "
                              "most 4096)."},
     {"max-connections", "N", "Connections handled at once, at any stage (default 32); more are closed at once."},
+    {"service", "", "Windows: run as the service wirebenchd of the service control manager (sc.exe create wirebenchd "
+                    "binPath= \"...\\wirebenchd.exe --service --config ...\"); the log goes to "
+                    "%ProgramData%\\Wirebench\\wirebenchd.log."},
+    {"config", "FILE", "Options read from FILE, one a line as on the command line (--listen 0.0.0.0:5301; a line "
+                       "starting with # is a comment); an option given again after --config wins."},
 };
 
 constexpr char kDescription[] =
@@ -136,6 +142,39 @@ bool parseListen(const std::string &input, platform::IpAddress *address, std::ui
     return true;
 }
 
+/// The options of a configuration file as command-line words: "--name value" (or "name value") a line, the value
+/// the rest of the line (a path may hold spaces). False with a message on stderr.
+bool readConfig(const std::string &path, std::vector<std::string> *words)
+{
+    std::FILE *f = std::fopen(path.c_str(), "rb");
+    if (!f) {
+        std::fprintf(stderr, "wirebenchd: cannot read the configuration %s: %s\n", path.c_str(), std::strerror(errno));
+        return false;
+    }
+    char buffer[4096];
+    while (std::fgets(buffer, sizeof(buffer), f)) {
+        std::string line = wire::trimmed(buffer);
+        if (line.empty() || line.front() == '#')
+            continue;
+        const std::size_t space = line.find_first_of(" \t=");
+        std::string name = line.substr(0, space);
+        name = "--" + name.substr(name.find_first_not_of('-') == std::string::npos ? name.size() : name.find_first_not_of('-'));
+        if (name == "--config") {
+            std::fclose(f);
+            std::fprintf(stderr, "wirebenchd: %s: a configuration cannot name another (--config)\n", path.c_str());
+            return false;
+        }
+        words->push_back(name);
+        if (space != std::string::npos) {
+            const std::string value = wire::trimmed(line.substr(space + 1));
+            if (!value.empty())
+                words->push_back(value);
+        }
+    }
+    std::fclose(f);
+    return true;
+}
+
 } // namespace
 
 void DaemonOptions::printHelp(const char *program)
@@ -157,8 +196,9 @@ void DaemonOptions::printHelp(const char *program)
 
 int DaemonOptions::parse(int argc, char *argv[])
 {
-    for (int i = 1; i < argc; ++i) {
-        std::string word = argv[i];
+    std::vector<std::string> words(argv + 1, argv + argc);
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        const std::string word = words[i];
         if (word == "-h" || word == "--help" || word == "-?") {
             printHelp(argv[0]);
             return 0;
@@ -184,13 +224,22 @@ int DaemonOptions::parse(int argc, char *argv[])
             m_values[name].push_back("1");
             continue;
         }
-        if (!hasInline && i + 1 >= argc) {
+        if (!hasInline && i + 1 >= words.size()) {
             std::fprintf(stderr, "wirebenchd: Missing value after '%s'.\n", word.c_str());
             return 1;
         }
-        m_values[name].push_back(hasInline ? inlineValue : std::string(argv[++i]));
+        const std::string optionValue = hasInline ? inlineValue : words[++i];
+        if (name == "config") { // the file's options stand where --config stood
+            std::vector<std::string> fromFile;
+            if (!readConfig(optionValue, &fromFile))
+                return 1;
+            words.insert(words.begin() + std::ptrdiff_t(i) + 1, fromFile.begin(), fromFile.end());
+            continue;
+        }
+        m_values[name].push_back(optionValue);
     }
     open = has("open");
+    service = has("service");
     keyFile = has("key-file") ? value("key-file") : std::string();
     return -1;
 }

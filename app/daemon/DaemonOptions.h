@@ -21,6 +21,7 @@ public:
     bool toConfig(ServerConfig *config, std::uint16_t *iperf3Port) const;
 
     bool open = false;
+    bool service = false; ///< --service: under Windows' service control manager
     std::string keyFile;
 
 private:

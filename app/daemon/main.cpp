@@ -1,6 +1,7 @@
 // wirebenchd: the far end of a Wirebench test. A thin main around wb::WirebenchdServer and wb::Iperf3Server, in
 // standard C++ on the platform layer: it links no Qt (wirebench_responder), so it stays small on a server.
 #include "DaemonOptions.h"
+#include "DaemonSystem.h"
 
 #include "net/Address.h"
 #include "responder/Iperf3Server.h"
@@ -9,14 +10,11 @@
 #include "wire/Text.h"
 #include "wire/wirebenchd/Auth.h"
 
-#include <csignal>
 #include <cstdio>
 #include <ctime>
 #include <memory>
 #include <mutex>
 #include <string>
-
-#include <pthread.h>
 
 namespace {
 
@@ -28,9 +26,7 @@ std::mutex g_printMutex;
 /// (wire::safeLogLine); ours too pass through it, which leaves an escaped line as it is.
 void printLine(const std::string &line)
 {
-    const std::time_t now = std::time(nullptr);
-    std::tm local{};
-    ::localtime_r(&now, &local);
+    const std::tm local = wb::DaemonSystem::localTime(std::time(nullptr));
     char stamp[32];
     std::strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", &local);
     const std::string text = std::string(stamp) + " " + wb::wire::safeLogLine(line);
@@ -58,7 +54,11 @@ bool readKey(const wb::DaemonOptions &options, wb::ServerConfig *config, std::st
         std::fprintf(stderr, "wirebenchd: %s\n", error.c_str());
         return false;
     }
-    if (created) {
+    if (created && options.service) {
+        // A service's log is read by others than the administrator: the key stays in its file alone.
+        std::fprintf(stdout, "wirebenchd: new key made: an administrator reads it from %s\n", path.c_str());
+        std::fflush(stdout);
+    } else if (created) {
         std::fprintf(stdout,
                      "wirebenchd: new key (shown once; enter it in the host's settings in Wirebench, or give "
                      "wirebench-cli --key):\n\n    %s\n\nIt is kept in %s (readable by this user only).\n",
@@ -90,17 +90,9 @@ std::string listeningLine(const wb::ServerConfig &config, std::uint16_t port, co
         .arg(mode);
 }
 
-/// SIGINT or SIGTERM, whichever comes first. The signals are blocked in every thread (the servers' threads
-/// inherit the mask), so that sigwait() here takes them; SIGPIPE is ignored (sends use MSG_NOSIGNAL anyway).
-int waitForQuit(const sigset_t &quit)
-{
-    int signal = 0;
-    sigwait(&quit, &signal);
-    return signal;
-}
-
-/// Serves until a signal: the control port, and the iperf3 port when asked for. Returns the exit code.
-int serve(const wb::ServerConfig &config, std::uint16_t iperf3Port, const std::string &mode, const sigset_t &quit)
+/// Serves until a stop is asked for (SIGINT, SIGTERM, Ctrl-C: DaemonSystem): the control port, and the iperf3 port
+/// when asked for. Returns the exit code.
+int serve(const wb::ServerConfig &config, std::uint16_t iperf3Port, const std::string &mode)
 {
     wb::WirebenchdServer server(config, printLine);
     std::string error;
@@ -125,7 +117,7 @@ int serve(const wb::ServerConfig &config, std::uint16_t iperf3Port, const std::s
                       .arg(endpoint(config.address, iperf3->port()))
                       .arg(config.allow.empty() ? "; consider --allow" : "; --allow applies"));
     }
-    waitForQuit(quit);
+    wb::DaemonSystem::waitForStop();
     if (iperf3)
         iperf3->stop();
     server.stop();
@@ -144,14 +136,13 @@ int main(int argc, char *argv[])
     std::uint16_t iperf3Port = 0;
     if (!options.toConfig(&config, &iperf3Port))
         return 2;
+    std::string error;
+    if (!wb::DaemonSystem::prepare(options.service, &error)) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return 2;
+    }
     std::string mode;
     if (!readKey(options, &config, &mode))
         return 1;
-    sigset_t quit;
-    sigemptyset(&quit);
-    sigaddset(&quit, SIGINT);
-    sigaddset(&quit, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &quit, nullptr);
-    std::signal(SIGPIPE, SIG_IGN);
-    return serve(config, iperf3Port, mode, quit);
+    return wb::DaemonSystem::run(options.service, [&] { return serve(config, iperf3Port, mode); });
 }

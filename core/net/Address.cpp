@@ -3,33 +3,9 @@
 #include <algorithm>
 #include <cstring>
 
-#include <arpa/inet.h>
-#include <net/if.h>
-#include <netinet/in.h>
-
 namespace wb::net {
 
 using platform::IpAddress;
-
-namespace {
-
-bool isV4Mapped(const IpAddress &a)
-{
-    static constexpr std::uint8_t prefix[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
-    return a.family == IpAddress::Family::V6 && std::memcmp(a.bytes.data(), prefix, 12) == 0;
-}
-
-IpAddress unmapped(const IpAddress &a)
-{
-    if (!isV4Mapped(a))
-        return a;
-    IpAddress v4;
-    v4.family = IpAddress::Family::V4;
-    std::copy(a.bytes.begin() + 12, a.bytes.end(), v4.bytes.begin());
-    return v4;
-}
-
-} // namespace
 
 std::optional<IpAddress> parseAddress(const std::string &input)
 {
@@ -52,7 +28,7 @@ std::optional<IpAddress> parseAddress(const std::string &input)
     if (!scope.empty()) {
         char *end = nullptr;
         const unsigned long n = std::strtoul(scope.c_str(), &end, 10);
-        a.scopeId = end && *end == '\0' ? std::uint32_t(n) : if_nametoindex(scope.c_str());
+        a.scopeId = end && *end == '\0' ? std::uint32_t(n) : interfaceIndex(scope);
         if (a.scopeId == 0)
             return std::nullopt;
     }
@@ -81,7 +57,7 @@ IpAddress anyAddress()
 
 bool isLoopback(const IpAddress &input)
 {
-    const IpAddress a = unmapped(input);
+    const IpAddress a = platform::unmappedAddress(input);
     if (a.family == IpAddress::Family::V4)
         return a.bytes[0] == 127;
     if (a.family == IpAddress::Family::V6)
@@ -97,7 +73,7 @@ bool isUnspecified(const IpAddress &a)
 
 bool sameAddress(const IpAddress &x, const IpAddress &y)
 {
-    const IpAddress a = unmapped(x), b = unmapped(y);
+    const IpAddress a = platform::unmappedAddress(x), b = platform::unmappedAddress(y);
     return a.family == b.family && a.family != IpAddress::Family::None && a.bytes == b.bytes;
 }
 
@@ -136,7 +112,7 @@ IpAddress peerAddress(const sockaddr_storage &peer)
         std::memcpy(a.bytes.data(), &s->sin6_addr, 16);
         a.scopeId = s->sin6_scope_id;
     }
-    return unmapped(a);
+    return platform::unmappedAddress(a);
 }
 
 std::optional<Subnet> Subnet::parse(const std::string &text)
@@ -164,7 +140,7 @@ std::optional<Subnet> Subnet::parse(const std::string &text)
 
 bool Subnet::contains(const IpAddress &input) const
 {
-    const IpAddress a = unmapped(input);
+    const IpAddress a = platform::unmappedAddress(input);
     if (a.family != address.family)
         return false;
     for (int i = 0; i < prefix; ++i) {

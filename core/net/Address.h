@@ -1,12 +1,12 @@
 #pragma once
 
+#include "SocketApi.h"
+
 #include "platform/IpAddress.h"
 
 #include <cstdint>
 #include <optional>
 #include <string>
-
-#include <sys/socket.h>
 
 namespace wb::net {
 

@@ -4,8 +4,6 @@
 
 #include <cerrno>
 
-#include <sys/socket.h>
-
 namespace wb::net {
 
 BulkReceiver::BulkReceiver(std::int64_t bufferBytes, Wake wake, int recvBufferBytes)
@@ -17,7 +15,7 @@ BulkReceiver::BulkReceiver(std::int64_t bufferBytes, Wake wake, int recvBufferBy
 
 ssize_t BulkReceiver::receiveSome(int fd, int flags, std::int64_t *now)
 {
-    const ssize_t n = ::recv(fd, m_buffer.data(), m_buffer.size(), flags);
+    const ssize_t n = receive(fd, m_buffer.data(), m_buffer.size(), flags);
     if (now) {
         const int err = errno;
         *now = nowNs();

@@ -4,8 +4,6 @@
 
 #include <algorithm>
 
-#include <sys/socket.h>
-
 namespace wb::net {
 
 BulkSender::Block BulkSender::pattern(std::int64_t bytes, char first, int period)

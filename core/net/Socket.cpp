@@ -4,13 +4,6 @@
 
 #include <algorithm>
 
-#include <arpa/inet.h>
-#include <cerrno>
-#include <cstring>
-#include <fcntl.h>
-#include <netinet/in.h>
-#include <unistd.h>
-
 namespace wb::net {
 
 Fd &Fd::operator=(Fd &&o) noexcept
@@ -30,7 +23,7 @@ int Fd::release()
 void Fd::reset(int fd)
 {
     if (m_fd >= 0)
-        ::close(m_fd);
+        closeSocket(m_fd);
     m_fd = fd;
 }
 
@@ -39,49 +32,12 @@ double threadCpuSeconds()
     return platform::Platform::cpuTimes().threadSeconds();
 }
 
-std::string errnoText(int err)
-{
-    return std::strerror(err);
-}
-
-bool setIntOption(int fd, int level, int option, int value, std::string *error)
-{
-    if (setsockopt(fd, level, option, &value, sizeof(value)) == 0)
-        return true;
-    if (error)
-        *error = errnoText(errno);
-    return false;
-}
-
-bool setNonBlocking(int fd, bool on)
-{
-    const int flags = fcntl(fd, F_GETFL, 0);
-    if (flags < 0)
-        return false;
-    return fcntl(fd, F_SETFL, on ? (flags | O_NONBLOCK) : (flags & ~O_NONBLOCK)) == 0;
-}
-
-void setIoTimeouts(int fd, int ms)
-{
-    timeval tv{};
-    tv.tv_sec = ms / 1000;
-    tv.tv_usec = (ms % 1000) * 1000;
-    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-}
-
 int receiveLowWater(int recvBufferBytes)
 {
     constexpr int kBulkLowWater = 128 * 1024;
     if (recvBufferBytes <= 0)
         return kBulkLowWater;
     return std::clamp(recvBufferBytes / 4, 1, kBulkLowWater);
-}
-
-int setReceiveLowWater(int fd, int recvBufferBytes)
-{
-    const int bytes = receiveLowWater(recvBufferBytes);
-    return setsockopt(fd, SOL_SOCKET, SO_RCVLOWAT, &bytes, sizeof(bytes)) == 0 ? bytes : 0;
 }
 
 std::string hostText(const sockaddr_storage &addr)

@@ -1,10 +1,10 @@
 #pragma once
 
+#include "SocketApi.h"
+
 #include <chrono>
 #include <cstdint>
 #include <string>
-
-#include <sys/socket.h>
 
 namespace wb::net {
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "platform/IpAddress.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -30,7 +32,8 @@ struct InterfaceErrors
 };
 
 /// Facts and counters of the interfaces in this thread's network namespace. Linux: sysfs
-/// (/sys/class/net) and the ethtool ioctl; a Windows port would use GetIfTable2 (MIB_IF_ROW2).
+/// (/sys/class/net), the ethtool ioctl and getifaddrs(3); Windows: GetIfTable2 (MIB_IF_ROW2) and
+/// GetAdaptersAddresses.
 class Interfaces
 {
 public:
@@ -39,6 +42,9 @@ public:
     virtual InterfaceReading read(const std::string &name) const = 0;
     /// The receive error counters of device name; nothing when they cannot be read (no such device).
     virtual std::optional<InterfaceErrors> errors(const std::string &name) const = 0;
+    /// The name of the interface that holds address (an IPv4-mapped IPv6 address is taken as the IPv4 one),
+    /// as read() takes it; empty when none does.
+    virtual std::string holding(const IpAddress &address) const = 0;
 };
 
 } // namespace wb::platform

@@ -14,78 +14,115 @@
 #include "platform/linux/LinuxSocketDiagnostics.h"
 #include "platform/linux/LinuxSystemInfo.h"
 #include "platform/linux/LinuxTcpTunables.h"
+#elif defined(_WIN32)
+#include "platform/windows/WindowsCpuTimes.h"
+#include "platform/windows/WindowsDropCounters.h"
+#include "platform/windows/WindowsInterfaces.h"
+#include "platform/windows/WindowsMtuControl.h"
+#include "platform/windows/WindowsPageCache.h"
+#include "platform/windows/WindowsProcessFiles.h"
+#include "platform/windows/WindowsRoutes.h"
+#include "platform/windows/WindowsSocketCalls.h"
+#include "platform/windows/WindowsSocketDiagnostics.h"
+#include "platform/windows/WindowsSystemInfo.h"
+#include "platform/windows/WindowsTcpTunables.h"
 #else
 #error "Wirebench has no platform layer for this OS: add core/platform/<os>/ (docs/ARCHITECTURE.md, Platform code)"
 #endif
 
 namespace wb::platform {
 
+// The build OS's class for each interface.
 #if defined(__linux__)
+using OsCpuTimes = LinuxCpuTimes;
+using OsInterfaces = LinuxInterfaces;
+using OsMtuControl = LinuxMtuControl;
+using OsSocketDiagnostics = LinuxSocketDiagnostics;
+using OsProcessFiles = LinuxProcessFiles;
+using OsTcpTunables = LinuxTcpTunables;
+using OsRoutes = LinuxRoutes;
+using OsSocketCalls = LinuxSocketCalls;
+using OsPageCache = LinuxPageCache;
+using OsDropCounters = LinuxDropCounters;
+using OsSystemInfo = LinuxSystemInfo;
+#elif defined(_WIN32)
+using OsCpuTimes = WindowsCpuTimes;
+using OsInterfaces = WindowsInterfaces;
+using OsMtuControl = WindowsMtuControl;
+using OsSocketDiagnostics = WindowsSocketDiagnostics;
+using OsProcessFiles = WindowsProcessFiles;
+using OsTcpTunables = WindowsTcpTunables;
+using OsRoutes = WindowsRoutes;
+using OsSocketCalls = WindowsSocketCalls;
+using OsPageCache = WindowsPageCache;
+using OsDropCounters = WindowsDropCounters;
+using OsSystemInfo = WindowsSystemInfo;
+#endif
+
 const CpuTimes &Platform::cpuTimes()
 {
-    static const LinuxCpuTimes reader;
+    static const OsCpuTimes reader;
     return reader;
 }
 
 const SystemInfo &Platform::systemInfo()
 {
-    static const LinuxSystemInfo reader;
+    static const OsSystemInfo reader;
     return reader;
 }
 
 const Interfaces &Platform::interfaces()
 {
-    static const LinuxInterfaces reader;
+    static const OsInterfaces reader;
     return reader;
 }
 
 const MtuControl &Platform::mtuControl()
 {
-    static const LinuxMtuControl control;
+    static const OsMtuControl control;
     return control;
 }
 
 const SocketDiagnostics &Platform::socketDiagnostics()
 {
-    static const LinuxSocketDiagnostics reader;
+    static const OsSocketDiagnostics reader;
     return reader;
 }
 
 const ProcessFiles &Platform::processFiles()
 {
-    static const LinuxProcessFiles reader;
+    static const OsProcessFiles reader;
     return reader;
 }
 
 const TcpTunables &Platform::tcpTunables()
 {
-    static const LinuxTcpTunables reader;
+    static const OsTcpTunables reader;
     return reader;
 }
 
 const Routes &Platform::routes()
 {
-    static const LinuxRoutes reader;
+    static const OsRoutes reader;
     return reader;
 }
 
 const SocketCalls &Platform::socketCalls()
 {
-    static const LinuxSocketCalls calls;
+    static const OsSocketCalls calls;
     return calls;
 }
 
 const PageCache &Platform::pageCache()
 {
-    static const LinuxPageCache cache;
+    static const OsPageCache cache;
     return cache;
 }
 
 const DropCounters &Platform::dropCounters()
 {
-    static const LinuxDropCounters reader;
+    static const OsDropCounters reader;
     return reader;
 }
-#endif
 
 } // namespace wb::platform

@@ -2,14 +2,25 @@
 
 #include <cstddef>
 
+#ifdef _WIN32
+#include <winsock2.h>
+#include <ws2tcpip.h>
+#include <sys/types.h> // ssize_t
+// Winsock has no per-call "do not wait": WindowsSocketCalls::send and net::receive emulate it (a zero-timeout
+// WSAPoll first). A bit no Winsock MSG_ flag uses.
+#ifndef MSG_DONTWAIT
+#define MSG_DONTWAIT 0x40000000
+#endif
+#else
 #include <sys/socket.h>
 #include <sys/types.h>
+#endif
 
 namespace wb::platform {
 
 /// The socket calls whose form only some OSes have, on a socket of one's own. Linux: send(2) with MSG_NOSIGNAL,
 /// accept4(2) with SOCK_CLOEXEC and SOCK_NONBLOCK, the TCP_CONGESTION option and the SIOCINQ ioctl; a macOS port
-/// would set SO_NOSIGPIPE, accept then fcntl(2) and read FIONREAD; Windows has no SIGPIPE to avoid.
+/// would set SO_NOSIGPIPE, accept then fcntl(2) and read FIONREAD; Windows has no SIGPIPE to avoid (WindowsSocketCalls).
 class SocketCalls
 {
 public:

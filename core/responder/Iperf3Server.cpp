@@ -8,6 +8,7 @@
 #include "net/Pacer.h"
 #include "net/Socket.h"
 #include "net/TcpInfo.h"
+#include "net/WakeUp.h"
 #include "platform/Platform.h"
 #include "wire/PrintableText.h"
 #include "wire/Text.h"
@@ -22,13 +23,6 @@
 #include <optional>
 #include <thread>
 #include <vector>
-
-#include <fcntl.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 namespace wb {
 
@@ -74,7 +68,7 @@ Fd openUdpSocket(const platform::IpAddress &address, std::uint16_t port, int *er
     *error = EAFNOSUPPORT;
     if (!toSockaddr(address, port, &sa, &len))
         return Fd();
-    Fd fd(::socket(sa.ss_family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+    Fd fd(openSocket(sa.ss_family, SOCK_DGRAM, true));
     *error = errno;
     if (!fd.valid())
         return Fd();
@@ -82,7 +76,7 @@ Fd openUdpSocket(const platform::IpAddress &address, std::uint16_t port, int *er
     if (sa.ss_family == AF_INET6) // as the TCP listener: "Any" and "::" take IPv4 too
         setIntOption(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY,
                      isUnspecified(address) ? 0 : 1);
-    if (::bind(fd.get(), reinterpret_cast<sockaddr *>(&sa), len) != 0) {
+    if (bindSocket(fd.get(), reinterpret_cast<sockaddr *>(&sa), len) != 0) {
         *error = errno;
         return Fd();
     }
@@ -121,7 +115,7 @@ public:
 
     /// poll() over the caller's descriptors plus the wake-up pipe and, unless the session itself takes
     /// connections (CREATE_STREAMS), the listening socket, whose newcomers get ACCESS_DENIED at once.
-    int pollSession(std::vector<pollfd> &fds, int timeoutMs, bool serviceListener);
+    int pollSession(std::vector<PollFd> &fds, int timeoutMs, bool serviceListener);
     void denyNewcomers();
     void deny(Fd fd, const sockaddr_storage &peer);
     /// Half-close and keep reading until the peer closes, so that our last bytes are not lost to a reset
@@ -151,7 +145,7 @@ public:
     ServerConfig cfg;
     LogSink sink;
     Fd listenFd;
-    int wake[2] = {-1, -1};
+    WakeUp wake;
     std::thread thread;
     std::atomic_bool m_stopping{false};
     std::atomic_bool busy{false};
@@ -189,9 +183,9 @@ bool Iperf3Server::start(std::string *error)
         }
         return false;
     }
-    if (::pipe2(d->wake, O_CLOEXEC | O_NONBLOCK) != 0) {
+    if (!d->wake.open()) {
         if (error)
-            *error = Arg("wirebenchd: cannot create a wake-up pipe for the iperf3 port: %1").arg(errnoText(errno));
+            *error = Arg("wirebenchd: cannot create a wake-up socket pair for the iperf3 port: %1").arg(errnoText(errno));
         d->listenFd.reset();
         return false;
     }
@@ -206,13 +200,10 @@ void Iperf3Server::stop()
     if (!d->running)
         return;
     d->m_stopping.store(true);
-    const char c = 'x';
-    [[maybe_unused]] ssize_t w = ::write(d->wake[1], &c, 1);
+    d->wake.signal();
     if (d->thread.joinable())
         d->thread.join();
-    ::close(d->wake[0]);
-    ::close(d->wake[1]);
-    d->wake[0] = d->wake[1] = -1;
+    d->wake.close();
     d->listenFd.reset();
     d->running = false;
 }
@@ -249,8 +240,8 @@ void Iperf3Server::Private::addRecord(const Iperf3TestRecord &record)
 void Iperf3Server::Private::loop()
 {
     while (!stopping()) {
-        pollfd fds[2] = {{listenFd.get(), POLLIN, 0}, {wake[0], POLLIN, 0}};
-        const int n = ::poll(fds, 2, lingering.empty() ? 500 : 100);
+        PollFd fds[2] = {{listenFd.get(), POLLIN, 0}, {wake.readFd(), POLLIN, 0}};
+        const int n = pollSockets(fds, 2, lingering.empty() ? 500 : 100);
         serviceLingering(false);
         if (n <= 0 || stopping())
             continue;
@@ -270,13 +261,13 @@ void Iperf3Server::Private::loop()
     serviceLingering(true);
 }
 
-int Iperf3Server::Private::pollSession(std::vector<pollfd> &fds, int timeoutMs, bool serviceListener)
+int Iperf3Server::Private::pollSession(std::vector<PollFd> &fds, int timeoutMs, bool serviceListener)
 {
     const size_t own = fds.size();
-    fds.push_back({wake[0], POLLIN, 0});
+    fds.push_back({wake.readFd(), POLLIN, 0});
     if (serviceListener)
         fds.push_back({listenFd.get(), POLLIN, 0});
-    int n = ::poll(fds.data(), nfds_t(fds.size()), timeoutMs);
+    int n = pollSockets(fds.data(), fds.size(), timeoutMs);
     if (n < 0 && errno != EINTR)
         n = -1;
     else if (n < 0)
@@ -315,7 +306,7 @@ void Iperf3Server::Private::lingerClose(Fd fd)
 {
     if (!fd.valid())
         return;
-    ::shutdown(fd.get(), SHUT_WR);
+    shutdownSend(fd.get());
     if (int(lingering.size()) >= std::max(1, cfg.maxConnections))
         return; // a flood: no lingering, ~Fd closes at once
     lingering.push_back({std::move(fd), nowNs() + kLingerMs * kMsNs});
@@ -330,7 +321,7 @@ void Iperf3Server::Private::serviceLingering(bool closeAll)
     for (auto it = lingering.begin(); it != lingering.end();) {
         bool done = closeAll || now >= it->deadlineNs;
         while (!done) {
-            const ssize_t n = ::recv(it->fd.get(), sink, sizeof(sink), MSG_DONTWAIT);
+            const ssize_t n = receive(it->fd.get(), sink, sizeof(sink), MSG_DONTWAIT);
             if (n > 0)
                 continue;
             if (n < 0 && errno == EINTR)
@@ -349,7 +340,7 @@ Io Iperf3Server::Private::readExact(int fd, char *data, std::int64_t size, std::
 {
     std::int64_t done = 0;
     while (done < size) {
-        const ssize_t n = ::recv(fd, data + done, size_t(size - done), MSG_DONTWAIT);
+        const ssize_t n = receive(fd, data + done, size_t(size - done), MSG_DONTWAIT);
         if (n > 0) {
             done += n;
             continue;
@@ -391,7 +382,7 @@ Io Iperf3Server::Private::writeAll(int fd, const char *data, std::int64_t size, 
 
 Io Iperf3Server::Private::waitFor(int fd, short events, std::int64_t deadlineNs, bool serviceListener)
 {
-    std::vector<pollfd> fds;
+    std::vector<PollFd> fds;
     for (;;) {
         if (stopping())
             return Io::Stopped;
@@ -666,7 +657,7 @@ private:
     bool controlWhileOpening()
     {
         signed char byte = 0;
-        const ssize_t n = ::recv(m_control.get(), &byte, 1, MSG_DONTWAIT);
+        const ssize_t n = receive(m_control.get(), &byte, 1, MSG_DONTWAIT);
         if (n == 1 && byte == ip::ClientTerminate) {
             log(Arg("%1: iperf3 client stopped before its data streams were open").arg(m_who));
             return false;
@@ -689,7 +680,7 @@ private:
         sockaddr_storage dpeer{};
         socklen_t dplen = sizeof(dpeer);
         char hello[64];
-        if (::recvfrom(m_udpListener.get(), hello, sizeof(hello), MSG_DONTWAIT, reinterpret_cast<sockaddr *>(&dpeer), &dplen) < 0)
+        if (receiveFrom(m_udpListener.get(), hello, sizeof(hello), MSG_DONTWAIT, reinterpret_cast<sockaddr *>(&dpeer), &dplen) < 0)
             return true;
         // iperf3 takes a stream from any sender; we take it from the control connection's host only,
         // so that a stray datagram cannot take the place of the client's.
@@ -698,13 +689,13 @@ private:
                 log(Arg("%1: UDP datagram ignored: the iperf3 test running belongs to %2").arg(endpointText(dpeer), m_who));
             return true;
         }
-        if (::connect(m_udpListener.get(), reinterpret_cast<sockaddr *>(&dpeer), dplen) != 0)
+        if (connectSocket(m_udpListener.get(), reinterpret_cast<sockaddr *>(&dpeer), dplen) != 0)
             return refuse(ip::ErrListen, errno, Arg("cannot connect the UDP socket of stream %1 to %2: %3")
                                                     .arg(m_streams.size() + 1)
                                                     .arg(endpointText(dpeer), errnoText(errno)));
         // What reached the socket before it was connected may come from anyone; the client sends its
         // data only after TEST_START, so nothing of the test is dropped here.
-        for (int i = 0; i < 1024 && ::recv(m_udpListener.get(), hello, sizeof(hello), MSG_DONTWAIT) >= 0; ++i) {
+        for (int i = 0; i < 1024 && receive(m_udpListener.get(), hello, sizeof(hello), MSG_DONTWAIT) >= 0; ++i) {
         }
         Fd connected = std::move(m_udpListener);
         if (int(m_streams.size()) + 1 < m_params.test.parallel) {
@@ -945,7 +936,7 @@ private:
         if (!m_fds[0].revents)
             return false;
         signed char byte = 0;
-        const ssize_t got = ::recv(m_control.get(), &byte, 1, MSG_DONTWAIT);
+        const ssize_t got = receive(m_control.get(), &byte, 1, MSG_DONTWAIT);
         if (got == 1 && byte == ip::TestEnd) {
             m_end = End::TestEnd;
             return true;
@@ -1083,8 +1074,8 @@ private:
         [[maybe_unused]] ssize_t w = platform::Platform::socketCalls().send(m_control.get(), &terminate, 1, MSG_DONTWAIT);
         char sink[256];
         for (const std::int64_t until = nowNs() + 1000 * kMsNs; nowNs() < until;) {
-            pollfd p{m_control.get(), POLLIN, 0};
-            if (::poll(&p, 1, 100) > 0 && ::recv(m_control.get(), sink, sizeof(sink), MSG_DONTWAIT) <= 0)
+            PollFd p{m_control.get(), POLLIN, 0};
+            if (pollSockets(&p, 1, 100) > 0 && receive(m_control.get(), sink, sizeof(sink), MSG_DONTWAIT) <= 0)
                 break;
         }
     }
@@ -1260,7 +1251,7 @@ private:
     std::vector<Fd> m_streams;
     int m_strays = 0;
     std::int64_t m_acceptDeadline = 0;
-    std::vector<pollfd> m_fds;
+    std::vector<PollFd> m_fds;
     std::vector<std::string> m_notes;
 
     // The test: per stream, the bytes moved (m_total) and where the measured time began (m_base), and for

@@ -78,7 +78,7 @@ void Iperf3ServerOutput::streamConnected(int id, const sockaddr_storage &local, 
         return;
     m_ids.push_back(id);
     m_lines.push_back(format("[%3d] local %s port %u connected to %s port %u\n", id, hostText(local).c_str(),
-                                 uint(portOf(local)), hostText(remote).c_str(), uint(portOf(remote))));
+                                 unsigned(portOf(local)), hostText(remote).c_str(), unsigned(portOf(remote))));
 }
 
 void Iperf3ServerOutput::start(std::int64_t nowNs, const std::vector<Counts> &counts, bool omitting)

@@ -1,10 +1,10 @@
 #pragma once
 
+#include "net/SocketApi.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include <sys/socket.h>
 
 namespace wb {
 

@@ -8,6 +8,7 @@
 #include "net/Pacer.h"
 #include "net/Socket.h"
 #include "net/TcpInfo.h"
+#include "net/WakeUp.h"
 #include "platform/Platform.h"
 #include "stats/ReceiveWindow.h"
 #include "wire/PrintableText.h"
@@ -27,14 +28,6 @@
 #include <mutex>
 #include <thread>
 #include <vector>
-
-#include <fcntl.h>
-#include <ifaddrs.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 namespace wb {
 
@@ -61,20 +54,7 @@ std::string mbps(std::int64_t bytes, double seconds)
 /// it (older clients read that alone). Returns its name (empty when not found): its drop counters go with the result.
 std::string describeLink(const sockaddr_storage &local, control::Hello *hello)
 {
-    const platform::IpAddress want = peerAddress(local);
-    ifaddrs *list = nullptr;
-    if (::getifaddrs(&list) != 0)
-        return {};
-    std::string name;
-    for (ifaddrs *i = list; i && name.empty(); i = i->ifa_next) {
-        if (!i->ifa_addr || (i->ifa_addr->sa_family != AF_INET && i->ifa_addr->sa_family != AF_INET6))
-            continue;
-        sockaddr_storage a{};
-        std::memcpy(&a, i->ifa_addr, i->ifa_addr->sa_family == AF_INET ? sizeof(sockaddr_in) : sizeof(sockaddr_in6));
-        if (sameAddress(peerAddress(a), want))
-            name = i->ifa_name;
-    }
-    ::freeifaddrs(list);
+    const std::string name = platform::Platform::interfaces().holding(peerAddress(local));
     if (name.empty())
         return name;
     const platform::InterfaceReading reading = platform::Platform::interfaces().read(name);
@@ -121,7 +101,7 @@ public:
     ServerConfig cfg;
     LogSink sink;
     Fd listenFd;
-    int wake[2] = {-1, -1};
+    WakeUp wake;
     std::thread acceptThread;
     std::mutex connMutex;
     std::vector<Connection> connections;
@@ -165,8 +145,8 @@ bool WirebenchdServer::start(std::string *error)
         }
         return fail(failure.step, failure.error);
     }
-    if (::pipe2(d->wake, O_CLOEXEC | O_NONBLOCK) != 0)
-        return fail("create a wake-up pipe", errno);
+    if (!d->wake.open())
+        return fail("create a wake-up socket pair", errno);
     d->m_stopping.store(false);
     d->running = true;
     d->acceptThread = std::thread([this] { d->acceptLoop(); });
@@ -178,8 +158,7 @@ void WirebenchdServer::stop()
     if (!d->running)
         return;
     d->m_stopping.store(true);
-    const char c = 'x';
-    [[maybe_unused]] ssize_t w = ::write(d->wake[1], &c, 1);
+    d->wake.signal();
     if (d->acceptThread.joinable())
         d->acceptThread.join();
     {
@@ -187,9 +166,7 @@ void WirebenchdServer::stop()
         d->slotCv.notify_all();
     }
     d->reap(true);
-    ::close(d->wake[0]);
-    ::close(d->wake[1]);
-    d->wake[0] = d->wake[1] = -1;
+    d->wake.close();
     d->listenFd.reset();
     d->running = false;
 }
@@ -220,8 +197,8 @@ void WirebenchdServer::Private::reap(bool all)
 void WirebenchdServer::Private::acceptLoop()
 {
     while (!stopping()) {
-        pollfd fds[2] = {{listenFd.get(), POLLIN, 0}, {wake[0], POLLIN, 0}};
-        const int pr = ::poll(fds, 2, 500);
+        PollFd fds[2] = {{listenFd.get(), POLLIN, 0}, {wake.readFd(), POLLIN, 0}};
+        const int pr = pollSockets(fds, 2, 500);
         reap(false);
         if (pr <= 0)
             continue;
@@ -294,9 +271,9 @@ WirebenchdServer::Private::Slot WirebenchdServer::Private::acquireSlot(int fd, C
         }
         // A waiting client may give up: anything it says (stop) or its close ends the wait.
         lk.unlock();
-        pollfd p{fd, POLLIN, 0};
+        PollFd p{fd, POLLIN, 0};
         bool left = false;
-        if (::poll(&p, 1, 0) > 0) {
+        if (pollSockets(&p, 1, 0) > 0) {
             Json m;
             std::string err;
             left = ch.read(&m, 0, &err) != ControlChannel::Read::Timeout;
@@ -322,14 +299,14 @@ namespace {
 /// destroyed by a reset (closing with unread data sends RST).
 void lingeringClose(int fd, int timeoutMs, const std::atomic_bool &stopping)
 {
-    ::shutdown(fd, SHUT_WR);
+    shutdownSend(fd);
     const std::int64_t deadline = nowNs() + std::int64_t(timeoutMs) * kMsNs;
     char buf[4096];
     while (nowNs() < deadline && !stopping.load()) {
-        pollfd p{fd, POLLIN, 0};
-        if (::poll(&p, 1, 100) <= 0)
+        PollFd p{fd, POLLIN, 0};
+        if (pollSockets(&p, 1, 100) <= 0)
             continue;
-        const ssize_t n = ::recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+        const ssize_t n = receive(fd, buf, sizeof(buf), MSG_DONTWAIT);
         if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
             return;
     }
@@ -514,16 +491,21 @@ private:
             reinterpret_cast<sockaddr_in *>(&local)->sin_port = 0;
         else
             reinterpret_cast<sockaddr_in6 *>(&local)->sin6_port = 0;
-        Fd dataListen(::socket(local.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0));
+        Fd dataListen(openSocket(local.ss_family, SOCK_STREAM, false));
         if (!dataListen.valid())
             return refuse(Arg("socket"), Arg("cannot create the data socket: %1").arg(errnoText(errno)));
-        if (m_req.mss > 0 && !setIntOption(dataListen.get(), IPPROTO_TCP, TCP_MAXSEG, m_req.mss, &m_err))
-            return refuse(Arg("socket"), Arg("cannot set the MSS to %1 bytes: %2").arg(m_req.mss).arg(m_err));
+        if (m_req.mss > 0 && !setIntOption(dataListen.get(), IPPROTO_TCP, TCP_MAXSEG, m_req.mss, &m_err)) {
+            // A system without the option (Windows before 10 1709, wine) runs the test at its own MSS, which the
+            // result reports; a value the system refuses is refused.
+            if (errno != ENOPROTOOPT)
+                return refuse(Arg("socket"), Arg("cannot set the MSS to %1 bytes: %2").arg(m_req.mss).arg(m_err));
+            log(Arg("%1: the MSS of %2 bytes asked for cannot be set here (%3): the system's own").arg(m_who).arg(m_req.mss).arg(m_err));
+        }
         if (m_req.sendBuffer > 0 && !setIntOption(dataListen.get(), SOL_SOCKET, SO_SNDBUF, m_req.sendBuffer, &m_err))
             return refuse(Arg("socket"), Arg("cannot set the send buffer to %1 bytes: %2").arg(m_req.sendBuffer).arg(m_err));
         if (m_req.recvBuffer > 0 && !setIntOption(dataListen.get(), SOL_SOCKET, SO_RCVBUF, m_req.recvBuffer, &m_err))
             return refuse(Arg("socket"), Arg("cannot set the receive buffer to %1 bytes: %2").arg(m_req.recvBuffer).arg(m_err));
-        if (::bind(dataListen.get(), reinterpret_cast<sockaddr *>(&local), llen) != 0 || ::listen(dataListen.get(), 1) != 0)
+        if (bindSocket(dataListen.get(), reinterpret_cast<sockaddr *>(&local), llen) != 0 || listenSocket(dataListen.get(), 1) != 0)
             return refuse(Arg("socket"), Arg("cannot open a data port: %1").arg(errnoText(errno)));
         sockaddr_storage dataLocal{};
         socklen_t dlen = sizeof(dataLocal);
@@ -547,8 +529,8 @@ private:
                 return false;
             if (nowNs() >= acceptDeadline)
                 return refuse(Arg("timeout"), Arg("dropped: no data connection within %1 ms").arg(idleMs));
-            pollfd fds[2] = {{dataListen.get(), POLLIN, 0}, {m_client.get(), POLLIN, 0}};
-            if (::poll(fds, 2, 100) <= 0)
+            PollFd fds[2] = {{dataListen.get(), POLLIN, 0}, {m_client.get(), POLLIN, 0}};
+            if (pollSockets(fds, 2, 100) <= 0)
                 continue;
             if (fds[1].revents) { // the client spoke or left instead of connecting
                 const ControlChannel::Read r = m_ch.read(&m_msg, 0, &m_err);
@@ -680,7 +662,7 @@ private:
                 }
             }
         }
-        ::shutdown(m_data.get(), SHUT_WR);
+        shutdownSend(m_data.get());
         if (m_problem.empty() && !m_clientStopped)
             waitUntilDelivered(sender.sent());
         takeTcpInfo();

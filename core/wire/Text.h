@@ -8,7 +8,12 @@ namespace wb::wire {
 
 /// printf-style formatting into a std::string, for the messages and log lines of the Qt-free responder
 /// (GCC 12 has no std::format).
+// mingw-w64's vsnprintf is C99's (__USE_MINGW_ANSI_STDIO), whose format GCC calls gnu_printf there.
+#ifdef __MINGW32__
+std::string format(const char *fmt, ...) __attribute__((format(gnu_printf, 1, 2)));
+#else
 std::string format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#endif
 
 /// ASCII whitespace off both ends (a key pasted with a stray newline still works).
 std::string trimmed(const std::string &text);

@@ -64,6 +64,7 @@ private slots:
     void connectionLimitGivesTheServersReason();
     void hostileHelloIsLoggedEscaped();
     void iperf3PortSendsServerOutput();
+    void configFileGivesOptions();
 
 private:
     /// Starts wirebenchd and reads its stdout up to the "listening on" line (*output holds all of it).
@@ -334,6 +335,43 @@ void TestWirebenchd::iperf3PortSendsServerOutput()
     QVERIFY(daemon.waitForFinished(10000));
 }
 
+void TestWirebenchd::configFileGivesOptions()
+{
+    // --config: one option a line (with or without "--", the value the rest of the line), comments skipped; what
+    // comes after --config on the command line wins; a file that names another is refused.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const quint16 port = freeLoopbackPort(), other = freeLoopbackPort();
+    QVERIFY(port != 0 && other != 0 && port != other);
+    const QString conf = dir.filePath(QStringLiteral("wirebenchd.conf"));
+    QFile f(conf);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(QStringLiteral("# wirebenchd\n--listen 127.0.0.1:%1\n\n  max-duration 7\n--open\n--queue 2\n").arg(port).toUtf8());
+    f.close();
+    QProcess daemon;
+    QString out;
+    QVERIFY(startUntilListening(daemon, {QStringLiteral("--config"), conf, QStringLiteral("--queue"), QStringLiteral("3")}, &out));
+    QVERIFY2(out.contains(QStringLiteral("listening on 127.0.0.1:%1 (max test 7 s, 1 at a time, queue 3; open mode: no key asked (--open))").arg(port)),
+             qPrintable(out));
+    daemon.terminate();
+    QVERIFY(daemon.waitForFinished(10000));
+    QProcess again;
+    QVERIFY(startUntilListening(again, {QStringLiteral("--config"), conf, QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(other)}, &out));
+    QVERIFY2(out.contains(QStringLiteral("listening on 127.0.0.1:%1 ").arg(other)), qPrintable(out));
+    again.terminate();
+    QVERIFY(again.waitForFinished(10000));
+
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("--config /etc/other.conf\n");
+    f.close();
+    QProcess nested;
+    nested.start(QStringLiteral(WIREBENCHD_PATH), {QStringLiteral("--config"), conf});
+    QVERIFY(nested.waitForFinished(10000));
+    QCOMPARE(nested.exitCode(), 1);
+    QCOMPARE(QString::fromUtf8(nested.readAllStandardError()).trimmed(),
+             QStringLiteral("wirebenchd: %1: a configuration cannot name another (--config)").arg(conf));
+}
+
 void TestWirebenchd::versionAndHelp()
 {
     QProcess p;
@@ -358,6 +396,8 @@ void TestWirebenchd::badArguments_data()
     QTest::newRow("bad network") << QStringList{QStringLiteral("--allow"), QStringLiteral("10.0.0.0/33")};
     QTest::newRow("bad rate") << QStringList{QStringLiteral("--max-rate"), QStringLiteral("fast")};
     QTest::newRow("unclosed bracket") << QStringList{QStringLiteral("--listen"), QStringLiteral("[::1:5301")};
+    QTest::newRow("missing config") << QStringList{QStringLiteral("--config"), QStringLiteral("/nonexistent/wirebenchd.conf")};
+    QTest::newRow("service on Linux") << QStringList{QStringLiteral("--service")};
 }
 
 void TestWirebenchd::badArguments()

@@ -2,6 +2,7 @@
 // What the CLI tests share: running the built wirebench-cli as a user would, and a real wirebenchd on 127.0.0.1.
 #include "support/CiRule.h"
 
+#include <QDeadlineTimer>
 #include <QFile>
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -70,10 +71,18 @@ inline Outcome runCli(const QStringList &args, int timeoutMs = 120000, const QPr
     return outcomeOf(p, timeoutMs);
 }
 
-/// wirebenchd on 127.0.0.1 on a free port, ended when this goes away.
+/// wirebenchd on 127.0.0.1 on a free port, ended when this goes away. The built one by default; another
+/// program (wine with wirebenchd.exe) with its own arguments, which must make it listen on 127.0.0.1, and
+/// environment when given.
 class Daemon
 {
 public:
+    Daemon() = default;
+    Daemon(const QString &program, const QStringList &arguments, const QProcessEnvironment &env)
+        : m_program(program), m_arguments(arguments)
+    {
+        m_process.setProcessEnvironment(env);
+    }
     ~Daemon() { stop(); }
 
     /// Starts it (once); false with a reason when it cannot.
@@ -81,13 +90,13 @@ public:
     {
         if (m_process.state() == QProcess::Running)
             return true;
-        if (!QFile::exists(kDaemon)) {
+        if (!QFile::exists(m_program) && m_program == kDaemon) {
             *why = QStringLiteral("wirebenchd was not built at %1").arg(kDaemon);
             return false;
         }
         m_log.clear();
         m_process.setProcessChannelMode(QProcess::MergedChannels);
-        m_process.start(kDaemon, {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")});
+        m_process.start(m_program, m_arguments);
         if (!m_process.waitForStarted(30000)) {
             *why = QStringLiteral("wirebenchd did not start: %1").arg(m_process.errorString());
             return false;
@@ -124,8 +133,24 @@ public:
 
     quint16 port() const { return m_port; }
     QString hostArgument() const { return QStringLiteral("127.0.0.1:%1").arg(m_port); }
+    /// Everything it said so far (stdout and stderr).
+    QString log()
+    {
+        m_log += QString::fromUtf8(m_process.readAll());
+        return m_log;
+    }
+    /// Waits up to timeoutMs for text in what it says.
+    bool waitForLog(const QString &text, int timeoutMs = 10000)
+    {
+        QDeadlineTimer deadline(timeoutMs);
+        while (!log().contains(text) && !deadline.hasExpired() && m_process.state() == QProcess::Running)
+            m_process.waitForReadyRead(100);
+        return log().contains(text);
+    }
 
 private:
+    QString m_program = kDaemon;
+    QStringList m_arguments{QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")};
     QProcess m_process;
     quint16 m_port = 0;
     QString m_log;

@@ -9,9 +9,11 @@
 #include <vector>
 
 #include <dirent.h>
+#include <ifaddrs.h>
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
 #include <net/if.h>
+#include <netinet/in.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -210,6 +212,28 @@ std::optional<InterfaceErrors> LinuxInterfaces::errors(const std::string &name) 
         !parseNumber(LinuxFiles::readTrimmed(base + "rx_frame_errors"), &e.frameErrors))
         return std::nullopt;
     return e;
+}
+
+std::string LinuxInterfaces::holding(const IpAddress &asked) const
+{
+    const IpAddress address = unmappedAddress(asked);
+    ifaddrs *list = nullptr;
+    if (::getifaddrs(&list) != 0)
+        return {};
+    std::string name;
+    for (ifaddrs *i = list; i && name.empty(); i = i->ifa_next) {
+        if (!i->ifa_addr)
+            continue;
+        if (i->ifa_addr->sa_family == AF_INET && address.family == IpAddress::Family::V4) {
+            if (std::memcmp(&reinterpret_cast<const sockaddr_in *>(i->ifa_addr)->sin_addr, address.bytes.data(), 4) == 0)
+                name = i->ifa_name;
+        } else if (i->ifa_addr->sa_family == AF_INET6 && address.family == IpAddress::Family::V6) {
+            if (std::memcmp(&reinterpret_cast<const sockaddr_in6 *>(i->ifa_addr)->sin6_addr, address.bytes.data(), 16) == 0)
+                name = i->ifa_name;
+        }
+    }
+    ::freeifaddrs(list);
+    return name;
 }
 
 } // namespace wb::platform

@@ -40,9 +40,11 @@ ClientHelloCheck checkClientHello(const control::Json &message, const std::strin
                                   const std::string &serverSoftware);
 
 /// Where wirebenchd keeps its key: $STATE_DIRECTORY/wirebenchd.key (systemd), /var/lib/wirebench/wirebenchd.key
-/// as root, else the user's config folder ($XDG_CONFIG_HOME or ~/.config, then wirebenchd/).
+/// as root, else the user's config folder ($XDG_CONFIG_HOME or ~/.config, then wirebenchd/); on Windows
+/// %ProgramData%\Wirebench\wirebenchd.key (KeyFilePosix.cpp, KeyFileWindows.cpp).
 std::string defaultKeyFilePath();
-/// Reads the key file, or creates it (mode 0600, folder 0700) with a new key when it does not exist.
+/// Reads the key file, or creates it (mode 0600, folder 0700; on Windows an ACL for its owner, SYSTEM and the
+/// Administrators) with a new key when it does not exist.
 /// *created tells the caller to show the new key once. False with a one-line *error.
 bool loadOrCreateKeyFile(const std::string &path, std::string *key, bool *created, std::string *error);
 

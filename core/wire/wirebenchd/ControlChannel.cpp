@@ -7,8 +7,6 @@
 #include <algorithm>
 
 #include <cerrno>
-#include <poll.h>
-#include <sys/socket.h>
 
 namespace wb::control {
 
@@ -35,8 +33,8 @@ bool ControlChannel::write(const Json &message, std::string *error, int timeoutM
                     *error = "timed out sending a control message";
                 return false;
             }
-            pollfd p{m_fd, POLLOUT, 0};
-            ::poll(&p, 1, int(std::min<std::int64_t>(left, 100)));
+            net::PollFd p{m_fd, POLLOUT, 0};
+            net::pollSockets(&p, 1, int(std::min<std::int64_t>(left, 100)));
             continue;
         }
         if (error)
@@ -67,15 +65,15 @@ ControlChannel::Read ControlChannel::read(Json *message, int timeoutMs, std::str
         if (shouldStop && shouldStop())
             return Read::Stopped;
         const std::int64_t leftMs = (deadline - nowNs()) / 1000000;
-        pollfd p{m_fd, POLLIN, 0};
-        const int pr = ::poll(&p, 1, int(std::clamp<std::int64_t>(leftMs, 0, 100)));
+        net::PollFd p{m_fd, POLLIN, 0};
+        const int pr = net::pollSockets(&p, 1, int(std::clamp<std::int64_t>(leftMs, 0, 100)));
         if (pr < 0 && errno != EINTR) {
             if (error)
                 *error = errnoText(errno);
             return Read::Error;
         }
         if (pr > 0) {
-            const ssize_t n = ::recv(m_fd, buf, sizeof(buf), MSG_DONTWAIT);
+            const ssize_t n = net::receive(m_fd, buf, sizeof(buf), MSG_DONTWAIT);
             if (n > 0) {
                 m_in.append(buf, std::size_t(n));
                 continue;

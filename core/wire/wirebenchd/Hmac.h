@@ -6,8 +6,8 @@
 namespace wb::auth {
 
 /// The crypto wirebenchd needs, from the OS's own sources: HMAC-SHA256 and random bytes. Linux: libcrypto
-/// (OpenSSL) for the HMAC and getrandom(2) for the bytes; a Windows build uses BCrypt (BCryptCreateHash with
-/// BCRYPT_ALG_HANDLE_HMAC_FLAG, BCryptGenRandom).
+/// (OpenSSL) for the HMAC and getrandom(2) for the bytes (HmacOpenSsl.cpp); Windows: BCrypt (BCryptCreateHash with
+/// BCRYPT_ALG_HANDLE_HMAC_FLAG, BCryptGenRandom: HmacBcrypt.cpp).
 
 /// HMAC-SHA256 of message with key: 32 bytes.
 std::string hmacSha256(std::string_view key, std::string_view message);

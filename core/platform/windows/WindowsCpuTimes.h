@@ -1,0 +1,17 @@
+#pragma once
+
+#include "platform/CpuTimes.h"
+
+namespace wb::platform {
+
+/// GetSystemTimes (the whole system only: no per-CPU figures yet), GetProcessTimes and GetThreadTimes.
+class WindowsCpuTimes : public CpuTimes
+{
+public:
+    std::vector<CpuTicks> systemTicks() const override;
+    double processSeconds() const override;
+    double threadSeconds() const override;
+    std::optional<ThreadSeconds> threadSplit() const override;
+};
+
+} // namespace wb::platform

@@ -1,0 +1,12 @@
+#include "WindowsSocketDiagnostics.h"
+
+namespace wb::platform {
+
+std::vector<TcpSocketReading> WindowsSocketDiagnostics::establishedTcp(std::string *error) const
+{
+    if (error)
+        *error = "the TCP connections of other programs are not read on Windows (not ported)";
+    return {};
+}
+
+} // namespace wb::platform
