@@ -3,7 +3,6 @@
 #include "platform/linux/LinuxFiles.h"
 
 #include <cstdlib>
-#include <sstream>
 #include <string>
 
 #include <sys/resource.h>
@@ -24,14 +23,10 @@ std::vector<CpuTicks> LinuxCpuTimes::systemTicks() const
     std::vector<CpuTicks> out;
     // "cpu  user nice system idle iowait irq softirq steal guest guest_nice"; guest time is already inside
     // user, so it is not added again. Idle and iowait are not busy.
-    std::istringstream lines(LinuxFiles::read("/proc/stat"));
-    for (std::string line; std::getline(lines, line);) {
+    for (const std::string &line : LinuxFiles::lines(LinuxFiles::read("/proc/stat"))) {
         if (line.rfind("cpu", 0) != 0)
             break;
-        std::istringstream fields(line);
-        std::vector<std::string> parts;
-        for (std::string part; fields >> part;)
-            parts.push_back(part);
+        const std::vector<std::string> parts = LinuxFiles::words(line);
         if (parts.size() < 5)
             continue;
         std::uint64_t v[8] = {};

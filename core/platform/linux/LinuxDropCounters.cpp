@@ -9,7 +9,6 @@
 #include <charconv>
 #include <cstring>
 #include <set>
-#include <sstream>
 #include <vector>
 
 #include <linux/gen_stats.h>
@@ -153,14 +152,13 @@ std::int64_t readNumber(const std::string &path)
 
 bool LinuxDropCounters::parseSoftnet(const std::string &text, std::int64_t *dropped, std::int64_t *timeSqueeze)
 {
-    std::istringstream lines(text);
     std::int64_t d = 0, s = 0;
     bool any = false;
-    for (std::string line; std::getline(lines, line);) {
-        std::istringstream words(line);
-        std::string processed, drop, squeeze;
-        if (!(words >> processed >> drop >> squeeze))
+    for (const std::string &line : LinuxFiles::lines(text)) {
+        const std::vector<std::string> words = LinuxFiles::words(line);
+        if (words.size() < 3)
             continue;
+        const std::string &drop = words[1], &squeeze = words[2];
         std::uint32_t a = 0, b = 0;
         const auto r1 = std::from_chars(drop.data(), drop.data() + drop.size(), a, 16);
         const auto r2 = std::from_chars(squeeze.data(), squeeze.data() + squeeze.size(), b, 16);
@@ -180,15 +178,11 @@ bool LinuxDropCounters::parseSoftnet(const std::string &text, std::int64_t *drop
 std::map<std::string, std::int64_t> LinuxDropCounters::parseTcpExt(const std::string &text)
 {
     std::map<std::string, std::int64_t> out;
-    std::istringstream lines(text);
     std::vector<std::string> names;
-    for (std::string line; std::getline(lines, line);) {
+    for (const std::string &line : LinuxFiles::lines(text)) {
         if (line.rfind("TcpExt:", 0) != 0)
             continue;
-        std::istringstream words(line.substr(7));
-        std::vector<std::string> row;
-        for (std::string w; words >> w;)
-            row.push_back(w);
+        const std::vector<std::string> row = LinuxFiles::words(line.substr(7));
         if (names.empty()) { // the first line names the columns, the second holds the values
             names = row;
             continue;

@@ -1,5 +1,6 @@
 #include "LinuxFiles.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -55,6 +56,31 @@ bool LinuxFiles::exists(const std::string &path)
 {
     struct stat st {};
     return ::stat(path.c_str(), &st) == 0;
+}
+
+std::vector<std::string> LinuxFiles::lines(const std::string &text)
+{
+    std::vector<std::string> out;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        const std::size_t end = std::min(text.find('\n', at), text.size());
+        out.push_back(text.substr(at, end - at));
+        at = end + 1;
+    }
+    return out;
+}
+
+std::vector<std::string> LinuxFiles::words(const std::string &line)
+{
+    static constexpr const char *kSpace = " \t\r\n\v\f";
+    std::vector<std::string> out;
+    std::size_t at = line.find_first_not_of(kSpace);
+    while (at != std::string::npos) {
+        const std::size_t end = line.find_first_of(kSpace, at);
+        out.push_back(line.substr(at, end == std::string::npos ? std::string::npos : end - at));
+        at = end == std::string::npos ? end : line.find_first_not_of(kSpace, end);
+    }
+    return out;
 }
 
 } // namespace wb::platform

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace wb::platform {
 
@@ -17,6 +18,12 @@ public:
     static std::string canonical(const std::string &path);
     /// Whether path exists (following symbolic links).
     static bool exists(const std::string &path);
+    /// text cut at its newlines (a last line without one too). With words(), what the readers parse /proc with
+    /// instead of std::istringstream, whose first use wakes libstdc++'s locales: about 0.3 MiB more resident in
+    /// wirebenchd, which reads the drop counters around every test.
+    static std::vector<std::string> lines(const std::string &text);
+    /// text cut at runs of white space (spaces, tabs, newlines), none empty.
+    static std::vector<std::string> words(const std::string &text);
 };
 
 } // namespace wb::platform

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -16,8 +15,7 @@ namespace {
 std::vector<std::int64_t> readNumbers(const std::string &path)
 {
     std::vector<std::int64_t> out;
-    std::istringstream words(LinuxFiles::read(path));
-    for (std::string word; words >> word;) {
+    for (const std::string &word : LinuxFiles::words(LinuxFiles::read(path))) {
         std::int64_t v = 0;
         const auto [at, ec] = std::from_chars(word.data(), word.data() + word.size(), v);
         if (ec == std::errc() && at == word.data() + word.size())
