@@ -95,14 +95,9 @@ proc_peak_rss() { awk '/^VmHWM:/ {print $2}' "/proc/$1/status"; }
 # shared libraries that other processes share.
 proc_own_memory() { awk '/^Anonymous:/ {print $2}' "/proc/$1/smaps_rollup"; }
 
-"${SERVER_ON[@]}" "$DAEMON" --listen 127.0.0.1:0 >"$WORK/wirebenchd.log" 2>&1 &
-WBD_PID=$!
-for _ in $(seq 100); do
-    WBD_PORT=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$WORK/wirebenchd.log" | head -1)
-    [ -n "$WBD_PORT" ] && break
-    sleep 0.1
-done
-[ -n "${WBD_PORT:-}" ] || { echo "tcp_vs_iperf3: wirebenchd did not start:" >&2; cat "$WORK/wirebenchd.log" >&2; exit 1; }
+# shellcheck source=bench/wirebenchd.sh
+. "$(dirname "$0")/wirebenchd.sh"
+start_wirebenchd "$WORK/wirebenchd.log" "${SERVER_ON[@]}" -- "$DAEMON"
 
 IPERF_PORT=$(free_port)
 "${SERVER_ON[@]}" iperf3 -s -B 127.0.0.1 -p "$IPERF_PORT" >"$WORK/iperf3-server.log" 2>&1 &

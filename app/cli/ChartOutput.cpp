@@ -2,6 +2,7 @@
 
 #ifdef WIREBENCH_CLI_CHART
 #include "ChartExporter.h"
+#include "ReportWriter.h"
 
 #include <QApplication>
 #endif
@@ -44,6 +45,22 @@ bool ChartOutput::write(const RunResultList &results, RateUnit unit, const QStri
         *error = QStringLiteral("cannot write the chart %1: charts are not available in this build of "
                                 "wirebench-cli (it was built without the GUI library); use --json or --csv")
                      .arg(path);
+    return false;
+#endif
+}
+
+bool ChartOutput::writeReport(const ReportInput &input, const QString &htmlPath, const QString &pdfPath,
+                              QString *error)
+{
+#ifdef WIREBENCH_CLI_CHART
+    return ReportWriter::write(input, htmlPath, pdfPath, error);
+#else
+    Q_UNUSED(input)
+    Q_UNUSED(htmlPath)
+    Q_UNUSED(pdfPath)
+    if (error)
+        *error = QStringLiteral("report is not available in this build (built without the GUI library that draws "
+                                "its charts); use `show SESSION --json` instead");
     return false;
 #endif
 }

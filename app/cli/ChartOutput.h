@@ -1,5 +1,6 @@
 #pragma once
 
+#include "formats/ReportGenerator.h"
 #include "model/RunResult.h"
 #include "stats/Units.h"
 
@@ -21,6 +22,9 @@ public:
     static std::unique_ptr<QCoreApplication> createApplication(int &argc, char **argv, bool withChart);
     static bool write(const RunResultList &results, RateUnit unit, const QString &path, const QSize &size,
                       QString *error);
+    /// The session report with its charts (the GUI library's ReportWriter).
+    static bool writeReport(const ReportInput &input, const QString &htmlPath, const QString &pdfPath,
+                            QString *error);
 };
 
 } // namespace wb::cli

@@ -1,4 +1,5 @@
 #include "StoreCommands.h"
+#include "ChartOutput.h"
 
 #include "CliOptions.h"
 #include "Console.h"
@@ -11,9 +12,6 @@
 #include "formats/Iperf3Import.h"
 #include "storage/LegacyCliStore.h"
 #include "storage/ResultStore.h"
-#ifdef WIREBENCH_CLI_CHART
-#include "ReportWriter.h"
-#endif
 
 #include <QDir>
 #include <QFileInfo>
@@ -162,14 +160,18 @@ QString runsOf(const SessionInfo &info)
     return text;
 }
 
+constexpr int kSessionsPage = 50;
+
 int sessionsCommand(const Args &args)
 {
     ResultStore store;
     if (!openStore(args, &store))
         return 1;
     SessionFilter filter;
+    // A page by default: a team's store holds tens of thousands of sessions, and a list of them all is read by no one.
+    filter.limit = kSessionsPage;
     if (!args.count(QStringLiteral("limit"), &filter.limit,
-                    QStringLiteral("--limit takes a number of sessions, e.g. --limit 10")))
+                    QStringLiteral("--limit takes a number of sessions, e.g. --limit 10 (0: all)")))
         return 2;
     QString error;
     const SessionInfoList list = store.sessions(filter, &error);
@@ -197,6 +199,12 @@ int sessionsCommand(const Args &args)
                               runsOf(s).leftJustified(17),
                               framesOf(s).leftJustified(10), s.protocols.join(QLatin1Char(',')).leftJustified(20),
                               hosts));
+    }
+    if (filter.limit > 0 && list.size() == filter.limit) {
+        const qint64 total = store.sessionCount(SessionFilter(), &error);
+        if (total > list.size())
+            Console::out(QStringLiteral("The newest %1 of %2 sessions; --limit N shows more, --limit 0 all.")
+                             .arg(list.size()).arg(total));
     }
     return 0;
 }
@@ -321,13 +329,14 @@ int reportCommand(const Args &args)
         Console::err(QStringLiteral("wirebench-cli: report needs --html FILE, --pdf FILE or both"));
         return 2;
     }
-#ifdef WIREBENCH_CLI_CHART
     ResultStore store;
     const qint64 id = openSession(args, &store);
     if (id == 0)
         return 1;
     QString error;
-    if (!ReportWriter::write(store, id, html, pdf, &error)) {
+    ReportInput input;
+    if (!ReportGenerator::fromStore(store, id, &input, &error)
+        || !ChartOutput::writeReport(input, html, pdf, &error)) {
         Console::err(QStringLiteral("wirebench-cli: %1").arg(error));
         return 1;
     }
@@ -336,11 +345,6 @@ int reportCommand(const Args &args)
     if (!pdf.isEmpty())
         Console::out(QStringLiteral("Report written to %1").arg(QDir::toNativeSeparators(QFileInfo(pdf).absoluteFilePath())));
     return 0;
-#else
-    Console::err(QStringLiteral("wirebench-cli: report is not available in this build (built without the GUI "
-                                "library that draws its charts); use `show SESSION --json` instead"));
-    return 1;
-#endif
 }
 
 int importCommand(const Args &args)
@@ -423,7 +427,7 @@ QString StoreCommands::helpText()
 {
     return QStringLiteral(
         "Result store:\n"
-        "  wirebench-cli sessions [--limit N]                 list stored sessions, newest first\n"
+        "  wirebench-cli sessions [--limit N]                 the newest 50 stored sessions (--limit 0: all)\n"
         "  wirebench-cli show SESSION [--json [--samples]]    a session's runs and summary (JSON: docs/CLI.md schema)\n"
         "  wirebench-cli show SESSION --save-plan FILE        its plan as a plan file, for `run --plan FILE`\n"
         "  wirebench-cli report SESSION [--html FILE] [--pdf FILE]   the session report\n"

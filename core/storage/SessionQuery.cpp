@@ -107,11 +107,14 @@ void SessionQuery::require(const QString &clause, const QVariantList &binds)
     m_binds += binds;
 }
 
+QString SessionQuery::whereClause() const
+{
+    return m_where.isEmpty() ? QString() : QStringLiteral(" WHERE ") + m_where.join(QStringLiteral(" AND "));
+}
+
 QString SessionQuery::selectedIds() const
 {
-    QString sql = QStringLiteral("SELECT sessions.id FROM sessions");
-    if (!m_where.isEmpty())
-        sql += QStringLiteral(" WHERE ") + m_where.join(QStringLiteral(" AND "));
+    QString sql = QStringLiteral("SELECT sessions.id FROM sessions") + whereClause();
     sql += QStringLiteral(" ORDER BY sessions.started_at DESC, sessions.id DESC");
     if (m_limit > 0)
         sql += QStringLiteral(" LIMIT %1").arg(m_limit);
@@ -129,6 +132,20 @@ bool SessionQuery::run(QSqlDatabase &db, SessionInfoList *out, QString *error) c
         out->clear();
         return false;
     }
+    return true;
+}
+
+bool SessionQuery::count(QSqlDatabase &db, qint64 *n, QString *error) const
+{
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral("SELECT COUNT(*) FROM sessions") + whereClause());
+    for (const QVariant &b : m_binds)
+        q.addBindValue(b);
+    if (!q.exec() || !q.next()) {
+        *error = QStringLiteral("cannot count sessions (%1)").arg(StoreRows::sqlError(q));
+        return false;
+    }
+    *n = q.value(0).toLongLong();
     return true;
 }
 

@@ -19,10 +19,13 @@ public:
 
     /// Returns false with a one-line reason (what could not be read and SQLite's words) in *error.
     bool run(QSqlDatabase &db, SessionInfoList *out, QString *error) const;
+    /// How many sessions the filter selects, without its limit (for "50 of 100,000").
+    bool count(QSqlDatabase &db, qint64 *n, QString *error) const;
 
 private:
     void require(const QString &clause, const QVariantList &binds = {});
     void addTextFilter(const QString &text);
+    QString whereClause() const;
     QString selectedIds() const;
     bool readSessions(QSqlDatabase &db, SessionInfoList *out, QString *error) const;
     bool readHosts(QSqlDatabase &db, SessionInfoList *out, QString *error) const;

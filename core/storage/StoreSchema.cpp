@@ -83,6 +83,13 @@ const char *const kSchemaV2[] = {
     "CREATE INDEX sessions_by_start ON sessions(started_at)",
 };
 
+// Indexes that any schema version can have (an older Wirebench reads past them), so they need no new version:
+// made at the first open that lacks them. runs_by_start: a transfer's reference TCP stream is looked for among
+// the runs of the hour before it (ResultStore::runsBetween), which read every run of the store without it.
+const char *const kIndexes[] = {
+    "CREATE INDEX IF NOT EXISTS runs_by_start ON runs(started_at)",
+};
+
 bool execAll(QSqlDatabase &db, const char *const *statements, size_t count, QString *error)
 {
     for (size_t i = 0; i < count; ++i) {
@@ -170,7 +177,7 @@ bool StoreSchema::migrate(QSqlDatabase &d, int from, QString *error)
             return false;
         }
     }
-    return true;
+    return execAll(d, kIndexes, std::size(kIndexes), error);
 }
 
 int StoreSchema::fileVersion(const QString &path, QString *error)

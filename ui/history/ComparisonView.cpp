@@ -19,6 +19,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSet>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTreeWidget>
@@ -339,21 +340,30 @@ void ComparisonView::reload()
         collectSelection();
         return;
     }
-    const SessionInfoList sessions = m_store->sessions();
+    SessionFilter page;
+    page.limit = kTreePage;
+    SessionInfoList sessions = m_store->sessions(page);
+    // Sessions compared from History stay, however old.
+    QSet<qint64> listed;
+    for (const SessionInfo &info : sessions)
+        listed.insert(info.id);
+    QSet<qint64> wanted(m_added.begin(), m_added.end());
+    for (const ComparedRun &r : previous)
+        wanted.insert(r.sessionId);
+    for (qint64 id : std::as_const(wanted)) {
+        if (SessionInfo info; !listed.contains(id) && m_store->session(id, &info))
+            sessions.append(info);
+    }
     m_updatingTree = true;
-    for (const SessionInfo &info : sessions) {
-        auto *item = new QTreeWidgetItem(m_tree);
-        item->setText(0, QStringLiteral("%1 - %2").arg(historytext::sessionLabel(info), historytext::hostsText(info)));
-        item->setText(1, tr("%n run(s)", nullptr, info.runCount));
-        item->setToolTip(0, tr("%1; protocols %2; frame sizes %3; %4")
-                                .arg(historytext::hostsText(info), info.protocols.join(QStringLiteral(", ")),
-                                     historytext::framesText(info), sessionStateName(info.state)));
-        item->setData(0, kSessionRole, info.id);
-        item->setData(0, kRunRole, -1);
-        item->setData(0, Qt::UserRole + 4, historytext::sessionLabel(info));
-        item->setFlags(item->flags() | Qt::ItemIsUserCheckable | Qt::ItemIsAutoTristate);
-        item->setCheckState(0, Qt::Unchecked);
-        item->setChildIndicatorPolicy(QTreeWidgetItem::ShowIndicator);
+    for (const SessionInfo &info : std::as_const(sessions))
+        addSessionItem(info);
+    if (sessions.size() >= kTreePage) {
+        if (const qint64 total = m_store->sessionCount(); total > sessions.size()) {
+            auto *more = new QTreeWidgetItem(m_tree);
+            more->setText(0, tr("%1 older sessions: pick them in History and press Compare").arg(total - sessions.size()));
+            more->setData(0, kSessionRole, -1);
+            more->setFlags(Qt::NoItemFlags);
+        }
     }
     m_updatingTree = false;
     // Re-check what was selected and still exists.
@@ -374,6 +384,23 @@ void ComparisonView::reload()
         }
     }
     collectSelection();
+}
+
+QTreeWidgetItem *ComparisonView::addSessionItem(const SessionInfo &info)
+{
+    auto *item = new QTreeWidgetItem(m_tree);
+    item->setText(0, QStringLiteral("%1 - %2").arg(historytext::sessionLabel(info), historytext::hostsText(info)));
+    item->setText(1, tr("%n run(s)", nullptr, info.runCount));
+    item->setToolTip(0, tr("%1; protocols %2; frame sizes %3; %4")
+                            .arg(historytext::hostsText(info), info.protocols.join(QStringLiteral(", ")),
+                                 historytext::framesText(info), sessionStateName(info.state)));
+    item->setData(0, kSessionRole, info.id);
+    item->setData(0, kRunRole, -1);
+    item->setData(0, Qt::UserRole + 4, historytext::sessionLabel(info));
+    item->setFlags(item->flags() | Qt::ItemIsUserCheckable | Qt::ItemIsAutoTristate);
+    item->setCheckState(0, Qt::Unchecked);
+    item->setChildIndicatorPolicy(QTreeWidgetItem::ShowIndicator);
+    return item;
 }
 
 void ComparisonView::loadSessionChildren(QTreeWidgetItem *sessionItem)
@@ -427,6 +454,24 @@ void ComparisonView::onItemChanged(QTreeWidgetItem *item, int column)
 
 void ComparisonView::addSession(qint64 sessionId)
 {
+    bool listed = false;
+    for (int i = 0; i < m_tree->topLevelItemCount() && !listed; ++i)
+        listed = m_tree->topLevelItem(i)->data(0, kSessionRole).toLongLong() == sessionId;
+    if (SessionInfo info; !listed && m_store && m_store->session(sessionId, &info)) {
+        // Older than the tree's page: it joins the tree (and stays on reload).
+        m_added.append(sessionId);
+        const bool wasUpdating = m_updatingTree;
+        m_updatingTree = true;
+        addSessionItem(info);
+        // The line that counts the older sessions stays last.
+        for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
+            if (m_tree->topLevelItem(i)->data(0, kSessionRole).toLongLong() == -1) {
+                m_tree->addTopLevelItem(m_tree->takeTopLevelItem(i));
+                break;
+            }
+        }
+        m_updatingTree = wasUpdating;
+    }
     for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
         QTreeWidgetItem *item = m_tree->topLevelItem(i);
         if (item->data(0, kSessionRole).toLongLong() != sessionId)

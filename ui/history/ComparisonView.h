@@ -2,6 +2,7 @@
 
 #include "model/RunResult.h"
 #include "stats/Units.h"
+#include "storage/StoreTypes.h"
 
 #include <QHash>
 #include <QList>
@@ -114,6 +115,7 @@ signals:
 private:
     void buildUi();
     void loadSessionChildren(QTreeWidgetItem *sessionItem);
+    QTreeWidgetItem *addSessionItem(const SessionInfo &info);
     void onItemChanged(QTreeWidgetItem *item, int column);
     void collectSelection();
     void scheduleRebuild();
@@ -141,6 +143,9 @@ private:
     QStringList m_groupKeys;
     QStringList m_barKeys;
     QList<ComparedRun> m_selected;
+    /// The tree lists the newest sessions; older ones come when History hands them over (addSession).
+    static constexpr int kTreePage = 300;
+    QList<qint64> m_added;
     QHash<qint64, QList<ComparedRun>> m_loaded; ///< session id -> its runs (loaded on demand)
     QTimer m_rebuildTimer;
     RateUnit m_unit = RateUnit::MBps;

@@ -50,14 +50,20 @@ void HistoryPanel::buildUi()
     m_search->setObjectName(QStringLiteral("historySearchEdit"));
     m_search->setPlaceholderText(tr("Search hosts, OS, protocols, titles..."));
     m_search->setClearButtonEnabled(true);
-    connect(m_search, &QLineEdit::textChanged, this, [this] { m_searchTimer.start(); });
+    connect(m_search, &QLineEdit::textChanged, this, [this] {
+        m_pageLimit = kPage; // a new search starts from its newest page
+        m_searchTimer.start();
+    });
     m_stateCombo = new QComboBox(this);
     m_stateCombo->setObjectName(QStringLiteral("historyStateCombo"));
     m_stateCombo->addItem(tr("All states"), -1);
     for (SessionState s : {SessionState::Finished, SessionState::Running, SessionState::Cancelled,
                            SessionState::Interrupted})
         m_stateCombo->addItem(sessionStateName(s), int(s));
-    connect(m_stateCombo, &QComboBox::currentIndexChanged, this, &HistoryPanel::refresh);
+    connect(m_stateCombo, &QComboBox::currentIndexChanged, this, [this] {
+        m_pageLimit = kPage;
+        refresh();
+    });
     auto *refreshButton = new QPushButton(tr("Refresh"), this);
     refreshButton->setObjectName(QStringLiteral("historyRefreshButton"));
     connect(refreshButton, &QPushButton::clicked, this, &HistoryPanel::refresh);
@@ -88,6 +94,15 @@ void HistoryPanel::buildUi()
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("historyStatusLabel"));
     m_status->setWordWrap(true);
+    // A store grows by tens of thousands of sessions; the list reads a page of the newest at a time.
+    m_moreButton = new QPushButton(tr("Show %1 older").arg(kPage), this);
+    m_moreButton->setObjectName(QStringLiteral("historyMoreButton"));
+    m_moreButton->setToolTip(tr("List the next %1 older sessions that match the search").arg(kPage));
+    m_moreButton->setVisible(false);
+    connect(m_moreButton, &QPushButton::clicked, this, [this] {
+        m_pageLimit += kPage;
+        refresh();
+    });
 
     auto makeButton = [this](const QString &text, const QString &name) {
         auto *b = new QPushButton(text, this);
@@ -117,6 +132,7 @@ void HistoryPanel::buildUi()
     connect(m_deleteButton, &QPushButton::clicked, this, &HistoryPanel::askDelete);
     auto *buttonRow = new QHBoxLayout;
     buttonRow->addWidget(m_status, 1);
+    buttonRow->addWidget(m_moreButton);
     buttonRow->addWidget(m_compareButton);
     buttonRow->addWidget(m_reportButton);
     buttonRow->addWidget(m_exportButton);
@@ -200,8 +216,10 @@ void HistoryPanel::refresh()
     const int state = m_stateCombo->currentData().toInt();
     if (state >= 0)
         filter.states << SessionState(state);
+    filter.limit = m_pageLimit;
     QString error;
     m_sessions = m_store->sessions(filter, &error);
+    m_moreButton->setVisible(false);
     if (!error.isEmpty()) {
         m_status->setText(error);
         updateButtons();
@@ -236,6 +254,14 @@ void HistoryPanel::refresh()
             keepRow = row;
     }
     m_status->setText(tr("%n session(s)", nullptr, int(m_sessions.size())));
+    if (m_sessions.size() == m_pageLimit) {
+        // Counted only when the page is full: the count of a search reads the whole store.
+        const qint64 total = m_store->sessionCount(filter, &error);
+        if (total > m_sessions.size()) {
+            m_status->setText(tr("The newest %1 of %2 sessions").arg(m_sessions.size()).arg(total));
+            m_moreButton->setVisible(true);
+        }
+    }
     if (keepRow >= 0)
         m_table->selectRow(keepRow);
     updateButtons();

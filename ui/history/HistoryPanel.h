@@ -35,6 +35,8 @@ public:
     explicit HistoryPanel(ResultStore *store, QWidget *parent = nullptr);
 
     QTableWidget *sessionTable() const { return m_table; }
+    /// Lists the next page of older sessions (shown when the list holds a full page and the store has more).
+    QPushButton *moreButton() const { return m_moreButton; }
     QLineEdit *searchEdit() const { return m_search; }
     QComboBox *stateCombo() const { return m_stateCombo; }
     QComboBox *testCombo() const { return m_testCombo; }
@@ -85,6 +87,7 @@ private:
     QComboBox *m_stateCombo = nullptr;
     QTableWidget *m_table = nullptr;
     QLabel *m_status = nullptr;
+    QPushButton *m_moreButton = nullptr;
     QLabel *m_sessionLabel = nullptr;
     QPushButton *m_compareButton = nullptr;
     QPushButton *m_reportButton = nullptr;
@@ -97,6 +100,8 @@ private:
     ThroughputChart *m_throughput = nullptr;
     ComparisonChart *m_comparison = nullptr;
     QTimer m_searchTimer;
+    static constexpr int kPage = 200;
+    int m_pageLimit = kPage; ///< sessions listed: a page, and another for each "Show older"
     SessionInfoList m_sessions;
     qint64 m_openId = 0;
     RunResultList m_openRuns;

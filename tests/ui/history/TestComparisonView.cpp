@@ -50,6 +50,7 @@ private slots:
     void sessionsSideBySide();
     void overlayHoldsSelectedRuns();
     void coloursStablePerHost();
+    void listsTheNewestSessionsAndTakesOlderOnes();
 
 private:
     QTemporaryDir m_dir;
@@ -246,6 +247,37 @@ void TestComparisonView::coloursStablePerHost()
             != one.barsFor(QStringLiteral("win-fs"))->brush().color());
     // The overlay uses the host's colour too.
     QCOMPARE(other.overlayChart()->graph(0)->pen().color(), other.barsFor(QStringLiteral("linux-fs"))->brush().color());
+}
+
+// Last: it adds 310 sessions. The tree lists the newest 300 and counts the rest; an older
+// session handed over from History (addSession) joins it and stays on reload.
+void TestComparisonView::listsTheNewestSessionsAndTakesOlderOnes()
+{
+    const QDateTime t0(QDate(2025, 12, 1), QTime(9, 0), Qt::UTC);
+    qint64 oldest = 0; // of these: sessions start when beginSession runs, so the first one added
+    for (int i = 0; i < 310; ++i) {
+        const qint64 id = histtest::addSession(m_store, histtest::plan({histtest::linuxHost()}, {1500}, 1), t0);
+        QVERIFY(id > 0);
+        if (oldest == 0)
+            oldest = id;
+    }
+    ComparisonView view(&m_store);
+    QTreeWidget *tree = view.findChild<QTreeWidget *>(QStringLiteral("comparisonRunTree"));
+    QVERIFY(tree);
+    QCOMPARE(tree->topLevelItemCount(), 301);
+    QTreeWidgetItem *last = tree->topLevelItem(300);
+    QCOMPARE(last->text(0), QStringLiteral("12 older sessions: pick them in History and press Compare"));
+    QCOMPARE(last->flags(), Qt::NoItemFlags);
+
+    view.addSession(oldest);
+    QCOMPARE(tree->topLevelItemCount(), 302);
+    QCOMPARE(tree->topLevelItem(300)->data(0, Qt::UserRole + 1).toLongLong(), oldest);
+    QCOMPARE(tree->topLevelItem(301)->text(0), last->text(0));
+    QTRY_COMPARE(view.selectedRuns().size(), 2);
+    QCOMPARE(view.selectedRuns().first().sessionId, oldest);
+    view.reload();
+    QCOMPARE(tree->topLevelItemCount(), 302);
+    QCOMPARE(view.selectedRuns().size(), 2);
 }
 
 QTEST_MAIN(TestComparisonView)

@@ -8,6 +8,8 @@
 #include <qcustomplot.h>
 
 #include <QComboBox>
+#include <QLabel>
+#include <QPushButton>
 #include <QDir>
 #include <QTabWidget>
 #include <QLineEdit>
@@ -30,6 +32,7 @@ private slots:
     void openShowsTableGraphsAndChart();
     void deleteRemovesSession();
     void closedStoreShowsReason();
+    void listsAPageOfALargeStore();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -202,6 +205,39 @@ void TestHistoryPanel::closedStoreShowsReason()
     QVERIFY(status);
     QVERIFY2(status->text().startsWith(QStringLiteral("No result store")), qPrintable(status->text()));
     QVERIFY(!panel.openSession(1));
+}
+
+// A store of a team's months: the list reads the newest page, says how many there are, and lists older pages on
+// request; a search counts its own matches.
+void TestHistoryPanel::listsAPageOfALargeStore()
+{
+    const QDateTime t0(QDate(2026, 1, 5), QTime(8, 0), Qt::UTC);
+    qint64 newest = 0;
+    for (int i = 0; i < 230; ++i) {
+        const Host h = histtest::host(i % 2 ? QStringLiteral("odd-fs") : QStringLiteral("even-fs"),
+                                      QStringLiteral("127.0.0.3"), QStringLiteral("Linux"));
+        QVERIFY((newest = histtest::addSession(*m_store, histtest::plan({h}, {1500}, 1), t0)) > 0);
+    }
+    HistoryPanel panel(m_store.get());
+    auto *status = panel.findChild<QLabel *>(QStringLiteral("historyStatusLabel"));
+    QVERIFY(status);
+    QCOMPARE(panel.sessionTable()->rowCount(), 200);
+    QCOMPARE(status->text(), QStringLiteral("The newest 200 of 232 sessions"));
+    QVERIFY(panel.moreButton()->isVisibleTo(&panel));
+    QCOMPARE(panel.sessions().first().id, newest); // newest first (started when beginSession ran), as before
+    QTest::mouseClick(panel.moreButton(), Qt::LeftButton);
+    QCOMPARE(panel.sessionTable()->rowCount(), 232);
+    QCOMPARE(status->text(), QStringLiteral("232 session(s)"));
+    QVERIFY(!panel.moreButton()->isVisibleTo(&panel));
+
+    // A search starts again from its newest page: the 115 sessions with host odd-fs fit in one.
+    panel.searchEdit()->setText(QStringLiteral("odd"));
+    QTRY_COMPARE_WITH_TIMEOUT(panel.sessionTable()->rowCount(), 115, 5000);
+    QCOMPARE(status->text(), QStringLiteral("115 session(s)"));
+    QVERIFY(!panel.moreButton()->isVisibleTo(&panel));
+    panel.searchEdit()->setText(QStringLiteral("linux"));
+    QTRY_COMPARE_WITH_TIMEOUT(panel.sessionTable()->rowCount(), 200, 5000);
+    QCOMPARE(status->text(), QStringLiteral("The newest 200 of 232 sessions"));
 }
 
 QTEST_MAIN(TestHistoryPanel)

@@ -41,6 +41,7 @@ private slots:
     void report();
     void importRealIperf3();
     void badStoreFile();
+    void sessionsPage();
 
 private:
     Result cli(const QStringList &args);
@@ -283,6 +284,38 @@ void TestStoreCli::badStoreFile()
     QFile f(garbage);
     QVERIFY(f.open(QIODevice::ReadOnly));
     QCOMPARE(f.readAll(), QByteArray(4096, 'x')); // untouched
+}
+
+// `sessions` lists the newest 50 and says how many there are; --limit N and --limit 0 list more. Last: it adds
+// 53 sessions to the store the other cases read.
+void TestStoreCli::sessionsPage()
+{
+    qsizetype total = 0;
+    {
+        ResultStore store;
+        QString error;
+        QVERIFY2(store.open(m_storePath, &error), qPrintable(error));
+        const QDateTime t0(QDate(2026, 4, 1), QTime(9, 0), Qt::UTC);
+        for (int i = 0; i < 53; ++i)
+            QVERIFY(histtest::addSession(store, histtest::plan({histtest::linuxHost()}, {1500}, 1), t0) > 0);
+        total = store.sessions().size(); // the earlier cases' sessions and these 53
+    }
+    QVERIFY(total >= 55);
+    const QString countLine = QStringLiteral("The newest %1 of %2 sessions; --limit N shows more, --limit 0 all.");
+    const Result page = cli({QStringLiteral("sessions"), QStringLiteral("--store"), m_storePath});
+    QVERIFY2(page.exitCode == 0, qPrintable(page.err));
+    QStringList lines = page.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 1 + 50 + 1); // header, 50 sessions, the count
+    QCOMPARE(lines.last(), countLine.arg(50).arg(total));
+    QVERIFY(!lines.at(50).contains(QString::number(m_a).rightJustified(5) + QLatin1Char(' ')));
+    const Result all = cli({QStringLiteral("sessions"), QStringLiteral("--limit"), QStringLiteral("0"), QStringLiteral("--store"), m_storePath});
+    QVERIFY2(all.exitCode == 0, qPrintable(all.err));
+    lines = all.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 1 + total); // no count line when all are listed
+    QVERIFY(lines.last().trimmed().startsWith(QString::number(m_a) + QLatin1Char(' ')));
+    const Result ten = cli({QStringLiteral("sessions"), QStringLiteral("--limit"), QStringLiteral("10"), QStringLiteral("--store"), m_storePath});
+    QCOMPARE(ten.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts).last(),
+             countLine.arg(10).arg(total));
 }
 
 QTEST_MAIN(TestStoreCli)

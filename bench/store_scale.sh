@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The result store as it grows (issue 18): a store of N sessions of 20 runs each, made from one real session
+# (wirebench-cli against a loopback wirebenchd: tcp-send and tcp-recv x frames 1500 and 9000 x 5 repetitions)
+# copied in SQL, then `wirebench-cli sessions` (its first page), `sessions --limit 0` (all) and `show ID` timed
+# and their peak resident memory, at each size. `--version` is the floor (start-up alone).
+# Copies start 7 minutes apart (100,000 sessions: 1.3 years of a busy team).
+# Targets: sessions (a page) under 0.5 s and show under 0.2 s at 100,000 sessions, memory flat as it grows.
+#
+#   bench/store_scale.sh [BUILD_DIR]        SIZES="1000 10000 100000" REPEATS=3
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+build=${1:-$(dirname "$here")/build}
+CLI=$build/app/cli/wirebench-cli
+DAEMON=$build/app/daemon/wirebenchd
+SIZES=${SIZES:-"1000 10000 100000"}
+REPEATS=${REPEATS:-3}
+[ -x "$CLI" ] && [ -x "$DAEMON" ] || { echo "store_scale: build wirebench-cli and wirebenchd first ($build)" >&2; exit 2; }
+WORK=$(mktemp -d /tmp/wirebench-store-scale.XXXXXX)
+trap 'kill "${WBD_PID:-}" 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
+
+# shellcheck source=bench/wirebenchd.sh
+. "$here/wirebenchd.sh"
+start_wirebenchd "$WORK/wirebenchd.log" -- "$DAEMON"
+PORT=$WBD_PORT
+"$CLI" run --store "$WORK/seed.sqlite" --host "127.0.0.1:$PORT" --protocol tcp-send,tcp-recv --frame 1500,9000 \
+    --reps 5 --duration 0.3 >"$WORK/seed.log" 2>&1 || { echo "store_scale: the seed run failed" >&2; tail "$WORK/seed.log" >&2; exit 1; }
+
+echo "store_scale: one session of $(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select count(*) from runs').fetchone()[0])" "$WORK/seed.sqlite") runs from a real run, copied to each size; $REPEATS timings each (median)"
+printf "  %-9s %-9s %10s %-24s %9s %10s\n" sessions runs "store MB" command seconds "peak MiB"
+for n in $SIZES; do
+    cp "$WORK/seed.sqlite" "$WORK/store.sqlite"
+    python3 - "$WORK/store.sqlite" "$n" <<'PY'
+import sqlite3, sys, uuid
+db = sqlite3.connect(sys.argv[1]); want = int(sys.argv[2])
+cols = lambda t: [r[1] for r in db.execute(f"pragma table_info({t})") if r[1] != "id"]
+s_cols, h_cols, r_cols = cols("sessions"), cols("session_hosts"), cols("runs")
+def copy_once():
+    # Doubles the sessions (at most up to `want`): each copy one day earlier, with its hosts, runs and samples.
+    have = db.execute("select count(*) from sessions").fetchone()[0]
+    take = min(have, want - have)
+    src = [r[0] for r in db.execute("select id from sessions order by id limit ?", (take,))]
+    off = db.execute("select max(id) from sessions").fetchone()[0]
+    roff = db.execute("select max(id) from runs").fetchone()[0]
+    db.execute("create temp table if not exists pick(id integer primary key)"); db.execute("delete from pick")
+    db.executemany("insert into pick values (?)", [(i,) for i in src])
+    sc = ",".join(s_cols)
+    sel = ",".join({"uuid": "lower(hex(randomblob(16)))",
+                    "started_at": "strftime('%Y-%m-%dT%H:%M:%fZ', started_at, '-' || ((id + ?) * 7) || ' minutes')",
+                    "ended_at": "strftime('%Y-%m-%dT%H:%M:%fZ', ended_at, '-' || ((id + ?) * 7) || ' minutes')"}.get(c, c) for c in s_cols)
+    db.execute(f"insert into sessions(id,{sc}) select id + ?, {sel} from sessions where id in (select id from pick)", (off, off, off))
+    hc = ",".join(h_cols)
+    db.execute(f"insert into session_hosts({hc}) select {hc.replace('session_id', 'session_id + ?')} from session_hosts where session_id in (select id from pick)", (off,))
+    rc = ",".join(r_cols)
+    rsel = rc.replace("session_id", "session_id + ?").replace("started_at", "strftime('%Y-%m-%dT%H:%M:%fZ', started_at, '-' || ((session_id + ?) * 7) || ' minutes')")
+    db.execute(f"insert into runs(id,{rc}) select id + ?, {rsel} from runs where session_id in (select id from pick)", (roff, off, off))
+    db.execute("insert into samples select run_id + ?, end_seconds, interval_seconds, bytes from samples where run_id in (select id from runs where session_id in (select id from pick))", (roff,))
+    db.commit()
+while db.execute("select count(*) from sessions").fetchone()[0] < want:
+    copy_once()
+db.execute("vacuum")
+PY
+    runs=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select count(*) from runs').fetchone()[0])" "$WORK/store.sqlite")
+    mb=$(( $(stat -c %s "$WORK/store.sqlite") / 1000000 ))
+    mid=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select id from sessions order by id limit 1 offset ?', (int(sys.argv[2])//2,)).fetchone()[0])" "$WORK/store.sqlite" "$n")
+    for cmd in "--version" "sessions" "sessions --limit 0" "show $mid"; do
+        # shellcheck disable=SC2086
+        python3 - "$REPEATS" "$n" "$runs" "$mb" "$cmd" "$CLI" $cmd --store "$WORK/store.sqlite" <<'PY'
+import statistics, subprocess, sys, time, resource
+reps, n, runs, mb, label = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
+argv = sys.argv[6:]
+if label == "--version":
+    argv = [argv[0], "--version"]
+times, peaks = [], []
+for _ in range(reps):
+    t0 = time.monotonic()
+    p = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", "/dev/stderr"] + argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    times.append(time.monotonic() - t0)
+    if p.returncode != 0:
+        sys.exit(f"store_scale: {' '.join(argv)} failed: {p.stderr}")
+    peaks.append(int(p.stderr.strip().splitlines()[-1]) / 1024)
+print(f"  {n:<9} {runs:<9} {mb:>10} {label:<24} {statistics.median(times):9.3f} {statistics.median(peaks):10.1f}")
+PY
+    done
+done
