@@ -12,6 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$(dirname "$here")/build}
 CLI=$build/app/cli/wirebench-cli
 DAEMON=$build/app/daemon/wirebenchd
+HISTORY=$build/tests/ui/history/wirebench-history-bench # the window's side, when the GUI is built
 SIZES=${SIZES:-"1000 10000 100000"}
 REPEATS=${REPEATS:-3}
 [ -x "$CLI" ] && [ -x "$DAEMON" ] || { echo "store_scale: build wirebench-cli and wirebenchd first ($build)" >&2; exit 2; }
@@ -81,4 +82,7 @@ for _ in range(reps):
 print(f"  {n:<9} {runs:<9} {mb:>10} {label:<24} {statistics.median(times):9.3f} {statistics.median(peaks):10.1f}")
 PY
     done
+    if [ -x "$HISTORY" ]; then
+        "$HISTORY" "$WORK/store.sqlite" 127.0.0.1 no-such-host 2>/dev/null | sed 's/^/  /'
+    fi
 done

@@ -32,6 +32,17 @@ QString protocolIs()
         .arg(planArray("protocols"), planValues("protocols"));
 }
 
+// The sessions already read, by id: their hosts and runs are read without the filter running again (a search
+// that reads the whole store would otherwise read it three times).
+QString idList(const SessionInfoList &sessions)
+{
+    QStringList ids;
+    ids.reserve(sessions.size());
+    for (const SessionInfo &s : sessions)
+        ids << QString::number(s.id);
+    return ids.join(QLatin1Char(','));
+}
+
 } // namespace
 
 SessionQuery SessionQuery::withId(qint64 sessionId)
@@ -190,9 +201,7 @@ bool SessionQuery::readHosts(QSqlDatabase &db, SessionInfoList *out, QString *er
     QSqlQuery h(db);
     h.prepare(QStringLiteral("SELECT session_id, %1 FROM session_hosts WHERE session_id IN (%2)"
                              " ORDER BY session_id, position")
-                  .arg(StoreRows::hostColumns(), selectedIds()));
-    for (const QVariant &b : m_binds)
-        h.addBindValue(b);
+                  .arg(StoreRows::hostColumns(), idList(*out)));
     if (!h.exec()) {
         *error = QStringLiteral("cannot list hosts (%1)").arg(StoreRows::sqlError(h));
         return false;
@@ -215,9 +224,7 @@ bool SessionQuery::readRunCounts(QSqlDatabase &db, SessionInfoList *out, QString
     r.prepare(QStringLiteral("SELECT session_id, protocol, frame_size, COUNT(*), SUM(status = 'ok'),"
                              " SUM(status IN ('ok', 'failed')) FROM runs WHERE session_id IN (%1)"
                              " GROUP BY session_id, protocol, frame_size ORDER BY MIN(id)")
-                  .arg(selectedIds()));
-    for (const QVariant &b : m_binds)
-        r.addBindValue(b);
+                  .arg(idList(*out)));
     if (!r.exec()) {
         *error = QStringLiteral("cannot count runs (%1)").arg(StoreRows::sqlError(r));
         return false;
