@@ -4,6 +4,7 @@
 #include "ReferenceStreamBox.h"
 #include "RepeatOptionsBox.h"
 #include "model/Frame.h"
+#include "model/Streams.h"
 #include "protocols/DriverRegistry.h"
 #include "protocols/ProtocolSets.h"
 #include "protocols/transfer/TransferSettings.h"
@@ -146,6 +147,13 @@ QFormLayout *PlanEditorPanel::buildRunForm()
     m_duration->setSingleStep(1);
     m_duration->setSuffix(tr(" s"));
     m_duration->setValue(10);
+    m_streams = new QSpinBox(this);
+    m_streams->setObjectName(QStringLiteral("streamsSpin"));
+    m_streams->setRange(1, Streams::kMax);
+    m_streams->setValue(1);
+    m_streams->setToolTip(tr("Parallel TCP connections of one tcp-send, tcp-recv or iperf3 test (iperf3 -P): the figure is "
+                             "their sum over the time common to all. One stream may not fill a long or fast path, "
+                             "or a link that limits each flow; several can. File transfers ignore it"));
 
     m_messagePreset = new QComboBox(this);
     m_messagePreset->setObjectName(QStringLiteral("messagePresetCombo"));
@@ -208,11 +216,13 @@ QFormLayout *PlanEditorPanel::buildRunForm()
     m_sampleInterval->setValue(100);
     connect(m_repetitions, &QSpinBox::valueChanged, this, &PlanEditorPanel::onChanged);
     connect(m_duration, &QDoubleSpinBox::valueChanged, this, &PlanEditorPanel::onChanged);
+    connect(m_streams, &QSpinBox::valueChanged, this, &PlanEditorPanel::onChanged);
     connect(m_sampleInterval, &QSpinBox::valueChanged, this, &PlanEditorPanel::onChanged);
 
     auto *form = new QFormLayout;
     form->addRow(tr("Repetitions:"), m_repetitions);
     form->addRow(tr("Duration of a run:"), m_duration);
+    form->addRow(tr("Parallel streams:"), m_streams);
     form->addRow(tr("Message size:"), messageRow);
     form->addRow(tr("Socket buffers:"), bufferRow);
     form->addRow(tr("Sample interval:"), m_sampleInterval);
@@ -285,6 +295,7 @@ TestPlan PlanEditorPanel::plan() const
     }
     plan.repetitions = m_repetitions->value();
     plan.params.durationMs = int(std::lround(m_duration->value() * 1000));
+    plan.params.streams = m_streams->value();
     plan.params.messageSize = m_messageSize->value();
     const int mode = m_bufferMode->currentIndex();
     plan.params.sendBufferBytes = mode == 0 ? 0 : m_bufferSize->value() * 1024;
@@ -331,6 +342,7 @@ void PlanEditorPanel::setPlan(const TestPlan &plan)
     m_customFrames->setText(custom.join(QStringLiteral(", ")));
     m_repetitions->setValue(plan.repetitions);
     m_duration->setValue(plan.params.durationMs / 1000.0);
+    m_streams->setValue(std::clamp(plan.params.streams, 1, Streams::kMax));
     m_messageSize->setValue(plan.params.messageSize);
     syncMessagePreset();
     const int send = plan.params.sendBufferBytes;
@@ -418,6 +430,8 @@ void PlanEditorPanel::onChanged()
         summary += tr("; timed tests: at most about %1 s per host (warm-up included), message %2")
                        .arg(seconds, 0, 'f', 0)
                        .arg(Units::formatBytes(p.params.messageSize));
+    if (timed > 0 && p.params.streams > 1)
+        summary += tr(", %1 each").arg(Streams::label(p.params.streams));
     if (transfers > 0)
         summary += tr("; file transfers: %1 x %2 per host").arg(transfers * p.repetitions).arg(
             Units::formatBytes(p.params.fileSizeBytes));

@@ -75,6 +75,7 @@ private:
     QLineEdit *m_customFrames = nullptr;
     QSpinBox *m_repetitions = nullptr;
     QDoubleSpinBox *m_duration = nullptr;
+    QSpinBox *m_streams = nullptr;
     QComboBox *m_messagePreset = nullptr;
     QSpinBox *m_messageSize = nullptr;
     QComboBox *m_bufferMode = nullptr;

@@ -2,6 +2,7 @@
 
 #include "TableCell.h"
 #include "model/Frame.h"
+#include "model/Streams.h"
 
 #include <QHeaderView>
 #include <QStyle>
@@ -70,7 +71,11 @@ void ResultsTable::addResult(const RunResult &result)
     set(Index, QString::number(spec.index + 1), true);
     set(HostName, spec.host.displayName());
     set(Os, spec.host.osLabel.isEmpty() ? result.serverOs : spec.host.osLabel)->setToolTip(result.serverOs);
-    QTableWidgetItem *protocol = set(Protocol, spec.protocol);
+    // How many streams a run used is part of what it measured: "tcp-send (4 streams)".
+    const int streams = Streams::of(result);
+    QTableWidgetItem *protocol = set(Protocol, streams > 1 ? tr("%1 (%2)").arg(spec.protocol, Streams::label(streams)) : spec.protocol);
+    if (streams > 1)
+        protocol->setToolTip(tr("%1 at once; the figure is their sum over the time common to all").arg(Streams::label(streams)));
     if (const int connections = result.extra.value(QStringLiteral("smb_write_connections")).toInt(); connections > 1)
         protocol->setToolTip(tr("Written over %1 connections at once, each with one write in flight (smb.write_connections)")
                                  .arg(connections));

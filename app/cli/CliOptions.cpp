@@ -30,7 +30,7 @@ QString usageLines()
         "                    [--unit MBps|MiBps|Mbps] [--stop-on-error] [--interleave] [--warmup SECONDS]\n"
         "                    [--stable PERCENT [--min-reps N]] [--file-size SIZE] [--set KEY=VALUE ...]\n"
         "                    [--save-plan FILE] [--skip-check | --strict-check] [--reference-streams]\n"
-        "                    [--reference-duration SECONDS]\n"
+        "                    [--reference-duration SECONDS] [--streams N]\n"
         "  wirebench-cli run --plan FILE [any option above overrides that part of the plan, e.g. --reps 1]\n"
         "  wirebench-cli protocols        list the protocols this build offers and the --set keys they read\n"
         "  wirebench-cli --version | --help\n"
@@ -153,6 +153,7 @@ constexpr OptionText kOptionTexts[] = {
     {"frame", "LIST", "Comma-separated frame sizes (MTU) in bytes; MSS = frame - 40. Default 1500."},
     {"reps", "N", "Repetitions of each test; default 5."},
     {"duration", "SECONDS", "Length of one run in seconds; default 10."},
+    {"streams", "N", "Parallel TCP streams of tcp-send, tcp-recv and the iperf3 tests, 1 to 128; default 1."},
     {"message-size", "BYTES", "Bytes per send() call (netperf -m); default 128K."},
     {"send-buffer", "BYTES", "SO_SNDBUF in bytes; default: the system's."},
     {"recv-buffer", "BYTES", "SO_RCVBUF in bytes; default: the system's."},
@@ -214,6 +215,7 @@ struct Parser
     QCommandLineOption frame = option("frame");
     QCommandLineOption reps = option("reps");
     QCommandLineOption duration = option("duration");
+    QCommandLineOption streams = option("streams");
     QCommandLineOption messageSize = option("message-size");
     QCommandLineOption sendBuffer = option("send-buffer");
     QCommandLineOption recvBuffer = option("recv-buffer");
@@ -248,7 +250,7 @@ struct Parser
     Parser()
     {
         p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-        p.addOptions({host, protocol, frame, reps, duration, messageSize, sendBuffer, recvBuffer, server, key, keyFile,
+        p.addOptions({host, protocol, frame, reps, duration, streams, messageSize, sendBuffer, recvBuffer, server, key, keyFile,
                       json, jsonSamples, csv, chart, chartSize, unit, interval, stopOnError, interleave, referenceStreams, referenceDuration, warmup, stable, minReps, fileSize, set, store, noStore,
                       plan, savePlan, skipCheck, strictCheck, help, version});
         p.addPositionalArgument(QStringLiteral("command"), QStringLiteral("run | protocols"));
@@ -454,11 +456,11 @@ bool RunParse::frames()
     return planOptions().frames(why);
 }
 
-// --reps, --duration, --interval and the flags --stop-on-error and --interleave.
+// --reps, --duration, --streams, --interval and the flags --stop-on-error and --interleave.
 bool RunParse::timing()
 {
     TestPlan &plan = o.plan;
-    if (!planOptions().repetitions(why) || !planOptions().duration(why) || !sizes())
+    if (!planOptions().repetitions(why) || !planOptions().duration(why) || !planOptions().streams(why) || !sizes())
         return false;
     if (isSet(parser.interval)) {
         bool ok = false;

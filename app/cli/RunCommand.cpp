@@ -7,6 +7,7 @@
 #include "StoreCommands.h"
 #include "analysis/Bottleneck.h"
 #include "model/Frame.h"
+#include "model/Streams.h"
 #include "engine/Preflight.h"
 #include "formats/CsvExport.h"
 #include "formats/JsonExport.h"
@@ -202,6 +203,8 @@ QString RunCommand::runLine(const RunResult &r) const
                                  r.extra.value(QStringLiteral("smb_read_connections")).toInt());
     if (connections > 1)
         mss += QStringLiteral(" over %1 connections").arg(connections);
+    if (const int streams = Streams::of(r); streams > 1)
+        mss += QStringLiteral(", %1").arg(Streams::label(streams));
     // A reference stream is one run, not a repetition of the comparison.
     const QString rep = TestPlan::isReference(r.spec)
                             ? QStringLiteral("reference")

@@ -26,12 +26,14 @@ GuiCommandLine::GuiCommandLine()
     const QCommandLineOption reps(QStringLiteral("reps"), QStringLiteral("Repetitions of the plan."), QStringLiteral("N"));
     const QCommandLineOption duration(QStringLiteral("duration"), QStringLiteral("Seconds per run."),
                                       QStringLiteral("SECONDS"));
+    const QCommandLineOption streams(QStringLiteral("streams"), QStringLiteral("Parallel TCP streams (1 to 128)."),
+                                     QStringLiteral("N"));
     const QCommandLineOption protocols(QStringLiteral("protocol"), QStringLiteral("Protocol ids, comma separated."),
                                        QStringLiteral("LIST"));
     const QCommandLineOption frames(QStringLiteral("frame"), QStringLiteral("Frame sizes in bytes, comma separated."),
                                     QStringLiteral("LIST"));
-    parser.addOptions({start, quitWhenDone, screenshot, doneFile, linger, settings, store, reps, duration, protocols,
-                       frames});
+    parser.addOptions({start, quitWhenDone, screenshot, doneFile, linger, settings, store, reps, duration, streams,
+                       protocols, frames});
 }
 
 bool GuiCommandLine::applyPlanOptions(TestPlan *plan, QString *why) const

@@ -3,6 +3,7 @@
 #include "Ceiling.h"
 #include "LossPlace.h"
 #include "model/Frame.h"
+#include "model/Streams.h"
 
 #include <QHash>
 
@@ -37,7 +38,7 @@ double Evidence::bufferLimitBytesPerSecond() const
 {
     if (!(socketBufferBytes > 0) || !(rttUs > 0))
         return 0;
-    return socketBufferBytes / (rttUs / 1e6);
+    return std::max(1, streams) * socketBufferBytes / (rttUs / 1e6); // each stream has a window of its own
 }
 
 double Evidence::retransmitPercent() const
@@ -142,10 +143,11 @@ QList<Cause> causes(const Evidence &e, const AnalysisThresholds &t)
     }
     const double bufferLimit = e.bufferLimitBytesPerSecond();
     if (sitsAt(e, bufferLimit, t) && (ceiling <= 0 || bufferLimit < ceiling)) {
-        const QString what = QStringLiteral("%1%2 at %3 RTT allows %4")
+        const QString perStream = e.streams > 1 ? QStringLiteral(" per stream x %1").arg(Streams::label(e.streams)) : QString();
+        const QString what = QStringLiteral("%1%2%3 at %4 RTT allows %5")
                                  .arg(Ceiling::formatBuffer(e.socketBufferBytes),
                                       e.socketBufferFromSystem ? QStringLiteral(" (the system's maximum)") : QString(),
-                                      Ceiling::formatRtt(e.rttUs), Ceiling::formatMBps(bufferLimit));
+                                      perStream, Ceiling::formatRtt(e.rttUs), Ceiling::formatMBps(bufferLimit));
         list.append({QStringLiteral("limited by the socket buffer: %1").arg(what),
                      QStringLiteral("a socket buffer too small for the round-trip time: %1, and the result sits at "
                                     "that limit")
@@ -356,6 +358,7 @@ Evidence Bottleneck::evidenceFrom(const RunResultList &results)
     e.socketBufferBytes = num("socket_buffer_bytes", 0);
     e.socketBufferFromSystem = x.value(QStringLiteral("socket_buffer_source")).toString() == QLatin1String("system");
     e.rttUs = num("rtt_us", 0);
+    e.streams = Streams::of(*last);
     e.localDiskBytesPerSecond = num("disk_MBps", 0) * 1e6;
     e.localDiskOp = x.value(QStringLiteral("disk_op"), e.localDiskOp).toString();
     e.remoteDiskBytesPerSecond = num("remote_disk_MBps", 0) * 1e6;

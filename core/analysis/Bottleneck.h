@@ -40,6 +40,7 @@ struct Evidence
     double udpTargetMbps = -1;         ///< a UDP test's target payload rate (iperf3 -b), 10^6 bit/s; -1 = TCP
     bool timestamps = true;            ///< TCP timestamp option in use (12 bytes per segment)
     double socketBufferBytes = 0;      ///< the smaller socket buffer of the connection; 0 = unknown
+    int streams = 1;                   ///< parallel connections of the test, each with its own socket buffer
     bool socketBufferFromSystem = false; ///< the kernel's autotuning maximum, not the plan's setting
     double rttUs = 0;                  ///< smoothed RTT (TCP_INFO), microseconds; 0 = unknown
     double localDiskBytesPerSecond = 0;  ///< what the local disk managed; 0 = not involved or unknown

@@ -1,6 +1,7 @@
 #include "PlanOptions.h"
 
 #include "model/Frame.h"
+#include "model/Streams.h"
 #include "protocols/DriverRegistry.h"
 
 #include <QCommandLineParser>
@@ -102,6 +103,17 @@ bool PlanOptions::duration(QString *why) const
     return true;
 }
 
+bool PlanOptions::streams(QString *why) const
+{
+    if (!m_parser.isSet(QStringLiteral("streams")))
+        return true;
+    bool ok = false;
+    m_plan->params.streams = m_parser.value(QStringLiteral("streams")).toInt(&ok);
+    if (!ok || m_plan->params.streams < 1 || m_plan->params.streams > Streams::kMax)
+        return fail(why, QStringLiteral("--streams must be a whole number from 1 to %1").arg(Streams::kMax));
+    return true;
+}
+
 bool PlanOptions::secondsToMs(const QString &text, double minSeconds, double maxSeconds, int *ms)
 {
     bool ok = false;
@@ -114,7 +126,7 @@ bool PlanOptions::secondsToMs(const QString &text, double minSeconds, double max
 
 bool PlanOptions::apply(QString *why) const
 {
-    return protocols(why) && frames(why) && repetitions(why) && duration(why);
+    return protocols(why) && frames(why) && repetitions(why) && duration(why) && streams(why);
 }
 
 } // namespace wb

@@ -10,7 +10,7 @@
 #include "net/TcpInfo.h"
 #include "net/WakeUp.h"
 #include "platform/Platform.h"
-#include "stats/ReceiveWindow.h"
+#include "stats/StreamsWindow.h"
 #include "wire/PrintableText.h"
 #include "wire/Text.h"
 #include "wire/wirebenchd/Auth.h"
@@ -112,6 +112,8 @@ public:
     int activeTests = 0;
     std::deque<std::uint64_t> waiting;
     std::uint64_t nextTicket = 1;
+    // Data connections of running tests: --max-connections counts them with the control connections.
+    std::atomic_int dataConnections{0};
     bool running = false;
     std::uint16_t boundPort = 0;
 };
@@ -210,14 +212,15 @@ void WirebenchdServer::Private::acceptLoop()
         if (!client.valid())
             continue; // EAGAIN, ECONNABORTED, EMFILE: try again on the next wake-up
         std::lock_guard lk(connMutex);
-        if (int(connections.size()) >= std::max(1, cfg.maxConnections)) {
+        const int inUse = int(connections.size()) + dataConnections.load();
+        if (inUse >= std::max(1, cfg.maxConnections)) {
             // A flood: no thread, no waiting. One non-blocking write of "busy" and close.
             setNonBlocking(client.get(), true);
             const std::string frame = control::encode(control::busyMessage(
                 Arg("wirebenchd is busy handling %1 connections, its limit (--max-connections): try again later")
-                    .arg(connections.size())));
+                    .arg(inUse)));
             [[maybe_unused]] ssize_t w = platform::Platform::socketCalls().send(client.get(), frame.data(), size_t(frame.size()), MSG_DONTWAIT);
-            log(Arg("%1: refused, %2 connections already (the limit)").arg(endpointText(peer)).arg(connections.size()));
+            log(Arg("%1: refused, %2 connections already (the limit)").arg(endpointText(peer)).arg(inUse));
             continue;
         }
         auto done = std::make_shared<std::atomic_bool>(false);
@@ -331,7 +334,8 @@ public:
         setIntOption(m_client.get(), IPPROTO_TCP, TCP_NODELAY, 1); // small messages: no Nagle delay
         if (!handshake() || !readRequest() || !openData())
             return;
-        setIoTimeouts(m_data.get(), 100);
+        for (const Fd &fd : m_data)
+            setIoTimeouts(fd.get(), 100);
         m_dropsBefore = readDrops(m_interface); // what this end drops during the test goes with the result
         m_cpu0 = threadCpuSeconds();
         m_start = nowNs();
@@ -345,6 +349,18 @@ public:
 
 private:
     // The test slot this connection holds, given back when the test is over (or on any early return).
+    struct DataReservation
+    {
+        Private *d;
+        int count = 0;
+        void release()
+        {
+            d->dataConnections -= count;
+            count = 0;
+        }
+        ~DataReservation() { release(); }
+    };
+
     struct SlotGuard
     {
         Private *d;
@@ -416,6 +432,7 @@ private:
         control::Hello self = control::Hello::local(Arg("wirebenchd " WIREBENCH_VERSION));
         self.nonce = auth::randomBytes(auth::kNonceBytes);
         self.auth = wire::trimmed(cfg.key).empty() ? auth::kAuthNone : auth::kAuthHmac;
+        self.maxStreams = control::kMaxStreams;
         {
             sockaddr_storage local{};
             socklen_t llen = sizeof(local);
@@ -477,7 +494,29 @@ private:
                                                        .arg(m_req.messageSize)
                                                        .arg(cfg.maxMessageSize));
         }
-        return true;
+        return reserveDataConnections();
+    }
+
+    /// --max-connections counts a test's data connections with the control connections: they are reserved
+    /// before the first is opened, and given back when the session ends.
+    bool reserveDataConnections()
+    {
+        const int limit = std::max(1, d->cfg.maxConnections);
+        int inUse = 0;
+        {
+            std::lock_guard lk(d->connMutex);
+            inUse = int(d->connections.size()) + d->dataConnections.load();
+            if (inUse + m_req.streams <= limit) {
+                d->dataConnections += m_req.streams;
+                m_dataReserved.count = m_req.streams;
+                return true;
+            }
+        }
+        return refuse(Arg("limit"), Arg("refused %1 data connections: this wirebenchd handles at most %2 connections at once "
+                                        "(--max-connections), with %3 in use")
+                                        .arg(m_req.streams)
+                                        .arg(limit)
+                                        .arg(inUse));
     }
 
     /// The data connection: a fresh listening socket on the address the client reached us at. Options set
@@ -505,7 +544,7 @@ private:
             return refuse(Arg("socket"), Arg("cannot set the send buffer to %1 bytes: %2").arg(m_req.sendBuffer).arg(m_err));
         if (m_req.recvBuffer > 0 && !setIntOption(dataListen.get(), SOL_SOCKET, SO_RCVBUF, m_req.recvBuffer, &m_err))
             return refuse(Arg("socket"), Arg("cannot set the receive buffer to %1 bytes: %2").arg(m_req.recvBuffer).arg(m_err));
-        if (bindSocket(dataListen.get(), reinterpret_cast<sockaddr *>(&local), llen) != 0 || listenSocket(dataListen.get(), 1) != 0)
+        if (bindSocket(dataListen.get(), reinterpret_cast<sockaddr *>(&local), llen) != 0 || listenSocket(dataListen.get(), m_req.streams) != 0)
             return refuse(Arg("socket"), Arg("cannot open a data port: %1").arg(errnoText(errno)));
         sockaddr_storage dataLocal{};
         socklen_t dlen = sizeof(dataLocal);
@@ -519,16 +558,22 @@ private:
         return acceptData(dataListen);
     }
 
-    /// Waits for the client's data connection (a stranger's is closed), watching the control connection.
+    /// Waits for the client's data connections (a stranger's is closed), watching the control connection.
     bool acceptData(const Fd &dataListen)
     {
         const int idleMs = d->cfg.idleTimeoutMs;
         const std::int64_t acceptDeadline = nowNs() + std::int64_t(idleMs) * kMsNs;
-        while (!m_data.valid()) {
+        while (int(m_data.size()) < m_req.streams) {
             if (stopping())
                 return false;
-            if (nowNs() >= acceptDeadline)
+            if (nowNs() >= acceptDeadline && m_req.streams == 1)
                 return refuse(Arg("timeout"), Arg("dropped: no data connection within %1 ms").arg(idleMs));
+            if (nowNs() >= acceptDeadline) {
+                return refuse(Arg("timeout"), Arg("dropped: %1 of %2 data connections within %3 ms")
+                                                  .arg(m_data.size())
+                                                  .arg(m_req.streams)
+                                                  .arg(idleMs));
+            }
             PollFd fds[2] = {{dataListen.get(), POLLIN, 0}, {m_client.get(), POLLIN, 0}};
             if (pollSockets(fds, 2, 100) <= 0)
                 continue;
@@ -546,7 +591,7 @@ private:
                 socklen_t dplen = sizeof(dpeer);
                 Fd candidate(platform::Platform::socketCalls().accept(dataListen.get(), reinterpret_cast<sockaddr *>(&dpeer), &dplen, false));
                 if (candidate.valid() && sameHost(dpeer, m_peer))
-                    m_data = std::move(candidate); // a stranger's connection is closed by ~Fd
+                    m_data.push_back(std::move(candidate)); // a stranger's connection is closed by ~Fd
             }
         }
         return true;
@@ -566,28 +611,43 @@ private:
             m_problem = Arg("unexpected \"%1\" message mid-test").arg(control::quotedType(m_msg));
     }
 
-    /// tcp-send: we receive. The figure is our count from first byte to last byte; progress goes out every interval.
+    /// tcp-send: we receive on every data connection. The figure is our count from first byte to last byte (over
+    /// several streams: their sum over the window common to all, StreamsWindow); progress goes out every interval.
     void receive()
     {
         const int idleMs = d->cfg.idleTimeoutMs;
         const std::int64_t intervalNs = std::int64_t(m_req.sampleIntervalMs) * kMsNs;
-        BulkReceiver receiver(std::max(m_req.messageSize, kMinDataBuffer), BulkReceiver::Wake::LowWater, m_req.recvBuffer);
-        ReceiveWindow window(std::int64_t(m_req.warmupMs) * kMsNs);
+        const std::size_t streams = m_data.size();
+        // One stream wakes per chunk (SO_RCVLOWAT); several take every arrival, so that each is timed as it comes.
+        const BulkReceiver::Wake wake = streams == 1 ? BulkReceiver::Wake::LowWater : BulkReceiver::Wake::EveryArrival;
+        std::vector<BulkReceiver> receivers(streams, BulkReceiver(std::max(m_req.messageSize, kMinDataBuffer), wake, m_req.recvBuffer));
+        StreamsWindow window(int(streams), std::int64_t(m_req.warmupMs) * kMsNs);
+        std::vector<PollFd> fds(streams);
+        for (std::size_t i = 0; i < streams; ++i)
+            fds[i] = {m_data[i].get(), POLLIN, 0};
+        std::size_t open = streams;
         std::int64_t nextProgress = m_start + intervalNs;
         const std::int64_t giveUp = m_start + (std::int64_t(m_req.durationMs) + m_req.warmupMs + 30000) * kMsNs;
-        for (;;) {
-            std::int64_t now = 0;
-            const ssize_t n = receiver.receiveSome(m_data.get(), 0, &now);
-            if (n > 0) {
-                window.add(n, now);
-            } else if (n == 0) {
-                break; // the client is done
-            } else if ((errno == EAGAIN || errno == EWOULDBLOCK)
-                       && now - (window.lastNs() >= 0 ? window.lastNs() : m_start) > std::int64_t(idleMs) * kMsNs) {
-                m_problem = Arg("no data from the client for %1 s").arg(idleMs / 1000.0);
+        while (open > 0 && m_problem.empty()) {
+            const int ready = pollSockets(fds.data(), streams, 100);
+            std::int64_t now = nowNs();
+            for (std::size_t i = 0; ready > 0 && i < streams && m_problem.empty(); ++i) {
+                if (fds[i].fd < 0 || fds[i].revents == 0)
+                    continue;
+                const ssize_t n = receivers[i].receiveSome(fds[i].fd, MSG_DONTWAIT, &now);
+                if (n > 0) {
+                    window.add(int(i), n, now);
+                } else if (n == 0) {
+                    fds[i].fd = -1; // this stream is done
+                    --open;
+                } else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+                    m_problem = Arg("data connection failed: %1").arg(errnoText(errno));
+                }
+            }
+            if (!m_problem.empty() || open == 0)
                 break;
-            } else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-                m_problem = Arg("data connection failed: %1").arg(errnoText(errno));
+            if (now - (window.lastNs() >= 0 ? window.lastNs() : m_start) > std::int64_t(idleMs) * kMsNs) {
+                m_problem = Arg("no data from the client for %1 s").arg(idleMs / 1000.0);
                 break;
             }
             if (now >= nextProgress) {
@@ -600,97 +660,102 @@ private:
                     break;
                 }
                 pollControl();
-                if (!m_problem.empty())
-                    break;
             }
-            if (stopping()) {
+            if (stopping())
                 m_problem = Arg("wirebenchd is shutting down");
-                break;
-            }
-            if (now > giveUp) {
+            else if (now > giveUp)
                 m_problem = Arg("client kept sending 30 s past the test's duration");
-                break;
-            }
         }
         takeTcpInfo();
         m_result.bytes = window.measuredBytes();
         m_result.seconds = window.measuredSeconds();
         m_result.warmupMs = m_req.warmupMs;
         m_result.totalBytes = window.totalBytes();
+        if (streams > 1)
+            m_result.streamBytes = window.streamBytes();
     }
 
-    /// tcp-recv: we send for the requested duration, then half-close; the client counts.
+    /// tcp-recv: we send on every data connection for the requested duration, then half-close; the client counts.
     void send()
     {
-        BulkSender sender(BulkSender::pattern(m_req.messageSize, 'a', 26));
+        const std::size_t streams = m_data.size();
+        std::vector<BulkSender> senders(streams, BulkSender(BulkSender::pattern(m_req.messageSize, 'a', 26)));
+        std::vector<PollFd> fds(streams);
+        for (std::size_t i = 0; i < streams; ++i)
+            fds[i] = {m_data[i].get(), POLLOUT, 0};
+        std::int64_t sent = 0; // all streams together
         const std::int64_t end = m_start + (std::int64_t(m_req.durationMs) + m_req.warmupMs) * kMsNs; // the client leaves the warm-up out
         std::int64_t nextCheck = m_start + 20 * kMsNs;
-        // --max-rate: never ahead of rate x elapsed time, in chunks of at most 10 ms worth of data.
+        // --max-rate: the streams together never ahead of rate x elapsed time, in chunks of at most 10 ms worth.
         const Pacer pacer(d->cfg.maxRateBytesPerSec, m_start);
-        for (;;) {
-            const std::int64_t now = nowNs();
+        std::size_t first = 0; // who sends first this round: in turn, so that a pace shares the rate fairly
+        while (m_problem.empty() && !m_clientStopped) {
+            std::int64_t now = nowNs();
             if (now >= end)
                 break;
-            if (pacer.ahead(sender.sent(), now)) {
-                std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<std::int64_t>(pacer.dueNs(sender.sent()) - now, 10 * kMsNs)));
-                if (nowNs() >= nextCheck) {
-                    nextCheck = nowNs() + 20 * kMsNs;
-                    pollControl();
-                    if (stopping())
-                        m_problem = Arg("wirebenchd is shutting down");
-                    if (m_clientStopped || !m_problem.empty())
+            if (pacer.ahead(sent, now)) {
+                std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<std::int64_t>(pacer.dueNs(sent) - now, 10 * kMsNs)));
+            } else if (pollSockets(fds.data(), streams, 10) > 0) {
+                for (std::size_t k = 0; k < streams && !pacer.ahead(sent, now); ++k) {
+                    const std::size_t i = (first + k) % streams;
+                    if (fds[i].revents == 0)
+                        continue;
+                    const ssize_t n = senders[i].sendSome(fds[i].fd, MSG_DONTWAIT, pacer.chunk(BulkSender::kWhole));
+                    if (n > 0) {
+                        sent += n;
+                    } else if (errno == EPIPE || errno == ECONNRESET) {
+                        m_clientStopped = true; // the client closed a data connection: a stop
                         break;
+                    } else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+                        m_problem = Arg("data connection failed: %1").arg(errnoText(errno));
+                        break;
+                    }
+                    now = nowNs();
                 }
-                continue;
+                first = (first + 1) % streams;
             }
-            const ssize_t n = sender.sendSome(m_data.get(), 0, pacer.chunk(BulkSender::kWhole));
-            if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-                if (errno == EPIPE || errno == ECONNRESET)
-                    m_clientStopped = true; // the client closed the data connection: a stop
-                else
-                    m_problem = Arg("data connection failed: %1").arg(errnoText(errno));
-                break;
-            }
-            if (now >= nextCheck) {
-                nextCheck = now + 20 * kMsNs;
+            if (nowNs() >= nextCheck && !m_clientStopped && m_problem.empty()) {
+                nextCheck = nowNs() + 20 * kMsNs;
                 pollControl();
-                if (m_clientStopped || !m_problem.empty())
-                    break;
-                if (stopping()) {
+                if (stopping())
                     m_problem = Arg("wirebenchd is shutting down");
-                    break;
-                }
             }
         }
-        shutdownSend(m_data.get());
+        for (const Fd &fd : m_data)
+            shutdownSend(fd.get());
         if (m_problem.empty() && !m_clientStopped)
-            waitUntilDelivered(sender.sent());
+            waitUntilDelivered(senders);
         takeTcpInfo();
-        m_result.senderBytes = sender.sent();
+        m_result.senderBytes = sent;
     }
 
-    /// What the socket took is still on its way after the last send (its buffer holds megabytes): wait, at most
-    /// 2 s, until the client acknowledged it and our FIN (one more), so that the retransmissions and the drop
-    /// counters in the result cover the whole transfer, as the client's own count does.
-    void waitUntilDelivered(std::int64_t sent)
+    /// What the sockets took is still on its way after the last send (their buffers hold megabytes): wait, at most
+    /// 2 s for all of them, until the client acknowledged it and our FIN (one more; an accepted socket's count has
+    /// no SYN in it), so that the retransmissions and the drop counters in the result cover the whole transfer, as the
+    /// client's own count does.
+    void waitUntilDelivered(const std::vector<BulkSender> &senders)
     {
         const std::int64_t deadline = nowNs() + 2000 * kMsNs;
-        while (nowNs() < deadline && !stopping()) {
-            const std::int64_t acked = TcpInfo::of(m_data.get()).bytesAcked; // counts our SYN and FIN too
-            if (acked < 0 || acked >= sent + 2)
-                return;
-            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        for (std::size_t i = 0; i < m_data.size() && nowNs() < deadline && !stopping();) {
+            const std::int64_t acked = TcpInfo::of(m_data[i].get()).bytesAcked;
+            if (acked < 0 || acked >= senders[i].sent() + 1)
+                ++i;
+            else
+                std::this_thread::sleep_for(std::chrono::milliseconds(5));
         }
     }
 
-    /// The data connection's MSS, RTT and retransmits, as TCP_INFO says them at the end of the data phase.
+    /// The data connections' MSS and RTT (the first one's) and their retransmits (all), as TCP_INFO says them at the
+    /// end of the data phase.
     void takeTcpInfo()
     {
-        const TcpInfo ti = TcpInfo::of(m_data.get());
+        const TcpInfo ti = TcpInfo::of(m_data.front().get());
         m_result.mss = ti.sndMss;
         m_result.rttUs = ti.rttUs;
         m_result.rttVarUs = ti.rttVarUs;
-        m_result.retransmits = ti.totalRetrans;
+        m_result.retransmits = 0;
+        for (const Fd &fd : m_data)
+            m_result.retransmits += TcpInfo::of(fd.get()).totalRetrans;
     }
 
     /// Our CPU share, the slot given back, and the result (or why the test ended) to the client.
@@ -722,6 +787,8 @@ private:
                            .arg(m_req.durationMs / 1000.0)
                            .arg(m_req.messageSize)
                            .arg(m_result.mss);
+        if (m_req.streams > 1)
+            line += Arg(", %1 streams").arg(m_req.streams);
         if (clientSends) {
             line += Arg(": received %1 B in %2 s = %3").arg(m_result.bytes).arg(m_result.seconds, 0, 'f', 3).arg(mbps(m_result.bytes, m_result.seconds));
         } else {
@@ -745,7 +812,8 @@ private:
             line += Arg(" (paced to at most %1 MB/s by --max-rate)").arg(d->cfg.maxRateBytesPerSec / 1e6, 0, 'f', 1);
         if (!m_problem.empty())
             line += Arg(" (ended early: %1)").arg(m_problem);
-        m_data.reset();
+        m_data.clear();
+        m_dataReserved.release();
         log(line);
         lingeringClose(m_client.get(), 1000, d->m_stopping);
     }
@@ -756,12 +824,13 @@ private:
     std::string m_who;
     ControlChannel m_ch;
     SlotGuard m_slot{d};
+    DataReservation m_dataReserved{d};
     std::string m_err;
     Json m_msg;
     control::TestRequest m_req;
     std::string m_interface;  // the interface towards the client (of its control connection's local address)
     platform::DropReading m_dropsBefore;
-    Fd m_data;
+    std::vector<Fd> m_data; // the test's data connections, as many as it asked for streams
     double m_cpu0 = -1;
     std::int64_t m_start = 0;
     std::string m_problem;    // why the test ended early, for the log and an error reply

@@ -56,6 +56,14 @@ private slots:
                    e.rttUs = 8000;
                })
             << QStringLiteral("limited by the socket buffer: 32 KiB at 8 ms RTT allows 4.1 MB/s");
+        // Four streams have four windows: four times the rate, said per stream.
+        QTest::newRow("socket buffer at its limit, 4 streams")
+            << gigabit(16.3, [](Evidence &e) {
+                   e.socketBufferBytes = 32768;
+                   e.rttUs = 8000;
+                   e.streams = 4;
+               })
+            << QStringLiteral("limited by the socket buffer: 32 KiB per stream x 4 streams at 8 ms RTT allows 16.4 MB/s");
         QTest::newRow("system socket buffer at its limit")
             << gigabit(40, [](Evidence &e) {
                    e.socketBufferBytes = 4194304;

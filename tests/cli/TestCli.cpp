@@ -28,6 +28,7 @@ private slots:
     void refusedPort();
     void realRun();
     void findingsAtTwoFrames();
+    void parallelStreams();
     void headerSaysEachKindsLength_data();
     void headerSaysEachKindsLength();
     void chart_data();
@@ -168,6 +169,34 @@ void TestCli::realRun()
     const QStringList lines = QString::fromUtf8(csvFile.readAll()).split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 3);
     QVERIFY(lines.first().contains(QStringLiteral("throughput_MBps,throughput_Mbps")));
+}
+
+void TestCli::parallelStreams()
+{
+    // --streams 4 against the real wirebenchd: the run line says so, the JSON keeps each stream's bytes.
+    CLITEST_START_DAEMON(m_daemon);
+    QTemporaryDir dir;
+    const QString json = dir.filePath(QStringLiteral("streams.json"));
+    const Outcome o = runCli({QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1:%1").arg(m_daemon.port()),
+                              QStringLiteral("--protocol"), QStringLiteral("tcp-send,tcp-recv"), QStringLiteral("--reps"),
+                              QStringLiteral("1"), QStringLiteral("--duration"), QStringLiteral("0.5"),
+                              QStringLiteral("--streams"), QStringLiteral("4"), QStringLiteral("--json"), json});
+    QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
+    QCOMPARE(o.out.count(QStringLiteral(", 4 streams  rep 1/1  ")), 2);
+    QFile file(json);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonArray results = QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("results")).toArray();
+    QCOMPARE(results.size(), 2);
+    for (const QJsonValue &v : results) {
+        const QJsonObject r = v.toObject();
+        QCOMPARE(r.value(QStringLiteral("streams")).toInt(), 4);
+        const QJsonArray perStream = r.value(QStringLiteral("stream_bytes")).toArray();
+        QCOMPARE(perStream.size(), 4);
+        double sum = 0;
+        for (const QJsonValue &b : perStream)
+            sum += b.toDouble();
+        QCOMPARE(sum, r.value(QStringLiteral("bytes")).toDouble());
+    }
 }
 
 void TestCli::findingsAtTwoFrames()

@@ -116,7 +116,7 @@ void TestCliOptions::fullRun()
                            "--frame", "1500,9000", "--reps", "3", "--duration", "2.5", "--message-size", "1472",
                            "--send-buffer", "64K", "--recv-buffer", "131072", "--json", "out.json", "--csv", "out.csv",
                            "--unit", "Mbps", "--stop-on-error", "--interleave", "--interval", "250",
-                           "--warmup", "1.5", "--stable", "2.5", "--min-reps", "2"};
+                           "--warmup", "1.5", "--stable", "2.5", "--min-reps", "2", "--streams", "4"};
     QVERIFY2(CliOptions::parse(args, &o, &error), qPrintable(error));
     QCOMPARE(o.command, CliOptions::Command::Run);
     QCOMPARE(o.plan.hosts.size(), 2);
@@ -127,6 +127,7 @@ void TestCliOptions::fullRun()
     QCOMPARE(o.plan.frameSizes, QList<int>({1500, 9000}));
     QCOMPARE(o.plan.repetitions, 3);
     QCOMPARE(o.plan.params.durationMs, 2500);
+    QCOMPARE(o.plan.params.streams, 4);
     QCOMPARE(o.plan.params.messageSize, 1472);
     QCOMPARE(o.plan.params.sendBufferBytes, 65536);
     QCOMPARE(o.plan.params.recvBufferBytes, 131072);
@@ -198,6 +199,9 @@ void TestCliOptions::usageErrors_data()
         {{"reps 0", {"--reps", "0"}, "--reps"},
          {"duration 0", {"--duration", "0"}, "--duration"},
          {"duration nan", {"--duration", "nan"}, "--duration"},
+         {"streams 0", {"--streams", "0"}, "--streams must be a whole number from 1 to 128"},
+         {"streams 129", {"--streams", "129"}, "--streams must be a whole number from 1 to 128"},
+         {"streams many", {"--streams", "many"}, "--streams must be a whole number from 1 to 128"},
          {"message 0", {"--message-size", "0"}, "--message-size"},
          {"message 1G", {"--message-size", "1024M"}, "--message-size"},
          {"bad buffer", {"--send-buffer", "lots"}, "--send-buffer"},

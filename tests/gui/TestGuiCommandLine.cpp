@@ -79,10 +79,12 @@ void TestGuiCommandLine::planOptionsOverrideThePlan()
     GuiCommandLine commandLine;
     QVERIFY(parse(&commandLine, {QStringLiteral("--reps"), QStringLiteral("2"), QStringLiteral("--duration"),
                                  QStringLiteral("1.5"), QStringLiteral("--protocol"), QStringLiteral("tcp-send, tcp-recv"),
-                                 QStringLiteral("--frame"), QStringLiteral("1500,9000,1500")}));
+                                 QStringLiteral("--frame"), QStringLiteral("1500,9000,1500"), QStringLiteral("--streams"),
+                                 QStringLiteral("8")}));
     TestPlan plan = editorPlan();
     QString why;
     QVERIFY2(commandLine.applyPlanOptions(&plan, &why), qPrintable(why));
+    QCOMPARE(plan.params.streams, 8);
     QCOMPARE(plan.repetitions, 2);
     QCOMPARE(plan.params.durationMs, 1500);
     QCOMPARE(plan.protocols, (QStringList{QStringLiteral("tcp-send"), QStringLiteral("tcp-recv")}));
@@ -99,6 +101,8 @@ void TestGuiCommandLine::planOptionErrors_data()
                             << QStringLiteral("--reps must be a whole number from 1 to 10000");
     QTest::newRow("duration") << QStringList{QStringLiteral("--duration"), QStringLiteral("soon")}
                               << QStringLiteral("--duration must be a number of seconds from 0.1 to 86400");
+    QTest::newRow("streams") << QStringList{QStringLiteral("--streams"), QStringLiteral("200")}
+                             << QStringLiteral("--streams must be a whole number from 1 to 128");
     QTest::newRow("frame") << QStringList{QStringLiteral("--frame"), QStringLiteral("1500,big")}
                            << QStringLiteral("--frame \"big\": a frame size is a number of bytes from 576 to 65535");
     QTest::newRow("no frame") << QStringList{QStringLiteral("--frame"), QStringLiteral(",")}

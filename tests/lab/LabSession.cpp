@@ -135,12 +135,14 @@ QString LabSession::missingTool(const QStringList &tools)
     return {};
 }
 
-double LabSession::iperf3Ratio(bool reverse, double theoryBytesPerSecond, int seconds)
+double LabSession::iperf3Ratio(bool reverse, double theoryBytesPerSecond, int seconds, int streams)
 {
     QProcess p;
     QStringList args{QStringLiteral("-c"), serverAddress(), QStringLiteral("-t"), QString::number(seconds), QStringLiteral("-J")};
     if (reverse)
         args << QStringLiteral("-R");
+    if (streams > 1)
+        args << QStringLiteral("-P") << QString::number(streams);
     p.start(QStringLiteral("iperf3"), args);
     if (!p.waitForFinished(30000 + seconds * 1000) || p.exitCode() != 0)
         return 0;

@@ -52,10 +52,10 @@ public:
     /// The first of tools (looked up in PATH and /usr/sbin) that is missing, or an empty string.
     static QString missingTool(const QStringList &tools);
 
-    /// iperf3 -c to the lab's server (started with "serve iperf3") for `seconds`, -R when reverse, run
+    /// iperf3 -c to the lab's server (started with "serve iperf3") for `seconds`, -R when reverse, -P streams, run
     /// from the calling thread (inside the client namespace): the receiver's goodput / theory; 0 when it
     /// did not run.
-    static double iperf3Ratio(bool reverse, double theoryBytesPerSecond, int seconds);
+    static double iperf3Ratio(bool reverse, double theoryBytesPerSecond, int seconds, int streams = 1);
 
 private:
     QString m_script;

@@ -6,6 +6,7 @@
 #include "net/Socket.h"
 #include "protocols/DriverRegistry.h"
 #include "protocols/tcp/TcpDriver.h"
+#include "model/Streams.h"
 
 #include <QDateTime>
 #include <QSignalSpy>
@@ -91,6 +92,9 @@ private slots:
     void initTestCase();
     void bothDirections_data();
     void bothDirections();
+    void parallelStreams_data();
+    void parallelStreams();
+    void olderServerRefusesStreams();
     void warmupIsLeftOut_data();
     void warmupIsLeftOut();
     void refusedPortGivesClearError_data();
@@ -188,6 +192,104 @@ void TestTcpDriver::bothDirections()
     QVERIFY2(m_log.first().contains(QString::number(r.bytes)), qPrintable(m_log.first()));
     qInfo("%s @ %d: %lld B in %.3f s = %.1f MB/s, mss %d", qPrintable(protocol), frameSize, r.bytes, r.seconds,
           r.megabytesPerSecond(), r.mss);
+}
+
+void TestTcpDriver::parallelStreams_data()
+{
+    QTest::addColumn<QString>("protocol");
+    QTest::addColumn<int>("streams");
+    QTest::addColumn<int>("warmupMs");
+    for (const char *protocol : {"tcp-send", "tcp-recv"}) {
+        QTest::addRow("%s, 2 streams", protocol) << QString::fromLatin1(protocol) << 2 << 0;
+        QTest::addRow("%s, 4 streams", protocol) << QString::fromLatin1(protocol) << 4 << 0;
+        QTest::addRow("%s, 16 streams, warm-up", protocol) << QString::fromLatin1(protocol) << 16 << 300;
+    }
+}
+
+void TestTcpDriver::parallelStreams()
+{
+    // N data connections to wirebenchd: the figure is their sum over the window common to all, each stream's share
+    // is kept, the live samples are every stream's bytes together, and the log line says how many there were.
+    QFETCH(QString, protocol);
+    QFETCH(int, streams);
+    QFETCH(int, warmupMs);
+    auto driver = DriverRegistry::create(protocol);
+    struct StatusObserver : Observer
+    {
+        void status(const QString &text) override { said << text; }
+        QStringList said;
+    } observer;
+    m_log.clear();
+    RunSpec s = spec(protocol, 1500, 800);
+    s.params.streams = streams;
+    s.params.warmupMs = warmupMs;
+    const RunResult r = driver->run(s, observer);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QVERIFY2(r.warnings.isEmpty(), qPrintable(r.warnings.join(QLatin1Char('\n'))));
+    QCOMPARE(r.extra.value(QStringLiteral("streams")).toInt(), streams);
+    QCOMPARE(Streams::of(r), streams);
+    const QVariantList perStream = r.extra.value(QStringLiteral("stream_bytes")).toList();
+    QCOMPARE(perStream.size(), streams);
+    qint64 total = 0;
+    for (const QVariant &b : perStream) {
+        QVERIFY2(b.toLongLong() > 0, qPrintable(QStringLiteral("a stream without bytes: %1").arg(b.toLongLong())));
+        total += b.toLongLong();
+    }
+    QCOMPARE(total, r.bytes);
+    QVERIFY(r.seconds > 0);
+    // The window leaves out what no common second holds; the samples hold everything that arrived, as the sender sent it.
+    QVERIFY2(r.bytes <= r.senderBytes, qPrintable(QStringLiteral("%1 of %2 B").arg(r.bytes).arg(r.senderBytes)));
+    QCOMPARE(sum(r.samples), r.senderBytes);
+    QCOMPARE(sum(observer.samples), r.senderBytes);
+    QVERIFY2(observer.said.contains(QStringLiteral("%1 with loopback (127.0.0.1:%2) over %3 streams")
+                                        .arg(protocol == QLatin1String("tcp-send") ? QStringLiteral("Sending") : QStringLiteral("Receiving"))
+                                        .arg(m_responder->port())
+                                        .arg(streams)),
+             qPrintable(observer.said.join(QLatin1Char('\n'))));
+    QTRY_COMPARE_WITH_TIMEOUT(m_log.size(), 1, 5000);
+    QVERIFY2(m_log.first().contains(QStringLiteral(", %1 streams").arg(streams)), qPrintable(m_log.first()));
+    qInfo("%s, %d streams: %lld of %lld B in %.3f s = %.1f MB/s", qPrintable(protocol), streams, r.bytes, r.senderBytes,
+          r.seconds, r.megabytesPerSecond());
+}
+
+void TestTcpDriver::olderServerRefusesStreams()
+{
+    // A wirebenchd that predates parallel streams says nothing of them in its hello and would open one data
+    // connection: asked for 4, the run and the check say so before any test is requested.
+    control::Hello older = control::Hello::local("wirebenchd 0.0.9");
+    older.nonce = std::string(32, 'n');
+    older.auth = "none";
+    older.maxStreams = 1;
+    const QByteArray hello = wire::qb(control::encode(older.toJson()));
+    QVERIFY(!hello.contains("max_streams"));
+    const QString sentence = QStringLiteral("wirebenchd 0.0.9 predates parallel streams (it serves one data connection per "
+                                            "test) and 4 streams were asked for: update wirebenchd there, or run 1 stream");
+    {
+        FakeServer fake(hello, 3000);
+        RunSpec s = spec(QStringLiteral("tcp-send"), 1500);
+        s.host.port = fake.port;
+        s.params.streams = 4;
+        Observer observer;
+        const RunResult r = TcpDriver(TcpDriver::Direction::Send).run(s, observer);
+        QCOMPARE(r.status, RunStatus::Failed);
+        QCOMPARE(r.error, QStringLiteral("loopback (127.0.0.1:%1): %2").arg(fake.port).arg(sentence));
+    }
+    {
+        FakeServer fake(hello, 3000);
+        RunSpec s = spec(QStringLiteral("tcp-recv"), 1500);
+        s.host.port = fake.port;
+        s.params.streams = 4;
+        const PreflightProblemList problems = TcpDriver(TcpDriver::Direction::Receive).check(s, 3000);
+        QCOMPARE(problems.size(), 1);
+        QVERIFY2(problems.first().message.endsWith(sentence), qPrintable(problems.first().message));
+    }
+    // Against today's wirebenchd, one stream and the healthy run say nothing of streams.
+    Observer observer;
+    const RunResult one = TcpDriver(TcpDriver::Direction::Send).run(spec(QStringLiteral("tcp-send"), 1500, 300), observer);
+    QVERIFY2(one.ok(), qPrintable(one.error));
+    QVERIFY(!one.extra.contains(QStringLiteral("streams")));
+    QVERIFY(!one.extra.contains(QStringLiteral("stream_bytes")));
+    QCOMPARE(Streams::of(one), 1);
 }
 
 void TestTcpDriver::warmupIsLeftOut_data()

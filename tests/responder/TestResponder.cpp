@@ -48,6 +48,8 @@ private slots:
     void wrongVersion();
     void limits_data();
     void limits();
+    void helloOffersStreams();
+    void missingDataConnectionIsDropped();
     void silentClientIsDropped();
     void secondClientGetsBusy();
     void stillServesAGoodClient();
@@ -172,8 +174,18 @@ void TestResponder::limits_data()
     QTest::addColumn<int>("durationMs");
     QTest::addColumn<int>("messageSize");
     QTest::addColumn<QString>("textContains");
-    QTest::newRow("too long") << 6000 << 1024 << QStringLiteral("at most 5 s");
-    QTest::newRow("too big") << 1000 << 2 * 1024 * 1024 << QStringLiteral("at most 1048576 bytes");
+    QTest::addColumn<int>("streams");
+    QTest::addColumn<QString>("code");
+    QTest::newRow("too long") << 6000 << 1024 << QStringLiteral("at most 5 s") << 1 << QStringLiteral("limit");
+    QTest::newRow("too big") << 1000 << 2 * 1024 * 1024 << QStringLiteral("at most 1048576 bytes") << 1 << QStringLiteral("limit");
+    // --max-connections (32) counts the data connections with the control connection that asks for them.
+    QTest::newRow("more streams than connections")
+        << 1000 << 1024
+        << QStringLiteral("refused 32 data connections: this wirebenchd handles at most 32 connections at once "
+                          "(--max-connections), with ") // 1 in use, or 2 while the previous test's is reaped
+        << 32 << QStringLiteral("limit");
+    QTest::newRow("more streams than any test") << 1000 << 1024 << QStringLiteral("\"streams\" in a \"test\" message must be a whole number from 1 to 128")
+                                                << 129 << QStringLiteral("bad-message");
 }
 
 void TestResponder::limits()
@@ -181,13 +193,44 @@ void TestResponder::limits()
     QFETCH(int, durationMs);
     QFETCH(int, messageSize);
     QFETCH(QString, textContains);
+    QFETCH(int, streams);
+    QFETCH(QString, code);
     RawClient c;
     QVERIFY(welcomed(c));
     TestRequest t = goodRequest();
     t.durationMs = durationMs;
     t.messageSize = messageSize;
+    t.streams = streams;
     c.send(t.toJson());
-    expectError(c, QStringLiteral("limit"), textContains);
+    expectError(c, code, textContains);
+}
+
+void TestResponder::helloOffersStreams()
+{
+    RawClient c;
+    QVERIFY(c.connectTo(m_responder->port()));
+    Hello h;
+    QVERIFY(Hello::fromJson(c.next(), &h, nullptr));
+    QCOMPARE(h.maxStreams, kMaxStreams);
+}
+
+void TestResponder::missingDataConnectionIsDropped()
+{
+    // Two streams asked for, one opened: after --idle-timeout the test is dropped, with how many came.
+    m_log.clear();
+    RawClient c;
+    QVERIFY(welcomed(c));
+    TestRequest t = goodRequest();
+    t.streams = 2;
+    c.send(t.toJson());
+    const RawMessage ready = c.next();
+    QCOMPARE(typeOf(ready), QStringLiteral("ready"));
+    QTcpSocket data;
+    data.connectToHost(QHostAddress::LocalHost, quint16(ready.value(QLatin1String("data_port")).toInt()));
+    QVERIFY(data.waitForConnected(5000));
+    expectError(c, QStringLiteral("timeout"), QStringLiteral("dropped: 1 of 2 data connections within 1500 ms"));
+    QTRY_VERIFY_WITH_TIMEOUT(!m_log.isEmpty(), 5000);
+    QVERIFY2(m_log.last().contains(QStringLiteral("1 of 2 data connections")), qPrintable(m_log.last()));
 }
 
 void TestResponder::silentClientIsDropped()

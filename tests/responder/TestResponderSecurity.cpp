@@ -457,6 +457,16 @@ void TestResponderSecurity::rateCap()
     QVERIFY2(mbps <= 20 * 1.15, qPrintable(QStringLiteral("%1 MB/s").arg(mbps)));
     QVERIFY(r.bytes > 0);
     QTRY_VERIFY_WITH_TIMEOUT(m_log.join(QLatin1Char('\n')).contains(QStringLiteral("--max-rate")), 5000);
+    // Over 4 streams the cap holds for their sum, not for each.
+    Observer observer;
+    RunSpec four = spec(QStringLiteral("tcp-recv"), kKey, 1000);
+    four.params.streams = 4;
+    const RunResult sum = TcpDriver(TcpDriver::Direction::Receive).run(four, observer);
+    QVERIFY2(sum.ok(), qPrintable(sum.error));
+    QCOMPARE(sum.extra.value(QStringLiteral("streams")).toInt(), 4);
+    QVERIFY(sum.seconds > 0 && sum.bytes > 0);
+    const double sumMbps = sum.bytes / sum.seconds / 1e6;
+    QVERIFY2(sumMbps <= 20 * 1.15, qPrintable(QStringLiteral("%1 MB/s over 4 streams").arg(sumMbps)));
 }
 
 QTEST_GUILESS_MAIN(TestResponderSecurity)

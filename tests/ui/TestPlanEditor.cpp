@@ -7,6 +7,7 @@
 
 #include <QAction>
 #include <QGroupBox>
+#include <QLabel>
 #include <QMenu>
 #include <QToolButton>
 
@@ -29,6 +30,7 @@ private slots:
     void defaults();
     void buildsThePlan();
     void netperfPreset();
+    void parallelStreams();
     void problemsReported();
     void persisted();
     void repeatOptions();
@@ -61,6 +63,7 @@ void TestPlanEditor::defaults()
     QCOMPARE(plan.params.sendBufferBytes, 0);
     QCOMPARE(plan.params.recvBufferBytes, 0);
     QCOMPARE(plan.params.sampleIntervalMs, 100);
+    QCOMPARE(plan.params.streams, 1);
     QVERIFY(plan.hosts.isEmpty());
     QVERIFY(panel.problems().isEmpty());
     QCOMPARE(child<QComboBox>(panel, "socketBufferCombo")->currentText(), QStringLiteral("System default"));
@@ -91,6 +94,25 @@ void TestPlanEditor::buildsThePlan()
     withHost.hosts = {Config::loopbackHost()};
     QCOMPARE(withHost.expand().size(), 9);
     QVERIFY(withHost.validate().isEmpty());
+}
+
+void TestPlanEditor::parallelStreams()
+{
+    // The spin box sets the plan's streams (1..128), a loaded plan sets the spin box, and the summary says how many.
+    PlanEditorPanel panel(nullptr);
+    auto *streams = child<QSpinBox>(panel, "streamsSpin");
+    QCOMPARE(streams->minimum(), 1);
+    QCOMPARE(streams->maximum(), 128);
+    auto *summary = child<QLabel>(panel, "planSummaryLabel");
+    QVERIFY2(!summary->text().contains(QStringLiteral("stream")), qPrintable(summary->text()));
+    streams->setValue(4);
+    QCOMPARE(panel.plan().params.streams, 4);
+    QVERIFY2(summary->text().contains(QStringLiteral(", message 128 KiB, 4 streams each")), qPrintable(summary->text()));
+    TestPlan loaded = panel.plan();
+    loaded.params.streams = 16;
+    panel.setPlan(loaded);
+    QCOMPARE(streams->value(), 16);
+    QCOMPARE(panel.plan().params.streams, 16);
 }
 
 void TestPlanEditor::netperfPreset()

@@ -37,6 +37,7 @@ private slots:
     void warningIcon();
     void notRunGreyWithReason();
     void smbConnectionsInTooltip();
+    void streamsInProtocol();
 };
 
 void TestResultsTable::trustColumns()
@@ -130,6 +131,24 @@ void TestResultsTable::smbConnectionsInTooltip()
         r.extra.insert(QString::fromLatin1(row.key), row.connections);
         table.addResult(r);
         QCOMPARE(table.item(table.rowCount() - 1, ResultsTable::Protocol)->toolTip(), row.tooltip);
+    }
+}
+
+void TestResultsTable::streamsInProtocol()
+{
+    // A run over several streams says how many on its protocol, and what the figure is; one stream, nothing.
+    ResultsTable table;
+    for (const int streams : {4, 1}) {
+        RunResult r = run();
+        r.spec.protocol = QStringLiteral("tcp-send");
+        if (streams > 1)
+            r.extra.insert(QStringLiteral("streams"), streams);
+        table.addResult(r);
+        const QTableWidgetItem *protocol = table.item(table.rowCount() - 1, ResultsTable::Protocol);
+        QCOMPARE(protocol->text(), streams > 1 ? QStringLiteral("tcp-send (4 streams)") : QStringLiteral("tcp-send"));
+        QCOMPARE(protocol->toolTip(), streams > 1 ? QStringLiteral("4 streams at once; the figure is their sum over the time "
+                                                                   "common to all")
+                                                  : QString());
     }
 }
 

@@ -1,6 +1,7 @@
 #include "TcpDriver.h"
 
 #include "model/Frame.h"
+#include "model/Streams.h"
 #include "identity/HelloIdentityProbe.h"
 #include "identity/IdentityProbeSocket.h"
 #include "net/BulkReceiver.h"
@@ -9,7 +10,7 @@
 #include "net/TcpInfo.h"
 #include "protocols/ThroughputMeter.h"
 #include "protocols/transfer/TransferError.h"
-#include "stats/ReceiveWindow.h"
+#include "stats/StreamsWindow.h"
 #include "wire/Base64.h"
 #include "wire/PrintableText.h"
 #include "wire/QtWire.h"
@@ -110,6 +111,29 @@ Fd connectTo(const sockaddr *addr, socklen_t len, const SocketSetup &setup, cons
     }
     setNonBlocking(fd.get(), false);
     return fd;
+}
+
+/// Why this wirebenchd cannot serve `streams` data connections in one test, or empty: one that predates parallel
+/// streams says nothing of them in its hello and would open one data connection only.
+QString streamsRefusal(const control::Hello &hello, int streams)
+{
+    if (streams <= hello.maxStreams)
+        return {};
+    const QString software = hello.software.empty() ? QStringLiteral("the server") : wire::qs(hello.software);
+    if (hello.maxStreams <= 1)
+        return QStringLiteral("%1 predates parallel streams (it serves one data connection per test) and %2 streams were "
+                              "asked for: update wirebenchd there, or run 1 stream")
+            .arg(software)
+            .arg(streams);
+    return QStringLiteral("%1 serves at most %2 streams per test and %3 were asked for: ask for fewer streams")
+        .arg(software)
+        .arg(hello.maxStreams)
+        .arg(streams);
+}
+
+int requestedStreams(const RunSpec &spec)
+{
+    return qBound(1, spec.params.streams, control::kMaxStreams);
 }
 
 } // namespace
@@ -213,7 +237,8 @@ private:
     QString m_key;
     control::Hello m_mine;
     control::TestRequest m_req;
-    Fd m_data;
+    std::vector<Fd> m_data; // one data connection per stream
+    std::vector<qint64> m_streamBytes; // the receiver's bytes of each stream over the common window (streams > 1)
 
     std::optional<ThroughputMeter> m_meter;
     double m_cpu0 = -1;
@@ -340,6 +365,8 @@ bool TcpRun::handshake()
                           .arg(m_hello.version)
                           .arg(control::kProtocolVersion));
     }
+    if (const QString refusal = streamsRefusal(m_hello, requestedStreams(m_spec)); !refusal.isEmpty())
+        return failed(refusal);
     r.serverOs = wire::qs(m_hello.osSummary());
     r.extra.insert(QStringLiteral("server_hostname"), wire::qs(m_hello.hostname));
     r.extra.insert(QStringLiteral("server_software"), wire::qs(m_hello.software));
@@ -413,6 +440,7 @@ bool TcpRun::requestTest()
     }
     m_req.sampleIntervalMs = qBound(10, m_spec.params.sampleIntervalMs, 60000);
     m_req.warmupMs = qBound(0, m_spec.params.warmupMs, 600000);
+    m_req.streams = requestedStreams(m_spec);
     if (!m_ch->write(m_req.toJson(), &m_wireErr)) {
         return failed(QStringLiteral("wirebenchd closed the control connection (%1): check its log").arg(wire::qs(m_wireErr)));
     }
@@ -435,22 +463,27 @@ bool TcpRun::openData()
     setup.mss = m_req.mss;
     setup.sendBuffer = m_req.sendBuffer;
     setup.recvBuffer = m_req.recvBuffer;
-    int connectErr = 0;
-    QString optionError;
-    m_data = connectTo(reinterpret_cast<sockaddr *>(&dataAddr), m_serverLen, setup, m_observer, &connectErr, &optionError);
-    if (!m_data.valid()) {
-        if (!optionError.isEmpty())
-            return failed(optionError + QStringLiteral(": choose another frame size or buffer size"));
-        if (connectErr == ECANCELED)
-            return cancelled();
-        return failed(QStringLiteral("cannot open the data connection to %1 port %2 (%3): a firewall may let the control port "
-                                     "through but not others")
-                          .arg(m_serverIp)
-                          .arg(ready.dataPort)
-                          .arg(wire::qs(errnoText(connectErr))));
+    // One data connection per stream, all to the same port: the server accepts as many as the test asked for.
+    while (int(m_data.size()) < m_req.streams) {
+        int connectErr = 0;
+        QString optionError;
+        Fd data = connectTo(reinterpret_cast<sockaddr *>(&dataAddr), m_serverLen, setup, m_observer, &connectErr, &optionError);
+        if (!data.valid()) {
+            if (!optionError.isEmpty())
+                return failed(optionError + QStringLiteral(": choose another frame size or buffer size"));
+            if (connectErr == ECANCELED)
+                return cancelled();
+            return failed(QStringLiteral("cannot open the data connection to %1 port %2 (%3): a firewall may let the control port "
+                                         "through but not others")
+                              .arg(m_serverIp)
+                              .arg(ready.dataPort)
+                              .arg(wire::qs(errnoText(connectErr))));
+        }
+        setIoTimeouts(data.get(), 100);
+        m_data.push_back(std::move(data));
     }
-    setIoTimeouts(m_data.get(), 100);
-    m_observer.status(QStringLiteral("%1 with %2").arg(m_send ? QStringLiteral("Sending") : QStringLiteral("Receiving"), m_where));
+    const QString streams = m_req.streams > 1 ? QStringLiteral(" over %1").arg(Streams::label(m_req.streams)) : QString();
+    m_observer.status(QStringLiteral("%1 with %2%3").arg(m_send ? QStringLiteral("Sending") : QStringLiteral("Receiving"), m_where, streams));
     return true;
 }
 
@@ -519,21 +552,34 @@ void TcpRun::drainControl(int timeoutMs)
 void TcpRun::sendData()
 {
     const qint64 intervalNs = qint64(m_req.sampleIntervalMs) * kMsNs;
-    BulkSender sender(BulkSender::pattern(m_req.messageSize, 'a', 26));
+    const std::size_t streams = m_data.size();
+    std::vector<BulkSender> senders(streams, BulkSender(BulkSender::pattern(m_req.messageSize, 'a', 26)));
+    std::vector<pollfd> fds(streams);
+    for (std::size_t i = 0; i < streams; ++i)
+        fds[i] = {m_data[i].get(), POLLOUT, 0};
+    auto sentSum = [&] {
+        qint64 sum = 0;
+        for (const BulkSender &sender : senders)
+            sum += sender.sent();
+        return sum;
+    };
     const qint64 end = m_start + (qint64(m_req.durationMs) + m_req.warmupMs) * kMsNs; // the receiver leaves the warm-up out
     qint64 nextCheck = m_start + 10 * kMsNs;
-    // The samples are the receiver's count, read as the bytes it has acknowledged (TCP_INFO) after a
-    // send() at least 10 ms after the last reading: not the bytes handed to send() (the socket buffer takes megabytes at once and drains after the
-    // loop), nor wirebenchd's progress (one report per interval, on its clock, arriving with a delay).
-    // Without the counter, the progress reports it is.
-    const qint64 ackedBase = TcpInfo::of(m_data.get()).bytesAcked;
-    m_progressIsSampled = ackedBase < 0;
+    // The samples are the receiver's count, read as the bytes it has acknowledged (TCP_INFO, every stream) at
+    // least 10 ms after the last reading: not the bytes handed to send() (the socket buffer takes megabytes at once
+    // and drains after the loop), nor wirebenchd's progress (one report per interval, on its clock, arriving with a
+    // delay). Without the counter, the progress reports it is.
+    std::vector<qint64> ackedBase(streams);
+    for (std::size_t i = 0; i < streams; ++i)
+        ackedBase[i] = TcpInfo::of(m_data[i].get()).bytesAcked;
+    m_progressIsSampled = ackedBase.front() < 0;
     auto sampleAcked = [&] {
-        const qint64 acked = TcpInfo::of(m_data.get()).bytesAcked;
-        if (acked >= 0)
-            m_meter->setReceived(qBound<qint64>(0, acked - ackedBase, qint64(sender.sent()))); // the FIN counts one
+        qint64 acked = 0;
+        for (std::size_t i = 0; i < streams; ++i) // the FIN counts one
+            acked += qBound<qint64>(0, TcpInfo::of(m_data[i].get()).bytesAcked - ackedBase[i], qint64(senders[i].sent()));
+        m_meter->setReceived(acked);
     };
-    for (;;) {
+    while (m_problem.isEmpty()) {
         const qint64 now = nowNs();
         if (now >= end)
             break;
@@ -541,12 +587,14 @@ void TcpRun::sendData()
             m_stopped = true;
             break;
         }
-        const ssize_t n = sender.sendSome(m_data.get(), 0);
-        if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-            m_problem = QStringLiteral("the data connection failed mid-test (%1): check the server's log").arg(wire::qs(errnoText(errno)));
-            break;
+        const int ready = ::poll(fds.data(), nfds_t(streams), 10);
+        for (std::size_t i = 0; ready > 0 && i < streams && m_problem.isEmpty(); ++i) {
+            if (fds[i].revents == 0)
+                continue;
+            if (senders[i].sendSome(fds[i].fd, MSG_DONTWAIT) < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+                m_problem = QStringLiteral("the data connection failed mid-test (%1): check the server's log").arg(wire::qs(errnoText(errno)));
         }
-        if (now >= nextCheck) {
+        if (now >= nextCheck && m_problem.isEmpty()) {
             nextCheck = now + 10 * kMsNs;
             drainControl(0);
             if (!m_problem.isEmpty())
@@ -559,15 +607,18 @@ void TcpRun::sendData()
     }
     if (m_stopped)
         m_ch->write(control::stopMessage(), nullptr, 200);
-    ::shutdown(m_data.get(), SHUT_WR); // the receiver reads to EOF and answers with its count
-    m_senderInfo = TcpInfo::of(m_data.get());
-    r.senderBytes = sender.sent();
+    for (const Fd &data : m_data)
+        ::shutdown(data.get(), SHUT_WR); // the receiver reads to EOF and answers with its count
+    m_senderInfo = TcpInfo::of(m_data.front().get());
+    for (std::size_t i = 1; i < streams; ++i)
+        m_senderInfo.totalRetrans += TcpInfo::of(m_data[i].get()).totalRetrans;
+    r.senderBytes = sentSum();
     // Wait for the receiver's count: long after a normal end (draining big buffers on a slow link),
     // briefly after Stop.
     qint64 waitUntil = nowNs() + qint64(m_stopped ? kStopGraceMs : 30000) * kMsNs;
     while (m_problem.isEmpty() && !m_haveResult && nowNs() < waitUntil) {
         // While the socket buffer drains, the last sample ends within a millisecond of the last byte's arrival.
-        const bool draining = !m_progressIsSampled && m_meter->total() < sender.sent();
+        const bool draining = !m_progressIsSampled && m_meter->total() < r.senderBytes;
         drainControl(draining ? 1 : 100);
         if (draining)
             sampleAcked();
@@ -581,6 +632,7 @@ void TcpRun::sendData()
         m_meter->finish();
         r.bytes = m_theirs.bytes;
         r.seconds = m_theirs.seconds;
+        m_streamBytes.assign(m_theirs.streamBytes.begin(), m_theirs.streamBytes.end());
         if (m_req.warmupMs > 0 && m_theirs.warmupMs != m_req.warmupMs)
             r.warnings << QStringLiteral("wirebenchd at %1 predates warm-up: its figure includes the first %2 s; "
                                          "update wirebenchd there")
@@ -598,43 +650,56 @@ void TcpRun::sendData()
 
 void TcpRun::receiveData()
 {
-    BulkReceiver receiver(qMax(m_req.messageSize, kMinRecvBuffer), BulkReceiver::Wake::LowWater, m_req.recvBuffer);
-    ReceiveWindow window(qint64(m_req.warmupMs) * kMsNs);
+    const std::size_t streams = m_data.size();
+    // One stream wakes per chunk (SO_RCVLOWAT); several take every arrival, so that each is timed as it comes.
+    const BulkReceiver::Wake wake = streams == 1 ? BulkReceiver::Wake::LowWater : BulkReceiver::Wake::EveryArrival;
+    std::vector<BulkReceiver> receivers(streams, BulkReceiver(qMax(m_req.messageSize, kMinRecvBuffer), wake, m_req.recvBuffer));
+    StreamsWindow window(int(streams), qint64(m_req.warmupMs) * kMsNs);
+    std::vector<pollfd> fds(streams);
+    for (std::size_t i = 0; i < streams; ++i)
+        fds[i] = {m_data[i].get(), POLLIN, 0};
+    std::size_t open = streams;
     qint64 lastData = m_start;
     qint64 nextCheck = m_start + 100 * kMsNs;
-    for (;;) {
+    while (open > 0 && m_problem.isEmpty()) {
         if (m_observer.stopRequested()) {
             m_stopped = true;
             break;
         }
-        std::int64_t now = 0;
-        const ssize_t n = receiver.receiveSome(m_data.get(), 0, &now);
-        if (n > 0) {
-            lastData = now;
-            window.add(n, now);
-            m_meter->add(n);
-        } else if (n == 0) {
-            break; // the server's half-close: the end of the test
-        } else if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
-            m_meter->add(0);
-            if (now - lastData > 10000 * kMsNs) {
-                m_problem = QStringLiteral("no data from wirebenchd for 10 s: check the network and the server's log");
-                break;
+        const int ready = ::poll(fds.data(), nfds_t(streams), 100);
+        std::int64_t now = nowNs();
+        for (std::size_t i = 0; ready > 0 && i < streams && m_problem.isEmpty(); ++i) {
+            if (fds[i].fd < 0 || fds[i].revents == 0)
+                continue;
+            const ssize_t n = receivers[i].receiveSome(fds[i].fd, MSG_DONTWAIT, &now);
+            if (n > 0) {
+                lastData = now;
+                window.add(int(i), n, now);
+                m_meter->add(n);
+            } else if (n == 0) {
+                fds[i].fd = -1; // the server's half-close: the end of this stream
+                --open;
+            } else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+                m_problem = QStringLiteral("the data connection failed mid-test (%1): check the server's log").arg(wire::qs(errnoText(errno)));
             }
-        } else {
-            m_problem = QStringLiteral("the data connection failed mid-test (%1): check the server's log").arg(wire::qs(errnoText(errno)));
-            break;
         }
-        if (now >= nextCheck && !m_haveResult) {
+        if (ready <= 0) {
+            m_meter->add(0);
+            if (now - lastData > 10000 * kMsNs)
+                m_problem = QStringLiteral("no data from wirebenchd for 10 s: check the network and the server's log");
+        }
+        if (now >= nextCheck && !m_haveResult && m_problem.isEmpty()) {
             nextCheck = now + 100 * kMsNs;
             drainControl(0);
-            if (!m_problem.isEmpty())
-                break;
         }
     }
     m_meter->finish();
     r.bytes = window.measuredBytes();
     r.seconds = window.measuredSeconds();
+    if (streams > 1) {
+        const std::vector<std::int64_t> perStream = window.streamBytes();
+        m_streamBytes.assign(perStream.begin(), perStream.end());
+    }
     if (m_stopped) {
         m_ch->write(control::stopMessage(), nullptr, 200);
     } else if (m_problem.isEmpty()) {
@@ -646,7 +711,8 @@ void TcpRun::receiveData()
             mine.bytes = r.bytes;
             mine.seconds = r.seconds;
             mine.senderBytes = m_theirs.senderBytes;
-            mine.mss = TcpInfo::of(m_data.get()).sndMss;
+            mine.mss = TcpInfo::of(m_data.front().get()).sndMss;
+            mine.streamBytes.assign(m_streamBytes.begin(), m_streamBytes.end());
             m_ch->write(mine.toJson(), nullptr, 1000);
         } else if (m_problem.isEmpty() && !m_observer.stopRequested()) {
             m_problem = QStringLiteral("no result from wirebenchd within %1 s after the data: check its log").arg(kHandshakeTimeoutMs / 1000);
@@ -665,6 +731,13 @@ void TcpRun::receiveData()
 RunResult TcpRun::finish()
 {
     r.samples = m_meter->samples();
+    if (m_req.streams > 1) {
+        r.extra.insert(QStringLiteral("streams"), m_req.streams);
+        QVariantList perStream;
+        for (qint64 b : m_streamBytes)
+            perStream << b;
+        r.extra.insert(QStringLiteral("stream_bytes"), perStream); // each stream's share of the figure's bytes
+    }
     if (m_req.warmupMs > 0)
         r.extra.insert(QStringLiteral("warmup_ms"), m_req.warmupMs); // the samples include it; the figure does not
 
@@ -727,6 +800,8 @@ PreflightProblemList TcpDriver::check(const RunSpec &spec, int timeoutMs)
                      .arg(hello.version)
                      .arg(control::kProtocolVersion)}};
     }
+    if (const QString refusal = streamsRefusal(hello, requestedStreams(spec)); !refusal.isEmpty())
+        return {{{}, {}, transferFaultName(TransferFault::Other), where + QStringLiteral(": ") + refusal}};
     const bool hasKey = !spec.host.options.value(QLatin1String(kKeyOption)).toString().trimmed().isEmpty();
     if (hello.auth == auth::kAuthHmac && !hasKey) {
         return {{{}, {}, transferFaultName(TransferFault::LoginRefused),

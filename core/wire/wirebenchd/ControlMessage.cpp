@@ -217,6 +217,8 @@ Json Hello::toJson() const
         o["link_speed_mbps"] = linkSpeedMbps;
     if (link.is_object() && !link.empty())
         o["link"] = link;
+    if (maxStreams > 1)
+        o["max_streams"] = maxStreams;
     return o;
 }
 
@@ -237,6 +239,7 @@ bool Hello::fromJson(const Json &o, Hello *out, std::string *error)
     h.auth = textAt(o, "auth");
     h.linkSpeedMbps = std::max(0.0, numberAt(o, "link_speed_mbps", 0));
     h.link = objectAt(o, "link");
+    h.maxStreams = std::clamp(intAt(o, "max_streams", 1), 1, kMaxStreams);
     // Nonce and proof: base64 of at most 64 bytes; anything else is a malformed hello.
     for (const auto &[key, target] : {std::pair{"nonce", &h.nonce}, std::pair{"mac", &h.mac}}) {
         const Json *value = member(o, key);
@@ -269,7 +272,7 @@ Json TestRequest::toJson() const
                 {"duration_ms", durationMs}, {"message_size", messageSize},
                 {"send_buffer", sendBuffer}, {"recv_buffer", recvBuffer},
                 {"mss", mss},                {"sample_interval_ms", sampleIntervalMs},
-                {"warmup_ms", warmupMs}};
+                {"warmup_ms", warmupMs}, {"streams", streams}};
 }
 
 bool TestRequest::fromJson(const Json &o, TestRequest *out, std::string *error)
@@ -305,6 +308,11 @@ bool TestRequest::fromJson(const Json &o, TestRequest *out, std::string *error)
     if (member(o, "warmup_ms") && !readInt(o, "warmup_ms", &warmup, error, 0, 600000))
         return false;
     r.warmupMs = int(warmup);
+    // Optional: a client that predates parallel streams asks for one.
+    std::int64_t streams = 1;
+    if (member(o, "streams") && !readInt(o, "streams", &streams, error, 1, kMaxStreams))
+        return false;
+    r.streams = int(streams);
     *out = r;
     return true;
 }
@@ -349,6 +357,8 @@ Json Result::toJson() const
         o["total_bytes"] = totalBytes;
     if (drops.is_object() && !drops.empty())
         o["drops"] = drops;
+    if (!streamBytes.empty())
+        o["stream_bytes"] = streamBytes;
     return o;
 }
 
@@ -369,6 +379,16 @@ bool Result::fromJson(const Json &o, Result *out, std::string *error)
     if (member(o, "total_bytes") && !readInt(o, "total_bytes", &r.totalBytes, error))
         return false;
     r.drops = objectAt(o, "drops"); // optional: an older wirebenchd sends none
+    if (const Json *list = member(o, "stream_bytes"); list && list->is_array() && list->size() <= std::size_t(kMaxStreams)) {
+        for (const Json &b : *list) {
+            if (!b.is_number() || b.get<double>() < 0 || b.get<double>() != std::floor(b.get<double>())) {
+                if (error)
+                    *error = "\"stream_bytes\" in a \"result\" message must hold whole numbers of bytes";
+                return false;
+            }
+            r.streamBytes.push_back(std::int64_t(b.get<double>()));
+        }
+    }
     *out = r;
     return true;
 }

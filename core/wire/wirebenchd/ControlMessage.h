@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace wb {
 
@@ -20,6 +21,8 @@ using Json = nlohmann::json;
 constexpr std::uint16_t kDefaultPort = 5301;
 constexpr int kProtocolVersion = 2; ///< 2: nonces, key proofs, welcome and queued
 constexpr int kHeaderBytes = 4;
+/// The most data connections one test may ask for (as iperf3's -P).
+constexpr int kMaxStreams = 128;
 
 /// Message types.
 inline constexpr char kHello[] = "hello";
@@ -90,6 +93,9 @@ struct Hello
     /// server: facts of that interface (kind, driver, speed; the JSON of wb::InterfaceFacts, its own "version"),
     /// so that the client judges the far speed by the same rule as its own; optional, empty from older servers.
     Json link = Json::object();
+    /// server: the most parallel data connections it serves in one test (TestRequest::streams); 1 from a
+    /// wirebenchd that predates parallel streams, which sends none and would open one data connection only.
+    int maxStreams = 1;
 
     /// This process's description of itself (platform::SystemInfo).
     static Hello local(const std::string &software);
@@ -111,6 +117,7 @@ struct TestRequest
     int mss = 0;              ///< TCP_MAXSEG for the server's data socket, 0 = system default
     int sampleIntervalMs = 100;
     int warmupMs = 0;         ///< leading time the receiver leaves out of its count; the sender adds it to the duration
+    int streams = 1;          ///< parallel data connections, 1..kMaxStreams (absent from older clients: 1)
 
     Json toJson() const;
     static bool fromJson(const Json &o, TestRequest *out, std::string *error);
@@ -151,6 +158,9 @@ struct Result
     /// What this side's kernel dropped during the test (the JSON of wb::DropCounts, its own "version"): its qdisc,
     /// input backlog, interface and TCP counters. Empty from a wirebenchd that predates it: unknown, not zero.
     Json drops = Json::object();
+    /// The receiver's bytes of each data connection over the window common to all (they add up to bytes); empty
+    /// with one stream and from a wirebenchd that predates parallel streams.
+    std::vector<std::int64_t> streamBytes;
     std::int64_t receivedBytes() const { return totalBytes >= 0 ? totalBytes : bytes; }
     Json toJson() const;
     static bool fromJson(const Json &o, Result *out, std::string *error);
