@@ -85,6 +85,45 @@ private slots:
         QVERIFY2(own > 99.9 && own < 100.2, qPrintable(QString::number(own))); // within the 1% tolerance: no warning
     }
 
+    // Both directions at once: each direction's wire also carries the other's ACKs, one per two segments.
+    void bothWays_data()
+    {
+        QTest::addColumn<double>("linkMbps");
+        QTest::addColumn<int>("mss");
+        QTest::addColumn<bool>("ipv6");
+        QTest::addColumn<bool>("timestamps");
+        QTest::addColumn<double>("expected"); // rate/8 x MSS / (data frame + 38 + ACK on the wire / 2), by hand
+        // ACK: IPv4 20 + TCP 20 + timestamps 12 = 52, + 18 of frame = 70 >= 64, + 20 of preamble and gap = 90.
+        QTest::newRow("100 Mbit, IPv4, MSS 1448") << 100.0 << 1448 << false << true << 12.5e6 * 1448 / (1538 + 45);
+        // IPv6: 40 + 20 + 12 = 72, + 18 = 90, + 20 = 110.
+        QTest::newRow("100 Mbit, IPv6, MSS 1428") << 100.0 << 1428 << true << true << 12.5e6 * 1428 / (1538 + 55);
+        // No timestamps: 40 + 18 = 58, padded to Ethernet's 64, + 20 = 84.
+        QTest::newRow("1 Gbit, IPv4, MSS 1460, no timestamps") << 1000.0 << 1460 << false << false << 125e6 * 1460 / (1538 + 42);
+        QTest::newRow("1 Gbit, IPv4, MSS 8948 (MTU 9000)") << 1000.0 << 8948 << false << true << 125e6 * 8948 / (9038 + 45);
+        QTest::newRow("unknown speed") << -1.0 << 1448 << false << true << 0.0;
+        QTest::newRow("unknown MSS") << 100.0 << 0 << false << true << 0.0;
+    }
+    void bothWays()
+    {
+        QFETCH(double, linkMbps);
+        QFETCH(int, mss);
+        QFETCH(bool, ipv6);
+        QFETCH(bool, timestamps);
+        QFETCH(double, expected);
+        const double got = Ceiling::tcpGoodputBothWays(linkMbps, mss, ipv6, timestamps);
+        QVERIFY2(qAbs(got - expected) < 1e-3, qPrintable(QString::number(got, 'f', 4)));
+    }
+    // The figure: about 97% of the one-way ceiling at MTU 1500 with delayed ACKs.
+    void bothWaysIsAbout97Percent()
+    {
+        const double oneWay = Ceiling::tcpGoodputForMss(100, 1448, false, true);
+        const double both = Ceiling::tcpGoodputBothWays(100, 1448, false, true);
+        QCOMPARE(qRound(both / 1e3), 11434);
+        QCOMPARE(qRound(Ceiling::percentOf(both, oneWay) * 10), 972);
+        // An ACK for every segment (quick ACKs) costs twice as much.
+        QCOMPARE(qRound(Ceiling::percentOf(Ceiling::tcpGoodputBothWays(100, 1448, false, true, 1), oneWay) * 10), 945);
+    }
+
     void udpGoodput()
     {
         // 1 Gbit at 1500: 125e6 x 1472/1538; 9000: 125e6 x 8972/9038; unknown link: 0.
