@@ -6,7 +6,6 @@
 #include "PreflightOutput.h"
 #include "StoreCommands.h"
 #include "analysis/Bottleneck.h"
-#include "analysis/Bufferbloat.h"
 #include "model/Frame.h"
 #include "model/Streams.h"
 #include "engine/Preflight.h"
@@ -19,7 +18,6 @@
 #include <QSet>
 
 #include <csignal>
-#include <functional>
 
 namespace wb::cli {
 
@@ -237,8 +235,6 @@ QString RunCommand::runLine(const RunResult &r) const
         line += QStringLiteral("FAILED: ") + (r.error.isEmpty() ? QStringLiteral("no reason given") : r.error);
         break;
     }
-    if (const QString latency = Bufferbloat::figures(r.latency); !latency.isEmpty() && r.status == RunStatus::Ok)
-        line += QStringLiteral("\n    ") + latency;
     for (const QString &w : r.warnings)
         line += QStringLiteral("\n    warning: ") + w;
     const QString stability = r.extra.value(QStringLiteral("stability")).toString();
@@ -295,25 +291,20 @@ void RunCommand::printSummary()
         }
         Console::out(line.trimmed());
     }
-    // One line per test that has something to say, under a heading printed only then.
-    auto perTest = [&](const QString &heading, const std::function<QString(const TestSummary &)> &lineOf) {
-        bool headed = false;
-        for (const TestSummary &t : tests) {
-            const QString text = lineOf(t);
-            if (text.isEmpty())
-                continue;
-            if (!headed)
-                Console::out(QStringLiteral("\n") + heading);
-            headed = true;
-            Console::out(QStringLiteral("%1  %2 @ %3: %4")
-                             .arg(hostLabel(t.host), t.protocol, Frame::frameText(t.runsOf(m_results)), text));
+    bool heading = false;
+    for (const TestSummary &t : tests) {
+        if (t.okRuns == 0)
+            continue;
+        const QString sentence = Bottleneck::sentence(Bottleneck::evidenceFrom(t.runsOf(m_results)));
+        if (sentence.isEmpty())
+            continue;
+        if (!heading) {
+            Console::out(QStringLiteral("\nLikely bottleneck per test:"));
+            heading = true;
         }
-    };
-    perTest(QStringLiteral("Likely bottleneck per test:"), [this](const TestSummary &t) {
-        return t.okRuns == 0 ? QString() : Bottleneck::sentence(Bottleneck::evidenceFrom(t.runsOf(m_results)));
-    });
-    perTest(QStringLiteral("Latency under load per test (round trips to the host before and during the load):"),
-            [](const TestSummary &t) { return Bufferbloat::testFigures(t.idleLatencyMs, t.loadedLatencyMs); });
+        Console::out(QStringLiteral("%1  %2 @ %3: %4")
+                         .arg(hostLabel(t.host), t.protocol, Frame::frameText(t.runsOf(m_results)), sentence));
+    }
     FindingsOutput::print(m_results, &m_store);
 }
 

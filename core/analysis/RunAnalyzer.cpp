@@ -1,7 +1,5 @@
 #include "RunAnalyzer.h"
 
-#include "Bufferbloat.h"
-
 #include "FramePlanCheck.h"
 #include "LinkTrust.h"
 #include "SocketDiag.h"
@@ -401,8 +399,6 @@ void RunAnalyzer::afterRun(RunResult &result)
             if (!result.warnings.contains(w))
                 result.warnings.append(w);
         }
-        if (const QString bloat = Bufferbloat::sentence(result.latency); !bloat.isEmpty())
-            result.warnings.append(bloat);
     }
     RunResultList &history = m_history[testKey(spec)];
     history.append(result);

@@ -114,20 +114,13 @@ RunResult EngineWorker::runOne(const RunSpec &spec)
                                .arg(spec.protocol, spec.host.displayName())
                                .arg(spec.frameSize)
                                .arg(spec.repetition));
-        if (const int idleMs = LatencyRecorder::idleMsOf(spec); idleMs > 0)
-            emit statusChanged(QStringLiteral("Timing the round trip to %1 before the load (%2 s)")
-                                   .arg(spec.host.displayName())
-                                   .arg(idleMs / 1000.0));
-        m_latency.begin(spec, [this] { return m_stop.load(); }); // the idle lead, before the CPU meter starts
         m_analyzer.beforeRun(spec);
         if (const QString why = m_analyzer.notRunReason(); !why.isEmpty()) { // frame size above the path MTU
             result.status = RunStatus::NotRun;
             result.error = why; // names the host
         } else {
-            m_latency.driverStarts();
             result = driver->run(spec, *this);
         }
-        result.latency = m_latency.finish();
         result.spec = spec; // drivers may not rewrite what was asked
     }
     if (!result.startedAt.isValid())
@@ -190,7 +183,6 @@ void EngineWorker::noteLastingFailure(RunResult &result)
 void EngineWorker::sample(const Sample &s)
 {
     m_pendingSamples.append(s);
-    m_latency.sampled(s);
     m_analyzer.duringRun(); // MSS of connections the driver does not own (sock_diag)
     if (m_sinceFlush.elapsed() >= kFlushIntervalMs)
         flushSamples();
@@ -203,8 +195,6 @@ void EngineWorker::status(const QString &text)
 
 void EngineWorker::flushSamples()
 {
-    if (const LatencySampleList live = m_latency.takeLive(); !live.isEmpty())
-        emit latencyReady(live);
     if (!m_pendingSamples.isEmpty()) {
         emit samplesReady(m_pendingSamples);
         m_pendingSamples.clear();
@@ -230,7 +220,6 @@ double EngineWorker::estimateSecondsLeft(const QList<RunSpec> &runs, int current
         if (!doomedReason(spec).isEmpty())
             continue; // reported at once, not run
         const ProtocolInfo *info = DriverRegistry::find(spec.protocol);
-        left += LatencyRecorder::idleMsOf(spec) / 1000.0; // the latency probe's idle lead
         if (!info || info->timed) {
             left += (spec.params.durationMs + spec.params.warmupMs) / 1000.0 + 0.2; // + connection set-up
         } else {

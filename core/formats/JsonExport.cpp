@@ -41,7 +41,7 @@ const QStringList &JsonExport::resultKeys()
         QStringLiteral("sender_bytes"), QStringLiteral("throughput_MBps"), QStringLiteral("throughput_Mbps"),
         QStringLiteral("status"), QStringLiteral("error"), QStringLiteral("warnings"),
         QStringLiteral("started_at"), QStringLiteral("duration_s"), QStringLiteral("message_size"),
-        QStringLiteral("send_buffer"), QStringLiteral("recv_buffer"), QStringLiteral("samples"), QStringLiteral("latency")};
+        QStringLiteral("send_buffer"), QStringLiteral("recv_buffer"), QStringLiteral("samples")};
     return keys;
 }
 
@@ -82,12 +82,6 @@ QJsonObject JsonExport::runToJson(const RunResult &r, bool includeSamples)
         for (const Sample &s : r.samples)
             samples.append(QJsonArray{s.endSeconds, s.intervalSeconds, double(s.bytes)});
         o.insert(QStringLiteral("samples"), samples);
-    }
-    if (!r.latency.method.isEmpty() || !r.latency.note.isEmpty()) {
-        QJsonObject latency = r.latency.toJson();
-        if (!includeSamples)
-            latency.remove(QStringLiteral("samples"));
-        o.insert(QStringLiteral("latency"), latency);
     }
     return o;
 }
@@ -231,8 +225,6 @@ RunResult JsonExport::runFromJson(const QJsonObject &o)
         s.bytes = int64Of(a.at(2));
         r.samples.append(s);
     }
-    if (o.contains(QStringLiteral("latency")))
-        r.latency = RunLatency::fromJson(o.value(QStringLiteral("latency")).toObject(), r.spec.index);
     const QStringList &known = resultKeys();
     for (auto it = o.constBegin(); it != o.constEnd(); ++it) {
         if (!known.contains(it.key()))

@@ -1,6 +1,5 @@
 #pragma once
 
-#include "RunLatency.h"
 #include "RunSpec.h"
 #include "Sample.h"
 
@@ -31,7 +30,6 @@ struct RunResult
     int mss = 0;                ///< MSS actually used (TCP_INFO), 0 = unknown
     QString serverOs;           ///< what the server said about itself
     SampleList samples;
-    RunLatency latency;         ///< round trips to the host before and during the load (core/latency)
     /// Additional measured facts (rtt_us, retransmits, cpu_local, disk_MBps, ...), keyed by JSON name.
     QVariantMap extra;
 

@@ -34,7 +34,6 @@ ServerConfig ResponderConfig::toServerConfig() const
     c.maxQueued = maxQueued;
     c.maxConnections = maxConnections;
     c.maxRateBytesPerSec = maxRateBytesPerSec;
-    c.echo = echo;
     return c;
 }
 

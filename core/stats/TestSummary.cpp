@@ -6,7 +6,6 @@ QList<TestSummary> TestSummary::build(const RunResultList &results)
 {
     QList<TestSummary> out;
     QList<QList<double>> values;
-    QList<QList<double>> idle, loaded; // latency medians, ms
     for (const RunResult &r : results) {
         qsizetype at = -1;
         for (qsizetype i = 0; i < out.size(); ++i) {
@@ -22,8 +21,6 @@ QList<TestSummary> TestSummary::build(const RunResultList &results)
             t.frameSize = r.spec.frameSize;
             out.append(t);
             values.append(QList<double>());
-            idle.append(QList<double>());
-            loaded.append(QList<double>());
             at = out.size() - 1;
         }
         TestSummary &t = out[at];
@@ -32,10 +29,6 @@ QList<TestSummary> TestSummary::build(const RunResultList &results)
             values[at].append(r.megabytesPerSecond());
             if (r.mss > 0)
                 t.mss = r.mss;
-            if (r.latency.measured()) {
-                idle[at].append(r.latency.idle.medianMs);
-                loaded[at].append(r.latency.loaded.medianMs);
-            }
             if (!r.serverOs.isEmpty() && t.host.osLabel.isEmpty())
                 t.host.osLabel = r.serverOs;
         } else {
@@ -44,11 +37,8 @@ QList<TestSummary> TestSummary::build(const RunResultList &results)
                 t.errors.append(r.error);
         }
     }
-    for (qsizetype i = 0; i < out.size(); ++i) {
+    for (qsizetype i = 0; i < out.size(); ++i)
         out[i].MBps = Statistics::summarize(values.at(i));
-        out[i].idleLatencyMs = Statistics::summarize(idle.at(i));
-        out[i].loadedLatencyMs = Statistics::summarize(loaded.at(i));
-    }
     return out;
 }
 

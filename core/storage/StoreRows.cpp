@@ -121,10 +121,7 @@ qint64 StoreRows::insertRun(QSqlDatabase &db, qint64 sessionId, const RunResult 
     q.addBindValue(jsonText(QJsonArray::fromStringList(r.warnings)));
     q.addBindValue(nullIfEmpty(isoUtc(r.startedAt)));
     q.addBindValue(jsonText(PlanJson::paramsToJson(r.spec.params)));
-    QJsonObject extra = QJsonObject::fromVariantMap(r.extra);
-    if (!r.latency.method.isEmpty() || !r.latency.note.isEmpty())
-        extra.insert(QStringLiteral("latency"), r.latency.toJson()); // read back into RunResult::latency
-    q.addBindValue(jsonText(extra));
+    q.addBindValue(jsonText(QJsonObject::fromVariantMap(r.extra)));
     if (!q.exec()) {
         *error = sqlError(q);
         return 0;
@@ -185,8 +182,6 @@ RunResult StoreRows::runAt(const QSqlQuery &q, const QList<Host> &hosts)
     r.startedAt = fromIso(q.value(18).toString());
     r.spec.params = PlanJson::paramsFromJson(jsonObject(q.value(19).toString()));
     r.extra = jsonObject(q.value(20).toString()).toVariantMap();
-    if (const QVariant latency = r.extra.take(QStringLiteral("latency")); latency.isValid())
-        r.latency = RunLatency::fromJson(QJsonObject::fromVariantMap(latency.toMap()), r.spec.index);
     return r;
 }
 

@@ -161,10 +161,6 @@ QList<ProtocolInfo> TcpDriver::protocolInfos()
     };
     send.hostOptions = options;
     recv.hostOptions = options;
-    for (ProtocolInfo *p : {&send, &recv}) {
-        p->latencyProbe = ProtocolInfo::LatencyProbe::Echo;
-        p->defaultServicePort = control::kDefaultPort;
-    }
     return {send, recv};
 }
 
