@@ -32,8 +32,8 @@ bin="$out/fuzz_preauth"
 "$cxx" -std=c++20 -g -O1 -fPIC -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -I"$root/core" \
     "$here/fuzz_preauth.cpp" "$root/core/wire/wirebenchd/ControlMessage.cpp" "$root/core/wire/wirebenchd/Auth.cpp" \
-    "$root/core/wire/wirebenchd/HmacOpenSsl.cpp" "$root/core/wire/PrintableText.cpp" "$root/core/wire/Text.cpp" \
-    "$root/core/wire/Base64.cpp" $(pkg-config --cflags --libs libcrypto) -o "$bin"
+    "$root/core/wire/wirebenchd/HmacNettle.cpp" "$root/core/wire/PrintableText.cpp" "$root/core/wire/Text.cpp" \
+    "$root/core/wire/Base64.cpp" $(pkg-config --cflags --libs nettle) -o "$bin"
 
 work="$out/corpus"
 rm -rf "$work"

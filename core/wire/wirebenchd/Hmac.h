@@ -5,8 +5,8 @@
 
 namespace wb::auth {
 
-/// The crypto wirebenchd needs, from the OS's own sources: HMAC-SHA256 and random bytes. Linux: libcrypto
-/// (OpenSSL) for the HMAC and getrandom(2) for the bytes (HmacOpenSsl.cpp); Windows: BCrypt (BCryptCreateHash with
+/// The crypto wirebenchd needs, from the OS's own sources: HMAC-SHA256 and random bytes. Linux: nettle for
+/// the HMAC and getrandom(2) for the bytes (HmacNettle.cpp); Windows: BCrypt (BCryptCreateHash with
 /// BCRYPT_ALG_HANDLE_HMAC_FLAG, BCryptGenRandom: HmacBcrypt.cpp).
 
 /// HMAC-SHA256 of message with key: 32 bytes.
