@@ -71,6 +71,8 @@ nlohmann::json FarEndFacts::interfaceJson(const std::string &name, const platfor
                      {"duplex", r.duplex}};
     if (r.speedMbps > 0)
         o["speed_mbps"] = r.speedMbps;
+    if (r.mtu > 0)
+        o["mtu"] = r.mtu;
     if (!r.error.empty())
         o["error"] = r.error.substr(0, 200);
     return o;

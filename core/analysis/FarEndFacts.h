@@ -21,7 +21,8 @@ public:
     static constexpr int kDropsJsonVersion = 1;
 
     /// {"version", "name", "device", "driver", "loopback", "virtual", "bond", "lower_missing", "hypervisor",
-    /// "duplex", "speed_mbps" (when > 0), "error" (when any, at most 200 characters)}.
+    /// "duplex", "speed_mbps" (when > 0), "mtu" (bytes, when known; added without a version change: older
+    /// clients ignore it), "error" (when any, at most 200 characters)}.
     static nlohmann::json interfaceJson(const std::string &name, const platform::InterfaceReading &reading);
     /// What carries the traffic: "loopback", "virtual" (a software device), "vm" (a virtual machine's NIC),
     /// "hardware", or "unknown" (nothing could be read). The one rule LinkTrust words.

@@ -36,6 +36,7 @@ InterfaceFacts InterfaceFacts::read(const QString &name)
     f.hypervisor = r.hypervisor;
     f.speedMbps = r.speedMbps;
     f.duplex = QString::fromStdString(r.duplex);
+    f.mtu = r.mtu;
     f.error = QString::fromStdString(r.error);
     return f;
 }
@@ -63,6 +64,7 @@ QJsonObject InterfaceFacts::toJson() const
     r.hypervisor = hypervisor;
     r.speedMbps = speedMbps;
     r.duplex = duplex.toStdString();
+    r.mtu = mtu;
     r.error = error.left(200).toStdString();
     return wire::toQt(FarEndFacts::interfaceJson(name.toStdString(), r));
 }
@@ -88,6 +90,8 @@ InterfaceFacts InterfaceFacts::fromJson(const QJsonObject &o)
     f.speedMbps = speed > 0 && speed < 1e9 ? speed : -1;
     const QString d = cleanText(o.value(QLatin1String("duplex")));
     f.duplex = d == QLatin1String("full") || d == QLatin1String("half") ? d : QStringLiteral("unknown");
+    const int mtu = o.value(QLatin1String("mtu")).toInt(0);
+    f.mtu = mtu >= 68 && mtu <= 65535 ? mtu : 0; // IPv4's minimum to the largest IP packet
     f.error = cleanText(o.value(QLatin1String("error")), 200);
     return f;
 }

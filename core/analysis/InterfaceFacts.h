@@ -26,6 +26,7 @@ struct InterfaceFacts
     bool hypervisor = false;  ///< this machine runs under a hypervisor (emulated NICs report made-up speeds)
     double speedMbps = -1;    ///< what device reports, 10^6 bit/s; -1 = nothing (link down, no figure)
     QString duplex = QStringLiteral("unknown"); ///< "full", "half" or "unknown", as device reports it
+    int mtu = 0;              ///< name's MTU in bytes (the largest IP packet); 0 = unknown (older wirebenchd)
     QString error;            ///< why nothing could be read ("interface eth9 is not in /sys/class/net")
 
     /// The facts of interface name in this process's network namespace.

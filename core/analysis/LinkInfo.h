@@ -24,6 +24,7 @@ struct LinkInfo
     QString driver;           ///< its kernel driver ("e1000e", "veth"); empty = unknown
     QString kind = QStringLiteral("unknown"); ///< LinkTrust::kindOf: "loopback", "virtual", "vm", "hardware", "unknown"
     double remoteSpeedMbps = -1;   ///< the far host's link as its wirebenchd reported it, if LinkTrust believes it; -1 = unknown
+    int remoteInterfaceMtu = 0; ///< the MTU of the server's interface towards us, bytes (wirebenchd says it); 0 = unknown
     QString remoteSpeedNote;  ///< why the far end's speed is not used ("the server's virtual interface ...")
     double overrideSpeedMbps = 0;  ///< Host::linkSpeedMbps; > 0 wins
     QString error;            ///< one line when the probe itself failed (unresolvable name, no route)

@@ -208,6 +208,14 @@ QString RunAnalyzer::usedFrameWarning(const RunSpec &spec, const LinkInfo &link,
                             .arg(spec.frameSize)
                             .arg(used)
                             .arg(mss);
+    if (used < spec.frameSize && link.remoteInterfaceMtu > 0 && link.remoteInterfaceMtu < spec.frameSize)
+        return QStringLiteral("%1: the server's interface has MTU %2 B, so it announced a smaller MSS: enable %3 B "
+                              "frames on %4 (its interface and every switch between), or plan %5 B")
+            .arg(ran)
+            .arg(link.remoteInterfaceMtu)
+            .arg(spec.frameSize)
+            .arg(spec.host.displayName())
+            .arg(used);
     if (used < spec.frameSize)
         return QStringLiteral("%1: the far end (or a device on the way) announced a smaller MSS, so its MTU is lower: "
                               "enable %2 B frames on %3 and every switch between, or plan %4 B")
@@ -234,6 +242,7 @@ QString RunAnalyzer::usedFrameWarning(const RunSpec &spec, const LinkInfo &link,
 void RunAnalyzer::judgeRemoteLink(QVariantMap &x, LinkInfo *link)
 {
     link->remoteSpeedMbps = -1;
+    link->remoteInterfaceMtu = 0;
     link->remoteSpeedNote.clear();
     const QVariant facts = x.take(QStringLiteral("remote_link"));
     bool okBare = false;
@@ -246,6 +255,9 @@ void RunAnalyzer::judgeRemoteLink(QVariantMap &x, LinkInfo *link)
         x.insert(QStringLiteral("remote_interface_kind"), LinkTrust::kindOf(f));
         if (f.speedMbps > 0)
             x.insert(QStringLiteral("remote_link_speed_reported_Mbps"), f.speedMbps);
+        link->remoteInterfaceMtu = f.mtu;
+        if (f.mtu > 0)
+            x.insert(QStringLiteral("remote_interface_mtu"), f.mtu);
         if (v.trusted())
             link->remoteSpeedMbps = v.speedMbps;
         else

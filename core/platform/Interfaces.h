@@ -20,6 +20,7 @@ struct InterfaceReading
     bool lowerMissing = false;   ///< a VLAN/macvlan/ipvlan whose lower device is not visible here
     bool hypervisor = false;     ///< this machine runs under a hypervisor
     double speedMbps = -1;       ///< what the device reports, 10^6 bit/s; -1 = nothing
+    int mtu = 0;                 ///< the named interface's MTU, bytes (the largest IP packet); 0 = unknown
     std::string duplex = "unknown"; ///< "full", "half" or "unknown"
     std::string error;           ///< why nothing could be read; empty when the facts above were read
 };

@@ -42,6 +42,7 @@ private slots:
     void goodputMatchesTheory_data();
     void goodputMatchesTheory();
     void jumboOnA1500PathIsNotRun();
+    void smallerServerMtuIsNamed();
     void engineBytesMatchInterfaceCounters();
     void socketDiagSeesLabMss();
     void interfaceMtuSetterInLab();
@@ -226,6 +227,30 @@ void TestFrameAccuracy::jumboOnA1500PathIsNotRun()
     // No driver ran: nothing (beyond stray neighbour discovery) reached the server.
     const qint64 after = srvCounter(QStringLiteral("rx_packets"));
     QVERIFY2(after - before < 5, qPrintable(QStringLiteral("%1 packets reached the server").arg(after - before)));
+}
+
+void TestFrameAccuracy::smallerServerMtuIsNamed()
+{
+    // Our end at 9000, the server's at 1500: our path MTU is 9000, so the run goes ahead, and the server's MSS
+    // (1460) makes the frames 1500 B. wirebenchd's hello says its interface's MTU, so the sentence names it.
+    setLab(9000, QStringLiteral("1gbit"));
+    bool ok = false;
+    lab({QStringLiteral("exec"), QStringLiteral("srv"), QStringLiteral("ip"), QStringLiteral("link"), QStringLiteral("set"),
+         QStringLiteral("dev"), QStringLiteral("wbs-") + m_id, QStringLiteral("mtu"), QStringLiteral("1500")},
+        &ok);
+    QVERIFY(ok);
+    m_lab->forgetMtu(); // the lab is no longer symmetric: the next setLab() sets both ends again
+    const RunResultList results = runPlan(QStringLiteral("tcp-send"), 9000, 1000);
+    QCOMPARE(results.size(), 1);
+    const RunResult &r = results.first();
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(r.mss, 1448);
+    QCOMPARE(r.extra.value(QStringLiteral("remote_interface_mtu")).toInt(), 1500);
+    const QString expected = QStringLiteral("tcp-send @ 9000 B frame ran with 1500 B frames (MSS 1448 B), so it is labelled "
+                                            "and judged by 1500 B: the server's interface has MTU 1500 B, so it announced "
+                                            "a smaller MSS: enable 9000 B frames on lab-srv (its interface and every "
+                                            "switch between), or plan 1500 B");
+    QVERIFY2(r.warnings.contains(expected), qPrintable(r.warnings.join(QLatin1Char('\n'))));
 }
 
 void TestFrameAccuracy::engineBytesMatchInterfaceCounters()

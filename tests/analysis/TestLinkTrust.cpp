@@ -168,6 +168,7 @@ private slots:
             x.device = QStringLiteral("eth0");
             x.hypervisor = true;
             x.duplex = QStringLiteral("half");
+            x.mtu = 9000;
         });
         const QJsonObject o = f.toJson();
         QCOMPARE(o.value(QStringLiteral("version")).toInt(), InterfaceFacts::kJsonVersion);
@@ -178,7 +179,12 @@ private slots:
         QCOMPARE(back.speedMbps, 1000.0);
         QCOMPARE(back.duplex, QStringLiteral("half"));
         QCOMPARE(back.hypervisor, true);
+        QCOMPARE(back.mtu, 9000);
         QVERIFY(back.error.isEmpty());
+        // An older wirebenchd says no MTU: unknown, not a figure.
+        QJsonObject older = o;
+        older.remove(QStringLiteral("mtu"));
+        QCOMPARE(InterfaceFacts::fromJson(older).mtu, 0);
 
         // Through the hello as wirebenchd sends it, and read back as the client parses it.
         control::Hello hello;
@@ -195,7 +201,9 @@ private slots:
         o.insert(QStringLiteral("name"), QStringLiteral("eth0\n\x1b[31mforged line") + QString(200, QLatin1Char('x')));
         o.insert(QStringLiteral("speed_mbps"), 1e300);
         o.insert(QStringLiteral("duplex"), QStringLiteral("sideways"));
+        o.insert(QStringLiteral("mtu"), 1 << 30);
         const InterfaceFacts f = InterfaceFacts::fromJson(o);
+        QCOMPARE(f.mtu, 0);
         QVERIFY(!f.name.contains(QLatin1Char('\n')) && !f.name.contains(QChar(0x1b)));
         QVERIFY(f.name.size() <= 32);
         QCOMPARE(f.speedMbps, -1.0);
@@ -212,6 +220,7 @@ private slots:
         const InterfaceFacts f = InterfaceFacts::read(QStringLiteral("lo"));
         QVERIFY2(f.error.isEmpty(), qPrintable(f.error));
         QVERIFY(f.loopback);
+        QVERIFY2(f.mtu >= 1500, qPrintable(QString::number(f.mtu))); // 65536 on Linux since 3.6
         QCOMPARE(LinkTrust::kindOf(f), QStringLiteral("loopback"));
         qint64 crc = -1, frame = -1;
         QVERIFY(InterfaceFacts::readErrorCounters(QStringLiteral("lo"), &crc, &frame));

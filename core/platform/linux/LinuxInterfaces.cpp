@@ -176,6 +176,10 @@ InterfaceReading LinuxInterfaces::read(const std::string &name) const
         readByIoctl(name, &f);
         return f;
     }
+    // The MTU of the interface the traffic uses, not of its lower device: a VLAN may be set below its NIC.
+    const std::string mtu = LinuxFiles::readTrimmed(kClassNet + name + "/mtu");
+    if (std::from_chars(mtu.data(), mtu.data() + mtu.size(), f.mtu).ec != std::errc() || f.mtu < 0)
+        f.mtu = 0;
     std::string dev = name;
     for (int depth = 0; depth < kMaxDepth; ++depth) {
         const std::string base = kClassNet + dev;

@@ -67,6 +67,7 @@ InterfaceReading WindowsInterfaces::read(const std::string &name) const
     f.driver = driverOf(WindowsText::utf8(row->Description));
     f.loopback = row->Type == IF_TYPE_SOFTWARE_LOOPBACK;
     f.isVirtual = !f.loopback && !row->InterfaceAndOperStatusFlags.HardwareInterface;
+    f.mtu = int(row->Mtu);
     // bits/s; the slower direction counts, as a link's speed. All ones is "unknown".
     const ULONG64 speed = std::min(row->ReceiveLinkSpeed, row->TransmitLinkSpeed);
     if (speed > 0 && speed != ~ULONG64(0))
