@@ -10,7 +10,7 @@ RUN_PKGS=(fonts-dejavu-core xvfb xauth)
 TEST_PKGS=(vsftpd samba smbclient iperf3 curl iproute2 ethtool imagemagick poppler-utils
     desktop-file-utils appstream dpkg-dev file clang libclang-rt-14-dev procps psmisc
     openssl util-linux universal-ctags
-    g++-mingw-w64-x86-64-posix wine wine64 nsis)
+    g++-mingw-w64-x86-64-posix wine wine64 nsis systemd prometheus)
 
 want=("${BUILD_PKGS[@]}" "${RUN_PKGS[@]}")
 if [ "${1:-}" = "--test" ]; then

@@ -33,6 +33,7 @@ QString usageLines()
         "                    [--reference-duration SECONDS] [--streams N]\n"
         "  wirebench-cli run --plan FILE [any option above overrides that part of the plan, e.g. --reps 1]\n"
         "  wirebench-cli protocols        list the protocols this build offers and the --set keys they read\n"
+        "  wirebench-cli schedule --plan FILE --every 1h   run a plan repeatedly (a systemd user timer; --remove)\n"
         "  wirebench-cli --version | --help\n"
         "\n"
         "Hosts: ADDR, ADDR:PORT, [IPv6]:PORT or NAME=ADDR[:PORT]; the port defaults to the server's\n"
@@ -191,6 +192,8 @@ constexpr OptionText kOptionTexts[] = {
     {"skip-check", "", "Do not check the hosts and protocols before the first run."},
     {"strict-check", "", "Run nothing (exit 1) when the check before the first run finds a problem; by default the "
                          "runs it does not stand in the way of run."},
+    {"scheduled", "EVERY", "Mark the stored session as a scheduled run of the plan (History and `sessions` show "
+                           "\"Scheduled every EVERY: PLAN\"); the service `wirebench-cli schedule` writes passes it."},
 };
 
 /// The option of the table above named `name`.
@@ -244,6 +247,7 @@ struct Parser
     QCommandLineOption savePlan = option("save-plan");
     QCommandLineOption skipCheck = option("skip-check");
     QCommandLineOption strictCheck = option("strict-check");
+    QCommandLineOption scheduled = option("scheduled");
     QCommandLineOption help{{QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help.")};
     QCommandLineOption version{{QStringLiteral("v"), QStringLiteral("version")}, QStringLiteral("Show the version.")};
 
@@ -252,7 +256,7 @@ struct Parser
         p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
         p.addOptions({host, protocol, frame, reps, duration, streams, messageSize, sendBuffer, recvBuffer, server, key, keyFile,
                       json, jsonSamples, csv, chart, chartSize, unit, interval, stopOnError, interleave, referenceStreams, referenceDuration, warmup, stable, minReps, fileSize, set, store, noStore,
-                      plan, savePlan, skipCheck, strictCheck, help, version});
+                      plan, savePlan, skipCheck, strictCheck, scheduled, help, version});
         p.addPositionalArgument(QStringLiteral("command"), QStringLiteral("run | protocols"));
     }
 };
@@ -581,6 +585,10 @@ bool RunParse::outputs()
     o.includeSamples = isSet(parser.jsonSamples);
     o.storePath = value(parser.store);
     o.useStore = !isSet(parser.noStore);
+    o.scheduledEvery = value(parser.scheduled).trimmed();
+    if (isSet(parser.scheduled) && (o.scheduledEvery.isEmpty() || o.planPath.isEmpty()))
+        return fail(QStringLiteral("--scheduled marks a scheduled run of a plan: give --plan FILE and the interval, "
+                                   "e.g. --scheduled 1h"));
     o.skipCheck = isSet(parser.skipCheck);
     o.strictCheck = isSet(parser.strictCheck);
     if (o.skipCheck && o.strictCheck)

@@ -28,6 +28,7 @@ struct CliOptions
     QStringList notes;      ///< lines to print before running (what an option changed in the plan file's plan)
     bool skipCheck = false;   ///< --skip-check: no check of the hosts before the first run
     bool strictCheck = false; ///< --strict-check: run nothing when that check finds a problem
+    QString scheduledEvery;   ///< --scheduled EVERY: the session is a scheduled run (ScheduleCommand's service)
 
     /// Parses arguments (without the program name). Returns false with a one-line reason on a usage error.
     static bool parse(const QStringList &arguments, CliOptions *options, QString *error);

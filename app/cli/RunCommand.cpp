@@ -15,6 +15,7 @@
 #include "stats/TestSummary.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QSet>
 
 #include <csignal>
@@ -158,8 +159,13 @@ int RunCommand::exec()
         connect(&m_recorder, &SessionRecorder::sessionEnded, this, [](qint64 id) {
             Console::out(QStringLiteral("Kept in the result store as session %1 (wirebench-cli show %1).").arg(id));
         });
-        if (m_options.plan.validate().isEmpty())
-            m_recorder.begin(m_options.plan);
+        if (m_options.plan.validate().isEmpty() && m_recorder.begin(m_options.plan) > 0 && !m_options.scheduledEvery.isEmpty()) {
+            // A run of `wirebench-cli schedule`'s timer: the title is History's mark of it.
+            const QString title = QStringLiteral("Scheduled every %1: %2")
+                                      .arg(m_options.scheduledEvery, QFileInfo(m_options.planPath).fileName());
+            if (!m_store.setSessionTitle(m_recorder.sessionId(), title, &error))
+                Console::err(QStringLiteral("wirebench-cli: ") + error);
+        }
     }
     if (!m_engine.start(m_options.plan, m_checked)) {
         Console::err(QStringLiteral("wirebench-cli: the plan cannot run: %1")

@@ -3,6 +3,7 @@
 #include "CliOptions.h"
 #include "Console.h"
 #include "RunCommand.h"
+#include "ScheduleCommand.h"
 #include "StoreCommands.h"
 #include "protocols/DriverRegistry.h"
 #include "protocols/transfer/TransferSettings.h"
@@ -72,6 +73,8 @@ int main(int argc, char *argv[])
 
     if (StoreCommands::handles(QCoreApplication::arguments().mid(1))) // sessions, show, report, import
         return StoreCommands::exec(QCoreApplication::arguments().mid(1));
+    if (ScheduleCommand::handles(QCoreApplication::arguments().mid(1))) // a systemd user timer for a plan
+        return ScheduleCommand::exec(QCoreApplication::arguments().mid(1));
 
     CliOptions options;
     QString error;

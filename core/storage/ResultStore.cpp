@@ -322,6 +322,19 @@ int ResultStore::markInterruptedSessions(QString *error)
     return q.numRowsAffected();
 }
 
+bool ResultStore::setSessionTitle(qint64 sessionId, const QString &title, QString *error)
+{
+    if (!m_open)
+        return fail(error, QStringLiteral("is not open"));
+    QSqlQuery q(db());
+    q.prepare(QStringLiteral("UPDATE sessions SET title = ? WHERE id = ?"));
+    q.addBindValue(StoreRows::str(title));
+    q.addBindValue(sessionId);
+    if (!q.exec())
+        return fail(error, QStringLiteral("cannot set the title of session %1 (%2)").arg(sessionId).arg(StoreRows::sqlError(q)));
+    return true;
+}
+
 qint64 ResultStore::importRuns(const QString &title, const RunResultList &runs, QString *error)
 {
     TestPlan plan;

@@ -64,6 +64,8 @@ public:
     /// Stores one finished run with its samples in one transaction. Returns the run's id, or 0 on failure.
     qint64 addRun(qint64 sessionId, const RunResult &result, QString *error = nullptr);
     bool endSession(qint64 sessionId, SessionState state, QString *error = nullptr);
+    /// The title History and `sessions` show beside the date ("Scheduled every 1h: nightly.wbplan.json").
+    bool setSessionTitle(qint64 sessionId, const QString &title, QString *error = nullptr);
     /// Turns every `running` session into `interrupted`; returns how many (or -1 on failure).
     int markInterruptedSessions(QString *error = nullptr);
     /// A finished session holding `runs` (e.g. from Iperf3Import); the plan is derived from the runs.

@@ -33,6 +33,7 @@ private slots:
     void deleteRemovesSession();
     void closedStoreShowsReason();
     void listsAPageOfALargeStore();
+    void marksScheduledSessions();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -105,6 +106,21 @@ void TestHistoryPanel::stateFilterAndSearch()
     QTRY_COMPARE_WITH_TIMEOUT(panel.sessionTable()->rowCount(), 0, 5000);
     panel.searchEdit()->clear();
     QTRY_COMPARE_WITH_TIMEOUT(panel.sessionTable()->rowCount(), 2, 5000);
+}
+
+void TestHistoryPanel::marksScheduledSessions()
+{
+    // What `wirebench-cli run --scheduled 6h` (the service of `wirebench-cli schedule`) stores: the mark is the title.
+    QVERIFY(m_store->setSessionTitle(m_big, QStringLiteral("Scheduled every 6h: nightly.wbplan.json")));
+    HistoryPanel panel(m_store.get());
+    QTableWidget *table = panel.sessionTable();
+    QCOMPARE(table->rowCount(), 2);
+    QVERIFY2(table->item(1, HistoryPanel::Date)->text().endsWith(QStringLiteral(" Scheduled every 6h: nightly.wbplan.json (#%1)").arg(m_big)),
+             qPrintable(table->item(1, HistoryPanel::Date)->text()));
+    QVERIFY(!table->item(0, HistoryPanel::Date)->text().contains(QStringLiteral("Scheduled")));
+    panel.searchEdit()->setText(QStringLiteral("scheduled"));
+    QTRY_COMPARE_WITH_TIMEOUT(panel.sessionTable()->rowCount(), 1, 5000);
+    QCOMPARE(panel.sessions().first().id, m_big);
 }
 
 void TestHistoryPanel::openShowsTableGraphsAndChart()
