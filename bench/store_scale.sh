@@ -6,7 +6,11 @@
 # Copies start 7 minutes apart (100,000 sessions: 1.3 years of a busy team).
 # Targets: sessions (a page) under 0.5 s and show under 0.2 s at 100,000 sessions, memory flat as it grows.
 #
-#   bench/store_scale.sh [BUILD_DIR]        SIZES="1000 10000 100000" REPEATS=3
+# BACKEND=postgresql: the same store copied into a PostgreSQL server that the benchmark starts (initdb and pg_ctl
+# of the postgresql package, as the user postgres when run as root, on a free loopback port), and the commands
+# timed against it with --store postgresql://... (a team's shared store, docs/SCALE.md).
+#
+#   bench/store_scale.sh [BUILD_DIR]        SIZES="1000 10000 100000" REPEATS=3 BACKEND=sqlite|postgresql
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$(dirname "$here")/build}
@@ -17,7 +21,35 @@ SIZES=${SIZES:-"1000 10000 100000"}
 REPEATS=${REPEATS:-3}
 [ -x "$CLI" ] && [ -x "$DAEMON" ] || { echo "store_scale: build wirebench-cli and wirebenchd first ($build)" >&2; exit 2; }
 WORK=$(mktemp -d /tmp/wirebench-store-scale.XXXXXX)
-trap 'kill "${WBD_PID:-}" 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
+BACKEND=${BACKEND:-sqlite}
+PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+pg_as() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+stop_pg() { [ -n "${PG_PORT:-}" ] && pg_as "$PGBIN/pg_ctl" -D "$WORK/pg/data" -m immediate -w stop >/dev/null 2>&1 || true; }
+trap 'kill "${WBD_PID:-}" 2>/dev/null || true; stop_pg; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
+if [ "$BACKEND" = postgresql ]; then
+    [ -x "$PGBIN/initdb" ] || { echo "store_scale: BACKEND=postgresql needs the postgresql package (initdb)" >&2; exit 2; }
+    mkdir -p "$WORK/pg"; [ "$(id -u)" = 0 ] && chown postgres: "$WORK" "$WORK/pg"
+    pg_as "$PGBIN/initdb" -D "$WORK/pg/data" -U wirebench --auth=trust -E UTF8 --locale=C.UTF-8 -N >/dev/null
+    PG_PORT=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])")
+    pg_as "$PGBIN/pg_ctl" -D "$WORK/pg/data" -l "$WORK/pg/log" -w -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -c unix_socket_directories=$WORK/pg -c fsync=off -c shared_buffers=256MB" start >/dev/null
+fi
+# Copies the SQLite store $1 into a new database $2 of the benchmark's server (the layout made by wirebench-cli).
+copy_to_pg() {
+    local url="postgresql://wirebench@127.0.0.1:$PG_PORT/$2"
+    psql -q -h 127.0.0.1 -p "$PG_PORT" -U wirebench -d postgres -c "create database $2" >/dev/null
+    "$CLI" sessions --store "$url" >/dev/null
+    for t in sessions session_hosts runs samples; do
+        cols=$(python3 -c "import sqlite3,sys; print(','.join(r[1] for r in sqlite3.connect(sys.argv[1]).execute(f'pragma table_info({sys.argv[2]})')))" "$1" "$t")
+        python3 - "$1" "$t" "$cols" <<'PY' | psql -q -h 127.0.0.1 -p "$PG_PORT" -U wirebench -d "$2" -c "\copy $t($cols) from pstdin with (format csv, null '__NULL__', force_null ($cols))"
+import csv, sqlite3, sys
+w = csv.writer(sys.stdout, quoting=csv.QUOTE_ALL)
+for row in sqlite3.connect(sys.argv[1]).execute(f"select {sys.argv[3]} from {sys.argv[2]}"):
+    w.writerow(["__NULL__" if v is None else v for v in row])
+PY
+    done
+    psql -q -h 127.0.0.1 -p "$PG_PORT" -U wirebench -d "$2" -c "select setval(pg_get_serial_sequence(t, 'id'), (select max(id) from sessions)) from (values ('sessions')) v(t); select setval(pg_get_serial_sequence('runs', 'id'), (select max(id) from runs)); select setval(pg_get_serial_sequence('session_hosts', 'id'), (select max(id) from session_hosts)); vacuum analyze" >/dev/null
+    echo "$url"
+}
 
 # shellcheck source=bench/wirebenchd.sh
 . "$here/wirebenchd.sh"
@@ -26,7 +58,7 @@ PORT=$WBD_PORT
 "$CLI" run --store "$WORK/seed.sqlite" --host "127.0.0.1:$PORT" --protocol tcp-send,tcp-recv --frame 1500,9000 \
     --reps 5 --duration 0.3 >"$WORK/seed.log" 2>&1 || { echo "store_scale: the seed run failed" >&2; tail "$WORK/seed.log" >&2; exit 1; }
 
-echo "store_scale: one session of $(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select count(*) from runs').fetchone()[0])" "$WORK/seed.sqlite") runs from a real run, copied to each size; $REPEATS timings each (median)"
+echo "store_scale ($BACKEND): one session of $(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select count(*) from runs').fetchone()[0])" "$WORK/seed.sqlite") runs from a real run, copied to each size; $REPEATS timings each (median)"
 printf "  %-9s %-9s %10s %-24s %9s %10s\n" sessions runs "store MB" command seconds "peak MiB"
 for n in $SIZES; do
     cp "$WORK/seed.sqlite" "$WORK/store.sqlite"
@@ -63,9 +95,14 @@ PY
     runs=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select count(*) from runs').fetchone()[0])" "$WORK/store.sqlite")
     mb=$(( $(stat -c %s "$WORK/store.sqlite") / 1000000 ))
     mid=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select id from sessions order by id limit 1 offset ?', (int(sys.argv[2])//2,)).fetchone()[0])" "$WORK/store.sqlite" "$n")
+    target="$WORK/store.sqlite"
+    if [ "$BACKEND" = postgresql ]; then
+        target=$(copy_to_pg "$WORK/store.sqlite" "scale_$n")
+        mb=$(psql -At -h 127.0.0.1 -p "$PG_PORT" -U wirebench -d "scale_$n" -c "select pg_database_size(current_database()) / 1000000")
+    fi
     for cmd in "--version" "sessions" "sessions --limit 0" "show $mid"; do
         # shellcheck disable=SC2086
-        python3 - "$REPEATS" "$n" "$runs" "$mb" "$cmd" "$CLI" $cmd --store "$WORK/store.sqlite" <<'PY'
+        python3 - "$REPEATS" "$n" "$runs" "$mb" "$cmd" "$CLI" $cmd --store "$target" <<'PY'
 import statistics, subprocess, sys, time, resource
 reps, n, runs, mb, label = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
 argv = sys.argv[6:]
@@ -82,7 +119,7 @@ for _ in range(reps):
 print(f"  {n:<9} {runs:<9} {mb:>10} {label:<24} {statistics.median(times):9.3f} {statistics.median(peaks):10.1f}")
 PY
     done
-    if [ -x "$HISTORY" ]; then
+    if [ -x "$HISTORY" ] && [ "$BACKEND" = sqlite ]; then
         "$HISTORY" "$WORK/store.sqlite" 127.0.0.1 no-such-host 2>/dev/null | sed 's/^/  /'
     fi
 done

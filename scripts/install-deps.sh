@@ -3,13 +3,13 @@
 set -euo pipefail
 
 BUILD_PKGS=(build-essential cmake ninja-build ccache pkg-config git lld
-    qt6-base-dev libqt6sql6-sqlite qt6-svg-dev libqcustomplot-dev
+    qt6-base-dev libqt6sql6-sqlite libqt6sql6-psql qt6-svg-dev libqcustomplot-dev
     libcurl4-openssl-dev libsmbclient-dev qtkeychain-qt6-dev libsqlite3-dev
     nlohmann-json3-dev nettle-dev)
 RUN_PKGS=(fonts-dejavu-core xvfb xauth)
 TEST_PKGS=(vsftpd samba smbclient iperf3 curl iproute2 ethtool imagemagick poppler-utils
     desktop-file-utils appstream dpkg-dev file clang libclang-rt-14-dev procps psmisc
-    openssl util-linux universal-ctags
+    openssl util-linux universal-ctags postgresql
     g++-mingw-w64-x86-64-posix wine wine64 nsis systemd prometheus)
 
 want=("${BUILD_PKGS[@]}" "${RUN_PKGS[@]}")

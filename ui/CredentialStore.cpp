@@ -111,6 +111,13 @@ void CredentialStore::load(const QString &hostName)
     }
 }
 
+void CredentialStore::load(const QString &owner, const QString &key)
+{
+    if (owner.isEmpty() || m_backend == Backend::SessionMemory || m_setThisSession.contains(entryKey(owner, key)))
+        return;
+    readOne(owner, key);
+}
+
 Host CredentialStore::withSecrets(const Host &host) const
 {
     Host out = host;

@@ -53,6 +53,8 @@ public:
     void removeHost(const QString &hostName);
     /// Starts reading the host's secrets from the keychain into the cache (no-op without a keychain).
     void load(const QString &hostName);
+    /// The same for one secret of another owner than a host (the result store's password: SettingsDialog).
+    void load(const QString &owner, const QString &key);
     /// A copy of host whose options hold its secrets (memory only: for the plan the engine runs).
     Host withSecrets(const Host &host) const;
     /// A copy of host with every secret option removed.

@@ -3,6 +3,8 @@
 #include "ChartExporter.h"
 #include "ComparisonChart.h"
 #include "CredentialStore.h"
+#include "SettingsDialog.h"
+#include "StoreSwitcher.h"
 #include "ExportExtras.h"
 #include "FindingsPanel.h"
 #include "HostListPanel.h"
@@ -170,12 +172,27 @@ void MainWindow::connectStore(ResultStore *store)
     });
     if (!store)
         return;
+    m_storeSwitcher = new StoreSwitcher(store, store->isServer() ? QString() : store->path(), this);
+    m_storeSwitcher->setBusyCheck([this] { return m_engine.isRunning(); });
+    m_storeLabel = new QLabel(this);
+    m_storeLabel->setObjectName(QStringLiteral("storeStatusLabel"));
+    statusBar()->addPermanentWidget(m_storeLabel);
+    connect(m_storeSwitcher, &StoreSwitcher::statusChanged, m_storeLabel, &QLabel::setText);
+    connect(m_storeSwitcher, &StoreSwitcher::statusChanged, this, [this](const QString &t) { statusBar()->showMessage(t); });
+    connect(m_storeSwitcher, &StoreSwitcher::storeChanged, m_history, &HistoryPanel::refresh);
+    connect(m_storeSwitcher, &StoreSwitcher::storeChanged, m_compareView, &ComparisonView::reload);
     if (!open)
         statusBar()->showMessage(store->lastError());
     else if (store->interruptedAtOpen() > 0)
         statusBar()->showMessage(tr("%n earlier session(s) ended without finishing (Wirebench was closed or crashed); "
                                     "their finished runs are under History, marked interrupted.",
                                     nullptr, store->interruptedAtOpen()));
+}
+
+void MainWindow::useConfiguredStore()
+{
+    if (const StoreLocation l = m_config->resultStore(); m_storeSwitcher && l.isServer())
+        m_storeSwitcher->useServer(l, m_hosts->credentials());
 }
 
 MainWindow::~MainWindow()
@@ -203,6 +220,16 @@ quint16 MainWindow::embeddedPort() const
 void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *settings = file->addAction(tr("Se&ttings..."), this, [this] {
+        auto *dialog = new SettingsDialog(m_config, m_hosts->credentials(), this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &SettingsDialog::storeChosen, this, [this](const StoreLocation &l) {
+            if (m_storeSwitcher)
+                l.isServer() ? m_storeSwitcher->useServer(l) : m_storeSwitcher->useLocal();
+        });
+        dialog->open();
+    });
+    settings->setObjectName(QStringLiteral("settingsAction"));
     m_planFiles = new PlanFileActions(m_hosts, m_plan, this);
     connect(m_planFiles, &PlanFileActions::status, m_run, &RunControlPanel::setStatus);
     QAction *openPlan = file->addAction(tr("&Open plan..."), m_planFiles, &PlanFileActions::openWithDialog);

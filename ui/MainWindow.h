@@ -22,6 +22,7 @@ class ResultStore;
 class PlanFileActions;
 class PreflightGate;
 class SessionRecorder;
+class StoreSwitcher;
 class Config;
 class HostListPanel;
 class LinkCheckPanel;
@@ -55,6 +56,9 @@ public:
     Engine *engine() { return &m_engine; }
     /// The embedded responder's port, 0 when it is not running.
     quint16 embeddedPort() const;
+    /// Moves the store to the server the settings name, if any (not when --store chose one); nullptr without a store.
+    StoreSwitcher *storeSwitcher() const { return m_storeSwitcher; }
+    void useConfiguredStore();
 
 public slots:
     /// Checks, then starts, the plan of the ticked hosts (PreflightGate: problems are shown first); false (with
@@ -103,6 +107,8 @@ private:
     QSplitter *m_rightSplitter = nullptr;
     QSplitter *m_chartSplitter = nullptr;
     QLabel *m_statusLabel = nullptr;
+    QLabel *m_storeLabel = nullptr; ///< where results go (SettingsDialog, StoreSwitcher)
+    StoreSwitcher *m_storeSwitcher = nullptr;
     QAction *m_reportAction = nullptr;
     QAction *m_exportDataAction = nullptr;
     qint64 m_lastSessionId = 0; ///< the session with the latest stored run, for File > Report and Export data

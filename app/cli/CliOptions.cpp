@@ -182,8 +182,9 @@ constexpr OptionText kOptionTexts[] = {
     {"set", "KEY=VALUE", "A protocol setting for every host, or a file-transfer setting of the plan (keys: "
                          "'protocols'); repeatable. KEY=@FILE reads the value from FILE (passwords: other users can "
                          "see the command line)."},
-    {"store", "FILE", "Keep the results in the SQLite result store FILE (default: the user's store, which the "
-                      "window's History and `wirebench-cli sessions` read)."},
+    {"store", "FILE|URL", "Keep the results in the SQLite result store FILE, or in a team's store on a PostgreSQL "
+                          "server: postgresql://USER@HOST[:PORT]/DATABASE, the password from PGPASSWORD or ~/.pgpass "
+                          "(default: the user's store, which the window's History and `wirebench-cli sessions` read)."},
     {"no-store", "", "Do not keep the results in the result store."},
     {"plan", "FILE", "Run the plan in FILE (a .wbplan.json from the GUI or --save-plan); the other options override "
                      "its parts: --host its hosts, --protocol its protocols, --reps its repetitions, ..."},

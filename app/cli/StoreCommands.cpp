@@ -183,19 +183,22 @@ int sessionsCommand(const Args &args)
         Console::out(QStringLiteral("No sessions in %1.").arg(QDir::toNativeSeparators(store.path())));
         return 0;
     }
-    Console::out(QStringLiteral("%1  %2  %3  %4  %5  %6  %7  %8")
+    // COMPUTER: the one that ran the session, which a team's shared store holds many of.
+    Console::out(QStringLiteral("%1  %2  %3  %4  %5  %6  %7  %8  %9")
                      .arg(QStringLiteral("ID").rightJustified(5), QStringLiteral("UUID").leftJustified(8),
                           QStringLiteral("STARTED (local)").leftJustified(16), QStringLiteral("STATE").leftJustified(11),
+                          QStringLiteral("COMPUTER").leftJustified(16),
                           QStringLiteral("RUNS done/planned").leftJustified(17), QStringLiteral("FRAMES (B)").leftJustified(10),
                           QStringLiteral("PROTOCOLS").leftJustified(20), QStringLiteral("HOSTS")));
     for (const SessionInfo &s : list) {
         QString hosts = hostsOf(s);
         if (!s.title.isEmpty())
             hosts += QStringLiteral(" [%1]").arg(s.title);
-        Console::out(QStringLiteral("%1  %2  %3  %4  %5  %6  %7  %8")
+        Console::out(QStringLiteral("%1  %2  %3  %4  %5  %6  %7  %8  %9")
                          .arg(QString::number(s.id).rightJustified(5), s.uuid.left(8).leftJustified(8),
                               s.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")).leftJustified(16),
                               sessionStateName(s.state).leftJustified(11),
+                              (s.machineHostname.isEmpty() ? QStringLiteral("-") : s.machineHostname).leftJustified(16),
                               runsOf(s).leftJustified(17),
                               framesOf(s).leftJustified(10), s.protocols.join(QLatin1Char(',')).leftJustified(20),
                               hosts));
@@ -277,7 +280,7 @@ int showCommand(const Args &args)
         return 0;
     }
     RateUnit unit = RateUnit::MBps;
-    Console::out(QStringLiteral("Session %1 (%2), %3, started %4 on %5 (%6)")
+    Console::out(QStringLiteral("Session %1 (%2), %3, started %4 on the computer %5 (%6)")
                      .arg(info.id)
                      .arg(info.uuid, sessionStateName(info.state),
                           info.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
@@ -432,8 +435,9 @@ QString StoreCommands::helpText()
         "  wirebench-cli show SESSION --save-plan FILE        its plan as a plan file, for `run --plan FILE`\n"
         "  wirebench-cli report SESSION [--html FILE] [--pdf FILE]   the session report\n"
         "  wirebench-cli import iperf3 FILE.json [--name HOST] [--os LABEL] [--frame BYTES] [--title TEXT]\n"
-        "  SESSION: an id, a uuid or its unique prefix, or `latest`. --store PATH: another store file\n"
-        "  (default: %1).")
+        "  SESSION: an id, a uuid or its unique prefix, or `latest`. --store PATH: another store file, or\n"
+        "  --store postgresql://USER@HOST[:PORT]/DATABASE: a team's store on a PostgreSQL server (the password from\n"
+        "  PGPASSWORD or ~/.pgpass, never on the command line) (default: %1).")
         .arg(QDir::toNativeSeparators(ResultStore::defaultPath()));
 }
 

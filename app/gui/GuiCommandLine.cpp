@@ -16,7 +16,8 @@ GuiCommandLine::GuiCommandLine()
     , settings(QStringLiteral("settings"), QStringLiteral("Use the settings file FILE (INI) instead of the user's."),
                QStringLiteral("FILE"))
     , store(QStringLiteral("store"),
-            QStringLiteral("Keep results in the SQLite file FILE instead of the user's result store."),
+            QStringLiteral("Keep results in the SQLite file FILE, or on a server (postgresql://USER@HOST[:PORT]/DB), "
+                           "instead of the user's result store."),
             QStringLiteral("FILE"))
 {
     parser.setApplicationDescription(QStringLiteral("Wirebench: network throughput workbench (GUI)."));

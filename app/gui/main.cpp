@@ -38,6 +38,9 @@ int main(int argc, char *argv[])
     if (const QString note = wb::LegacyCliStore::adoptInto(results); !note.isEmpty())
         std::fprintf(stderr, "wirebench: %s\n", qPrintable(note));
     wb::MainWindow window(&config, &results);
+    // A team's server from the Settings, unless --store named a store: this computer's store until it answers.
+    if (!parser.isSet(commandLine.store))
+        window.useConfiguredStore();
 
     // Plan overrides for scripts and screenshots (also remembered as the last plan).
     wb::TestPlan plan = window.planEditor()->plan();

@@ -36,6 +36,11 @@ const QString kPlanMinReps = QStringLiteral("plan/minRepetitions");
 const QString kPlanInterleave = QStringLiteral("plan/interleaveHosts");
 const QString kPlanStopOnError = QStringLiteral("plan/stopOnError");
 const QString kUnit = QStringLiteral("view/rateUnit");
+const QString kStoreKind = QStringLiteral("store/kind"); // "file" or "postgresql"
+const QString kStoreHost = QStringLiteral("store/host");
+const QString kStorePort = QStringLiteral("store/port");
+const QString kStoreDatabase = QStringLiteral("store/database");
+const QString kStoreUser = QStringLiteral("store/user");
 const QString kGeometry = QStringLiteral("window/geometry");
 const QString kState = QStringLiteral("window/state");
 
@@ -243,6 +248,24 @@ void Config::setLastPlan(const TestPlan &plan)
             options.insert(it.key(), QJsonValue::fromVariant(it.value()));
     }
     m_settings->setValue(kPlanOptions, QString::fromUtf8(QJsonDocument(options).toJson(QJsonDocument::Compact)));
+}
+
+StoreLocation Config::resultStore() const
+{
+    if (m_settings->value(kStoreKind).toString() != QLatin1String("postgresql"))
+        return StoreLocation::file(QString());
+    return StoreLocation::server(m_settings->value(kStoreHost).toString(),
+                                 m_settings->value(kStorePort, StoreLocation::kDefaultPort).toInt(),
+                                 m_settings->value(kStoreDatabase).toString(), m_settings->value(kStoreUser).toString());
+}
+
+void Config::setResultStore(const StoreLocation &store)
+{
+    m_settings->setValue(kStoreKind, store.isServer() ? QStringLiteral("postgresql") : QStringLiteral("file"));
+    m_settings->setValue(kStoreHost, store.host());
+    m_settings->setValue(kStorePort, store.port());
+    m_settings->setValue(kStoreDatabase, store.database());
+    m_settings->setValue(kStoreUser, store.user());
 }
 
 RateUnit Config::rateUnit() const

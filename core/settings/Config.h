@@ -2,6 +2,7 @@
 
 #include "model/Host.h"
 #include "plan/TestPlan.h"
+#include "storage/StoreLocation.h"
 #include "stats/Units.h"
 
 #include <QByteArray>
@@ -49,6 +50,11 @@ public:
 
     RateUnit rateUnit() const;
     void setRateUnit(RateUnit unit);
+
+    /// Where the window keeps results: this computer's store (the default) or a PostgreSQL server; never the
+    /// password (the keychain keeps it).
+    StoreLocation resultStore() const;
+    void setResultStore(const StoreLocation &store);
 
     QByteArray windowGeometry() const;
     void setWindowGeometry(const QByteArray &geometry);

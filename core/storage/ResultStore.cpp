@@ -2,6 +2,8 @@
 
 #include "SessionQuery.h"
 #include "StoreConnections.h"
+#include "ServerStore.h"
+#include "StoreDialect.h"
 #include "StoreRows.h"
 #include "StoreSchema.h"
 #include "plan/PlanJson.h"
@@ -20,6 +22,7 @@
 #include <QStandardPaths>
 #include <QSysInfo>
 #include <QThread>
+#include <QUrl>
 #include <QUuid>
 #include <QVariant>
 
@@ -99,7 +102,12 @@ bool ResultStore::fail(QString *error, const QString &message) const
 
 QSqlDatabase ResultStore::db() const
 {
-    return m_connections->database(m_path);
+    return m_connections->database(m_location);
+}
+
+bool ResultStore::isServer() const
+{
+    return m_location.isServer();
 }
 
 void ResultStore::close()
@@ -131,13 +139,37 @@ QString integrityCheck(const QFileInfo &file)
 
 } // namespace
 
-bool ResultStore::open(const QString &path, QString *error)
+bool ResultStore::open(const QString &pathOrUrl, QString *error)
+{
+    StoreLocation location;
+    QString why;
+    if (!StoreLocation::parse(pathOrUrl, &location, &why)) {
+        close();
+        m_path = QUrl(pathOrUrl.trimmed()).toString(QUrl::RemovePassword); // what the error names: never the password
+        m_location = StoreLocation();
+        return fail(error, why);
+    }
+    return open(location, error);
+}
+
+bool ResultStore::open(const StoreLocation &location, QString *error)
 {
     close();
     m_interruptedAtOpen = 0;
     m_versionAtOpen = 0;
     m_backupPath.clear();
-    m_path = QFileInfo(path.isEmpty() ? defaultPath() : path).absoluteFilePath();
+    m_location = location;
+    if (location.isServer()) {
+        m_path = location.display();
+        return openServer(error);
+    }
+    m_path = QFileInfo(location.path().isEmpty() ? defaultPath() : location.path()).absoluteFilePath();
+    m_location = StoreLocation::file(m_path);
+    return openFile(error);
+}
+
+bool ResultStore::openFile(QString *error)
+{
     const QString tryThis = QStringLiteral("Wirebench runs without saved history; move the file away or choose "
                                            "another store file");
 
@@ -237,6 +269,22 @@ bool ResultStore::open(const QString &path, QString *error)
     return true;
 }
 
+bool ResultStore::openServer(QString *error)
+{
+    QSqlDatabase d = db();
+    QString why;
+    if (!ServerStore::open(d, m_location, &m_versionAtOpen, &why)) {
+        d = QSqlDatabase();
+        close();
+        return fail(error, why);
+    }
+    m_open = true;
+    // Many clients share a server: only the sessions whose writer's connection is gone are dead (ServerStore).
+    const int n = markInterruptedSessions(&why);
+    m_interruptedAtOpen = std::max(n, 0);
+    return true;
+}
+
 qint64 ResultStore::beginSession(const TestPlan &plan, QString *error)
 {
     if (!m_open)
@@ -246,7 +294,8 @@ qint64 ResultStore::beginSession(const TestPlan &plan, QString *error)
         return fail(error, QStringLiteral("cannot start a session (%1)").arg(d.lastError().text().simplified())), 0;
     QSqlQuery q(d);
     q.prepare(QStringLiteral("INSERT INTO sessions (uuid, started_at, state, plan_json, machine_hostname, machine_os,"
-                             " wirebench_version) VALUES (?,?,?,?,?,?,?)"));
+                             " wirebench_version) VALUES (?,?,?,?,?,?,?)")
+              + StoreDialect::returningId(StoreDialect::of(d)));
     q.addBindValue(QUuid::createUuid().toString(QUuid::WithoutBraces));
     q.addBindValue(StoreRows::isoUtc(QDateTime::currentDateTimeUtc()));
     q.addBindValue(sessionStateName(SessionState::Running));
@@ -257,7 +306,7 @@ qint64 ResultStore::beginSession(const TestPlan &plan, QString *error)
     QString why;
     qint64 id = 0;
     if (q.exec()) {
-        id = q.lastInsertId().toLongLong();
+        id = StoreDialect::insertedId(StoreDialect::of(d), q);
         for (int i = 0; i < plan.hosts.size() && id > 0; ++i) {
             if (!StoreRows::insertHost(d, id, i, plan.hosts.at(i), &why))
                 id = 0;
@@ -271,6 +320,8 @@ qint64 ResultStore::beginSession(const TestPlan &plan, QString *error)
         d.rollback();
         return fail(error, QStringLiteral("cannot start a session (%1)").arg(why)), 0;
     }
+    if (isServer())
+        ServerStore::hold(d, id, true);
     return id;
 }
 
@@ -309,6 +360,10 @@ bool ResultStore::endSession(qint64 sessionId, SessionState state, QString *erro
         return fail(error, QStringLiteral("cannot end session %1 (%2)").arg(sessionId).arg(StoreRows::sqlError(q)));
     if (q.numRowsAffected() != 1)
         return fail(error, QStringLiteral("has no session %1").arg(sessionId));
+    if (isServer()) {
+        QSqlDatabase d = db();
+        ServerStore::hold(d, sessionId, false);
+    }
     return true;
 }
 
@@ -316,10 +371,15 @@ int ResultStore::markInterruptedSessions(QString *error)
 {
     if (!m_open)
         return fail(error, QStringLiteral("is not open")), -1;
-    QSqlQuery q(db());
-    if (!q.exec(QStringLiteral("UPDATE sessions SET state = 'interrupted' WHERE state = 'running'")))
+    QSqlDatabase d = db();
+    QSqlQuery q(d);
+    if (!q.exec(QStringLiteral("UPDATE sessions SET state = 'interrupted' WHERE state = 'running'")
+                + (isServer() ? ServerStore::unheldSessions() : QString())))
         return fail(error, QStringLiteral("cannot mark interrupted sessions (%1)").arg(StoreRows::sqlError(q))), -1;
-    return q.numRowsAffected();
+    const int n = q.numRowsAffected();
+    if (isServer())
+        ServerStore::releaseProbes(d, q);
+    return n;
 }
 
 bool ResultStore::setSessionTitle(qint64 sessionId, const QString &title, QString *error)
@@ -391,7 +451,7 @@ SessionInfoList ResultStore::sessions(const SessionFilter &filter, QString *erro
         return fail(error, QStringLiteral("is not open")), out;
     QSqlDatabase d = db();
     QString why;
-    if (!SessionQuery::matching(filter).run(d, &out, &why))
+    if (!SessionQuery::matching(filter, StoreDialect::of(d)).run(d, &out, &why))
         return fail(error, why), SessionInfoList();
     return out;
 }
@@ -403,7 +463,7 @@ qint64 ResultStore::sessionCount(const SessionFilter &filter, QString *error) co
     QSqlDatabase d = db();
     qint64 n = 0;
     QString why;
-    if (!SessionQuery::matching(filter).count(d, &n, &why))
+    if (!SessionQuery::matching(filter, StoreDialect::of(d)).count(d, &n, &why))
         return fail(error, why), -1;
     return n;
 }
@@ -461,7 +521,7 @@ RunResultList ResultStore::runs(qint64 sessionId, QString *error, QList<qint64> 
     }
     QSqlQuery s(d);
     s.prepare(QStringLiteral("SELECT run_id, end_seconds, interval_seconds, bytes FROM samples WHERE run_id IN"
-                             " (SELECT id FROM runs WHERE session_id = ?) ORDER BY run_id, rowid"));
+                             " (SELECT id FROM runs WHERE session_id = ?) ORDER BY %1").arg(StoreDialect::sampleOrder(StoreDialect::of(d))));
     s.addBindValue(sessionId);
     if (!s.exec())
         return fail(error, QStringLiteral("cannot read samples (%1)").arg(StoreRows::sqlError(s))), RunResultList();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "StoreLocation.h"
 #include "StoreSchema.h"
 #include "StoreTypes.h"
 #include "model/RunResult.h"
@@ -18,8 +19,10 @@ namespace wb {
 
 class StoreConnections;
 
-/// The result store: an SQLite file (QtSql, QSQLITE, WAL) holding sessions, the hosts as they were, every run
-/// with its samples. Each call commits at once, so a SIGKILL loses at most the run in flight.
+/// The result store: an SQLite file (QtSql, QSQLITE, WAL) or a database on a PostgreSQL server (QPSQL, shared
+/// by a team: ServerStore) holding sessions with the computer that ran them, the hosts as they were, every run
+/// with its samples. Each call commits at once, so a SIGKILL loses at most the run in flight; the ids are the
+/// database's, so clients writing at once never share one.
 ///
 /// Thread use: one ResultStore may be shared between threads; each thread gets its own connection
 /// (StoreConnections). The layout and its migration are StoreSchema's, the session list's SQL SessionQuery's. Concurrent writers wait up to 10 s.
@@ -47,10 +50,17 @@ public:
     /// database, is damaged or was written by a newer Wirebench is left untouched and `false` is returned with a
     /// one-line reason. When this process is the only user of the file, sessions a crash left `running` are
     /// marked `interrupted` (see interruptedAtOpen()).
+    /// `path` may also be `postgresql://USER@HOST[:PORT]/DB` (StoreLocation): the server's database is created
+    /// or migrated the same way; one that cannot be reached fails with which server, what failed, what to try.
     bool open(const QString &path = QString(), QString *error = nullptr);
+    /// The same for a location that may carry a password (the window's, from its keychain).
+    bool open(const StoreLocation &location, QString *error = nullptr);
     void close();
     bool isOpen() const { return m_open; }
+    /// The file's absolute path, or the server's `postgresql://USER@HOST:PORT/DB`.
     QString path() const { return m_path; }
+    StoreLocation location() const { return m_location; }
+    bool isServer() const;
     QString lastError() const;
     /// Sessions open() turned from running into interrupted.
     int interruptedAtOpen() const { return m_interruptedAtOpen; }
@@ -91,9 +101,12 @@ public:
 
 private:
     QSqlDatabase db() const;
+    bool openFile(QString *error);
+    bool openServer(QString *error);
     bool fail(QString *error, const QString &message) const;
 
     QString m_path;
+    StoreLocation m_location;
     bool m_open = false;
     int m_interruptedAtOpen = 0;
     int m_versionAtOpen = 0;

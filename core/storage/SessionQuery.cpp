@@ -1,5 +1,6 @@
 #include "SessionQuery.h"
 
+#include "StoreDialect.h"
 #include "StoreRows.h"
 #include "plan/PlanJson.h"
 
@@ -10,26 +11,12 @@ namespace wb {
 
 namespace {
 
-// The session's plan as PlanJson reads it: a text that is not a JSON object reads as an empty plan.
-const char kPlan[] = "(CASE WHEN json_valid(sessions.plan_json) AND json_type(sessions.plan_json) = 'object'"
-                     " THEN sessions.plan_json ELSE '{}' END)";
-
-QString planArray(const char *key)
-{
-    return QStringLiteral("json_type(%1, '$.%2') = 'array'").arg(QLatin1String(kPlan), QLatin1String(key));
-}
-
-QString planValues(const char *key)
-{
-    return QStringLiteral("json_each(%1, '$.%2')").arg(QLatin1String(kPlan), QLatin1String(key));
-}
-
 // A session's protocols: the plan's, then any others its runs used (so SessionInfo::protocols).
-QString protocolIs()
+QString protocolIs(StoreDialect::Kind k)
 {
     return QStringLiteral("((%1 AND EXISTS (SELECT 1 FROM %2 WHERE type = 'text' AND value = ?))"
                           " OR EXISTS (SELECT 1 FROM runs WHERE runs.session_id = sessions.id AND runs.protocol = ?))")
-        .arg(planArray("protocols"), planValues("protocols"));
+        .arg(StoreDialect::planIsArray(k, "protocols"), StoreDialect::planValues(k, "protocols"));
 }
 
 // The sessions already read, by id: their hosts and runs are read without the filter running again (a search
@@ -47,14 +34,15 @@ QString idList(const SessionInfoList &sessions)
 
 SessionQuery SessionQuery::withId(qint64 sessionId)
 {
-    SessionQuery q;
+    SessionQuery q; // its WHERE is portable
     q.require(QStringLiteral("sessions.id = ?"), {sessionId});
     return q;
 }
 
-SessionQuery SessionQuery::matching(const SessionFilter &filter)
+SessionQuery SessionQuery::matching(const SessionFilter &filter, StoreDialect::Kind k)
 {
     SessionQuery q;
+    q.m_kind = k;
     if (filter.from.isValid())
         q.require(QStringLiteral("sessions.started_at >= ?"), {StoreRows::isoUtc(filter.from)});
     if (filter.to.isValid())
@@ -69,23 +57,24 @@ SessionQuery SessionQuery::matching(const SessionFilter &filter)
         q.require(QStringLiteral("sessions.state IN (%1)").arg(marks.join(QLatin1Char(','))), names);
     }
     if (!filter.protocol.isEmpty())
-        q.require(protocolIs(), {filter.protocol, filter.protocol});
+        q.require(protocolIs(k), {filter.protocol, filter.protocol});
     if (filter.frameSize > 0) {
         // A plan without frame sizes has TestPlan's default ones.
         QStringList defaults;
         for (int f : TestPlan().frameSizes)
             defaults << QString::number(f);
-        q.require(QStringLiteral("((CASE WHEN json_type(%1, '$.frame_sizes') IS NULL THEN ? IN (%2) ELSE %3 AND"
+        q.require(QStringLiteral("((CASE WHEN %1 THEN ? IN (%2) ELSE %3 AND"
                                  " EXISTS (SELECT 1 FROM %4 WHERE type IN ('integer', 'real') AND value = ?) END)"
                                  " OR EXISTS (SELECT 1 FROM runs WHERE runs.session_id = sessions.id"
                                  " AND runs.frame_size = ?))")
-                      .arg(QLatin1String(kPlan), defaults.join(QLatin1Char(',')), planArray("frame_sizes"),
-                           planValues("frame_sizes")),
+                      .arg(StoreDialect::planLacks(k, "frame_sizes"), defaults.join(QLatin1Char(',')),
+                           StoreDialect::planIsArray(k, "frame_sizes"), StoreDialect::planValues(k, "frame_sizes")),
                   {filter.frameSize, filter.frameSize, filter.frameSize});
     }
     if (!filter.host.isEmpty())
         q.require(QStringLiteral("EXISTS (SELECT 1 FROM session_hosts h WHERE h.session_id = sessions.id"
-                                 " AND (wb_same(h.name, ?) OR wb_same(h.address, ?)))"),
+                                 " AND (%1 OR %2))")
+                      .arg(StoreDialect::same(k, QStringLiteral("h.name")), StoreDialect::same(k, QStringLiteral("h.address"))),
                   {filter.host, filter.host});
     q.addTextFilter(filter.text.trimmed());
     q.m_limit = filter.limit;
@@ -97,15 +86,18 @@ void SessionQuery::addTextFilter(const QString &text)
 {
     if (text.isEmpty())
         return;
-    // wb_contains (StoreFunctions): case-insensitive in every script, as QString::contains.
+    // Case-insensitive in every script, as QString::contains (StoreDialect::contains).
+    auto has = [this](const char *column) { return StoreDialect::contains(m_kind, QLatin1String(column)); };
     const QString clause =
-        QStringLiteral("(wb_contains(sessions.title, ?) OR wb_contains(sessions.uuid, ?)"
-                       " OR wb_contains(sessions.machine_hostname, ?) OR wb_contains(sessions.state, ?)"
-                       " OR (%1 AND EXISTS (SELECT 1 FROM %2 WHERE type = 'text' AND wb_contains(value, ?)))"
-                       " OR EXISTS (SELECT 1 FROM runs WHERE runs.session_id = sessions.id AND wb_contains(runs.protocol, ?))"
+        QStringLiteral("(%1 OR %2 OR %3 OR %4"
+                       " OR (%5 AND EXISTS (SELECT 1 FROM %6 WHERE type = 'text' AND %7))"
+                       " OR EXISTS (SELECT 1 FROM runs WHERE runs.session_id = sessions.id AND %8)"
                        " OR EXISTS (SELECT 1 FROM session_hosts h WHERE h.session_id = sessions.id"
-                       " AND (wb_contains(h.name, ?) OR wb_contains(h.address, ?) OR wb_contains(h.os, ?))))")
-            .arg(planArray("protocols"), planValues("protocols"));
+                       " AND (%9 OR %10 OR %11)))")
+            .arg(has("sessions.title"), has("sessions.uuid"), has("sessions.machine_hostname"), has("sessions.state"),
+                 StoreDialect::planIsArray(m_kind, "protocols"), StoreDialect::planValues(m_kind, "protocols"),
+                 has("value"), has("runs.protocol"), has("h.name"))
+            .arg(has("h.address"), has("h.os"));
     QVariantList binds;
     for (int i = 0; i < 9; ++i)
         binds << text;
@@ -221,8 +213,9 @@ bool SessionQuery::readRunCounts(QSqlDatabase &db, SessionInfoList *out, QString
     for (qsizetype i = 0; i < out->size(); ++i)
         at.insert(out->at(i).id, i);
     QSqlQuery r(db);
-    r.prepare(QStringLiteral("SELECT session_id, protocol, frame_size, COUNT(*), SUM(status = 'ok'),"
-                             " SUM(status IN ('ok', 'failed')) FROM runs WHERE session_id IN (%1)"
+    r.prepare(QStringLiteral("SELECT session_id, protocol, frame_size, COUNT(*),"
+                             " SUM(CASE WHEN status = 'ok' THEN 1 ELSE 0 END),"
+                             " SUM(CASE WHEN status IN ('ok', 'failed') THEN 1 ELSE 0 END) FROM runs WHERE session_id IN (%1)"
                              " GROUP BY session_id, protocol, frame_size ORDER BY MIN(id)")
                   .arg(idList(*out)));
     if (!r.exec()) {

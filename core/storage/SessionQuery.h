@@ -1,5 +1,6 @@
 #pragma once
 
+#include "StoreDialect.h"
 #include "StoreTypes.h"
 
 #include <QSqlDatabase>
@@ -9,12 +10,12 @@
 namespace wb {
 
 /// The sessions a SessionFilter (or one id) selects, found by SQL: the filter becomes one WHERE clause over
-/// sessions, its plan's JSON (json_each), its hosts and its runs; then the selected sessions' hosts and run
+/// sessions, its plan's JSON (StoreDialect::planValues), its hosts and its runs; then the selected sessions' hosts and run
 /// counts are read with that clause as a sub-select. Newest first.
 class SessionQuery
 {
 public:
-    static SessionQuery matching(const SessionFilter &filter);
+    static SessionQuery matching(const SessionFilter &filter, StoreDialect::Kind kind);
     static SessionQuery withId(qint64 sessionId);
 
     /// Returns false with a one-line reason (what could not be read and SQLite's words) in *error.
@@ -34,6 +35,7 @@ private:
     QStringList m_where;
     QVariantList m_binds;
     int m_limit = 0;
+    StoreDialect::Kind m_kind = StoreDialect::Kind::SQLite;
 };
 
 } // namespace wb

@@ -19,7 +19,24 @@ StoreConnections::~StoreConnections()
     dropAll();
 }
 
-QSqlDatabase StoreConnections::database(const QString &path) const
+namespace {
+
+// A server that does not answer is given up after 5 s rather than libpq's default of waiting for ever.
+void configureServer(QSqlDatabase &db, const StoreLocation &store)
+{
+    db.setHostName(store.host());
+    db.setPort(store.port());
+    db.setDatabaseName(store.database());
+    db.setUserName(store.user());
+    // Empty: libpq reads PGPASSWORD or ~/.pgpass, as psql does.
+    if (!store.password().isEmpty())
+        db.setPassword(store.password());
+    db.setConnectOptions(QStringLiteral("connect_timeout=5;application_name=wirebench"));
+}
+
+} // namespace
+
+QSqlDatabase StoreConnections::database(const StoreLocation &store) const
 {
     QThread *thread = QThread::currentThread();
     const QString name = m_prefix + QString::number(quintptr(thread), 16);
@@ -30,9 +47,13 @@ QSqlDatabase StoreConnections::database(const QString &path) const
         existing = QSqlDatabase();
         QSqlDatabase::removeDatabase(name);
     }
-    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
-    db.setDatabaseName(path);
-    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=10000"));
+    QSqlDatabase db = QSqlDatabase::addDatabase(store.isServer() ? QStringLiteral("QPSQL") : QStringLiteral("QSQLITE"), name);
+    if (store.isServer()) {
+        configureServer(db, store);
+    } else {
+        db.setDatabaseName(store.path());
+        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=10000"));
+    }
     bool isNew = false;
     {
         QMutexLocker lock(&m_mutex);
@@ -41,12 +62,18 @@ QSqlDatabase StoreConnections::database(const QString &path) const
     }
     if (isNew && thread != m_context->thread())
         closeWhenFinished(thread, name);
+    if (store.isServer()) {
+        // The migration's "already exists, skipping" notices would reach stderr through Qt's warnings.
+        if (db.open())
+            QSqlQuery(db).exec(QStringLiteral("SET client_min_messages = warning"));
+        return db;
+    }
     if (db.open()) {
         QSqlQuery q(db);
         q.exec(QStringLiteral("PRAGMA foreign_keys = ON"));
         q.exec(QStringLiteral("PRAGMA synchronous = NORMAL"));
         if (!StoreFunctions::install(db))
-            qWarning("result store: could not add its SQL functions to the connection to %s", qPrintable(path));
+            qWarning("result store: could not add its SQL functions to the connection to %s", qPrintable(store.path()));
     }
     return db;
 }

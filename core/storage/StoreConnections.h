@@ -1,5 +1,7 @@
 #pragma once
 
+#include "StoreLocation.h"
+
 #include <QHash>
 #include <QMutex>
 #include <QObject>
@@ -12,8 +14,9 @@ class QThread;
 
 namespace wb {
 
-/// One QSqlDatabase connection per thread to one store file (QSqlDatabase is per thread), named after the store
-/// and the thread. A worker thread's connection is closed in that thread when it finishes.
+/// One QSqlDatabase connection per thread to one store (QSqlDatabase is per thread), named after the store and
+/// the thread: QSQLITE to a file, QPSQL to a server. A worker thread's connection is closed in that thread when it
+/// finishes.
 class StoreConnections
 {
 public:
@@ -22,8 +25,9 @@ public:
     StoreConnections(const StoreConnections &) = delete;
     StoreConnections &operator=(const StoreConnections &) = delete;
 
-    /// This thread's connection to `path`, opened (with foreign keys on) or, when it cannot open, closed.
-    QSqlDatabase database(const QString &path) const;
+    /// This thread's connection to `store`, opened (SQLite: with foreign keys on) or, when it cannot open, closed
+    /// with the reason in its lastError().
+    QSqlDatabase database(const StoreLocation &store) const;
     /// Closes this thread's connection and forgets every other one.
     void dropAll();
 

@@ -1,5 +1,6 @@
 #include "StoreRows.h"
 
+#include "StoreDialect.h"
 #include "plan/PlanJson.h"
 #include "plan/Secrets.h"
 
@@ -99,7 +100,8 @@ qint64 StoreRows::insertRun(QSqlDatabase &db, qint64 sessionId, const RunResult 
     q.prepare(QStringLiteral(
         "INSERT INTO runs (session_id, run_index, host, address, port, server_type, os, server_os, protocol,"
         " frame_size, mss, repetition, bytes, seconds, sender_bytes, throughput_MBps, status, error, warnings_json,"
-        " started_at, params_json, extra_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+        " started_at, params_json, extra_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+              + StoreDialect::returningId(StoreDialect::of(db)));
     q.addBindValue(sessionId);
     q.addBindValue(r.spec.index);
     q.addBindValue(str(r.spec.host.name));
@@ -126,7 +128,11 @@ qint64 StoreRows::insertRun(QSqlDatabase &db, qint64 sessionId, const RunResult 
         *error = sqlError(q);
         return 0;
     }
-    const qint64 runId = q.lastInsertId().toLongLong();
+    const qint64 runId = StoreDialect::insertedId(StoreDialect::of(db), q);
+    if (runId <= 0) {
+        *error = QStringLiteral("the database gave the run no id");
+        return 0;
+    }
     QSqlQuery s(db);
     s.prepare(QStringLiteral("INSERT INTO samples (run_id, end_seconds, interval_seconds, bytes) VALUES (?,?,?,?)"));
     for (const Sample &sample : r.samples) {

@@ -1,5 +1,6 @@
 #include "StoreSchema.h"
 
+#include "StoreDialect.h"
 #include "StoreRows.h"
 #include "plan/PlanJson.h"
 
@@ -95,9 +96,10 @@ const char *const kIndexes[] = {
 
 bool execAll(QSqlDatabase &db, const char *const *statements, size_t count, QString *error)
 {
+    const StoreDialect::Kind kind = StoreDialect::of(db);
     for (size_t i = 0; i < count; ++i) {
         QSqlQuery q(db);
-        if (!q.exec(QString::fromLatin1(statements[i]))) {
+        if (!q.exec(StoreDialect::schemaStatement(kind, statements[i]))) {
             *error = StoreRows::sqlError(q);
             return false;
         }
@@ -166,13 +168,7 @@ bool StoreSchema::migrate(QSqlDatabase &d, int from, QString *error)
             *error = d.lastError().text().simplified();
             return false;
         }
-        bool ok = step(d, version, error);
-        if (ok) {
-            QSqlQuery q(d);
-            ok = q.exec(QStringLiteral("PRAGMA user_version = %1").arg(version));
-            if (!ok)
-                *error = StoreRows::sqlError(q);
-        }
+        bool ok = step(d, version, error) && StoreDialect::writeVersion(d, version, error);
         if (!ok || !d.commit()) {
             if (ok)
                 *error = d.lastError().text().simplified();

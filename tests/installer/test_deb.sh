@@ -57,6 +57,7 @@ for dep in libc6 libqt6core6; do
 done
 # Opened at run time (SMB), so dpkg-shlibdeps cannot see it: listed by hand.
 grep -qE "(^|, )libsmbclient( |,|$)" <<<"$depends" || fail "Depends lacks libsmbclient, which the SMB driver opens at run time"
+grep -qE "(^|, )libqt6sql6-psql( |,|$)" <<<"$depends" || fail "Depends lacks libqt6sql6-psql, Qt's plugin for a store on a PostgreSQL server"
 [ -n "$(field Description)" ] || fail "the package has no Description"
 dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./conffiles 2>/dev/null | grep -qx /etc/wirebench/wirebenchd.conf \
     || fail "/etc/wirebench/wirebenchd.conf is not marked as a conffile"

@@ -1,6 +1,7 @@
 #include "settings/Config.h"
 #include "support/HostRows.h"
 
+#include <QFile>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
@@ -18,6 +19,7 @@ private slots:
     void badValuesFallBack();
     void newerSchemaLeftAlone();
     void hostSpellingsBeforePlanJsonAreRead();
+    void resultStoreRoundTrip();
 
 private:
     QTemporaryDir m_dir;
@@ -155,6 +157,31 @@ void TestConfig::newerSchemaLeftAlone()
     }
     Config config(file);
     QCOMPARE(config.schemaVersion(), Config::kSchemaVersion + 7);
+}
+
+void TestConfig::resultStoreRoundTrip()
+{
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("wirebench.ini"));
+    {
+        Config config(file);
+        QVERIFY(!config.resultStore().isServer()); // this computer's store by default
+        StoreLocation server = StoreLocation::server(QStringLiteral("db.example.org"), 5433, QStringLiteral("wirebench"),
+                                                     QStringLiteral("bench"));
+        server.setPassword(QStringLiteral("hunter2"));
+        config.setResultStore(server);
+        config.sync();
+    }
+    Config config(file);
+    const StoreLocation back = config.resultStore();
+    QVERIFY(back.isServer());
+    QCOMPARE(back.display(), QStringLiteral("postgresql://bench@db.example.org:5433/wirebench"));
+    QVERIFY(back.password().isEmpty());
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QVERIFY(!f.readAll().contains("hunter2")); // the keychain keeps it
+    config.setResultStore(StoreLocation::file(QString()));
+    QVERIFY(!config.resultStore().isServer());
 }
 
 QTEST_GUILESS_MAIN(TestConfig)

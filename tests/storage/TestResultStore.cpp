@@ -1,13 +1,19 @@
 #include "storage/ResultStore.h"
 #include "StoreTestData.h"
+#include "support/CiRule.h"
+#include "support/FreePort.h"
+#include "support/PostgresServer.h"
 #include "support/RunCompare.h"
 
 #include <QFile>
+#include <QSet>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
+
+#include <vector>
 
 using namespace wb;
 
@@ -16,6 +22,8 @@ class TestResultStore : public QObject
     Q_OBJECT
 
 private slots:
+    void initTestCase_data();
+    void initTestCase();
     void roundTrip();
     void secretsNeverStored();
     void filter();
@@ -25,10 +33,65 @@ private slots:
     void otherThread();
     void secondStoreDoesNotInterruptFirst();
     void closedStoreFailsCleanly();
+    void concurrentWriters();
+    void deadWritersSessionIsInterrupted();
+    void newerStoreRefused();
+    void serverThatCannotBeReached();
 
 private:
     static void compareRuns(const RunResult &a, const RunResult &b);
+    bool onServer() const;
+    /// Whether this row's backend can run (always for SQLite); m_serverWhy says why not.
+    bool backendReady() const { return !onServer() || m_server.isRunning(); }
+    /// A new store for this row: a file in `dir`, or a new database on the test's server.
+    QString newStore(const QTemporaryDir &dir, const QString &name = QStringLiteral("results.sqlite"));
+    /// A raw connection (`name`) to the store at `location`, for looking past the store's API.
+    QSqlDatabase raw(const QString &location, const QString &name) const;
+
+    test::PostgresServer m_server;
+    QString m_serverWhy;
 };
+
+// Every test runs against both backends: the embedded file and a PostgreSQL server that the test starts itself.
+void TestResultStore::initTestCase_data()
+{
+    QTest::addColumn<bool>("server");
+    QTest::newRow("sqlite") << false;
+    QTest::newRow("postgresql") << true;
+}
+
+void TestResultStore::initTestCase()
+{
+    if (!m_server.start(&m_serverWhy))
+        m_serverWhy = QStringLiteral("no PostgreSQL for the server rows: %1").arg(m_serverWhy);
+}
+
+bool TestResultStore::onServer() const
+{
+    QFETCH_GLOBAL(bool, server);
+    return server;
+}
+
+QString TestResultStore::newStore(const QTemporaryDir &dir, const QString &name)
+{
+    if (!onServer())
+        return dir.filePath(name);
+    QString why;
+    const QString url = m_server.createDatabase(&why);
+    if (url.isEmpty())
+        qWarning("cannot create a database: %s", qPrintable(why));
+    return url;
+}
+
+QSqlDatabase TestResultStore::raw(const QString &location, const QString &name) const
+{
+    if (onServer())
+        return m_server.open(location.section(QLatin1Char('/'), -1), name);
+    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+    db.setDatabaseName(location);
+    db.open();
+    return db;
+}
 
 void TestResultStore::compareRuns(const RunResult &got, const RunResult &want)
 {
@@ -48,9 +111,10 @@ void TestResultStore::compareRuns(const RunResult &got, const RunResult &want)
 
 void TestResultStore::roundTrip()
 {
+    WB_REQUIRE(backendReady(), m_serverWhy);
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("sub/results.sqlite"));
+    const QString path = newStore(dir, QStringLiteral("sub/results.sqlite"));
     const TestPlan plan = wbtest::plan();
     const QList<RunSpec> specs = plan.expand();
     RunResultList written;
@@ -128,8 +192,9 @@ void TestResultStore::roundTrip()
 
 void TestResultStore::secretsNeverStored()
 {
+    WB_REQUIRE(backendReady(), m_serverWhy);
     QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("results.sqlite"));
+    const QString path = newStore(dir);
     {
         ResultStore store;
         QVERIFY(store.open(path));
@@ -143,6 +208,22 @@ void TestResultStore::secretsNeverStored()
                  QStringLiteral("bench"));
         QVERIFY(!store.runs(id).first().spec.host.options.contains(QStringLiteral("ftp.password")));
     }
+    if (onServer()) {
+        // Not in any text the server holds.
+        QSqlDatabase db = raw(path, QStringLiteral("raw-secrets"));
+        {
+            QSqlQuery q(db);
+            QVERIFY(q.exec(QStringLiteral("SELECT (SELECT COUNT(*) FROM sessions WHERE plan_json LIKE '%hunter2%')"
+                                          " + (SELECT COUNT(*) FROM session_hosts WHERE options_json LIKE '%hunter2%')"
+                                          " + (SELECT COUNT(*) FROM runs WHERE params_json LIKE '%hunter2%'"
+                                          " OR extra_json LIKE '%hunter2%')")));
+            QVERIFY(q.next());
+            QCOMPARE(q.value(0).toInt(), 0);
+        }
+        db = QSqlDatabase();
+        QSqlDatabase::removeDatabase(QStringLiteral("raw-secrets"));
+        return;
+    }
     // Not in any table, not in the plan JSON, not in the WAL: look at the raw bytes of every file.
     for (const QString &name : QDir(dir.path()).entryList(QDir::Files)) {
         QFile f(dir.filePath(name));
@@ -153,10 +234,11 @@ void TestResultStore::secretsNeverStored()
 
 void TestResultStore::filter()
 {
+    WB_REQUIRE(backendReady(), m_serverWhy);
     QTemporaryDir dir;
     ResultStore store;
     QString error;
-    QVERIFY2(store.open(dir.filePath(QStringLiteral("results.sqlite")), &error), qPrintable(error));
+    QVERIFY2(store.open(newStore(dir), &error), qPrintable(error));
 
     TestPlan a = wbtest::plan();           // linux-fs + win-fs, tcp-send/recv, 1500/9000
     TestPlan b;
@@ -225,10 +307,11 @@ void TestResultStore::filter()
 // The search and the host filter ignore case as Qt does, in every script: SQLite's LIKE and NOCASE fold ASCII only.
 void TestResultStore::filterFoldsCaseInEveryScript()
 {
+    WB_REQUIRE(backendReady(), m_serverWhy);
     QTemporaryDir dir;
     ResultStore store;
     QString error;
-    QVERIFY2(store.open(dir.filePath(QStringLiteral("results.sqlite")), &error), qPrintable(error));
+    QVERIFY2(store.open(newStore(dir), &error), qPrintable(error));
     TestPlan p;
     p.hosts = {wbtest::host(QStringLiteral("Ägir-NAS"), QStringLiteral("127.0.0.7"), QStringLiteral("Système Ω"))};
     p.protocols = {QStringLiteral("ftp-get")};
@@ -261,9 +344,11 @@ void TestResultStore::filterFoldsCaseInEveryScript()
 
 void TestResultStore::deleteAndFind()
 {
+    WB_REQUIRE(backendReady(), m_serverWhy);
     QTemporaryDir dir;
     ResultStore store;
-    QVERIFY(store.open(dir.filePath(QStringLiteral("results.sqlite"))));
+    const QString location = newStore(dir);
+    QVERIFY(store.open(location));
     const TestPlan plan = wbtest::plan();
     const qint64 keep = store.beginSession(plan);
     const qint64 drop = store.beginSession(plan);
@@ -289,11 +374,10 @@ void TestResultStore::deleteAndFind()
     QVERIFY(error.contains(QStringLiteral("no session")));
 
     // No orphan rows left behind.
-    QSqlDatabase raw = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw-delete"));
-    raw.setDatabaseName(store.path());
-    QVERIFY(raw.open());
+    QSqlDatabase rawDb = raw(location, QStringLiteral("raw-delete"));
+    QVERIFY(rawDb.isOpen());
     {
-        QSqlQuery q(raw);
+        QSqlQuery q(rawDb);
         QVERIFY(q.exec(QStringLiteral("SELECT (SELECT COUNT(*) FROM samples), (SELECT COUNT(*) FROM runs),"
                                       " (SELECT COUNT(*) FROM session_hosts)")));
         QVERIFY(q.next());
@@ -304,7 +388,7 @@ void TestResultStore::deleteAndFind()
         QVERIFY(q.exec(QStringLiteral("UPDATE sessions SET uuid = '12345678-0000-4000-8000-000000000000' WHERE id = %1")
                            .arg(keep)));
     }
-    raw = QSqlDatabase();
+    rawDb = QSqlDatabase();
     QSqlDatabase::removeDatabase(QStringLiteral("raw-delete"));
     QCOMPARE(store.findSession(QStringLiteral("12345678")), keep);
     QCOMPARE(store.findSession(QString::number(keep)), keep);
@@ -312,6 +396,8 @@ void TestResultStore::deleteAndFind()
 
 void TestResultStore::walMode()
 {
+    if (onServer())
+        QSKIP("WAL is SQLite's journal; a server keeps its own");
     QTemporaryDir dir;
     ResultStore store;
     QVERIFY(store.open(dir.filePath(QStringLiteral("results.sqlite"))));
@@ -331,9 +417,10 @@ void TestResultStore::walMode()
 
 void TestResultStore::otherThread()
 {
+    WB_REQUIRE(backendReady(), m_serverWhy);
     QTemporaryDir dir;
     ResultStore store;
-    QVERIFY(store.open(dir.filePath(QStringLiteral("results.sqlite"))));
+    QVERIFY(store.open(newStore(dir)));
     const TestPlan plan = wbtest::plan();
     const qint64 id = store.beginSession(plan);
     QVERIFY(id > 0);
@@ -353,8 +440,9 @@ void TestResultStore::otherThread()
 
 void TestResultStore::secondStoreDoesNotInterruptFirst()
 {
+    WB_REQUIRE(backendReady(), m_serverWhy);
     QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("results.sqlite"));
+    const QString path = newStore(dir);
     ResultStore gui;
     QVERIFY(gui.open(path));
     const qint64 id = gui.beginSession(wbtest::plan());
@@ -381,6 +469,203 @@ void TestResultStore::closedStoreFailsCleanly()
     QVERIFY(store.sessions(SessionFilter(), &error).isEmpty());
     QVERIFY(store.runs(1, &error).isEmpty());
     QVERIFY(!store.endSession(1, SessionState::Finished, &error));
+}
+
+// Three clients, each with its own connection, write many runs at the same time: afterwards every run is there,
+// whole, in its own session, and no two sessions or runs share an id.
+void TestResultStore::concurrentWriters()
+{
+    WB_REQUIRE(backendReady(), m_serverWhy);
+    QTemporaryDir dir;
+    const QString location = newStore(dir);
+    {
+        ResultStore first; // the layout exists before the writers race (they would wait for each other anyway)
+        QString error;
+        QVERIFY2(first.open(location, &error), qPrintable(error));
+    }
+    constexpr int kWriters = 3;
+    constexpr int kSessions = 4;
+    constexpr int kRuns = 25;
+    const TestPlan plan = wbtest::plan();
+    const RunSpec spec = plan.expand().first();
+    struct Written
+    {
+        QList<qint64> sessions;
+        QList<qint64> runs;
+        QString error;
+    };
+    std::vector<Written> written(kWriters);
+    std::vector<std::unique_ptr<QThread>> threads;
+    for (int w = 0; w < kWriters; ++w) {
+        threads.emplace_back(QThread::create([&, w] {
+            ResultStore store;
+            Written &out = written[size_t(w)];
+            if (!store.open(location, &out.error))
+                return;
+            for (int s = 0; s < kSessions && out.error.isEmpty(); ++s) {
+                TestPlan p = plan;
+                p.hosts.first().name = QStringLiteral("writer-%1").arg(w);
+                const qint64 id = store.beginSession(p, &out.error);
+                if (id <= 0)
+                    return;
+                out.sessions << id;
+                for (int r = 0; r < kRuns; ++r) {
+                    RunSpec rs = spec;
+                    rs.index = r;
+                    rs.host.name = p.hosts.first().name;
+                    // bytes say who wrote the run, in which session and which run it was
+                    const qint64 runId = store.addRun(id, wbtest::run(rs, 1000000LL * (w + 1) + 1000 * s + r, 5), &out.error);
+                    if (runId <= 0)
+                        return;
+                    out.runs << runId;
+                }
+                if (!store.endSession(id, SessionState::Finished, &out.error))
+                    return;
+            }
+        }));
+    }
+    for (auto &t : threads)
+        t->start();
+    for (auto &t : threads)
+        QVERIFY(t->wait(300000));
+
+    QSet<qint64> sessionIds;
+    QSet<qint64> runIds;
+    for (const Written &w : written) {
+        QVERIFY2(w.error.isEmpty(), qPrintable(w.error));
+        QCOMPARE(w.sessions.size(), kSessions);
+        QCOMPARE(w.runs.size(), kSessions * kRuns);
+        for (qint64 id : w.sessions)
+            sessionIds.insert(id);
+        for (qint64 id : w.runs)
+            runIds.insert(id);
+    }
+    QCOMPARE(sessionIds.size(), kWriters * kSessions);
+    QCOMPARE(runIds.size(), kWriters * kSessions * kRuns);
+
+    ResultStore store;
+    QString error;
+    QVERIFY2(store.open(location, &error), qPrintable(error));
+    QCOMPARE(store.sessionCount(), qint64(kWriters * kSessions));
+    for (int w = 0; w < kWriters; ++w) {
+        for (int s = 0; s < kSessions; ++s) {
+            const qint64 id = written[size_t(w)].sessions.at(s);
+            SessionInfo info;
+            QVERIFY2(store.session(id, &info, &error), qPrintable(error));
+            QCOMPARE(info.state, SessionState::Finished);
+            QCOMPARE(info.runCount, kRuns);
+            QCOMPARE(info.hosts.first().name, QStringLiteral("writer-%1").arg(w));
+            const RunResultList runs = store.runs(id, &error);
+            QCOMPARE(runs.size(), kRuns);
+            for (int r = 0; r < kRuns; ++r) {
+                QCOMPARE(runs.at(r).spec.index, r);
+                QCOMPARE(runs.at(r).samples.first().bytes, 1000000LL * (w + 1) + 1000 * s + r);
+                QCOMPARE(runs.at(r).spec.host.name, QStringLiteral("writer-%1").arg(w));
+                QCOMPARE(runs.at(r).samples.size(), 5);
+            }
+        }
+    }
+}
+
+// A session whose writer went away without ending it (a crash, a lost link) is marked interrupted by the next
+// client that opens the store; one whose writer is alive is not (secondStoreDoesNotInterruptFirst).
+void TestResultStore::deadWritersSessionIsInterrupted()
+{
+    WB_REQUIRE(backendReady(), m_serverWhy);
+    QTemporaryDir dir;
+    const QString location = newStore(dir);
+    qint64 id = 0;
+    {
+        ResultStore writer;
+        QVERIFY(writer.open(location));
+        id = writer.beginSession(wbtest::plan());
+        QVERIFY(id > 0);
+        QVERIFY(writer.addRun(id, wbtest::run(wbtest::plan().expand().first(), 10, 2)) > 0);
+    } // gone without endSession
+    if (onServer()) {
+        // The server lets the writer's lock go when its backend has ended, a moment after the client closed.
+        QSqlDatabase db = raw(location, QStringLiteral("raw-locks"));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                QSqlQuery q(db);
+                return q.exec(QStringLiteral("SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory'")) && q.next()
+                    && q.value(0).toInt() == 0;
+            }(),
+            60000);
+        db = QSqlDatabase();
+        QSqlDatabase::removeDatabase(QStringLiteral("raw-locks"));
+    }
+    ResultStore next;
+    QString error;
+    QVERIFY2(next.open(location, &error), qPrintable(error));
+    QCOMPARE(next.interruptedAtOpen(), 1);
+    SessionInfo info;
+    QVERIFY(next.session(id, &info));
+    QCOMPARE(info.state, SessionState::Interrupted);
+    QCOMPARE(next.runs(id).size(), 1);
+}
+
+// A store that a newer Wirebench has migrated is left alone, with a sentence that says so.
+void TestResultStore::newerStoreRefused()
+{
+    WB_REQUIRE(backendReady(), m_serverWhy);
+    QTemporaryDir dir;
+    const QString location = newStore(dir);
+    {
+        ResultStore store;
+        QVERIFY(store.open(location));
+        QVERIFY(store.beginSession(wbtest::plan()) > 0);
+    }
+    const int newer = ResultStore::kSchemaVersion + 1;
+    {
+        QSqlDatabase db = raw(location, QStringLiteral("raw-newer"));
+        QSqlQuery q(db);
+        QVERIFY(q.exec(onServer() ? QStringLiteral("UPDATE wirebench_schema SET version = %1").arg(newer)
+                                  : QStringLiteral("PRAGMA user_version = %1").arg(newer)));
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("raw-newer"));
+    ResultStore store;
+    QString error;
+    QVERIFY(!store.open(location, &error));
+    QVERIFY(!store.isOpen());
+    QVERIFY2(error.contains(QStringLiteral("was written by a newer Wirebench (schema %1, this one knows %2); update "
+                                           "Wirebench or choose another store")
+                                .arg(newer)
+                                .arg(ResultStore::kSchemaVersion)),
+             qPrintable(error));
+    QVERIFY2(error.contains(onServer() ? location : QStringLiteral("results.sqlite")), qPrintable(error));
+}
+
+// What a user reads when the server is not there, the database or the user is missing, or the address is wrong.
+void TestResultStore::serverThatCannotBeReached()
+{
+    if (!onServer())
+        QSKIP("a server's case");
+    const quint16 nobody = test::freeLoopbackPort();
+    const QString url = QStringLiteral("postgresql://bench@127.0.0.1:%1/wirebench").arg(nobody);
+    ResultStore store;
+    QString error;
+    QVERIFY(!store.open(url, &error));
+    QVERIFY2(error.startsWith(QStringLiteral("Result store %1: cannot connect to 127.0.0.1 port %2 (").arg(url).arg(nobody)),
+             qPrintable(error));
+    QVERIFY2(error.contains(QStringLiteral("check the server's name and port, that PostgreSQL runs there")), qPrintable(error));
+    QCOMPARE(store.lastError(), error);
+    QCOMPARE(store.sessions(SessionFilter(), &error).size(), 0);
+
+    QVERIFY(!store.open(QStringLiteral("postgresql://bench:secret@127.0.0.1/wirebench"), &error));
+    QVERIFY2(error.contains(QStringLiteral("carries a password")) && error.contains(QStringLiteral("PGPASSWORD"))
+                 && !error.contains(QStringLiteral("secret")),
+             qPrintable(error));
+    QVERIFY(!store.open(QStringLiteral("postgresql://bench@127.0.0.1"), &error));
+    QVERIFY2(error.contains(QStringLiteral("names no database")), qPrintable(error));
+
+    WB_REQUIRE(m_server.isRunning(), m_serverWhy);
+    QVERIFY(!store.open(m_server.url(QStringLiteral("nosuchdb")), &error));
+    QVERIFY2(error.contains(QStringLiteral("create the database (createdb -h 127.0.0.1 -p %1 -U wirebench nosuchdb)")
+                                .arg(m_server.port())),
+             qPrintable(error));
+    QVERIFY(!store.open(QStringLiteral("postgresql://nobody@127.0.0.1:%1/postgres").arg(m_server.port()), &error));
+    QVERIFY2(error.contains(QStringLiteral("the server has no user nobody")), qPrintable(error));
 }
 
 QTEST_GUILESS_MAIN(TestResultStore)

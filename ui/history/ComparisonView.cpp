@@ -59,9 +59,11 @@ void ComparisonView::buildUi()
 {
     m_tree = new QTreeWidget(this);
     m_tree->setObjectName(QStringLiteral("comparisonRunTree"));
-    m_tree->setHeaderLabels({tr("Session / run"), tr("Throughput")});
+    // Computer: the one that ran the session, which a team's shared store holds many of.
+    m_tree->setHeaderLabels({tr("Session / run"), tr("Throughput"), tr("Computer")});
     m_tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_tree->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_tree->header()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
     m_tree->header()->setStretchLastSection(false);
     m_tree->setToolTip(tr("Tick runs or whole sessions to compare them"));
     m_tree->setMinimumWidth(260);
@@ -391,6 +393,7 @@ QTreeWidgetItem *ComparisonView::addSessionItem(const SessionInfo &info)
     auto *item = new QTreeWidgetItem(m_tree);
     item->setText(0, QStringLiteral("%1 - %2").arg(historytext::sessionLabel(info), historytext::hostsText(info)));
     item->setText(1, tr("%n run(s)", nullptr, info.runCount));
+    item->setText(2, info.machineHostname);
     item->setToolTip(0, tr("%1; protocols %2; frame sizes %3; %4")
                             .arg(historytext::hostsText(info), info.protocols.join(QStringLiteral(", ")),
                                  historytext::framesText(info), sessionStateName(info.state)));

@@ -81,7 +81,8 @@ void HistoryPanel::buildUi()
     m_table = new QTableWidget(0, ColumnCount, this);
     m_table->setObjectName(QStringLiteral("historySessionTable"));
     m_table->setHorizontalHeaderLabels(
-        {tr("Date"), tr("Hosts"), tr("Protocols"), tr("Frame sizes"), tr("State"), tr("Runs (ok/stored)")});
+        {tr("Date"), tr("Hosts"), tr("Protocols"), tr("Frame sizes"), tr("State"), tr("Runs (ok/stored)"),
+         tr("Computer")});
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
@@ -250,6 +251,7 @@ void HistoryPanel::refresh()
         set(Runs, info.plannedRuns > 0 ? tr("%1/%2 of %3").arg(info.okRuns).arg(info.runCount).arg(info.plannedRuns)
                                        : tr("%1/%2").arg(info.okRuns).arg(info.runCount),
             true);
+        set(Computer, info.machineHostname); // the one that ran it: a team's store holds many
         if (info.id == keep)
             keepRow = row;
     }

@@ -29,7 +29,7 @@ class HistoryPanel : public QWidget
 {
     Q_OBJECT
 public:
-    enum Column { Date, Hosts, Protocols, FrameSizes, State, Runs, ColumnCount };
+    enum Column { Date, Hosts, Protocols, FrameSizes, State, Runs, Computer, ColumnCount };
 
     /// `store` is not owned and must outlive the panel; a closed store shows its error and an empty list.
     explicit HistoryPanel(ResultStore *store, QWidget *parent = nullptr);

@@ -13,6 +13,7 @@
 #include <QDir>
 #include <QTabWidget>
 #include <QSignalSpy>
+#include <QSysInfo>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
@@ -51,6 +52,7 @@ private slots:
     void overlayHoldsSelectedRuns();
     void coloursStablePerHost();
     void listsTheNewestSessionsAndTakesOlderOnes();
+    void namesTheComputerOfEachSession();
 
 private:
     QTemporaryDir m_dir;
@@ -251,6 +253,18 @@ void TestComparisonView::coloursStablePerHost()
 
 // Last: it adds 310 sessions. The tree lists the newest 300 and counts the rest; an older
 // session handed over from History (addSession) joins it and stays on reload.
+// A team's store holds sessions of many computers: each session says which one ran it.
+void TestComparisonView::namesTheComputerOfEachSession()
+{
+    ComparisonView view(&m_store);
+    QTreeWidget *tree = view.findChild<QTreeWidget *>(QStringLiteral("comparisonRunTree"));
+    QVERIFY(tree);
+    QCOMPARE(tree->headerItem()->text(2), QStringLiteral("Computer"));
+    QVERIFY(tree->topLevelItemCount() >= 2);
+    for (int i = 0; i < 2; ++i)
+        QCOMPARE(tree->topLevelItem(i)->text(2), QSysInfo::machineHostName());
+}
+
 void TestComparisonView::listsTheNewestSessionsAndTakesOlderOnes()
 {
     const QDateTime t0(QDate(2025, 12, 1), QTime(9, 0), Qt::UTC);

@@ -16,6 +16,9 @@
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QSysInfo>
 #include <QTest>
 
 using namespace wb;
@@ -83,6 +86,19 @@ void TestHistoryPanel::listsSessions()
     QVERIFY(m_store->session(m_big, &big));
     QCOMPARE(table->item(1, HistoryPanel::Date)->text(),
              big.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")) + QStringLiteral(" (#%1)").arg(m_big));
+    // The computer that ran each session: a team's store holds many.
+    QCOMPARE(table->horizontalHeaderItem(HistoryPanel::Computer)->text(), QStringLiteral("Computer"));
+    QCOMPARE(table->item(1, HistoryPanel::Computer)->text(), QSysInfo::machineHostName());
+    {
+        QSqlDatabase raw = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw-computer"));
+        raw.setDatabaseName(m_store->path());
+        QVERIFY(raw.open());
+        QVERIFY(QSqlQuery(raw).exec(QStringLiteral("UPDATE sessions SET machine_hostname = 'lab-desk-2' WHERE id = %1").arg(m_small)));
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("raw-computer"));
+    HistoryPanel other(m_store.get());
+    QCOMPARE(other.sessionTable()->item(0, HistoryPanel::Computer)->text(), QStringLiteral("lab-desk-2"));
+    QCOMPARE(other.sessionTable()->item(1, HistoryPanel::Computer)->text(), QSysInfo::machineHostName());
 }
 
 void TestHistoryPanel::stateFilterAndSearch()

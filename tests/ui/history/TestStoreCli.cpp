@@ -3,6 +3,7 @@
 #include "HistoryTestData.h"
 #include "support/CiRule.h"
 #include "support/FreePort.h"
+#include "support/PostgresServer.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -10,6 +11,7 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
+#include <QSysInfo>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
@@ -42,6 +44,8 @@ private slots:
     void importRealIperf3();
     void badStoreFile();
     void sessionsPage();
+    void serverStore();
+    void serverThatCannotBeReached();
 
 private:
     Result cli(const QStringList &args);
@@ -105,6 +109,8 @@ void TestStoreCli::sessionsTable()
     QVERIFY(lines.at(2).contains(QStringLiteral("1500,9000")));
     QVERIFY(lines.at(2).contains(QStringLiteral("win-fs (Windows Server 2003)")));
     QVERIFY(lines.at(2).contains(m_uuidA.left(8)));
+    QVERIFY(lines.at(0).contains(QStringLiteral("COMPUTER")));
+    QVERIFY2(lines.at(2).contains(QStringLiteral("  %1 ").arg(QSysInfo::machineHostName())), qPrintable(lines.at(2)));
 }
 
 void TestStoreCli::showText()
@@ -323,6 +329,69 @@ void TestStoreCli::sessionsPage()
     const Result ten = cli({QStringLiteral("sessions"), QStringLiteral("--limit"), QStringLiteral("10"), QStringLiteral("--store"), m_storePath});
     QCOMPARE(ten.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts).last(),
              countLine.arg(10).arg(total));
+}
+
+// Every store command against a team's store on a PostgreSQL server that this test starts on 127.0.0.1.
+void TestStoreCli::serverStore()
+{
+    test::PostgresServer server;
+    QString why;
+    const bool started = server.start(&why);
+    WB_REQUIRE(started, QStringLiteral("no PostgreSQL: %1").arg(why));
+    const QString url = server.createDatabase(&why);
+    QVERIFY2(!url.isEmpty(), qPrintable(why));
+    qint64 id = 0;
+    {
+        ResultStore store;
+        QString error;
+        QVERIFY2(store.open(url, &error), qPrintable(error));
+        id = histtest::addSession(store, histtest::plan({histtest::linuxHost(), histtest::windowsHost()}, {1500, 9000}),
+                                  QDateTime(QDate(2026, 3, 2), QTime(9, 0), Qt::UTC));
+        QVERIFY(id > 0);
+    }
+    Result r = cli({QStringLiteral("sessions"), QStringLiteral("--store"), url});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QStringList lines = r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 2);
+    QVERIFY2(lines.at(1).contains(QStringLiteral("24/24")) && lines.at(1).contains(QSysInfo::machineHostName()),
+             qPrintable(lines.at(1)));
+    r = cli({QStringLiteral("show"), QStringLiteral("latest"), QStringLiteral("--store=") + url});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains(QStringLiteral("on the computer %1").arg(QSysInfo::machineHostName())), qPrintable(r.out));
+    QVERIFY(r.out.contains(QStringLiteral("linux-fs (Linux)  tcp-send  frame 1500 B  rep 1  101.0 MB/s  808.0 Mbit/s")));
+    r = cli({QStringLiteral("show"), QString::number(id), QStringLiteral("--json"), QStringLiteral("--store"), url});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QCOMPARE(QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("results")).toArray().size(), 24);
+    const QString html = m_dir.filePath(QStringLiteral("server.html"));
+    r = cli({QStringLiteral("report"), QString::number(id), QStringLiteral("--html"), html, QStringLiteral("--store"), url});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(QFile::exists(html));
+    const QString iperf3 = QStringLiteral(WIREBENCH_SOURCE_DIR "/tests/data/iperf3-3.12-send.json");
+    r = cli({QStringLiteral("import"), QStringLiteral("iperf3"), iperf3, QStringLiteral("--store"), url});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+    r = cli({QStringLiteral("sessions"), QStringLiteral("--store"), url});
+    QCOMPARE(r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts).size(), 3);
+}
+
+// What each command says when the server is not there: which one, what failed, what to try; exit status 1.
+void TestStoreCli::serverThatCannotBeReached()
+{
+    const quint16 port = test::freeLoopbackPort();
+    const QString url = QStringLiteral("postgresql://bench@127.0.0.1:%1/wirebench").arg(port);
+    for (const QStringList &command : {QStringList{QStringLiteral("sessions")}, QStringList{QStringLiteral("show"), QStringLiteral("latest")}}) {
+        const Result r = cli(command + QStringList{QStringLiteral("--store"), url});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.startsWith(QStringLiteral("wirebench-cli: Result store %1: cannot connect to 127.0.0.1 port %2 (")
+                                      .arg(url)
+                                      .arg(port)),
+                 qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("check the server's name and port")), qPrintable(r.err));
+    }
+    const Result r = cli({QStringLiteral("sessions"), QStringLiteral("--store"),
+                          QStringLiteral("postgresql://bench:hunter2@127.0.0.1/wirebench")});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains(QStringLiteral("PGPASSWORD or ~/.pgpass")) && !r.err.contains(QStringLiteral("hunter2")),
+             qPrintable(r.err));
 }
 
 QTEST_MAIN(TestStoreCli)

@@ -1,0 +1,116 @@
+#include "ServerStore.h"
+
+#include "ResultStore.h"
+#include "StoreDialect.h"
+#include "StoreRows.h"
+#include "StoreSchema.h"
+
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QVariant>
+
+namespace wb {
+
+namespace {
+
+// The advisory locks of Wirebench on a server: key (kLockSpace, session id); (kLockSpace, 0) for the migration.
+constexpr int kLockSpace = 0x57420000;
+
+} // namespace
+
+QString ServerStore::advice(const StoreLocation &store, const QString &message)
+{
+    const QString m = message.toLower();
+    if (m.contains(QLatin1String("password")) || m.contains(QLatin1String("fe_sendauth")))
+        return QStringLiteral("the server wants a password for %1: put it in PGPASSWORD or in ~/.pgpass as "
+                              "%2:%3:%4:%1:PASSWORD (mode 0600); in the window, in Settings")
+            .arg(store.user().isEmpty() ? QStringLiteral("this user") : store.user(), store.host())
+            .arg(store.port())
+            .arg(store.database());
+    if (m.contains(QLatin1String("database")) && m.contains(QLatin1String("does not exist")))
+        return QStringLiteral("create the database (createdb -h %1 -p %2 -U %3 %4) or ask the server's administrator")
+            .arg(store.host())
+            .arg(store.port())
+            .arg(store.user().isEmpty() ? QStringLiteral("USER") : store.user(), store.database());
+    if (m.contains(QLatin1String("role")) && m.contains(QLatin1String("does not exist")))
+        return QStringLiteral("the server has no user %1; ask its administrator for one (createuser)").arg(store.user());
+    if (m.contains(QLatin1String("pg_hba.conf")))
+        return QStringLiteral("the server does not let this computer in: its administrator adds a line for it to "
+                              "pg_hba.conf");
+    return QStringLiteral("check the server's name and port, that PostgreSQL runs there and listens beyond its own "
+                          "computer (listen_addresses), and that no firewall is in the way");
+}
+
+bool ServerStore::open(QSqlDatabase &db, const StoreLocation &store, int *version, QString *error)
+{
+    if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QPSQL"))) {
+        *error = QStringLiteral("this Wirebench has no PostgreSQL driver (Qt's QPSQL); install the package "
+                                "libqt6sql6-psql");
+        return false;
+    }
+    if (!db.isOpen()) {
+        const QString why = db.lastError().databaseText().simplified();
+        const QString text = why.isEmpty() ? db.lastError().text().simplified() : why;
+        *error = QStringLiteral("cannot connect to %1 port %2 (%3); %4")
+                     .arg(store.host())
+                     .arg(store.port())
+                     .arg(text, advice(store, text));
+        return false;
+    }
+    // Two clients that meet a new database at once would both create its tables: one migrates, the other waits.
+    QSqlQuery lock(db);
+    if (!lock.exec(QStringLiteral("SELECT pg_advisory_lock(%1, 0)").arg(kLockSpace))) {
+        *error = QStringLiteral("cannot lock the store to check its layout (%1)").arg(StoreRows::sqlError(lock));
+        return false;
+    }
+    QString why;
+    bool ok = true;
+    *version = StoreDialect::readVersion(db, &why);
+    if (*version < 0) {
+        *error = QStringLiteral("cannot read its schema version (%1); check that the user %2 may read the database %3")
+                     .arg(why, store.user(), store.database());
+        ok = false;
+    } else if (*version > StoreSchema::kVersion) {
+        *error = QStringLiteral("was written by a newer Wirebench (schema %1, this one knows %2); update Wirebench or "
+                                "choose another store")
+                     .arg(*version)
+                     .arg(StoreSchema::kVersion);
+        ok = false;
+    } else if (!StoreSchema::migrate(db, *version, &why)) {
+        *error = QStringLiteral("cannot update its layout from schema %1 to %2 (%3); check that the user %4 may create "
+                                "tables in the database %5")
+                     .arg(*version)
+                     .arg(StoreSchema::kVersion)
+                     .arg(why, store.user(), store.database());
+        ok = false;
+    }
+    lock.exec(QStringLiteral("SELECT pg_advisory_unlock(%1, 0)").arg(kLockSpace));
+    return ok;
+}
+
+void ServerStore::hold(QSqlDatabase &db, qint64 id, bool held)
+{
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral("SELECT %1(%2, CAST(? AS integer))")
+                  .arg(held ? QStringLiteral("pg_advisory_lock") : QStringLiteral("pg_advisory_unlock"))
+                  .arg(kLockSpace));
+    q.addBindValue(id);
+    if (!q.exec())
+        qWarning("result store: session %lld: %s", id, qPrintable(StoreRows::sqlError(q)));
+}
+
+QString ServerStore::unheldSessions()
+{
+    return QStringLiteral(" AND pg_try_advisory_lock(%1, CAST(id AS integer)) RETURNING id").arg(kLockSpace);
+}
+
+void ServerStore::releaseProbes(QSqlDatabase &db, QSqlQuery &q)
+{
+    QList<qint64> ids;
+    while (q.next())
+        ids.append(q.value(0).toLongLong());
+    for (qint64 id : std::as_const(ids))
+        hold(db, id, false);
+}
+
+} // namespace wb
