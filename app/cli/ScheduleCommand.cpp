@@ -3,6 +3,7 @@
 #include "Console.h"
 #include "SystemdUnits.h"
 #include "plan/PlanFile.h"
+#include "storage/StoreLocation.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -79,7 +80,8 @@ bool parse(const QStringList &arguments, Request *request, bool *help, QString *
     if (!SystemdUnits::parseEvery(request->every, &request->everySeconds, error))
         return false;
     if (p.isSet(store))
-        request->passOn << QStringLiteral("--store") << absolute(p.value(store));
+        request->passOn << QStringLiteral("--store")
+                        << (StoreLocation::isServerUrl(p.value(store)) ? p.value(store) : absolute(p.value(store)));
     if (p.isSet(keyFile))
         request->passOn << QStringLiteral("--key-file") << absolute(p.value(keyFile));
     for (QString setting : p.values(set)) {

@@ -7,6 +7,7 @@
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QSysInfo>
 #include <QTest>
 
 #include <csignal>
@@ -368,9 +369,10 @@ void TestCli::sessionsShowRunsOfThePlan()
 
     const Outcome sessions = runCli({QStringLiteral("sessions")}, 60000, env);
     QCOMPARE(sessions.exitCode, 0);
-    const QRegularExpression row(QStringLiteral("^\\s+1\\s+[0-9a-f]{8}\\s+\\S+ \\S+\\s+%1\\s+%2/6\\s+1500\\s+tcp-send\\s")
+    const QRegularExpression row(QStringLiteral("^\\s+1\\s+[0-9a-f]{8}\\s+\\S+ \\S+\\s+%1\\s+%3\\s+%2/6\\s+1500\\s+tcp-send\\s")
                                      .arg(state)
-                                     .arg(done),
+                                     .arg(done)
+                                     .arg(QRegularExpression::escape(QSysInfo::machineHostName())),
                                  QRegularExpression::MultilineOption);
     QVERIFY2(sessions.out.contains(row), qPrintable(sessions.out));
     QVERIFY2(sessions.out.contains(QStringLiteral("RUNS done/planned")), qPrintable(sessions.out));
@@ -378,7 +380,7 @@ void TestCli::sessionsShowRunsOfThePlan()
     // A whole plan reads 2/2.
     QVERIFY(runCli({QStringLiteral("run"), QStringLiteral("--host"), m_daemon.hostArgument(), QStringLiteral("--reps"),
                     QStringLiteral("2"), QStringLiteral("--duration"), QStringLiteral("0.5")}, 60000, env).exitCode == 0);
-    static const QRegularExpression whole(QStringLiteral("^\\s+2\\s+[0-9a-f]{8}\\s+\\S+ \\S+\\s+finished\\s+2/2\\s+1500\\s"),
+    static const QRegularExpression whole(QStringLiteral("^\\s+2\\s+[0-9a-f]{8}\\s+\\S+ \\S+\\s+finished\\s+\\S+\\s+2/2\\s+1500\\s"),
                                           QRegularExpression::MultilineOption);
     QVERIFY2(runCli({QStringLiteral("sessions")}, 60000, env).out.contains(whole), "a finished plan: 2/2");
 #else

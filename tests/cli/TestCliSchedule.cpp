@@ -74,6 +74,7 @@ private slots:
     void everyIsChecked_data();
     void everyIsChecked();
     void removeTakesThemAway();
+    void serverStoreKeptAsTyped();
 
 private:
     /// The CLI's environment: HOME and XDG_CONFIG_HOME in the test's folder, so no unit lands in the user's.
@@ -226,6 +227,16 @@ void TestCliSchedule::removeTakesThemAway()
     const Outcome again = runCli({"schedule", "--plan", m_plan, "--remove"}, 60000, env());
     QCOMPARE(again.exitCode, 0);
     QVERIFY2(again.out.contains(QStringLiteral("nothing to remove")), qPrintable(again.out));
+}
+
+// A team's store (docs/SCALE.md) is an address, not a path: the service gets it as typed.
+void TestCliSchedule::serverStoreKeptAsTyped()
+{
+    const QString url = QStringLiteral("postgresql://bench@db.example.org:5433/wirebench");
+    const Outcome o = runCli({"schedule", "--plan", m_plan, "--every", "1h", "--name", "team", "--store", url}, 60000, env());
+    QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
+    const QStringList words = execWords(keyValue(readText(unitPath(QStringLiteral("wirebench-team.service"))), QStringLiteral("ExecStart")));
+    QCOMPARE(words.mid(words.indexOf(QStringLiteral("--store")) + 1, 1), QStringList{url});
 }
 
 QTEST_GUILESS_MAIN(TestCliSchedule)
