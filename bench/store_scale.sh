@@ -47,7 +47,7 @@ for row in sqlite3.connect(sys.argv[1]).execute(f"select {sys.argv[3]} from {sys
     w.writerow(["__NULL__" if v is None else v for v in row])
 PY
     done
-    psql -q -h 127.0.0.1 -p "$PG_PORT" -U wirebench -d "$2" -c "select setval(pg_get_serial_sequence(t, 'id'), (select max(id) from sessions)) from (values ('sessions')) v(t); select setval(pg_get_serial_sequence('runs', 'id'), (select max(id) from runs)); select setval(pg_get_serial_sequence('session_hosts', 'id'), (select max(id) from session_hosts)); vacuum analyze" >/dev/null
+    psql -q -h 127.0.0.1 -p "$PG_PORT" -U wirebench -d "$2" -c "select setval(pg_get_serial_sequence(t, 'id'), (select max(id) from sessions)) from (values ('sessions')) v(t); select setval(pg_get_serial_sequence('runs', 'id'), (select max(id) from runs)); select setval(pg_get_serial_sequence('session_hosts', 'id'), (select max(id) from session_hosts))" -c "vacuum analyze" >/dev/null
     echo "$url"
 }
 

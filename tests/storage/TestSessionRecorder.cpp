@@ -4,6 +4,8 @@
 #include "engine/Engine.h"
 #include "storage/ResultStore.h"
 #include "storage/SessionRecorder.h"
+#include "support/CiRule.h"
+#include "support/PostgresServer.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -24,7 +26,11 @@ struct Rig
     QSignalSpy ended{&recorder, &SessionRecorder::sessionEnded};
     QSignalSpy errors{&recorder, &SessionRecorder::storeError};
 
-    bool open() { return store.open(dir.filePath(QStringLiteral("r.sqlite"))); }
+    /// `location`: a postgresql:// database, or empty for a file in the rig's folder.
+    bool open(const QString &location = QString())
+    {
+        return store.open(location.isEmpty() ? dir.filePath(QStringLiteral("r.sqlite")) : location);
+    }
 };
 
 } // namespace
@@ -34,12 +40,30 @@ class TestSessionRecorder : public QObject
     Q_OBJECT
 
 private slots:
+    void initTestCase_data();
+    void initTestCase();
     void storesEachRunAndTheEnd();
     void cancelledPlanIsCancelled();
     void withoutStoreNothingIsStored();
     void failingStoreSaysSoOnce();
 
 private:
+    /// This row's store: empty (a file) for sqlite, a new database on the test's server for postgresql.
+    QString location()
+    {
+        QFETCH_GLOBAL(bool, server);
+        QString why;
+        return server ? m_server.createDatabase(&why) : QString();
+    }
+    bool backendReady() const
+    {
+        QFETCH_GLOBAL(bool, server);
+        return !server || m_server.isRunning();
+    }
+
+    test::PostgresServer m_server;
+    QString m_serverWhy;
+
     static QList<RunResult> twoRuns()
     {
         const QList<RunSpec> specs = wbtest::plan().expand();
@@ -47,10 +71,25 @@ private:
     }
 };
 
+// Every case against both backends: the embedded file and a PostgreSQL server that the test starts.
+void TestSessionRecorder::initTestCase_data()
+{
+    QTest::addColumn<bool>("server");
+    QTest::newRow("sqlite") << false;
+    QTest::newRow("postgresql") << true;
+}
+
+void TestSessionRecorder::initTestCase()
+{
+    if (!m_server.start(&m_serverWhy))
+        m_serverWhy = QStringLiteral("no PostgreSQL for the server rows: %1").arg(m_serverWhy);
+}
+
 void TestSessionRecorder::storesEachRunAndTheEnd()
 {
+    WB_REQUIRE(backendReady(), m_serverWhy);
     Rig rig;
-    QVERIFY(rig.open());
+    QVERIFY(rig.open(location()));
     ResultStore &store = rig.store;
     Engine &engine = rig.engine;
     SessionRecorder &recorder = rig.recorder;
@@ -84,8 +123,9 @@ void TestSessionRecorder::storesEachRunAndTheEnd()
 
 void TestSessionRecorder::cancelledPlanIsCancelled()
 {
+    WB_REQUIRE(backendReady(), m_serverWhy);
     Rig rig;
-    QVERIFY(rig.open());
+    QVERIFY(rig.open(location()));
     const qint64 id = rig.recorder.begin(wbtest::plan());
     emit rig.engine.runFinished(twoRuns().first());
     emit rig.engine.planFinished(true);
@@ -116,8 +156,9 @@ void TestSessionRecorder::withoutStoreNothingIsStored()
 
 void TestSessionRecorder::failingStoreSaysSoOnce()
 {
+    WB_REQUIRE(backendReady(), m_serverWhy);
     Rig rig;
-    QVERIFY(rig.open());
+    QVERIFY(rig.open(location()));
     const qint64 id = rig.recorder.begin(wbtest::plan());
     QVERIFY(id > 0);
     QVERIFY(rig.store.deleteSession(id)); // every run of it now has no session to go to
