@@ -94,6 +94,8 @@ void ResultsTable::addResult(const RunResult &result)
         item(row, PercentOfCeiling)->setToolTip(tr("Ceiling %1 MB/s at MTU %2 B")
                                                     .arg(x.value(QStringLiteral("ceiling_MBps")).toDouble(), 0, 'f', 1)
                                                     .arg(x.value(QStringLiteral("ceiling_mtu")).toInt()));
+    if (ok && result.reverse)
+        showBothWays(row, result);
     setNumber(CpuLocal, extraNumber(x, "cpu_local_percent"), 1);
     setNumber(CpuRemote, extraNumber(x, "cpu_remote_percent"), 1);
     setNumber(Retransmits, extraNumber(x, "retransmits"), 0);
@@ -128,6 +130,29 @@ void ResultsTable::addResult(const RunResult &result)
         errorItem->setForeground(color);
     }
     scrollToItem(item(row, 0));
+}
+
+// Both directions at once: the two figures side by side in each figure's cell, send first ("11.43 ↑ 11.42 ↓").
+void ResultsTable::showBothWays(int row, const RunResult &result)
+{
+    const RunResult::Reverse &back = *result.reverse;
+    const auto pair = [](double send, double receive, int decimals) {
+        return tr("%1 \u2191 %2 \u2193").arg(send, 0, 'f', decimals).arg(receive, 0, 'f', decimals);
+    };
+    const QString both = tr("Both directions at once: \u2191 send (client \u2192 server), \u2193 receive (server \u2192 "
+                            "client), each the receiver's count over its own time");
+    item(row, MBps)->setText(pair(result.megabytesPerSecond(), back.megabytesPerSecond(), 2));
+    item(row, MBps)->setToolTip(both);
+    item(row, Mbps)->setText(pair(result.megabitsPerSecond(), back.megabytesPerSecond() * 8, 1));
+    item(row, Mbps)->setToolTip(both);
+    const std::optional<double> send = extraNumber(result.extra, "percent_of_ceiling");
+    const std::optional<double> receive = extraNumber(result.extra, "reverse_percent_of_ceiling");
+    if (send && receive) {
+        item(row, PercentOfCeiling)->setText(pair(*send, *receive, 1));
+        item(row, PercentOfCeiling)->setToolTip(tr("Of what each direction carries while the other direction's ACKs share "
+                                                   "it (%1 MB/s)")
+                                                    .arg(result.extra.value(QStringLiteral("ceiling_MBps")).toDouble(), 0, 'f', 2));
+    }
 }
 
 } // namespace wb

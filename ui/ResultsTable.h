@@ -41,6 +41,7 @@ public slots:
     void addResult(const wb::RunResult &result);
 
 private:
+    void showBothWays(int row, const wb::RunResult &result);
     RunResultList m_results;
 };
 

@@ -114,7 +114,7 @@ void SummaryTable::rebuild()
     horizontalHeaderItem(ServiceDemand)
         ->setToolTip(tr("Microseconds of CPU on this computer (all cores) per KB (1024 bytes) moved, as netperf"));
 
-    m_summaries = TestSummary::build(m_results);
+    m_summaries = TestSummary::byDirection(TestSummary::build(m_results)); // both directions at once: a row each
     m_bottlenecks.clear();
     m_warnings.clear();
     clearSpans();
@@ -151,7 +151,7 @@ void SummaryTable::rebuild()
 
         set(HostName, t.host.displayName());
         set(Os, t.host.osLabel);
-        set(Protocol, t.protocol);
+        set(Protocol, t.label());
         set(Frame, runs.isEmpty() ? QString::number(t.frameSize) : Frame::frameText(runs), true);
         set(Mss, t.mss > 0 ? QString::number(t.mss) : tr("-"), true);
         set(RepsOk, QString::number(t.okRuns), true);
@@ -179,7 +179,7 @@ void SummaryTable::rebuild()
                                           .arg(u)
                                           .arg(t.okRuns)
                                     : tr("needs 2 or more successful repetitions"));
-        setOptional(PercentOfCeiling, meanExtra(runs, QStringLiteral("percent_of_ceiling"), true), 1);
+        setOptional(PercentOfCeiling, meanExtra(runs, t.percentKey(), true), 1);
         const double ceiling = meanExtra(runs, QStringLiteral("ceiling_MBps"), true);
         if (ceiling > 0)
             item(row, PercentOfCeiling)->setToolTip(tr("of a ceiling of %1 MB/s").arg(ceiling, 0, 'f', 1));

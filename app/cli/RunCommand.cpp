@@ -222,13 +222,11 @@ QString RunCommand::runLine(const RunResult &r) const
                        .arg(mss, rep);
     switch (r.status) {
     case RunStatus::Ok: {
-        line += QStringLiteral("%1  %2").arg(Units::format(r.bytesPerSecond(), RateUnit::MBps),
-                                             Units::format(r.bytesPerSecond(), RateUnit::Mbps));
-        if (m_options.unit == RateUnit::MiBps)
-            line += QStringLiteral("  %1").arg(Units::format(r.bytesPerSecond(), RateUnit::MiBps));
-        line += QStringLiteral("  (%1 in %2 s)")
-                    .arg(Units::formatBytes(r.bytes))
-                    .arg(r.seconds, 0, 'f', 2);
+        if (r.reverse) // both directions at once
+            line += QStringLiteral("send %1  receive %2").arg(figureText(r.bytes, r.seconds),
+                                                               figureText(r.reverse->bytes, r.reverse->seconds));
+        else
+            line += figureText(r.bytes, r.seconds);
         break;
     }
     case RunStatus::Cancelled:
@@ -249,6 +247,16 @@ QString RunCommand::runLine(const RunResult &r) const
     return line;
 }
 
+/// "11.43 MB/s  91.47 Mbit/s  (34.3 MB in 3.00 s)": one direction's figure.
+QString RunCommand::figureText(qint64 bytes, double seconds) const
+{
+    const double rate = seconds > 0 ? bytes / seconds : 0;
+    QString text = QStringLiteral("%1  %2").arg(Units::format(rate, RateUnit::MBps), Units::format(rate, RateUnit::Mbps));
+    if (m_options.unit == RateUnit::MiBps)
+        text += QStringLiteral("  %1").arg(Units::format(rate, RateUnit::MiBps));
+    return text + QStringLiteral("  (%1 in %2 s)").arg(Units::formatBytes(bytes)).arg(seconds, 0, 'f', 2);
+}
+
 void RunCommand::onRunFinished(const RunResult &result)
 {
     m_results.append(result);
@@ -266,22 +274,30 @@ void RunCommand::printSummary()
                         QStringLiteral("ok/runs"), QStringLiteral("min"), QStringLiteral("median"),
                         QStringLiteral("mean"), QStringLiteral("max"), QStringLiteral("stddev"),
                         QStringLiteral("95% CI (+/-)")};
-    for (const TestSummary &t : tests) {
+    const auto addRow = [&](const TestSummary &t, const QString &direction, const Summary &MBps) {
         QStringList row{hostLabel(t.host),
                         t.host.osLabel.isEmpty() ? QStringLiteral("-") : t.host.osLabel,
-                        t.protocol + QStringLiteral(" @ ") + Frame::frameText(t.runsOf(m_results)),
+                        t.protocol + direction + QStringLiteral(" @ ") + Frame::frameText(t.runsOf(m_results)),
                         t.mss > 0 ? QString::number(t.mss) : QStringLiteral("-"),
                         QStringLiteral("%1/%2").arg(t.okRuns).arg(t.okRuns + t.failedRuns)};
         if (t.okRuns > 0) {
-            row << fixed(t.MBps.min, m_options.unit) << fixed(t.MBps.median, m_options.unit)
-                << fixed(t.MBps.mean, m_options.unit) << fixed(t.MBps.max, m_options.unit)
-                << fixed(t.MBps.stddev, m_options.unit)
-                << (t.okRuns > 1 ? fixed(t.MBps.ci95HalfWidth, m_options.unit) : QStringLiteral("-"));
+            row << fixed(MBps.min, m_options.unit) << fixed(MBps.median, m_options.unit)
+                << fixed(MBps.mean, m_options.unit) << fixed(MBps.max, m_options.unit)
+                << fixed(MBps.stddev, m_options.unit)
+                << (t.okRuns > 1 ? fixed(MBps.ci95HalfWidth, m_options.unit) : QStringLiteral("-"));
         } else {
             for (int i = 0; i < 6; ++i)
                 row << QStringLiteral("-");
         }
         rows << row;
+    };
+    for (const TestSummary &t : tests) {
+        if (!t.bothWays) {
+            addRow(t, QString(), t.MBps);
+            continue;
+        }
+        addRow(t, QStringLiteral(" send"), t.MBps); // both directions at once: a row each
+        addRow(t, QStringLiteral(" receive"), t.reverseMBps);
     }
     QList<qsizetype> widths(rows.first().size(), 0);
     for (const QStringList &row : rows)

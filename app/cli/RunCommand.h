@@ -27,6 +27,7 @@ private:
     void onPlanFinished(bool cancelled);
     void checkInterrupt();
     QString runLine(const RunResult &result) const;
+    QString figureText(qint64 bytes, double seconds) const;
     void printSummary();
     bool writeOutputs();
     /// 0 when every run the engine reported succeeded, 1 when one failed or was not run (said in one line on

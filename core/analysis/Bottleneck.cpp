@@ -1,5 +1,6 @@
 #include "Bottleneck.h"
 
+#include "BothWays.h"
 #include "Ceiling.h"
 #include "LossPlace.h"
 #include "model/Frame.h"
@@ -24,9 +25,18 @@ double Evidence::ceilingBytesPerSecond() const
 
 double Evidence::tcpCeilingAt(double speedMbps) const
 {
+    if (bothWays) // each direction carries its data and the other direction's ACKs
+        return Ceiling::tcpGoodputBothWays(speedMbps, mss > 0 ? mss : Frame::mssFor(mtu, ipv6, timestamps), ipv6, timestamps);
     if (mss > 0)
         return Ceiling::tcpGoodputForMss(speedMbps, mss, ipv6, timestamps);
     return Ceiling::tcpGoodputBytesPerSecond(speedMbps, mtu, timestamps, ipv6);
+}
+
+double Evidence::oneWayCeilingBytesPerSecond() const
+{
+    Evidence oneWay = *this;
+    oneWay.bothWays = false;
+    return oneWay.tcpCeilingAt(linkSpeedMbps);
 }
 
 double Evidence::percentOfCeiling() const
@@ -211,6 +221,8 @@ QString Bottleneck::sentence(const Evidence &e, const AnalysisThresholds &t)
 {
     if (e.runs <= 0)
         return QStringLiteral("no successful run to judge");
+    if (e.bothWays)
+        return BothWays::sentence(e, t);
     const double percent = e.percentOfCeiling();
     if (percent >= 0) {
         if (percent > 100.0 + t.aboveTolerancePercent)
@@ -241,6 +253,8 @@ QStringList Bottleneck::warnings(const Evidence &e, const AnalysisThresholds &t)
     QStringList out;
     if (e.runs <= 0)
         return out;
+    if (e.bothWays)
+        return BothWays::warnings(e, t);
     const double percent = e.percentOfCeiling();
     if (percent < 0)
         return out;
@@ -291,6 +305,7 @@ Evidence Bottleneck::evidenceFrom(const RunResultList &results)
 {
     Evidence e;
     QList<double> rates;
+    QList<double> reverseRates; // both directions at once: the second figure
     QHash<QString, QList<double>> numbers;
     const RunResult *last = nullptr;
     static const QStringList numericKeys = {
@@ -304,6 +319,8 @@ Evidence Bottleneck::evidenceFrom(const RunResultList &results)
             continue;
         last = &r;
         rates.append(r.bytesPerSecond());
+        if (r.reverse)
+            reverseRates.append(r.reverse->seconds > 0 ? r.reverse->bytes / r.reverse->seconds : 0);
         for (const QString &key : numericKeys) {
             bool ok = false;
             const double v = r.extra.value(key).toDouble(&ok);
@@ -323,6 +340,9 @@ Evidence Bottleneck::evidenceFrom(const RunResultList &results)
     if (!last)
         return e;
     e.measuredBytesPerSecond = median(rates);
+    e.bothWays = !reverseRates.isEmpty();
+    if (e.bothWays)
+        e.reverseBytesPerSecond = median(reverseRates);
     // Error counters add up over the runs: one frame with a bad CRC in any of them counts.
     const auto sum = [&](const QString &key) {
         double total = -1;

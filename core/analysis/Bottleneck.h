@@ -56,7 +56,14 @@ struct Evidence
     DropCounts localDrops;             ///< what this computer dropped during the runs (summed); known=false: unread
     DropCounts remoteDrops;            ///< what the far host dropped (its wirebenchd's result); known=false: unknown
 
+    /// Both directions at once (tcp-bidir, iperf3-bidir): measuredBytesPerSecond is the send direction's, this the
+    /// receive direction's (median over runs); the ceiling is each direction's while the other's ACKs share it.
+    bool bothWays = false;
+    double reverseBytesPerSecond = 0;
+
     double ceilingBytesPerSecond() const;   ///< 0 = unknown
+    /// One direction alone on the link (the one-way TCP ceiling, whatever bothWays says). 0 = unknown.
+    double oneWayCeilingBytesPerSecond() const;
     /// The TCP ceiling of a link of speedMbps for this run's segments: from the MSS it used when known,
     /// else from the frame size (Ceiling::tcpGoodputForMss, the one function). 0 = unknown.
     double tcpCeilingAt(double speedMbps) const;

@@ -1,5 +1,6 @@
 #include "RunAnalyzer.h"
 
+#include "Ceiling.h"
 #include "FramePlanCheck.h"
 #include "LinkTrust.h"
 #include "SocketDiag.h"
@@ -406,6 +407,8 @@ void RunAnalyzer::afterRun(RunResult &result)
         if (ceiling > 0) {
             x.insert(QStringLiteral("ceiling_MBps"), ceiling / 1e6);
             x.insert(QStringLiteral("percent_of_ceiling"), e.percentOfCeiling());
+            if (e.bothWays) // the second figure's share of the same per-direction ceiling
+                x.insert(QStringLiteral("reverse_percent_of_ceiling"), Ceiling::percentOf(e.reverseBytesPerSecond, ceiling));
         }
         for (const QString &w : Bottleneck::warnings(e, m_thresholds)) {
             if (!result.warnings.contains(w))

@@ -29,6 +29,45 @@ qint64 int64Of(const QJsonValue &v)
     return v.isDouble() ? qint64(v.toDouble()) : v.toString().toLongLong();
 }
 
+QJsonArray samplesToJson(const SampleList &list)
+{
+    QJsonArray samples;
+    for (const Sample &s : list)
+        samples.append(QJsonArray{s.endSeconds, s.intervalSeconds, double(s.bytes)});
+    return samples;
+}
+
+SampleList samplesFromJson(const QJsonValue &value, int runIndex)
+{
+    SampleList list;
+    for (const QJsonValue &v : value.toArray()) {
+        const QJsonArray a = v.toArray();
+        if (a.size() < 3)
+            continue;
+        Sample s;
+        s.runIndex = runIndex;
+        s.endSeconds = a.at(0).toDouble();
+        s.intervalSeconds = a.at(1).toDouble();
+        s.bytes = int64Of(a.at(2));
+        list.append(s);
+    }
+    return list;
+}
+
+/// A run of both directions at once: the second direction's figure (server -> client), as the first is written.
+QJsonObject reverseToJson(const RunResult::Reverse &reverse, bool includeSamples)
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("bytes"), double(reverse.bytes));
+    o.insert(QStringLiteral("seconds"), reverse.seconds);
+    o.insert(QStringLiteral("sender_bytes"), double(reverse.senderBytes));
+    o.insert(QStringLiteral("throughput_MBps"), reverse.megabytesPerSecond());
+    o.insert(QStringLiteral("throughput_Mbps"), reverse.megabytesPerSecond() * 8);
+    if (includeSamples)
+        o.insert(QStringLiteral("samples"), samplesToJson(reverse.samples));
+    return o;
+}
+
 } // namespace
 
 const QStringList &JsonExport::resultKeys()
@@ -41,7 +80,7 @@ const QStringList &JsonExport::resultKeys()
         QStringLiteral("sender_bytes"), QStringLiteral("throughput_MBps"), QStringLiteral("throughput_Mbps"),
         QStringLiteral("status"), QStringLiteral("error"), QStringLiteral("warnings"),
         QStringLiteral("started_at"), QStringLiteral("duration_s"), QStringLiteral("message_size"),
-        QStringLiteral("send_buffer"), QStringLiteral("recv_buffer"), QStringLiteral("samples")};
+        QStringLiteral("send_buffer"), QStringLiteral("recv_buffer"), QStringLiteral("samples"), QStringLiteral("reverse")};
     return keys;
 }
 
@@ -77,12 +116,10 @@ QJsonObject JsonExport::runToJson(const RunResult &r, bool includeSamples)
     o.insert(QStringLiteral("message_size"), r.spec.params.messageSize);
     o.insert(QStringLiteral("send_buffer"), r.spec.params.sendBufferBytes);
     o.insert(QStringLiteral("recv_buffer"), r.spec.params.recvBufferBytes);
-    if (includeSamples) {
-        QJsonArray samples;
-        for (const Sample &s : r.samples)
-            samples.append(QJsonArray{s.endSeconds, s.intervalSeconds, double(s.bytes)});
-        o.insert(QStringLiteral("samples"), samples);
-    }
+    if (includeSamples)
+        o.insert(QStringLiteral("samples"), samplesToJson(r.samples));
+    if (r.reverse)
+        o.insert(QStringLiteral("reverse"), reverseToJson(*r.reverse, includeSamples));
     return o;
 }
 
@@ -107,6 +144,15 @@ QJsonObject JsonExport::summaryToJson(const TestSummary &t, const RunResultList 
     o.insert(QStringLiteral("ci95"), t.MBps.ci95HalfWidth);
     o.insert(QStringLiteral("ci95_low"), t.MBps.ciLow());
     o.insert(QStringLiteral("ci95_high"), t.MBps.ciHigh());
+    if (t.bothWays) { // the second figure, server -> client; the ones above are the send direction's
+        QJsonObject reverse;
+        reverse.insert(QStringLiteral("min"), t.reverseMBps.min);
+        reverse.insert(QStringLiteral("median"), t.reverseMBps.median);
+        reverse.insert(QStringLiteral("mean"), t.reverseMBps.mean);
+        reverse.insert(QStringLiteral("max"), t.reverseMBps.max);
+        reverse.insert(QStringLiteral("stddev"), t.reverseMBps.stddev);
+        o.insert(QStringLiteral("reverse"), reverse);
+    }
     o.insert(QStringLiteral("errors"), QJsonArray::fromStringList(t.errors));
     if (t.okRuns > 0 && !testRuns.isEmpty()) {
         const Evidence evidence = Bottleneck::evidenceFrom(testRuns);
@@ -214,16 +260,15 @@ RunResult JsonExport::runFromJson(const QJsonObject &o)
         r.spec.params.messageSize = o.value(QStringLiteral("message_size")).toInt();
     r.spec.params.sendBufferBytes = o.value(QStringLiteral("send_buffer")).toInt();
     r.spec.params.recvBufferBytes = o.value(QStringLiteral("recv_buffer")).toInt();
-    for (const QJsonValue &v : o.value(QStringLiteral("samples")).toArray()) {
-        const QJsonArray a = v.toArray();
-        if (a.size() < 3)
-            continue;
-        Sample s;
-        s.runIndex = r.spec.index;
-        s.endSeconds = a.at(0).toDouble();
-        s.intervalSeconds = a.at(1).toDouble();
-        s.bytes = int64Of(a.at(2));
-        r.samples.append(s);
+    r.samples = samplesFromJson(o.value(QStringLiteral("samples")), r.spec.index);
+    if (o.value(QStringLiteral("reverse")).isObject()) {
+        const QJsonObject v = o.value(QStringLiteral("reverse")).toObject();
+        RunResult::Reverse reverse;
+        reverse.bytes = int64Of(v.value(QStringLiteral("bytes")));
+        reverse.seconds = v.value(QStringLiteral("seconds")).toDouble();
+        reverse.senderBytes = int64Of(v.value(QStringLiteral("sender_bytes")));
+        reverse.samples = samplesFromJson(v.value(QStringLiteral("samples")), r.spec.index);
+        r.reverse = reverse;
     }
     const QStringList &known = resultKeys();
     for (auto it = o.constBegin(); it != o.constEnd(); ++it) {

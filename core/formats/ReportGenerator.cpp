@@ -288,8 +288,8 @@ QString ofLineText(const RunResultList &testRuns, const TestSummary &t)
     double percent = -1;
     QList<double> pcts;
     for (const RunResult &run : testRuns) {
-        if (run.ok() && run.extra.contains(QStringLiteral("percent_of_ceiling")))
-            pcts << extraNumber(run.extra, "percent_of_ceiling");
+        if (run.ok() && run.extra.contains(t.percentKey()))
+            pcts << run.extra.value(t.percentKey()).toDouble();
     }
     if (!pcts.isEmpty())
         percent = Statistics::summarize(pcts).median;
@@ -322,7 +322,7 @@ void writeSummary(Html &h, const ReportInput &in, const QList<TestSummary> &summ
         auto r = [&](double MBps) { return any ? rate(MBps * 1e6, unit) : QStringLiteral("-"); };
         const RunResultList testRuns = runsOf(in.runs, t);
         QStringList cells{t.host.displayName(), t.host.osLabel.isEmpty() ? QStringLiteral("-") : t.host.osLabel,
-                          t.protocol, usedFrameText(testRuns, t.frameSize), mssText(t.mss),
+                          t.label(), usedFrameText(testRuns, t.frameSize), mssText(t.mss),
                           QStringLiteral("%1 of %2").arg(t.okRuns).arg(t.okRuns + t.failedRuns),
                           r(m.min), r(m.median), r(m.mean), r(m.max), r(m.stddev),
                           any && m.n >= 2 ? QStringLiteral("\u00b1") + kNbsp + rate(m.ci95HalfWidth * 1e6, unit)
@@ -508,7 +508,7 @@ QString ReportGenerator::html(const ReportInput &in, Images images, double fontP
     writeTogether(h, in);
     const QList<TestSummary> summaries = TestSummary::build(in.runs);
     writeFindings(h, in, summaries);
-    writeSummary(h, in, summaries);
+    writeSummary(h, in, TestSummary::byDirection(summaries)); // both directions at once: a row each
     // On paper the appendix starts a page of its own, so that page 1 holds the answer alone.
     h.line(QStringLiteral("<h2 style=\"page-break-before: always\">Appendix: the plan, the environment, every run and "
                           "every warning</h2>"));

@@ -8,6 +8,8 @@
 #include <QStringList>
 #include <QVariantMap>
 
+#include <optional>
+
 namespace wb {
 
 enum class RunStatus { Ok, Failed, Cancelled, NotRun };
@@ -30,6 +32,19 @@ struct RunResult
     int mss = 0;                ///< MSS actually used (TCP_INFO), 0 = unknown
     QString serverOs;           ///< what the server said about itself
     SampleList samples;
+    /// Both directions at once (tcp-bidir, iperf3-bidir): the second figure, of the direction server -> client, which
+    /// this computer received and counted. bytes, seconds, senderBytes and samples above are then the first, client ->
+    /// server, as the server counted it. Each is the receiver's count over that direction's window.
+    struct Reverse
+    {
+        qint64 bytes = 0;
+        double seconds = 0;
+        qint64 senderBytes = 0;
+        SampleList samples;
+        double megabytesPerSecond() const { return seconds > 0 ? bytes / seconds / 1e6 : 0; }
+    };
+    std::optional<Reverse> reverse; ///< empty on a run of one direction
+    bool bothWays() const { return reverse.has_value(); }
     /// Additional measured facts (rtt_us, retransmits, cpu_local, disk_MBps, ...), keyed by JSON name.
     QVariantMap extra;
 

@@ -32,6 +32,7 @@ struct StandIn
 constexpr StandIn kStandIns[] = {
     {"iperf3", "tcp-send", "iperf3-send"},
     {"iperf3", "tcp-recv", "iperf3-recv"},
+    {"iperf3", "tcp-bidir", "iperf3-bidir"},
 };
 
 } // namespace

@@ -53,6 +53,8 @@ struct ProtocolInfo
     /// Which way the data goes: what a file transfer is compared with in the session's findings.
     enum class Flow { ToServer, FromServer };
     Flow flow = Flow::ToServer;
+    /// Both directions at once (tcp-bidir, iperf3-bidir): one run gives two figures, RunResult::reverse the second.
+    bool bothWays = false;
     /// A bare TCP stream (tcp-send/-recv, iperf3 TCP): the network's capacity to the host, against which the
     /// session's file transfers to the same host are judged (SessionFindings).
     bool rawTcp = false;

@@ -533,6 +533,7 @@ private:
         const ip::TestParameters &t = m_params.test;
         m_udp = m_params.protocol == std::string("udp");
         m_rec.reverse = t.reverse;
+        m_rec.bidir = m_params.bidirectional;
         m_rec.udp = m_udp;
         m_rec.streams = t.parallel;
         m_rec.timeSeconds = t.timeSeconds;
@@ -555,8 +556,8 @@ private:
                                                    .arg(m_rec.blockSize)
                                                    .arg(udpHeader)
                                                    .arg(ip::kMaxUdpBlockSize));
-        if (m_params.bidirectional)
-            return refuse(ip::ErrUnimplemented, 0, Arg("a bidirectional test (--bidir) was asked: run one test each way (with and without -R)"));
+        if (m_params.bidirectional && m_udp)
+            return refuse(ip::ErrUnimplemented, 0, Arg("a bidirectional UDP test (-u --bidir) was asked: run one UDP test each way (with and without -R)"));
         if (t.parallel < 1 || t.parallel > ip::kMaxStreams)
             return refuse(ip::ErrNumStreams, 0, Arg("%1 parallel streams asked: iperf3 allows 1 to %2").arg(t.parallel).arg(ip::kMaxStreams));
         if (m_rec.blockSize > cfg.maxMessageSize)
@@ -616,7 +617,8 @@ private:
     bool createStreams()
     {
         const ServerConfig &cfg = d->cfg;
-        const int parallel = m_params.test.parallel;
+        // --bidir: the client's sending streams connect first, then the ones it receives on (iperf3's order).
+        const int parallel = m_params.test.parallel * (m_params.bidirectional ? 2 : 1);
         const char createStreams = char(ip::CreateStreams);
         if (d->writeAll(m_control.get(), &createStreams, 1, nowNs() + std::int64_t(cfg.idleTimeoutMs) * kMsNs) != Io::Ok) {
             log(Arg("%1: iperf3 client left before opening its data streams").arg(m_who));
@@ -787,6 +789,7 @@ private:
         const ip::TestParameters &t = m_params.test;
         m_n = m_streams.size();
         m_reverse = t.reverse;
+        m_bidir = m_params.bidirectional;
         m_t0 = nowNs();
         m_omitEnd = m_t0 + std::int64_t(t.omitSeconds) * 1000 * kMsNs;
         m_overrun = m_t0 + (std::int64_t(cfg.maxDurationMs) + kOverrunGraceMs) * kMsNs;
@@ -806,13 +809,14 @@ private:
         // The streams share one block of iperf3's digits; a UDP sender stamps each datagram's header into it.
         if (m_reverse && m_udp)
             m_datagram = *BulkSender::pattern(m_blockSize, '0', 10);
-        else if (m_reverse)
+        if (!m_udp && (m_reverse || m_bidir))
             m_senders.assign(m_n, BulkSender(BulkSender::pattern(m_blockSize, '0', 10)));
-        else // polled, so no low-water mark (it would hold back poll() too)
+        if (!m_reverse || m_bidir) // polled, so no low-water mark (it would hold back poll() too)
             m_receiver.emplace(std::max(m_blockSize, 256 * 1024), BulkReceiver::Wake::EveryArrival); // fewer recv() calls than one per block
         // Pacing of what we send: --max-rate for all streams together, -b for each stream.
-        m_totalPace = Pacer(m_reverse ? cfg.maxRateBytesPerSec : 0, m_t0);
-        m_streamPace = Pacer(m_reverse ? m_params.bitrate / 8 : 0, m_t0);
+        const bool weSend = m_reverse || m_bidir;
+        m_totalPace = Pacer(weSend ? cfg.maxRateBytesPerSec : 0, m_t0);
+        m_streamPace = Pacer(weSend ? m_params.bitrate / 8 : 0, m_t0);
         if (t.omitSeconds == 0)
             startMeasuring(m_t0);
         if (m_output->enabled())
@@ -840,7 +844,7 @@ private:
         std::vector<Iperf3ServerOutput::Counts> c(m_n);
         for (size_t i = 0; i < m_n; ++i) {
             c[i].bytes = m_total[i];
-            if (!m_udp && m_reverse) {
+            if (!m_udp && sends(i)) {
                 const TcpInfo ti = TcpInfo::of(m_streams[i].get());
                 c[i].retransmits = ti.totalRetrans;
                 c[i].cwndBytes = ti.sndCwndBytes;
@@ -906,19 +910,19 @@ private:
     bool waitForStreams(std::int64_t now, std::vector<size_t> *polled)
     {
         std::int64_t sentTotal = 0;
-        for (std::int64_t v : m_total)
-            sentTotal += v;
+        for (size_t i = 0; i < m_n; ++i)
+            sentTotal += sends(i) ? m_total[i] : 0;
         const bool totalHeld = m_totalPace.ahead(sentTotal, now);
         m_fds.assign(1, {m_control.get(), POLLIN, 0});
         bool held = totalHeld;
         for (size_t i = 0; i < m_n; ++i) {
             if (!m_open[i])
                 continue;
-            if (m_reverse && (totalHeld || m_streamPace.ahead(m_total[i], now))) {
+            if (sends(i) && (totalHeld || m_streamPace.ahead(m_total[i], now))) {
                 held = true;
                 continue;
             }
-            m_fds.push_back({m_streams[i].get(), short(m_reverse ? POLLOUT : POLLIN), 0});
+            m_fds.push_back({m_streams[i].get(), short(sends(i) ? POLLOUT : POLLIN), 0});
             polled->push_back(i);
         }
         // A held UDP sender wakes every ms, as iperf3's 1000 us pacing timer does: the datagrams due since
@@ -985,7 +989,7 @@ private:
             got = platform::Platform::socketCalls().send(m_streams[i].get(), m_datagram.data(), size_t(m_blockSize), MSG_DONTWAIT);
             if (got > 0)
                 ++m_udpSent[i];
-        } else if (m_reverse) {
+        } else if (sends(i)) {
             const std::int64_t most = std::min(m_totalPace.chunk(BulkSender::kWhole), m_streamPace.chunk(BulkSender::kWhole)); // at most 10 ms worth
             got = m_senders[i].sendSome(m_streams[i].get(), MSG_DONTWAIT, most);
         } else {
@@ -1030,11 +1034,11 @@ private:
         m_rec.bytes = 0;
         for (size_t i = 0; i < m_n; ++i) {
             m_measured[i] = m_total[i] - m_base[i];
-            m_rec.bytes += m_measured[i];
-            if (m_reverse && !m_udp)
+            (m_bidir && sends(i) ? m_rec.sentBytes : m_rec.bytes) += m_measured[i]; // --bidir: bytes is what we received
+            if (sends(i) && !m_udp)
                 m_retrans[i] = std::max<std::int64_t>(0, TcpInfo::of(m_streams[i].get()).totalRetrans - m_retransBase[i]);
         }
-        if (m_reverse && !m_udp) {
+        if ((m_reverse || m_bidir) && !m_udp) {
             m_rec.retransmits = 0;
             for (std::int64_t r : m_retrans)
                 m_rec.retransmits += r;
@@ -1128,6 +1132,17 @@ private:
     {
         m_rec.clientBytes = theirs.totalBytes();
         m_rec.clientSeconds = theirs.longestSeconds();
+        if (m_bidir) { // its first half it sent, its second half it received (the ids both ends gave them)
+            m_rec.clientSentBytes = 0;
+            m_rec.clientReceivedBytes = 0;
+            for (const ip::StreamResult &s : theirs.streams) {
+                size_t index = 0;
+                while (index < m_n && ip::streamId(int(index)) != s.id)
+                    ++index;
+                if (index < m_n)
+                    (sends(index) ? m_rec.clientReceivedBytes : m_rec.clientSentBytes) += s.bytes;
+            }
+        }
         if (m_udp && m_reverse) {
             // The client received: its loss and jitter are the test's.
             double jitterSum = 0;
@@ -1147,12 +1162,12 @@ private:
         ours.cpuSystem = m_cpuSystem;
         ours.cpuTotal = m_cpuUser + m_cpuSystem;
         // As iperf3's server: a UDP sender has no retransmits to count (0), a receiver none to tell (-1).
-        ours.senderHasRetransmits = m_reverse ? (m_udp ? 0 : 1) : -1;
+        ours.senderHasRetransmits = m_reverse || m_bidir ? (m_udp ? 0 : 1) : -1;
         for (size_t i = 0; i < m_n; ++i) {
             ip::StreamResult s;
             s.id = ip::streamId(int(i));
             s.bytes = m_measured[i];
-            s.retransmits = m_reverse && !m_udp ? int(m_retrans[i]) : -1;
+            s.retransmits = sends(i) && !m_udp ? int(m_retrans[i]) : -1;
             // UDP counts as iperf3's server sends them: over the whole test, with what the omitted
             // seconds held beside them. A 3.12 client subtracts its own omitted counts, a later one ours.
             if (m_udp && m_reverse) {
@@ -1181,11 +1196,14 @@ private:
         const bool reverse = m_reverse;
         const Iperf3TestRecord &rec = m_rec;
         const std::string kind = udp ? (reverse ? Arg("udp-recv (server → client, -R)") : Arg("udp-send (client → server)"))
+                                 : m_bidir ? Arg("tcp-bidir (both ways at once, --bidir)")
                                  : (reverse ? Arg("tcp-recv (server → client, -R)") : Arg("tcp-send (client → server)"));
-        std::string line = Arg("%1: iperf3 %2, %3 stream%4, %5, %6 %7 B, %8")
+        const size_t streams = m_bidir ? m_n / 2 : m_n;
+        std::string line = Arg("%1: iperf3 %2, %3 stream%4%5, %6, %7 %8 B, %9")
                            .arg(m_who, kind)
-                           .arg(m_n)
-                           .arg(m_n == 1 ? std::string() : Arg("s"))
+                           .arg(streams)
+                           .arg(streams == 1 ? std::string() : Arg("s"))
+                           .arg(m_bidir ? Arg(" each way") : std::string())
                            .arg(t.timeSeconds > 0 ? Arg("%1 s asked").arg(t.timeSeconds)
                                                   : m_params.bytes > 0 ? Arg("%1 B asked (-n)").arg(m_params.bytes)
                                                                        : Arg("%1 blocks asked (-k)").arg(m_params.blocks))
@@ -1203,14 +1221,18 @@ private:
                     .arg(rec.bytes)
                     .arg(rec.seconds, 0, 'f', 3)
                     .arg(mbps(rec.bytes, rec.seconds));
-        if (rec.clientBytes >= 0) {
+        if (m_bidir) {
+            line += Arg("; sent %1 B").arg(rec.sentBytes);
+            if (rec.clientSentBytes >= 0)
+                line += Arg("; client sent %1 B, received %2 B").arg(rec.clientSentBytes).arg(rec.clientReceivedBytes);
+        } else if (rec.clientBytes >= 0) {
             line += Arg(", client %1 %2 B in %3 s = %4")
                         .arg(reverse ? Arg("received") : Arg("sent"))
                         .arg(rec.clientBytes)
                         .arg(rec.clientSeconds, 0, 'f', 3)
                         .arg(mbps(rec.clientBytes, rec.clientSeconds));
         }
-        if (reverse && !udp)
+        if ((reverse || m_bidir) && !udp)
             line += Arg(", %1 retransmits").arg(rec.retransmits);
         if (udp && rec.udpLost >= 0) {
             line += Arg(", lost %1 of %2 datagrams (%3 %), jitter %4 ms")
@@ -1259,6 +1281,9 @@ private:
     // they stood when the omitted seconds ended.
     size_t m_n = 0;
     bool m_reverse = false;
+    bool m_bidir = false; ///< --bidir: we receive on the first half of m_streams and send on the second
+    /// Whether we send on stream i (else the client does).
+    bool sends(size_t i) const { return m_bidir ? i >= m_n / 2 : m_reverse; }
     std::int64_t m_t0 = 0;
     std::int64_t m_omitEnd = 0;
     std::int64_t m_overrun = 0;

@@ -25,6 +25,12 @@ struct Iperf3TestRecord
     long long clientBytes = -1; ///< the client's own count from its results (sent, or received with -R); -1 = none
     double clientSeconds = 0;  ///< the client's stream time from its results
     long long retransmits = -1; ///< with -R: our TCP retransmits (segments); -1 when we received
+    /// --bidir (TCP): `streams` each way; bytes/seconds above are what we received, these what we sent and what the
+    /// client counted of each direction (from its results; -1 = none).
+    bool bidir = false;
+    long long sentBytes = 0;
+    long long clientSentBytes = -1;
+    long long clientReceivedBytes = -1;
     // UDP (-u) only, over the measured time and all streams, as iperf3's receiver counts them:
     long long udpTargetBitsPerSec = 0; ///< -b per stream, bit/s; 0 = unlimited
     long long udpPackets = 0; ///< datagrams: the highest counters we saw, or the ones we sent with -R

@@ -340,9 +340,12 @@ public:
         m_cpu0 = threadCpuSeconds();
         m_start = nowNs();
         if (m_req.direction == control::TestRequest::Direction::Send)
-            receive();
+            receive(0, m_data.size());
+        else if (m_req.direction == control::TestRequest::Direction::Recv)
+            send(0, m_data.size());
         else
-            send();
+            exchange();
+        takeTcpInfo();
         reply();
         record();
     }
@@ -433,6 +436,7 @@ private:
         self.nonce = auth::randomBytes(auth::kNonceBytes);
         self.auth = wire::trimmed(cfg.key).empty() ? auth::kAuthNone : auth::kAuthHmac;
         self.maxStreams = control::kMaxStreams;
+        self.bidir = true;
         {
             sockaddr_storage local{};
             socklen_t llen = sizeof(local);
@@ -506,15 +510,15 @@ private:
         {
             std::lock_guard lk(d->connMutex);
             inUse = int(d->connections.size()) + d->dataConnections.load();
-            if (inUse + m_req.streams <= limit) {
-                d->dataConnections += m_req.streams;
-                m_dataReserved.count = m_req.streams;
+            if (inUse + m_req.dataConnections() <= limit) {
+                d->dataConnections += m_req.dataConnections();
+                m_dataReserved.count = m_req.dataConnections();
                 return true;
             }
         }
         return refuse(Arg("limit"), Arg("refused %1 data connections: this wirebenchd handles at most %2 connections at once "
                                         "(--max-connections), with %3 in use")
-                                        .arg(m_req.streams)
+                                        .arg(m_req.dataConnections())
                                         .arg(limit)
                                         .arg(inUse));
     }
@@ -544,7 +548,7 @@ private:
             return refuse(Arg("socket"), Arg("cannot set the send buffer to %1 bytes: %2").arg(m_req.sendBuffer).arg(m_err));
         if (m_req.recvBuffer > 0 && !setIntOption(dataListen.get(), SOL_SOCKET, SO_RCVBUF, m_req.recvBuffer, &m_err))
             return refuse(Arg("socket"), Arg("cannot set the receive buffer to %1 bytes: %2").arg(m_req.recvBuffer).arg(m_err));
-        if (bindSocket(dataListen.get(), reinterpret_cast<sockaddr *>(&local), llen) != 0 || listenSocket(dataListen.get(), m_req.streams) != 0)
+        if (bindSocket(dataListen.get(), reinterpret_cast<sockaddr *>(&local), llen) != 0 || listenSocket(dataListen.get(), m_req.dataConnections()) != 0)
             return refuse(Arg("socket"), Arg("cannot open a data port: %1").arg(errnoText(errno)));
         sockaddr_storage dataLocal{};
         socklen_t dlen = sizeof(dataLocal);
@@ -563,15 +567,15 @@ private:
     {
         const int idleMs = d->cfg.idleTimeoutMs;
         const std::int64_t acceptDeadline = nowNs() + std::int64_t(idleMs) * kMsNs;
-        while (int(m_data.size()) < m_req.streams) {
+        while (int(m_data.size()) < m_req.dataConnections()) {
             if (stopping())
                 return false;
-            if (nowNs() >= acceptDeadline && m_req.streams == 1)
+            if (nowNs() >= acceptDeadline && m_req.dataConnections() == 1)
                 return refuse(Arg("timeout"), Arg("dropped: no data connection within %1 ms").arg(idleMs));
             if (nowNs() >= acceptDeadline) {
                 return refuse(Arg("timeout"), Arg("dropped: %1 of %2 data connections within %3 ms")
                                                   .arg(m_data.size())
-                                                  .arg(m_req.streams)
+                                                  .arg(m_req.dataConnections())
                                                   .arg(idleMs));
             }
             PollFd fds[2] = {{dataListen.get(), POLLIN, 0}, {m_client.get(), POLLIN, 0}};
@@ -613,18 +617,21 @@ private:
 
     /// tcp-send: we receive on every data connection. The figure is our count from first byte to last byte (over
     /// several streams: their sum over the window common to all, StreamsWindow); progress goes out every interval.
-    void receive()
+    void receive(std::size_t first, std::size_t streams)
     {
         const int idleMs = d->cfg.idleTimeoutMs;
         const std::int64_t intervalNs = std::int64_t(m_req.sampleIntervalMs) * kMsNs;
-        const std::size_t streams = m_data.size();
         // One stream wakes per chunk (SO_RCVLOWAT); several take every arrival, so that each is timed as it comes.
-        const BulkReceiver::Wake wake = streams == 1 ? BulkReceiver::Wake::LowWater : BulkReceiver::Wake::EveryArrival;
+        // Both ways at once take every arrival too: Linux clamps the window of a socket with SO_RCVLOWAT to twice the
+        // mark, and there the ACKs wait behind the other direction's data (round trips of milliseconds, not
+        // microseconds): a 128 KiB mark held the client's stream to 75-97% of the line, the window its limit.
+        const bool lowWater = streams == 1 && m_req.direction != control::TestRequest::Direction::Bidir;
+        const BulkReceiver::Wake wake = lowWater ? BulkReceiver::Wake::LowWater : BulkReceiver::Wake::EveryArrival;
         std::vector<BulkReceiver> receivers(streams, BulkReceiver(std::max(m_req.messageSize, kMinDataBuffer), wake, m_req.recvBuffer));
         StreamsWindow window(int(streams), std::int64_t(m_req.warmupMs) * kMsNs);
         std::vector<PollFd> fds(streams);
         for (std::size_t i = 0; i < streams; ++i)
-            fds[i] = {m_data[i].get(), POLLIN, 0};
+            fds[i] = {m_data[first + i].get(), POLLIN, 0};
         std::size_t open = streams;
         std::int64_t nextProgress = m_start + intervalNs;
         const std::int64_t giveUp = m_start + (std::int64_t(m_req.durationMs) + m_req.warmupMs + 30000) * kMsNs;
@@ -666,7 +673,6 @@ private:
             else if (now > giveUp)
                 m_problem = Arg("client kept sending 30 s past the test's duration");
         }
-        takeTcpInfo();
         m_result.bytes = window.measuredBytes();
         m_result.seconds = window.measuredSeconds();
         m_result.warmupMs = m_req.warmupMs;
@@ -676,20 +682,56 @@ private:
     }
 
     /// tcp-recv: we send on every data connection for the requested duration, then half-close; the client counts.
-    void send()
+    void send(std::size_t first, std::size_t streams)
     {
-        const std::size_t streams = m_data.size();
+        const SendOutcome sent = sendOn(first, streams, nullptr);
+        if (m_problem.empty())
+            m_problem = sent.problem;
+        m_clientStopped = m_clientStopped || sent.clientStopped;
+        m_result.senderBytes = sent.bytes;
+    }
+
+    /// tcp-bidir: the client's first `streams` data connections carry its data to us (receive(), which watches the
+    /// control connection and sends the progress), the others ours to it, sent on a thread of their own meanwhile.
+    void exchange()
+    {
+        const std::size_t streams = std::size_t(m_req.streams);
+        std::atomic_bool halt{false};
+        SendOutcome sent;
+        std::thread sender([&] { sent = sendOn(streams, streams, &halt); });
+        receive(0, streams);
+        if (!m_problem.empty() || m_clientStopped)
+            halt.store(true);
+        sender.join();
+        if (m_problem.empty())
+            m_problem = sent.problem;
+        m_clientStopped = m_clientStopped || sent.clientStopped;
+        m_result.senderBytes = sent.bytes;
+    }
+
+    struct SendOutcome
+    {
+        std::string problem;
+        bool clientStopped = false;
+        std::int64_t bytes = 0; ///< all streams together
+    };
+
+    /// Sends on m_data[first, first + streams) for the requested duration, then half-closes. Without `halt` it
+    /// watches the control connection itself (a stop, the client gone); with it, the caller does and sets it.
+    SendOutcome sendOn(std::size_t first, std::size_t streams, const std::atomic_bool *halt)
+    {
+        SendOutcome out;
         std::vector<BulkSender> senders(streams, BulkSender(BulkSender::pattern(m_req.messageSize, 'a', 26)));
         std::vector<PollFd> fds(streams);
         for (std::size_t i = 0; i < streams; ++i)
-            fds[i] = {m_data[i].get(), POLLOUT, 0};
-        std::int64_t sent = 0; // all streams together
+            fds[i] = {m_data[first + i].get(), POLLOUT, 0};
+        std::int64_t &sent = out.bytes;
         const std::int64_t end = m_start + (std::int64_t(m_req.durationMs) + m_req.warmupMs) * kMsNs; // the client leaves the warm-up out
         std::int64_t nextCheck = m_start + 20 * kMsNs;
         // --max-rate: the streams together never ahead of rate x elapsed time, in chunks of at most 10 ms worth.
         const Pacer pacer(d->cfg.maxRateBytesPerSec, m_start);
-        std::size_t first = 0; // who sends first this round: in turn, so that a pace shares the rate fairly
-        while (m_problem.empty() && !m_clientStopped) {
+        std::size_t turn = 0; // who sends first this round: in turn, so that a pace shares the rate fairly
+        while (out.problem.empty() && !out.clientStopped) {
             std::int64_t now = nowNs();
             if (now >= end)
                 break;
@@ -697,47 +739,52 @@ private:
                 std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<std::int64_t>(pacer.dueNs(sent) - now, 10 * kMsNs)));
             } else if (pollSockets(fds.data(), streams, 10) > 0) {
                 for (std::size_t k = 0; k < streams && !pacer.ahead(sent, now); ++k) {
-                    const std::size_t i = (first + k) % streams;
+                    const std::size_t i = (turn + k) % streams;
                     if (fds[i].revents == 0)
                         continue;
                     const ssize_t n = senders[i].sendSome(fds[i].fd, MSG_DONTWAIT, pacer.chunk(BulkSender::kWhole));
                     if (n > 0) {
                         sent += n;
                     } else if (errno == EPIPE || errno == ECONNRESET) {
-                        m_clientStopped = true; // the client closed a data connection: a stop
+                        out.clientStopped = true; // the client closed a data connection: a stop
                         break;
                     } else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-                        m_problem = Arg("data connection failed: %1").arg(errnoText(errno));
+                        out.problem = Arg("data connection failed: %1").arg(errnoText(errno));
                         break;
                     }
                     now = nowNs();
                 }
-                first = (first + 1) % streams;
+                turn = (turn + 1) % streams;
             }
-            if (nowNs() >= nextCheck && !m_clientStopped && m_problem.empty()) {
+            if (nowNs() >= nextCheck && !out.clientStopped && out.problem.empty()) {
                 nextCheck = nowNs() + 20 * kMsNs;
-                pollControl();
+                if (halt) {
+                    out.clientStopped = halt->load();
+                } else {
+                    pollControl();
+                    out.problem = m_problem;
+                    out.clientStopped = m_clientStopped;
+                }
                 if (stopping())
-                    m_problem = Arg("wirebenchd is shutting down");
+                    out.problem = Arg("wirebenchd is shutting down");
             }
         }
-        for (const Fd &fd : m_data)
-            shutdownSend(fd.get());
-        if (m_problem.empty() && !m_clientStopped)
-            waitUntilDelivered(senders);
-        takeTcpInfo();
-        m_result.senderBytes = sent;
+        for (std::size_t i = 0; i < streams; ++i)
+            shutdownSend(m_data[first + i].get());
+        if (out.problem.empty() && !out.clientStopped)
+            waitUntilDelivered(first, senders);
+        return out;
     }
 
     /// What the sockets took is still on its way after the last send (their buffers hold megabytes): wait, at most
     /// 2 s for all of them, until the client acknowledged it and our FIN (one more; an accepted socket's count has
     /// no SYN in it), so that the retransmissions and the drop counters in the result cover the whole transfer, as the
     /// client's own count does.
-    void waitUntilDelivered(const std::vector<BulkSender> &senders)
+    void waitUntilDelivered(std::size_t first, const std::vector<BulkSender> &senders)
     {
         const std::int64_t deadline = nowNs() + 2000 * kMsNs;
-        for (std::size_t i = 0; i < m_data.size() && nowNs() < deadline && !stopping();) {
-            const std::int64_t acked = TcpInfo::of(m_data[i].get()).bytesAcked;
+        for (std::size_t i = 0; i < senders.size() && nowNs() < deadline && !stopping();) {
+            const std::int64_t acked = TcpInfo::of(m_data[first + i].get()).bytesAcked;
             if (acked < 0 || acked >= senders[i].sent() + 1)
                 ++i;
             else
@@ -780,8 +827,12 @@ private:
     /// The log line of the test (with the client's own count after a tcp-recv), then the close.
     void record()
     {
-        const bool clientSends = m_req.direction == control::TestRequest::Direction::Send;
-        const std::string testName = clientSends ? Arg("tcp-send (client → server)") : Arg("tcp-recv (server → client)");
+        using Direction = control::TestRequest::Direction;
+        const bool clientSends = m_req.direction != Direction::Recv;
+        const bool serverSends = m_req.direction != Direction::Send;
+        const std::string testName = m_req.direction == Direction::Send   ? Arg("tcp-send (client → server)")
+                                     : m_req.direction == Direction::Recv ? Arg("tcp-recv (server → client)")
+                                                                          : Arg("tcp-bidir (both ways at once)");
         std::string line = Arg("%1: %2, %3 s asked, message %4 B, mss %5")
                            .arg(m_who, testName)
                            .arg(m_req.durationMs / 1000.0)
@@ -789,10 +840,10 @@ private:
                            .arg(m_result.mss);
         if (m_req.streams > 1)
             line += Arg(", %1 streams").arg(m_req.streams);
-        if (clientSends) {
+        if (clientSends)
             line += Arg(": received %1 B in %2 s = %3").arg(m_result.bytes).arg(m_result.seconds, 0, 'f', 3).arg(mbps(m_result.bytes, m_result.seconds));
-        } else {
-            line += Arg(": sent %1 B").arg(m_result.senderBytes);
+        if (serverSends) {
+            line += Arg("%1 sent %2 B").arg(clientSends ? ";" : ":").arg(m_result.senderBytes);
             if (m_problem.empty() && !m_clientStopped) {
                 // The client answers with its own (receiver's) count: that is the figure.
                 const auto shouldStop = [this] { return stopping(); };
@@ -808,7 +859,7 @@ private:
         }
         if (m_clientStopped)
             line += Arg(" (stopped by the client)");
-        if (d->cfg.maxRateBytesPerSec > 0 && !clientSends)
+        if (d->cfg.maxRateBytesPerSec > 0 && serverSends)
             line += Arg(" (paced to at most %1 MB/s by --max-rate)").arg(d->cfg.maxRateBytesPerSec / 1e6, 0, 'f', 1);
         if (!m_problem.empty())
             line += Arg(" (ended early: %1)").arg(m_problem);

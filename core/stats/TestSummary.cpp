@@ -6,6 +6,7 @@ QList<TestSummary> TestSummary::build(const RunResultList &results)
 {
     QList<TestSummary> out;
     QList<QList<double>> values;
+    QList<QList<double>> reverseValues;
     for (const RunResult &r : results) {
         qsizetype at = -1;
         for (qsizetype i = 0; i < out.size(); ++i) {
@@ -21,12 +22,17 @@ QList<TestSummary> TestSummary::build(const RunResultList &results)
             t.frameSize = r.spec.frameSize;
             out.append(t);
             values.append(QList<double>());
+            reverseValues.append(QList<double>());
             at = out.size() - 1;
         }
         TestSummary &t = out[at];
         if (r.ok()) {
             ++t.okRuns;
             values[at].append(r.megabytesPerSecond());
+            if (r.reverse) {
+                t.bothWays = true;
+                reverseValues[at].append(r.reverse->megabytesPerSecond());
+            }
             if (r.mss > 0)
                 t.mss = r.mss;
             if (!r.serverOs.isEmpty() && t.host.osLabel.isEmpty())
@@ -37,9 +43,44 @@ QList<TestSummary> TestSummary::build(const RunResultList &results)
                 t.errors.append(r.error);
         }
     }
-    for (qsizetype i = 0; i < out.size(); ++i)
+    for (qsizetype i = 0; i < out.size(); ++i) {
         out[i].MBps = Statistics::summarize(values.at(i));
+        out[i].reverseMBps = Statistics::summarize(reverseValues.at(i));
+    }
     return out;
+}
+
+QString TestSummary::label() const
+{
+    switch (direction) {
+    case Direction::Send: return protocol + QStringLiteral(" send");
+    case Direction::Receive: return protocol + QStringLiteral(" receive");
+    case Direction::Only: break;
+    }
+    return protocol;
+}
+
+QList<TestSummary> TestSummary::byDirection(const QList<TestSummary> &summaries)
+{
+    QList<TestSummary> out;
+    for (const TestSummary &t : summaries) {
+        if (!t.bothWays) {
+            out.append(t);
+            continue;
+        }
+        TestSummary send = t;
+        send.direction = Direction::Send;
+        TestSummary receive = t;
+        receive.direction = Direction::Receive;
+        receive.MBps = t.reverseMBps;
+        out << send << receive;
+    }
+    return out;
+}
+
+QString TestSummary::percentKey() const
+{
+    return direction == Direction::Receive ? QStringLiteral("reverse_percent_of_ceiling") : QStringLiteral("percent_of_ceiling");
 }
 
 bool TestSummary::matches(const RunResult &r) const

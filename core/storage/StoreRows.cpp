@@ -133,6 +133,8 @@ qint64 StoreRows::insertRun(QSqlDatabase &db, qint64 sessionId, const RunResult 
         *error = QStringLiteral("the database gave the run no id");
         return 0;
     }
+    if (r.reverse && !insertReverse(db, runId, *r.reverse, error))
+        return 0;
     QSqlQuery s(db);
     s.prepare(QStringLiteral("INSERT INTO samples (run_id, end_seconds, interval_seconds, bytes) VALUES (?,?,?,?)"));
     for (const Sample &sample : r.samples) {
@@ -148,11 +150,49 @@ qint64 StoreRows::insertRun(QSqlDatabase &db, qint64 sessionId, const RunResult 
     return runId;
 }
 
+bool StoreRows::insertReverse(QSqlDatabase &db, qint64 runId, const RunResult::Reverse &reverse, QString *error)
+{
+    QJsonArray samples;
+    for (const Sample &sample : reverse.samples)
+        samples.append(QJsonArray{sample.endSeconds, sample.intervalSeconds, double(sample.bytes)});
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral("UPDATE runs SET reverse_bytes = ?, reverse_seconds = ?, reverse_sender_bytes = ?,"
+                             " reverse_throughput_MBps = ?, reverse_samples_json = ? WHERE id = ?"));
+    q.addBindValue(reverse.bytes);
+    q.addBindValue(reverse.seconds);
+    q.addBindValue(reverse.senderBytes);
+    q.addBindValue(reverse.megabytesPerSecond());
+    q.addBindValue(jsonText(samples));
+    q.addBindValue(runId);
+    if (!q.exec()) {
+        *error = sqlError(q);
+        return false;
+    }
+    return true;
+}
+
 QString StoreRows::runColumns()
 {
     return QStringLiteral("id, run_index, host, address, port, server_type, os, server_os, protocol, frame_size, mss,"
                           " repetition, bytes, seconds, sender_bytes, status, error, warnings_json, started_at,"
-                          " params_json, extra_json");
+                          " params_json, extra_json, reverse_bytes, reverse_seconds, reverse_sender_bytes,"
+                          " reverse_samples_json");
+}
+
+std::optional<RunResult::Reverse> StoreRows::reverseAt(const QSqlQuery &q, int runIndex)
+{
+    if (q.value(21).isNull())
+        return std::nullopt;
+    RunResult::Reverse reverse;
+    reverse.bytes = q.value(21).toLongLong();
+    reverse.seconds = q.value(22).toDouble();
+    reverse.senderBytes = q.value(23).toLongLong();
+    for (const QJsonValue &v : QJsonDocument::fromJson(q.value(24).toString().toUtf8()).array()) {
+        const QJsonArray a = v.toArray();
+        if (a.size() >= 3)
+            reverse.samples.append(Sample{runIndex, a.at(0).toDouble(), a.at(1).toDouble(), qint64(a.at(2).toDouble())});
+    }
+    return reverse;
 }
 
 RunResult StoreRows::runAt(const QSqlQuery &q, const QList<Host> &hosts)
@@ -188,6 +228,7 @@ RunResult StoreRows::runAt(const QSqlQuery &q, const QList<Host> &hosts)
     r.startedAt = fromIso(q.value(18).toString());
     r.spec.params = PlanJson::paramsFromJson(jsonObject(q.value(19).toString()));
     r.extra = jsonObject(q.value(20).toString()).toVariantMap();
+    r.reverse = reverseAt(q, r.spec.index);
     return r;
 }
 

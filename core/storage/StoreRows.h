@@ -42,6 +42,10 @@ public:
     static QString runColumns();
     /// The run in the query's current row (without samples); `hosts` are the session's, whose settings it takes.
     static RunResult runAt(const QSqlQuery &q, const QList<Host> &hosts);
+    /// A run of both directions at once: its second figure (schema version 3's reverse_* columns).
+    static bool insertReverse(QSqlDatabase &db, qint64 runId, const RunResult::Reverse &reverse, QString *error);
+    /// The second figure of the run at q (runColumns), or none for a run of one direction.
+    static std::optional<RunResult::Reverse> reverseAt(const QSqlQuery &q, int runIndex);
 };
 
 } // namespace wb

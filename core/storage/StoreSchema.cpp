@@ -84,6 +84,17 @@ const char *const kSchemaV2[] = {
     "CREATE INDEX sessions_by_start ON sessions(started_at)",
 };
 
+// Version 3: both directions at once (tcp-bidir, iperf3-bidir). The second figure, server -> client, beside the
+// first; NULL on a run of one direction. Its samples as JSON ([[end_seconds, interval_seconds, bytes], ...]): they
+// are read with their run and never searched.
+const char *const kSchemaV3[] = {
+    "ALTER TABLE runs ADD COLUMN reverse_bytes INTEGER",
+    "ALTER TABLE runs ADD COLUMN reverse_seconds REAL",
+    "ALTER TABLE runs ADD COLUMN reverse_sender_bytes INTEGER",
+    "ALTER TABLE runs ADD COLUMN reverse_throughput_MBps REAL",
+    "ALTER TABLE runs ADD COLUMN reverse_samples_json TEXT",
+};
+
 // Indexes that any schema version can have (an older Wirebench reads past them), so they need no new version:
 // made at the first open that lacks them. runs_by_start: a transfer's reference TCP stream is looked for among
 // the runs of the hour before it (ResultStore::runsBetween), which read every run of the store without it.
@@ -150,6 +161,7 @@ bool step(QSqlDatabase &d, int version, QString *error)
     switch (version) {
     case 1: return execAll(d, kSchemaV1, std::size(kSchemaV1), error);
     case 2: return execAll(d, kSchemaV2, std::size(kSchemaV2), error) && backfillHostsV2(d, error);
+    case 3: return execAll(d, kSchemaV3, std::size(kSchemaV3), error);
     default: return true;
     }
 }

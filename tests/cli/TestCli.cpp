@@ -30,6 +30,7 @@ private slots:
     void realRun();
     void findingsAtTwoFrames();
     void parallelStreams();
+    void bothWaysAtOnce();
     void headerSaysEachKindsLength_data();
     void headerSaysEachKindsLength();
     void chart_data();
@@ -198,6 +199,29 @@ void TestCli::parallelStreams()
             sum += b.toDouble();
         QCOMPARE(sum, r.value(QStringLiteral("bytes")).toDouble());
     }
+}
+
+void TestCli::bothWaysAtOnce()
+{
+    // tcp-bidir against the real wirebenchd: the run line gives both figures, the summary a row for each, the JSON
+    // the second figure under "reverse".
+    CLITEST_START_DAEMON(m_daemon);
+    QTemporaryDir dir;
+    const QString json = dir.filePath(QStringLiteral("bidir.json"));
+    const Outcome o = runCli({QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1:%1").arg(m_daemon.port()),
+                              QStringLiteral("--protocol"), QStringLiteral("tcp-bidir"), QStringLiteral("--reps"),
+                              QStringLiteral("1"), QStringLiteral("--duration"), QStringLiteral("0.5"), QStringLiteral("--json"), json});
+    QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
+    const QRegularExpression line(QStringLiteral("tcp-bidir  frame 1500 .* rep 1/1  send [0-9.]+ MB/s  [0-9.]+ Mbit/s  \\(.* in "
+                                                 "[0-9.]+ s\\)  receive [0-9.]+ MB/s  [0-9.]+ Mbit/s  \\(.* in [0-9.]+ s\\)"));
+    QVERIFY2(line.match(o.out).hasMatch(), qPrintable(o.out));
+    QVERIFY2(o.out.contains(QStringLiteral("tcp-bidir send @ 1500")) && o.out.contains(QStringLiteral("tcp-bidir receive @ 1500")),
+             qPrintable(o.out));
+    QFile file(json);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject r = QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("results")).toArray().first().toObject();
+    QVERIFY(r.value(QStringLiteral("bytes")).toDouble() > 0);
+    QVERIFY(r.value(QStringLiteral("reverse")).toObject().value(QStringLiteral("bytes")).toDouble() > 0);
 }
 
 void TestCli::findingsAtTwoFrames()

@@ -72,6 +72,7 @@ private slots:
     void roundTrip();
     void fileRoundTrip();
     void extraCannotOverwriteSchema();
+    void bothWaysRoundTrip();
     void badInput_data();
     void badInput();
     void unwritablePath();
@@ -202,6 +203,39 @@ void TestJsonExport::fileRoundTrip()
     QJsonArray array{JsonExport::runToJson(sampleResults().at(0))};
     QVERIFY(JsonExport::fromJson(QJsonDocument(array).toJson(), &back, &error));
     QCOMPARE(back.size(), 1);
+}
+
+void TestJsonExport::bothWaysRoundTrip()
+{
+    // Both directions at once: the second figure under "reverse", as the first is written, and back.
+    RunResult r = sampleResults().first();
+    r.spec.protocol = QStringLiteral("tcp-bidir");
+    r.reverse = RunResult::Reverse{34200000, 3.0, 34300000, {Sample{r.spec.index, 1.0, 1.0, 11400000}}};
+    JsonExport::Options options;
+    options.includeSamples = true;
+    const QJsonObject root = JsonExport::toJsonObject({r}, options);
+    const QJsonObject o = root.value(QStringLiteral("results")).toArray().first().toObject();
+    const QJsonObject reverse = o.value(QStringLiteral("reverse")).toObject();
+    QCOMPARE(reverse.value(QStringLiteral("bytes")).toDouble(), 34200000.0);
+    QCOMPARE(reverse.value(QStringLiteral("seconds")).toDouble(), 3.0);
+    QCOMPARE(reverse.value(QStringLiteral("sender_bytes")).toDouble(), 34300000.0);
+    QCOMPARE(reverse.value(QStringLiteral("throughput_MBps")).toDouble(), 11.4);
+    QCOMPARE(reverse.value(QStringLiteral("throughput_Mbps")).toDouble(), 91.2);
+    QCOMPARE(reverse.value(QStringLiteral("samples")).toArray().size(), 1);
+    const QJsonObject summary = root.value(QStringLiteral("summary")).toArray().first().toObject();
+    QCOMPARE(summary.value(QStringLiteral("reverse")).toObject().value(QStringLiteral("median")).toDouble(), 11.4);
+    const RunResult back = JsonExport::runFromJson(o);
+    QVERIFY(back.bothWays());
+    QCOMPARE(back.reverse->bytes, r.reverse->bytes);
+    QCOMPARE(back.reverse->seconds, r.reverse->seconds);
+    QCOMPARE(back.reverse->senderBytes, r.reverse->senderBytes);
+    QCOMPARE(back.reverse->samples.size(), 1);
+    QCOMPARE(back.reverse->samples.first().bytes, 11400000);
+    QVERIFY(!back.extra.contains(QStringLiteral("reverse")));
+    // A run of one direction has none.
+    const QJsonObject one = JsonExport::runToJson(sampleResults().first(), false);
+    QVERIFY(!one.contains(QStringLiteral("reverse")));
+    QVERIFY(!JsonExport::runFromJson(one).bothWays());
 }
 
 void TestJsonExport::extraCannotOverwriteSchema()

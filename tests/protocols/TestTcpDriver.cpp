@@ -95,6 +95,9 @@ private slots:
     void parallelStreams_data();
     void parallelStreams();
     void olderServerRefusesStreams();
+    void bothWaysAtOnce_data();
+    void bothWaysAtOnce();
+    void olderServerRefusesBothWays();
     void warmupIsLeftOut_data();
     void warmupIsLeftOut();
     void refusedPortGivesClearError_data();
@@ -290,6 +293,89 @@ void TestTcpDriver::olderServerRefusesStreams()
     QVERIFY(!one.extra.contains(QStringLiteral("streams")));
     QVERIFY(!one.extra.contains(QStringLiteral("stream_bytes")));
     QCOMPARE(Streams::of(one), 1);
+}
+
+void TestTcpDriver::bothWaysAtOnce_data()
+{
+    QTest::addColumn<int>("streams");
+    QTest::addColumn<int>("warmupMs");
+    QTest::newRow("1 stream each way") << 1 << 0;
+    QTest::newRow("4 streams each way, warm-up") << 4 << 200;
+}
+
+void TestTcpDriver::bothWaysAtOnce()
+{
+    // tcp-bidir: one run, two figures. The first (client -> server) is wirebenchd's count, the second (server ->
+    // client) ours; each direction has its own data connections, and the log line says both.
+    QFETCH(int, streams);
+    QFETCH(int, warmupMs);
+    auto driver = DriverRegistry::create(QStringLiteral("tcp-bidir"));
+    QVERIFY(driver);
+    QVERIFY(DriverRegistry::find(QStringLiteral("tcp-bidir"))->bothWays);
+    Observer observer;
+    m_log.clear();
+    RunSpec s = spec(QStringLiteral("tcp-bidir"), 1500, 800);
+    s.params.streams = streams;
+    s.params.warmupMs = warmupMs;
+    const RunResult r = driver->run(s, observer);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QVERIFY2(r.warnings.isEmpty(), qPrintable(r.warnings.join(QLatin1Char('\n'))));
+    QVERIFY(r.bothWays());
+    QVERIFY(r.bytes > 0 && r.seconds > 0);
+    QVERIFY(r.reverse->bytes > 0 && r.reverse->seconds > 0);
+    // On loopback nothing is lost: without a warm-up or a second stream each receiver counts all the sender sent.
+    if (streams == 1 && warmupMs == 0) {
+        QCOMPARE(r.bytes, r.senderBytes);
+        QCOMPARE(r.reverse->bytes, r.reverse->senderBytes);
+    } else {
+        QVERIFY(r.bytes <= r.senderBytes);
+        QVERIFY(r.reverse->bytes <= r.reverse->senderBytes);
+    }
+    // Each direction's samples add up to all its receiver counted; the live graph follows the first.
+    QCOMPARE(sum(r.samples), r.senderBytes);
+    QCOMPARE(sum(observer.samples), r.senderBytes);
+    QCOMPARE(sum(r.reverse->samples), r.reverse->senderBytes);
+    if (streams > 1) {
+        QCOMPARE(r.extra.value(QStringLiteral("stream_bytes")).toList().size(), streams);
+        QCOMPARE(r.extra.value(QStringLiteral("reverse_stream_bytes")).toList().size(), streams);
+    }
+    // (A line of the test before may still come in.)
+    QTRY_COMPARE_WITH_TIMEOUT(m_log.filter(QStringLiteral("tcp-bidir (both ways at once)")).size(), 1, 5000);
+    const QString line = m_log.filter(QStringLiteral("tcp-bidir (both ways at once)")).first();
+    QVERIFY2(line.contains(QStringLiteral(": received %1 B").arg(r.bytes)), qPrintable(line));
+    QVERIFY2(line.contains(QStringLiteral("; sent %1 B, client received %2 B").arg(r.reverse->senderBytes).arg(r.reverse->bytes)),
+             qPrintable(line));
+    qInfo("tcp-bidir, %d streams each way: send %.1f MB/s, receive %.1f MB/s", streams, r.megabytesPerSecond(),
+          r.reverse->megabytesPerSecond());
+}
+
+void TestTcpDriver::olderServerRefusesBothWays()
+{
+    // A wirebenchd that predates tcp-bidir says nothing of it in its hello and would refuse the request: the run
+    // and the check name it first.
+    control::Hello older = control::Hello::local("wirebenchd 0.0.9");
+    older.nonce = std::string(32, 'n');
+    older.auth = "none";
+    const QByteArray hello = wire::qb(control::encode(older.toJson()));
+    QVERIFY(!hello.contains("bidir"));
+    const QString sentence = QStringLiteral("wirebenchd 0.0.9 predates tcp-bidir (both directions at once): update wirebenchd there");
+    {
+        FakeServer fake(hello, 3000);
+        RunSpec s = spec(QStringLiteral("tcp-bidir"), 1500);
+        s.host.port = fake.port;
+        Observer observer;
+        const RunResult r = TcpDriver(TcpDriver::Direction::Both).run(s, observer);
+        QCOMPARE(r.status, RunStatus::Failed);
+        QCOMPARE(r.error, QStringLiteral("loopback (127.0.0.1:%1): %2").arg(fake.port).arg(sentence));
+    }
+    {
+        FakeServer fake(hello, 3000);
+        RunSpec s = spec(QStringLiteral("tcp-bidir"), 1500);
+        s.host.port = fake.port;
+        const PreflightProblemList problems = TcpDriver(TcpDriver::Direction::Both).check(s, 3000);
+        QCOMPARE(problems.size(), 1);
+        QVERIFY2(problems.first().message.endsWith(sentence), qPrintable(problems.first().message));
+    }
 }
 
 void TestTcpDriver::warmupIsLeftOut_data()

@@ -227,14 +227,54 @@ private slots:
         QTRY_VERIFY(m_log.filter(QStringLiteral("refused: busy with a test")).size() > 0);
     }
 
-    void bidirIsRefusedCleanly()
+    void realClientBidir_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("--bidir") << QStringList{QStringLiteral("--bidir")};
+        QTest::newRow("--bidir -P 2") << QStringList{QStringLiteral("--bidir"), QStringLiteral("-P"), QStringLiteral("2")};
+    }
+
+    void realClientBidir()
+    {
+        // The real iperf3 -c --bidir: both directions at once, the client's sending streams opened first. The
+        // client's report of our end is our record exactly: what we received of its streams (sum_received) and
+        // what we sent on ours (sum_sent_bidir_reverse); its own counts reach our record intact.
+        if (!requireIperf3())
+            QSKIP(qPrintable(m_missing));
+        QFETCH(QStringList, args);
+        const int before = m_responder->tests().size();
+        m_log.clear();
+        const ClientRun run = runClient(m_responder->port(), QStringList{QStringLiteral("-t"), QStringLiteral("2")} + args);
+        QVERIFY2(run.error.isEmpty(), qPrintable(run.error + run.stderrText));
+        const Iperf3TestRecord rec = waitForRecord(before);
+        QVERIFY(rec.completed);
+        QVERIFY(rec.bidir);
+        QCOMPARE(rec.streams, args.size() > 1 ? 2 : 1);
+        const qint64 received = run.sumBytes("sum_received");
+        const qint64 sent = run.sumBytes("sum_sent_bidir_reverse");
+        qInfo("iperf3 -c %s: client sent %lld B, we received %lld B (the client's report of us: %lld B); we sent %lld B "
+              "(its report: %lld B), it received %lld B",
+              qPrintable(args.join(QLatin1Char(' '))), run.sumBytes("sum_sent"), rec.bytes, received, rec.sentBytes, sent,
+              run.sumBytes("sum_received_bidir_reverse"));
+        QVERIFY(rec.bytes > 0 && rec.sentBytes > 0);
+        QCOMPARE(received, qint64(rec.bytes));
+        QCOMPARE(sent, qint64(rec.sentBytes));
+        QCOMPARE(qint64(rec.clientSentBytes), run.sumBytes("sum_sent"));
+        QCOMPARE(qint64(rec.clientReceivedBytes), run.sumBytes("sum_received_bidir_reverse"));
+        QTRY_VERIFY(!m_log.filter(QStringLiteral("iperf3 tcp-bidir (both ways at once, --bidir)")).isEmpty());
+        const QString line = m_log.filter(QStringLiteral("tcp-bidir")).first();
+        QVERIFY2(line.contains(QStringLiteral("received %1 B").arg(rec.bytes)) && line.contains(QStringLiteral("; sent %1 B").arg(rec.sentBytes)),
+                 qPrintable(line));
+    }
+
+    void udpBidirIsRefusedCleanly()
     {
         if (!requireIperf3())
             QSKIP(qPrintable(m_missing));
-        const ClientRun bidir = runClient(m_responder->port(), {QStringLiteral("--bidir"), QStringLiteral("-t"), QStringLiteral("1")});
-        qInfo("iperf3 -c --bidir: exit %d, error \"%s\"", bidir.exitCode, qPrintable(bidir.error));
+        const ClientRun bidir = runClient(m_responder->port(), {QStringLiteral("-u"), QStringLiteral("--bidir"), QStringLiteral("-t"), QStringLiteral("1")});
+        qInfo("iperf3 -c -u --bidir: exit %d, error \"%s\"", bidir.exitCode, qPrintable(bidir.error));
         QVERIFY(bidir.error.contains(QLatin1String("not implemented")));
-        QTRY_VERIFY(m_log.filter(QStringLiteral("a bidirectional test (--bidir) was asked")).size() == 1);
+        QTRY_VERIFY(m_log.filter(QStringLiteral("a bidirectional UDP test (-u --bidir) was asked")).size() == 1);
 
         // The server goes on serving.
         const int before = m_responder->tests().size();
@@ -242,6 +282,25 @@ private slots:
         QVERIFY2(tcp.error.isEmpty(), qPrintable(tcp.error));
         QVERIFY(tcp.sumBytes("sum_received") > 0);
         QVERIFY(waitForRecord(before).completed);
+    }
+
+    void ownDriverBidir()
+    {
+        // Our iperf3-bidir against our iperf3 port: the first figure is the server's count of what we sent, the
+        // second ours of what it sent, each equal to the other end's record.
+        const int before = m_responder->tests().size();
+        NullObserver observer;
+        const RunResult r = DriverRegistry::create(QStringLiteral("iperf3-bidir"))->run(driverSpec(QStringLiteral("iperf3-bidir"), 2), observer);
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QVERIFY(r.bothWays());
+        const Iperf3TestRecord rec = waitForRecord(before);
+        QVERIFY(rec.completed && rec.bidir);
+        QCOMPARE(r.bytes, qint64(rec.bytes));
+        QCOMPARE(r.reverse->senderBytes, qint64(rec.sentBytes));
+        QCOMPARE(r.senderBytes, qint64(rec.clientSentBytes));
+        QCOMPARE(r.reverse->bytes, qint64(rec.clientReceivedBytes));
+        QCOMPARE(r.extra.value(QStringLiteral("streams")).toInt(), 2);
+        qInfo("iperf3-bidir against our port: send %.1f MB/s, receive %.1f MB/s", r.megabytesPerSecond(), r.reverse->megabytesPerSecond());
     }
 
     void realClientUdp_data()

@@ -134,6 +134,20 @@ void TestStoreMigration::migratesAndKeepsData()
     QVERIFY(store.addRun(id, more, &error) > 0);
     QCOMPARE(store.runs(id).first().extra.value(QStringLiteral("rtt_us")).toDouble(), 120.0);
     QCOMPARE(store.runs(id).first().senderBytes, more.senderBytes);
+    QVERIFY(!store.runs(id).first().bothWays()); // version 3's columns: NULL for a run of one direction
+    // Both directions at once (version 3): the second figure and its samples.
+    RunResult both = more;
+    both.spec.protocol = QStringLiteral("tcp-bidir");
+    both.reverse = RunResult::Reverse{34200000, 3.0, 34300000, {Sample{0, 1.0, 1.0, 11400000}, Sample{0, 2.0, 1.0, 11500000}}};
+    QVERIFY(store.addRun(id, both, &error) > 0);
+    const RunResult back = store.runs(id).last();
+    QVERIFY(back.bothWays());
+    QCOMPARE(back.reverse->bytes, 34200000);
+    QCOMPARE(back.reverse->seconds, 3.0);
+    QCOMPARE(back.reverse->senderBytes, 34300000);
+    QCOMPARE(back.reverse->samples.size(), 2);
+    QCOMPARE(back.reverse->samples.at(1).bytes, 11500000);
+    QCOMPARE(back.reverse->samples.at(1).endSeconds, 2.0);
 
     // A second open finds nothing left to migrate.
     store.close();

@@ -38,6 +38,7 @@ private slots:
     void notRunGreyWithReason();
     void smbConnectionsInTooltip();
     void streamsInProtocol();
+    void bothWaysSideBySide();
 };
 
 void TestResultsTable::trustColumns()
@@ -150,6 +151,30 @@ void TestResultsTable::streamsInProtocol()
                                                                    "common to all")
                                                   : QString());
     }
+}
+
+void TestResultsTable::bothWaysSideBySide()
+{
+    // Both directions at once: each figure's cell holds the send and the receive figure, send first.
+    ResultsTable table;
+    RunResult r = run();
+    r.spec.protocol = QStringLiteral("tcp-bidir");
+    r.bytes = 22868000; // 11.434 MB/s over 2 s
+    r.reverse = RunResult::Reverse{22800000, 2.0, 22810000, {}};
+    r.extra.insert(QStringLiteral("percent_of_ceiling"), 100.0);
+    r.extra.insert(QStringLiteral("reverse_percent_of_ceiling"), 99.7);
+    r.extra.insert(QStringLiteral("ceiling_MBps"), 11.434);
+    table.addResult(r);
+    QCOMPARE(cell(table, 0, ResultsTable::MBps), QStringLiteral("11.43 \u2191 11.40 \u2193"));
+    QCOMPARE(cell(table, 0, ResultsTable::Mbps), QStringLiteral("91.5 \u2191 91.2 \u2193"));
+    QCOMPARE(cell(table, 0, ResultsTable::PercentOfCeiling), QStringLiteral("100.0 \u2191 99.7 \u2193"));
+    QCOMPARE(table.item(0, ResultsTable::MBps)->toolTip(),
+             QStringLiteral("Both directions at once: \u2191 send (client \u2192 server), \u2193 receive (server \u2192 client), "
+                            "each the receiver's count over its own time"));
+    QCOMPARE(table.item(0, ResultsTable::PercentOfCeiling)->toolTip(),
+             QStringLiteral("Of what each direction carries while the other direction's ACKs share it (11.43 MB/s)"));
+    table.addResult(run()); // one direction: one figure
+    QCOMPARE(cell(table, 1, ResultsTable::MBps), QStringLiteral("110.00"));
 }
 
 QTEST_MAIN(TestResultsTable)

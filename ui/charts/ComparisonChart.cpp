@@ -239,7 +239,7 @@ TestGroups groupsOf(const QList<TestSummary> &summaries, const RunResultList &re
     TestGroups g;
     QStringList hostKeys;
     for (const TestSummary &t : summaries) {
-        const QString key = testKeyOf(t.protocol, t.frameSize);
+        const QString key = testKeyOf(t.label(), t.frameSize); // both directions at once: a group each
         if (!g.keys.contains(key)) {
             g.keys << key;
             g.mss << QList<int>();
@@ -316,8 +316,8 @@ TestRuns runsOfTest(const TestSummary &t, const RunResultList &results)
         } else {
             out.allNotRun = false;
         }
-        if (r.ok() && r.extra.contains(QStringLiteral("percent_of_ceiling")))
-            out.percents << r.extra.value(QStringLiteral("percent_of_ceiling")).toDouble();
+        if (r.ok() && r.extra.contains(t.percentKey()))
+            out.percents << r.extra.value(t.percentKey()).toDouble();
     }
     return out;
 }
@@ -333,7 +333,7 @@ void ComparisonChart::rebuild()
     m_bars->clear();
     m_tickLabels.clear();
 
-    const QList<TestSummary> summaries = TestSummary::build(m_results);
+    const QList<TestSummary> summaries = TestSummary::byDirection(TestSummary::build(m_results));
     const TestGroups groups = groupsOf(summaries, m_results);
     m_testKeys = groups.keys;
     setTitle(groups.maxReps);
@@ -379,7 +379,7 @@ void ComparisonChart::setTitle(int maxReps)
 // One host's bar of one test: the figure with its error bar and label, a warning's outline, or a labelled gap.
 void ComparisonChart::drawTest(const TestSummary &t, const Host &host, QStringList *noteLines)
 {
-    const QString testKey = testKeyOf(t.protocol, t.frameSize);
+    const QString testKey = testKeyOf(t.label(), t.frameSize);
     const int group = int(m_testKeys.indexOf(testKey));
     const double key = m_bars->keyOf(group);
     const double width = m_bars->drawnWidth();

@@ -40,6 +40,30 @@ double medianOf(QList<double> values)
     return Statistics::summarize(std::move(values)).median;
 }
 
+/// Both directions at once: a run with two figures becomes two, "tcp-bidir send" and "tcp-bidir receive", each its
+/// own figure and share of the ceiling, so that they stand as two bars side by side.
+QList<ComparedRun> byDirection(const QList<ComparedRun> &runs)
+{
+    QList<ComparedRun> out;
+    for (const ComparedRun &r : runs) {
+        if (!r.run.reverse) {
+            out << r;
+            continue;
+        }
+        ComparedRun send = r;
+        send.run.spec.protocol += QStringLiteral(" send");
+        ComparedRun receive = r;
+        receive.run.spec.protocol += QStringLiteral(" receive");
+        receive.run.bytes = r.run.reverse->bytes;
+        receive.run.seconds = r.run.reverse->seconds;
+        receive.run.extra.insert(QStringLiteral("percent_of_ceiling"), r.run.extra.value(QStringLiteral("reverse_percent_of_ceiling")));
+        if (!r.run.extra.contains(QStringLiteral("reverse_percent_of_ceiling")))
+            receive.run.extra.remove(QStringLiteral("percent_of_ceiling"));
+        out << send << receive;
+    }
+    return out;
+}
+
 } // namespace
 
 ComparisonView::ComparisonView(ResultStore *store, QWidget *parent)
@@ -218,7 +242,7 @@ QList<ComparisonView::BarValue> ComparisonView::computeBars(const QList<Compared
                                                             QStringList *groupKeys, QStringList *barKeys)
 {
     // Frame sizes (also inside a test key) sort by size; everything else keeps the order it was first seen in.
-    QList<ComparedRun> ordered = runs;
+    QList<ComparedRun> ordered = byDirection(runs);
     if (groups == CompareDimension::FrameSize || groups == CompareDimension::Test || bars == CompareDimension::FrameSize)
         std::stable_sort(ordered.begin(), ordered.end(), [](const ComparedRun &a, const ComparedRun &b) {
             return a.run.spec.frameSize < b.run.spec.frameSize;

@@ -72,14 +72,16 @@ enum class Outcome { Continue, Failed, Cancelled };
 class Session
 {
 public:
-    Session(const RunSpec &spec, RunObserver &observer, bool reverse, bool udp)
+    Session(const RunSpec &spec, RunObserver &observer, bool reverse, bool udp, bool bidir = false)
         : m_spec(spec)
         , m_observer(observer)
         , m_reverse(reverse)
+        , m_bidir(bidir)
         , m_udp(udp)
         , m_port(spec.host.port ? spec.host.port : kDefaultPort)
         , m_timeoutMs(qMax(500, spec.params.options.value(QStringLiteral("iperf3.timeout_ms"), kDefaultTimeoutMs).toInt()))
         , m_meter(spec.index, spec.params.sampleIntervalMs, observer)
+        , m_reverseMeter(spec.index, spec.params.sampleIntervalMs, m_quiet)
         , m_stop([&observer] { return observer.stopRequested(); })
     {
         m_result.spec = spec;
@@ -113,7 +115,11 @@ private:
     Outcome fail(const QString &what, const QString &tryText);
     Outcome cancel();
     void composeResult();
+    void composeBidirResult(qint64 ourBytes);
+    void takeServerSeconds(double serverSeconds);
     void composeUdpResult();
+    /// Whether we send on stream i (else the server does).
+    bool weSend(size_t i) const { return m_bidir ? i < m_streams.size() / 2 : !m_reverse; }
 
     QString hostLabel() const
     {
@@ -127,10 +133,13 @@ private:
     const RunSpec &m_spec;
     RunObserver &m_observer;
     const bool m_reverse;
+    const bool m_bidir; ///< --bidir: the first half of m_streams we send on, the second half the server does
     const bool m_udp;
     const quint16 m_port;
     const int m_timeoutMs;
     ThroughputMeter m_meter;
+    QuietObserver m_quiet;          ///< --bidir: the second direction's samples go into the result, not the live graph
+    ThroughputMeter m_reverseMeter; ///< --bidir: what we receive
     DeadlineSocket::StopFn m_stop;
     RunResult m_result;
 
@@ -249,6 +258,7 @@ Outcome Session::prepare()
         return fail(QStringLiteral("a test of %1 ms was requested").arg(p.durationMs),
                     QStringLiteral("set a duration of at least 1 s"));
     m_params.reverse = m_reverse;
+    m_params.bidirectional = m_bidir;
     m_params.parallel = p.streams;
     // iperf3 counts time and omit in whole seconds; the server resets its counters when its omit
     // timer fires, so ours must fire at the same moment.
@@ -276,9 +286,10 @@ Outcome Session::prepare()
         m_params.mss = m_mss;
     }
     m_cookie = wire::qb(makeCookie());
-    m_measured.assign(size_t(p.streams), 0);
-    m_retransBase.assign(size_t(p.streams), 0);
-    m_retrans.assign(size_t(p.streams), 0);
+    const size_t streams = size_t(p.streams) * (m_bidir ? 2 : 1); // --bidir: each way
+    m_measured.assign(streams, 0);
+    m_retransBase.assign(streams, 0);
+    m_retrans.assign(streams, 0);
     m_udpSent.assign(size_t(p.streams), 0);
     m_udpSentBase.assign(size_t(p.streams), 0);
     m_udpStats.assign(size_t(p.streams), UdpReceiveStats());
@@ -500,14 +511,15 @@ Outcome Session::createStreams()
     if (m_udp)
         return createUdpStreams();
     const TestParams &p = m_spec.params;
-    for (int i = 0; i < p.streams; ++i) {
+    const int count = p.streams * (m_bidir ? 2 : 1); // --bidir: ours to send first, then the server's
+    for (int i = 0; i < count; ++i) {
         DeadlineSocket s;
         IoStatus status = s.connectTo(reinterpret_cast<const sockaddr *>(&m_address), m_addressLength, m_mss,
                                       p.sendBufferBytes, p.recvBufferBytes, deadline(), m_stop);
         if (status == IoStatus::Ok)
             status = s.writeAll(m_cookie.constData(), m_cookie.size(), deadline(), m_stop);
         if (status != IoStatus::Ok)
-            return ioFailure(status, s, QStringLiteral("opening data stream %1 of %2").arg(i + 1).arg(p.streams));
+            return ioFailure(status, s, QStringLiteral("opening data stream %1 of %2").arg(i + 1).arg(count));
         if (!s.optionWarning().isEmpty() && i == 0)
             m_result.warnings << s.optionWarning();
         m_streams.push_back(std::move(s));
@@ -603,12 +615,16 @@ void Session::beginMeasuring()
 {
     m_measuring = true;
     m_meter.start();
+    if (m_bidir)
+        m_reverseMeter.start();
     m_cpuStart = CpuTimes::now();
 }
 
 void Session::endMeasuring()
 {
     m_meter.finish();
+    if (m_bidir)
+        m_reverseMeter.finish();
     m_localSeconds = m_meter.elapsedSeconds();
     const CpuTimes cpuEnd = CpuTimes::now();
     m_cpu.user = cpuEnd.user - m_cpuStart.user;
@@ -620,36 +636,41 @@ Outcome Session::transfer()
 {
     if (m_udp)
         return transferUdp();
-    m_observer.status(QStringLiteral("iperf3 %1 %2").arg(m_reverse ? QStringLiteral("receiving from") : QStringLiteral("sending to"), hostLabel()));
+    const QString doing = m_bidir ? QStringLiteral("sending to and receiving from") : m_reverse ? QStringLiteral("receiving from") : QStringLiteral("sending to");
+    m_observer.status(QStringLiteral("iperf3 %1 %2").arg(doing, hostLabel()));
     const size_t n = m_streams.size();
-    const int chunk = m_reverse ? qMax(m_params.blockSize, 128 * 1024) : m_params.blockSize;
+    const int chunk = m_reverse || m_bidir ? qMax(m_params.blockSize, 128 * 1024) : m_params.blockSize;
     QByteArray buffer(chunk, '\0');
     for (int i = 0; i < chunk; ++i)
         buffer[i] = char('0' + i % 10); // what iperf3 sends when asked for a repeating payload
     std::vector<pollfd> fds(1 + n);
-    const short dataEvents = m_reverse ? POLLIN : POLLOUT;
 
     // Sending, the samples are the receiver's count: the bytes the server has acknowledged on the streams
     // (TCP_INFO), not the bytes written (the socket buffers take megabytes at once). Without the counter, or
-    // receiving, the bytes this computer moved.
+    // receiving, the bytes this computer moved. --bidir: the live meter follows what we send, the second what
+    // we receive.
     std::vector<qint64> ackedBase(n, -1);
-    bool sampleAcks = !m_reverse;
+    bool sampleAcks = m_bidir || !m_reverse;
     auto startMeasuring = [&] {
         beginMeasuring();
         for (size_t i = 0; i < n; ++i) {
             m_retransBase[i] = TcpInfo::of(m_streams[i].fd()).totalRetrans;
             ackedBase[i] = TcpInfo::of(m_streams[i].fd()).bytesAcked;
-            sampleAcks = sampleAcks && ackedBase[i] >= 0;
+            sampleAcks = sampleAcks && (!weSend(i) || ackedBase[i] >= 0);
         }
     };
-    auto sample = [&](qint64 round) {
+    auto sample = [&](qint64 sent, qint64 received) {
+        if (m_bidir)
+            m_reverseMeter.add(received);
         if (!sampleAcks) {
-            m_meter.add(round);
+            m_meter.add(m_bidir ? sent : sent + received);
             return;
         }
         qint64 acked = 0;
         qint64 written = 0;
         for (size_t i = 0; i < n; ++i) {
+            if (!weSend(i))
+                continue;
             acked += qMax<qint64>(0, TcpInfo::of(m_streams[i].fd()).bytesAcked - ackedBase[i]);
             written += m_measured[i];
         }
@@ -661,18 +682,20 @@ Outcome Session::transfer()
         const int waitMs = int(qBound(qint64(1), (m_endNs - now) / 1000000, qint64(50)));
         fds[0] = {m_control.fd(), POLLIN, 0};
         for (size_t i = 0; i < n; ++i)
-            fds[i + 1] = {m_streams[i].fd(), dataEvents, 0};
+            fds[i + 1] = {m_streams[i].fd(), short(weSend(i) ? POLLOUT : POLLIN), 0};
         const int ready = ::poll(fds.data(), nfds_t(fds.size()), waitMs);
         if (Outcome o = afterPoll(ready, fds[0]); o != Outcome::Continue)
             return o;
-        qint64 round = 0;
+        qint64 sent = 0;
+        qint64 received = 0;
         for (size_t i = 0; ready > 0 && i < n; ++i) {
             const short revents = fds[i + 1].revents;
             if (!revents)
                 continue;
             DeadlineSocket &s = m_streams[i];
+            const bool sending = weSend(i);
             for (int k = 0; k < 16; ++k) {
-                const qint64 got = m_reverse ? s.recvSome(buffer.data(), chunk) : s.sendSome(buffer.constData(), chunk);
+                const qint64 got = sending ? s.sendSome(buffer.constData(), chunk) : s.recvSome(buffer.data(), chunk);
                 if (got == 0)
                     break;
                 if (got < 0) {
@@ -680,15 +703,15 @@ Outcome Session::transfer()
                     return fail(QStringLiteral("data stream %1 was cut in the middle of the test (%2)").arg(i + 1).arg(why),
                                 QStringLiteral("the iperf3 server stopped or the path failed; check it and run again"));
                 }
-                round += got;
+                (sending ? sent : received) += got;
                 if (m_measuring)
                     m_measured[i] += got;
-                if (m_reverse && got < chunk)
+                if (!sending && got < chunk)
                     break;
             }
         }
         if (m_measuring)
-            sample(round);
+            sample(sent, received);
     }
     if (stopped)
         return cancel();
@@ -808,13 +831,13 @@ Outcome Session::finishTest()
         return o;
     m_observer.status(QStringLiteral("collecting iperf3 results from %1").arg(hostLabel()));
     int state = 0;
-    if (Outcome o = readState(&state, wire::qs(stateName(ExchangeResults)), m_reverse); o != Outcome::Continue)
+    if (Outcome o = readState(&state, wire::qs(stateName(ExchangeResults)), m_reverse || m_bidir); o != Outcome::Continue)
         return o;
     if (state != ExchangeResults)
         return unexpectedState(state, wire::qs(stateName(ExchangeResults)));
     if (Outcome o = exchangeResults(); o != Outcome::Continue)
         return o;
-    if (Outcome o = readState(&state, wire::qs(stateName(DisplayResults)), m_reverse); o != Outcome::Continue)
+    if (Outcome o = readState(&state, wire::qs(stateName(DisplayResults)), m_reverse || m_bidir); o != Outcome::Continue)
         return o;
     if (state != DisplayResults)
         return unexpectedState(state, wire::qs(stateName(DisplayResults)));
@@ -830,12 +853,12 @@ Outcome Session::exchangeResults()
     ours.cpuUser = 100.0 * m_cpu.user / wall;
     ours.cpuSystem = 100.0 * m_cpu.system / wall;
     ours.cpuTotal = ours.cpuUser + ours.cpuSystem;
-    ours.senderHasRetransmits = m_reverse ? -1 : (m_udp ? 0 : 1);
+    ours.senderHasRetransmits = m_reverse && !m_bidir ? -1 : (m_udp ? 0 : 1);
     for (size_t i = 0; i < m_streams.size(); ++i) {
         StreamResult s;
         s.id = streamId(int(i));
         s.bytes = m_measured[i];
-        s.retransmits = m_reverse || m_udp ? -1 : int(m_retrans[i]);
+        s.retransmits = !weSend(i) || m_udp ? -1 : int(m_retrans[i]);
         s.endTime = m_localSeconds;
         if (m_udp && m_reverse) {
             s.jitter = m_udpStats[i].jitter;
@@ -880,25 +903,23 @@ void Session::composeResult()
         ourBytes += b;
     const qint64 serverBytes = m_server.totalBytes();
     const double serverSeconds = m_server.longestSeconds();
-    if (m_reverse) {
+    if (m_bidir) {
+        composeBidirResult(ourBytes);
+    } else if (m_reverse) {
         m_result.bytes = ourBytes;
         m_result.seconds = m_localSeconds;
         m_result.senderBytes = serverBytes;
     } else {
         m_result.bytes = serverBytes;
-        m_result.seconds = serverSeconds;
         m_result.senderBytes = ourBytes;
-        if (serverSeconds <= 0) {
-            m_result.seconds = m_localSeconds;
-            m_result.warnings << QStringLiteral("the server reported no test duration: our own clock was used");
-        }
+        takeServerSeconds(serverSeconds);
     }
     m_result.extra.insert(QStringLiteral("server_bytes"), serverBytes);
     m_result.extra.insert(QStringLiteral("server_seconds"), serverSeconds);
     m_result.extra.insert(QStringLiteral("server_cpu_percent"), m_server.cpuTotal);
     m_result.extra.insert(QStringLiteral("cpu_local_percent"),
                           m_cpuWallSeconds > 0 ? 100.0 * (m_cpu.user + m_cpu.system) / m_cpuWallSeconds : 0.0);
-    m_result.extra.insert(QStringLiteral("streams"), int(m_streams.size()));
+    m_result.extra.insert(QStringLiteral("streams"), int(m_streams.size()) / (m_bidir ? 2 : 1)); // each way
     if (m_params.omitSeconds > 0)
         m_result.extra.insert(QStringLiteral("warmup_ms"), m_params.omitSeconds * 1000); // iperf3 -O, whole seconds
     if (m_udp) {
@@ -922,6 +943,49 @@ void Session::composeResult()
         m_result.warnings << QStringLiteral("the server reported %1 streams, we ran %2")
                                  .arg(m_server.streams.size()).arg(m_streams.size());
     m_result.status = RunStatus::Ok;
+}
+
+/// The server's time for what it received, or ours when it reported none.
+void Session::takeServerSeconds(double serverSeconds)
+{
+    m_result.seconds = serverSeconds;
+    if (serverSeconds <= 0) {
+        m_result.seconds = m_localSeconds;
+        m_result.warnings << QStringLiteral("the server reported no test duration: our own clock was used");
+    }
+}
+
+/// --bidir: the first figure is the server's count of what we sent (its results for our sending streams, over its
+/// own time), the second ours of what it sent; each stream is told by the id both ends gave it.
+void Session::composeBidirResult(qint64 ourBytes)
+{
+    const size_t half = m_streams.size() / 2;
+    qint64 sent = 0;
+    for (size_t i = 0; i < half; ++i)
+        sent += m_measured[i];
+    qint64 serverReceived = 0;
+    qint64 serverSent = 0;
+    double serverSeconds = 0;
+    for (const StreamResult &s : m_server.streams) {
+        size_t index = 0;
+        while (index < m_streams.size() && streamId(int(index)) != s.id)
+            ++index;
+        if (index < half) {
+            serverReceived += s.bytes;
+            serverSeconds = qMax(serverSeconds, s.endTime - s.startTime);
+        } else if (index < m_streams.size()) {
+            serverSent += s.bytes;
+        }
+    }
+    m_result.bytes = serverReceived;
+    m_result.senderBytes = sent;
+    takeServerSeconds(serverSeconds);
+    RunResult::Reverse reverse;
+    reverse.bytes = ourBytes - sent;
+    reverse.seconds = m_localSeconds;
+    reverse.senderBytes = serverSent;
+    reverse.samples = m_reverseMeter.samples();
+    m_result.reverse = reverse;
 }
 
 void Session::composeUdpResult()
@@ -992,7 +1056,8 @@ QList<ProtocolInfo> Iperf3Driver::protocolInfos()
         p.description = QString::fromUtf8(description);
         p.family = QStringLiteral("iperf3");
         p.flow = direction == Direction::Receive ? ProtocolInfo::Flow::FromServer : ProtocolInfo::Flow::ToServer;
-        p.rawTcp = transport == Transport::Tcp;
+        p.rawTcp = transport == Transport::Tcp && direction != Direction::Both;
+        p.bothWays = direction == Direction::Both;
         if (transport == Transport::Udp) {
             p.setsMss = false; // the frame size sets the datagram size instead
             p.hostOptions = udpOptions;
@@ -1003,6 +1068,7 @@ QList<ProtocolInfo> Iperf3Driver::protocolInfos()
     return {
         info("iperf3-send", "iperf3 TCP send (client → server)", "A timed TCP test against an iperf3 server, as \"iperf3 -c\": this computer sends.", Direction::Send, Transport::Tcp),
         info("iperf3-recv", "iperf3 TCP receive (server → client)", "A timed TCP test against an iperf3 server, as \"iperf3 -c -R\": the server sends.", Direction::Receive, Transport::Tcp),
+        info("iperf3-bidir", "iperf3 TCP both ways at once (client ⇄ server)", "A timed TCP test in both directions at once against an iperf3 server, as \"iperf3 -c --bidir\": a figure for each direction.", Direction::Both, Transport::Tcp),
         info("iperf3-udp-send", "iperf3 UDP send (client → server)", "A timed UDP test at a target rate against an iperf3 server, as \"iperf3 -c -u -b RATE\": this computer sends; loss and jitter as the server counts them.", Direction::Send, Transport::Udp),
         info("iperf3-udp-recv", "iperf3 UDP receive (server → client)", "A timed UDP test at a target rate against an iperf3 server, as \"iperf3 -c -u -R -b RATE\": the server sends; loss and jitter as we count them.", Direction::Receive, Transport::Udp),
     };
@@ -1010,7 +1076,8 @@ QList<ProtocolInfo> Iperf3Driver::protocolInfos()
 
 RunResult Iperf3Driver::run(const RunSpec &spec, RunObserver &observer)
 {
-    Session session(spec, observer, m_direction == Direction::Receive, m_transport == Transport::Udp);
+    Session session(spec, observer, m_direction == Direction::Receive, m_transport == Transport::Udp,
+                    m_direction == Direction::Both);
     return session.run();
 }
 

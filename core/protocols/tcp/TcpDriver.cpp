@@ -22,8 +22,10 @@
 #include <QDateTime>
 #include <QJsonObject>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <thread>
 #include <optional>
 #include <vector>
 
@@ -131,6 +133,13 @@ QString streamsRefusal(const control::Hello &hello, int streams)
         .arg(streams);
 }
 
+/// What a wirebenchd that predates tcp-bidir is told by name, before the test.
+QString bidirRefusal(const control::Hello &hello)
+{
+    return QStringLiteral("%1 predates tcp-bidir (both directions at once): update wirebenchd there")
+        .arg(hello.software.empty() ? QStringLiteral("the server") : wire::qs(hello.software));
+}
+
 int requestedStreams(const RunSpec &spec)
 {
     return qBound(1, spec.params.streams, control::kMaxStreams);
@@ -155,13 +164,22 @@ QList<ProtocolInfo> TcpDriver::protocolInfos()
     recv.flow = ProtocolInfo::Flow::FromServer;
     recv.rawTcp = true;
     recv.create = [] { return std::make_unique<TcpDriver>(Direction::Receive); };
+    ProtocolInfo both;
+    both.id = QStringLiteral("tcp-bidir");
+    both.title = QStringLiteral("TCP both ways at once (client ⇄ server)");
+    both.description = QStringLiteral("Timed TCP streams in both directions at once, as iperf3 --bidir: a figure for "
+                                      "each direction, to tell a full-duplex link from a half-duplex or shared one.");
+    both.family = QStringLiteral("tcp");
+    both.bothWays = true;
+    both.create = [] { return std::make_unique<TcpDriver>(Direction::Both); };
     const QList<OptionSpec> options = {
         {QLatin1String(kKeyOption), QStringLiteral("wirebenchd key"), OptionSpec::Type::Secret, QString(), {},
          QStringLiteral("The key wirebenchd printed on its first start (its key file); empty for a wirebenchd in --open mode")},
     };
     send.hostOptions = options;
     recv.hostOptions = options;
-    return {send, recv};
+    both.hostOptions = options;
+    return {send, recv, both};
 }
 
 namespace {
@@ -176,6 +194,7 @@ public:
         : m_spec(spec)
         , m_observer(observer)
         , m_send(direction == TcpDriver::Direction::Send)
+        , m_both(direction == TcpDriver::Direction::Both)
     {
         r.spec = spec;
         r.status = RunStatus::Failed;
@@ -214,12 +233,25 @@ private:
     void measure();
     void drainControl(int timeoutMs);
     void sendData();
+    /// What one direction's receiving end (this computer) counted.
+    struct Received
+    {
+        qint64 bytes = 0;
+        double seconds = 0;
+        std::vector<qint64> streamBytes; // each stream's share (streams > 1)
+        QString problem;
+        bool stopped = false;
+    };
+    Received receiveOn(std::size_t first, std::size_t streams, ThroughputMeter &meter, bool watchControl);
     void receiveData();
+    void exchangeData();
+    void answerWithOurCount(const Received &ours);
     RunResult finish();
 
     const RunSpec &m_spec;
     RunObserver &m_observer;
     const bool m_send;
+    const bool m_both; // tcp-bidir: m_data holds the streams we send on, then those we receive on
     RunResult r;
 
     quint16 m_port = 0;
@@ -241,6 +273,7 @@ private:
     std::vector<qint64> m_streamBytes; // the receiver's bytes of each stream over the common window (streams > 1)
 
     std::optional<ThroughputMeter> m_meter;
+    std::atomic_bool m_halt{false}; // tcp-bidir: the sending side ended early, the receiving thread stops too
     double m_cpu0 = -1;
     qint64 m_start = 0;
     bool m_stopped = false;
@@ -367,6 +400,8 @@ bool TcpRun::handshake()
     }
     if (const QString refusal = streamsRefusal(m_hello, requestedStreams(m_spec)); !refusal.isEmpty())
         return failed(refusal);
+    if (m_both && !m_hello.bidir)
+        return failed(bidirRefusal(m_hello));
     r.serverOs = wire::qs(m_hello.osSummary());
     r.extra.insert(QStringLiteral("server_hostname"), wire::qs(m_hello.hostname));
     r.extra.insert(QStringLiteral("server_software"), wire::qs(m_hello.software));
@@ -424,7 +459,8 @@ bool TcpRun::authenticate()
 
 bool TcpRun::requestTest()
 {
-    m_req.direction = m_send ? control::TestRequest::Direction::Send : control::TestRequest::Direction::Recv;
+    using Direction = control::TestRequest::Direction;
+    m_req.direction = m_both ? Direction::Bidir : m_send ? Direction::Send : Direction::Recv;
     m_req.durationMs = qMax(1, m_spec.params.durationMs);
     m_req.messageSize = qMax(1, m_spec.params.messageSize);
     m_req.sendBuffer = qMax(0, m_spec.params.sendBufferBytes);
@@ -464,7 +500,7 @@ bool TcpRun::openData()
     setup.sendBuffer = m_req.sendBuffer;
     setup.recvBuffer = m_req.recvBuffer;
     // One data connection per stream, all to the same port: the server accepts as many as the test asked for.
-    while (int(m_data.size()) < m_req.streams) {
+    while (int(m_data.size()) < m_req.dataConnections()) {
         int connectErr = 0;
         QString optionError;
         Fd data = connectTo(reinterpret_cast<sockaddr *>(&dataAddr), m_serverLen, setup, m_observer, &connectErr, &optionError);
@@ -483,7 +519,8 @@ bool TcpRun::openData()
         m_data.push_back(std::move(data));
     }
     const QString streams = m_req.streams > 1 ? QStringLiteral(" over %1").arg(Streams::label(m_req.streams)) : QString();
-    m_observer.status(QStringLiteral("%1 with %2%3").arg(m_send ? QStringLiteral("Sending") : QStringLiteral("Receiving"), m_where, streams));
+    const QString doing = m_both ? QStringLiteral("Sending and receiving") : m_send ? QStringLiteral("Sending") : QStringLiteral("Receiving");
+    m_observer.status(QStringLiteral("%1 with %2%3").arg(doing, m_where, streams));
     return true;
 }
 
@@ -494,7 +531,9 @@ void TcpRun::measure()
     m_start = nowNs();
     m_lastProgressNs = m_start;
     m_meter->start();
-    if (m_send)
+    if (m_both)
+        exchangeData();
+    else if (m_send)
         sendData();
     else
         receiveData();
@@ -552,7 +591,7 @@ void TcpRun::drainControl(int timeoutMs)
 void TcpRun::sendData()
 {
     const qint64 intervalNs = qint64(m_req.sampleIntervalMs) * kMsNs;
-    const std::size_t streams = m_data.size();
+    const std::size_t streams = std::size_t(m_req.streams); // m_data's first: tcp-bidir receives on the others
     std::vector<BulkSender> senders(streams, BulkSender(BulkSender::pattern(m_req.messageSize, 'a', 26)));
     std::vector<pollfd> fds(streams);
     for (std::size_t i = 0; i < streams; ++i)
@@ -607,8 +646,8 @@ void TcpRun::sendData()
     }
     if (m_stopped)
         m_ch->write(control::stopMessage(), nullptr, 200);
-    for (const Fd &data : m_data)
-        ::shutdown(data.get(), SHUT_WR); // the receiver reads to EOF and answers with its count
+    for (std::size_t i = 0; i < streams; ++i)
+        ::shutdown(m_data[i].get(), SHUT_WR); // the receiver reads to EOF and answers with its count
     m_senderInfo = TcpInfo::of(m_data.front().get());
     for (std::size_t i = 1; i < streams; ++i)
         m_senderInfo.totalRetrans += TcpInfo::of(m_data[i].get()).totalRetrans;
@@ -648,75 +687,84 @@ void TcpRun::sendData()
     r.mss = m_senderInfo.sndMss;
 }
 
-void TcpRun::receiveData()
+// Reads m_data[first, first + streams) to the server's half-close, each arrival timed. With watchControl it takes in
+// the control connection meanwhile (only one thread may read it); without, m_halt ends it early.
+TcpRun::Received TcpRun::receiveOn(std::size_t first, std::size_t streams, ThroughputMeter &meter, bool watchControl)
 {
-    const std::size_t streams = m_data.size();
-    // One stream wakes per chunk (SO_RCVLOWAT); several take every arrival, so that each is timed as it comes.
-    const BulkReceiver::Wake wake = streams == 1 ? BulkReceiver::Wake::LowWater : BulkReceiver::Wake::EveryArrival;
+    Received out;
+    // One stream wakes per chunk (SO_RCVLOWAT); several take every arrival, so that each is timed as it comes. Both
+    // ways at once take every arrival too: SO_RCVLOWAT clamps the window, and the ACKs wait behind our own data.
+    const bool lowWater = streams == 1 && !m_both;
+    const BulkReceiver::Wake wake = lowWater ? BulkReceiver::Wake::LowWater : BulkReceiver::Wake::EveryArrival;
     std::vector<BulkReceiver> receivers(streams, BulkReceiver(qMax(m_req.messageSize, kMinRecvBuffer), wake, m_req.recvBuffer));
     StreamsWindow window(int(streams), qint64(m_req.warmupMs) * kMsNs);
     std::vector<pollfd> fds(streams);
     for (std::size_t i = 0; i < streams; ++i)
-        fds[i] = {m_data[i].get(), POLLIN, 0};
+        fds[i] = {m_data[first + i].get(), POLLIN, 0};
     std::size_t open = streams;
     qint64 lastData = m_start;
     qint64 nextCheck = m_start + 100 * kMsNs;
-    while (open > 0 && m_problem.isEmpty()) {
+    while (open > 0 && out.problem.isEmpty() && (!watchControl || m_problem.isEmpty()) && !m_halt.load()) {
         if (m_observer.stopRequested()) {
-            m_stopped = true;
+            out.stopped = true;
             break;
         }
         const int ready = ::poll(fds.data(), nfds_t(streams), 100);
         std::int64_t now = nowNs();
-        for (std::size_t i = 0; ready > 0 && i < streams && m_problem.isEmpty(); ++i) {
+        for (std::size_t i = 0; ready > 0 && i < streams && out.problem.isEmpty(); ++i) {
             if (fds[i].fd < 0 || fds[i].revents == 0)
                 continue;
             const ssize_t n = receivers[i].receiveSome(fds[i].fd, MSG_DONTWAIT, &now);
             if (n > 0) {
                 lastData = now;
                 window.add(int(i), n, now);
-                m_meter->add(n);
+                meter.add(n);
             } else if (n == 0) {
                 fds[i].fd = -1; // the server's half-close: the end of this stream
                 --open;
             } else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-                m_problem = QStringLiteral("the data connection failed mid-test (%1): check the server's log").arg(wire::qs(errnoText(errno)));
+                out.problem = QStringLiteral("the data connection failed mid-test (%1): check the server's log").arg(wire::qs(errnoText(errno)));
             }
         }
         if (ready <= 0) {
-            m_meter->add(0);
+            meter.add(0);
             if (now - lastData > 10000 * kMsNs)
-                m_problem = QStringLiteral("no data from wirebenchd for 10 s: check the network and the server's log");
+                out.problem = QStringLiteral("no data from wirebenchd for 10 s: check the network and the server's log");
         }
-        if (now >= nextCheck && !m_haveResult && m_problem.isEmpty()) {
+        if (watchControl && now >= nextCheck && !m_haveResult && out.problem.isEmpty()) {
             nextCheck = now + 100 * kMsNs;
             drainControl(0);
         }
     }
-    m_meter->finish();
-    r.bytes = window.measuredBytes();
-    r.seconds = window.measuredSeconds();
+    meter.finish();
+    out.bytes = window.measuredBytes();
+    out.seconds = window.measuredSeconds();
     if (streams > 1) {
         const std::vector<std::int64_t> perStream = window.streamBytes();
-        m_streamBytes.assign(perStream.begin(), perStream.end());
+        out.streamBytes.assign(perStream.begin(), perStream.end());
     }
+    return out;
+}
+
+void TcpRun::receiveData()
+{
+    const Received ours = receiveOn(0, m_data.size(), *m_meter, true);
+    if (m_problem.isEmpty())
+        m_problem = ours.problem;
+    m_stopped = ours.stopped;
+    r.bytes = ours.bytes;
+    r.seconds = ours.seconds;
+    m_streamBytes = ours.streamBytes;
     if (m_stopped) {
         m_ch->write(control::stopMessage(), nullptr, 200);
     } else if (m_problem.isEmpty()) {
         const qint64 waitUntil = nowNs() + qint64(kHandshakeTimeoutMs) * kMsNs;
         while (m_problem.isEmpty() && !m_haveResult && nowNs() < waitUntil && !m_observer.stopRequested())
             drainControl(100);
-        if (m_haveResult) {
-            control::Result mine;
-            mine.bytes = r.bytes;
-            mine.seconds = r.seconds;
-            mine.senderBytes = m_theirs.senderBytes;
-            mine.mss = TcpInfo::of(m_data.front().get()).sndMss;
-            mine.streamBytes.assign(m_streamBytes.begin(), m_streamBytes.end());
-            m_ch->write(mine.toJson(), nullptr, 1000);
-        } else if (m_problem.isEmpty() && !m_observer.stopRequested()) {
+        if (m_haveResult)
+            answerWithOurCount(ours);
+        else if (m_problem.isEmpty() && !m_observer.stopRequested())
             m_problem = QStringLiteral("no result from wirebenchd within %1 s after the data: check its log").arg(kHandshakeTimeoutMs / 1000);
-        }
     }
     if (m_haveResult) {
         r.senderBytes = m_theirs.senderBytes;
@@ -725,6 +773,54 @@ void TcpRun::receiveData()
         m_senderInfo.rttUs = m_theirs.rttUs;
         m_senderInfo.rttVarUs = m_theirs.rttVarUs;
         m_senderInfo.totalRetrans = m_theirs.retransmits;
+    }
+}
+
+// The receiver's count of what the server sent goes back to it, so that its log holds the figure too.
+void TcpRun::answerWithOurCount(const Received &ours)
+{
+    control::Result mine;
+    mine.bytes = ours.bytes;
+    mine.seconds = ours.seconds;
+    mine.senderBytes = m_theirs.senderBytes;
+    mine.mss = TcpInfo::of(m_data.back().get()).sndMss;
+    mine.streamBytes.assign(ours.streamBytes.begin(), ours.streamBytes.end());
+    m_ch->write(mine.toJson(), nullptr, 1000);
+}
+
+// tcp-bidir: we send on the first m_req.streams data connections (sendData, which reads the control connection and
+// waits for the server's count) while a thread receives on the others; each direction has its own meter, the live
+// graph follows the one we send.
+void TcpRun::exchangeData()
+{
+    const std::size_t streams = std::size_t(m_req.streams);
+    QuietObserver quiet; // the second direction's samples go into the result, not the live graph
+    ThroughputMeter reverseMeter(m_spec.index, m_req.sampleIntervalMs, quiet);
+    reverseMeter.start();
+    Received theirs;
+    std::thread receiver([&] { theirs = receiveOn(streams, streams, reverseMeter, false); });
+    sendData();
+    if (!m_problem.isEmpty() || m_stopped)
+        m_halt.store(true);
+    receiver.join();
+    if (m_problem.isEmpty())
+        m_problem = theirs.problem;
+    m_stopped = m_stopped || theirs.stopped;
+    RunResult::Reverse reverse;
+    reverse.bytes = theirs.bytes;
+    reverse.seconds = theirs.seconds;
+    reverse.samples = reverseMeter.samples();
+    if (m_haveResult) {
+        reverse.senderBytes = m_theirs.senderBytes; // sendData took our own sent count for the first direction
+        if (m_problem.isEmpty() && !m_stopped)
+            answerWithOurCount(theirs);
+    }
+    r.reverse = reverse;
+    if (streams > 1) {
+        QVariantList perStream;
+        for (qint64 b : theirs.streamBytes)
+            perStream << b;
+        r.extra.insert(QStringLiteral("reverse_stream_bytes"), perStream);
     }
 }
 
@@ -802,6 +898,8 @@ PreflightProblemList TcpDriver::check(const RunSpec &spec, int timeoutMs)
     }
     if (const QString refusal = streamsRefusal(hello, requestedStreams(spec)); !refusal.isEmpty())
         return {{{}, {}, transferFaultName(TransferFault::Other), where + QStringLiteral(": ") + refusal}};
+    if (m_direction == Direction::Both && !hello.bidir)
+        return {{{}, {}, transferFaultName(TransferFault::Other), where + QStringLiteral(": ") + bidirRefusal(hello)}};
     const bool hasKey = !spec.host.options.value(QLatin1String(kKeyOption)).toString().trimmed().isEmpty();
     if (hello.auth == auth::kAuthHmac && !hasKey) {
         return {{{}, {}, transferFaultName(TransferFault::LoginRefused),

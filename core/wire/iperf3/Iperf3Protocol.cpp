@@ -203,6 +203,8 @@ std::string TestParameters::toJson() const
     o["parallel"] = parallel;
     if (reverse)
         o["reverse"] = true;
+    if (bidirectional)
+        o["bidirectional"] = true;
     if (window > 0)
         o["window"] = window;
     o["len"] = blockSize;

@@ -78,6 +78,7 @@ std::int64_t decodeJsonLength(const std::string &prefix);
 struct TestParameters
 {
     bool reverse = false;
+    bool bidirectional = false;    ///< --bidir: `parallel` streams each way, the client's sending ones opened first
     int omitSeconds = 0;
     int timeSeconds = 10;
     int parallel = 1;

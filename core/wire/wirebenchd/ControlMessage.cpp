@@ -219,6 +219,8 @@ Json Hello::toJson() const
         o["link"] = link;
     if (maxStreams > 1)
         o["max_streams"] = maxStreams;
+    if (bidir)
+        o["bidir"] = true;
     return o;
 }
 
@@ -240,6 +242,8 @@ bool Hello::fromJson(const Json &o, Hello *out, std::string *error)
     h.linkSpeedMbps = std::max(0.0, numberAt(o, "link_speed_mbps", 0));
     h.link = objectAt(o, "link");
     h.maxStreams = std::clamp(intAt(o, "max_streams", 1), 1, kMaxStreams);
+    const Json *bidir = member(o, "bidir");
+    h.bidir = bidir && bidir->is_boolean() && bidir->get<bool>();
     // Nonce and proof: base64 of at most 64 bytes; anything else is a malformed hello.
     for (const auto &[key, target] : {std::pair{"nonce", &h.nonce}, std::pair{"mac", &h.mac}}) {
         const Json *value = member(o, key);
@@ -287,9 +291,11 @@ bool TestRequest::fromJson(const Json &o, TestRequest *out, std::string *error)
         r.direction = Direction::Send;
     } else if (dir == "recv") {
         r.direction = Direction::Recv;
+    } else if (dir == "bidir") {
+        r.direction = Direction::Bidir;
     } else {
         if (error)
-            *error = format("\"direction\" must be \"send\" or \"recv\", not \"%s\"", wire::printableText(dir, kMaxQuotedTypeChars).c_str());
+            *error = format("\"direction\" must be \"send\", \"recv\" or \"bidir\", not \"%s\"", wire::printableText(dir, kMaxQuotedTypeChars).c_str());
         return false;
     }
     std::int64_t duration = 0, size = 0, sndbuf = 0, rcvbuf = 0, mss = 0, interval = 0;

@@ -96,6 +96,9 @@ struct Hello
     /// server: the most parallel data connections it serves in one test (TestRequest::streams); 1 from a
     /// wirebenchd that predates parallel streams, which sends none and would open one data connection only.
     int maxStreams = 1;
+    /// server: it serves both directions at once (TestRequest::Direction::Bidir); false from a wirebenchd that
+    /// predates it, which would refuse the test request.
+    bool bidir = false;
 
     /// This process's description of itself (platform::SystemInfo).
     static Hello local(const std::string &software);
@@ -108,7 +111,9 @@ struct Hello
 /// test: what the client asks for. direction is the client's viewpoint.
 struct TestRequest
 {
-    enum class Direction { Send, Recv }; ///< Send: client -> server; Recv: server -> client
+    /// Send: client -> server; Recv: server -> client; Bidir: both at once, `streams` data connections each way (the
+    /// client opens the client -> server ones first, then the server -> client ones, one after the other).
+    enum class Direction { Send, Recv, Bidir };
     Direction direction = Direction::Send;
     int durationMs = 10000;
     int messageSize = 128 * 1024;
@@ -121,7 +126,12 @@ struct TestRequest
 
     Json toJson() const;
     static bool fromJson(const Json &o, TestRequest *out, std::string *error);
-    static std::string directionName(Direction d) { return d == Direction::Send ? "send" : "recv"; }
+    static std::string directionName(Direction d)
+    {
+        return d == Direction::Send ? "send" : d == Direction::Recv ? "recv" : "bidir";
+    }
+    /// The data connections the test opens: streams, twice over for both directions.
+    int dataConnections() const { return direction == Direction::Bidir ? 2 * streams : streams; }
 };
 
 /// ready: the server listens for the data connection on this port.

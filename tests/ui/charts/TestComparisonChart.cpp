@@ -68,6 +68,7 @@ private slots:
     void percentOfCeilingLabels();
     void oneRepetitionHasNoErrorBar();
     void longNamesAndWarningsStayInside();
+    void bothWaysAreTwoBars();
 };
 
 void TestComparisonChart::barsAreMedians()
@@ -315,6 +316,41 @@ void TestComparisonChart::percentOfCeilingLabels()
     // linux-box @ 1500: median 110 MB/s = 93% of 117.685 MB/s.
     QVERIFY2(chart.valueLabels().contains(QStringLiteral("110.0 MB/s\n93% of ceiling")),
              qPrintable(chart.valueLabels().join(QLatin1Char('|'))));
+}
+
+// Both directions at once: one run, two figures, two bars side by side ("tcp-bidir send", "tcp-bidir receive"), each
+// the median of its direction, each labelled with its own share of the per-direction ceiling.
+void TestComparisonChart::bothWaysAreTwoBars()
+{
+    RunResultList list;
+    for (auto [rep, send, receive] : QList<std::tuple<int, double, double>>{{1, 11.40, 11.30}, {2, 11.42, 11.20}, {3, 11.38, 11.35}}) {
+        RunResult r = result(QStringLiteral("lab"), QStringLiteral("Linux"), QStringLiteral("tcp-bidir"), 1500, rep, send);
+        r.reverse = RunResult::Reverse{qRound64(receive * 1e6 * 2.0), 2.0, qRound64(receive * 1e6 * 2.0), {}};
+        r.extra.insert(QStringLiteral("percent_of_ceiling"), send / 11.434 * 100);
+        r.extra.insert(QStringLiteral("reverse_percent_of_ceiling"), receive / 11.434 * 100);
+        list << r;
+    }
+    list << result(QStringLiteral("lab"), QStringLiteral("Linux"), QStringLiteral("tcp-send"), 1500, 1, 11.7);
+    ComparisonChart chart;
+    chart.setResults(list);
+    QCOMPARE(chart.testKeys(), (QStringList{QStringLiteral("tcp-bidir send @ 1500"), QStringLiteral("tcp-bidir receive @ 1500"),
+                                            QStringLiteral("tcp-send @ 1500")}));
+    QCPBars *bars = chart.barsForHost(QStringLiteral("lab"));
+    QVERIFY(bars);
+    QCOMPARE(bars->dataCount(), 3);
+    QCOMPARE(bars->data()->at(0)->value, 11.40); // the send medians
+    QCOMPARE(bars->data()->at(1)->value, 11.30); // the receive medians
+    QCOMPARE(bars->data()->at(2)->value, 11.7);
+    QVERIFY(bars->data()->at(0)->key < bars->data()->at(1)->key);
+    QCPErrorBars *err = chart.errorBarsForHost(QStringLiteral("lab"));
+    QVERIFY(err);
+    QCOMPARE(err->data()->at(1).errorMinus, 11.30 - 11.20);
+    QCOMPARE(err->data()->at(1).errorPlus, 11.35 - 11.30);
+    chart.findChild<QCheckBox *>(QStringLiteral("percentOfCeilingCheck"))->setChecked(true);
+    const QStringList labels = chart.valueLabels();
+    QVERIFY2(labels.contains(QStringLiteral("11.40 MB/s\n100% of ceiling")), qPrintable(labels.join(QLatin1Char('|'))));
+    QVERIFY2(labels.contains(QStringLiteral("11.30 MB/s\n99% of ceiling")), qPrintable(labels.join(QLatin1Char('|'))));
+    qInfo("bars: %s", qPrintable(labels.join(QLatin1String(" | ")).replace(QLatin1Char('\n'), QLatin1Char(' '))));
 }
 
 QTEST_MAIN(TestComparisonChart)

@@ -51,6 +51,7 @@ private slots:
     void sessionsSideBySide();
     void overlayHoldsSelectedRuns();
     void coloursStablePerHost();
+    void bothWaysAreTwoBars();
     void listsTheNewestSessionsAndTakesOlderOnes();
     void namesTheComputerOfEachSession();
 
@@ -263,6 +264,38 @@ void TestComparisonView::namesTheComputerOfEachSession()
     QVERIFY(tree->topLevelItemCount() >= 2);
     for (int i = 0; i < 2; ++i)
         QCOMPARE(tree->topLevelItem(i)->text(2), QSysInfo::machineHostName());
+}
+
+void TestComparisonView::bothWaysAreTwoBars()
+{
+    // A stored run of both directions at once stands as two bars: its send and its receive figure.
+    QList<ComparedRun> runs;
+    for (auto [rep, send, receive] : QList<std::tuple<int, qint64, qint64>>{
+             {1, 11400000, 11300000}, {2, 11420000, 11200000}, {3, 11380000, 11350000}}) {
+        ComparedRun c;
+        c.sessionId = 1;
+        c.run.status = RunStatus::Ok;
+        c.run.spec.host.name = QStringLiteral("lab");
+        c.run.spec.protocol = QStringLiteral("tcp-bidir");
+        c.run.spec.frameSize = 1500;
+        c.run.spec.repetition = rep;
+        c.run.bytes = send;
+        c.run.seconds = 1;
+        c.run.reverse = RunResult::Reverse{receive, 1.0, 0, {}};
+        c.run.extra.insert(QStringLiteral("percent_of_ceiling"), send / 114340.0);
+        c.run.extra.insert(QStringLiteral("reverse_percent_of_ceiling"), receive / 114340.0);
+        runs << c;
+    }
+    QStringList groups, bars;
+    const QList<ComparisonView::BarValue> values =
+        ComparisonView::computeBars(runs, CompareDimension::Test, CompareDimension::Host, ErrorBarMode::MinMax, &groups, &bars);
+    QCOMPARE(groups, QStringList({QStringLiteral("tcp-bidir send @ 1500"), QStringLiteral("tcp-bidir receive @ 1500")}));
+    QCOMPARE(values.size(), 2);
+    QCOMPARE(values.at(0).value, 11.4e6);
+    QCOMPARE(values.at(1).value, 11.3e6);
+    QCOMPARE(values.at(1).low, 11.2e6);
+    QCOMPARE(values.at(1).high, 11.35e6);
+    QCOMPARE(qRound(values.at(1).percentOfCeiling), 99);
 }
 
 void TestComparisonView::listsTheNewestSessionsAndTakesOlderOnes()
