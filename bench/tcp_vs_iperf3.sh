@@ -8,6 +8,9 @@
 #   DIRECTION (send: tcp-send against iperf3 -c; recv: tcp-recv against iperf3 -c -R),
 #   WB_SERVER (wirebenchd: our protocol against our wirebenchd; iperf3: our iperf3 driver, iperf3-send or
 #   iperf3-recv, against the same iperf3 -s as iperf3 -c, so both clients meet one server),
+#   ZERO_COPY (0; 1: wirebench --set tcp.zero_copy=true, which sends by sendfile(2) in tcp-send and discards on
+#   arrival with MSG_TRUNC in tcp-recv; against iperf3 -Z for send; for recv iperf3's --skip-rx-copy where that
+#   iperf3 has it (3.16+), else plain iperf3 -R, and the script says which),
 #   PIN (0; 1 runs both clients on CPU 0 and both servers on CPU 1, as iperf3 -A would: on a machine with
 #   few cores the scheduler otherwise sometimes puts sender and receiver on one core, which halves either
 #   tool's figure and makes single pairs differ by up to 40%).
@@ -21,6 +24,7 @@ FRAME=${FRAME:-1500}
 MESSAGE=${MESSAGE:-131072}
 DIRECTION=${DIRECTION:-send}
 PIN=${PIN:-0}
+ZERO_COPY=${ZERO_COPY:-0}
 MSS=$((FRAME - 40))
 case "$DIRECTION" in
     send) WB_PROTOCOL=tcp-send; IPERF_REVERSE=() ;;
@@ -33,6 +37,20 @@ case "$WB_SERVER" in
     iperf3) WB_PROTOCOL=iperf3-${WB_PROTOCOL#tcp-} ;;
     *) echo "tcp_vs_iperf3: WB_SERVER must be wirebenchd or iperf3, not \"$WB_SERVER\"" >&2; exit 2 ;;
 esac
+WB_ZERO_COPY=()
+IPERF_ZERO_COPY=()
+ZERO_COPY_NOTE=""
+if [ "$ZERO_COPY" = 1 ]; then
+    [ "$WB_SERVER" = wirebenchd ] || { echo "tcp_vs_iperf3: ZERO_COPY=1 is for our tcp-send/tcp-recv (WB_SERVER=wirebenchd)" >&2; exit 2; }
+    WB_ZERO_COPY=(--set tcp.zero_copy=true)
+    if [ "$DIRECTION" = send ]; then
+        IPERF_ZERO_COPY=(-Z); ZERO_COPY_NOTE="zero copy: wirebench sendfile(2), iperf3 -Z"
+    elif iperf3 --help 2>&1 | grep -q -- --skip-rx-copy; then
+        IPERF_ZERO_COPY=(--skip-rx-copy); ZERO_COPY_NOTE="zero copy: wirebench MSG_TRUNC, iperf3 --skip-rx-copy"
+    else
+        ZERO_COPY_NOTE="zero copy: wirebench MSG_TRUNC; this iperf3 ($(iperf3 --version | head -1 | cut -d' ' -f1-2)) has no --skip-rx-copy (3.16+), so iperf3 -R copies what it receives"
+    fi
+fi
 CLIENT_ON=()
 SERVER_ON=()
 if [ "$PIN" = 1 ]; then
@@ -115,6 +133,7 @@ else
 fi
 
 echo "tcp_vs_iperf3: $PAIRS pairs of ${DURATION}-s $WB_PROTOCOL runs on 127.0.0.1, frame $FRAME (MSS $MSS requested by both), message $MESSAGE B"
+[ -n "$ZERO_COPY_NOTE" ] && echo "  $ZERO_COPY_NOTE"
 if [ "$PIN" = 1 ]; then echo "  clients on CPU 0, servers on CPU 1 (PIN=1)"; else echo "  not pinned to CPUs (PIN=1 pins clients and servers apart)"; fi
 echo "  wirebench: $("$CLI" --version) / $WB_SERVER on port $WB_SRV_PORT; iperf3: $(iperf3 --version | head -1) on port $IPERF_PORT"
 printf "  %-4s %-10s %12s %12s %10s %10s %12s\n" pair tool "MB/s" "GB moved" "client s" "server s" "CPU s/GB"
@@ -125,7 +144,7 @@ for pair in $(seq "$PAIRS"); do
     # wirebench
     s0=$(proc_cpu "$WB_SRV_PID")
     c=$(client_cpu "$WORK/wb$pair" "${CLIENT_ON[@]}" "$CLI" run --host "127.0.0.1:$WB_SRV_PORT" "${WB_SRV_ARGS[@]}" --protocol "$WB_PROTOCOL" --frame "$FRAME" \
-        --reps 1 --duration "$DURATION" --message-size "$MESSAGE" --json "$WORK/wb$pair.json")
+        --reps 1 --duration "$DURATION" --message-size "$MESSAGE" "${WB_ZERO_COPY[@]}" --json "$WORK/wb$pair.json")
     s1=$(proc_cpu "$WB_SRV_PID")
     python3 - "$WORK/wb$pair.json" "$c" "$s0" "$s1" "$pair" >>"$ROWS" <<'PY'
 import json, sys
@@ -136,7 +155,7 @@ PY
     echo "wirebench $(cat "$WORK/wb$pair.rss")" >>"$WORK/rss"
     # iperf3
     s0=$(proc_cpu "$IPERF_PID")
-    c=$(client_cpu "$WORK/ip$pair" "${CLIENT_ON[@]}" iperf3 -c 127.0.0.1 -p "$IPERF_PORT" "${IPERF_REVERSE[@]}" -t "$DURATION" -M "$MSS" -l "$MESSAGE" -J)
+    c=$(client_cpu "$WORK/ip$pair" "${CLIENT_ON[@]}" iperf3 -c 127.0.0.1 -p "$IPERF_PORT" "${IPERF_REVERSE[@]}" "${IPERF_ZERO_COPY[@]}" -t "$DURATION" -M "$MSS" -l "$MESSAGE" -J)
     s1=$(proc_cpu "$IPERF_PID")
     python3 - "$WORK/ip$pair.stdout" "$c" "$s0" "$s1" "$pair" >>"$ROWS" <<'PY'
 import json, sys

@@ -7,6 +7,7 @@
 #include "model/Streams.h"
 #include "protocols/DriverRegistry.h"
 #include "protocols/ProtocolSets.h"
+#include "protocols/tcp/TcpSettings.h"
 #include "protocols/transfer/TransferSettings.h"
 #include "settings/Config.h"
 #include "stats/Units.h"
@@ -154,6 +155,9 @@ QFormLayout *PlanEditorPanel::buildRunForm()
     m_streams->setToolTip(tr("Parallel TCP connections of one tcp-send, tcp-recv or iperf3 test (iperf3 -P): the figure is "
                              "their sum over the time common to all. One stream may not fill a long or fast path, "
                              "or a link that limits each flow; several can. File transfers ignore it"));
+    m_zeroCopy = new QCheckBox(tr("Zero copy (tcp-send: sendfile, tcp-recv: MSG_TRUNC)"), this);
+    m_zeroCopy->setObjectName(QStringLiteral("zeroCopyCheck"));
+    m_zeroCopy->setToolTip(TcpSettings::planOptions().constFirst().toolTip);
 
     m_messagePreset = new QComboBox(this);
     m_messagePreset->setObjectName(QStringLiteral("messagePresetCombo"));
@@ -217,12 +221,14 @@ QFormLayout *PlanEditorPanel::buildRunForm()
     connect(m_repetitions, &QSpinBox::valueChanged, this, &PlanEditorPanel::onChanged);
     connect(m_duration, &QDoubleSpinBox::valueChanged, this, &PlanEditorPanel::onChanged);
     connect(m_streams, &QSpinBox::valueChanged, this, &PlanEditorPanel::onChanged);
+    connect(m_zeroCopy, &QCheckBox::toggled, this, &PlanEditorPanel::onChanged);
     connect(m_sampleInterval, &QSpinBox::valueChanged, this, &PlanEditorPanel::onChanged);
 
     auto *form = new QFormLayout;
     form->addRow(tr("Repetitions:"), m_repetitions);
     form->addRow(tr("Duration of a run:"), m_duration);
     form->addRow(tr("Parallel streams:"), m_streams);
+    form->addRow(QString(), m_zeroCopy);
     form->addRow(tr("Message size:"), messageRow);
     form->addRow(tr("Socket buffers:"), bufferRow);
     form->addRow(tr("Sample interval:"), m_sampleInterval);
@@ -303,6 +309,8 @@ TestPlan PlanEditorPanel::plan() const
     plan.params.sampleIntervalMs = m_sampleInterval->value();
     plan.params.fileSizeBytes = qint64(m_fileSize->value()) * 1024 * 1024;
     plan.params.options = m_transferForm->values();
+    if (m_zeroCopy->isChecked())
+        plan.params.options.insert(QLatin1String(TcpSettings::ZeroCopyKey), true);
     m_repeatOptions->apply(&plan);
     plan.referenceStreams = m_reference->isChecked();
     plan.referenceMs = m_reference->durationMs();
@@ -355,6 +363,7 @@ void PlanEditorPanel::setPlan(const TestPlan &plan)
     m_sampleInterval->setValue(plan.params.sampleIntervalMs);
     m_fileSize->setValue(int(std::clamp<qint64>(plan.params.fileSizeBytes / (1024 * 1024), 1, 1024 * 1024)));
     m_transferForm->setValues(plan.params.options);
+    m_zeroCopy->setChecked(TcpSettings::fromParams(plan.params).zeroCopy);
     m_repeatOptions->load(plan);
     m_reference->setChecked(plan.referenceStreams);
     m_reference->setDurationMs(plan.referenceMs);

@@ -76,6 +76,7 @@ private:
     QSpinBox *m_repetitions = nullptr;
     QDoubleSpinBox *m_duration = nullptr;
     QSpinBox *m_streams = nullptr;
+    QCheckBox *m_zeroCopy = nullptr;
     QComboBox *m_messagePreset = nullptr;
     QSpinBox *m_messageSize = nullptr;
     QComboBox *m_bufferMode = nullptr;

@@ -73,7 +73,15 @@ void ResultsTable::addResult(const RunResult &result)
     set(Os, spec.host.osLabel.isEmpty() ? result.serverOs : spec.host.osLabel)->setToolTip(result.serverOs);
     // How many streams a run used is part of what it measured: "tcp-send (4 streams)".
     const int streams = Streams::of(result);
-    QTableWidgetItem *protocol = set(Protocol, streams > 1 ? tr("%1 (%2)").arg(spec.protocol, Streams::label(streams)) : spec.protocol);
+    const QString zeroCopy = result.extra.value(QStringLiteral("zero_copy")).toString();
+    QStringList how;
+    if (streams > 1)
+        how << Streams::label(streams);
+    if (!zeroCopy.isEmpty())
+        how << tr("zero copy");
+    QTableWidgetItem *protocol = set(Protocol, how.isEmpty() ? spec.protocol : tr("%1 (%2)").arg(spec.protocol, how.join(QStringLiteral(", "))));
+    if (!zeroCopy.isEmpty())
+        protocol->setToolTip(tr("Zero copy: this computer did not copy the data (%1)").arg(zeroCopy));
     if (streams > 1)
         protocol->setToolTip(tr("%1 at once; the figure is their sum over the time common to all").arg(Streams::label(streams)));
     if (const int connections = result.extra.value(QStringLiteral("smb_write_connections")).toInt(); connections > 1)

@@ -6,6 +6,7 @@
 #include "protocols/DriverRegistry.h"
 #include "protocols/ProtocolSets.h"
 #include "protocols/tcp/TcpDriver.h"
+#include "protocols/tcp/TcpSettings.h"
 #include "protocols/transfer/TransferSettings.h"
 
 #include <QCommandLineParser>
@@ -61,7 +62,7 @@ bool findOption(const QString &key, OptionSpec *spec, bool *hostOption)
             }
         }
     }
-    for (const OptionSpec &o : TransferSettings::planOptions()) {
+    for (const OptionSpec &o : TransferSettings::planOptions() + TcpSettings::planOptions()) {
         if (o.key == key) {
             *spec = o;
             *hostOption = false;

@@ -211,6 +211,8 @@ QString RunCommand::runLine(const RunResult &r) const
         mss += QStringLiteral(" over %1 connections").arg(connections);
     if (const int streams = Streams::of(r); streams > 1)
         mss += QStringLiteral(", %1").arg(Streams::label(streams));
+    if (const QString zeroCopy = r.extra.value(QStringLiteral("zero_copy")).toString(); !zeroCopy.isEmpty())
+        mss += QStringLiteral(", zero copy (%1)").arg(zeroCopy);
     // A reference stream is one run, not a repetition of the comparison.
     const QString rep = TestPlan::isReference(r.spec)
                             ? QStringLiteral("reference")

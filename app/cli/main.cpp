@@ -6,6 +6,7 @@
 #include "ScheduleCommand.h"
 #include "StoreCommands.h"
 #include "protocols/DriverRegistry.h"
+#include "protocols/tcp/TcpSettings.h"
 #include "protocols/transfer/TransferSettings.h"
 
 #include <QCoreApplication>
@@ -60,6 +61,9 @@ void listProtocols()
     }
     Console::out(QStringLiteral("Settings for --set KEY=VALUE (the plan's file transfers):"));
     for (const OptionSpec &o : TransferSettings::planOptions())
+        Console::out(describe(o));
+    Console::out(QStringLiteral("Settings for --set KEY=VALUE (the plan's TCP streams):"));
+    for (const OptionSpec &o : TcpSettings::planOptions())
         Console::out(describe(o));
 }
 

@@ -17,7 +17,10 @@ BulkSender::Block BulkSender::pattern(std::int64_t bytes, char first, int period
 ssize_t BulkSender::sendSome(int fd, int flags, std::int64_t most)
 {
     const std::int64_t rest = std::int64_t(m_block->size() - m_offset);
-    const ssize_t n = platform::Platform::socketCalls().send(fd, m_block->data() + m_offset, size_t(std::min(rest, most)), flags);
+    const std::size_t size = std::size_t(std::min(rest, most));
+    const platform::SocketCalls &calls = platform::Platform::socketCalls();
+    const ssize_t n = m_file >= 0 ? calls.sendFile(fd, m_file, static_cast<long long>(m_offset), size)
+                                  : calls.send(fd, m_block->data() + m_offset, size, flags);
     if (n > 0) {
         m_sent += n;
         m_offset += std::size_t(n);

@@ -28,10 +28,15 @@ public:
     /// One send() of the rest of the block, at most `most` bytes, with flags (MSG_DONTWAIT or 0), never raising
     /// SIGPIPE (platform::SocketCalls): what send() returned, errno as it left it when that is < 0.
     ssize_t sendSome(int fd, int flags, std::int64_t most = kWhole);
+    /// From now on send the block from file, a copy of it in memory (SocketCalls::memoryFile; the caller keeps it
+    /// open), by sendfile: the bytes do not pass through this process (iperf3 -Z). -1: send() again. sendfile has
+    /// no MSG_DONTWAIT: a caller that must not wait makes the socket non-blocking.
+    void sendFrom(int file) { m_file = file; }
     std::int64_t sent() const { return m_sent; }
 
 private:
     Block m_block;
+    int m_file = -1;
     std::size_t m_offset = 0;
     std::int64_t m_sent = 0;
 };

@@ -36,6 +36,17 @@ public:
     /// The bytes that arrived on the connected stream socket fd and are not read yet; false when the OS
     /// cannot tell.
     virtual bool unreadBytes(int fd, int *bytes) const = 0;
+
+    /// Zero copy (iperf3 -Z, --skip-rx-copy). A file in memory holding content, for sendFile: its descriptor
+    /// (close-on-exec), or -1 with errno where the OS has none. Linux: memfd_create(2).
+    virtual int memoryFile(const void *content, std::size_t size) const = 0;
+    /// Sends size bytes of file from offset on the connected socket fd without copying them through this
+    /// process (Linux: sendfile(2)); it has no per-call flags, so the socket's own mode says whether it waits.
+    /// What was sent, or -1 with errno (ENOSYS: not on this OS).
+    virtual ssize_t sendFile(int fd, int file, long long offset, std::size_t size) const = 0;
+    /// The recv(2) flag that takes a stream's bytes off the socket without copying them (Linux: MSG_TRUNC on
+    /// TCP); 0 where the OS has none.
+    virtual int discardFlag() const = 0;
 };
 
 } // namespace wb::platform

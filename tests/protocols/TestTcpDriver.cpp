@@ -6,6 +6,7 @@
 #include "net/Socket.h"
 #include "protocols/DriverRegistry.h"
 #include "protocols/tcp/TcpDriver.h"
+#include "protocols/tcp/TcpSettings.h"
 #include "model/Streams.h"
 
 #include <QDateTime>
@@ -94,6 +95,8 @@ private slots:
     void bothDirections();
     void parallelStreams_data();
     void parallelStreams();
+    void zeroCopy_data();
+    void zeroCopy();
     void olderServerRefusesStreams();
     void bothWaysAtOnce_data();
     void bothWaysAtOnce();
@@ -253,6 +256,57 @@ void TestTcpDriver::parallelStreams()
     QVERIFY2(m_log.first().contains(QStringLiteral(", %1 streams").arg(streams)), qPrintable(m_log.first()));
     qInfo("%s, %d streams: %lld of %lld B in %.3f s = %.1f MB/s", qPrintable(protocol), streams, r.bytes, r.senderBytes,
           r.seconds, r.megabytesPerSecond());
+}
+
+void TestTcpDriver::zeroCopy_data()
+{
+    QTest::addColumn<QString>("protocol");
+    QTest::addColumn<int>("streams");
+    QTest::addColumn<int>("messageSize");
+    QTest::addColumn<QString>("how");
+    QTest::newRow("send, sendfile") << QStringLiteral("tcp-send") << 1 << 128 * 1024 << QStringLiteral("sendfile");
+    QTest::newRow("send, sendfile, -m 1472, 4 streams") << QStringLiteral("tcp-send") << 4 << 1472 << QStringLiteral("sendfile");
+    QTest::newRow("recv, MSG_TRUNC") << QStringLiteral("tcp-recv") << 1 << 128 * 1024 << QStringLiteral("MSG_TRUNC");
+    QTest::newRow("recv, MSG_TRUNC, 4 streams") << QStringLiteral("tcp-recv") << 4 << 128 * 1024 << QStringLiteral("MSG_TRUNC");
+}
+
+void TestTcpDriver::zeroCopy()
+{
+    // Zero copy changes how this end moves the bytes, not what is counted: both ends' counts still agree.
+    QFETCH(QString, protocol);
+    QFETCH(int, streams);
+    QFETCH(int, messageSize);
+    QFETCH(QString, how);
+    auto driver = DriverRegistry::create(protocol);
+    Observer observer;
+    m_log.clear();
+    RunSpec s = spec(protocol, 1500);
+    s.params.streams = streams;
+    s.params.messageSize = messageSize;
+    s.params.options.insert(QLatin1String(TcpSettings::ZeroCopyKey), true);
+    const RunResult r = driver->run(s, observer);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QVERIFY(r.bytes > 0);
+    if (streams == 1) {
+        QCOMPARE(r.bytes, r.senderBytes);
+    } else { // the window common to all streams leaves out what no common second holds (parallelStreams)
+        QVERIFY2(r.bytes <= r.senderBytes, qPrintable(QStringLiteral("%1 of %2 B").arg(r.bytes).arg(r.senderBytes)));
+        QCOMPARE(r.extra.value(QStringLiteral("stream_bytes")).toList().size(), streams);
+    }
+    QCOMPARE(sum(r.samples), r.senderBytes);
+    QCOMPARE(r.extra.value(QStringLiteral("zero_copy")).toString(), how);
+    QVERIFY2(r.warnings.isEmpty(), qPrintable(r.warnings.join(QLatin1Char('\n'))));
+    QTRY_COMPARE_WITH_TIMEOUT(m_log.size(), 1, 5000);
+    QVERIFY2(m_log.first().contains(QString::number(r.bytes)), qPrintable(m_log.first()));
+    qInfo("%s zero copy (%s), %d stream(s): %lld B in %.3f s = %.1f MB/s", qPrintable(protocol), qPrintable(how),
+          streams, r.bytes, r.seconds, r.megabytesPerSecond());
+
+    // Without the option nothing is said of it.
+    m_log.clear();
+    const RunResult plain = driver->run(spec(protocol, 1500), observer);
+    QVERIFY2(plain.ok(), qPrintable(plain.error));
+    QVERIFY(!plain.extra.contains(QStringLiteral("zero_copy")));
+    QTRY_COMPARE_WITH_TIMEOUT(m_log.size(), 1, 5000);
 }
 
 void TestTcpDriver::olderServerRefusesStreams()

@@ -1,9 +1,14 @@
 #include "LinuxSocketCalls.h"
 
+#include <cerrno>
+
 #include <linux/sockios.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
+#include <unistd.h>
 
 namespace wb::platform {
 
@@ -25,6 +30,38 @@ bool LinuxSocketCalls::setCongestionControl(int fd, const char *name, std::size_
 bool LinuxSocketCalls::unreadBytes(int fd, int *bytes) const
 {
     return ::ioctl(fd, SIOCINQ, bytes) == 0;
+}
+
+int LinuxSocketCalls::memoryFile(const void *content, std::size_t size) const
+{
+    const int fd = ::memfd_create("wirebench-block", MFD_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    const char *p = static_cast<const char *>(content);
+    for (std::size_t done = 0; done < size;) {
+        const ssize_t n = ::write(fd, p + done, size - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            const int err = n < 0 ? errno : EIO;
+            ::close(fd);
+            errno = err;
+            return -1;
+        }
+        done += std::size_t(n);
+    }
+    return fd;
+}
+
+ssize_t LinuxSocketCalls::sendFile(int fd, int file, long long offset, std::size_t size) const
+{
+    off_t at = off_t(offset);
+    return ::sendfile(fd, file, &at, size);
+}
+
+int LinuxSocketCalls::discardFlag() const
+{
+    return MSG_TRUNC;
 }
 
 } // namespace wb::platform

@@ -45,4 +45,16 @@ bool WindowsSocketCalls::unreadBytes(int fd, int *bytes) const
     return true;
 }
 
+int WindowsSocketCalls::memoryFile(const void *, std::size_t) const
+{
+    errno = ENOSYS;
+    return -1;
+}
+
+ssize_t WindowsSocketCalls::sendFile(int, int, long long, std::size_t) const
+{
+    errno = ENOSYS;
+    return -1;
+}
+
 } // namespace wb::platform

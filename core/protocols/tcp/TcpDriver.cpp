@@ -8,7 +8,9 @@
 #include "net/BulkSender.h"
 #include "net/Socket.h"
 #include "net/TcpInfo.h"
+#include "platform/Platform.h"
 #include "protocols/ThroughputMeter.h"
+#include "protocols/tcp/TcpSettings.h"
 #include "protocols/transfer/TransferError.h"
 #include "stats/StreamsWindow.h"
 #include "wire/Base64.h"
@@ -271,6 +273,11 @@ private:
     control::TestRequest m_req;
     std::vector<Fd> m_data; // one data connection per stream
     std::vector<qint64> m_streamBytes; // the receiver's bytes of each stream over the common window (streams > 1)
+    // Zero copy: how this end avoided copying the data ("sendfile", "MSG_TRUNC"; empty: it copied), and why it copied
+    // although the plan asked. The receive side is chosen before the data phase (tcp-bidir receives on a thread).
+    int m_receiveFlags = MSG_DONTWAIT;
+    QStringList m_zeroCopy;
+    QStringList m_zeroCopyNotes;
 
     std::optional<ThroughputMeter> m_meter;
     std::atomic_bool m_halt{false}; // tcp-bidir: the sending side ended early, the receiving thread stops too
@@ -531,6 +538,15 @@ void TcpRun::measure()
     m_start = nowNs();
     m_lastProgressNs = m_start;
     m_meter->start();
+    if (TcpSettings::fromParams(m_spec.params).zeroCopy && (m_both || !m_send)) {
+        if (const int discard = platform::Platform::socketCalls().discardFlag(); discard != 0) {
+            m_receiveFlags |= discard; // the kernel counts the bytes and drops them: nothing is copied to us
+            m_zeroCopy << QStringLiteral("MSG_TRUNC");
+        } else {
+            m_zeroCopyNotes << QStringLiteral("zero copy was asked for, but this system cannot discard on arrival: the "
+                                              "data was copied");
+        }
+    }
     if (m_both)
         exchangeData();
     else if (m_send)
@@ -592,7 +608,22 @@ void TcpRun::sendData()
 {
     const qint64 intervalNs = qint64(m_req.sampleIntervalMs) * kMsNs;
     const std::size_t streams = std::size_t(m_req.streams); // m_data's first: tcp-bidir receives on the others
-    std::vector<BulkSender> senders(streams, BulkSender(BulkSender::pattern(m_req.messageSize, 'a', 26)));
+    const BulkSender::Block block = BulkSender::pattern(m_req.messageSize, 'a', 26);
+    std::vector<BulkSender> senders(streams, BulkSender(block));
+    Fd file; // the block in memory, for sendfile (zero copy)
+    if (TcpSettings::fromParams(m_spec.params).zeroCopy) {
+        file = Fd(platform::Platform::socketCalls().memoryFile(block->data(), block->size()));
+        if (!file.valid()) {
+            m_zeroCopyNotes << QStringLiteral("zero copy was asked for, but this system cannot send from memory (%1): "
+                                              "the data was copied").arg(wire::qs(errnoText(errno)));
+        } else {
+            m_zeroCopy << QStringLiteral("sendfile");
+            for (std::size_t i = 0; i < streams; ++i) {
+                senders[i].sendFrom(file.get());
+                setNonBlocking(m_data[i].get(), true); // sendfile has no MSG_DONTWAIT
+            }
+        }
+    }
     std::vector<pollfd> fds(streams);
     for (std::size_t i = 0; i < streams; ++i)
         fds[i] = {m_data[i].get(), POLLOUT, 0};
@@ -701,6 +732,7 @@ TcpRun::Received TcpRun::receiveOn(std::size_t first, std::size_t streams, Throu
     std::vector<pollfd> fds(streams);
     for (std::size_t i = 0; i < streams; ++i)
         fds[i] = {m_data[first + i].get(), POLLIN, 0};
+    const int flags = m_receiveFlags;
     std::size_t open = streams;
     qint64 lastData = m_start;
     qint64 nextCheck = m_start + 100 * kMsNs;
@@ -714,7 +746,7 @@ TcpRun::Received TcpRun::receiveOn(std::size_t first, std::size_t streams, Throu
         for (std::size_t i = 0; ready > 0 && i < streams && out.problem.isEmpty(); ++i) {
             if (fds[i].fd < 0 || fds[i].revents == 0)
                 continue;
-            const ssize_t n = receivers[i].receiveSome(fds[i].fd, MSG_DONTWAIT, &now);
+            const ssize_t n = receivers[i].receiveSome(fds[i].fd, flags, &now);
             if (n > 0) {
                 lastData = now;
                 window.add(int(i), n, now);
@@ -827,6 +859,9 @@ void TcpRun::exchangeData()
 RunResult TcpRun::finish()
 {
     r.samples = m_meter->samples();
+    if (!m_zeroCopy.isEmpty())
+        r.extra.insert(QStringLiteral("zero_copy"), m_zeroCopy.join(QStringLiteral(", ")));
+    r.warnings << m_zeroCopyNotes; // the plan asked for what did not happen: the figure is of a copying run
     if (m_req.streams > 1) {
         r.extra.insert(QStringLiteral("streams"), m_req.streams);
         QVariantList perStream;
