@@ -304,7 +304,9 @@ void TestFileServerAccuracy::smbFrameBelowInterfaceMtu()
     const double ceiling4000 = Ceiling::tcpGoodputForMss(100, 3948, false, true);
     for (const int frame : {1500, 4000}) {
         RunResult best;
-        for (int attempt = 1; attempt <= 2 && !(best.ok() && best.bytesPerSecond() >= 0.97 * ceiling4000); ++attempt) {
+        // Up to 4 attempts: on a loaded machine smbd may read below 97% of the line once or twice (the CI of 12e0553
+        // met 11.749 MB/s), and the 1500 B case needs a run above what 1500 B frames carry to show the old alarm.
+        for (int attempt = 1; attempt <= 4 && !(best.ok() && best.bytesPerSecond() >= 0.97 * ceiling4000); ++attempt) {
             const RunResult got = runOnce(QStringLiteral("smb-read"), frame, size);
             QVERIFY2(got.ok(), qPrintable(got.error));
             if (!best.ok() || got.bytesPerSecond() > best.bytesPerSecond())
