@@ -45,6 +45,17 @@ constexpr OptionText kOptions[] = {
     {"max-message", "BYTES", "Largest control message accepted, in bytes (default 65536; before authentication at "
                              "most 4096)."},
     {"max-connections", "N", "Connections handled at once, at any stage (default 32); more are closed at once."},
+    {"probe-listen", "ADDR:PORT", "Also answer Prometheus on this address and port (e.g. 0.0.0.0:9531): GET "
+                                  "/probe?target=HOST&plan=NAME runs the plan NAME of --probe-plans from this host to "
+                                  "HOST, one of the plan's hosts, with the wirebench-cli installed beside wirebenchd, and "
+                                  "answers its figures as metrics (docs/SCALE.md). One probe at a time; --allow applies. "
+                                  "Linux only for now (default: off)."},
+    {"probe-plans", "DIR", "The folder of plan files (NAME.wbplan.json) a probe may run (default %1)."},
+    {"probe-max-duration", "SECONDS", "Longest plan a probe runs, in seconds (default 30); a scraper's "
+                                      "X-Prometheus-Scrape-Timeout-Seconds shortens it."},
+    {"probe-key-file", "PATH", "The key of the targets' wirebenchd, which the probes' wirebench-cli proves (default: "
+                               "none, for targets in open mode)."},
+    {"probe-cli", "PATH", "The wirebench-cli that runs the probes (default: the one beside wirebenchd)."},
     {"service", "", "Windows: run as the service wirebenchd of the service control manager (sc.exe create wirebenchd "
                     "binPath= \"...\\wirebenchd.exe --service --config ...\"); the log goes to "
                     "%ProgramData%\\Wirebench\\wirebenchd.log."},
@@ -59,9 +70,12 @@ constexpr char kDescription[] =
     "host accept TCP in general from the test clients, not only the control port.\n"
     "Clients prove a pre-shared key (generated on the first start, shown once, kept in the key\n"
     "file) unless --open is given; a wirebenchd listening on a loopback address only is open.\n"
-    "wirebenchd needs no root and sends traffic only to the client that asked (docs/SECURITY.md).\n"
+    "wirebenchd needs no root and sends traffic only to the client that asked (docs/SECURITY.md); with\n"
+    "--probe-listen its probes also test the hosts its probe plans name, for Prometheus (docs/SCALE.md).\n"
     "With --iperf3-port it also answers the plain iperf3 client (iperf3 -c, TCP or UDP -u, with or without -R),\n"
     "for a computer that has nothing but iperf3 (docs/IPERF3.md).\n";
+
+constexpr char kDefaultProbePlans[] = "/etc/wirebench/plans";
 
 const OptionText *find(const std::string &name)
 {
@@ -190,12 +204,15 @@ void DaemonOptions::printHelp(const char *program)
             help = wire::Arg(help).arg(control::kDefaultPort);
         else if (std::strcmp(o.name, "key-file") == 0)
             help = wire::Arg(help).arg(auth::defaultKeyFilePath());
+        else if (std::strcmp(o.name, "probe-plans") == 0)
+            help = wire::Arg(help).arg(kDefaultProbePlans);
         std::printf("%s%s\n", left.c_str(), wrapped(help, 33, left.size()).c_str());
     }
 }
 
 int DaemonOptions::parse(int argc, char *argv[])
 {
+    m_program = argc > 0 ? argv[0] : "wirebenchd";
     std::vector<std::string> words(argv + 1, argv + argc);
     for (std::size_t i = 0; i < words.size(); ++i) {
         const std::string word = words[i];
@@ -319,6 +336,36 @@ bool DaemonOptions::readLimits(ServerConfig *config) const
 bool DaemonOptions::toConfig(ServerConfig *config, std::uint16_t *iperf3Port) const
 {
     return readAddressAndDuration(config, iperf3Port) && readLimits(config);
+}
+
+bool DaemonOptions::toProbeConfig(const ServerConfig &server, probe::ProbeConfig *config, bool *enabled) const
+{
+    *enabled = has("probe-listen");
+    if (!*enabled) {
+        for (const char *name : {"probe-plans", "probe-max-duration", "probe-key-file", "probe-cli"})
+            if (has(name)) {
+                std::fprintf(stderr, "wirebenchd: --%s goes with --probe-listen ADDR:PORT\n", name);
+                return false;
+            }
+        return true;
+    }
+    std::string error;
+    if (!parseListen(value("probe-listen"), &config->address, &config->port, &error)) {
+        std::fprintf(stderr, "wirebenchd: --probe-listen: %s\n", error.c_str());
+        return false;
+    }
+    double seconds = config->maxDurationMs / 1000.0;
+    if (!readNumber("probe-max-duration", 1, 3600, &seconds, "a number of seconds"))
+        return false;
+    config->maxDurationMs = int(seconds * 1000);
+    config->planDirectory = has("probe-plans") ? value("probe-plans") : kDefaultProbePlans;
+    config->keyFile = has("probe-key-file") ? value("probe-key-file") : std::string();
+    // wirebench-cli from wirebenchd's own folder; a wirebenchd found through PATH finds it there too.
+    const std::size_t slash = m_program.find_last_of('/');
+    config->cliPath = has("probe-cli") ? value("probe-cli")
+                                       : slash == std::string::npos ? std::string("wirebench-cli") : m_program.substr(0, slash + 1) + "wirebench-cli";
+    config->allow = server.allow;
+    return true;
 }
 
 } // namespace wb

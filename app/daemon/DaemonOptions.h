@@ -1,5 +1,6 @@
 #pragma once
 
+#include "probe/ProbeConfig.h"
 #include "responder/ServerConfig.h"
 
 #include <cstdint>
@@ -19,6 +20,9 @@ public:
     int parse(int argc, char *argv[]);
     /// The values into config; false with a one-line message on stderr.
     bool toConfig(ServerConfig *config, std::uint16_t *iperf3Port) const;
+    /// The probe endpoint's settings (--probe-*; the scrapers' networks are --allow's): *enabled when --probe-listen
+    /// is given. False with a one-line message on stderr.
+    bool toProbeConfig(const ServerConfig &server, probe::ProbeConfig *config, bool *enabled) const;
 
     bool open = false;
     bool service = false; ///< --service: under Windows' service control manager
@@ -34,6 +38,7 @@ private:
     static void printHelp(const char *program);
 
     std::map<std::string, std::vector<std::string>> m_values;
+    std::string m_program; ///< argv[0]: wirebench-cli is looked for beside it
 };
 
 } // namespace wb

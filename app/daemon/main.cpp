@@ -4,6 +4,8 @@
 #include "DaemonSystem.h"
 
 #include "net/Address.h"
+#include "probe/ProbeProcess.h"
+#include "probe/ProbeServer.h"
 #include "responder/Iperf3Server.h"
 #include "responder/WirebenchdServer.h"
 #include "wire/PrintableText.h"
@@ -90,9 +92,31 @@ std::string listeningLine(const wb::ServerConfig &config, std::uint16_t port, co
         .arg(mode);
 }
 
+/// The probe endpoint when --probe-listen asks for it (nullptr when not; *failed with the reason on stderr).
+std::unique_ptr<wb::probe::ProbeServer> startProbes(const wb::probe::ProbeConfig *config, bool *failed)
+{
+    *failed = false;
+    if (!config)
+        return nullptr;
+    auto server = std::make_unique<wb::probe::ProbeServer>(*config, printLine);
+    std::string error;
+    if (!server->start(&error)) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        *failed = true;
+        return nullptr;
+    }
+    printLine(Arg("wirebenchd answers probes (GET /probe?target=HOST&plan=NAME) on %1: plans from %2, at most %3 s each, one "
+                  "at a time, run by %4%5")
+                  .arg(endpoint(config->address, server->port()), config->planDirectory)
+                  .arg(config->maxDurationMs / 1000.0)
+                  .arg(config->cliPath)
+                  .arg(config->allow.empty() ? "; consider --allow" : "; --allow applies"));
+    return server;
+}
+
 /// Serves until a stop is asked for (SIGINT, SIGTERM, Ctrl-C: DaemonSystem): the control port, and the iperf3 port
-/// when asked for. Returns the exit code.
-int serve(const wb::ServerConfig &config, std::uint16_t iperf3Port, const std::string &mode)
+/// and the probe endpoint when asked for. Returns the exit code.
+int serve(const wb::ServerConfig &config, std::uint16_t iperf3Port, const wb::probe::ProbeConfig *probes, const std::string &mode)
 {
     wb::WirebenchdServer server(config, printLine);
     std::string error;
@@ -117,7 +141,17 @@ int serve(const wb::ServerConfig &config, std::uint16_t iperf3Port, const std::s
                       .arg(endpoint(config.address, iperf3->port()))
                       .arg(config.allow.empty() ? "; consider --allow" : "; --allow applies"));
     }
+    bool probesFailed = false;
+    std::unique_ptr<wb::probe::ProbeServer> probeServer = startProbes(probes, &probesFailed);
+    if (probesFailed) {
+        if (iperf3)
+            iperf3->stop();
+        server.stop();
+        return 1;
+    }
     wb::DaemonSystem::waitForStop();
+    if (probeServer)
+        probeServer->stop();
     if (iperf3)
         iperf3->stop();
     server.stop();
@@ -136,7 +170,20 @@ int main(int argc, char *argv[])
     std::uint16_t iperf3Port = 0;
     if (!options.toConfig(&config, &iperf3Port))
         return 2;
+    wb::probe::ProbeConfig probeConfig;
+    bool probes = false;
+    if (!options.toProbeConfig(config, &probeConfig, &probes))
+        return 2;
+    if (probes && !wb::probe::ProbeProcess::supported()) {
+        std::fprintf(stderr, "wirebenchd: --probe-listen: probes are Linux-only for now (they run wirebench-cli, which "
+                             "this build does not have); run the probes from a Linux wirebenchd\n");
+        return 2;
+    }
     std::string error;
+    if (probes && !wb::probe::ProbeServer::checkPlanDirectory(probeConfig.planDirectory, &error)) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return 2;
+    }
     if (!wb::DaemonSystem::prepare(options.service, &error)) {
         std::fprintf(stderr, "%s\n", error.c_str());
         return 2;
@@ -144,5 +191,5 @@ int main(int argc, char *argv[])
     std::string mode;
     if (!readKey(options, &config, &mode))
         return 1;
-    return wb::DaemonSystem::run(options.service, [&] { return serve(config, iperf3Port, mode); });
+    return wb::DaemonSystem::run(options.service, [&] { return serve(config, iperf3Port, probes ? &probeConfig : nullptr, mode); });
 }
