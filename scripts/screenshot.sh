@@ -6,7 +6,7 @@
 #   scripts/screenshot.sh [BINARY] [OUTPUT.png]
 #   BINARY defaults to build/app/gui/wirebench, OUTPUT to docs/screenshot.png.
 #   The plan comes from the environment: REPS (2), DURATION seconds (2), PROTOCOLS (tcp-send,tcp-recv),
-#   FRAMES (1500,9000). Needs xvfb-run and /usr/bin/import (Debian: xvfb, imagemagick).
+#   FRAMES (1500,9000), STREAMS (1). Needs xvfb-run and /usr/bin/import (Debian: xvfb, imagemagick).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -16,6 +16,7 @@ reps=${REPS:-2}
 duration=${DURATION:-2}
 protocols=${PROTOCOLS:-tcp-send,tcp-recv}
 frames=${FRAMES:-1500,9000}
+streams=${STREAMS:-1}
 
 [[ -x $bin ]] || { echo "screenshot.sh: $bin is not an executable: build first (cmake --build build)" >&2; exit 2; }
 command -v xvfb-run >/dev/null || { echo "screenshot.sh: xvfb-run missing: apt-get install xvfb" >&2; exit 2; }
@@ -51,6 +52,6 @@ xvfb-run -a -s "-screen 0 1600x1000x24" bash -c '
     kill "$pid" 2>/dev/null
     wait "$pid" 2>/dev/null
     exit $rc
-' bash "$bin" "$tmp" "$out" --reps "$reps" --duration "$duration" --protocol "$protocols" --frame "$frames"
+' bash "$bin" "$tmp" "$out" --reps "$reps" --duration "$duration" --protocol "$protocols" --frame "$frames" --streams "$streams"
 
 echo "screenshot.sh: wrote $out"

@@ -71,7 +71,12 @@ void listProtocols()
 
 int main(int argc, char *argv[])
 {
-    std::unique_ptr<QCoreApplication> app = ChartOutput::createApplication(argc, argv, asksForChart(argc, argv) || StoreCommands::needsGui(argc, argv));
+    const bool needsCharts = asksForChart(argc, argv) || StoreCommands::needsGui(argc, argv);
+    std::unique_ptr<QCoreApplication> app = ChartOutput::createApplication(argc, argv, needsCharts);
+    QString handOverError;
+    if (needsCharts && !ChartOutput::available())
+        ChartOutput::handOver(argv, &handOverError); // returns only when wirebench-cli-charts cannot take over
+    // (then the command says why it cannot draw)
     QCoreApplication::setApplicationName(QStringLiteral("wirebench-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(WIREBENCH_VERSION));
 
@@ -100,8 +105,10 @@ int main(int argc, char *argv[])
         break;
     }
     if (!options.chartPath.isEmpty() && !ChartOutput::available()) {
-        Console::err(QStringLiteral("wirebench-cli: --chart is not available in this build (it was built without "
-                                    "the GUI's chart exporter); use --json or --csv and leave out --chart"));
+        Console::err(handOverError.isEmpty()
+                         ? QStringLiteral("wirebench-cli: --chart is not available in this build (it was built without "
+                                          "the GUI's chart exporter); use --json or --csv and leave out --chart")
+                         : QStringLiteral("wirebench-cli: --chart: ") + handOverError);
         return 2;
     }
     RunCommand run(options);

@@ -39,6 +39,14 @@ const QStringList &CsvExport::columns()
     return cols;
 }
 
+const QStringList &CsvExport::reverseColumns()
+{
+    static const QStringList cols{QStringLiteral("reverse_bytes"), QStringLiteral("reverse_seconds"),
+                                  QStringLiteral("reverse_throughput_MBps"), QStringLiteral("reverse_throughput_Mbps"),
+                                  QStringLiteral("reverse_sender_bytes")};
+    return cols;
+}
+
 QString CsvExport::quote(const QString &field)
 {
     static const QString special = QStringLiteral(",\"\r\n");
@@ -68,8 +76,12 @@ QString CsvExport::toCsv(const RunResultList &results)
     QStringList extraKeys(extraSet.cbegin(), extraSet.cend());
     std::sort(extraKeys.begin(), extraKeys.end());
 
+    // Both directions at once: the first figure (bytes ... throughput_Mbps) is client -> server, these the second.
+    const bool anyBothWays = std::any_of(results.cbegin(), results.cend(), [](const RunResult &r) { return r.bothWays(); });
+    const QStringList reverseColumns = anyBothWays ? CsvExport::reverseColumns() : QStringList();
+
     QString out;
-    QStringList header = columns() + extraKeys;
+    QStringList header = columns() + reverseColumns + extraKeys;
     for (QString &h : header)
         h = quote(h);
     out += header.join(QLatin1Char(',')) + QStringLiteral("\r\n");
@@ -98,6 +110,13 @@ QString CsvExport::toCsv(const RunResultList &results)
                         QString::number(r.spec.params.sendBufferBytes),
                         QString::number(r.spec.params.recvBufferBytes),
                         r.serverOs};
+        if (anyBothWays && r.reverse) {
+            row << QString::number(r.reverse->bytes) << number(r.reverse->seconds)
+                << number(r.reverse->megabytesPerSecond()) << number(r.reverse->megabytesPerSecond() * 8)
+                << QString::number(r.reverse->senderBytes);
+        } else if (anyBothWays) {
+            row << QString() << QString() << QString() << QString() << QString();
+        }
         for (const QString &key : extraKeys)
             row.append(r.extra.contains(key) ? variantText(r.extra.value(key)) : QString());
         for (QString &f : row)

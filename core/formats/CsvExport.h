@@ -15,6 +15,9 @@ class CsvExport
 public:
     /// The fixed columns, in order; the keys of RunResult::extra found in the results follow, sorted.
     static const QStringList &columns();
+    /// After the fixed columns when a run went both ways at once (tcp-bidir, iperf3-bidir): the second figure,
+    /// server -> client (the fixed bytes ... throughput_Mbps are then client -> server); empty for other runs.
+    static const QStringList &reverseColumns();
     static QString toCsv(const RunResultList &results);
     /// Writes atomically (QSaveFile). On failure returns false with a one-line reason in *error.
     static bool write(const QString &path, const RunResultList &results, QString *error = nullptr);

@@ -456,6 +456,55 @@ void writeRuns(Html &h, const ReportInput &in)
     h.tableEnd();
 }
 
+// Runs over parallel streams: each stream's share of the figure (the bytes over the window common to all, which add up
+// to the run's bytes), so that one stream that lagged is seen; both ways at once, each direction's.
+void writeStreams(Html &h, const ReportInput &in)
+{
+    struct Row
+    {
+        qsizetype run;
+        QString direction;
+        QVariantList bytes;
+        double seconds;
+    };
+    QList<Row> rows;
+    for (qsizetype i = 0; i < in.runs.size(); ++i) {
+        const RunResult &r = in.runs.at(i);
+        const QVariantList first = r.extra.value(QStringLiteral("stream_bytes")).toList();
+        const QVariantList second = r.extra.value(QStringLiteral("reverse_stream_bytes")).toList();
+        if (first.size() > 1)
+            rows.append({i, r.bothWays() ? QStringLiteral("send") : QString(), first, r.seconds});
+        if (second.size() > 1 && r.reverse)
+            rows.append({i, QStringLiteral("receive"), second, r.reverse->seconds});
+    }
+    if (rows.isEmpty())
+        return;
+    h.heading(2, QStringLiteral("Parallel streams"));
+    h.para(QStringLiteral("Each stream's throughput over the time all streams of the run shared (their sum is the run's "
+                          "figure), in %1.").arg(Units::label(in.unit)));
+    h.tableStart(QStringLiteral("streams"), {QStringLiteral("#"), QStringLiteral("Host"), QStringLiteral("Test"),
+                                             QStringLiteral("Streams"),
+                                             QStringLiteral("Each stream (%1)").arg(Units::label(in.unit)),
+                                             QStringLiteral("Slowest / fastest")});
+    for (const Row &row : rows) {
+        const RunResult &r = in.runs.at(row.run);
+        QStringList each;
+        double slowest = -1;
+        double fastest = 0;
+        for (const QVariant &b : row.bytes) {
+            const double rateBps = row.seconds > 0 ? b.toDouble() / row.seconds : 0;
+            each << fixed(Units::fromBytesPerSecond(rateBps, in.unit), 2);
+            slowest = slowest < 0 ? rateBps : qMin(slowest, rateBps);
+            fastest = qMax(fastest, rateBps);
+        }
+        const QString test = row.direction.isEmpty() ? r.spec.protocol : r.spec.protocol + QLatin1Char(' ') + row.direction;
+        const QString spread = fastest > 0 ? QStringLiteral("%1%").arg(fixed(slowest / fastest * 100, 1)) : QStringLiteral("-");
+        h.row({QString::number(row.run + 1), r.spec.host.displayName(), test, QString::number(row.bytes.size()),
+               each.join(QStringLiteral(", ")), spread});
+    }
+    h.tableEnd();
+}
+
 // Warnings, each once, with the runs that raised it.
 void writeWarnings(Html &h, const RunResultList &runs)
 {
@@ -516,6 +565,7 @@ QString ReportGenerator::html(const ReportInput &in, Images images, double fontP
     writeEnvironment(h, in);
     writeCharts(h, in.charts, images, 1, in.charts.size(), QStringLiteral("More charts"));
     writeRuns(h, in);
+    writeStreams(h, in);
     writeWarnings(h, in.runs);
     h.para(QStringLiteral("Generated %1 by Wirebench %2. MB/s = 10^6 bytes/s, MiB/s = 2^20 bytes/s, "
                           "Mbit/s = 10^6 bits/s; B = bytes.")

@@ -3,6 +3,7 @@
 #include "ProtocolDriver.h"
 
 #include <functional>
+#include <vector>
 
 namespace wb {
 
@@ -29,14 +30,26 @@ public:
     ThroughputMeter(int runIndex, int intervalMs, RunObserver &observer, Clock clock = {});
 
     void start();                 ///< t = 0 (the receiver's clock for the figure)
+    /// The samples carry each of `streams` parallel streams' share (Sample::streamBytes) when streams > 1; call before
+    /// start(). Reports then name their stream (add(bytes, stream), setReceived(counts)); a report without one
+    /// counts in the sum only.
+    void setStreams(int streams);
+    /// Its samples are of the second direction of a run both ways at once (Sample::reverse).
+    void setReverse(bool reverse) { m_reverse = reverse; }
     /// bytes reached the receiver between the previous report and now.
     void add(qint64 bytes);
+    /// The same, for the parallel stream `stream` (0-based).
+    void add(qint64 bytes, int stream);
     /// bytes reached the receiver between fromNs and toNs (the meter's clock, see now()). A span that starts
     /// before the previous report's end is taken from there; one that ends before it, up to now().
     void addSpan(qint64 bytes, qint64 fromNs, qint64 toNs);
+    void addSpan(qint64 bytes, qint64 fromNs, qint64 toNs, int stream);
     /// The receiver's count since start() is now receivedBytes (a counter such as TCP_INFO's tcpi_bytes_acked);
     /// a count below total() is ignored.
     void setReceived(qint64 receivedBytes);
+    /// Each stream's count since start() (counters such as every stream's tcpi_bytes_acked): a count below what the
+    /// stream reported so far is ignored.
+    void setReceived(const std::vector<qint64> &streamCounts);
     /// Emits the last, possibly shorter, interval; stops the clock.
     void finish();
     qint64 now() const { return m_clock(); } ///< the meter's clock, for addSpan()
@@ -46,7 +59,8 @@ public:
 
 private:
     qint64 intervalEnd() const { return (m_index + 1) * m_intervalNs; }
-    void spread(double bytes, qint64 from, qint64 to);
+    void addShared(qint64 bytes, qint64 fromNs, qint64 toNs); ///< bytes over the span; the streams' shares in m_shares
+    void spread(double bytes, qint64 from, qint64 to, bool withShares);
     void emitInterval(qint64 endNs);
 
     int m_runIndex;
@@ -62,6 +76,12 @@ private:
     qint64 m_total = 0;        ///< bytes reported
     qint64 m_emitted = 0;      ///< bytes in emitted samples
     SampleList m_samples;
+    bool m_reverse = false;
+    // Parallel streams (empty for one): each stream's bytes reported, given to intervals, and emitted so far.
+    std::vector<qint64> m_streamTotal;
+    std::vector<double> m_streamSpread;
+    std::vector<qint64> m_streamEmitted;
+    std::vector<double> m_shares; ///< the report being spread: each stream's bytes of it
 };
 
 } // namespace wb

@@ -48,10 +48,14 @@ install(CODE "
     foreach(tool wirebench-cli wirebenchd)
         file(RENAME \"\${CMAKE_INSTALL_PREFIX}/bin/\${tool}\" \"\${app}/Contents/MacOS/\${tool}\")
     endforeach()
-    file(REMOVE_RECURSE \"\${CMAKE_INSTALL_PREFIX}/bin\")
+    # wirebench-cli hands --chart and report to it, and looks beside itself first.
+    file(RENAME \"\${CMAKE_INSTALL_PREFIX}/libexec/wirebench/wirebench-cli-charts\"
+                \"\${app}/Contents/MacOS/wirebench-cli-charts\")
+    file(REMOVE_RECURSE \"\${CMAKE_INSTALL_PREFIX}/bin\" \"\${CMAKE_INSTALL_PREFIX}/libexec\")
     execute_process(
         COMMAND \"${MACDEPLOYQT_EXECUTABLE}\" \"\${app}\" -always-overwrite
                 \"-executable=\${app}/Contents/MacOS/wirebench-cli\"
+                \"-executable=\${app}/Contents/MacOS/wirebench-cli-charts\"
                 \"-executable=\${app}/Contents/MacOS/wirebenchd\"
         RESULT_VARIABLE rc)
     if(NOT rc EQUAL 0)

@@ -36,6 +36,8 @@ private slots:
     void chart_data();
     void chart();
     void interrupt();
+    void runMapsNoGuiLibrary();
+    void chartHelperMissingIsSaid();
     void sessionsShowRunsOfThePlan_data();
     void sessionsShowRunsOfThePlan();
     void cleanupTestCase();
@@ -354,6 +356,56 @@ void TestCli::interrupt()
     QCOMPARE(results.at(2).toObject().value(QStringLiteral("status")).toString(), QStringLiteral("not-run"));
 #else
     QSKIP("SIGINT is a Unix test");
+#endif
+}
+
+void TestCli::runMapsNoGuiLibrary()
+{
+#ifdef Q_OS_LINUX
+    // A run (and every command but --chart and report) runs without Qt Gui, Widgets or QCustomPlot in the process:
+    // they are most of what a CLI would otherwise hold resident (issue 17).
+    CLITEST_START_DAEMON(m_daemon);
+    QProcess p;
+    p.setProcessEnvironment(defaultSandbox());
+    p.start(kCli, {QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1:%1").arg(m_daemon.port()),
+                   QStringLiteral("--duration"), QStringLiteral("2")});
+    QVERIFY(p.waitForStarted(30000));
+    QString out;
+    QTRY_VERIFY_WITH_TIMEOUT((out += QString::fromUtf8(p.readAllStandardOutput()), out.contains(QLatin1String("tcp-send"))),
+                             60000);
+    QFile maps(QStringLiteral("/proc/%1/maps").arg(p.processId()));
+    QVERIFY(maps.open(QIODevice::ReadOnly));
+    const QString mapped = QString::fromUtf8(maps.readAll());
+    QVERIFY2(mapped.contains(QLatin1String("libQt6Core")), "the maps were read from the running CLI");
+    for (const char *lib : {"libQt6Gui", "libQt6Widgets", "libQt6PrintSupport", "qcustomplot"})
+        QVERIFY2(!mapped.contains(QLatin1String(lib), Qt::CaseInsensitive), lib);
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 0);
+#else
+    QSKIP("reads /proc/PID/maps");
+#endif
+}
+
+void TestCli::chartHelperMissingIsSaid()
+{
+#if defined(Q_OS_LINUX) && WIREBENCH_CLI_HAS_CHART
+    // wirebench-cli alone, without the wirebench-cli-charts it hands --chart to: the command says what is missing.
+    QTemporaryDir dir;
+    const QString lone = dir.filePath(QStringLiteral("wirebench-cli"));
+    QVERIFY(QFile::copy(kCli, lone));
+    QVERIFY(QFile::setPermissions(lone, QFile::permissions(kCli)));
+    QProcess p;
+    p.setProcessEnvironment(defaultSandbox());
+    p.start(lone, {QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1:9"), QStringLiteral("--chart"),
+                   dir.filePath(QStringLiteral("c.png"))});
+    QVERIFY(p.waitForFinished(60000));
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QCOMPARE(p.exitCode(), 2);
+    QVERIFY2(err.contains(QLatin1String("wirebench-cli-charts, which draws the charts, is missing")), qPrintable(err));
+    QVERIFY2(err.contains(QLatin1String("reinstall Wirebench")), qPrintable(err));
+    QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("c.png"))));
+#else
+    QSKIP("wirebench-cli hands charts over only on Linux builds with the GUI library");
 #endif
 }
 

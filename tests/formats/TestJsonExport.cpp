@@ -77,6 +77,7 @@ private slots:
     void badInput();
     void unwritablePath();
     void csvHeaderAndRows();
+    void csvBothWays();
     void csvParse_data();
     void csvParse();
 };
@@ -314,6 +315,29 @@ void TestJsonExport::csvHeaderAndRows()
     QVERIFY(cell(3, "error").contains(QStringLiteral("connection refused")));
     QCOMPARE(cell(4, "status"), QStringLiteral("not-run"));
     QCOMPARE(cell(4, "rtt_us"), QString());
+}
+
+void TestJsonExport::csvBothWays()
+{
+    // A run both ways at once has a second figure: its own columns after the fixed ones, empty for the other runs.
+    RunResultList results = sampleResults();
+    QVERIFY(!CsvExport::toCsv(results).contains(QLatin1String("reverse_")));
+    results[0].spec.protocol = QStringLiteral("tcp-bidir");
+    results[0].reverse = RunResult::Reverse{34200000, 3.0, 34300000, {}};
+    const QList<QStringList> rows = CsvExport::parse(CsvExport::toCsv(results));
+    const QStringList header = rows.first();
+    QCOMPARE(header.mid(CsvExport::columns().size(), CsvExport::reverseColumns().size()), CsvExport::reverseColumns());
+    for (const QStringList &row : rows)
+        QCOMPARE(row.size(), header.size());
+    auto cell = [&](int row, const char *col) { return rows.at(row).at(header.indexOf(QLatin1String(col))); };
+    QCOMPARE(cell(1, "reverse_bytes"), QStringLiteral("34200000"));
+    QCOMPARE(cell(1, "reverse_seconds").toDouble(), 3.0);
+    QCOMPARE(cell(1, "reverse_throughput_MBps").toDouble(), 11.4);
+    QCOMPARE(cell(1, "reverse_throughput_Mbps").toDouble(), 91.2);
+    QCOMPARE(cell(1, "reverse_sender_bytes"), QStringLiteral("34300000"));
+    QCOMPARE(cell(1, "throughput_MBps").toDouble(), 117.7); // the first figure stays where it was
+    QCOMPARE(cell(2, "reverse_throughput_MBps"), QString());
+    QVERIFY(header.indexOf(QLatin1String("rtt_us")) >= CsvExport::columns().size() + CsvExport::reverseColumns().size());
 }
 
 void TestJsonExport::csvParse_data()

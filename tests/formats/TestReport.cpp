@@ -22,6 +22,7 @@ private slots:
     void escapesAndEmpty();
     void writesFile();
     void answerFirst();
+    void eachStreamsShare();
 
 private:
     struct Table
@@ -245,6 +246,52 @@ void TestReport::unitsEverywhere()
     }
     QVERIFY(cells > 50);
     QVERIFY(text.contains(QStringLiteral("MB/s = 10^6 bytes/s")));
+}
+
+void TestReport::eachStreamsShare()
+{
+    // A run over 4 streams keeps each stream's bytes over the common window (extra stream_bytes): the report's
+    // "Parallel streams" table gives each one's rate and the slowest against the fastest; one stream gives none.
+    ReportInput in;
+    in.session.plan = wbtest::plan();
+    in.unit = RateUnit::MBps;
+    const QList<RunSpec> specs = in.session.plan.expand();
+    RunResult four = wbtest::run(specs.first(), 10, 2); // 20 MB over 2 s in the common window
+    four.bytes = 20000000;
+    four.seconds = 2;
+    four.extra.insert(QStringLiteral("streams"), 4);
+    four.extra.insert(QStringLiteral("stream_bytes"), QVariantList{6000000, 5000000, 5000000, 4000000});
+    RunResult both = wbtest::run(specs.first(), 10, 2);
+    both.spec.protocol = QStringLiteral("tcp-bidir");
+    both.extra.insert(QStringLiteral("stream_bytes"), QVariantList{1000000, 1000000});
+    both.extra.insert(QStringLiteral("reverse_stream_bytes"), QVariantList{3000000, 1000000});
+    both.reverse = RunResult::Reverse{4000000, 2.0, 4000000, {}};
+    in.runs << four << wbtest::run(specs.first(), 10, 2) << both;
+    QHash<QString, Table> tables;
+    QString text;
+    QStringList images;
+    QVERIFY(parse(ReportGenerator::html(in), &tables, &text, &images));
+    const Table t = tables.value(QStringLiteral("streams"));
+    QCOMPARE(t.headers, (QStringList{QStringLiteral("#"), QStringLiteral("Host"), QStringLiteral("Test"),
+                                     QStringLiteral("Streams"), QStringLiteral("Each stream (MB/s)"),
+                                     QStringLiteral("Slowest / fastest")}));
+    QCOMPARE(t.rows.size(), 3); // the 4-stream run, and the bidir run's two directions; not the 1-stream run
+    QCOMPARE(t.rows.at(0).at(0), QStringLiteral("1"));
+    QCOMPARE(t.rows.at(0).at(3), QStringLiteral("4"));
+    QCOMPARE(t.rows.at(0).at(4), QStringLiteral("3.00, 2.50, 2.50, 2.00"));
+    QCOMPARE(t.rows.at(0).at(5), QStringLiteral("66.7%"));
+    QCOMPARE(t.rows.at(1).at(0), QStringLiteral("3"));
+    QCOMPARE(t.rows.at(1).at(2), QStringLiteral("tcp-bidir send"));
+    QCOMPARE(t.rows.at(2).at(2), QStringLiteral("tcp-bidir receive"));
+    QCOMPARE(t.rows.at(2).at(4), QStringLiteral("1.50, 0.50"));
+    QVERIFY(text.contains(QStringLiteral("their sum is the run's figure), in MB/s")));
+    // No run over several streams: no table.
+    ReportInput one;
+    one.session.plan = in.session.plan;
+    one.runs << wbtest::run(specs.first(), 10, 2);
+    QHash<QString, Table> none;
+    QVERIFY(parse(ReportGenerator::html(one), &none, &text, &images));
+    QVERIFY(!none.contains(QStringLiteral("streams")));
 }
 
 void TestReport::escapesAndEmpty()

@@ -66,6 +66,7 @@ dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./conffiles 2>/dev/null | grep -qx /etc
 contents=$(dpkg-deb -c "$deb" | awk '{print $NF}' | sed 's|^\./|/|')
 expected=(
     /usr/bin/wirebench /usr/bin/wirebench-cli /usr/bin/wirebenchd
+    /usr/libexec/wirebench/wirebench-cli-charts
     /usr/share/applications/wirebench.desktop
     /usr/share/metainfo/io.github.wirebench.Wirebench.metainfo.xml
     /usr/share/icons/hicolor/scalable/apps/wirebench.svg
@@ -115,6 +116,16 @@ for bin in wirebench wirebench-cli wirebenchd; do
         echo "$bin --version: $(head -1 <<<"$out")"
     fi
 done
+
+# wirebench-cli hands --chart to the installed wirebench-cli-charts (../libexec/wirebench): with it missing, the run
+# would stop at once saying so; with it, the run goes on to the host (here a closed port on loopback) and fails there.
+out=$(QT_QPA_PLATFORM=offscreen HOME="$scratch" timeout 60 "$root/usr/bin/wirebench-cli" run --host 127.0.0.1:9 \
+      --duration 1 --chart "$scratch/c.png" 2>&1 || true)
+if grep -q "wirebench-cli-charts" <<<"$out"; then
+    fail "wirebench-cli could not hand --chart to wirebench-cli-charts: $(head -c 300 <<<"$out")"
+else
+    echo "wirebench-cli --chart: handed to wirebench-cli-charts ($(grep -m1 -o '127.0.0.1:9[^.]*' <<<"$out" || echo 'ran'))"
+fi
 
 # 6. Desktop integration validators and the man pages.
 if command -v desktop-file-validate >/dev/null; then

@@ -247,6 +247,16 @@ void TestTcpDriver::parallelStreams()
     QVERIFY2(r.bytes <= r.senderBytes, qPrintable(QStringLiteral("%1 of %2 B").arg(r.bytes).arg(r.senderBytes)));
     QCOMPARE(sum(r.samples), r.senderBytes);
     QCOMPARE(sum(observer.samples), r.senderBytes);
+    // The live samples carry each stream's share, for the live graph's lines of each stream; the result keeps sums.
+    for (const Sample &sample : observer.samples) {
+        QCOMPARE(sample.streamBytes.size(), streams);
+        qint64 shares = 0;
+        for (qint64 b : sample.streamBytes)
+            shares += b;
+        QVERIFY2(qAbs(shares - sample.bytes) <= streams, qPrintable(QStringLiteral("%1 against %2").arg(shares).arg(sample.bytes)));
+    }
+    for (const Sample &sample : r.samples)
+        QVERIFY(sample.streamBytes.isEmpty());
     QVERIFY2(observer.said.contains(QStringLiteral("%1 with loopback (127.0.0.1:%2) over %3 streams")
                                         .arg(protocol == QLatin1String("tcp-send") ? QStringLiteral("Sending") : QStringLiteral("Receiving"))
                                         .arg(m_responder->port())
@@ -385,10 +395,17 @@ void TestTcpDriver::bothWaysAtOnce()
         QVERIFY(r.bytes <= r.senderBytes);
         QVERIFY(r.reverse->bytes <= r.reverse->senderBytes);
     }
-    // Each direction's samples add up to all its receiver counted; the live graph follows the first.
+    // Each direction's samples add up to all its receiver counted; the live graph gets both, the second marked.
     QCOMPARE(sum(r.samples), r.senderBytes);
-    QCOMPARE(sum(observer.samples), r.senderBytes);
     QCOMPARE(sum(r.reverse->samples), r.reverse->senderBytes);
+    SampleList liveFirst, liveSecond;
+    for (const Sample &sample : observer.samples)
+        (sample.reverse ? liveSecond : liveFirst) << sample;
+    QCOMPARE(sum(liveFirst), r.senderBytes);
+    QCOMPARE(sum(liveSecond), r.reverse->senderBytes);
+    QVERIFY(!liveSecond.isEmpty());
+    for (const Sample &sample : r.reverse->samples)
+        QVERIFY(sample.reverse);
     if (streams > 1) {
         QCOMPARE(r.extra.value(QStringLiteral("stream_bytes")).toList().size(), streams);
         QCOMPARE(r.extra.value(QStringLiteral("reverse_stream_bytes")).toList().size(), streams);

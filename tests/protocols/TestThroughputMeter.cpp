@@ -27,7 +27,11 @@ struct Rig
     Observer observer;
     ThroughputMeter meter{7, 100, observer, [this] { return nowNs; }};
 
-    Rig() { meter.start(); }
+    explicit Rig(int streams = 1)
+    {
+        meter.setStreams(streams);
+        meter.start();
+    }
     void at(double ms) { nowNs = kEpoch + qint64(ms * kMs); }
     /// The driver reports bytes at ms.
     void addAt(double ms, qint64 bytes)
@@ -63,7 +67,75 @@ private slots:
     void trailingWaitIsNoSample();
     void nothingBeforeStartOrAfterFinish();
     void overlappingCallsAreSummedNotSqueezed();
+    void eachStreamIsSplitAsTheSum();
+    void streamCountsAreSplitAsTheSum();
+    void oneStreamCarriesNoShares();
 };
+
+void TestThroughputMeter::eachStreamIsSplitAsTheSum()
+{
+    // Two streams: 300 kB on stream 0 over 50-250 ms (a quarter, half, quarter over three intervals), 100 kB on
+    // stream 1 at 180 ms (all in the second interval, with the 50 ms gap before it empty).
+    Rig rig(2);
+    rig.addAt(50, 0);
+    rig.at(250);
+    rig.meter.addSpan(300000, rig.ns(50), rig.ns(250), 0);
+    QCOMPARE(rig.observer.live.size(), 2);
+    rig.at(280);
+    rig.meter.add(100000, 1); // spread over 250-280 ms: the third interval
+    rig.meter.finish();
+    const SampleList &live = rig.observer.live;
+    QCOMPARE(live.size(), 3);
+    QCOMPARE(live.at(0).streamBytes, (QList<qint64>{75000, 0}));
+    QCOMPARE(live.at(1).streamBytes, (QList<qint64>{150000, 0}));
+    QCOMPARE(live.at(2).streamBytes, (QList<qint64>{75000, 100000}));
+    for (const Sample &sample : live)
+        QCOMPARE(sample.streamBytes.at(0) + sample.streamBytes.at(1), sample.bytes);
+    QCOMPARE(sum(live), qint64(400000));
+}
+
+void TestThroughputMeter::streamCountsAreSplitAsTheSum()
+{
+    // Cumulative per-stream counters (TCP_INFO of each socket) read at 150 ms and 310 ms: each reading's shares
+    // split at the boundaries in proportion to time, as the sum is; the sum is the counters' sum.
+    Rig rig(3);
+    rig.at(150);
+    rig.meter.setReceived(std::vector<qint64>{30000, 60000, 0});
+    rig.at(310);
+    rig.meter.setReceived(std::vector<qint64>{30000 + 16000, 60000, 32000});
+    rig.meter.finish();
+    const SampleList &live = rig.observer.live;
+    QCOMPARE(live.size(), 4); // 0-100, 100-200, 200-300, 300-310
+    QCOMPARE(live.at(0).streamBytes, (QList<qint64>{20000, 40000, 0}));
+    QCOMPARE(live.at(1).streamBytes, (QList<qint64>{10000 + 5000, 20000, 10000}));
+    QCOMPARE(live.at(2).streamBytes, (QList<qint64>{10000, 0, 20000}));
+    QCOMPARE(live.at(3).streamBytes, (QList<qint64>{1000, 0, 2000}));
+    qint64 total = 0;
+    for (const Sample &sample : live) {
+        QCOMPARE(sample.streamBytes.at(0) + sample.streamBytes.at(1) + sample.streamBytes.at(2), sample.bytes);
+        total += sample.bytes;
+    }
+    QCOMPARE(total, qint64(30000 + 16000 + 60000 + 32000));
+    // A counter that goes back is ignored, not taken off.
+    Rig back(2);
+    back.at(50);
+    back.meter.setReceived(std::vector<qint64>{5000, 5000});
+    back.at(120);
+    back.meter.setReceived(std::vector<qint64>{4000, 12000});
+    back.meter.finish();
+    QCOMPARE(sum(back.observer.live), qint64(17000));
+}
+
+void TestThroughputMeter::oneStreamCarriesNoShares()
+{
+    Rig rig;
+    rig.addAt(150, 1000);
+    rig.meter.add(500, 0); // a stream index without setStreams counts in the sum only
+    rig.meter.finish();
+    QCOMPARE(sum(rig.observer.live), qint64(1500));
+    for (const Sample &sample : rig.observer.live)
+        QVERIFY(sample.streamBytes.isEmpty());
+}
 
 void TestThroughputMeter::overlappingCallsAreSummedNotSqueezed()
 {

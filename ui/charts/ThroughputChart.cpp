@@ -9,6 +9,7 @@
 
 #include <qcustomplot.h>
 
+#include <QCheckBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenu>
@@ -60,8 +61,16 @@ ThroughputChart::ThroughputChart(QWidget *parent)
     m_unitCombo = new UnitComboBox(this);
     connect(m_unitCombo, &UnitComboBox::unitChanged, this, &ThroughputChart::setUnit);
 
+    m_eachStreamCheck = new QCheckBox(tr("Each stream"), this);
+    m_eachStreamCheck->setObjectName(QStringLiteral("eachStreamCheck"));
+    m_eachStreamCheck->setToolTip(tr("Draw each parallel stream's throughput as a thin line under the sum of all "
+                                     "streams (the sum is the figure)"));
+    m_eachStreamCheck->setVisible(false);
+    connect(m_eachStreamCheck, &QCheckBox::toggled, this, &ThroughputChart::setEachStreamShown);
+
     auto *header = new QHBoxLayout;
     header->addStretch(1);
+    header->addWidget(m_eachStreamCheck);
     ChartStyle::stackUnderHeader(this, header, m_unitCombo, m_plot);
 
     m_replotTimer.setInterval(100);
@@ -96,10 +105,78 @@ void ThroughputChart::follow(const Engine *engine)
 QCPGraph *ThroughputChart::graphForRepetition(int rep) const
 {
     for (const Series &s : m_series) {
-        if (s.repetition == rep)
+        if (s.repetition == rep && !s.reverse)
             return s.graph;
     }
     return nullptr;
+}
+
+QCPGraph *ThroughputChart::reverseGraphForRepetition(int rep) const
+{
+    for (const Series &s : m_series) {
+        if (s.repetition == rep && s.reverse)
+            return s.graph;
+    }
+    return nullptr;
+}
+
+int ThroughputChart::seriesFor(const Sample &sample)
+{
+    const int key = sample.reverse ? -1 - sample.runIndex : sample.runIndex;
+    if (const auto it = m_seriesByRun.constFind(key); it != m_seriesByRun.constEnd())
+        return *it;
+    const auto forward = m_seriesByRun.constFind(sample.runIndex);
+    if (!sample.reverse || forward == m_seriesByRun.constEnd())
+        return -1; // a sample of a run whose start we did not see (or of a cleared test)
+    // Both ways at once: the second direction's line beside the first, in its colour, dashed.
+    Series &first = m_series[*forward];
+    first.graph->setName(tr("rep %1 send").arg(first.repetition));
+    Series second;
+    second.runIndex = first.runIndex;
+    second.repetition = first.repetition;
+    second.reverse = true;
+    second.graph = m_plot->addGraph();
+    second.graph->setName(tr("rep %1 receive").arg(first.repetition));
+    setLinePen(second, first.thinPen);
+    second.graph->setLineStyle(QCPGraph::lsLine);
+    if (m_pointsShown)
+        second.graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 5));
+    second.graph->setAdaptiveSampling(true);
+    m_seriesByRun.insert(key, int(m_series.size()));
+    m_series.append(second);
+    return int(m_series.size()) - 1;
+}
+
+QCPGraph *ThroughputChart::streamGraph(int rep, int stream) const
+{
+    for (const Series &s : m_series) {
+        if (s.repetition == rep && !s.reverse)
+            return s.streams.graph(stream - 1);
+    }
+    return nullptr;
+}
+
+void ThroughputChart::setEachStreamShown(bool shown)
+{
+    m_eachStream = shown;
+    m_eachStreamCheck->setChecked(shown);
+    for (Series &s : m_series)
+        s.streams.setVisible(shown);
+    updateStreamsNote();
+    m_dirty = true;
+}
+
+void ThroughputChart::updateStreamsNote()
+{
+    int streams = 0;
+    for (const Series &s : m_series)
+        streams = qMax(streams, s.streams.streams());
+    m_eachStreamCheck->setVisible(streams > 1);
+    const QString note = m_eachStream && streams > 1
+        ? tr("\nthin lines: each of the %1 streams; thick: their sum").arg(streams)
+        : QString();
+    if (!m_testLabel.isEmpty())
+        m_title->setText(tr("Live throughput\n%1").arg(m_testLabel) + note);
 }
 
 double ThroughputChart::warmupShownSeconds() const
@@ -136,6 +213,7 @@ void ThroughputChart::clear()
 {
     m_plot->clearGraphs();
     m_series.clear();
+    m_eachStreamCheck->setVisible(false);
     m_seriesByRun.clear();
     m_shownRuns.clear();
     m_testKey.clear();
@@ -182,6 +260,7 @@ void ThroughputChart::onRunStarted(const RunSpec &spec)
     }
     m_testLabel = tr("%1 @ %2 B frame - %3").arg(spec.protocol).arg(spec.frameSize).arg(spec.host.displayName());
     m_title->setText(tr("Live throughput\n%1").arg(m_testLabel));
+    updateStreamsNote();
 
     Series s;
     s.runIndex = spec.index;
@@ -209,10 +288,16 @@ void ThroughputChart::onRunStarted(const RunSpec &spec)
 void ThroughputChart::addSamples(const SampleList &samples)
 {
     for (const Sample &sample : samples) {
-        const auto it = m_seriesByRun.constFind(sample.runIndex);
-        if (it == m_seriesByRun.constEnd())
-            continue; // a sample of a run whose start we did not see (or of a cleared test)
-        appendPoint(m_series[*it], sample.endSeconds, double(sample.bytes), sample.intervalSeconds);
+        const int at = seriesFor(sample);
+        if (at < 0)
+            continue;
+        Series &s = m_series[at];
+        const bool firstStreams = s.streams.streams() == 0 && sample.streamBytes.size() > 1;
+        appendPoint(s, sample);
+        if (firstStreams) {
+            s.streams.setVisible(m_eachStream);
+            updateStreamsNote();
+        }
     }
     if (hasPoints()) {
         m_planHadPoints = true;
@@ -301,21 +386,26 @@ void ThroughputChart::setLinePen(Series &s, bool thin) const
 {
     QPen pen(ChartStyle::seriesColor(s.repetition - 1));
     pen.setWidthF(thin ? 1 : 2);
+    if (s.reverse)
+        pen.setStyle(Qt::DashLine); // the second direction of a run both ways at once
     s.graph->setPen(pen);
     s.thinPen = thin;
 }
 
-void ThroughputChart::appendPoint(Series &s, double end, double bytes, double interval)
+void ThroughputChart::appendPoint(Series &s, const Sample &sample)
 {
     // A run's last, shorter interval is a point of its own: the meter computes it over its own duration, up
     // to the last byte's arrival (ThroughputMeter), so it is the rate of that time and no spike.
-    s.pendingBytes += bytes;
-    s.pendingInterval += interval;
+    const double end = sample.endSeconds;
+    s.pendingBytes += double(sample.bytes);
+    s.pendingInterval += sample.intervalSeconds;
+    s.streams.addPending(m_plot, sample.streamBytes, s.repetition, s.reverse);
     if (++s.pendingCount < s.stride)
         return;
     s.end.append(end);
     s.bytes.append(s.pendingBytes);
     s.interval.append(s.pendingInterval);
+    s.streams.commit(end, s.pendingInterval, [this](double b, double i) { return valueOf(b, i); });
     const double value = valueOf(s.pendingBytes, s.pendingInterval);
     s.graph->addData(end, value); // at the end of the sorted data: no re-sort
     s.maxValue = std::max(s.maxValue, value);
@@ -344,6 +434,7 @@ void ThroughputChart::decimate(Series &s)
         s.pendingInterval = s.interval.last();
         s.pendingCount = s.stride;
     }
+    s.streams.mergePairs(n % 2);
     s.end = end;
     s.bytes = bytes;
     s.interval = interval;
@@ -360,6 +451,7 @@ void ThroughputChart::rebuildGraph(Series &s)
         s.maxValue = std::max(s.maxValue, values.at(i));
     }
     s.graph->setData(s.end, values, true);
+    s.streams.rebuild(s.end, s.interval, [this](double b, double i) { return valueOf(b, i); });
 }
 
 void ThroughputChart::updateAxes()
@@ -386,6 +478,11 @@ void ThroughputChart::replotNow()
 void ThroughputChart::showContextMenu(const QPoint &pos)
 {
     QMenu menu(this);
+    if (m_eachStreamCheck->isVisible()) {
+        QAction *each = menu.addAction(tr("Each stream"), this, &ThroughputChart::setEachStreamShown);
+        each->setCheckable(true);
+        each->setChecked(m_eachStream);
+    }
     menu.addAction(tr("Export live graph..."), this, [this] {
         ExportExtras::exportWithDialog(this, m_plot, QStringLiteral("wirebench-live-graph"), exportFootnote());
     });

@@ -3,6 +3,7 @@
 #include "model/RunResult.h"
 #include "model/RunSpec.h"
 #include "model/Sample.h"
+#include "StreamLines.h"
 #include "stats/Units.h"
 
 #include <QHash>
@@ -11,6 +12,7 @@
 #include <QVector>
 #include <QWidget>
 
+class QCheckBox;
 class QCustomPlot;
 class QCPGraph;
 class QCPItemRect;
@@ -45,6 +47,14 @@ public:
     QCustomPlot *plot() const { return m_plot; }
     /// The line of repetition rep (1-based) of the current test, or nullptr.
     QCPGraph *graphForRepetition(int rep) const;
+    /// Both ways at once: the line of the second direction (server -> client) of repetition rep, or nullptr.
+    QCPGraph *reverseGraphForRepetition(int rep) const;
+    /// The thin line of parallel stream `stream` (1-based) under repetition rep's line, or nullptr (one stream, or
+    /// none of its samples came yet). Drawn while eachStreamShown().
+    QCPGraph *streamGraph(int rep, int stream) const;
+    bool eachStreamShown() const { return m_eachStream; }
+    /// The "Each stream" check box: shown while a line of the test on screen has more than one stream.
+    QCheckBox *eachStreamCheck() const { return m_eachStreamCheck; }
     int lineCount() const { return int(m_series.size()); }
     /// Seconds of warm-up shaded at the start of the time axis (0 = none shown).
     double warmupShownSeconds() const;
@@ -59,6 +69,8 @@ public:
 
 public slots:
     void setUnit(wb::RateUnit unit);
+    /// Draws each parallel stream's line under the sum (on request: the sum is the figure).
+    void setEachStreamShown(bool shown);
     void clear();
     void onPlanStarted(int runCount);
     void onRunStarted(const wb::RunSpec &spec);
@@ -77,6 +89,7 @@ private:
     {
         int runIndex = 0;
         int repetition = 0;
+        bool reverse = false;     ///< the second direction of a run both ways at once
         QCPGraph *graph = nullptr;
         QVector<double> end;      ///< seconds since the run's start
         QVector<double> bytes;
@@ -87,6 +100,7 @@ private:
         double pendingBytes = 0;
         double pendingInterval = 0;
         int pendingCount = 0;
+        StreamLines streams;      ///< each parallel stream's line, point for point with this one
     };
 
     /// How the runs ended, for the hint when no sample came.
@@ -100,9 +114,13 @@ private:
         int total() const { return ok + failed + notRun + cancelled; }
     };
 
+    /// The position in m_series of the line a sample belongs to (a run's second direction's is made on its first
+    /// sample), -1 for none.
+    int seriesFor(const Sample &sample);
     bool hasPoints() const;
     QString noSamplesText(bool planEnded, bool cancelled) const;
-    void appendPoint(Series &s, double end, double bytes, double interval);
+    void appendPoint(Series &s, const Sample &sample);
+    void updateStreamsNote();
     void decimate(Series &s);
     void rebuildGraph(Series &s);
     void setLinePen(Series &s, bool thin) const;
@@ -112,6 +130,8 @@ private:
 
     QCustomPlot *m_plot = nullptr;
     UnitComboBox *m_unitCombo = nullptr;
+    QCheckBox *m_eachStreamCheck = nullptr;
+    bool m_eachStream = false;
     QCPTextElement *m_title = nullptr;
     QCPItemText *m_hint = nullptr;
     QCPItemRect *m_warmupBand = nullptr; ///< the leading time left out of the figure
@@ -125,7 +145,7 @@ private:
     bool m_pointsShown = false;    ///< dots on the lines (file transfers)
     QList<Series> m_series;
     RunResultList m_shownRuns;     ///< spec and start of each line, for the export's footnote
-    QHash<int, int> m_seriesByRun; ///< RunSpec::index -> m_series position
+    QHash<int, int> m_seriesByRun; ///< RunSpec::index (-1 - index: its second direction) -> m_series position
     int m_planRuns = 0;
     bool m_planHadPoints = false;  ///< a line of this plan had a point (maybe of a test cleared since)
     RunCounts m_planCounts;        ///< every run of the plan so far

@@ -81,11 +81,12 @@ public:
         , m_port(spec.host.port ? spec.host.port : kDefaultPort)
         , m_timeoutMs(qMax(500, spec.params.options.value(QStringLiteral("iperf3.timeout_ms"), kDefaultTimeoutMs).toInt()))
         , m_meter(spec.index, spec.params.sampleIntervalMs, observer)
-        , m_reverseMeter(spec.index, spec.params.sampleIntervalMs, m_quiet)
+        , m_reverseMeter(spec.index, spec.params.sampleIntervalMs, observer)
         , m_stop([&observer] { return observer.stopRequested(); })
     {
         m_result.spec = spec;
         m_result.startedAt = QDateTime::currentDateTime();
+        m_reverseMeter.setReverse(true); // --bidir: the live graph's second line
     }
 
     RunResult run();
@@ -138,7 +139,6 @@ private:
     const quint16 m_port;
     const int m_timeoutMs;
     ThroughputMeter m_meter;
-    QuietObserver m_quiet;          ///< --bidir: the second direction's samples go into the result, not the live graph
     ThroughputMeter m_reverseMeter; ///< --bidir: what we receive
     DeadlineSocket::StopFn m_stop;
     RunResult m_result;
@@ -204,6 +204,8 @@ RunResult Session::run()
     m_streams.clear();
     m_control.close();
     m_result.samples = m_meter.samples();
+    for (Sample &sample : m_result.samples)
+        sample.streamBytes.clear(); // the live graph drew each stream; the result keeps each stream's sum
     return m_result;
 }
 
@@ -294,6 +296,10 @@ Outcome Session::prepare()
     m_udpSentBase.assign(size_t(p.streams), 0);
     m_udpStats.assign(size_t(p.streams), UdpReceiveStats());
     m_udpBase.assign(size_t(p.streams), UdpReceiveStats());
+    if (!m_udp) { // TCP: the live graph's line of each stream, on request
+        m_meter.setStreams(p.streams);
+        m_reverseMeter.setStreams(p.streams);
+    }
     return Outcome::Continue;
 }
 
@@ -659,22 +665,25 @@ Outcome Session::transfer()
             sampleAcks = sampleAcks && (!weSend(i) || ackedBase[i] >= 0);
         }
     };
-    auto sample = [&](qint64 sent, qint64 received) {
-        if (m_bidir)
-            m_reverseMeter.add(received);
-        if (!sampleAcks) {
-            m_meter.add(m_bidir ? sent : sent + received);
-            return;
-        }
-        qint64 acked = 0;
-        qint64 written = 0;
+    // Each stream's count, so that the live graph can draw each stream's line; the meters add them up.
+    std::vector<qint64> ours(size_t(m_params.parallel), 0);
+    std::vector<qint64> theirs(m_bidir ? ours.size() : 0, 0);
+    auto sample = [&] {
+        size_t mine = 0;
+        size_t other = 0;
         for (size_t i = 0; i < n; ++i) {
-            if (!weSend(i))
-                continue;
-            acked += qMax<qint64>(0, TcpInfo::of(m_streams[i].fd()).bytesAcked - ackedBase[i]);
-            written += m_measured[i];
+            if (m_bidir && !weSend(i)) {
+                theirs[other++] = m_measured[i];
+            } else if (sampleAcks && weSend(i)) {
+                // What was in flight when the measurement began counts once.
+                ours[mine++] = qMin(qMax<qint64>(0, TcpInfo::of(m_streams[i].fd()).bytesAcked - ackedBase[i]), m_measured[i]);
+            } else {
+                ours[mine++] = m_measured[i];
+            }
         }
-        m_meter.setReceived(qMin(acked, written)); // what was in flight when the measurement began counts once
+        if (m_bidir)
+            m_reverseMeter.setReceived(theirs);
+        m_meter.setReceived(ours);
     };
     startDataClock();
     bool stopped = false;
@@ -686,8 +695,6 @@ Outcome Session::transfer()
         const int ready = ::poll(fds.data(), nfds_t(fds.size()), waitMs);
         if (Outcome o = afterPoll(ready, fds[0]); o != Outcome::Continue)
             return o;
-        qint64 sent = 0;
-        qint64 received = 0;
         for (size_t i = 0; ready > 0 && i < n; ++i) {
             const short revents = fds[i + 1].revents;
             if (!revents)
@@ -703,7 +710,6 @@ Outcome Session::transfer()
                     return fail(QStringLiteral("data stream %1 was cut in the middle of the test (%2)").arg(i + 1).arg(why),
                                 QStringLiteral("the iperf3 server stopped or the path failed; check it and run again"));
                 }
-                (sending ? sent : received) += got;
                 if (m_measuring)
                     m_measured[i] += got;
                 if (!sending && got < chunk)
@@ -711,7 +717,7 @@ Outcome Session::transfer()
             }
         }
         if (m_measuring)
-            sample(sent, received);
+            sample();
     }
     if (stopped)
         return cancel();
@@ -985,6 +991,8 @@ void Session::composeBidirResult(qint64 ourBytes)
     reverse.seconds = m_localSeconds;
     reverse.senderBytes = serverSent;
     reverse.samples = m_reverseMeter.samples();
+    for (Sample &sample : reverse.samples)
+        sample.streamBytes.clear();
     m_result.reverse = reverse;
 }
 

@@ -9,6 +9,7 @@
 #include "net/Socket.h"
 #include "net/TcpInfo.h"
 #include "platform/Platform.h"
+#include "protocols/SampleQueue.h"
 #include "protocols/ThroughputMeter.h"
 #include "protocols/tcp/TcpSettings.h"
 #include "protocols/transfer/TransferError.h"
@@ -280,6 +281,7 @@ private:
     QStringList m_zeroCopyNotes;
 
     std::optional<ThroughputMeter> m_meter;
+    SampleQueue *m_reverseQueue = nullptr; ///< tcp-bidir: the receiving thread's live samples, while it runs
     std::atomic_bool m_halt{false}; // tcp-bidir: the sending side ended early, the receiving thread stops too
     double m_cpu0 = -1;
     qint64 m_start = 0;
@@ -534,6 +536,7 @@ bool TcpRun::openData()
 void TcpRun::measure()
 {
     m_meter.emplace(m_spec.index, m_req.sampleIntervalMs, m_observer);
+    m_meter->setStreams(m_req.streams); // the live graph's line of each stream, on request
     m_cpu0 = threadCpuSeconds();
     m_start = nowNs();
     m_lastProgressNs = m_start;
@@ -643,10 +646,10 @@ void TcpRun::sendData()
     for (std::size_t i = 0; i < streams; ++i)
         ackedBase[i] = TcpInfo::of(m_data[i].get()).bytesAcked;
     m_progressIsSampled = ackedBase.front() < 0;
+    std::vector<qint64> acked(streams);
     auto sampleAcked = [&] {
-        qint64 acked = 0;
         for (std::size_t i = 0; i < streams; ++i) // the FIN counts one
-            acked += qBound<qint64>(0, TcpInfo::of(m_data[i].get()).bytesAcked - ackedBase[i], qint64(senders[i].sent()));
+            acked[i] = qBound<qint64>(0, TcpInfo::of(m_data[i].get()).bytesAcked - ackedBase[i], qint64(senders[i].sent()));
         m_meter->setReceived(acked);
     };
     while (m_problem.isEmpty()) {
@@ -666,6 +669,8 @@ void TcpRun::sendData()
         }
         if (now >= nextCheck && m_problem.isEmpty()) {
             nextCheck = now + 10 * kMsNs;
+            if (m_reverseQueue)
+                m_reverseQueue->forwardTo(m_observer); // tcp-bidir: what the receiving thread measured
             drainControl(0);
             if (!m_problem.isEmpty())
                 break;
@@ -690,6 +695,8 @@ void TcpRun::sendData()
         // While the socket buffer drains, the last sample ends within a millisecond of the last byte's arrival.
         const bool draining = !m_progressIsSampled && m_meter->total() < r.senderBytes;
         drainControl(draining ? 1 : 100);
+        if (m_reverseQueue)
+            m_reverseQueue->forwardTo(m_observer);
         if (draining)
             sampleAcked();
         if (!m_stopped && m_observer.stopRequested()) {
@@ -750,7 +757,7 @@ TcpRun::Received TcpRun::receiveOn(std::size_t first, std::size_t streams, Throu
             if (n > 0) {
                 lastData = now;
                 window.add(int(i), n, now);
-                meter.add(n);
+                meter.add(n, int(i));
             } else if (n == 0) {
                 fds[i].fd = -1; // the server's half-close: the end of this stream
                 --open;
@@ -821,13 +828,16 @@ void TcpRun::answerWithOurCount(const Received &ours)
 }
 
 // tcp-bidir: we send on the first m_req.streams data connections (sendData, which reads the control connection and
-// waits for the server's count) while a thread receives on the others; each direction has its own meter, the live
-// graph follows the one we send.
+// waits for the server's count) while a thread receives on the others; each direction has its own meter, and the live
+// graph draws both (the receiving thread's samples reach it through this thread).
 void TcpRun::exchangeData()
 {
     const std::size_t streams = std::size_t(m_req.streams);
-    QuietObserver quiet; // the second direction's samples go into the result, not the live graph
-    ThroughputMeter reverseMeter(m_spec.index, m_req.sampleIntervalMs, quiet);
+    SampleQueue queued(m_observer); // the second direction's live samples, handed on from this thread
+    m_reverseQueue = &queued;
+    ThroughputMeter reverseMeter(m_spec.index, m_req.sampleIntervalMs, queued);
+    reverseMeter.setStreams(m_req.streams);
+    reverseMeter.setReverse(true);
     reverseMeter.start();
     Received theirs;
     std::thread receiver([&] { theirs = receiveOn(streams, streams, reverseMeter, false); });
@@ -835,6 +845,8 @@ void TcpRun::exchangeData()
     if (!m_problem.isEmpty() || m_stopped)
         m_halt.store(true);
     receiver.join();
+    queued.forwardTo(m_observer);
+    m_reverseQueue = nullptr;
     if (m_problem.isEmpty())
         m_problem = theirs.problem;
     m_stopped = m_stopped || theirs.stopped;
@@ -848,6 +860,11 @@ void TcpRun::exchangeData()
             answerWithOurCount(theirs);
     }
     r.reverse = reverse;
+    if (m_problem.isEmpty() && !m_stopped) {
+        if (const QString silent = Streams::silentProblem(QList<qint64>(theirs.streamBytes.begin(), theirs.streamBytes.end()));
+            !silent.isEmpty())
+            m_problem = QStringLiteral("receiving: ") + silent;
+    }
     if (streams > 1) {
         QVariantList perStream;
         for (qint64 b : theirs.streamBytes)
@@ -859,6 +876,12 @@ void TcpRun::exchangeData()
 RunResult TcpRun::finish()
 {
     r.samples = m_meter->samples();
+    for (Sample &sample : r.samples)
+        sample.streamBytes.clear(); // the live graph's per-stream lines are drawn; the result keeps each stream's sum
+    if (r.reverse) {
+        for (Sample &sample : r.reverse->samples)
+            sample.streamBytes.clear();
+    }
     if (!m_zeroCopy.isEmpty())
         r.extra.insert(QStringLiteral("zero_copy"), m_zeroCopy.join(QStringLiteral(", ")));
     r.warnings << m_zeroCopyNotes; // the plan asked for what did not happen: the figure is of a copying run
@@ -900,6 +923,12 @@ RunResult TcpRun::finish()
     if (!m_problem.isEmpty()) {
         r.status = RunStatus::Failed;
         r.error = m_where + QStringLiteral(": ") + m_problem;
+        return r;
+    }
+    if (const QString silent = Streams::silentProblem(QList<qint64>(m_streamBytes.begin(), m_streamBytes.end()));
+        !silent.isEmpty()) {
+        r.status = RunStatus::Failed; // the samples and each stream's bytes stay in the result
+        r.error = m_where + QStringLiteral(": ") + silent;
         return r;
     }
     r.status = RunStatus::Ok;

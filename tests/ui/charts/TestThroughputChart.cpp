@@ -67,7 +67,158 @@ private slots:
     void hintGoesWithTheFirstSample();
     void longHostNameStaysInside();
     void legendColumnsFollowTheWidth();
+    void eachStreamOnRequest();
+    void eachStreamFollowsDecimation();
+    void bothWaysTwoLines();
 };
+
+namespace {
+
+/// 0.1 s intervals of parallel streams: each stream's bytes per second; the sample's bytes are their sum.
+SampleList streamSamples(int runIndex, int count, const QList<double> &perStreamBytesPerSecond, int first = 0)
+{
+    SampleList list;
+    for (int i = first; i < first + count; ++i) {
+        Sample s{runIndex, 0.1 * (i + 1), 0.1, 0};
+        for (double rate : perStreamBytesPerSecond) {
+            s.streamBytes << qint64(rate * 0.1);
+            s.bytes += qint64(rate * 0.1);
+        }
+        list << s;
+    }
+    return list;
+}
+
+} // namespace
+
+void TestThroughputChart::eachStreamOnRequest()
+{
+    ThroughputChart chart;
+    chart.resize(800, 500);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.onPlanStarted(2);
+    // One stream: nothing to offer.
+    chart.onRunStarted(spec(0, 1));
+    chart.addSamples(samples(0, {100e6, 100e6}));
+    QVERIFY(!chart.eachStreamCheck()->isVisible());
+    QVERIFY(!chart.streamGraph(1, 1));
+
+    // Three streams of 30, 20 and 50 MB/s: the sum is drawn; the streams only once asked for.
+    RunSpec three = spec(1, 1, QStringLiteral("tcp-recv"));
+    three.params.streams = 3;
+    chart.onRunStarted(three);
+    chart.addSamples(streamSamples(1, 5, {30e6, 20e6, 50e6}));
+    QVERIFY(chart.eachStreamCheck()->isVisible());
+    QVERIFY(!chart.eachStreamCheck()->isChecked());
+    QCOMPARE(chart.graphForRepetition(1)->data()->at(0)->value, 100.0);
+    for (int k = 1; k <= 3; ++k) {
+        QVERIFY(chart.streamGraph(1, k));
+        QVERIFY(!chart.streamGraph(1, k)->visible());
+    }
+    QVERIFY(!chart.streamGraph(1, 4));
+    QVERIFY(!chart.title().contains(QLatin1String("each of")));
+
+    QTest::mouseClick(chart.eachStreamCheck(), Qt::LeftButton, {}, QPoint(8, chart.eachStreamCheck()->height() / 2));
+    QVERIFY(chart.eachStreamShown());
+    QCOMPARE(chart.streamGraph(1, 3)->name(), QStringLiteral("rep 1, stream 3"));
+    const double expected[] = {30.0, 20.0, 50.0};
+    for (int k = 1; k <= 3; ++k) {
+        QCPGraph *g = chart.streamGraph(1, k);
+        QVERIFY(g->visible());
+        QCOMPARE(g->dataCount(), 5);
+        QCOMPARE(g->data()->at(4)->value, expected[k - 1]);
+        QCOMPARE(g->data()->at(4)->key, 0.5);
+        QVERIFY(g->pen().widthF() < chart.graphForRepetition(1)->pen().widthF());
+    }
+    QVERIFY2(chart.title().contains(QLatin1String("thin lines: each of the 3 streams; thick: their sum")),
+             qPrintable(chart.title()));
+    // The legend keeps one entry per repetition, not one per stream.
+    QCOMPARE(chart.plot()->legend->itemCount(), 1);
+    if (const QString shots = qEnvironmentVariable("WIREBENCH_TEST_SHOTS"); !shots.isEmpty()) {
+        chart.replotNow();
+        chart.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        QVERIFY(chart.grab().save(shots + QStringLiteral("/each-stream.png"))); // for a person to look at
+    }
+
+    // In another unit the streams' lines are converted with the sum: 50 MB/s = 400 Mbit/s.
+    chart.setUnit(RateUnit::Mbps);
+    QCOMPARE(chart.streamGraph(1, 3)->data()->at(0)->value, 400.0);
+    QCOMPARE(chart.graphForRepetition(1)->data()->at(0)->value, 800.0);
+    // Samples that come later join while shown.
+    chart.addSamples(streamSamples(1, 1, {30e6, 20e6, 50e6}, 5));
+    QCOMPARE(chart.streamGraph(1, 1)->dataCount(), 6);
+    QCOMPARE(chart.streamGraph(1, 1)->data()->at(5)->value, 240.0);
+
+    // Hidden again, and a new test starts without them.
+    chart.setEachStreamShown(false);
+    QVERIFY(!chart.streamGraph(1, 2)->visible());
+    QVERIFY(!chart.eachStreamCheck()->isChecked());
+    chart.onRunStarted(spec(2, 1, QStringLiteral("tcp-send"), 9000));
+    QVERIFY(!chart.eachStreamCheck()->isVisible());
+    chart.replotNow();
+}
+
+void TestThroughputChart::bothWaysTwoLines()
+{
+    // tcp-bidir: the samples of the second direction (server -> client) make a line of their own, dashed, beside
+    // the first; both are named by their direction.
+    ThroughputChart chart;
+    chart.onPlanStarted(1);
+    chart.onRunStarted(spec(0, 1, QStringLiteral("tcp-bidir")));
+    SampleList batch = samples(0, {110e6, 112e6});
+    for (Sample second : samples(0, {90e6, 95e6})) {
+        second.reverse = true;
+        batch << second;
+    }
+    chart.addSamples(batch);
+    QCPGraph *send = chart.graphForRepetition(1);
+    QCPGraph *receive = chart.reverseGraphForRepetition(1);
+    QVERIFY(send && receive && send != receive);
+    QCOMPARE(send->name(), QStringLiteral("rep 1 send"));
+    QCOMPARE(receive->name(), QStringLiteral("rep 1 receive"));
+    QCOMPARE(send->dataCount(), 2);
+    QCOMPARE(receive->dataCount(), 2);
+    QCOMPARE(send->data()->at(1)->value, 112.0);
+    QCOMPARE(receive->data()->at(1)->value, 95.0);
+    QCOMPARE(receive->pen().style(), Qt::DashLine);
+    QCOMPARE(send->pen().style(), Qt::SolidLine);
+    QCOMPARE(receive->pen().color(), send->pen().color()); // one repetition, one colour
+    QCOMPARE(chart.plot()->legend->itemCount(), 2);
+    // A reverse sample of a run never started is dropped, as any unknown run's.
+    Sample stray{7, 0.1, 0.1, 1000};
+    stray.reverse = true;
+    chart.addSamples({stray});
+    QCOMPARE(chart.lineCount(), 2);
+    // One direction: one line, named as before.
+    chart.onRunStarted(spec(1, 1));
+    chart.addSamples(samples(1, {100e6}));
+    QCOMPARE(chart.graphForRepetition(1)->name(), QStringLiteral("rep 1"));
+    QVERIFY(!chart.reverseGraphForRepetition(1));
+}
+
+void TestThroughputChart::eachStreamFollowsDecimation()
+{
+    ThroughputChart chart;
+    chart.onPlanStarted(1);
+    chart.onRunStarted(spec(0, 1));
+    chart.setEachStreamShown(true);
+    // Past the four hours a line holds in full: merged in pairs, the streams' lines with it, point for point.
+    const int total = ThroughputChart::kMaxPointsPerLine + 11;
+    for (int i = 0; i < total; i += 1000)
+        chart.addSamples(streamSamples(0, qMin(1000, total - i), {60e6, 40e6}, i));
+    QCPGraph *sum = chart.graphForRepetition(1);
+    QCPGraph *first = chart.streamGraph(0 + 1, 1);
+    QCPGraph *second = chart.streamGraph(1, 2);
+    QVERIFY(sum->dataCount() < ThroughputChart::kMaxPointsPerLine);
+    QCOMPARE(first->dataCount(), sum->dataCount());
+    QCOMPARE(second->dataCount(), sum->dataCount());
+    for (int i = 0; i < sum->dataCount(); i += 911) {
+        QCOMPARE(first->data()->at(i)->key, sum->data()->at(i)->key);
+        QVERIFY(qAbs(first->data()->at(i)->value - 60.0) < 1e-6);
+        QVERIFY(qAbs(second->data()->at(i)->value - 40.0) < 1e-6);
+    }
+}
 
 void TestThroughputChart::legendColumnsFollowTheWidth()
 {
