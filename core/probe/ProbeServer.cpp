@@ -3,6 +3,7 @@
 #include "HttpRequest.h"
 #include "HttpResponse.h"
 #include "ProbeRunner.h"
+#include "net/ConnectionThreads.h"
 #include "net/ListenSocket.h"
 #include "net/Socket.h"
 #include "net/WakeUp.h"
@@ -34,18 +35,11 @@ public:
     /// when it does not come whole (413 too long, 408 too slow, 400 closed early).
     std::string readHead(int fd, HttpResponse *refusal);
     void send(int fd, const HttpResponse &response);
-    void reap(bool all);
     void log(const std::string &line)
     {
         if (sink)
             sink(wire::safeLogLine(line));
     }
-
-    struct Connection
-    {
-        std::thread thread;
-        std::shared_ptr<std::atomic_bool> done;
-    };
 
     ProbeConfig cfg;
     LogSink sink;
@@ -53,8 +47,7 @@ public:
     Fd listenFd;
     WakeUp wake;
     std::thread acceptThread;
-    std::mutex connMutex;
-    std::vector<Connection> connections;
+    ConnectionThreads connections;
     std::atomic_bool stopping{false};
     bool running = false;
     std::uint16_t boundPort = 0;
@@ -117,7 +110,7 @@ void ProbeServer::stop()
     d->wake.signal();
     if (d->acceptThread.joinable())
         d->acceptThread.join();
-    d->reap(true);
+    d->connections.reap(true);
     d->wake.close();
     d->listenFd.reset();
     d->running = false;
@@ -128,25 +121,12 @@ std::uint16_t ProbeServer::port() const
     return d->boundPort;
 }
 
-void ProbeServer::Private::reap(bool all)
-{
-    std::lock_guard lk(connMutex);
-    for (auto it = connections.begin(); it != connections.end();) {
-        if (all || it->done->load()) {
-            it->thread.join();
-            it = connections.erase(it);
-        } else {
-            ++it;
-        }
-    }
-}
-
 void ProbeServer::Private::acceptLoop()
 {
     while (!stopping.load()) {
         PollFd fds[2] = {{listenFd.get(), POLLIN, 0}, {wake.readFd(), POLLIN, 0}};
         const int ready = pollSockets(fds, 2, 500);
-        reap(false);
+        connections.reap(false);
         if (ready <= 0)
             continue;
         if (fds[1].revents)
@@ -156,8 +136,7 @@ void ProbeServer::Private::acceptLoop()
         Fd client(platform::Platform::socketCalls().accept(listenFd.get(), reinterpret_cast<sockaddr *>(&peer), &length, false));
         if (!client.valid())
             continue;
-        std::lock_guard lk(connMutex);
-        if (int(connections.size()) >= cfg.maxConnections) {
+        if (int(connections.size()) >= cfg.maxConnections) { // only this thread adds: no race with the count
             // A flood: no thread. One non-blocking write of the reason, and close.
             const std::string bytes = HttpResponse::text(503, Arg("wirebenchd: %1 connections to the probe endpoint "
                                                                   "at once already: try again later").arg(connections.size())).bytes();
@@ -165,12 +144,7 @@ void ProbeServer::Private::acceptLoop()
             log(Arg("probe endpoint: %1 refused: %2 connections already (the limit)").arg(endpointText(peer)).arg(connections.size()));
             continue;
         }
-        auto done = std::make_shared<std::atomic_bool>(false);
-        connections.push_back({std::thread([this, fd = client.release(), peer, done] {
-                                   serve(Fd(fd), peer);
-                                   done->store(true);
-                               }),
-                               done});
+        connections.start([this, fd = client.release(), peer] { serve(Fd(fd), peer); });
     }
 }
 

@@ -4,6 +4,7 @@
 #include "net/Address.h"
 #include "net/BulkReceiver.h"
 #include "net/BulkSender.h"
+#include "net/ConnectionThreads.h"
 #include "net/ListenSocket.h"
 #include "net/Pacer.h"
 #include "net/Socket.h"
@@ -82,7 +83,6 @@ public:
     void session(Fd client, sockaddr_storage peer);
     Slot acquireSlot(int fd, ControlChannel &ch);
     void releaseSlot();
-    void reap(bool all);
     bool allowed(const sockaddr_storage &peer) const { return cfg.allows(peerAddress(peer)); }
     /// Every log line goes out through here: escaped and capped, whatever a client put into it.
     void log(const std::string &line)
@@ -92,19 +92,13 @@ public:
     }
     bool stopping() const { return m_stopping.load(); }
 
-    struct Connection
-    {
-        std::thread thread;
-        std::shared_ptr<std::atomic_bool> done;
-    };
-
     ServerConfig cfg;
     LogSink sink;
     Fd listenFd;
     WakeUp wake;
     std::thread acceptThread;
-    std::mutex connMutex;
-    std::vector<Connection> connections;
+    std::mutex connMutex; ///< held while the connections are counted against --max-connections and one is added
+    ConnectionThreads connections;
     std::atomic_bool m_stopping{false};
     // Test slots and the queue of clients waiting for one.
     std::mutex slotMutex;
@@ -167,7 +161,7 @@ void WirebenchdServer::stop()
         std::lock_guard lk(d->slotMutex);
         d->slotCv.notify_all();
     }
-    d->reap(true);
+    d->connections.reap(true);
     d->wake.close();
     d->listenFd.reset();
     d->running = false;
@@ -183,25 +177,12 @@ std::uint16_t WirebenchdServer::port() const
     return d->boundPort;
 }
 
-void WirebenchdServer::Private::reap(bool all)
-{
-    std::lock_guard lk(connMutex);
-    for (auto it = connections.begin(); it != connections.end();) {
-        if (all || it->done->load()) {
-            it->thread.join();
-            it = connections.erase(it);
-        } else {
-            ++it;
-        }
-    }
-}
-
 void WirebenchdServer::Private::acceptLoop()
 {
     while (!stopping()) {
         PollFd fds[2] = {{listenFd.get(), POLLIN, 0}, {wake.readFd(), POLLIN, 0}};
         const int pr = pollSockets(fds, 2, 500);
-        reap(false);
+        connections.reap(false);
         if (pr <= 0)
             continue;
         if (fds[1].revents)
@@ -223,12 +204,7 @@ void WirebenchdServer::Private::acceptLoop()
             log(Arg("%1: refused, %2 connections already (the limit)").arg(endpointText(peer)).arg(inUse));
             continue;
         }
-        auto done = std::make_shared<std::atomic_bool>(false);
-        connections.push_back({std::thread([this, fd = client.release(), peer, done] {
-                                   session(Fd(fd), peer);
-                                   done->store(true);
-                               }),
-                               done});
+        connections.start([this, fd = client.release(), peer] { session(Fd(fd), peer); });
     }
 }
 
