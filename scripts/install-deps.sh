@@ -7,7 +7,7 @@ BUILD_PKGS=(build-essential cmake ninja-build ccache pkg-config git lld
     libcurl4-openssl-dev libsmbclient-dev qtkeychain-qt6-dev libsqlite3-dev
     nlohmann-json3-dev nettle-dev)
 RUN_PKGS=(fonts-dejavu-core xvfb xauth)
-TEST_PKGS=(vsftpd samba smbclient iperf3 curl iproute2 ethtool imagemagick poppler-utils
+TEST_PKGS=(vsftpd samba smbclient iperf3 iputils-ping curl iproute2 ethtool imagemagick poppler-utils
     desktop-file-utils appstream dpkg-dev file clang libclang-rt-14-dev procps psmisc
     openssl util-linux universal-ctags postgresql
     g++-mingw-w64-x86-64-posix wine wine64 nsis systemd prometheus)

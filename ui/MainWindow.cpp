@@ -16,6 +16,7 @@
 #include "RunControlPanel.h"
 #include "ResultTabs.h"
 #include "SummaryTable.h"
+#include "LatencyChart.h"
 #include "ThroughputChart.h"
 #include "history/ComparisonView.h"
 #include "history/HistoryPanel.h"
@@ -23,6 +24,8 @@
 #include "storage/SessionRecorder.h"
 #include "responder/Responder.h"
 #include "settings/Config.h"
+
+#include <qcustomplot.h>
 
 #include <QCloseEvent>
 #include <QGroupBox>
@@ -73,7 +76,14 @@ MainWindow::MainWindow(Config *config, ResultStore *store, QWidget *parent)
 
     m_chartSplitter = new QSplitter(Qt::Horizontal, this);
     m_chartSplitter->setObjectName(QStringLiteral("chartSplitter"));
-    m_chartSplitter->addWidget(m_live);
+    m_latency = new LatencyChart(this);
+    auto *liveColumn = new QSplitter(Qt::Vertical, this); // the latency graph under the throughput graph
+    liveColumn->setObjectName(QStringLiteral("liveSplitter"));
+    liveColumn->addWidget(m_live);
+    liveColumn->addWidget(m_latency);
+    liveColumn->setStretchFactor(0, 3);
+    liveColumn->setStretchFactor(1, 2);
+    m_chartSplitter->addWidget(liveColumn);
     m_chartSplitter->addWidget(m_comparison);
     auto *right = new QWidget(this);
     auto *rightLayout = new QVBoxLayout(right);
@@ -305,6 +315,8 @@ void MainWindow::startEmbeddedResponder()
 void MainWindow::connectEngine()
 {
     m_live->follow(&m_engine);
+    m_latency->follow(&m_engine);
+    m_latency->followTimeAxis(m_live->plot()->xAxis);
     connect(&m_engine, &Engine::runFinished, m_tabs, &ResultTabs::addResult);
     connect(&m_engine, &Engine::runFinished, m_comparison, &ComparisonChart::addResult);
     connect(&m_engine, &Engine::progressChanged, m_run, &RunControlPanel::setProgress);

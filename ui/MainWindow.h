@@ -32,6 +32,7 @@ class ResultsTable;
 class RunControlPanel;
 class SummaryTable;
 class ThroughputChart;
+class LatencyChart;
 
 /// Wires the panels to the engine and the embedded responder; holds no measuring or drawing logic.
 class MainWindow : public QMainWindow
@@ -47,6 +48,7 @@ public:
     PlanEditorPanel *planEditor() const { return m_plan; }
     RunControlPanel *runControl() const { return m_run; }
     ThroughputChart *throughputChart() const { return m_live; }
+    LatencyChart *latencyChart() const { return m_latency; }
     ComparisonChart *comparisonChart() const { return m_comparison; }
     ResultsTable *resultsTable() const { return m_tabs->results(); }
     SummaryTable *summaryTable() const { return m_tabs->summary(); }
@@ -95,6 +97,7 @@ private:
     PlanEditorPanel *m_plan = nullptr;
     RunControlPanel *m_run = nullptr;
     ThroughputChart *m_live = nullptr;
+    LatencyChart *m_latency = nullptr; ///< under m_live, on its time axis
     ComparisonChart *m_comparison = nullptr;
     ResultTabs *m_tabs = nullptr; ///< runs, summary per test, findings, link check
     QTabWidget *m_pages = nullptr;

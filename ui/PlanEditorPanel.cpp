@@ -4,6 +4,7 @@
 #include "ReferenceStreamBox.h"
 #include "RepeatOptionsBox.h"
 #include "model/Frame.h"
+#include "latency/LatencyRecorder.h"
 #include "model/Streams.h"
 #include "protocols/DriverRegistry.h"
 #include "protocols/ProtocolSets.h"
@@ -424,11 +425,17 @@ void PlanEditorPanel::onChanged()
     const TestPlan p = plan();
     int timed = 0;
     int transfers = 0;
+    int timedLeadMs = 0; // the latency probe's idle lead before each timed run that has a far host (LatencyRecorder)
+    int leadEachMs = 0;
     for (const QString &id : p.protocols) {
         const ProtocolInfo *info = DriverRegistry::find(id);
         (info && !info->timed ? transfers : timed) += int(p.frameSizes.size());
+        if (!info || info->timed) {
+            timedLeadMs += LatencyRecorder::idleMsOf(p.params, id) * int(p.frameSizes.size());
+            leadEachMs = qMax(leadEachMs, LatencyRecorder::idleMsOf(p.params, id));
+        }
     }
-    const double seconds = double(timed) * p.repetitions * (p.params.durationMs + p.params.warmupMs) / 1000.0;
+    const double seconds = (double(timed) * (p.params.durationMs + p.params.warmupMs) + timedLeadMs) * p.repetitions / 1000.0;
     QString summary = p.params.stableTargetPercent > 0
                           ? tr("%1 test(s) x %2 to %3 repetition(s) per host")
                                 .arg(timed + transfers)
@@ -436,8 +443,12 @@ void PlanEditorPanel::onChanged()
                                 .arg(p.repetitions)
                           : tr("%1 test(s) x %2 repetition(s) per host").arg(timed + transfers).arg(p.repetitions);
     if (timed > 0)
-        summary += tr("; timed tests: at most about %1 s per host (warm-up included), message %2")
-                       .arg(seconds, 0, 'f', 0)
+        summary += (leadEachMs > 0 ? tr("; timed tests: at most about %1 s per host (warm-up and %2 s of idle round "
+                                        "trips before each run included), message %3")
+                                         .arg(seconds, 0, 'f', 0)
+                                         .arg(leadEachMs / 1000.0)
+                                   : tr("; timed tests: at most about %1 s per host (warm-up included), message %2")
+                                         .arg(seconds, 0, 'f', 0))
                        .arg(Units::formatBytes(p.params.messageSize));
     if (timed > 0 && p.params.streams > 1)
         summary += tr(", %1 each").arg(Streams::label(p.params.streams));

@@ -2,6 +2,7 @@
 
 #include "TableCell.h"
 #include "model/Frame.h"
+#include "analysis/Bufferbloat.h"
 #include "analysis/RunAnalyzer.h"
 #include "plan/TestPlan.h"
 
@@ -204,6 +205,10 @@ void SummaryTable::rebuild()
         // The verdict row, across all columns.
         // The row above names the test: the sentence starts at once, so it fits without scrolling.
         QStringList lines{tr("Bottleneck: %1").arg(sentence)};
+        // Round trips before and during the load; from 5 ms with the graded words (a warning from 30 ms is also
+        // among the warnings).
+        if (const QString latency = Bufferbloat::testFigures(t.idleLatencyMs, t.loadedLatencyMs); !latency.isEmpty())
+            lines << tr("Latency: %1").arg(latency);
         for (const QString &w : std::as_const(warnings))
             lines << tr("Warning: %1").arg(w);
         for (const RunResult &r : std::as_const(runs)) { // "repeat until stable": why the repetitions ended

@@ -6,9 +6,11 @@
 #include "PreflightOutput.h"
 #include "StoreCommands.h"
 #include "analysis/Bottleneck.h"
+#include "analysis/Bufferbloat.h"
 #include "model/Frame.h"
 #include "model/Streams.h"
 #include "engine/Preflight.h"
+#include "latency/LatencyRecorder.h"
 #include "formats/CsvExport.h"
 #include "formats/JsonExport.h"
 #include "protocols/DriverRegistry.h"
@@ -19,6 +21,7 @@
 #include <QSet>
 
 #include <csignal>
+#include <functional>
 
 namespace wb::cli {
 
@@ -83,14 +86,23 @@ QString lengthOf(const TestPlan &plan)
     }
     if (!files.isEmpty())
         parts << QStringLiteral("%1: a %2 file each").arg(files.join(QStringLiteral(", ")), Units::formatBytes(params.fileSizeBytes));
-    const double seconds = timedRuns * (params.durationMs + params.warmupMs) / 1000.0;
+    double leadSeconds = 0; // the latency probe's idle lead before each run that has a far host
+    double leadEach = 0;
+    for (const RunSpec &spec : plan.expand()) {
+        leadSeconds += LatencyRecorder::idleMsOf(spec) / 1000.0;
+        leadEach = qMax(leadEach, LatencyRecorder::idleMsOf(spec) / 1000.0);
+    }
+    const double seconds = timedRuns * (params.durationMs + params.warmupMs) / 1000.0 + leadSeconds;
     const QString moved = Units::formatBytes(fileRuns * params.fileSizeBytes);
+    const QString lead = leadEach > 0 ? QStringLiteral(" (%1 s of idle round trips before each run included)").arg(leadEach)
+                                      : QString();
     if (files.isEmpty())
-        parts << QStringLiteral("about %1 s of measuring").arg(seconds);
+        parts << QStringLiteral("about %1 s of measuring%2").arg(seconds).arg(lead);
     else if (timed.isEmpty())
-        parts << QStringLiteral("%1 to move in all").arg(moved);
+        parts << QStringLiteral("%1 to move in all").arg(moved)
+                     + (leadSeconds > 0 ? QStringLiteral(", after about %1 s of idle round trips").arg(leadSeconds) : QString());
     else
-        parts << QStringLiteral("about %1 s of timed measuring and %2 of file transfers").arg(seconds).arg(moved);
+        parts << QStringLiteral("about %1 s of timed measuring%2 and %3 of file transfers").arg(seconds).arg(lead, moved);
     return parts.join(QStringLiteral("; "));
 }
 
@@ -241,6 +253,10 @@ QString RunCommand::runLine(const RunResult &r) const
         line += QStringLiteral("FAILED: ") + (r.error.isEmpty() ? QStringLiteral("no reason given") : r.error);
         break;
     }
+    if (const QString latency = Bufferbloat::figures(r.latency); !latency.isEmpty() && r.status == RunStatus::Ok)
+        line += QStringLiteral("\n    ") + latency;
+    if (const QString note = Bufferbloat::note(r.latency); !note.isEmpty() && r.status == RunStatus::Ok)
+        line += QStringLiteral("\n    note: ") + note; // 5 to 30 ms; from 30 ms it is among the warnings below
     for (const QString &w : r.warnings)
         line += QStringLiteral("\n    warning: ") + w;
     const QString stability = r.extra.value(QStringLiteral("stability")).toString();
@@ -315,20 +331,25 @@ void RunCommand::printSummary()
         }
         Console::out(line.trimmed());
     }
-    bool heading = false;
-    for (const TestSummary &t : tests) {
-        if (t.okRuns == 0)
-            continue;
-        const QString sentence = Bottleneck::sentence(Bottleneck::evidenceFrom(t.runsOf(m_results)));
-        if (sentence.isEmpty())
-            continue;
-        if (!heading) {
-            Console::out(QStringLiteral("\nLikely bottleneck per test:"));
-            heading = true;
+    // One line per test that has something to say, under a heading printed only then.
+    auto perTest = [&](const QString &heading, const std::function<QString(const TestSummary &)> &lineOf) {
+        bool headed = false;
+        for (const TestSummary &t : tests) {
+            const QString text = lineOf(t);
+            if (text.isEmpty())
+                continue;
+            if (!headed)
+                Console::out(QStringLiteral("\n") + heading);
+            headed = true;
+            Console::out(QStringLiteral("%1  %2 @ %3: %4")
+                             .arg(hostLabel(t.host), t.protocol, Frame::frameText(t.runsOf(m_results)), text));
         }
-        Console::out(QStringLiteral("%1  %2 @ %3: %4")
-                         .arg(hostLabel(t.host), t.protocol, Frame::frameText(t.runsOf(m_results)), sentence));
-    }
+    };
+    perTest(QStringLiteral("Likely bottleneck per test:"), [this](const TestSummary &t) {
+        return t.okRuns == 0 ? QString() : Bottleneck::sentence(Bottleneck::evidenceFrom(t.runsOf(m_results)));
+    });
+    perTest(QStringLiteral("Latency under load per test (round trips to the host before and during the load):"),
+            [](const TestSummary &t) { return Bufferbloat::testFigures(t.idleLatencyMs, t.loadedLatencyMs); });
     FindingsOutput::print(m_results, &m_store);
 }
 

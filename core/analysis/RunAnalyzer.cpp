@@ -1,5 +1,6 @@
 #include "RunAnalyzer.h"
 
+#include "Bufferbloat.h"
 #include "Ceiling.h"
 #include "FramePlanCheck.h"
 #include "LinkTrust.h"
@@ -134,7 +135,12 @@ void RunAnalyzer::beforeRun(const RunSpec &spec)
         const int port = spec.host.options.value(info->observedPortOption, fallback).toInt(&ok);
         m_observePort = quint16(ok && port > 0 && port < 65536 ? port : fallback);
     }
-    const LinkInfo &link = m_links[spec.host.address];
+    startMeters();
+}
+
+void RunAnalyzer::startMeters()
+{
+    const LinkInfo &link = m_links[m_currentAddress];
     if (!InterfaceFacts::readErrorCounters(link.device.isEmpty() ? link.interfaceName : link.device, &m_crcBefore,
                                            &m_frameErrorsBefore))
         m_crcBefore = m_frameErrorsBefore = -1;
@@ -414,6 +420,9 @@ void RunAnalyzer::afterRun(RunResult &result)
             if (!result.warnings.contains(w))
                 result.warnings.append(w);
         }
+        // From 30 ms a warning; 5 to 30 ms is a note beside the latency figures (Bufferbloat::note), not a warning.
+        if (const QString bloat = Bufferbloat::warning(result.latency); !bloat.isEmpty())
+            result.warnings.append(bloat);
     }
     RunResultList &history = m_history[testKey(spec)];
     history.append(result);

@@ -25,6 +25,9 @@ public:
     explicit RunAnalyzer(const AnalysisThresholds &thresholds = {});
 
     void beforeRun(const RunSpec &spec);
+    /// Reads the error and drop counters again and restarts the CPU meter, for an engine that waited between
+    /// beforeRun and the driver (the latency probe's idle lead): they then count the run alone.
+    void startMeters();
     void afterRun(RunResult &result);
     /// Forgets the cached links and the repetitions seen (call at the start of a plan).
     void reset();

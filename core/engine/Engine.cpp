@@ -11,6 +11,7 @@ void registerEngineMetaTypes()
     qRegisterMetaType<wb::RunSpec>();
     qRegisterMetaType<wb::Sample>();
     qRegisterMetaType<wb::SampleList>();
+    qRegisterMetaType<wb::LatencySampleList>();
     qRegisterMetaType<wb::RunResult>();
     qRegisterMetaType<wb::RunResultList>();
     qRegisterMetaType<wb::TestPlan>();
@@ -29,6 +30,7 @@ Engine::Engine(QObject *parent)
     connect(m_worker, &EngineWorker::planStarted, this, &Engine::planStarted);
     connect(m_worker, &EngineWorker::runStarted, this, &Engine::runStarted);
     connect(m_worker, &EngineWorker::samplesReady, this, &Engine::samplesReady);
+    connect(m_worker, &EngineWorker::latencyReady, this, &Engine::latencyReady);
     connect(m_worker, &EngineWorker::statusChanged, this, &Engine::statusChanged);
     connect(m_worker, &EngineWorker::runFinished, this, &Engine::runFinished);
     connect(m_worker, &EngineWorker::progressChanged, this, &Engine::progressChanged);

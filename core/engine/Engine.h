@@ -36,6 +36,7 @@ signals:
     void planStarted(int runCount);
     void runStarted(const wb::RunSpec &spec);
     void samplesReady(const wb::SampleList &samples);
+    void latencyReady(const wb::LatencySampleList &samples); ///< the latency probe's round trips (EngineWorker)
     void statusChanged(const QString &text);
     void runFinished(const wb::RunResult &result);
     /// runsDone of runsTotal; secondsLeft is the estimated time to the end of the plan.

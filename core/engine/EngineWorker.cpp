@@ -99,6 +99,7 @@ RunResult EngineWorker::runOne(const RunSpec &spec)
     m_pendingSamples.clear();
     m_sinceFlush.start();
     m_runClock.start();
+    m_leadMs = 0;
     const QDateTime startedAt = QDateTime::currentDateTimeUtc();
 
     RunResult result;
@@ -117,9 +118,20 @@ RunResult EngineWorker::runOne(const RunSpec &spec)
         m_analyzer.beforeRun(spec);
         if (const QString why = m_analyzer.notRunReason(); !why.isEmpty()) { // frame size above the path MTU
             result.status = RunStatus::NotRun;
-            result.error = why; // names the host
+            result.error = why; // names the host; no probe went out: nothing reached it
         } else {
+            // The latency probe's idle lead, only for a run that goes ahead; the meters start after it, so that
+            // the run's CPU, drop and error counts are the load's.
+            if (const int idleMs = LatencyRecorder::idleMsOf(spec); idleMs > 0)
+                emit statusChanged(QStringLiteral("Timing the round trip to %1 before the load (%2 s)")
+                                       .arg(spec.host.displayName())
+                                       .arg(idleMs / 1000.0));
+            m_latency.begin(spec, [this] { return m_stop.load(); });
+            m_analyzer.startMeters();
+            m_latency.driverStarts();
+            m_leadMs = m_runClock.elapsed();
             result = driver->run(spec, *this);
+            result.latency = m_latency.finish();
         }
         result.spec = spec; // drivers may not rewrite what was asked
     }
@@ -132,7 +144,7 @@ RunResult EngineWorker::runOne(const RunSpec &spec)
     if (result.ok() && result.bytes > 0) {
         const ProtocolInfo *info = DriverRegistry::find(spec.protocol);
         if (info && !info->timed)
-            m_secondsPerByte = m_runClock.elapsed() / 1000.0 / double(result.bytes);
+            m_secondsPerByte = (m_runClock.elapsed() - m_leadMs) / 1000.0 / double(result.bytes);
     }
     return result;
 }
@@ -183,6 +195,7 @@ void EngineWorker::noteLastingFailure(RunResult &result)
 void EngineWorker::sample(const Sample &s)
 {
     m_pendingSamples.append(s);
+    m_latency.sampled(s);
     m_analyzer.duringRun(); // MSS of connections the driver does not own (sock_diag)
     if (m_sinceFlush.elapsed() >= kFlushIntervalMs)
         flushSamples();
@@ -195,6 +208,8 @@ void EngineWorker::status(const QString &text)
 
 void EngineWorker::flushSamples()
 {
+    if (const LatencySampleList live = m_latency.takeLive(); !live.isEmpty())
+        emit latencyReady(live);
     if (!m_pendingSamples.isEmpty()) {
         emit samplesReady(m_pendingSamples);
         m_pendingSamples.clear();
@@ -220,6 +235,7 @@ double EngineWorker::estimateSecondsLeft(const QList<RunSpec> &runs, int current
         if (!doomedReason(spec).isEmpty())
             continue; // reported at once, not run
         const ProtocolInfo *info = DriverRegistry::find(spec.protocol);
+        left += LatencyRecorder::idleMsOf(spec) / 1000.0; // the latency probe's idle lead
         if (!info || info->timed) {
             left += (spec.params.durationMs + spec.params.warmupMs) / 1000.0 + 0.2; // + connection set-up
         } else {

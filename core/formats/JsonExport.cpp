@@ -1,6 +1,7 @@
 #include "JsonExport.h"
 
 #include "analysis/Bottleneck.h"
+#include "analysis/Bufferbloat.h"
 #include "model/Frame.h"
 #include "stats/TestSummary.h"
 
@@ -16,7 +17,7 @@ namespace {
 
 const QString kUnitNote = QStringLiteral(
     "throughput_MBps is 10^6 bytes/s, throughput_Mbps is 10^6 bits/s; summary values are MB/s (10^6 bytes/s); "
-    "bytes and seconds are the receiver's count and elapsed time");
+    "bytes and seconds are the receiver's count and elapsed time; latency figures are round trips in ms");
 
 QString osOf(const RunResult &r)
 {
@@ -80,7 +81,8 @@ const QStringList &JsonExport::resultKeys()
         QStringLiteral("sender_bytes"), QStringLiteral("throughput_MBps"), QStringLiteral("throughput_Mbps"),
         QStringLiteral("status"), QStringLiteral("error"), QStringLiteral("warnings"),
         QStringLiteral("started_at"), QStringLiteral("duration_s"), QStringLiteral("message_size"),
-        QStringLiteral("send_buffer"), QStringLiteral("recv_buffer"), QStringLiteral("samples"), QStringLiteral("reverse")};
+        QStringLiteral("send_buffer"), QStringLiteral("recv_buffer"), QStringLiteral("samples"), QStringLiteral("reverse"),
+        QStringLiteral("latency")};
     return keys;
 }
 
@@ -120,6 +122,17 @@ QJsonObject JsonExport::runToJson(const RunResult &r, bool includeSamples)
         o.insert(QStringLiteral("samples"), samplesToJson(r.samples));
     if (r.reverse)
         o.insert(QStringLiteral("reverse"), reverseToJson(*r.reverse, includeSamples));
+    if (!r.latency.method.isEmpty() || !r.latency.note.isEmpty()) {
+        QJsonObject latency = r.latency.toJson();
+        if (!includeSamples)
+            latency.remove(QStringLiteral("samples"));
+        // The graded words (Bufferbloat): "good", "note" (5 to 30 ms) or "warning" (from 30 ms) and the sentence.
+        if (const Bufferbloat::Grade grade = Bufferbloat::gradeOf(r.latency); grade != Bufferbloat::Grade::Unmeasured)
+            latency.insert(QStringLiteral("grade"), Bufferbloat::gradeName(grade));
+        if (const QString sentence = Bufferbloat::sentence(r.latency); !sentence.isEmpty())
+            latency.insert(QStringLiteral("sentence"), sentence);
+        o.insert(QStringLiteral("latency"), latency);
+    }
     return o;
 }
 
@@ -154,6 +167,16 @@ QJsonObject JsonExport::summaryToJson(const TestSummary &t, const RunResultList 
         o.insert(QStringLiteral("reverse"), reverse);
     }
     o.insert(QStringLiteral("errors"), QJsonArray::fromStringList(t.errors));
+    if (t.loadedLatencyMs.n > 0) { // medians of the runs' round-trip medians, ms
+        const double added = t.loadedLatencyMs.median - t.idleLatencyMs.median;
+        o.insert(QStringLiteral("latency"),
+                 QJsonObject{{QStringLiteral("idle_median_ms"), t.idleLatencyMs.median},
+                             {QStringLiteral("loaded_median_ms"), t.loadedLatencyMs.median},
+                             {QStringLiteral("increase_ms"), added},
+                             {QStringLiteral("runs"), t.loadedLatencyMs.n},
+                             {QStringLiteral("grade"), Bufferbloat::gradeName(Bufferbloat::gradeOf(added))},
+                             {QStringLiteral("text"), Bufferbloat::testFigures(t.idleLatencyMs, t.loadedLatencyMs)}});
+    }
     if (t.okRuns > 0 && !testRuns.isEmpty()) {
         const Evidence evidence = Bottleneck::evidenceFrom(testRuns);
         o.insert(QStringLiteral("bottleneck"), Bottleneck::sentence(evidence));
@@ -270,6 +293,8 @@ RunResult JsonExport::runFromJson(const QJsonObject &o)
         reverse.samples = samplesFromJson(v.value(QStringLiteral("samples")), r.spec.index);
         r.reverse = reverse;
     }
+    if (o.contains(QStringLiteral("latency")))
+        r.latency = RunLatency::fromJson(o.value(QStringLiteral("latency")).toObject(), r.spec.index);
     const QStringList &known = resultKeys();
     for (auto it = o.constBegin(); it != o.constEnd(); ++it) {
         if (!known.contains(it.key()))

@@ -1,5 +1,6 @@
 #include "ReportGenerator.h"
 
+#include "analysis/Bufferbloat.h"
 #include "analysis/RunAnalyzer.h"
 #include "analysis/SessionFindings.h"
 #include "analysis/StoredStreams.h"
@@ -84,13 +85,6 @@ QString mssText(int mss)
 QString hostKey(const Host &h)
 {
     return h.name + QLatin1Char('\n') + h.address;
-}
-
-double extraNumber(const QVariantMap &extra, const char *key, double fallback = 0)
-{
-    bool ok = false;
-    const double v = extra.value(QLatin1String(key)).toDouble(&ok);
-    return ok ? v : fallback;
 }
 
 /// The last value a host's runs recorded under `key` (runs are in time order).
@@ -335,6 +329,42 @@ void writeSummary(Html &h, const ReportInput &in, const QList<TestSummary> &summ
     h.tableEnd();
 }
 
+// Round trips before and during the load, per test (Bufferbloat); nothing when no run measured them.
+void writeLatency(Html &h, const ReportInput &in, const QList<TestSummary> &summaries)
+{
+    QList<const TestSummary *> measured;
+    for (const TestSummary &t : summaries) {
+        if (t.loadedLatencyMs.n > 0)
+            measured << &t;
+    }
+    if (measured.isEmpty())
+        return;
+    h.heading(2, QStringLiteral("Latency under load"));
+    h.para(QStringLiteral("Round trips to the host at 10 to 20 a second, idle before each run and while it moved data "
+                          "(medians of the runs' medians; p99: the highest of the runs' 99th percentiles). What the "
+                          "load adds is the time packets wait in the fullest queue on the path; under %1 ms is good, "
+                          "%1 to %2 ms is worth knowing, from %2 ms calls and interactive work suffer while a transfer runs.")
+               .arg(Bufferbloat::kGoodMs)
+               .arg(Bufferbloat::kWarnMs),
+           QStringLiteral("note"));
+    h.tableStart(QStringLiteral("latency"),
+                 {QStringLiteral("Host"), QStringLiteral("Test"), QStringLiteral("Frame"), QStringLiteral("Idle"),
+                  QStringLiteral("Loaded"), QStringLiteral("Loaded p99"), QStringLiteral("Added by the load"),
+                  QStringLiteral("Judged")});
+    for (const TestSummary *t : std::as_const(measured)) {
+        const RunResultList testRuns = runsOf(in.runs, *t);
+        double p99 = 0;
+        for (const RunResult &r : testRuns)
+            p99 = r.ok() && r.latency.measured() ? qMax(p99, r.latency.loaded.p99Ms) : p99;
+        const double added = t->loadedLatencyMs.median - t->idleLatencyMs.median;
+        h.row({t->host.displayName(), t->protocol, usedFrameText(testRuns, t->frameSize),
+               Bufferbloat::ms(t->idleLatencyMs.median), Bufferbloat::ms(t->loadedLatencyMs.median), Bufferbloat::ms(p99),
+               (added >= 0 ? QStringLiteral("+") : QString()) + Bufferbloat::ms(added),
+               Bufferbloat::gradeName(Bufferbloat::gradeOf(added))});
+    }
+    h.tableEnd();
+}
+
 // What limited each test: the caller's sentences, else each test's own.
 void writeFindings(Html &h, const ReportInput &in, const QList<TestSummary> &summaries)
 {
@@ -558,6 +588,7 @@ QString ReportGenerator::html(const ReportInput &in, Images images, double fontP
     const QList<TestSummary> summaries = TestSummary::build(in.runs);
     writeFindings(h, in, summaries);
     writeSummary(h, in, TestSummary::byDirection(summaries)); // both directions at once: a row each
+    writeLatency(h, in, summaries);
     // On paper the appendix starts a page of its own, so that page 1 holds the answer alone.
     h.line(QStringLiteral("<h2 style=\"page-break-before: always\">Appendix: the plan, the environment, every run and "
                           "every warning</h2>"));

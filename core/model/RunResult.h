@@ -1,5 +1,6 @@
 #pragma once
 
+#include "RunLatency.h"
 #include "RunSpec.h"
 #include "Sample.h"
 
@@ -45,6 +46,7 @@ struct RunResult
     };
     std::optional<Reverse> reverse; ///< empty on a run of one direction
     bool bothWays() const { return reverse.has_value(); }
+    RunLatency latency;         ///< round trips to the host before and during the load (core/latency)
     /// Additional measured facts (rtt_us, retransmits, cpu_local, disk_MBps, ...), keyed by JSON name.
     QVariantMap extra;
 

@@ -63,6 +63,14 @@ struct ProtocolInfo
     /// observes the MSS the connection got. Empty: nothing observed.
     QString observedPortOption;
     ServerProbe serverProbe = ServerProbe::None;
+    /// How the engine's latency probe (core/latency) times round trips to the host while a run moves data:
+    /// wirebenchd's UDP echo, the connect time to the service port, or not at all (no far host).
+    enum class LatencyProbe { None, Echo, Connect };
+    LatencyProbe latencyProbe = LatencyProbe::None;
+    /// The service port the probe uses: this host option ("ftp.port") when set, else Host::port when the option
+    /// is empty, else defaultServicePort.
+    QString servicePortOption;
+    quint16 defaultServicePort = 0;
     QString family;      ///< groups protocols that share host options in the UI ("tcp", "ftp", "smb")
     QString tabTitle;    ///< the host dialog's tab for the family's options ("wirebenchd", "FTP")
     QList<OptionSpec> hostOptions; ///< per-host settings this protocol reads from Host::options

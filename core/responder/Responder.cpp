@@ -34,6 +34,7 @@ ServerConfig ResponderConfig::toServerConfig() const
     c.maxQueued = maxQueued;
     c.maxConnections = maxConnections;
     c.maxRateBytesPerSec = maxRateBytesPerSec;
+    c.echo = echo;
     return c;
 }
 

@@ -28,6 +28,7 @@ struct ServerConfig
     int maxQueued = 0;                           ///< clients that wait for a slot ("queued"); the next one gets "busy"
     int maxConnections = 32;                     ///< connections handled at once (any stage); more are closed at once
     std::int64_t maxRateBytesPerSec = 0;         ///< pace what this responder sends (tcp-recv), 0 = no cap
+    bool echo = true;                            ///< the latency echo on UDP (EchoServer); off: as a wirebenchd without it
 
     /// True when the allow-list is empty or holds the client's network (shared by the iperf3 responder).
     bool allows(const platform::IpAddress &client) const;

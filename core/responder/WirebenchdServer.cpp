@@ -1,5 +1,7 @@
 #include "WirebenchdServer.h"
 
+#include "EchoServer.h"
+
 #include "analysis/FarEndFacts.h"
 #include "net/Address.h"
 #include "net/BulkReceiver.h"
@@ -17,6 +19,7 @@
 #include "wire/wirebenchd/Auth.h"
 #include "wire/wirebenchd/ControlChannel.h"
 #include "wire/wirebenchd/ControlMessage.h"
+#include "wire/wirebenchd/EchoWire.h"
 
 #include <algorithm>
 #include <atomic>
@@ -110,6 +113,7 @@ public:
     std::atomic_int dataConnections{0};
     bool running = false;
     std::uint16_t boundPort = 0;
+    EchoServer echo; ///< UDP on boundPort: the latency probe's round trips (tokens given in the handshake)
 };
 
 WirebenchdServer::WirebenchdServer(const ServerConfig &config, LogSink log)
@@ -143,6 +147,11 @@ bool WirebenchdServer::start(std::string *error)
     }
     if (!d->wake.open())
         return fail("create a wake-up socket pair", errno);
+    if (d->cfg.echo) {
+        std::string echoError; // without it, tests still run: the client times TCP connects instead
+        if (!d->echo.start(d->cfg.address, d->boundPort, &echoError))
+            d->log(echoError);
+    }
     d->m_stopping.store(false);
     d->running = true;
     d->acceptThread = std::thread([this] { d->acceptLoop(); });
@@ -162,6 +171,7 @@ void WirebenchdServer::stop()
         d->slotCv.notify_all();
     }
     d->connections.reap(true);
+    d->echo.stop();
     d->wake.close();
     d->listenFd.reset();
     d->running = false;
@@ -428,6 +438,8 @@ private:
         const auth::ClientHelloCheck check = auth::checkClientHello(m_msg, cfg.key, self.nonce, self.software);
         if (!check.ok())
             return refuse(check.code, check.error);
+        if (cfg.echo && check.hello.want == echo::kWantEcho)
+            return grantEcho(self.nonce, check.clientNonce);
 
         switch (d->acquireSlot(m_client.get(), m_ch)) {
         case Slot::Got:
@@ -454,6 +466,19 @@ private:
         }
         m_ch.setMaxMessageBytes(cfg.maxControlMessageBytes);
         return true;
+    }
+
+    /// A latency-echo token instead of a test: no slot is taken, so it is given while another client's test runs.
+    /// Always false: the connection ends here.
+    bool grantEcho(const std::string &serverNonce, const std::string &clientNonce)
+    {
+        const ServerConfig &cfg = d->cfg;
+        std::uint64_t expiry = 0;
+        const std::string token = d->echo.tokenFor(m_peer, &expiry);
+        const std::string proof = wire::trimmed(cfg.key).empty() ? std::string() : auth::serverProof(cfg.key, serverNonce, clientNonce);
+        m_ch.write(echo::tokenMessage(token, expiry, d->echo.port(), proof), nullptr, 1000);
+        lingeringClose(m_client.get(), 1000, d->m_stopping);
+        return false;
     }
 
     /// The test request, within this wirebenchd's limits.

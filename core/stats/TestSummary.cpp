@@ -7,6 +7,7 @@ QList<TestSummary> TestSummary::build(const RunResultList &results)
     QList<TestSummary> out;
     QList<QList<double>> values;
     QList<QList<double>> reverseValues;
+    QList<QList<double>> idle, loaded; // latency medians, ms
     for (const RunResult &r : results) {
         qsizetype at = -1;
         for (qsizetype i = 0; i < out.size(); ++i) {
@@ -23,6 +24,8 @@ QList<TestSummary> TestSummary::build(const RunResultList &results)
             out.append(t);
             values.append(QList<double>());
             reverseValues.append(QList<double>());
+            idle.append(QList<double>());
+            loaded.append(QList<double>());
             at = out.size() - 1;
         }
         TestSummary &t = out[at];
@@ -35,6 +38,10 @@ QList<TestSummary> TestSummary::build(const RunResultList &results)
             }
             if (r.mss > 0)
                 t.mss = r.mss;
+            if (r.latency.measured()) {
+                idle[at].append(r.latency.idle.medianMs);
+                loaded[at].append(r.latency.loaded.medianMs);
+            }
             if (!r.serverOs.isEmpty() && t.host.osLabel.isEmpty())
                 t.host.osLabel = r.serverOs;
         } else {
@@ -46,6 +53,8 @@ QList<TestSummary> TestSummary::build(const RunResultList &results)
     for (qsizetype i = 0; i < out.size(); ++i) {
         out[i].MBps = Statistics::summarize(values.at(i));
         out[i].reverseMBps = Statistics::summarize(reverseValues.at(i));
+        out[i].idleLatencyMs = Statistics::summarize(idle.at(i));
+        out[i].loadedLatencyMs = Statistics::summarize(loaded.at(i));
     }
     return out;
 }

@@ -33,6 +33,8 @@ struct TestSummary
     int okRuns = 0;
     int failedRuns = 0;      ///< failed, cancelled or not run
     QStringList errors;      ///< distinct errors of the runs that did not succeed
+    Summary idleLatencyMs;   ///< the idle round-trip medians (ms) of the ok runs that measured both phases
+    Summary loadedLatencyMs; ///< their loaded medians (ms)
 
     /// Groups results in first-seen order of host, protocol and frame size.
     static QList<TestSummary> build(const RunResultList &results);

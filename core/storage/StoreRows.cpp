@@ -135,6 +135,8 @@ qint64 StoreRows::insertRun(QSqlDatabase &db, qint64 sessionId, const RunResult 
     }
     if (r.reverse && !insertReverse(db, runId, *r.reverse, error))
         return 0;
+    if (!updateLatency(db, runId, r.latency, error))
+        return 0;
     QSqlQuery s(db);
     s.prepare(QStringLiteral("INSERT INTO samples (run_id, end_seconds, interval_seconds, bytes) VALUES (?,?,?,?)"));
     for (const Sample &sample : r.samples) {
@@ -171,12 +173,41 @@ bool StoreRows::insertReverse(QSqlDatabase &db, qint64 runId, const RunResult::R
     return true;
 }
 
+bool StoreRows::updateLatency(QSqlDatabase &db, qint64 runId, const RunLatency &latency, QString *error)
+{
+    if (latency.method.isEmpty() && latency.note.isEmpty())
+        return true;
+    const auto figure = [](double ms, bool valid) { return valid ? QVariant(ms) : QVariant(QMetaType(QMetaType::Double)); };
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral("UPDATE runs SET latency_method = ?, latency_idle_median_ms = ?, latency_loaded_median_ms = ?,"
+                             " latency_loaded_p99_ms = ?, latency_added_ms = ?, latency_json = ? WHERE id = ?"));
+    q.addBindValue(latency.method);
+    q.addBindValue(figure(latency.idle.medianMs, latency.idle.valid()));
+    q.addBindValue(figure(latency.loaded.medianMs, latency.loaded.valid()));
+    q.addBindValue(figure(latency.loaded.p99Ms, latency.loaded.valid()));
+    q.addBindValue(figure(latency.increaseMs(), latency.measured()));
+    q.addBindValue(jsonText(latency.toJson()));
+    q.addBindValue(runId);
+    if (!q.exec()) {
+        *error = sqlError(q);
+        return false;
+    }
+    return true;
+}
+
+RunLatency StoreRows::latencyAt(const QSqlQuery &q, int runIndex)
+{
+    if (q.value(25).isNull())
+        return {};
+    return RunLatency::fromJson(jsonObject(q.value(25).toString()), runIndex);
+}
+
 QString StoreRows::runColumns()
 {
     return QStringLiteral("id, run_index, host, address, port, server_type, os, server_os, protocol, frame_size, mss,"
                           " repetition, bytes, seconds, sender_bytes, status, error, warnings_json, started_at,"
                           " params_json, extra_json, reverse_bytes, reverse_seconds, reverse_sender_bytes,"
-                          " reverse_samples_json");
+                          " reverse_samples_json, latency_json");
 }
 
 std::optional<RunResult::Reverse> StoreRows::reverseAt(const QSqlQuery &q, int runIndex)
@@ -229,6 +260,7 @@ RunResult StoreRows::runAt(const QSqlQuery &q, const QList<Host> &hosts)
     r.spec.params = PlanJson::paramsFromJson(jsonObject(q.value(19).toString()));
     r.extra = jsonObject(q.value(20).toString()).toVariantMap();
     r.reverse = reverseAt(q, r.spec.index);
+    r.latency = latencyAt(q, r.spec.index);
     return r;
 }
 

@@ -46,6 +46,10 @@ public:
     static bool insertReverse(QSqlDatabase &db, qint64 runId, const RunResult::Reverse &reverse, QString *error);
     /// The second figure of the run at q (runColumns), or none for a run of one direction.
     static std::optional<RunResult::Reverse> reverseAt(const QSqlQuery &q, int runIndex);
+    /// A run's latency under load (schema version 4's latency_* columns); nothing to write for a run without a probe.
+    static bool updateLatency(QSqlDatabase &db, qint64 runId, const RunLatency &latency, QString *error);
+    /// The latency of the run at q (runColumns); empty for a run without a probe.
+    static RunLatency latencyAt(const QSqlQuery &q, int runIndex);
 };
 
 } // namespace wb

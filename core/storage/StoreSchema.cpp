@@ -13,6 +13,7 @@
 #include <QUuid>
 
 #include <iterator>
+#include <tuple>
 
 namespace wb {
 
@@ -95,6 +96,19 @@ const char *const kSchemaV3[] = {
     "ALTER TABLE runs ADD COLUMN reverse_samples_json TEXT",
 };
 
+// Version 4: latency under load (issue 16, part 3). What a query compares as columns: how the round trips were
+// timed, the idle and loaded medians, the loaded p99 and what the load added (ms); every figure and the round trips
+// themselves as RunLatency's JSON (idle, loaded, samples), read with their run and never searched. NULL on a run
+// without a probe.
+const char *const kSchemaV4[] = {
+    "ALTER TABLE runs ADD COLUMN latency_method TEXT",
+    "ALTER TABLE runs ADD COLUMN latency_idle_median_ms REAL",
+    "ALTER TABLE runs ADD COLUMN latency_loaded_median_ms REAL",
+    "ALTER TABLE runs ADD COLUMN latency_loaded_p99_ms REAL",
+    "ALTER TABLE runs ADD COLUMN latency_added_ms REAL",
+    "ALTER TABLE runs ADD COLUMN latency_json TEXT",
+};
+
 // Indexes that any schema version can have (an older Wirebench reads past them), so they need no new version:
 // made at the first open that lacks them. runs_by_start: a transfer's reference TCP stream is looked for among
 // the runs of the hour before it (ResultStore::runsBetween), which read every run of the store without it.
@@ -156,12 +170,44 @@ bool backfillHostsV2(QSqlDatabase &db, QString *error)
     return true;
 }
 
+// v3 -> v4 data: a build of Wirebench between schema versions kept a run's latency in extra_json's "latency"; it
+// moves to the columns of version 4.
+bool backfillLatencyV4(QSqlDatabase &db, QString *error)
+{
+    QSqlQuery runs(db);
+    if (!runs.exec(QStringLiteral("SELECT id, run_index, extra_json FROM runs WHERE extra_json LIKE '%\"latency\"%'"))) {
+        *error = StoreRows::sqlError(runs);
+        return false;
+    }
+    QList<std::tuple<qint64, int, QJsonObject>> rows;
+    while (runs.next())
+        rows.append({runs.value(0).toLongLong(), runs.value(1).toInt(), StoreRows::jsonObject(runs.value(2).toString())});
+    for (auto &[id, index, extra] : rows) {
+        if (!extra.value(QStringLiteral("latency")).isObject())
+            continue;
+        RunResult r;
+        r.latency = RunLatency::fromJson(extra.take(QStringLiteral("latency")).toObject(), index);
+        if (!StoreRows::updateLatency(db, id, r.latency, error))
+            return false;
+        QSqlQuery q(db);
+        q.prepare(QStringLiteral("UPDATE runs SET extra_json = ? WHERE id = ?"));
+        q.addBindValue(StoreRows::jsonText(extra));
+        q.addBindValue(id);
+        if (!q.exec()) {
+            *error = StoreRows::sqlError(q);
+            return false;
+        }
+    }
+    return true;
+}
+
 bool step(QSqlDatabase &d, int version, QString *error)
 {
     switch (version) {
     case 1: return execAll(d, kSchemaV1, std::size(kSchemaV1), error);
     case 2: return execAll(d, kSchemaV2, std::size(kSchemaV2), error) && backfillHostsV2(d, error);
     case 3: return execAll(d, kSchemaV3, std::size(kSchemaV3), error);
+    case 4: return execAll(d, kSchemaV4, std::size(kSchemaV4), error) && backfillLatencyV4(d, error);
     default: return true;
     }
 }

@@ -11,7 +11,7 @@ namespace wb {
 class StoreSchema
 {
 public:
-    static constexpr int kVersion = 3;
+    static constexpr int kVersion = 4;
 
     /// Takes the database from version `from` (0 = empty) to kVersion, one transaction per step.
     static bool migrate(QSqlDatabase &db, int from, QString *error);

@@ -1,6 +1,7 @@
 #include "../lab/LabBench.h"
 #include "../lab/LabSession.h"
 #include "analysis/Ceiling.h"
+#include "latency/LatencyRecorder.h"
 #include "plan/TestPlan.h"
 #include "support/EngineRun.h"
 
@@ -54,7 +55,8 @@ private:
     QString lab(const QStringList &args, bool *ok = nullptr) { return m_lab->run(args, ok); }
     void inNamespace(const QString &ns, const QString &command);
     void shapeForTheWire(const QString &ns, const QString &device);
-    RunResult runOnce(const QString &protocol, quint16 port, int warmupMs = 0);
+    /// idleMs >= 0: the latency probe's idle lead (latency.idle_ms; 0 turns the probe off).
+    RunResult runOnce(const QString &protocol, quint16 port, int warmupMs = 0, int idleMs = -1);
     static QString verdictOf(const RunResult &r)
     {
         const QString verdict = r.extra.value(QStringLiteral("bottleneck")).toString();
@@ -143,7 +145,7 @@ void TestBidirLab::shapeForTheWire(const QString &ns, const QString &device)
     inNamespace(ns, QStringLiteral("tc qdisc replace dev %1 root tbf rate 100mbit burst 25000 limit 1514000 overhead 24").arg(device));
 }
 
-RunResult TestBidirLab::runOnce(const QString &protocol, quint16 port, int warmupMs)
+RunResult TestBidirLab::runOnce(const QString &protocol, quint16 port, int warmupMs, int idleMs)
 {
     TestPlan plan;
     Host h;
@@ -157,6 +159,8 @@ RunResult TestBidirLab::runOnce(const QString &protocol, quint16 port, int warmu
     plan.repetitions = 1;
     plan.params.durationMs = 3000;
     plan.params.warmupMs = warmupMs;
+    if (idleMs >= 0)
+        plan.params.options.insert(LatencyRecorder::idleOption(), idleMs);
     const RunResultList results = test::runPlanToEnd(plan, 60000); // the engine's thread: the client's namespace
     return results.isEmpty() ? RunResult() : results.first();
 }
@@ -246,7 +250,8 @@ void TestBidirLab::ourIperf3BidirAgainstRealServer()
                                  QStringLiteral("-p"), QStringLiteral("5202"), QStringLiteral("-1"), QStringLiteral("-J")},
                                 &ok);
     QVERIFY2(ok, qPrintable(started));
-    const RunResult r = runOnce(QStringLiteral("iperf3-bidir"), 5202);
+    // A one-off server (-1) takes the latency probe's first connect for its one test and exits: no probe here.
+    const RunResult r = runOnce(QStringLiteral("iperf3-bidir"), 5202, 0, 0);
     QVERIFY2(r.ok(), qPrintable(r.error));
     QVERIFY(r.bothWays());
     QJsonObject end;

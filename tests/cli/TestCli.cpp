@@ -135,8 +135,24 @@ void TestCli::realRun()
              qPrintable(o.out));
     QVERIFY(o.out.contains(QStringLiteral("MB/s")) && o.out.contains(QStringLiteral("Mbit/s")));
     QVERIFY(o.out.contains(QStringLiteral("Summary")));
-    QVERIFY2(o.out.contains(QStringLiteral("repetitions); tcp-send, tcp-recv: 1 s each; about 2 s of measuring\n")),
+    QVERIFY2(o.out.contains(QStringLiteral("repetitions); tcp-send, tcp-recv: 1 s each; about 6 s of measuring (2 s of idle round trips "
+                                           "before each run included)\n")),
              qPrintable(o.out));
+    // Each run's round trips to wirebenchd's echo, and the test's over its runs (loopback: no bufferbloat sentence).
+    const QRegularExpression runLatency(QStringLiteral("\n    latency under load [+-][0-9.]+ ms over the idle [0-9.]+ ms "
+                                                       "\\(loaded: median [0-9.]+ ms, p90 [0-9.]+ ms, p99 [0-9.]+ ms, max "
+                                                       "[0-9.]+ ms; idle: median .* udp-echo to 127.0.0.1 UDP port %1\\)\n")
+                                            .arg(port));
+    QCOMPARE(o.out.count(runLatency), 2);
+    QVERIFY2(o.out.contains(QStringLiteral("\nLatency under load per test (round trips to the host before and during the "
+                                           "load):\n")),
+             qPrintable(o.out));
+    QCOMPARE(o.out.count(QRegularExpression(QStringLiteral(": latency under load [+-][0-9.]+ ms over the idle [0-9.]+ ms "
+                                                           "\\(loaded [0-9.]+ ms; one run\\)(; the queue on the path adds [0-9.]+ ms at "
+                                                           "full load; under 5 ms is good)?\n"))),
+             2);
+    // Loopback on a busy machine may queue a few ms: whatever it measured, the words follow the figure's grade (a
+    // note line under 30 ms, a warning from 30 ms; nothing under 5 ms).
 
     QFile file(json);
     QVERIFY(file.open(QIODevice::ReadOnly));
@@ -158,12 +174,31 @@ void TestCli::realRun()
         QVERIFY(qAbs(r.value(QStringLiteral("throughput_Mbps")).toDouble() - bytes * 8 / seconds / 1e6) < 1e-6);
         QVERIFY2(r.value(QStringLiteral("mss")).toInt() > 0, "the MSS in use was recorded");
         QVERIFY(!r.value(QStringLiteral("os")).toString().isEmpty()); // from wirebenchd's hello
+        const QJsonObject latency = r.value(QStringLiteral("latency")).toObject();
+        QCOMPARE(latency.value(QStringLiteral("method")).toString(), QStringLiteral("udp-echo"));
+        QVERIFY(latency.value(QStringLiteral("idle")).toObject().value(QStringLiteral("count")).toInt() > 0);
+        QVERIFY(latency.value(QStringLiteral("loaded")).toObject().value(QStringLiteral("median_ms")).toDouble() > 0);
+        QVERIFY(latency.contains(QStringLiteral("increase_ms")));
+        const QString grade = latency.value(QStringLiteral("grade")).toString();
+        const QString sentence = latency.value(QStringLiteral("sentence")).toString();
+        if (grade == QLatin1String("good"))
+            QVERIFY2(sentence.isEmpty(), qPrintable(sentence));
+        else if (grade == QLatin1String("note"))
+            QVERIFY2(o.out.contains(QStringLiteral("\n    note: ") + sentence + QLatin1Char('\n')), qPrintable(o.out));
+        else
+            QVERIFY2(grade == QLatin1String("warning") && o.out.contains(QStringLiteral("\n    warning: ") + sentence),
+                     qPrintable(grade + QLatin1Char(' ') + o.out));
         protocols << r.value(QStringLiteral("protocol")).toString();
     }
     QCOMPARE(protocols, QStringList({QStringLiteral("tcp-send"), QStringLiteral("tcp-recv")}));
     const QJsonArray summary = root.value(QStringLiteral("summary")).toArray();
     QCOMPARE(summary.size(), 2);
     QCOMPARE(summary.at(0).toObject().value(QStringLiteral("ok_runs")).toInt(), 1);
+    const QJsonObject testLatency = summary.at(0).toObject().value(QStringLiteral("latency")).toObject();
+    QCOMPARE(testLatency.value(QStringLiteral("runs")).toInt(), 1);
+    QVERIFY(testLatency.value(QStringLiteral("loaded_median_ms")).toDouble() > 0);
+    QVERIFY2(testLatency.value(QStringLiteral("text")).toString().startsWith(QStringLiteral("latency under load ")),
+             qPrintable(testLatency.value(QStringLiteral("text")).toString()));
     QVERIFY(summary.at(0).toObject().value(QStringLiteral("median")).toDouble() > 0);
     QVERIFY(root.value(QStringLiteral("meta")).toObject().value(QStringLiteral("unit_note")).toString().contains(
         QStringLiteral("10^6 bytes/s")));
@@ -252,8 +287,9 @@ void TestCli::headerSaysEachKindsLength_data()
     QTest::addColumn<QString>("header");
     QTest::newRow("timed and file") << QStringLiteral("tcp-send,copy-write")
                                     << QStringLiteral("2 runs (1 host(s) x 2 protocol(s) x 1 frame size(s) x 1 repetitions); "
-                                                      "tcp-send: 0.5 s each; copy-write: a 1 MiB file each; about 0.5 s "
-                                                      "of timed measuring and 1 MiB of file transfers");
+                                                      "tcp-send: 0.5 s each; copy-write: a 1 MiB file each; about 2.5 s "
+                                                      "of timed measuring (2 s of idle round trips before each run "
+                                                      "included) and 1 MiB of file transfers");
     QTest::newRow("file only") << QStringLiteral("copy-write,copy-read")
                                << QStringLiteral("2 runs (1 host(s) x 2 protocol(s) x 1 frame size(s) x 1 repetitions); "
                                                  "copy-write, copy-read: a 1 MiB file each; 2 MiB to move in all");

@@ -23,6 +23,7 @@ private slots:
     void writesFile();
     void answerFirst();
     void eachStreamsShare();
+    void latencyTable();
 
 private:
     struct Table
@@ -337,6 +338,47 @@ void TestReport::answerFirst()
              qPrintable(html));
     QVERIFY(html.contains(QStringLiteral("101.0 MB/s: +17%, beyond the noise.")));
     QVERIFY2(!html.contains(QStringLiteral("hover"), Qt::CaseInsensitive), "a printed report asks nobody to hover");
+}
+
+void TestReport::latencyTable()
+{
+    // The session without latency has no such section.
+    QVERIFY(!ReportGenerator::html(m_input).contains(QStringLiteral("Latency under load")));
+    // linux-fs's runs timed round trips: idle 0.4 ms, loaded 23.4 ms; stored and read back with the session.
+    TestPlan plan = wbtest::plan();
+    plan.protocols = {QStringLiteral("tcp-send")};
+    plan.repetitions = 1;
+    QString error;
+    const qint64 session = m_store.beginSession(plan, &error);
+    QVERIFY(session > 0);
+    RunResult r = wbtest::run(plan.expand().first(), 1000, 10);
+    r.latency.method = QStringLiteral("udp-echo");
+    r.latency.target = QStringLiteral("127.0.0.2 UDP port 5301");
+    for (int i = 0; i < 10; ++i) {
+        r.latency.samples.append({0, -1 + 0.1 * i, 0.4, false});
+        r.latency.samples.append({0, 0.1 * i, i == 9 ? 30.0 : 23.4, true});
+    }
+    r.latency.summarize();
+    QVERIFY(m_store.addRun(session, r, &error) > 0);
+    QVERIFY(m_store.endSession(session, SessionState::Finished));
+    ReportInput in;
+    QVERIFY2(ReportGenerator::fromStore(m_store, session, &in, &error), qPrintable(error));
+    QCOMPARE(in.runs.first().latency.loaded, r.latency.loaded);
+    QCOMPARE(in.runs.first().latency.samples.size(), 20);
+    QHash<QString, Table> tables;
+    QString text;
+    QStringList images;
+    QVERIFY(parse(ReportGenerator::html(in), &tables, &text, &images));
+    QVERIFY(text.contains(QStringLiteral("under 5 ms is good")));
+    const Table t = tables.value(QStringLiteral("latency"));
+    QCOMPARE(t.headers, (QStringList{QStringLiteral("Host"), QStringLiteral("Test"), QStringLiteral("Frame"),
+                                     QStringLiteral("Idle"), QStringLiteral("Loaded"), QStringLiteral("Loaded p99"),
+                                     QStringLiteral("Added by the load"), QStringLiteral("Judged")}));
+    QCOMPARE(t.rows.size(), 1);
+    // 23 ms is a note (5 to 30 ms), not a warning.
+    QCOMPARE(t.rows.first().mid(3), (QStringList{QStringLiteral("0.4 ms"), QStringLiteral("23 ms"), QStringLiteral("30 ms"),
+                                                 QStringLiteral("+23 ms"), QStringLiteral("note")}));
+    QCOMPARE(in.runs.first().latency.toJson(), r.latency.toJson()); // every figure and round trip kept by the store
 }
 
 void TestReport::writesFile()

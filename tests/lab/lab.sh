@@ -9,9 +9,12 @@
 #                                       between them rather than on either end
 #   lab.sh down                         stop its servers and remove everything, also after a crash
 #   lab.sh mtu N                        set the MTU on both ends (and re-shape for it)
-#   lab.sh shape RATE|off [--frame F]   emulate an Ethernet line of RATE (e.g. 1gbit, 100mbit, 10gbit, 2500000000);
+#   lab.sh shape RATE|off [--frame F] [--queue-ms MS]
+#                                       emulate an Ethernet line of RATE (e.g. 1gbit, 100mbit, 10gbit, 2500000000);
 #                                       --frame: the frames on the wire are F bytes (an MSS clamped below the
-#                                       MTU), so the shaper is scaled for F instead of the MTU
+#                                       MTU), so the shaper is scaled for F instead of the MTU; --queue-ms: the
+#                                       shaper's queue holds MS ms at the shaped rate (a bufferbloat of MS ms),
+#                                       instead of 1000 frames
 #   lab.sh status                       what exists and how it is set
 #   lab.sh env                          shell variables for tests (eval "$(lab.sh env)")
 #   lab.sh exec cli|srv|rtr CMD [ARGS...]
@@ -120,6 +123,12 @@ apply_shape() {
     # packets under TCP's bursts (measured: about 800 retransmissions/s with BBR at 100 Mbit/s and a 20 ms
     # queue, none with this one), which a host sending at its own line rate never sees.
     limit=$(awk -v m="$mtu" -v b="$burst" 'BEGIN { l = 1000 * (m + 14); if (l < 4 * b) l = 4 * b; printf "%.0f", l }')
+    # With a queue of MS ms asked for: what tbf's rate drains in MS ms (the wait of a packet that finds it full).
+    local queue_ms; queue_ms=$(saved queue_ms)
+    if [ -n "$queue_ms" ]; then
+        limit=$(awk -v r="$tbf_rate" -v q="$queue_ms" 'BEGIN { printf "%.0f", r / 8 * q / 1000 }')
+        echo "lab $id: tbf rate ${tbf_rate} bit/s, limit ${limit} bytes = ${queue_ms} ms at ${tbf_rate} bit/s (${tbf_rate} / 8 x ${queue_ms} / 1000), burst ${burst} bytes"
+    fi
     for spec in "$cli_ns $cli_if" "$srv_ns $srv_if"; do
         set -- $spec
         ip netns exec "$1" tc qdisc add dev "$2" root tbf rate "${tbf_rate}bit" burst "$burst" limit "$limit"
@@ -234,14 +243,22 @@ cmd_mtu() {
 }
 
 cmd_shape() {
-    local arg=${1:-} frame=""
+    local arg=${1:-} frame="" queue_ms=""
     [ -n "$arg" ] || die "shape: give a rate (1gbit, 100mbit, ...) or 'off'"
-    if [ "${2:-}" = --frame ]; then
-        frame=${3:-}
-        valid_mtu "$frame" || die "shape: --frame '$frame' is not a number from 576 to 65535"
-    fi
+    shift
+    while [ $# -gt 0 ]; do
+        case $1 in
+            --frame) frame=${2:-}; shift 2
+                valid_mtu "$frame" || die "shape: --frame '$frame' is not a number from 576 to 65535" ;;
+            --queue-ms) queue_ms=${2:-}; shift 2
+                [[ $queue_ms =~ ^[0-9]+$ ]] && [ "$queue_ms" -ge 1 ] && [ "$queue_ms" -le 10000 ] \
+                    || die "shape: --queue-ms '$queue_ms' is not a number of ms from 1 to 10000" ;;
+            *) die "shape: unknown option '$1' (use --frame F, --queue-ms MS)" ;;
+        esac
+    done
     need_root; require_up
     if [ -n "$frame" ]; then echo "$frame" >"$state/frame"; else rm -f "$state/frame"; fi
+    if [ -n "$queue_ms" ]; then echo "$queue_ms" >"$state/queue_ms"; else rm -f "$state/queue_ms"; fi
     if [ "$arg" = off ]; then
         apply_shape off
         echo "lab $id: shaping off"

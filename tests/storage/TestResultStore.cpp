@@ -25,6 +25,7 @@ private slots:
     void initTestCase_data();
     void initTestCase();
     void roundTrip();
+    void latencyRoundTrip();
     void secretsNeverStored();
     void filter();
     void filterFoldsCaseInEveryScript();
@@ -188,6 +189,71 @@ void TestResultStore::roundTrip()
         compareRuns(runs.at(i), written.at(i));
     QCOMPARE(runs.at(1).extra.value(QStringLiteral("cpu")).toMap().value(QStringLiteral("cpu_local_percent")).toDouble(),
              12.5);
+}
+
+// Latency under load (schema version 4): the figures as columns a query can compare, every figure and round trip
+// read back with the run; a run without a probe leaves them NULL.
+void TestResultStore::latencyRoundTrip()
+{
+    WB_REQUIRE(backendReady(), m_serverWhy);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = newStore(dir);
+    const QList<RunSpec> specs = wbtest::plan().expand();
+    RunResult measured = wbtest::run(specs.at(0), 1000000, 10);
+    measured.latency.method = QStringLiteral("udp-echo");
+    measured.latency.target = QStringLiteral("127.0.0.2 UDP port 5301");
+    measured.latency.rateHz = 20;
+    for (int i = 0; i < 20; ++i) {
+        measured.latency.samples.append({specs.at(0).index, -2 + 0.1 * i, 0.25 + 0.01 * i, false});
+        measured.latency.samples.append({specs.at(0).index, 0.05 * i, i == 7 ? -1 : 20.5 + 0.1 * i, true}); // one lost
+    }
+    measured.latency.summarize();
+    RunResult noted = wbtest::run(specs.at(1), 1000000, 10);
+    noted.latency.note = QStringLiteral("latency not measured: wirebenchd on win-fs gave no echo token: it sent no hello");
+    const RunResult plain = wbtest::run(specs.at(2), 1000000, 10); // no probe (a local copy)
+    QList<qint64> ids;
+    {
+        ResultStore store;
+        QString error;
+        QVERIFY2(store.open(path, &error), qPrintable(error));
+        const qint64 session = store.beginSession(wbtest::plan(), &error);
+        QVERIFY2(session > 0, qPrintable(error));
+        for (const RunResult &r : {measured, noted, plain})
+            QVERIFY2(store.addRun(session, r, &error) > 0, qPrintable(error));
+        const RunResultList back = store.runs(session, &error, &ids);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(back.size(), 3);
+        QCOMPARE(back.at(0).latency.toJson(), measured.latency.toJson());
+        QCOMPARE(back.at(0).latency.samples.size(), 40);
+        QCOMPARE(back.at(0).latency.loaded.lost, 1);
+        QCOMPARE(back.at(0).latency.loaded, measured.latency.loaded);
+        QCOMPARE(back.at(0).latency.idle, measured.latency.idle);
+        QVERIFY(!back.at(0).extra.contains(QStringLiteral("latency"))); // its own columns, not extra_json
+        QCOMPARE(back.at(1).latency.note, noted.latency.note);
+        QVERIFY(!back.at(1).latency.measured());
+        QVERIFY(back.at(2).latency.method.isEmpty() && back.at(2).latency.note.isEmpty());
+    }
+    QSqlDatabase db = raw(path, QStringLiteral("latency-raw"));
+    {
+        QSqlQuery q(db);
+        QVERIFY(q.exec(QStringLiteral("SELECT id, latency_method, latency_idle_median_ms, latency_loaded_median_ms,"
+                                      " latency_loaded_p99_ms, latency_added_ms FROM runs ORDER BY id")));
+        QVERIFY(q.next());
+        QCOMPARE(q.value(0).toLongLong(), ids.at(0));
+        QCOMPARE(q.value(1).toString(), QStringLiteral("udp-echo"));
+        QCOMPARE(q.value(2).toDouble(), measured.latency.idle.medianMs);
+        QCOMPARE(q.value(3).toDouble(), measured.latency.loaded.medianMs);
+        QCOMPARE(q.value(4).toDouble(), measured.latency.loaded.p99Ms);
+        QCOMPARE(q.value(5).toDouble(), measured.latency.increaseMs());
+        QVERIFY(q.next()); // the noted run: a method-less row with no figures
+        QVERIFY(q.value(2).isNull() && q.value(5).isNull());
+        QVERIFY(q.next()); // no probe: NULL
+        QVERIFY(q.value(1).isNull() && q.value(3).isNull());
+    }
+    db.close();
+    db = QSqlDatabase();
+    QSqlDatabase::removeDatabase(QStringLiteral("latency-raw"));
 }
 
 void TestResultStore::secretsNeverStored()

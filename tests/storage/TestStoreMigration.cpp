@@ -1,7 +1,11 @@
 #include "storage/ResultStore.h"
+#include "StoreTestData.h"
 
 #include <QCryptographicHash>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSqlError>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QTemporaryDir>
@@ -19,6 +23,7 @@ private slots:
     void initTestCase();
     void migratesAndKeepsData();
     void migratedLayoutEqualsFresh();
+    void latencyOfExtraMovesToItsColumns();
 
 private:
     QString copyOfV1(const QTemporaryDir &dir) const;
@@ -170,6 +175,59 @@ void TestStoreMigration::migratedLayoutEqualsFresh()
     const QStringList tables = layout(fresh);
     QVERIFY(tables.size() >= 4);
     QCOMPARE(layout(migrated), tables);
+}
+
+// A build between schema versions 3 and 4 kept a run's latency in extra_json's "latency": the step to version 4
+// moves it to the latency columns, and the run reads back as it was.
+void TestStoreMigration::latencyOfExtraMovesToItsColumns()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("v3.sqlite"));
+    RunResult r = wbtest::run(wbtest::plan().expand().first(), 1000000, 5);
+    r.latency.method = QStringLiteral("udp-echo");
+    r.latency.target = QStringLiteral("127.0.0.2 UDP port 5301");
+    r.latency.rateHz = 20;
+    for (int i = 0; i < 10; ++i) {
+        r.latency.samples.append({r.spec.index, -1 + 0.1 * i, 0.4, false});
+        r.latency.samples.append({r.spec.index, 0.1 * i, 23.4, true});
+    }
+    r.latency.summarize();
+    {
+        ResultStore store;
+        QVERIFY(store.open(path));
+        const qint64 session = store.beginSession(wbtest::plan());
+        RunResult plain = r;
+        plain.latency = RunLatency();
+        QVERIFY(store.addRun(session, plain) > 0);
+        QVERIFY(store.endSession(session, SessionState::Finished));
+    }
+    // The store as that build left it: version 3, no latency columns, the figures in extra_json.
+    {
+        QSqlDatabase raw = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("v3"));
+        raw.setDatabaseName(path);
+        QVERIFY(raw.open());
+        QSqlQuery q(raw);
+        for (const char *column : {"latency_method", "latency_idle_median_ms", "latency_loaded_median_ms",
+                                   "latency_loaded_p99_ms", "latency_added_ms", "latency_json"})
+            QVERIFY2(q.exec(QStringLiteral("ALTER TABLE runs DROP COLUMN %1").arg(QLatin1String(column))),
+                     qPrintable(q.lastError().text()));
+        QJsonObject extra = QJsonObject::fromVariantMap(r.extra);
+        extra.insert(QStringLiteral("latency"), r.latency.toJson());
+        q.prepare(QStringLiteral("UPDATE runs SET extra_json = ?"));
+        q.addBindValue(QString::fromUtf8(QJsonDocument(extra).toJson(QJsonDocument::Compact)));
+        QVERIFY(q.exec());
+        QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = 3")));
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("v3"));
+    ResultStore store;
+    QString error;
+    QVERIFY2(store.open(path, &error), qPrintable(error));
+    QCOMPARE(store.versionAtOpen(), 3);
+    const RunResultList runs = store.runs(store.sessions().first().id, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(runs.size(), 1);
+    QCOMPARE(runs.first().latency.toJson(), r.latency.toJson());
+    QCOMPARE(runs.first().extra, r.extra); // the rest of extra_json as it was, without "latency"
 }
 
 QTEST_GUILESS_MAIN(TestStoreMigration)

@@ -59,6 +59,7 @@ private slots:
     void statisticsCells();
     void headersSayUnits();
     void bottleneckAndWarnings();
+    void latencyInVerdict();
     void notRunTest();
     void referenceStreamVerdict_data();
     void referenceStreamVerdict();
@@ -144,6 +145,30 @@ void TestSummaryTable::bottleneckAndWarnings()
     QVERIFY(!verdict->icon().isNull());
     QVERIFY(verdict->toolTip().contains(QStringLiteral("counting error")));
     QCOMPARE(table.bottleneck(0), RunAnalyzer::bottleneckFor(table.results()));
+}
+
+void TestSummaryTable::latencyInVerdict()
+{
+    // Two runs that timed round trips: idle 0.4 ms, loaded 12.4 and 14.4 ms: a note (5 to 30 ms), not a warning.
+    RunResultList runs = fourRuns().mid(0, 2);
+    for (int i = 0; i < runs.size(); ++i) {
+        RunLatency &l = runs[i].latency;
+        l.method = QStringLiteral("udp-echo");
+        l.samples = {{0, -0.5, 0.4, false}, {0, 0.5, 12.4 + 2 * i, true}};
+        l.summarize();
+    }
+    SummaryTable table;
+    table.setResults(runs);
+    const QString verdict = table.item(SummaryTable::verdictRow(0), 0)->text();
+    QVERIFY2(verdict.contains(QStringLiteral("\nLatency: latency under load +13 ms over the idle 0.4 ms (loaded 13 ms; "
+                                             "medians of 2 runs); the queue on the path adds 13 ms at full load; under "
+                                             "5 ms is good")),
+             qPrintable(verdict));
+    QVERIFY(table.warnings(0).isEmpty());
+    QVERIFY(table.item(SummaryTable::verdictRow(0), 0)->icon().isNull());
+    // Without round trips (a local copy), no latency line.
+    table.setResults(fourRuns());
+    QVERIFY(!table.item(SummaryTable::verdictRow(0), 0)->text().contains(QStringLiteral("Latency")));
 }
 
 void TestSummaryTable::notRunTest()

@@ -6,6 +6,7 @@
 #include "GroupedBars.h"
 #include "HistoryText.h"
 #include "RunOverlayChart.h"
+#include "analysis/Bufferbloat.h"
 #include "stats/Statistics.h"
 #include "storage/ResultStore.h"
 
@@ -116,6 +117,10 @@ void ComparisonView::buildUi()
     m_ceilingCheck->setObjectName(QStringLiteral("ceilingCheck"));
     m_ceilingCheck->setToolTip(tr("Add the share of the line-rate ceiling (where the runs measured it) to the labels"));
     connect(m_ceilingCheck, &QCheckBox::toggled, this, &ComparisonView::scheduleRebuild);
+    m_latencyCheck = new QCheckBox(tr("latency under load"), this);
+    m_latencyCheck->setObjectName(QStringLiteral("latencyCheck"));
+    m_latencyCheck->setToolTip(tr("Add what the load added to the round trip (where the runs measured it) to the labels"));
+    connect(m_latencyCheck, &QCheckBox::toggled, this, &ComparisonView::scheduleRebuild);
     m_unitCombo = new UnitComboBox(this);
     connect(m_unitCombo, &UnitComboBox::unitChanged, this, &ComparisonView::setUnit);
 
@@ -144,6 +149,7 @@ void ComparisonView::buildUi()
     row1->addStretch(1);
     addLabelled(row2, tr("&Error bars:"), m_errorCombo);
     row2->addWidget(m_ceilingCheck);
+    row2->addWidget(m_latencyCheck);
     addLabelled(row2, tr("&Unit:"), m_unitCombo);
     row2->addStretch(1);
     row2->addWidget(exportButton);
@@ -267,7 +273,7 @@ QList<ComparisonView::BarValue> ComparisonView::computeBars(const QList<Compared
             BarValue v;
             v.group = g;
             v.bar = b;
-            QList<double> rates, percents;
+            QList<double> rates, percents, idle, loaded;
             for (const ComparedRun *r : *it) {
                 if (!r->run.ok()) {
                     ++v.failedRuns;
@@ -279,6 +285,10 @@ QList<ComparisonView::BarValue> ComparisonView::computeBars(const QList<Compared
                 const double pct = r->run.extra.value(QStringLiteral("percent_of_ceiling")).toDouble(&isNumber);
                 if (isNumber && r->run.extra.contains(QStringLiteral("percent_of_ceiling")))
                     percents << pct;
+                if (r->run.latency.measured()) {
+                    idle << r->run.latency.idle.medianMs;
+                    loaded << r->run.latency.loaded.medianMs;
+                }
             }
             if (!rates.isEmpty()) {
                 const Summary s = Statistics::summarize(rates);
@@ -294,6 +304,10 @@ QList<ComparisonView::BarValue> ComparisonView::computeBars(const QList<Compared
             }
             if (!percents.isEmpty())
                 v.percentOfCeiling = medianOf(percents);
+            if (!loaded.isEmpty()) {
+                v.idleLatencyMs = medianOf(idle);
+                v.loadedLatencyMs = medianOf(loaded);
+            }
             result << v;
         }
     }
@@ -568,6 +582,12 @@ void ComparisonView::setShowPercentOfCeiling(bool show)
     rebuildNow();
 }
 
+void ComparisonView::setShowLatency(bool show)
+{
+    m_latencyCheck->setChecked(show);
+    rebuildNow();
+}
+
 void ComparisonView::setUnit(RateUnit unit)
 {
     m_unitCombo->setUnit(unit);
@@ -633,6 +653,7 @@ void ComparisonView::rebuildBars()
     }
     m_bars->setGroups(ticks, int(m_barKeys.size()));
     const bool withCeiling = m_ceilingCheck->isChecked();
+    const bool withLatency = m_latencyCheck->isChecked();
     for (const QString &barKey : std::as_const(m_barKeys)) {
         m_bars->addSeries(barKey, legendOf(barKey, bDim), ChartStyle::hostColor(barKey));
         m_bars->errors(barKey)->setVisible(mode != ErrorBarMode::None);
@@ -657,10 +678,17 @@ void ComparisonView::rebuildBars()
             if (withCeiling && v.percentOfCeiling >= 0)
                 bar.label += (m_bars->narrow() ? QStringLiteral(" ") : QStringLiteral("\n"))
                              + tr("%1% of line rate").arg(v.percentOfCeiling, 0, 'f', 0);
+            if (withLatency && v.loadedLatencyMs >= 0) {
+                const double added = v.loadedLatencyMs - v.idleLatencyMs;
+                bar.label += (m_bars->narrow() ? QStringLiteral(" ") : QStringLiteral("\n"))
+                             + tr("latency %1%2 (idle %3)")
+                                   .arg(added >= 0 ? QStringLiteral("+") : QString(), Bufferbloat::ms(added),
+                                        Bufferbloat::ms(v.idleLatencyMs));
+            }
             m_bars->addBar(bar);
         }
     }
-    m_bars->finish(m_bars->narrow() ? 1.5 : (withCeiling ? 1.25 : 1.15));
+    m_bars->finish(m_bars->narrow() ? 1.5 : (withCeiling || withLatency ? 1.25 + (withCeiling && withLatency ? 0.1 : 0) : 1.15));
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

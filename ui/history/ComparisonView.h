@@ -63,6 +63,8 @@ public:
         double low = 0;           ///< bytes/s: lower end of the error bar
         double high = 0;          ///< bytes/s: upper end
         double percentOfCeiling = -1; ///< median of the runs' extra "percent_of_ceiling"; -1 = unknown
+        double idleLatencyMs = -1;    ///< median of the runs' idle round-trip medians (RunLatency); -1 = none measured
+        double loadedLatencyMs = -1;  ///< the same of their loaded medians
     };
 
     /// `store` is not owned and may be nullptr (then only setRuns() feeds the view).
@@ -105,6 +107,8 @@ public slots:
     void setGrouping(wb::CompareDimension groups, wb::CompareDimension bars);
     void setErrorBarMode(wb::ErrorBarMode mode);
     void setShowPercentOfCeiling(bool show);
+    /// Adds each bar's latency under load (what the load added to the idle round trip) to its label.
+    void setShowLatency(bool show);
     void setUnit(wb::RateUnit unit);
     /// Draws now (normally a zero-delay timer coalesces changes).
     void rebuildNow();
@@ -132,6 +136,7 @@ private:
     QComboBox *m_barCombo = nullptr;
     QComboBox *m_errorCombo = nullptr;
     QCheckBox *m_ceilingCheck = nullptr;
+    QCheckBox *m_latencyCheck = nullptr;
     UnitComboBox *m_unitCombo = nullptr;
     QTabWidget *m_tabs = nullptr;
     QCustomPlot *m_plot = nullptr;

@@ -981,10 +981,14 @@ QList<ProtocolInfo> FtpDriver::protocolInfos()
          QStringLiteral("Downloads one file of the chosen size by FTP (uploads it first if missing).")},
         {QStringLiteral("ftp-put"), QStringLiteral("FTP PUT (client → server)"),
          QStringLiteral("Uploads one generated file of the chosen size by FTP.")});
-    for (ProtocolInfo &info : pair)
+    for (ProtocolInfo &info : pair) {
         info.optionDependencies = {{QStringLiteral("ftp.tls_trust"), QStringLiteral("ftp.tls"), true},
                                    {QStringLiteral("ftp.tls_ca_file"), QStringLiteral("ftp.tls"), true},
                                    {QStringLiteral("ftp.tls_ca_file"), QStringLiteral("ftp.tls_trust"), QStringLiteral("CA file")}};
+        info.latencyProbe = ProtocolInfo::LatencyProbe::Connect;
+        info.servicePortOption = QStringLiteral("ftp.port");
+        info.defaultServicePort = 21;
+    }
     return pair;
 }
 

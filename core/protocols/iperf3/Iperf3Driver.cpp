@@ -1071,6 +1071,8 @@ QList<ProtocolInfo> Iperf3Driver::protocolInfos()
             p.hostOptions = udpOptions;
         }
         p.create = [direction, transport] { return std::make_unique<Iperf3Driver>(direction, transport); };
+        p.latencyProbe = ProtocolInfo::LatencyProbe::Connect; // between tests' stream set-ups (LatencyProbe)
+        p.defaultServicePort = kDefaultPort;
         return p;
     };
     return {

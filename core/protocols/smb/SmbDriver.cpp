@@ -1259,6 +1259,9 @@ QList<ProtocolInfo> SmbDriver::protocolInfos()
         info.connectionOwner = QStringLiteral("libsmbclient");
         info.observedPortOption = QStringLiteral("smb.port");
         info.serverProbe = ProtocolInfo::ServerProbe::Smb;
+        info.latencyProbe = ProtocolInfo::LatencyProbe::Connect;
+        info.servicePortOption = QStringLiteral("smb.port");
+        info.defaultServicePort = 445;
     }
     return pair;
 }

@@ -182,6 +182,10 @@ QList<ProtocolInfo> TcpDriver::protocolInfos()
     send.hostOptions = options;
     recv.hostOptions = options;
     both.hostOptions = options;
+    for (ProtocolInfo *p : {&send, &recv, &both}) {
+        p->latencyProbe = ProtocolInfo::LatencyProbe::Echo;
+        p->defaultServicePort = control::kDefaultPort;
+    }
     return {send, recv, both};
 }
 

@@ -213,6 +213,8 @@ Json Hello::toJson() const
         o["auth"] = auth;
     if (!mac.empty())
         o["mac"] = wire::toBase64(mac);
+    if (!want.empty())
+        o["want"] = want;
     if (linkSpeedMbps > 0)
         o["link_speed_mbps"] = linkSpeedMbps;
     if (link.is_object() && !link.empty())
@@ -239,6 +241,7 @@ bool Hello::fromJson(const Json &o, Hello *out, std::string *error)
     h.hostname = textAt(o, "hostname");
     h.cpus = intAt(o, "cpus", 0);
     h.auth = textAt(o, "auth");
+    h.want = textAt(o, "want");
     h.linkSpeedMbps = std::max(0.0, numberAt(o, "link_speed_mbps", 0));
     h.link = objectAt(o, "link");
     h.maxStreams = std::clamp(intAt(o, "max_streams", 1), 1, kMaxStreams);

@@ -89,6 +89,7 @@ struct Hello
     std::string nonce;      ///< fresh random bytes of this connection (base64 in JSON)
     std::string auth;       ///< server: "hmac-sha256" (a key is required) or "none" (open mode)
     std::string mac;        ///< client: HMAC proof of the key (auth::clientProof), empty without a key
+    std::string want;       ///< client: "echo" asks for a latency-echo token instead of a test (wire/wirebenchd/EchoWire.h)
     double linkSpeedMbps = 0; ///< server: speed of the interface that serves this client, Mbit/s, 0 = unknown or not trusted
     /// server: facts of that interface (kind, driver, speed; the JSON of wb::InterfaceFacts, its own "version"),
     /// so that the client judges the far speed by the same rule as its own; optional, empty from older servers.

@@ -9,6 +9,7 @@
 
 #include <QLabel>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QTabWidget>
@@ -52,6 +53,7 @@ private slots:
     void overlayHoldsSelectedRuns();
     void coloursStablePerHost();
     void bothWaysAreTwoBars();
+    void latencyInLabels();
     void listsTheNewestSessionsAndTakesOlderOnes();
     void namesTheComputerOfEachSession();
 
@@ -250,6 +252,44 @@ void TestComparisonView::coloursStablePerHost()
             != one.barsFor(QStringLiteral("win-fs"))->brush().color());
     // The overlay uses the host's colour too.
     QCOMPARE(other.overlayChart()->graph(0)->pen().color(), other.barsFor(QStringLiteral("linux-fs"))->brush().color());
+}
+
+void TestComparisonView::latencyInLabels()
+{
+    // Two hosts' tcp-send: one timed round trips (0.4 ms idle, 23.4 ms loaded), the other did not.
+    QList<ComparedRun> runs;
+    for (const QString &host : {QStringLiteral("bloated"), QStringLiteral("plain")}) {
+        ComparedRun c;
+        c.sessionId = 1;
+        c.run.spec.host.name = host;
+        c.run.spec.host.address = QStringLiteral("10.0.0.2");
+        c.run.spec.protocol = QStringLiteral("tcp-send");
+        c.run.status = RunStatus::Ok;
+        c.run.bytes = 100000000;
+        c.run.seconds = 1;
+        if (host == QLatin1String("bloated")) {
+            c.run.latency.method = QStringLiteral("udp-echo");
+            c.run.latency.samples = {{0, -0.5, 0.4, false}, {0, 0.5, 23.4, true}};
+            c.run.latency.summarize();
+        }
+        runs << c;
+    }
+    ComparisonView view(nullptr);
+    view.resize(1200, 800);
+    view.show();
+    view.setRuns(runs);
+    view.setGrouping(CompareDimension::Test, CompareDimension::Host);
+    view.rebuildNow();
+    for (const QString &label : view.valueLabels())
+        QVERIFY2(!label.contains(QStringLiteral("latency")), qPrintable(label));
+    auto *check = view.findChild<QCheckBox *>(QStringLiteral("latencyCheck"));
+    QVERIFY(check);
+    QTest::mouseClick(check, Qt::LeftButton, {}, QPoint(8, check->height() / 2));
+    QVERIFY(check->isChecked());
+    view.rebuildNow();
+    const QStringList labels = view.valueLabels();
+    QCOMPARE(labels.size(), 2);
+    QCOMPARE(labels.filter(QStringLiteral("latency +23 ms (idle 0.4 ms)")).size(), 1); // the plain one has none
 }
 
 // Last: it adds 310 sessions. The tree lists the newest 300 and counts the rest; an older
