@@ -9,6 +9,7 @@
 #include "FindingsPanel.h"
 #include "HostListPanel.h"
 #include "LinkCheckPanel.h"
+#include "MeasurePage.h"
 #include "PlanEditorPanel.h"
 #include "PlanFileActions.h"
 #include "PreflightGate.h"
@@ -28,27 +29,13 @@
 #include <qcustomplot.h>
 
 #include <QCloseEvent>
-#include <QGroupBox>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QScrollArea>
-#include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QVBoxLayout>
 
 namespace wb {
-
-namespace {
-QWidget *boxed(const QString &title, QWidget *content, QWidget *parent)
-{
-    auto *box = new QGroupBox(title, parent);
-    auto *layout = new QVBoxLayout(box);
-    layout->addWidget(content);
-    return box;
-}
-} // namespace
 
 MainWindow::MainWindow(Config *config, ResultStore *store, QWidget *parent)
     : QMainWindow(parent)
@@ -57,56 +44,11 @@ MainWindow::MainWindow(Config *config, ResultStore *store, QWidget *parent)
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Wirebench %1").arg(QStringLiteral(WIREBENCH_VERSION)));
 
-    m_hosts = new HostListPanel(config, this);
-    m_plan = new PlanEditorPanel(config, this);
-    m_run = new RunControlPanel(this);
-    m_live = new ThroughputChart(this);
-    m_comparison = new ComparisonChart(this);
-    m_tabs = new ResultTabs(this);
-
-    auto *planScroll = new QScrollArea(this);
-    planScroll->setWidgetResizable(true);
-    planScroll->setFrameShape(QFrame::NoFrame);
-    planScroll->setWidget(boxed(tr("Test plan"), m_plan, planScroll));
-    auto *left = new QSplitter(Qt::Vertical, this);
-    left->setObjectName(QStringLiteral("leftSplitter"));
-    left->addWidget(boxed(tr("Hosts"), m_hosts, left));
-    left->addWidget(planScroll);
-    left->setStretchFactor(1, 1);
-
-    m_chartSplitter = new QSplitter(Qt::Horizontal, this);
-    m_chartSplitter->setObjectName(QStringLiteral("chartSplitter"));
-    m_latency = new LatencyChart(this);
-    auto *liveColumn = new QSplitter(Qt::Vertical, this); // the latency graph under the throughput graph
-    liveColumn->setObjectName(QStringLiteral("liveSplitter"));
-    liveColumn->addWidget(m_live);
-    liveColumn->addWidget(m_latency);
-    liveColumn->setStretchFactor(0, 3);
-    liveColumn->setStretchFactor(1, 2);
-    m_chartSplitter->addWidget(liveColumn);
-    m_chartSplitter->addWidget(m_comparison);
-    auto *right = new QWidget(this);
-    auto *rightLayout = new QVBoxLayout(right);
-    rightLayout->setContentsMargins(0, 0, 0, 0);
-    m_rightSplitter = new QSplitter(Qt::Vertical, right);
-    m_rightSplitter->setObjectName(QStringLiteral("rightSplitter"));
-    m_rightSplitter->addWidget(m_chartSplitter);
-    m_rightSplitter->addWidget(m_tabs);
-    m_rightSplitter->setStretchFactor(0, 3);
-    m_rightSplitter->setStretchFactor(1, 1);
-    rightLayout->addWidget(m_run);
-    rightLayout->addWidget(m_rightSplitter, 1);
-
-    m_mainSplitter = new QSplitter(Qt::Horizontal, this);
-    m_mainSplitter->setObjectName(QStringLiteral("mainSplitter"));
-    m_mainSplitter->addWidget(left);
-    m_mainSplitter->addWidget(right);
-    m_mainSplitter->setStretchFactor(1, 1);
-    m_mainSplitter->setSizes({480, 1120}); // the plan editor needs ~450 px without a horizontal scroll bar
+    m_measure = new MeasurePage(config, this);
     m_pages = new QTabWidget(this);
     m_pages->setObjectName(QStringLiteral("pageTabs"));
     m_pages->setDocumentMode(true);
-    m_pages->addTab(m_mainSplitter, tr("Measure"));
+    m_pages->addTab(m_measure, tr("Measure"));
     setCentralWidget(m_pages);
 
     m_statusLabel = new QLabel(this);
@@ -117,28 +59,28 @@ MainWindow::MainWindow(Config *config, ResultStore *store, QWidget *parent)
     connectEngine();
 
     const RateUnit unit = config->rateUnit();
-    m_live->setUnit(unit);
-    m_comparison->setUnit(unit);
-    connect(m_live, &ThroughputChart::unitChanged, m_comparison, &ComparisonChart::setUnit);
-    connect(m_comparison, &ComparisonChart::unitChanged, m_live, &ThroughputChart::setUnit);
-    connect(m_live, &ThroughputChart::unitChanged, this, [config](RateUnit u) { config->setRateUnit(u); });
-    connect(m_hosts, &HostListPanel::hostsChanged, this, &MainWindow::updateStartEnabled);
-    connect(m_plan, &PlanEditorPanel::planChanged, this, &MainWindow::updateStartEnabled);
-    m_tabs->summary()->setUnit(unit);
-    connect(m_comparison, &ComparisonChart::unitChanged, m_tabs->summary(), &SummaryTable::setUnit);
+    m_measure->live()->setUnit(unit);
+    m_measure->comparison()->setUnit(unit);
+    connect(m_measure->live(), &ThroughputChart::unitChanged, m_measure->comparison(), &ComparisonChart::setUnit);
+    connect(m_measure->comparison(), &ComparisonChart::unitChanged, m_measure->live(), &ThroughputChart::setUnit);
+    connect(m_measure->live(), &ThroughputChart::unitChanged, this, [config](RateUnit u) { config->setRateUnit(u); });
+    connect(m_measure->hosts(), &HostListPanel::hostsChanged, this, &MainWindow::updateStartEnabled);
+    connect(m_measure->plan(), &PlanEditorPanel::planChanged, this, &MainWindow::updateStartEnabled);
+    m_measure->tabs()->summary()->setUnit(unit);
+    connect(m_measure->comparison(), &ComparisonChart::unitChanged, m_measure->tabs()->summary(), &SummaryTable::setUnit);
     const auto updateLinkCheck = [this] {
-        const TestPlan p = m_plan->plan();
-        m_tabs->linkCheck()->setHosts(m_hosts->selectedHosts());
-        m_plan->setHosts(m_hosts->selectedHosts());
-        m_tabs->linkCheck()->setFrameSizes(p.frameSizes);
-        m_tabs->linkCheck()->setWillSetInterfaceMtu(p.params.options.value(FramePlanCheck::setInterfaceMtuOption()).toBool());
+        const TestPlan p = m_measure->plan()->plan();
+        m_measure->tabs()->linkCheck()->setHosts(m_measure->hosts()->selectedHosts());
+        m_measure->plan()->setHosts(m_measure->hosts()->selectedHosts());
+        m_measure->tabs()->linkCheck()->setFrameSizes(p.frameSizes);
+        m_measure->tabs()->linkCheck()->setWillSetInterfaceMtu(p.params.options.value(FramePlanCheck::setInterfaceMtuOption()).toBool());
     };
-    connect(m_hosts, &HostListPanel::hostsChanged, this, updateLinkCheck);
-    connect(m_plan, &PlanEditorPanel::planChanged, this, updateLinkCheck);
+    connect(m_measure->hosts(), &HostListPanel::hostsChanged, this, updateLinkCheck);
+    connect(m_measure->plan(), &PlanEditorPanel::planChanged, this, updateLinkCheck);
     updateLinkCheck();
-    connect(m_run, &RunControlPanel::startRequested, this, &MainWindow::startPlan);
-    connect(m_run, &RunControlPanel::stopRequested, this, &MainWindow::stopPlan);
-    m_preflight = new PreflightGate(this, m_run); // between Start and the engine: the check before the first run
+    connect(m_measure->run(), &RunControlPanel::startRequested, this, &MainWindow::startPlan);
+    connect(m_measure->run(), &RunControlPanel::stopRequested, this, &MainWindow::stopPlan);
+    m_preflight = new PreflightGate(this, m_measure->run()); // between Start and the engine: the check before the first run
     connect(m_preflight, &PreflightGate::passed, this, &MainWindow::runCheckedPlan);
 
     startEmbeddedResponder();
@@ -148,9 +90,7 @@ MainWindow::MainWindow(Config *config, ResultStore *store, QWidget *parent)
     if (!restoreGeometry(config->windowGeometry()))
         resize(1600, 1000);
     restoreState(config->windowState());
-    m_mainSplitter->restoreState(config->splitterState(m_mainSplitter->objectName()));
-    m_rightSplitter->restoreState(config->splitterState(m_rightSplitter->objectName()));
-    m_chartSplitter->restoreState(config->splitterState(m_chartSplitter->objectName()));
+    m_measure->restoreLayout(*config);
 }
 
 void MainWindow::connectStore(ResultStore *store)
@@ -159,10 +99,10 @@ void MainWindow::connectStore(ResultStore *store)
     m_recorder = new SessionRecorder(&m_engine, open ? store : nullptr, this);
     m_history = new HistoryPanel(store, this); // says why it is empty when the store could not be opened
     m_compareView = new ComparisonView(open ? store : nullptr, this);
-    m_tabs->findings()->setStore(open ? store : nullptr);
+    m_measure->tabs()->findings()->setStore(open ? store : nullptr);
     m_pages->addTab(m_history, tr("History"));
     m_pages->addTab(m_compareView, tr("Compare"));
-    connect(m_recorder, &SessionRecorder::storeError, m_run, &RunControlPanel::setStatus);
+    connect(m_recorder, &SessionRecorder::storeError, m_measure->run(), &RunControlPanel::setStatus);
     connect(m_recorder, &SessionRecorder::runStored, m_history, &HistoryPanel::refresh);
     connect(m_recorder, &SessionRecorder::runStored, this, [this](qint64 sessionId) {
         m_lastSessionId = sessionId;
@@ -202,7 +142,7 @@ void MainWindow::connectStore(ResultStore *store)
 void MainWindow::useConfiguredStore()
 {
     if (const StoreLocation l = m_config->resultStore(); m_storeSwitcher && l.isServer())
-        m_storeSwitcher->useServer(l, m_hosts->credentials());
+        m_storeSwitcher->useServer(l, m_measure->hosts()->credentials());
 }
 
 MainWindow::~MainWindow()
@@ -215,7 +155,7 @@ bool MainWindow::openCurrentSessionInHistory()
     const qint64 id = m_lastSessionId;
     m_history->refresh();
     if (id == 0 || !m_history->openSession(id)) {
-        m_run->setStatus(tr("This session is not in the result store (see the status bar): nothing to report or export."));
+        m_measure->run()->setStatus(tr("This session is not in the result store (see the status bar): nothing to report or export."));
         return false;
     }
     m_pages->setCurrentWidget(m_history);
@@ -231,7 +171,7 @@ void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
     QAction *settings = file->addAction(tr("Se&ttings..."), this, [this] {
-        auto *dialog = new SettingsDialog(m_config, m_hosts->credentials(), this);
+        auto *dialog = new SettingsDialog(m_config, m_measure->hosts()->credentials(), this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         connect(dialog, &SettingsDialog::storeChosen, this, [this](const StoreLocation &l) {
             if (m_storeSwitcher)
@@ -240,8 +180,8 @@ void MainWindow::buildMenus()
         dialog->open();
     });
     settings->setObjectName(QStringLiteral("settingsAction"));
-    m_planFiles = new PlanFileActions(m_hosts, m_plan, this);
-    connect(m_planFiles, &PlanFileActions::status, m_run, &RunControlPanel::setStatus);
+    m_planFiles = new PlanFileActions(m_measure->hosts(), m_measure->plan(), this);
+    connect(m_planFiles, &PlanFileActions::status, m_measure->run(), &RunControlPanel::setStatus);
     QAction *openPlan = file->addAction(tr("&Open plan..."), m_planFiles, &PlanFileActions::openWithDialog);
     openPlan->setShortcut(QKeySequence::Open);
     openPlan->setObjectName(QStringLiteral("openPlanAction"));
@@ -250,21 +190,21 @@ void MainWindow::buildMenus()
     savePlan->setObjectName(QStringLiteral("savePlanAction"));
     file->addSeparator();
     QAction *exportLive = file->addAction(tr("Export &live graph..."), this, [this] {
-        ExportExtras::exportWithDialog(this, m_live->plot(), QStringLiteral("wirebench-live-graph"),
-                                       ExportExtras::footnoteFor(m_tabs->results()->results()));
+        ExportExtras::exportWithDialog(this, m_measure->live()->plot(), QStringLiteral("wirebench-live-graph"),
+                                       ExportExtras::footnoteFor(m_measure->tabs()->results()->results()));
     });
     exportLive->setObjectName(QStringLiteral("exportLiveAction"));
     QAction *exportComparison = file->addAction(tr("Export &comparison chart..."), this, [this] {
-        ExportExtras::exportWithDialog(this, m_comparison->plot(), QStringLiteral("wirebench-comparison"),
-                                       ExportExtras::footnoteFor(m_tabs->results()->results()));
+        ExportExtras::exportWithDialog(this, m_measure->comparison()->plot(), QStringLiteral("wirebench-comparison"),
+                                       ExportExtras::footnoteFor(m_measure->tabs()->results()->results()));
     });
     exportComparison->setObjectName(QStringLiteral("exportComparisonAction"));
     file->addAction(tr("Copy comparison chart to clipboard"), this, [this] {
         ChartExportOptions options;
-        options.footnote = ExportExtras::footnoteFor(m_tabs->results()->results());
+        options.footnote = ExportExtras::footnoteFor(m_measure->tabs()->results()->results());
         QString error;
-        if (!ExportExtras::copyToClipboard(m_comparison->plot(), options, &error))
-            m_run->setStatus(error);
+        if (!ExportExtras::copyToClipboard(m_measure->comparison()->plot(), options, &error))
+            m_measure->run()->setStatus(error);
     });
     file->addSeparator();
     // The session just measured, through History, which has the report and the exporters.
@@ -300,12 +240,12 @@ void MainWindow::startEmbeddedResponder()
     QString error;
     if (m_responder->start(&error)) {
         m_responderError.clear();
-        m_hosts->setEmbeddedState(m_responder->port(), {});
+        m_measure->hosts()->setEmbeddedState(m_responder->port(), {});
         m_statusLabel->setText(tr("Built-in responder listening on 127.0.0.1:%1 (TCP) for \"This computer (loopback)\".")
                                    .arg(m_responder->port()));
     } else {
         m_responderError = error.isEmpty() ? tr("could not listen on 127.0.0.1") : error;
-        m_hosts->setEmbeddedState(0, m_responderError);
+        m_measure->hosts()->setEmbeddedState(0, m_responderError);
         m_statusLabel->setText(tr("Built-in responder did not start: %1. The loopback host cannot be measured; "
                                   "untick it or start wirebenchd yourself and add it as a host.")
                                    .arg(m_responderError));
@@ -314,21 +254,21 @@ void MainWindow::startEmbeddedResponder()
 
 void MainWindow::connectEngine()
 {
-    m_live->follow(&m_engine);
-    m_latency->follow(&m_engine);
-    m_latency->followTimeAxis(m_live->plot()->xAxis);
-    connect(&m_engine, &Engine::runFinished, m_tabs, &ResultTabs::addResult);
-    connect(&m_engine, &Engine::runFinished, m_comparison, &ComparisonChart::addResult);
-    connect(&m_engine, &Engine::progressChanged, m_run, &RunControlPanel::setProgress);
-    connect(&m_engine, &Engine::statusChanged, m_run, &RunControlPanel::setStatus);
+    m_measure->live()->follow(&m_engine);
+    m_measure->latency()->follow(&m_engine);
+    m_measure->latency()->followTimeAxis(m_measure->live()->plot()->xAxis);
+    connect(&m_engine, &Engine::runFinished, m_measure->tabs(), &ResultTabs::addResult);
+    connect(&m_engine, &Engine::runFinished, m_measure->comparison(), &ComparisonChart::addResult);
+    connect(&m_engine, &Engine::progressChanged, m_measure->run(), &RunControlPanel::setProgress);
+    connect(&m_engine, &Engine::statusChanged, m_measure->run(), &RunControlPanel::setStatus);
     connect(&m_engine, &Engine::runStarted, this, [this](const RunSpec &spec) {
-        m_run->setStatus(tr("Measuring %1 @ %2 B frame against %3, repetition %4...")
+        m_measure->run()->setStatus(tr("Measuring %1 @ %2 B frame against %3, repetition %4...")
                              .arg(spec.protocol)
                              .arg(spec.frameSize)
                              .arg(spec.host.displayName())
                              .arg(spec.repetition));
     });
-    connect(&m_engine, &Engine::runFinished, m_run, &RunControlPanel::addResult);
+    connect(&m_engine, &Engine::runFinished, m_measure->run(), &RunControlPanel::addResult);
     connect(&m_engine, &Engine::planFinished, this, &MainWindow::onPlanFinished);
 }
 
@@ -336,18 +276,18 @@ bool MainWindow::startPlan()
 {
     if (m_engine.isRunning() || m_preflight->isBusy())
         return false;
-    if (m_hosts->credentials()->isBusy()) {
+    if (m_measure->hosts()->credentials()->isBusy()) {
         // Passwords still on their way from the keychain: start once they are in (no waiting on the GUI thread).
-        m_run->setStatus(tr("Reading passwords from the system keychain; the plan starts as soon as they are in."));
-        connect(m_hosts->credentials(), &CredentialStore::idle, this, &MainWindow::startPlan, Qt::SingleShotConnection);
+        m_measure->run()->setStatus(tr("Reading passwords from the system keychain; the plan starts as soon as they are in."));
+        connect(m_measure->hosts()->credentials(), &CredentialStore::idle, this, &MainWindow::startPlan, Qt::SingleShotConnection);
         return true; // started as soon as the passwords are in
     }
-    TestPlan plan = m_plan->plan();
+    TestPlan plan = m_measure->plan()->plan();
     // Secrets go into the engine's copy of the plan only (memory), never into what Config saves.
-    for (Host host : m_hosts->selectedHostsWithSecrets()) {
+    for (Host host : m_measure->hosts()->selectedHostsWithSecrets()) {
         if (host.embedded) {
             if (!embeddedPort()) {
-                m_run->setStatus(tr("%1: the built-in responder is not running (%2): untick the host or restart Wirebench.")
+                m_measure->run()->setStatus(tr("%1: the built-in responder is not running (%2): untick the host or restart Wirebench.")
                                      .arg(host.displayName(), m_responderError));
                 return false;
             }
@@ -358,26 +298,26 @@ bool MainWindow::startPlan()
     }
     const QStringList problems = plan.validate();
     if (!problems.isEmpty()) {
-        m_run->setStatus(problems.join(QLatin1Char(' ')));
+        m_measure->run()->setStatus(problems.join(QLatin1Char(' ')));
         return false;
     }
-    m_run->setRunning(true);  // Stop ends the check too
+    m_measure->run()->setRunning(true);  // Stop ends the check too
     m_preflight->check(plan); // runCheckedPlan() once nothing stands in the plan's way, or the user runs the rest
     return true;
 }
 
 void MainWindow::runCheckedPlan(const TestPlan &plan, const PreflightReport &report)
 {
-    m_tabs->clearResults();
-    m_comparison->clear();
+    m_measure->tabs()->clearResults();
+    m_measure->comparison()->clear();
     m_recorder->begin(plan); // a session in the store, each run committed as it ends
     if (!m_engine.start(plan, report)) {
-        m_run->setRunning(false);
-        m_run->setStatus(tr("The engine did not accept the plan: a plan is still running."));
+        m_measure->run()->setRunning(false);
+        m_measure->run()->setStatus(tr("The engine did not accept the plan: a plan is still running."));
         return;
     }
-    m_run->setRunning(true);
-    m_run->setProgress(0, plan.runCount(), double(plan.runCount()) * plan.params.durationMs / 1000.0);
+    m_measure->run()->setRunning(true);
+    m_measure->run()->setProgress(0, plan.runCount(), double(plan.runCount()) * plan.params.durationMs / 1000.0);
 }
 
 void MainWindow::stopPlan()
@@ -386,24 +326,24 @@ void MainWindow::stopPlan()
         m_preflight->cancel();
     if (!m_engine.isRunning())
         return;
-    m_run->setStatus(tr("Stopping: the current run ends within a second..."));
+    m_measure->run()->setStatus(tr("Stopping: the current run ends within a second..."));
     m_engine.stop();
 }
 
 void MainWindow::onPlanFinished(bool cancelled)
 {
-    m_run->setRunning(false);
+    m_measure->run()->setRunning(false);
     updateStartEnabled();
-    m_run->showPlanFinished(cancelled);
+    m_measure->run()->showPlanFinished(cancelled);
     emit planDone(cancelled);
 }
 
 void MainWindow::updateStartEnabled()
 {
-    QStringList problems = m_plan->problems();
-    if (m_hosts->selectedHosts().isEmpty())
+    QStringList problems = m_measure->plan()->problems();
+    if (m_measure->hosts()->selectedHosts().isEmpty())
         problems.prepend(tr("Tick at least one host."));
-    m_run->setStartEnabled(problems.isEmpty(), problems.join(QLatin1Char('\n')));
+    m_measure->run()->setStartEnabled(problems.isEmpty(), problems.join(QLatin1Char('\n')));
 }
 
 void MainWindow::showAbout()
@@ -421,9 +361,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
     m_engine.stop();
     m_config->setWindowGeometry(saveGeometry());
     m_config->setWindowState(saveState());
-    m_config->setSplitterState(m_mainSplitter->objectName(), m_mainSplitter->saveState());
-    m_config->setSplitterState(m_rightSplitter->objectName(), m_rightSplitter->saveState());
-    m_config->setSplitterState(m_chartSplitter->objectName(), m_chartSplitter->saveState());
+    m_measure->saveLayout(*m_config);
     m_config->sync();
     event->accept();
 }

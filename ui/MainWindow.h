@@ -1,5 +1,6 @@
 #pragma once
 
+#include "MeasurePage.h"
 #include "ResultTabs.h"
 #include "engine/Engine.h"
 
@@ -9,7 +10,6 @@
 
 class QAction;
 class QLabel;
-class QSplitter;
 
 class QTabWidget;
 
@@ -44,15 +44,15 @@ public:
     explicit MainWindow(Config *config, ResultStore *store = nullptr, QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    HostListPanel *hostList() const { return m_hosts; }
-    PlanEditorPanel *planEditor() const { return m_plan; }
-    RunControlPanel *runControl() const { return m_run; }
-    ThroughputChart *throughputChart() const { return m_live; }
-    LatencyChart *latencyChart() const { return m_latency; }
-    ComparisonChart *comparisonChart() const { return m_comparison; }
-    ResultsTable *resultsTable() const { return m_tabs->results(); }
-    SummaryTable *summaryTable() const { return m_tabs->summary(); }
-    LinkCheckPanel *linkCheck() const { return m_tabs->linkCheck(); }
+    HostListPanel *hostList() const { return m_measure->hosts(); }
+    PlanEditorPanel *planEditor() const { return m_measure->plan(); }
+    RunControlPanel *runControl() const { return m_measure->run(); }
+    ThroughputChart *throughputChart() const { return m_measure->live(); }
+    LatencyChart *latencyChart() const { return m_measure->latency(); }
+    ComparisonChart *comparisonChart() const { return m_measure->comparison(); }
+    ResultsTable *resultsTable() const { return m_measure->tabs()->results(); }
+    SummaryTable *summaryTable() const { return m_measure->tabs()->summary(); }
+    LinkCheckPanel *linkCheck() const { return m_measure->tabs()->linkCheck(); }
     HistoryPanel *historyPanel() const { return m_history; }
     ComparisonView *comparisonView() const { return m_compareView; }
     Engine *engine() { return &m_engine; }
@@ -93,22 +93,13 @@ private:
     std::unique_ptr<Responder> m_responder;
     Engine m_engine;
     QString m_responderError;
-    HostListPanel *m_hosts = nullptr;
-    PlanEditorPanel *m_plan = nullptr;
-    RunControlPanel *m_run = nullptr;
-    ThroughputChart *m_live = nullptr;
-    LatencyChart *m_latency = nullptr; ///< under m_live, on its time axis
-    ComparisonChart *m_comparison = nullptr;
-    ResultTabs *m_tabs = nullptr; ///< runs, summary per test, findings, link check
+    MeasurePage *m_measure = nullptr; ///< owns and lays out the panels; they are wired here
     QTabWidget *m_pages = nullptr;
     HistoryPanel *m_history = nullptr;
     ComparisonView *m_compareView = nullptr;
     SessionRecorder *m_recorder = nullptr;
     PlanFileActions *m_planFiles = nullptr;
     PreflightGate *m_preflight = nullptr;
-    QSplitter *m_mainSplitter = nullptr;
-    QSplitter *m_rightSplitter = nullptr;
-    QSplitter *m_chartSplitter = nullptr;
     QLabel *m_statusLabel = nullptr;
     QLabel *m_storeLabel = nullptr; ///< where results go (SettingsDialog, StoreSwitcher)
     StoreSwitcher *m_storeSwitcher = nullptr;
