@@ -306,7 +306,11 @@ void TestFileServerAccuracy::smbFrameBelowInterfaceMtu()
         RunResult best;
         // Up to 4 attempts: on a loaded machine smbd may read below 97% of the line once or twice (the CI of 12e0553
         // met 11.749 MB/s), and the 1500 B case needs a run above what 1500 B frames carry to show the old alarm.
-        for (int attempt = 1; attempt <= 4 && !(best.ok() && best.bytesPerSecond() >= 0.97 * ceiling4000); ++attempt) {
+        // Enough: 97% of the line, and for the 1500 B case also what the assertion below needs to show the alarm
+        // (above 1.01 x the 1500 B ceiling = 97.3% of the 4000 B one; the CI of 35e2587 stopped at 11.873 MB/s, between).
+        const double enough = frame == 1500 ? qMax(0.97 * ceiling4000, 1.01 * Ceiling::tcpGoodputBytesPerSecond(100, 1500))
+                                            : 0.97 * ceiling4000;
+        for (int attempt = 1; attempt <= 4 && !(best.ok() && best.bytesPerSecond() > enough); ++attempt) {
             const RunResult got = runOnce(QStringLiteral("smb-read"), frame, size);
             QVERIFY2(got.ok(), qPrintable(got.error));
             if (!best.ok() || got.bytesPerSecond() > best.bytesPerSecond())
