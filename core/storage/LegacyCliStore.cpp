@@ -1,6 +1,8 @@
 #include "LegacyCliStore.h"
 
 #include "ResultStore.h"
+#include "SessionSearch.h"
+#include "StoreFunctions.h"
 
 #include <QDir>
 #include <QFile>
@@ -105,7 +107,8 @@ bool copySession(const QSqlDatabase &db, qint64 oldId, QString *error)
         if (!runs.copy(newSession, oldRun, &newRun, error) || !samples.copy(newRun, oldRun, nullptr, error))
             return false;
     }
-    return true;
+    QSqlDatabase main = db;
+    return SessionSearch::refresh(main, newSession, error);
 }
 
 /// Every session of the attached old store that `main` lacks; how many were copied, -1 on failure.
@@ -142,6 +145,8 @@ int copyFrom(const QString &oldPath, const QString &newPath, QString *error)
         db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=10000;QSQLITE_OPEN_URI"));
         if (!db.open()) {
             *error = db.lastError().text().simplified();
+        } else if (!StoreFunctions::install(db)) { // the search text's wb_fold
+            *error = QStringLiteral("cannot add the store's SQL functions to its connection");
         } else {
             QSqlQuery attach(db);
             attach.prepare(QStringLiteral("ATTACH DATABASE ? AS old"));

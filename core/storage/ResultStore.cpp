@@ -1,6 +1,7 @@
 #include "ResultStore.h"
 
 #include "SessionQuery.h"
+#include "SessionSearch.h"
 #include "StoreConnections.h"
 #include "ServerStore.h"
 #include "StoreDialect.h"
@@ -285,6 +286,48 @@ bool ResultStore::openServer(QString *error)
     return true;
 }
 
+namespace {
+
+// Whether the session's search text names `protocol` already: true unless this run is the first of it (its row is in).
+bool searchKnowsProtocol(QSqlDatabase &d, qint64 sessionId, const QString &protocol)
+{
+    QSqlQuery q(d);
+    q.prepare(QStringLiteral("SELECT COUNT(*) FROM (SELECT 1 FROM runs WHERE session_id = ? AND protocol = ? LIMIT 2) AS r"));
+    q.addBindValue(sessionId);
+    q.addBindValue(protocol);
+    return q.exec() && q.next() && q.value(0).toInt() > 1;
+}
+
+// UPDATE sessions SET `assignments` (bound to `values`) of one session, with its search text, in one transaction.
+bool changeSession(QSqlDatabase &d, qint64 sessionId, const QString &assignments, QVariantList values, int *changed,
+                   QString *why)
+{
+    if (!d.transaction()) {
+        *why = d.lastError().text().simplified();
+        return false;
+    }
+    QSqlQuery q(d);
+    q.prepare(QStringLiteral("UPDATE sessions SET %1 WHERE id = ?").arg(assignments));
+    values << sessionId;
+    for (const QVariant &v : std::as_const(values))
+        q.addBindValue(v);
+    bool ok = q.exec();
+    if (!ok)
+        *why = StoreRows::sqlError(q);
+    else if (changed)
+        *changed = q.numRowsAffected();
+    ok = ok && SessionSearch::refresh(d, sessionId, why);
+    if (!ok || !d.commit()) {
+        if (ok)
+            *why = d.lastError().text().simplified();
+        d.rollback();
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
 qint64 ResultStore::beginSession(const TestPlan &plan, QString *error)
 {
     if (!m_open)
@@ -311,6 +354,8 @@ qint64 ResultStore::beginSession(const TestPlan &plan, QString *error)
             if (!StoreRows::insertHost(d, id, i, plan.hosts.at(i), &why))
                 id = 0;
         }
+        if (id > 0 && !SessionSearch::refresh(d, id, &why))
+            id = 0;
     } else {
         why = StoreRows::sqlError(q);
     }
@@ -333,7 +378,9 @@ qint64 ResultStore::addRun(qint64 sessionId, const RunResult &r, QString *error)
     if (!d.transaction())
         return fail(error, QStringLiteral("cannot store a run (%1)").arg(d.lastError().text().simplified())), 0;
     QString why;
-    const qint64 runId = StoreRows::insertRun(d, sessionId, r, &why);
+    qint64 runId = StoreRows::insertRun(d, sessionId, r, &why);
+    if (runId > 0 && !searchKnowsProtocol(d, sessionId, r.spec.protocol) && !SessionSearch::refresh(d, sessionId, &why))
+        runId = 0;
     if (runId <= 0 || !d.commit()) {
         if (why.isEmpty())
             why = d.lastError().text().simplified();
@@ -351,19 +398,18 @@ bool ResultStore::endSession(qint64 sessionId, SessionState state, QString *erro
 {
     if (!m_open)
         return fail(error, QStringLiteral("is not open"));
-    QSqlQuery q(db());
-    q.prepare(QStringLiteral("UPDATE sessions SET state = ?, ended_at = ? WHERE id = ?"));
-    q.addBindValue(sessionStateName(state));
-    q.addBindValue(StoreRows::isoUtc(QDateTime::currentDateTimeUtc()));
-    q.addBindValue(sessionId);
-    if (!q.exec())
-        return fail(error, QStringLiteral("cannot end session %1 (%2)").arg(sessionId).arg(StoreRows::sqlError(q)));
-    if (q.numRowsAffected() != 1)
+    QSqlDatabase d = db();
+    int changed = 0;
+    QString why;
+    const bool ok = changeSession(d, sessionId, QStringLiteral("state = ?, ended_at = ?"),
+                                  {sessionStateName(state), StoreRows::isoUtc(QDateTime::currentDateTimeUtc())}, &changed,
+                                  &why);
+    if (!ok)
+        return fail(error, QStringLiteral("cannot end session %1 (%2)").arg(sessionId).arg(why));
+    if (changed != 1)
         return fail(error, QStringLiteral("has no session %1").arg(sessionId));
-    if (isServer()) {
-        QSqlDatabase d = db();
+    if (isServer())
         ServerStore::hold(d, sessionId, false);
-    }
     return true;
 }
 
@@ -372,26 +418,44 @@ int ResultStore::markInterruptedSessions(QString *error)
     if (!m_open)
         return fail(error, QStringLiteral("is not open")), -1;
     QSqlDatabase d = db();
-    QSqlQuery q(d);
-    if (!q.exec(QStringLiteral("UPDATE sessions SET state = 'interrupted' WHERE state = 'running'")
-                + (isServer() ? ServerStore::unheldSessions() : QString())))
-        return fail(error, QStringLiteral("cannot mark interrupted sessions (%1)").arg(StoreRows::sqlError(q))), -1;
-    const int n = q.numRowsAffected();
+    QList<qint64> ids; // on a server: each probed by an advisory lock, let go at the end whatever happens
+    QString why;
+    bool ok = d.transaction();
+    if (ok) {
+        QSqlQuery q(d);
+        ok = q.exec(QStringLiteral("UPDATE sessions SET state = 'interrupted' WHERE state = 'running'")
+                    + (isServer() ? ServerStore::unheldSessions() : QString()) + QStringLiteral(" RETURNING id"));
+        while (ok && q.next())
+            ids.append(q.value(0).toLongLong());
+        if (!ok)
+            why = StoreRows::sqlError(q);
+    }
+    QStringList list;
+    for (qint64 id : std::as_const(ids))
+        list << QString::number(id);
+    if (ok && !ids.isEmpty())
+        ok = SessionSearch::refresh(d, QStringLiteral("sessions.id IN (%1)").arg(list.join(QLatin1Char(','))), {}, &why);
+    if (!ok || !d.commit()) {
+        if (why.isEmpty())
+            why = d.lastError().text().simplified();
+        d.rollback();
+        ok = false;
+    }
     if (isServer())
-        ServerStore::releaseProbes(d, q);
-    return n;
+        ServerStore::releaseProbes(d, ids);
+    if (!ok)
+        return fail(error, QStringLiteral("cannot mark interrupted sessions (%1)").arg(why)), -1;
+    return int(ids.size());
 }
 
 bool ResultStore::setSessionTitle(qint64 sessionId, const QString &title, QString *error)
 {
     if (!m_open)
         return fail(error, QStringLiteral("is not open"));
-    QSqlQuery q(db());
-    q.prepare(QStringLiteral("UPDATE sessions SET title = ? WHERE id = ?"));
-    q.addBindValue(StoreRows::str(title));
-    q.addBindValue(sessionId);
-    if (!q.exec())
-        return fail(error, QStringLiteral("cannot set the title of session %1 (%2)").arg(sessionId).arg(StoreRows::sqlError(q)));
+    QSqlDatabase d = db();
+    QString why;
+    if (!changeSession(d, sessionId, QStringLiteral("title = ?"), {StoreRows::str(title)}, nullptr, &why))
+        return fail(error, QStringLiteral("cannot set the title of session %1 (%2)").arg(sessionId).arg(why));
     return true;
 }
 
@@ -419,19 +483,17 @@ qint64 ResultStore::importRuns(const QString &title, const RunResultList &runs, 
     const qint64 id = beginSession(plan, error);
     if (id <= 0)
         return 0;
-    QSqlQuery q(db());
-    q.prepare(QStringLiteral("UPDATE sessions SET title = ?, started_at = COALESCE(?, started_at) WHERE id = ?"));
-    q.addBindValue(StoreRows::str(title));
     QDateTime first;
     for (const RunResult &r : runs) {
         if (r.startedAt.isValid() && (!first.isValid() || r.startedAt < first))
             first = r.startedAt;
     }
-    q.addBindValue(StoreRows::nullIfEmpty(StoreRows::isoUtc(first)));
-    q.addBindValue(id);
-    if (!q.exec()) {
+    QSqlDatabase d = db();
+    QString why;
+    if (!changeSession(d, id, QStringLiteral("title = ?, started_at = COALESCE(?, started_at)"),
+                       {StoreRows::str(title), StoreRows::nullIfEmpty(StoreRows::isoUtc(first))}, nullptr, &why)) {
         deleteSession(id);
-        return fail(error, QStringLiteral("cannot import \"%1\" (%2)").arg(title, StoreRows::sqlError(q))), 0;
+        return fail(error, QStringLiteral("cannot import \"%1\" (%2)").arg(title, why)), 0;
     }
     for (const RunResult &r : runs) {
         if (addRun(id, r, error) <= 0) {
@@ -581,6 +643,7 @@ bool ResultStore::deleteSession(qint64 sessionId, QString *error)
         "DELETE FROM samples WHERE run_id IN (SELECT id FROM runs WHERE session_id = ?)",
         "DELETE FROM runs WHERE session_id = ?",
         "DELETE FROM session_hosts WHERE session_id = ?",
+        "DELETE FROM session_search WHERE session_id = ?",
         "DELETE FROM sessions WHERE id = ?",
     };
     QString why;

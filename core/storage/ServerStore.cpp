@@ -5,6 +5,9 @@
 #include "StoreRows.h"
 #include "StoreSchema.h"
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QVariant>
@@ -18,15 +21,48 @@ constexpr int kLockSpace = 0x57420000;
 
 } // namespace
 
+namespace {
+
+// The password file libpq reads (PGPASSFILE, else ~/.pgpass), as libpq finds it.
+QString passwordFile()
+{
+    const QString named = qEnvironmentVariable("PGPASSFILE");
+    return named.isEmpty() ? QDir::home().filePath(QStringLiteral(".pgpass")) : named;
+}
+
+// libpq skips a password file that its group or others may read (it warns on stderr, then asks for no password).
+bool passwordFileIgnored(const QString &path)
+{
+    const QFileInfo info(path);
+    return info.isFile()
+        && (info.permissions() & (QFile::ReadGroup | QFile::WriteGroup | QFile::ExeGroup | QFile::ReadOther
+                                  | QFile::WriteOther | QFile::ExeOther));
+}
+
+} // namespace
+
 QString ServerStore::advice(const StoreLocation &store, const QString &message)
 {
     const QString m = message.toLower();
-    if (m.contains(QLatin1String("password")) || m.contains(QLatin1String("fe_sendauth")))
+    const QString user = store.user().isEmpty() ? QStringLiteral("this user") : store.user();
+    const QString line = QStringLiteral("%1:%2:%3:%4:PASSWORD").arg(store.host()).arg(store.port()).arg(store.database(), user);
+    // Which password libpq sent, in its order: the connection's own (the window's keychain), PGPASSWORD, the file.
+    if (m.contains(QLatin1String("password authentication failed"))) {
+        if (!store.password().isEmpty())
+            return QStringLiteral("the server refused the password of %1: check the one saved in Settings (the keychain)")
+                .arg(user);
+        if (!qEnvironmentVariableIsEmpty("PGPASSWORD"))
+            return QStringLiteral("the server refused the password of %1: check the one in PGPASSWORD").arg(user);
+        return QStringLiteral("the server refused the password of %1: check the line %2 of %3").arg(user, line, passwordFile());
+    }
+    if (m.contains(QLatin1String("password")) || m.contains(QLatin1String("fe_sendauth"))) {
+        const QString file = passwordFile();
+        if (store.password().isEmpty() && qEnvironmentVariableIsEmpty("PGPASSWORD") && passwordFileIgnored(file))
+            return QStringLiteral("libpq ignores %1 because others may read it: chmod 0600 %1").arg(file);
         return QStringLiteral("the server wants a password for %1: put it in PGPASSWORD or in ~/.pgpass as "
-                              "%2:%3:%4:%1:PASSWORD (mode 0600); in the window, in Settings")
-            .arg(store.user().isEmpty() ? QStringLiteral("this user") : store.user(), store.host())
-            .arg(store.port())
-            .arg(store.database());
+                              "%2 (mode 0600); in the window, in Settings")
+            .arg(user, line);
+    }
     if (m.contains(QLatin1String("database")) && m.contains(QLatin1String("does not exist")))
         return QStringLiteral("create the database (createdb -h %1 -p %2 -U %3 %4) or ask the server's administrator")
             .arg(store.host())
@@ -101,15 +137,12 @@ void ServerStore::hold(QSqlDatabase &db, qint64 id, bool held)
 
 QString ServerStore::unheldSessions()
 {
-    return QStringLiteral(" AND pg_try_advisory_lock(%1, CAST(id AS integer)) RETURNING id").arg(kLockSpace);
+    return QStringLiteral(" AND pg_try_advisory_lock(%1, CAST(id AS integer))").arg(kLockSpace);
 }
 
-void ServerStore::releaseProbes(QSqlDatabase &db, QSqlQuery &q)
+void ServerStore::releaseProbes(QSqlDatabase &db, const QList<qint64> &ids)
 {
-    QList<qint64> ids;
-    while (q.next())
-        ids.append(q.value(0).toLongLong());
-    for (qint64 id : std::as_const(ids))
+    for (qint64 id : ids)
         hold(db, id, false);
 }
 

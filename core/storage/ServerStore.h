@@ -2,10 +2,9 @@
 
 #include "StoreLocation.h"
 
+#include <QList>
 #include <QSqlDatabase>
 #include <QString>
-
-class QSqlQuery;
 
 namespace wb {
 
@@ -28,8 +27,8 @@ public:
     static void hold(QSqlDatabase &db, qint64 id, bool held);
     /// Appended to the UPDATE that marks running sessions interrupted: only those no connection holds.
     static QString unheldSessions();
-    /// After that UPDATE (which returned the ids it took): lets the probing locks go.
-    static void releaseProbes(QSqlDatabase &db, QSqlQuery &q);
+    /// After that UPDATE, with the ids it took: lets the probing locks go.
+    static void releaseProbes(QSqlDatabase &db, const QList<qint64> &ids);
 };
 
 } // namespace wb

@@ -1,5 +1,6 @@
 #include "SessionQuery.h"
 
+#include "SessionSearch.h"
 #include "StoreDialect.h"
 #include "StoreRows.h"
 #include "plan/PlanJson.h"
@@ -76,16 +77,33 @@ SessionQuery SessionQuery::matching(const SessionFilter &filter, StoreDialect::K
                                  " AND (%1 OR %2))")
                       .arg(StoreDialect::same(k, QStringLiteral("h.name")), StoreDialect::same(k, QStringLiteral("h.address"))),
                   {filter.host, filter.host});
-    q.addTextFilter(filter.text.trimmed());
+    q.m_text = filter.text.trimmed();
     q.m_limit = filter.limit;
     return q;
 }
 
-// The text is looked for in the title, uuid, machine, state, protocols and the hosts' names, addresses and OS.
-void SessionQuery::addTextFilter(const QString &text)
+// The text is looked for in the title, uuid, machine, state, protocols and the hosts' names, addresses and OS:
+// through the search index (SessionSearch), whose text holds them a line each, or, for a text that holds a line break
+// (which could span two of them there), in each.
+bool SessionQuery::withText(QSqlDatabase &db, SessionQuery *out, QString *error) const
 {
-    if (text.isEmpty())
-        return;
+    *out = *this;
+    if (m_text.isEmpty())
+        return true;
+    if (m_text.contains(QLatin1Char('\n'))) {
+        out->addFieldsFilter(m_text);
+        return true;
+    }
+    QString clause;
+    QVariantList binds;
+    if (!SessionSearch::condition(db, m_text, &clause, &binds, error))
+        return false;
+    out->require(clause, binds);
+    return true;
+}
+
+void SessionQuery::addFieldsFilter(const QString &text)
+{
     // Case-insensitive in every script, as QString::contains (StoreDialect::contains).
     auto has = [this](const char *column) { return StoreDialect::contains(m_kind, QLatin1String(column)); };
     const QString clause =
@@ -127,7 +145,8 @@ QString SessionQuery::selectedIds() const
 bool SessionQuery::run(QSqlDatabase &db, SessionInfoList *out, QString *error) const
 {
     out->clear();
-    if (!readSessions(db, out, error))
+    SessionQuery q;
+    if (!withText(db, &q, error) || !q.readSessions(db, out, error))
         return false;
     if (out->isEmpty())
         return true;
@@ -140,9 +159,12 @@ bool SessionQuery::run(QSqlDatabase &db, SessionInfoList *out, QString *error) c
 
 bool SessionQuery::count(QSqlDatabase &db, qint64 *n, QString *error) const
 {
+    SessionQuery query;
+    if (!withText(db, &query, error))
+        return false;
     QSqlQuery q(db);
-    q.prepare(QStringLiteral("SELECT COUNT(*) FROM sessions") + whereClause());
-    for (const QVariant &b : m_binds)
+    q.prepare(QStringLiteral("SELECT COUNT(*) FROM sessions") + query.whereClause());
+    for (const QVariant &b : query.m_binds)
         q.addBindValue(b);
     if (!q.exec() || !q.next()) {
         *error = QStringLiteral("cannot count sessions (%1)").arg(StoreRows::sqlError(q));

@@ -10,7 +10,7 @@
 namespace wb {
 
 /// The sessions a SessionFilter (or one id) selects, found by SQL: the filter becomes one WHERE clause over
-/// sessions, its plan's JSON (StoreDialect::planValues), its hosts and its runs; then the selected sessions' hosts and run
+/// sessions, its plan's JSON (StoreDialect::planValues), its hosts and its runs, the text through SessionSearch; then the selected sessions' hosts and run
 /// counts are read with that clause as a sub-select. Newest first.
 class SessionQuery
 {
@@ -25,7 +25,8 @@ public:
 
 private:
     void require(const QString &clause, const QVariantList &binds = {});
-    void addTextFilter(const QString &text);
+    bool withText(QSqlDatabase &db, SessionQuery *out, QString *error) const;
+    void addFieldsFilter(const QString &text);
     QString whereClause() const;
     QString selectedIds() const;
     bool readSessions(QSqlDatabase &db, SessionInfoList *out, QString *error) const;
@@ -34,6 +35,7 @@ private:
 
     QStringList m_where;
     QVariantList m_binds;
+    QString m_text;
     int m_limit = 0;
     StoreDialect::Kind m_kind = StoreDialect::Kind::SQLite;
 };

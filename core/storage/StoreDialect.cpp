@@ -143,4 +143,80 @@ QString StoreDialect::sampleOrder(Kind kind)
     return kind == Kind::PostgreSQL ? QStringLiteral("run_id, end_seconds") : QStringLiteral("run_id, rowid");
 }
 
+QStringList StoreDialect::searchIndex(Kind kind)
+{
+    if (kind == Kind::PostgreSQL) {
+        // pg_trgm comes with PostgreSQL (Debian's postgresql package; postgresql-contrib elsewhere) and is trusted:
+        // the database's owner may add it. Without it the search reads session_search whole, one short row a session.
+        return {QStringLiteral("CREATE EXTENSION IF NOT EXISTS pg_trgm"),
+                QStringLiteral("CREATE INDEX IF NOT EXISTS session_search_trigrams ON session_search"
+                               " USING gin (text gin_trgm_ops)")};
+    }
+    // FTS5's trigram tokenizer indexes every three characters, so that a substring of three or more is found
+    // through it. The text is session_search's (an external content table), already folded: case_sensitive 1.
+    // The triggers are FTS5's documented way to keep such an index up to date.
+    return {
+        QStringLiteral("CREATE VIRTUAL TABLE session_search_index USING fts5(text, content = 'session_search',"
+                       " content_rowid = 'session_id', tokenize = 'trigram case_sensitive 1')"),
+        QStringLiteral("CREATE TRIGGER session_search_added AFTER INSERT ON session_search BEGIN"
+                       " INSERT INTO session_search_index (rowid, text) VALUES (new.session_id, new.text); END"),
+        QStringLiteral("CREATE TRIGGER session_search_removed AFTER DELETE ON session_search BEGIN"
+                       " INSERT INTO session_search_index (session_search_index, rowid, text)"
+                       " VALUES ('delete', old.session_id, old.text); END"),
+        QStringLiteral("CREATE TRIGGER session_search_changed AFTER UPDATE ON session_search BEGIN"
+                       " INSERT INTO session_search_index (session_search_index, rowid, text)"
+                       " VALUES ('delete', old.session_id, old.text);"
+                       " INSERT INTO session_search_index (rowid, text) VALUES (new.session_id, new.text); END"),
+    };
+}
+
+QString StoreDialect::fold(Kind kind, const QString &text)
+{
+    return (kind == Kind::SQLite ? QStringLiteral("wb_fold(%1)") : QStringLiteral("lower(%1)")).arg(text);
+}
+
+QString StoreDialect::lines(Kind kind, const QString &expression)
+{
+    return (kind == Kind::SQLite ? QStringLiteral("group_concat(%1, char(10))") : QStringLiteral("string_agg(%1, chr(10))"))
+        .arg(expression);
+}
+
+QString StoreDialect::newline(Kind kind)
+{
+    return kind == Kind::SQLite ? QStringLiteral("char(10)") : QStringLiteral("chr(10)");
+}
+
+QString StoreDialect::searchIndexed(Kind kind)
+{
+    // A phrase of trigrams in FTS5 is a substring; pg_trgm's GIN index answers LIKE '%...%'.
+    if (kind == Kind::SQLite)
+        return QStringLiteral("SELECT rowid FROM session_search_index WHERE session_search_index MATCH ?");
+    return QStringLiteral("SELECT session_id FROM session_search WHERE text LIKE lower(CAST(? AS TEXT))");
+}
+
+QString StoreDialect::searchScanned(Kind kind)
+{
+    if (kind == Kind::SQLite)
+        return QStringLiteral("instr(session_search.text, ?) > 0");
+    return QStringLiteral("strpos(session_search.text, lower(CAST(? AS TEXT))) > 0");
+}
+
+QString StoreDialect::searchNeedle(Kind kind, const QString &text, bool indexed)
+{
+    if (kind == Kind::SQLite) {
+        const QString folded = text.toCaseFolded();
+        if (!indexed)
+            return folded;
+        QString phrase = folded;
+        return QLatin1Char('"') + phrase.replace(QLatin1Char('"'), QLatin1String("\"\"")) + QLatin1Char('"');
+    }
+    if (!indexed)
+        return text;
+    QString pattern = text; // LIKE's escape is the backslash
+    pattern.replace(QLatin1Char('\\'), QLatin1String("\\\\"))
+        .replace(QLatin1Char('%'), QLatin1String("\\%"))
+        .replace(QLatin1Char('_'), QLatin1String("\\_"));
+    return QLatin1Char('%') + pattern + QLatin1Char('%');
+}
+
 } // namespace wb

@@ -2,6 +2,7 @@
 
 #include <QSqlDatabase>
 #include <QString>
+#include <QStringList>
 
 class QSqlQuery;
 
@@ -44,6 +45,23 @@ public:
     static QString planValues(Kind kind, const char *key);
     /// ORDER BY of a run's samples in the order they were stored.
     static QString sampleOrder(Kind kind);
+
+    /// The search's trigram index over session_search (schema 5, SessionSearch): SQLite's is an FTS5 table kept by
+    /// triggers (part of the schema), PostgreSQL's a pg_trgm GIN index, which a server may lack (made when it can be).
+    static QStringList searchIndex(Kind kind);
+    /// `text` folded as the index's text is (wb_fold: Qt's folding; lower(): by the database's LC_CTYPE).
+    static QString fold(Kind kind, const QString &text);
+    /// The values of `expression` over the rows of an aggregate, one a line.
+    static QString lines(Kind kind, const QString &expression);
+    /// A line break in SQL.
+    static QString newline(Kind kind);
+    /// A sub-select of the ids of the sessions whose search text holds the bound needle (searchNeedle(..., true)),
+    /// found through the index.
+    static QString searchIndexed(Kind kind);
+    /// True when session_search.text holds the bound needle (searchNeedle(..., false)), by reading it.
+    static QString searchScanned(Kind kind);
+    /// What to bind for `text` (trimmed, non-empty) to searchIndexed() or searchScanned().
+    static QString searchNeedle(Kind kind, const QString &text, bool indexed);
 };
 
 } // namespace wb

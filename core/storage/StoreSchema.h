@@ -11,7 +11,10 @@ namespace wb {
 class StoreSchema
 {
 public:
-    static constexpr int kVersion = 4;
+    static constexpr int kVersion = 5;
+    /// The step that added the search's text (SessionSearch); its own constant so that a step landed beside it can
+    /// take the number before it.
+    static constexpr int kSearchVersion = 5;
 
     /// Takes the database from version `from` (0 = empty) to kVersion, one transaction per step.
     static bool migrate(QSqlDatabase &db, int from, QString *error);

@@ -1,7 +1,8 @@
 #pragma once
 // A real PostgreSQL for a test: initdb and pg_ctl of the system's `postgresql` package, in a temporary directory,
 // on a free loopback port, as an unprivileged user (initdb refuses root: under root it runs as `postgres` through
-// runuser, in a directory that user owns). Trust authentication on 127.0.0.1 only; the test's superuser is
+// runuser, in a directory that user owns). Trust authentication on 127.0.0.1 only, or with requirePassword() a
+// server that checks it (scram-sha-256 in pg_hba.conf, as a team's server is set up); the test's superuser is
 // `wirebench`. Stopped and removed when the object goes.
 #include "support/FreePort.h"
 
@@ -32,6 +33,17 @@ public:
     PostgresServer &operator=(const PostgresServer &) = delete;
     ~PostgresServer() { stop(); }
 
+    /// Before start(): the superuser gets `password`, and every connection over TCP must give it (scram-sha-256).
+    void requirePassword(const QString &password) { m_password = password; }
+
+    /// start() and createDatabase(): the new database's address, empty with *why.
+    QString startWithDatabase(QString *why)
+    {
+        if (!start(why))
+            return QString();
+        return createDatabase(why);
+    }
+
     /// Starts the server; false with what is missing and how to get it.
     bool start(QString *why)
     {
@@ -46,12 +58,25 @@ public:
         if (::geteuid() == 0 && !giveToPostgres(why))
             return false;
         QString out;
-        if (!run(QStringLiteral("initdb"),
-                 {QStringLiteral("-D"), dataDir(), QStringLiteral("-U"), QStringLiteral("wirebench"),
-                  QStringLiteral("--auth=trust"), QStringLiteral("-E"), QStringLiteral("UTF8"),
-                  QStringLiteral("--locale=C.UTF-8"), QStringLiteral("-N")},
-                 &out))
+        QStringList initdb{QStringLiteral("-D"), dataDir(), QStringLiteral("-U"), QStringLiteral("wirebench"),
+                           QStringLiteral("-E"), QStringLiteral("UTF8"), QStringLiteral("--locale=C.UTF-8"),
+                           QStringLiteral("-N")};
+        if (m_password.isEmpty()) {
+            initdb << QStringLiteral("--auth=trust");
+        } else {
+            // The local socket stays trusted (nothing here uses it); TCP, which the store uses, checks the password.
+            QFile pw(m_dir.filePath(QStringLiteral("superuser.pw")));
+            if (!pw.open(QIODevice::WriteOnly) || pw.write(m_password.toUtf8() + '\n') < 0)
+                return fail(why, QStringLiteral("cannot write %1").arg(pw.fileName()));
+            pw.close();
+            pw.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ReadOther);
+            initdb << QStringLiteral("--auth-local=trust") << QStringLiteral("--auth-host=scram-sha-256")
+                   << QStringLiteral("--pwfile=%1").arg(pw.fileName());
+        }
+        if (!run(QStringLiteral("initdb"), initdb, &out))
             return fail(why, QStringLiteral("initdb failed: %1").arg(out));
+        if (!m_password.isEmpty() && !hbaChecksPasswords())
+            return fail(why, QStringLiteral("initdb's pg_hba.conf does not ask for scram-sha-256 on 127.0.0.1"));
         for (int attempt = 0; attempt < 3; ++attempt) {
             m_port = freeLoopbackPort();
             const QString options = QStringLiteral("-c listen_addresses=127.0.0.1 -p %1 -c unix_socket_directories=%2"
@@ -125,6 +150,7 @@ public:
         db.setPort(m_port);
         db.setDatabaseName(database);
         db.setUserName(QStringLiteral("wirebench"));
+        db.setPassword(m_password);
         db.open();
         return db;
     }
@@ -143,6 +169,24 @@ private:
     }
 
     QString dataDir() const { return m_dir.filePath(QStringLiteral("data")); }
+
+    // Every host line of pg_hba.conf checks a password (none trusts TCP).
+    bool hbaChecksPasswords() const
+    {
+        QFile hba(m_dir.filePath(QStringLiteral("data/pg_hba.conf")));
+        if (!hba.open(QIODevice::ReadOnly))
+            return false;
+        int host = 0;
+        for (const QByteArray &raw : hba.readAll().split('\n')) {
+            const QList<QByteArray> words = raw.simplified().split(' ');
+            if (words.size() < 5 || !words.first().startsWith("host"))
+                continue;
+            ++host;
+            if (words.last() != "scram-sha-256")
+                return false;
+        }
+        return host > 0;
+    }
 
     bool giveToPostgres(QString *why)
     {
@@ -180,6 +224,7 @@ private:
 
     QTemporaryDir m_dir;
     QString m_bin;
+    QString m_password;
     quint16 m_port = 0;
     bool m_running = false;
     bool m_asPostgres = false;

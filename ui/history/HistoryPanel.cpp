@@ -257,13 +257,15 @@ void HistoryPanel::refresh()
     }
     m_status->setText(tr("%n session(s)", nullptr, int(m_sessions.size())));
     if (m_sessions.size() == m_pageLimit) {
-        // Counted only without a search: the count of a search would read the whole store once more.
-        const qint64 total = filter.text.isEmpty() ? m_store->sessionCount(filter, &error) : -1;
+        // A search is counted too: its index answers (SessionSearch), where it once read the whole store again.
+        const qint64 total = m_store->sessionCount(filter, &error);
         if (total < 0) {
             m_status->setText(tr("The newest %1 sessions that match; there may be more").arg(m_sessions.size()));
             m_moreButton->setVisible(true);
         } else if (total > m_sessions.size()) {
-            m_status->setText(tr("The newest %1 of %2 sessions").arg(m_sessions.size()).arg(total));
+            m_status->setText(filter.text.isEmpty()
+                                  ? tr("The newest %1 of %2 sessions").arg(m_sessions.size()).arg(total)
+                                  : tr("The newest %1 of %2 sessions that match").arg(m_sessions.size()).arg(total));
             m_moreButton->setVisible(true);
         }
     }

@@ -12,6 +12,8 @@
 #include <cstdio>
 #include <memory>
 
+#include <sys/resource.h>
+
 using namespace wb;
 
 int main(int argc, char **argv)
@@ -47,5 +49,8 @@ int main(int argc, char **argv)
     t.restart();
     const auto view = std::make_unique<ComparisonView>(&store);
     std::printf("comparison view: its tree in %.0f ms\n", t.nsecsElapsed() / 1e6);
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    std::printf("history: peak resident memory %.1f MiB\n", usage.ru_maxrss / 1024.0); // ru_maxrss: KiB on Linux
     return 0;
 }

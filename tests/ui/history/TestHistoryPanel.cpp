@@ -269,7 +269,7 @@ void TestHistoryPanel::listsAPageOfALargeStore()
     QVERIFY(!panel.moreButton()->isVisibleTo(&panel));
     panel.searchEdit()->setText(QStringLiteral("linux"));
     QTRY_COMPARE_WITH_TIMEOUT(panel.sessionTable()->rowCount(), 200, 5000);
-    QCOMPARE(status->text(), QStringLiteral("The newest 200 sessions that match; there may be more"));
+    QCOMPARE(status->text(), QStringLiteral("The newest 200 of 232 sessions that match"));
     QTest::mouseClick(panel.moreButton(), Qt::LeftButton);
     QCOMPARE(panel.sessionTable()->rowCount(), 232);
     QCOMPARE(status->text(), QStringLiteral("232 session(s)"));
