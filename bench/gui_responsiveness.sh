@@ -52,8 +52,14 @@ show() {
       printf '%-22s replot p50 %6s  p99 %6s  max %7s ms  (CPU p50 %s, p99 %s ms; %s replots; %s lines, %s points, plot %s px)\n' \
           "" "$replot_p50_ms" "$replot_p99_ms" "$replot_max_ms" "$replot_cpu_p50_ms" "$replot_cpu_p99_ms" "$replots" \
           "$live_lines" "$live_points" "$plot_px"
-      printf '%-22s GUI thread busy %s%% of the span\n' "" "$gui_thread_cpu_percent"
-      printf '%-22s worst: %s\n' "" "$worst_stalls" )
+      printf '%-22s GUI thread busy %s%% of the span; the hypervisor stole %s%% of the machine meanwhile\n' "" \
+          "$gui_thread_cpu_percent" "${steal_percent:-?}"
+      printf '%-22s worst stalls (where the time went, per the scheduler, schedstat; what the thread was doing):\n' ""
+      printf '%s\n' "$worst_stalls" | sed 's/ | /\n/g' | sed 's/^/                         /'
+      printf '%-22s marked activities on the GUI thread:\n' ""
+      printf '%s\n' "${activities:-none}" | sed 's/ | /\n/g' | sed 's/^/                         /'
+      printf '%-22s the most repainted widgets (paint events, area):\n' ""
+      printf '%s\n' "${paints:-none}" | sed 's/ | /\n/g' | sed 's/^/                         /' )
 }
 
 # runs-of store: what the plan measured meanwhile (the window's result store), so a fast window is not an idle one
@@ -88,10 +94,18 @@ run_gui() {
     local prefix=()
     while [ "$1" != -- ]; do prefix+=("$1"); shift; done
     shift
+    local steal0 total0
+    read -r steal0 total0 < <(steal_ticks)
     "${prefix[@]}" env QT_QPA_PLATFORM=offscreen WIREBENCH_GUI_PROBE="$figures" "$gui" \
         --settings "$tmp/settings-$(basename "$figures").ini" --store "$tmp/results-$(basename "$figures").sqlite" \
         "$@" >"$figures.log" 2>&1 || { echo "the window exited with $?; its log:"; cat "$figures.log"; }
+    local steal1 total1
+    read -r steal1 total1 < <(steal_ticks)
+    echo "steal_percent=$(awk -v s=$((steal1 - steal0)) -v t=$((total1 - total0)) 'BEGIN { printf "%.1f", (t > 0 ? 100 * s / t : 0) }')" >>"$figures"
 }
+
+# The machine's steal ticks (the hypervisor running others on our vCPUs) and all ticks, from /proc/stat.
+steal_ticks() { awk '/^cpu / { t = 0; for (i = 2; i <= NF; i++) t += $i; print $9, t }' /proc/stat; }
 
 echo "Wirebench window responsiveness: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg) at start;" \
      "tick every 5 ms (lateness = event loop blocked)"

@@ -11,6 +11,9 @@
 #   ZERO_COPY (0; 1: wirebench --set tcp.zero_copy=true, which sends by sendfile(2) in tcp-send and discards on
 #   arrival with MSG_TRUNC in tcp-recv; against iperf3 -Z for send; for recv iperf3's --skip-rx-copy where that
 #   iperf3 has it (3.16+), else plain iperf3 -R, and the script says which),
+#   LATENCY (0: wirebench runs with --set latency.idle_ms=0, no latency probe beside the run, as iperf3 has none;
+#   1: with the probe, its 2 s idle lead and its round trips through the load),
+#   IPERF3 (iperf3: the peer, client and server; a path to another build, e.g. a 3.16+ one for --skip-rx-copy),
 #   PIN (0; 1 runs both clients on CPU 0 and both servers on CPU 1, as iperf3 -A would: on a machine with
 #   few cores the scheduler otherwise sometimes puts sender and receiver on one core, which halves either
 #   tool's figure and makes single pairs differ by up to 40%).
@@ -25,6 +28,10 @@ MESSAGE=${MESSAGE:-131072}
 DIRECTION=${DIRECTION:-send}
 PIN=${PIN:-0}
 ZERO_COPY=${ZERO_COPY:-0}
+IPERF3=${IPERF3:-iperf3}
+LATENCY=${LATENCY:-0}
+WB_LATENCY=()
+[ "$LATENCY" = 1 ] || WB_LATENCY=(--set latency.idle_ms=0)
 MSS=$((FRAME - 40))
 case "$DIRECTION" in
     send) WB_PROTOCOL=tcp-send; IPERF_REVERSE=() ;;
@@ -45,10 +52,10 @@ if [ "$ZERO_COPY" = 1 ]; then
     WB_ZERO_COPY=(--set tcp.zero_copy=true)
     if [ "$DIRECTION" = send ]; then
         IPERF_ZERO_COPY=(-Z); ZERO_COPY_NOTE="zero copy: wirebench sendfile(2), iperf3 -Z"
-    elif iperf3 --help 2>&1 | grep -q -- --skip-rx-copy; then
+    elif "$IPERF3" --help 2>&1 | grep -q -- --skip-rx-copy; then
         IPERF_ZERO_COPY=(--skip-rx-copy); ZERO_COPY_NOTE="zero copy: wirebench MSG_TRUNC, iperf3 --skip-rx-copy"
     else
-        ZERO_COPY_NOTE="zero copy: wirebench MSG_TRUNC; this iperf3 ($(iperf3 --version | head -1 | cut -d' ' -f1-2)) has no --skip-rx-copy (3.16+), so iperf3 -R copies what it receives"
+        ZERO_COPY_NOTE="zero copy: wirebench MSG_TRUNC; this iperf3 ($("$IPERF3" --version | head -1 | cut -d' ' -f1-2)) has no --skip-rx-copy (3.16+), so iperf3 -R copies what it receives"
     fi
 fi
 CLIENT_ON=()
@@ -71,7 +78,7 @@ DAEMON=${BUILD:-build}/app/daemon/wirebenchd
 for tool in "$CLI" "$DAEMON"; do
     [ -x "$tool" ] || { echo "tcp_vs_iperf3: $tool not found; build first (cmake --build build) or pass the build folder" >&2; exit 2; }
 done
-for tool in iperf3 python3; do
+for tool in "$IPERF3" python3; do
     command -v "$tool" >/dev/null || { echo "tcp_vs_iperf3: $tool is not installed; apt-get install $tool" >&2; exit 2; }
 done
 
@@ -118,7 +125,7 @@ proc_own_memory() { awk '/^Anonymous:/ {print $2}' "/proc/$1/smaps_rollup"; }
 start_wirebenchd "$WORK/wirebenchd.log" "${SERVER_ON[@]}" -- "$DAEMON"
 
 IPERF_PORT=$(free_port)
-"${SERVER_ON[@]}" iperf3 -s -B 127.0.0.1 -p "$IPERF_PORT" >"$WORK/iperf3-server.log" 2>&1 &
+"${SERVER_ON[@]}" "$IPERF3" -s -B 127.0.0.1 -p "$IPERF_PORT" >"$WORK/iperf3-server.log" 2>&1 &
 IPERF_PID=$!
 for _ in $(seq 100); do
     grep -q "Server listening" "$WORK/iperf3-server.log" 2>/dev/null && break
@@ -134,8 +141,9 @@ fi
 
 echo "tcp_vs_iperf3: $PAIRS pairs of ${DURATION}-s $WB_PROTOCOL runs on 127.0.0.1, frame $FRAME (MSS $MSS requested by both), message $MESSAGE B"
 [ -n "$ZERO_COPY_NOTE" ] && echo "  $ZERO_COPY_NOTE"
+if [ "$LATENCY" = 1 ]; then echo "  wirebench with its latency probe (LATENCY=1)"; else echo "  wirebench without its latency probe (latency.idle_ms=0; LATENCY=1 keeps it)"; fi
 if [ "$PIN" = 1 ]; then echo "  clients on CPU 0, servers on CPU 1 (PIN=1)"; else echo "  not pinned to CPUs (PIN=1 pins clients and servers apart)"; fi
-echo "  wirebench: $("$CLI" --version) / $WB_SERVER on port $WB_SRV_PORT; iperf3: $(iperf3 --version | head -1) on port $IPERF_PORT"
+echo "  wirebench: $("$CLI" --version) / $WB_SERVER on port $WB_SRV_PORT; iperf3: $("$IPERF3" --version | head -1) on port $IPERF_PORT"
 printf "  %-4s %-10s %12s %12s %10s %10s %12s\n" pair tool "MB/s" "GB moved" "client s" "server s" "CPU s/GB"
 
 ROWS="$WORK/rows"
@@ -144,7 +152,7 @@ for pair in $(seq "$PAIRS"); do
     # wirebench
     s0=$(proc_cpu "$WB_SRV_PID")
     c=$(client_cpu "$WORK/wb$pair" "${CLIENT_ON[@]}" "$CLI" run --host "127.0.0.1:$WB_SRV_PORT" "${WB_SRV_ARGS[@]}" --protocol "$WB_PROTOCOL" --frame "$FRAME" \
-        --reps 1 --duration "$DURATION" --message-size "$MESSAGE" "${WB_ZERO_COPY[@]}" --json "$WORK/wb$pair.json")
+        --reps 1 --duration "$DURATION" --message-size "$MESSAGE" "${WB_ZERO_COPY[@]}" "${WB_LATENCY[@]}" --json "$WORK/wb$pair.json")
     s1=$(proc_cpu "$WB_SRV_PID")
     python3 - "$WORK/wb$pair.json" "$c" "$s0" "$s1" "$pair" >>"$ROWS" <<'PY'
 import json, sys
@@ -155,7 +163,7 @@ PY
     echo "wirebench $(cat "$WORK/wb$pair.rss")" >>"$WORK/rss"
     # iperf3
     s0=$(proc_cpu "$IPERF_PID")
-    c=$(client_cpu "$WORK/ip$pair" "${CLIENT_ON[@]}" iperf3 -c 127.0.0.1 -p "$IPERF_PORT" "${IPERF_REVERSE[@]}" "${IPERF_ZERO_COPY[@]}" -t "$DURATION" -M "$MSS" -l "$MESSAGE" -J)
+    c=$(client_cpu "$WORK/ip$pair" "${CLIENT_ON[@]}" "$IPERF3" -c 127.0.0.1 -p "$IPERF_PORT" "${IPERF_REVERSE[@]}" "${IPERF_ZERO_COPY[@]}" -t "$DURATION" -M "$MSS" -l "$MESSAGE" -J)
     s1=$(proc_cpu "$IPERF_PID")
     python3 - "$WORK/ip$pair.stdout" "$c" "$s0" "$s1" "$pair" >>"$ROWS" <<'PY'
 import json, sys

@@ -159,6 +159,14 @@ QFormLayout *PlanEditorPanel::buildRunForm()
     m_zeroCopy = new QCheckBox(tr("Zero copy (tcp-send: sendfile, tcp-recv: MSG_TRUNC)"), this);
     m_zeroCopy->setObjectName(QStringLiteral("zeroCopyCheck"));
     m_zeroCopy->setToolTip(TcpSettings::planOptions().constFirst().toolTip);
+    m_latencyIdle = new QSpinBox(this);
+    m_latencyIdle->setObjectName(QStringLiteral("latencyIdleSpin"));
+    m_latencyIdle->setRange(0, 60000);
+    m_latencyIdle->setSingleStep(500);
+    m_latencyIdle->setSuffix(tr(" ms"));
+    m_latencyIdle->setSpecialValueText(tr("off (no latency probe)"));
+    m_latencyIdle->setValue(LatencyRecorder::kDefaultIdleMs);
+    m_latencyIdle->setToolTip(LatencyRecorder::planOption().toolTip);
 
     m_messagePreset = new QComboBox(this);
     m_messagePreset->setObjectName(QStringLiteral("messagePresetCombo"));
@@ -223,6 +231,7 @@ QFormLayout *PlanEditorPanel::buildRunForm()
     connect(m_duration, &QDoubleSpinBox::valueChanged, this, &PlanEditorPanel::onChanged);
     connect(m_streams, &QSpinBox::valueChanged, this, &PlanEditorPanel::onChanged);
     connect(m_zeroCopy, &QCheckBox::toggled, this, &PlanEditorPanel::onChanged);
+    connect(m_latencyIdle, &QSpinBox::valueChanged, this, &PlanEditorPanel::onChanged);
     connect(m_sampleInterval, &QSpinBox::valueChanged, this, &PlanEditorPanel::onChanged);
 
     auto *form = new QFormLayout;
@@ -230,6 +239,7 @@ QFormLayout *PlanEditorPanel::buildRunForm()
     form->addRow(tr("Duration of a run:"), m_duration);
     form->addRow(tr("Parallel streams:"), m_streams);
     form->addRow(QString(), m_zeroCopy);
+    form->addRow(tr("Latency idle lead:"), m_latencyIdle);
     form->addRow(tr("Message size:"), messageRow);
     form->addRow(tr("Socket buffers:"), bufferRow);
     form->addRow(tr("Sample interval:"), m_sampleInterval);
@@ -312,6 +322,8 @@ TestPlan PlanEditorPanel::plan() const
     plan.params.options = m_transferForm->values();
     if (m_zeroCopy->isChecked())
         plan.params.options.insert(QLatin1String(TcpSettings::ZeroCopyKey), true);
+    if (m_latencyIdle->value() != LatencyRecorder::kDefaultIdleMs) // the default stays out of the plan file
+        plan.params.options.insert(LatencyRecorder::idleOption(), m_latencyIdle->value());
     m_repeatOptions->apply(&plan);
     plan.referenceStreams = m_reference->isChecked();
     plan.referenceMs = m_reference->durationMs();
@@ -365,6 +377,9 @@ void PlanEditorPanel::setPlan(const TestPlan &plan)
     m_fileSize->setValue(int(std::clamp<qint64>(plan.params.fileSizeBytes / (1024 * 1024), 1, 1024 * 1024)));
     m_transferForm->setValues(plan.params.options);
     m_zeroCopy->setChecked(TcpSettings::fromParams(plan.params).zeroCopy);
+    bool idleOk = false;
+    const int idleMs = plan.params.options.value(LatencyRecorder::idleOption()).toInt(&idleOk);
+    m_latencyIdle->setValue(idleOk ? std::clamp(idleMs, 0, 60000) : LatencyRecorder::kDefaultIdleMs);
     m_repeatOptions->load(plan);
     m_reference->setChecked(plan.referenceStreams);
     m_reference->setDurationMs(plan.referenceMs);

@@ -77,6 +77,7 @@ private:
     QDoubleSpinBox *m_duration = nullptr;
     QSpinBox *m_streams = nullptr;
     QCheckBox *m_zeroCopy = nullptr;
+    QSpinBox *m_latencyIdle = nullptr; ///< latency.idle_ms (LatencyRecorder::planOption)
     QComboBox *m_messagePreset = nullptr;
     QSpinBox *m_messageSize = nullptr;
     QComboBox *m_bufferMode = nullptr;

@@ -4,9 +4,12 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QResizeEvent>
+#include <QSpacerItem>
 #include <QStyle>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace wb {
@@ -15,6 +18,7 @@ RunControlPanel::RunControlPanel(QWidget *parent)
     : QWidget(parent)
 {
     setObjectName(QStringLiteral("runControlPanel"));
+    setAutoFillBackground(true);
     m_start = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Start"), this);
     m_start->setObjectName(QStringLiteral("startButton"));
     m_start->setToolTip(tr("Run the plan: every chosen host x protocol x frame size, repeated"));
@@ -32,6 +36,10 @@ RunControlPanel::RunControlPanel(QWidget *parent)
     m_status->setObjectName(QStringLiteral("statusLabel"));
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_status->setWordWrap(true);
+    m_statusMeasure = new QLabel(m_status->text(), this);
+    m_statusMeasure->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_statusMeasure->setWordWrap(true);
+    m_statusMeasure->hide();
 
     connect(m_start, &QPushButton::clicked, this, &RunControlPanel::startRequested);
     connect(m_stop, &QPushButton::clicked, this, &RunControlPanel::stopRequested);
@@ -43,8 +51,29 @@ RunControlPanel::RunControlPanel(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(row);
-    layout->addWidget(m_status);
+    m_statusSpace = new QSpacerItem(0, 0, QSizePolicy::Minimum, QSizePolicy::Fixed);
+    layout->addItem(m_statusSpace);
     setRunning(false);
+    fitStatus();
+}
+
+void RunControlPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitStatus();
+}
+
+void RunControlPanel::fitStatus()
+{
+    const int w = std::max(1, width());
+    const int h = m_statusMeasure->heightForWidth(w);
+    if (m_status->minimumSize() != QSize(w, h) || m_status->maximumSize() != QSize(w, h))
+        m_status->setFixedSize(w, h); // not in a layout: its size is the panel's business alone
+    m_status->move(0, height() - h);
+    if (m_statusSpace->sizeHint().height() != h) {
+        m_statusSpace->changeSize(0, h, QSizePolicy::Minimum, QSizePolicy::Fixed);
+        layout()->invalidate(); // the panel's height changes: the one case in which the window relayouts
+    }
 }
 
 QString RunControlPanel::statusText() const
@@ -100,7 +129,9 @@ void RunControlPanel::setProgress(int runsDone, int runsTotal, double secondsLef
 
 void RunControlPanel::setStatus(const QString &text)
 {
+    m_statusMeasure->setText(text);
     m_status->setText(text);
+    fitStatus();
 }
 
 void RunControlPanel::addResult(const RunResult &result)

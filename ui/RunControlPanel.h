@@ -7,10 +7,14 @@
 class QLabel;
 class QProgressBar;
 class QPushButton;
+class QSpacerItem;
 
 namespace wb {
 
 /// Start and Stop, the progress of the whole matrix ("Run k of n - about m:ss left") and a status line.
+/// A new status line relayouts the window only when its wrapped height changes: a QLabel in a layout would ask
+/// every ancestor for a new layout on each setText, and the page tabs (QTabWidget) repaint the whole window on
+/// that (each full repaint about 100-200 of Qt's thread-pool fills that the GUI thread waits for).
 class RunControlPanel : public QWidget
 {
     Q_OBJECT
@@ -33,15 +37,26 @@ public slots:
     /// "Done. 3 run(s) ok, 1 failed." (", 4 not run" when some were not), or "Stopped. ..." when cancelled.
     void showPlanFinished(bool cancelled);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 signals:
     void startRequested();
     void stopRequested();
 
 private:
+    /// Gives the status label the panel's width and its text's wrapped height (a fixed size, so that its setText
+    /// leaves the layouts alone), and the layout the same height, invalidated only when that height changes.
+    void fitStatus();
+
     QPushButton *m_start = nullptr;
     QPushButton *m_stop = nullptr;
     QProgressBar *m_progress = nullptr;
-    QLabel *m_status = nullptr;
+    QLabel *m_status = nullptr;       ///< outside the layout, placed under the row by fitStatus()
+    QSpacerItem *m_statusSpace = nullptr; ///< the label's height in the layout
+    /// A hidden twin of the label that measures the wrapped height (the label's own heightForWidth is never below
+    /// its fixed size); hidden, its setText asks no layout.
+    QLabel *m_statusMeasure = nullptr;
     bool m_running = false;
     bool m_startAllowed = true;
     int m_okRuns = 0;

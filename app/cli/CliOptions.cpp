@@ -6,6 +6,7 @@
 #include "protocols/DriverRegistry.h"
 #include "protocols/ProtocolSets.h"
 #include "protocols/tcp/TcpDriver.h"
+#include "latency/LatencyRecorder.h"
 #include "protocols/tcp/TcpSettings.h"
 #include "protocols/transfer/TransferSettings.h"
 
@@ -62,7 +63,7 @@ bool findOption(const QString &key, OptionSpec *spec, bool *hostOption)
             }
         }
     }
-    for (const OptionSpec &o : TransferSettings::planOptions() + TcpSettings::planOptions()) {
+    for (const OptionSpec &o : TransferSettings::planOptions() + TcpSettings::planOptions() + QList{LatencyRecorder::planOption()}) {
         if (o.key == key) {
             *spec = o;
             *hostOption = false;

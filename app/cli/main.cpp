@@ -6,6 +6,7 @@
 #include "ScheduleCommand.h"
 #include "StoreCommands.h"
 #include "protocols/DriverRegistry.h"
+#include "latency/LatencyRecorder.h"
 #include "protocols/tcp/TcpSettings.h"
 #include "protocols/transfer/TransferSettings.h"
 
@@ -65,6 +66,8 @@ void listProtocols()
     Console::out(QStringLiteral("Settings for --set KEY=VALUE (the plan's TCP streams):"));
     for (const OptionSpec &o : TcpSettings::planOptions())
         Console::out(describe(o));
+    Console::out(QStringLiteral("Settings for --set KEY=VALUE (the latency probe beside each run with a far host):"));
+    Console::out(describe(LatencyRecorder::planOption()));
 }
 
 } // namespace

@@ -5,7 +5,9 @@
 #include <QString>
 #include <QTimer>
 
+#include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 class QCustomPlot;
@@ -37,8 +39,23 @@ public:
     /// Writes the figures of the measured span to the file (also done on destruction, once).
     void write();
 
+protected:
+    /// Counts the paint events of the span per widget (class#objectName) with their area, and notes the layout
+    /// requests: which widgets a stall repainted and what relayouted (a QTabWidget repaints whole on one).
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
+    /// What the scheduler says of the GUI thread so far (platform::CpuTimes::threadSchedule; without it, CPU only).
+    struct Sched
+    {
+        double runMs = 0;  ///< on a CPU
+        double waitMs = 0; ///< runnable, waiting for a core
+        long voluntary = 0;
+        long involuntary = 0;
+    };
+    Sched sched() const;
     void onTick();
+    void onActivity(const char *name, std::int64_t durationNs);
     QString figures() const;
 
     MainWindow *m_window = nullptr;
@@ -47,7 +64,23 @@ private:
     QTimer m_timer;
     QElapsedTimer m_clock;
     qint64 m_lastTickNs = -1;
-    double m_lastTickCpu = 0;
+    Sched m_lastTickSched;
+    /// The longest marked activity (core/platform/ActivityMarker) since the last tick: what the stall was.
+    std::string m_tickActivity;
+    double m_tickActivityMs = 0;
+    struct ActivityTotal
+    {
+        int count = 0;
+        double totalMs = 0;
+        double maxMs = 0;
+    };
+    std::map<std::string, ActivityTotal> m_activities; ///< per marked activity, during the span
+    struct PaintTotal
+    {
+        int count = 0;
+        double megapixels = 0;
+    };
+    std::map<QString, PaintTotal> m_paints; ///< per widget, during the span
     qint64 m_replotStartNs = 0;
     double m_replotStartCpu = 0;
     double m_beginCpu = 0;
@@ -57,15 +90,27 @@ private:
     bool m_measuring = false;
     bool m_written = false;
     std::vector<double> m_lateMs;                       ///< per tick, during the span
-    /// The largest few: seconds into the span, ms late, and the GUI thread's CPU ms meanwhile (near the lateness:
-    /// work on the GUI thread, or the kernel's network softirqs that ran on it; near 0: it waited, for a lock, the
-    /// disk or a core).
+    /// The largest few: seconds into the span, ms late, and where the time went, from the scheduler's own count:
+    /// on a CPU (work on the GUI thread, or the kernel's network softirqs that ran on it), runnable but waiting for
+    /// a core (a busy neighbour), or blocked asleep beyond the tick's own 5 ms (I/O such as an fsync, a lock), with
+    /// the context switches and the longest marked activity of the interval.
     struct Stall
     {
         double at = 0;
+        double monotonicS = 0; ///< CLOCK_MONOTONIC at the stall's end, to find it in `perf record -k monotonic`
         double lateMs = 0;
         double cpuMs = 0;
+        double waitMs = 0;
+        double blockedMs = 0;
+        long voluntary = 0;
+        long involuntary = 0;
+        std::string activity;
+        double activityMs = 0;
+        QString painted;        ///< the widgets repainted in the interval, largest area first
+        QString layoutRequests; ///< the widgets that were asked to lay out again in the interval
     };
+    std::map<QString, double> m_tickPaints;      ///< widget -> Mpx repainted since the last tick
+    std::map<QString, int> m_tickLayoutRequests; ///< widget -> layout requests since the last tick
     std::vector<Stall> m_worst;
     std::vector<double> m_replotMs;                     ///< per replot of the live graph, during the span
     std::vector<double> m_replotCpuMs;                  ///< the GUI thread's CPU time in each (the rest: load)

@@ -48,12 +48,19 @@ CpuUsage CpuMeter::stop() const
             const quint64 db = end.busy.at(i) >= m_start.busy.at(i) ? end.busy.at(i) - m_start.busy.at(i) : 0;
             return dt > 0 ? std::clamp(double(db) / double(dt) * 100.0, 0.0, 100.0) : 0.0;
         };
-        u.systemPercent = percent(0);
+        // The whole system's share is summed from the cores' own lines, not read from the kernel's "cpu" line: that
+        // one is rounded to clock ticks on its own, so over a second it can sit a tick above every core (a busiest
+        // core below the average). Summed, the average is a weighted mean of the cores and never above the busiest.
+        quint64 sumTotal = 0, sumBusy = 0;
         u.busiestCorePercent = 0;
         for (int i = 1; i < end.total.size(); ++i) {
             u.perCorePercent.append(percent(i));
             u.busiestCorePercent = std::max(u.busiestCorePercent, u.perCorePercent.last());
+            sumTotal += end.total.at(i) - m_start.total.at(i);
+            if (end.busy.at(i) >= m_start.busy.at(i))
+                sumBusy += end.busy.at(i) - m_start.busy.at(i);
         }
+        u.systemPercent = sumTotal > 0 ? std::clamp(double(sumBusy) / double(sumTotal) * 100.0, 0.0, 100.0) : percent(0);
         // Busy time summed over the cores, from the average so that clock-tick rounding stays small.
         u.systemBusyCpuSeconds = u.systemPercent / 100.0 * u.cores * u.wallSeconds;
     }

@@ -5,6 +5,7 @@
 #include "model/RunLatency.h"
 #include "model/RunSpec.h"
 #include "model/Sample.h"
+#include "protocols/DriverRegistry.h"
 
 #include <functional>
 #include <memory>
@@ -22,6 +23,8 @@ public:
     static constexpr int kDefaultIdleMs = 2000;
     static constexpr int kTargetTimeoutMs = 2000;
     static QString idleOption() { return QStringLiteral("latency.idle_ms"); }
+    /// The plan-wide setting behind idleOption(), for `--set`, `wirebench-cli protocols` and the plan editor.
+    static OptionSpec planOption();
     /// The idle lead of a run of `protocol` (ms): the option, or 0 for a protocol without a far host to probe and
     /// for a reference stream (TestPlan::ReferenceKey).
     /// The one rule that the engine, its time estimate, the CLI's plan length and the plan editor's use.

@@ -30,4 +30,19 @@ ssize_t BulkSender::sendSome(int fd, int flags, std::int64_t most)
     return n;
 }
 
+ssize_t BulkSender::sendBurst(int fd, int flags, int calls)
+{
+    ssize_t total = 0;
+    for (int i = 0; i < calls; ++i) {
+        const std::int64_t offered = std::int64_t(m_block->size() - m_offset);
+        const ssize_t n = sendSome(fd, flags);
+        if (n <= 0)
+            return total > 0 ? total : n; // a hard error comes back on the next call, after the next poll()
+        total += n;
+        if (n < offered)
+            break; // the socket is full
+    }
+    return total;
+}
+
 } // namespace wb::net

@@ -28,6 +28,10 @@ public:
     /// One send() of the rest of the block, at most `most` bytes, with flags (MSG_DONTWAIT or 0), never raising
     /// SIGPIPE (platform::SocketCalls): what send() returned, errno as it left it when that is < 0.
     ssize_t sendSome(int fd, int flags, std::int64_t most = kWhole);
+    /// Up to `calls` sendSome() in a row while each takes all it was offered (the socket still has room), as iperf3
+    /// sends up to 10 blocks after one select(): one poll() per burst, not per block, on a non-blocking socket. The
+    /// bytes sent, or what the first send() returned when it sent nothing (< 0: errno as it left it).
+    ssize_t sendBurst(int fd, int flags, int calls);
     /// From now on send the block from file, a copy of it in memory (SocketCalls::memoryFile; the caller keeps it
     /// open), by sendfile: the bytes do not pass through this process (iperf3 -Z). -1: send() again. sendfile has
     /// no MSG_DONTWAIT: a caller that must not wait makes the socket non-blocking.

@@ -20,6 +20,16 @@ struct ThreadSeconds
     double system = 0;
 };
 
+/// Where one thread's time went since it started, as the scheduler counts it: on a CPU, runnable but waiting for
+/// one, and how often it gave the CPU up (to sleep: I/O, a lock, its event loop) or had it taken.
+struct ThreadSchedule
+{
+    double runMs = 0;
+    double waitMs = 0;
+    long voluntarySwitches = 0;
+    long involuntarySwitches = 0;
+};
+
 /// The CPU time counters CpuMeter takes its deltas from. Linux: /proc/stat and getrusage(2); a Windows port
 /// would use GetSystemTimes, GetProcessTimes and GetThreadTimes.
 class CpuTimes
@@ -35,6 +45,8 @@ public:
     virtual double threadSeconds() const = 0;
     /// The same apart (iperf3 reports them so); nullopt when the OS cannot tell.
     virtual std::optional<ThreadSeconds> threadSplit() const = 0;
+    /// The calling thread's schedule; nullopt when the OS cannot tell (Linux without CONFIG_SCHEDSTATS, Windows).
+    virtual std::optional<ThreadSchedule> threadSchedule() const = 0;
 };
 
 } // namespace wb::platform

@@ -38,7 +38,8 @@ public:
     virtual bool unreadBytes(int fd, int *bytes) const = 0;
 
     /// Zero copy (iperf3 -Z, --skip-rx-copy). A file in memory holding content, for sendFile: its descriptor
-    /// (close-on-exec), or -1 with errno where the OS has none. Linux: memfd_create(2).
+    /// (close-on-exec), or -1 with errno where the OS has none. Linux: an unnamed file in $TMPDIR or /tmp
+    /// (O_TMPFILE; its page cache is cheaper to splice from than shmem), else memfd_create(2).
     virtual int memoryFile(const void *content, std::size_t size) const = 0;
     /// Sends size bytes of file from offset on the connected socket fd without copying them through this
     /// process (Linux: sendfile(2)); it has no per-call flags, so the socket's own mode says whether it waits.

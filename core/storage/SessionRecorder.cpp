@@ -2,6 +2,7 @@
 
 #include "ResultStore.h"
 #include "engine/Engine.h"
+#include "platform/ActivityMarker.h"
 
 namespace wb {
 
@@ -19,6 +20,7 @@ qint64 SessionRecorder::begin(const TestPlan &plan)
     m_reported = false;
     if (!m_store || !m_store->isOpen())
         return 0;
+    const ActivityMarker busy("store: begin session");
     QString error;
     m_session = m_store->beginSession(plan, &error);
     if (m_session <= 0) {
@@ -32,6 +34,7 @@ void SessionRecorder::onRunFinished(const RunResult &result)
 {
     if (!m_session)
         return;
+    const ActivityMarker busy("store: add run");
     QString error;
     const qint64 runId = m_store->addRun(m_session, result, &error);
     if (runId > 0)
@@ -45,6 +48,7 @@ void SessionRecorder::onPlanFinished(bool cancelled)
     if (!m_session)
         return;
     const SessionState state = cancelled ? SessionState::Cancelled : SessionState::Finished;
+    const ActivityMarker busy("store: end session");
     QString error;
     if (!m_store->endSession(m_session, state, &error))
         report(error);

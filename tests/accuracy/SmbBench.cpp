@@ -29,10 +29,12 @@ struct Args
     QStringList rates{QStringLiteral("100mbit"), QStringLiteral("250mbit"), QStringLiteral("1gbit"), QStringLiteral("2500mbit")};
     QList<int> mtus{1500, 4000, 9000};
     QStringList protocols{QStringLiteral("smb-write"), QStringLiteral("smb-read")};
-    QList<int> writeConnections{2};
+    QList<int> writeConnections{4}; // the driver's default (smb.write_connections)
     QList<int> readConnections{2};
     int reps = 3;
     double seconds = 3;
+    QVariantMap hostOptions; ///< --set smb.KEY=VALUE
+    QVariantMap planOptions; ///< --set any other KEY=VALUE (e.g. latency.idle_ms=0)
 };
 
 QList<int> numbers(const QString &list)
@@ -62,6 +64,9 @@ bool parse(const QStringList &args, Args *a)
             a->reps = qMax(1, value.toInt());
         else if (key == QLatin1String("--seconds"))
             a->seconds = qMax(0.5, value.toDouble());
+        else if (key == QLatin1String("--set") && value.contains(QLatin1Char('=')))
+            (value.startsWith(QLatin1String("smb.")) ? a->hostOptions : a->planOptions)
+                .insert(value.section(QLatin1Char('='), 0, 0), value.section(QLatin1Char('='), 1));
         else
             return false;
     }
@@ -136,7 +141,10 @@ Cell Bench::measure(const QString &rate, int mtu, const QString &protocol, int c
     Cell c{rate, mtu, protocol, connections, 0, 0, Ceiling::tcpGoodputBytesPerSecond(bitsPerSecond(rate) / 1e6, mtu) / 1e6, {}};
     const bool reading = protocol == QLatin1String("smb-read");
     Host host = m_rig.fileHost(protocol, size, fileName);
+    host.options.insert(m_args.hostOptions);
     host.options.insert(reading ? QStringLiteral("smb.read_connections") : QStringLiteral("smb.write_connections"), connections);
+    TestPlan plan = LabFileServers::memoryPlan({host}, {protocol}, mtu, size);
+    plan.params.options.insert(m_args.planOptions);
     PeerTransfer peer;
     peer.address = LabSession::serverAddress();
     peer.share = LabFileServers::share();
@@ -147,8 +155,7 @@ Cell Bench::measure(const QString &rate, int mtu, const QString &protocol, int c
     QList<double> wb;
     QList<double> tool;
     for (int rep = 0; rep < m_args.reps; ++rep) {
-        const RunResult r = m_rig.servers().runOne(LabFileServers::memoryPlan({host}, {protocol}, mtu, size),
-                                                   fileName(QStringLiteral("put"), size));
+        const RunResult r = m_rig.servers().runOne(plan, fileName(QStringLiteral("put"), size));
         if (!r.ok())
             c.error = r.error;
         else
@@ -226,8 +233,8 @@ int main(int argc, char **argv)
     Args args;
     if (!parse(app.arguments(), &args)) {
         std::fprintf(stderr, "usage: wirebench-smb-bench [--rates 100mbit,250mbit,1gbit,2500mbit] [--mtus 1500,4000,9000]\n"
-                             "       [--protocols smb-write,smb-read] [--write-connections 2[,3,...]] [--read-connections 2]\n"
-                             "       [--reps 3] [--seconds 3]\n");
+                             "       [--protocols smb-write,smb-read] [--write-connections 4[,2,...]] [--read-connections 2]\n"
+                             "       [--reps 3] [--seconds 3] [--set KEY=VALUE ...]\n");
         return 2;
     }
     return Bench(args).run();

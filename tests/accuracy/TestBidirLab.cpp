@@ -216,10 +216,11 @@ void TestBidirLab::fullDuplexEachWay()
               iperf.second, iperfReceive);
         QVERIFY2(send <= 1.01 && receive <= 1.01, "above what a direction can carry while the other's ACKs share it");
         QVERIFY2(iperf.first > 0 && iperf.second > 0, "the real iperf3 --bidir pair did not run");
-        // Within 1% of the ceiling and at least the real pair's figure (within 0.2%); or, when the real pair in the
-        // same lab right after cannot reach 99% either (a starved machine), within 1 point of it (TestParallelStreams'
-        // rule).
-        const bool full = qMin(send, receive) >= 0.99 && send >= iperfSend - 0.002 && receive >= iperfReceive - 0.002;
+        // Within 1% of the ceiling and at least the real pair's figure (within half a point: the real pair's own
+        // figures moved by 0.3 points from one attempt to the next in the CI of 2026-12-03, 0.9925-0.9956, and an
+        // attempt at 0.9925 failed against 0.9956 at 0.2); or, when the real pair in the same lab right after cannot
+        // reach 99% either (a starved machine), within 1 point of it (TestParallelStreams' rule).
+        const bool full = qMin(send, receive) >= 0.99 && send >= iperfSend - 0.005 && receive >= iperfReceive - 0.005;
         const bool starved = qMin(iperfSend, iperfReceive) < 0.99 && send >= qMin(0.99, iperfSend) - 0.01
                              && receive >= qMin(0.99, iperfReceive) - 0.01;
         passed = full || starved;

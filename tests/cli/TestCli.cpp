@@ -74,6 +74,7 @@ void TestCli::protocols()
     QCOMPARE(o.exitCode, 0);
     QVERIFY2(o.out.contains(QStringLiteral("tcp-send")) && o.out.contains(QStringLiteral("tcp-recv")),
              qPrintable(o.out));
+    QVERIFY2(o.out.contains(QStringLiteral("latency.idle_ms")), qPrintable(o.out)); // every --set key is listed
 }
 
 void TestCli::usageErrors_data()

@@ -300,6 +300,13 @@ void TestCliOptions::optionsOverridePlan()
     QCOMPARE(o.plan.hosts.at(1).options.value("ftp.user").toString(), QStringLiteral("other")); // on every host
     QCOMPARE(o.plan.params.warmupMs, 500);                          // untouched parts stay
 
+    // The latency probe's idle lead is a plan setting too: --set latency.idle_ms=0 turns the probe off.
+    QVERIFY2(CliOptions::parse({"run", "--plan", path, "--set", "latency.idle_ms=0"}, &o, &error), qPrintable(error));
+    QCOMPARE(o.plan.params.options.value(QStringLiteral("latency.idle_ms")).toInt(), 0);
+    QVERIFY(o.plan.hosts.at(0).options.value(QStringLiteral("latency.idle_ms")).isNull()); // not a host's
+    QVERIFY(!CliOptions::parse({"run", "--plan", path, "--set", "latency.idle_ms=soon"}, &o, &error));
+    QVERIFY2(error.contains(QStringLiteral("latency.idle_ms")) || error.contains(QStringLiteral("soon")), qPrintable(error));
+
     QVERIFY2(CliOptions::parse({"run", "--plan", path, "--host", "only=127.0.0.2:6000", "--protocol", "tcp-recv",
                                 "--server", "iperf3"},
                                &o, &error)

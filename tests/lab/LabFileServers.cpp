@@ -74,7 +74,7 @@ bool LabFileServers::writeConfigs(QString *why)
                                .arg(address, dir)
                                .toUtf8();
     m_smbConf = dir + QStringLiteral("/smb-lab.conf");
-    const QByteArray smb = QStringLiteral(
+    QByteArray smb = QStringLiteral(
                                "[global]\n  server role = standalone server\n  workgroup = %3\n"
                                "  netbios name = WBLAB\n  interfaces = %1\n  bind interfaces only = yes\n"
                                "  smb ports = 445\n  disable netbios = yes\n  private dir = %2/smb/private\n"
@@ -87,6 +87,10 @@ bool LabFileServers::writeConfigs(QString *why)
                                "[%4]\n  path = %2/share\n  read only = no\n  guest ok = no\n")
                                .arg(address, dir, workgroup(), share())
                                .toUtf8();
+    // For a look at what smbd did: WIREBENCH_LAB_SMB_LOG="10" (a log level) puts smbd's log, which the lab sends to
+    // /run/wirebench-lab/ID/smbd.log (smbd --debug-stdout), at that level while the lab is up.
+    if (const QByteArray level = qgetenv("WIREBENCH_LAB_SMB_LOG"); !level.isEmpty())
+        smb.insert(smb.indexOf("[" + share().toUtf8() + "]"), "  log level = " + level + "\n");
     for (const auto &[path, text] : {std::pair{m_ftpConf, ftp}, std::pair{m_smbConf, smb}}) {
         QFile f(path);
         if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(text) != text.size()) {

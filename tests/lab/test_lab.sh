@@ -33,21 +33,31 @@ for spec in "$WBL_CLI_NS $WBL_CLI_IF" "$WBL_SRV_NS $WBL_SRV_IF"; do
 done
 
 "$lab" serve iperf3 || fail "lab.sh serve iperf3 failed"
-json=$(ip netns exec "$WBL_CLI_NS" timeout 60 iperf3 -c "$WBL_SRV_ADDR" -t 3 -J) \
-    || fail "iperf3 -c $WBL_SRV_ADDR in $WBL_CLI_NS failed: $(head -c 300 <<<"$json")"
-read -r bytes seconds < <(python3 -c 'import json,sys; r=json.load(sys.stdin)["end"]["sum_received"]; print(r["bytes"], r["seconds"])' <<<"$json") \
-    || fail "could not read end.sum_received from iperf3's JSON"
-python3 - "$bytes" "$seconds" "$WBL_THEORY_BYTES_PER_S" <<'PY' || exit 1
+# Up to 3 runs: above the theory by more than 3% fails at once (the shaper is wrong); below it by more than 3% is
+# tried again, since a starved machine makes iperf3 itself fall short (the clean-clone CI of 2026-12-03: -3.88% in
+# a window where two other 100 Mbit/s lab tests fell short too).
+for attempt in 1 2 3; do
+    json=$(ip netns exec "$WBL_CLI_NS" timeout 60 iperf3 -c "$WBL_SRV_ADDR" -t 3 -J) \
+        || fail "iperf3 -c $WBL_SRV_ADDR in $WBL_CLI_NS failed: $(head -c 300 <<<"$json")"
+    read -r bytes seconds < <(python3 -c 'import json,sys; r=json.load(sys.stdin)["end"]["sum_received"]; print(r["bytes"], r["seconds"])' <<<"$json") \
+        || fail "could not read end.sum_received from iperf3's JSON"
+    python3 - "$bytes" "$seconds" "$WBL_THEORY_BYTES_PER_S" "$attempt" <<'PY'
 import sys
-b, s, theory = float(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
+b, s, theory, attempt = float(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
 got = b / s
 dev = (got - theory) / theory * 100
-print(f"iperf3 through the lab at 100 Mbit/s, MTU 1500: {got/1e6:.3f} MB/s ({got/2**20:.3f} MiB/s) received, "
-      f"theory {theory/1e6:.3f} MB/s, deviation {dev:+.2f}%")
-if abs(dev) > 3.0:
-    print(f"FAIL: {got/1e6:.3f} MB/s is more than 3% from the theoretical {theory/1e6:.3f} MB/s", file=sys.stderr)
+print(f"attempt {attempt}: iperf3 through the lab at 100 Mbit/s, MTU 1500: {got/1e6:.3f} MB/s ({got/2**20:.3f} MiB/s) "
+      f"received, theory {theory/1e6:.3f} MB/s, deviation {dev:+.2f}%")
+if dev > 3.0:
+    print(f"FAIL: {got/1e6:.3f} MB/s is more than 3% above the theoretical {theory/1e6:.3f} MB/s", file=sys.stderr)
     sys.exit(1)
+sys.exit(2 if dev < -3.0 else 0)
 PY
+    rc=$?
+    [ "$rc" = 0 ] && break
+    [ "$rc" = 2 ] || exit 1
+    [ "$attempt" = 3 ] && fail "3 runs of iperf3 were all more than 3% below the theoretical $WBL_THEORY_BYTES_PER_S B/s"
+done
 
 # "down" with iperf3 -s still running (a crashed test) removes everything; a second "down" is harmless.
 srv_pid=$(cat "/run/wirebench-lab/$WBL_ID/iperf3.pid")

@@ -4,6 +4,7 @@
 #include <QTest>
 
 #include <atomic>
+#include <cmath>
 #include <thread>
 
 #include <unistd.h>
@@ -81,6 +82,33 @@ private slots:
         QVERIFY(split->user >= 0 && split->system >= 0);
         QVERIFY(split->user + split->system >= before - 1e-9);
         QVERIFY(split->user + split->system <= after + 1e-9);
+    }
+
+    void threadScheduleCountsRunAndSleep()
+    {
+        // The responsiveness probe's split: spinning adds run time, a sleep adds a voluntary switch. The run time
+        // (schedstat) and the CPU seconds (getrusage) count the same thing, so they grow together.
+        const platform::CpuTimes &cpu = platform::Platform::cpuTimes();
+        const std::optional<platform::ThreadSchedule> before = cpu.threadSchedule();
+#ifdef _WIN32
+        QVERIFY(!before.has_value()); // not yet there: the probe shows CPU time only
+        return;
+#endif
+        QVERIFY2(before.has_value(), "no /proc/thread-self/schedstat (kernel without CONFIG_SCHEDSTATS?)");
+        const double cpuBefore = cpu.threadSeconds();
+        QVERIFY(spin(0.05) >= 0.05);
+#ifndef _WIN32
+        ::usleep(2000);
+#endif
+        const std::optional<platform::ThreadSchedule> after = cpu.threadSchedule();
+        const double cpuAfter = cpu.threadSeconds();
+        QVERIFY(after.has_value());
+        QVERIFY(after->runMs - before->runMs >= 50 - 1);
+        QVERIFY(after->waitMs >= before->waitMs);
+        QVERIFY(after->voluntarySwitches > before->voluntarySwitches);
+        QVERIFY(after->involuntarySwitches >= before->involuntarySwitches);
+        // getrusage counts in ticks on some kernels: within 20 ms of each other.
+        QVERIFY(std::abs((after->runMs - before->runMs) - (cpuAfter - cpuBefore) * 1e3) < 20);
     }
 };
 

@@ -1,5 +1,7 @@
 #include "platform/Platform.h"
 
+#include <QDir>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <cerrno>
@@ -10,6 +12,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <stdlib.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -109,6 +112,51 @@ private slots:
         QVERIFY(calls.unreadBytes(fd, &waiting));
         QCOMPARE(waiting, 600);
         ::close(fd);
+    }
+
+    void memoryFileHoldsTheBlockWithoutAName_data()
+    {
+        QTest::addColumn<bool>("folderExists");
+        QTest::newRow("temporary folder (O_TMPFILE)") << true;
+        QTest::newRow("no temporary folder (memfd)") << false;
+    }
+    void memoryFileHoldsTheBlockWithoutAName()
+    {
+        // The block sendfile sends from (zero copy): its bytes read back, close-on-exec, no name left in the
+        // temporary folder, and where TMPDIR does not exist the memfd fallback holds it the same.
+        QFETCH(bool, folderExists);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString folder = folderExists ? dir.path() : dir.filePath(QStringLiteral("missing"));
+        const QByteArray old = qgetenv("TMPDIR");
+        qputenv("TMPDIR", folder.toLocal8Bit());
+        QByteArray block(200 * 1024, '\0');
+        for (int i = 0; i < block.size(); ++i)
+            block[i] = char('a' + i % 23);
+        const int file = calls.memoryFile(block.constData(), size_t(block.size()));
+        qputenv("TMPDIR", old);
+        QVERIFY2(file >= 0, strerror(errno));
+        QVERIFY(::fcntl(file, F_GETFD) & FD_CLOEXEC);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), QStringList());
+        QByteArray back(block.size(), '\0');
+        QCOMPARE(::pread(file, back.data(), size_t(back.size()), 0), ssize_t(block.size()));
+        QVERIFY(back == block);
+        // sendfile from it over loopback: the bytes from the offset asked.
+        Loopback l;
+        QVERIFY(connectLoopback(&l));
+        const int fd = calls.accept(l.listener, nullptr, nullptr, false);
+        QVERIFY(fd >= 0);
+        QCOMPARE(calls.sendFile(l.client, file, 1000, 5000), ssize_t(5000));
+        QByteArray got;
+        char buffer[8192];
+        while (got.size() < 5000) {
+            const ssize_t n = ::recv(fd, buffer, sizeof(buffer), 0);
+            QVERIFY(n > 0);
+            got.append(buffer, n);
+        }
+        QVERIFY(got == block.mid(1000, 5000));
+        ::close(fd);
+        ::close(file);
     }
 };
 

@@ -99,8 +99,8 @@ private slots:
         f.seek(0);
         QVERIFY(!f.readAll().contains(m_servers->password().toUtf8()));
         QVERIFY2(r.out.contains(QStringLiteral("ftp-get")) && r.out.contains(QStringLiteral("smb-write")), qPrintable(r.out));
-        // Each run line names what was used: SMB's two connections (smb.write_connections, smb.read_connections),
-        // no FTP run's.
+        // Each run line names what was used: SMB's two connections (smb.read_connections; a write's 4 take at most
+        // one 4 MiB chunk each, and this file has two), no FTP run's.
         int smbRuns = 0;
         for (const QString &line : r.out.split(QLatin1Char('\n'))) {
             if (!line.startsWith(QLatin1String("run ")))

@@ -28,7 +28,7 @@ using namespace wb::test;
 namespace {
 
 // What SmbDriver uses when the host sets no smb.write_connections or smb.read_connections.
-constexpr int DefaultWriteConnections = 2;
+constexpr int DefaultWriteConnections = 4;
 constexpr int DefaultReadConnections = 2;
 
 /// The write or read lanes of this process (SmbLanes forks them): children running this very program.

@@ -2,6 +2,7 @@
 #include "OptionForm.h"
 #include "ReferenceStreamBox.h"
 #include "support/HostRows.h"
+#include "latency/LatencyRecorder.h"
 #include "protocols/transfer/TransferSettings.h"
 #include "settings/Config.h"
 
@@ -31,6 +32,7 @@ private slots:
     void buildsThePlan();
     void netperfPreset();
     void parallelStreams();
+    void latencyIdleLead();
     void problemsReported();
     void persisted();
     void repeatOptions();
@@ -113,6 +115,29 @@ void TestPlanEditor::parallelStreams()
     panel.setPlan(loaded);
     QCOMPARE(streams->value(), 16);
     QCOMPARE(panel.plan().params.streams, 16);
+}
+
+void TestPlanEditor::latencyIdleLead()
+{
+    // latency.idle_ms: the default stays out of the plan, 0 turns the probe off (and its lead out of the length),
+    // and a loaded plan's value comes back in the spin box.
+    PlanEditorPanel panel(nullptr);
+    auto *idle = child<QSpinBox>(panel, "latencyIdleSpin");
+    QCOMPARE(idle->value(), LatencyRecorder::kDefaultIdleMs);
+    QVERIFY(!panel.plan().params.options.contains(LatencyRecorder::idleOption()));
+    QCOMPARE(LatencyRecorder::idleMsOf(panel.plan().params, QStringLiteral("tcp-send")), LatencyRecorder::kDefaultIdleMs);
+    idle->setValue(0);
+    QCOMPARE(idle->text(), QStringLiteral("off (no latency probe)"));
+    QCOMPARE(panel.plan().params.options.value(LatencyRecorder::idleOption()).toInt(), 0);
+    QCOMPARE(LatencyRecorder::idleMsOf(panel.plan().params, QStringLiteral("tcp-send")), 0);
+    TestPlan loaded = panel.plan();
+    loaded.params.options.insert(LatencyRecorder::idleOption(), 5000);
+    panel.setPlan(loaded);
+    QCOMPARE(idle->value(), 5000);
+    QCOMPARE(LatencyRecorder::idleMsOf(panel.plan().params, QStringLiteral("tcp-send")), 5000);
+    loaded.params.options.remove(LatencyRecorder::idleOption());
+    panel.setPlan(loaded);
+    QCOMPARE(idle->value(), LatencyRecorder::kDefaultIdleMs);
 }
 
 void TestPlanEditor::netperfPreset()

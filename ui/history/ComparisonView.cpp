@@ -7,6 +7,7 @@
 #include "HistoryText.h"
 #include "RunOverlayChart.h"
 #include "analysis/Bufferbloat.h"
+#include "platform/ActivityMarker.h"
 #include "stats/Statistics.h"
 #include "storage/ResultStore.h"
 
@@ -365,6 +366,7 @@ QString ComparisonView::footnote() const
 
 void ComparisonView::reload()
 {
+    const ActivityMarker busy("compare: reload");
     QHash<qint64, bool> expanded;
     for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
         QTreeWidgetItem *item = m_tree->topLevelItem(i);

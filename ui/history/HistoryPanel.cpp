@@ -8,6 +8,7 @@
 #include "ThroughputChart.h"
 #include "formats/CsvExport.h"
 #include "formats/JsonExport.h"
+#include "platform/ActivityMarker.h"
 #include "storage/ResultStore.h"
 
 #include <QComboBox>
@@ -201,6 +202,7 @@ QList<qint64> HistoryPanel::selectedSessionIds() const
 
 void HistoryPanel::refresh()
 {
+    const ActivityMarker busy("history: refresh");
     m_searchTimer.stop();
     const qint64 keep = m_openId;
     m_table->setSortingEnabled(false);

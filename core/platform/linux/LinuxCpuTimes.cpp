@@ -72,4 +72,19 @@ std::optional<ThreadSeconds> LinuxCpuTimes::threadSplit() const
     return ThreadSeconds{seconds(rt.ru_utime), seconds(rt.ru_stime)};
 }
 
+std::optional<ThreadSchedule> LinuxCpuTimes::threadSchedule() const
+{
+    // "run_ns wait_ns timeslices"; absent without CONFIG_SCHEDSTATS.
+    const std::vector<std::string> fields = LinuxFiles::words(LinuxFiles::read("/proc/thread-self/schedstat"));
+    rusage rt{};
+    if (fields.size() < 2 || ::getrusage(RUSAGE_THREAD, &rt) != 0)
+        return std::nullopt;
+    ThreadSchedule s;
+    s.runMs = double(std::strtoull(fields[0].c_str(), nullptr, 10)) / 1e6;
+    s.waitMs = double(std::strtoull(fields[1].c_str(), nullptr, 10)) / 1e6;
+    s.voluntarySwitches = rt.ru_nvcsw;
+    s.involuntarySwitches = rt.ru_nivcsw;
+    return s;
+}
+
 } // namespace wb::platform

@@ -52,4 +52,9 @@ std::optional<ThreadSeconds> WindowsCpuTimes::threadSplit() const
     return ThreadSeconds{seconds(user), seconds(kernel)};
 }
 
+std::optional<ThreadSchedule> WindowsCpuTimes::threadSchedule() const
+{
+    return std::nullopt; // not yet: QueryThreadCycleTime gives the run time but not the wait for a core
+}
+
 } // namespace wb::platform

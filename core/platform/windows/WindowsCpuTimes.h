@@ -12,6 +12,7 @@ public:
     double processSeconds() const override;
     double threadSeconds() const override;
     std::optional<ThreadSeconds> threadSplit() const override;
+    std::optional<ThreadSchedule> threadSchedule() const override;
 };
 
 } // namespace wb::platform

@@ -56,10 +56,10 @@ constexpr int WarmUpCalls = 3;
 // answer before the next is sent. Measured in the lab at 1 Gbit/s (docs/FRAMES.md): one connection read
 // 0.82-0.94 of the theory on a busy machine where smbclient read 0.96-0.97; two kept the line full there.
 // bench/smb_vs_smbclient.sh (100 Mbit/s to 2.5 Gbit/s, MTU 1500 to 9000, docs/FILESERVERS.md) found two at
-// 0.993-0.999 of smbclient at 5 of 12 cells and four at 0.999-1.069 at every cell, but with a busy loop on each
-// core four connections stalled ("the server stopped answering", 20 s) in 3 of 4 runs at 1 Gbit/s where two
-// never did: two it stays until that is understood.
-constexpr int DefaultWriteConnections = 2;
+// 0.977-0.999 of smbclient at 5 of 12 cells and four at 0.999-1.069 at every cell. Four once stalled ("the server
+// stopped answering", 20 s) with a busy loop on each core in 3 of 4 runs at 1 Gbit/s; not oplocks (smbd's log:
+// none asked, none granted, no break), and on 2026-12-03 not again in 13 runs with 2-4 busy loops.
+constexpr int DefaultWriteConnections = 4;
 // Connections of a read (smb.read_connections): one connection's reads are in flight only within one call of
 // the I/O size, and the line idles between two calls (docs/FRAMES.md).
 constexpr int DefaultReadConnections = 2;

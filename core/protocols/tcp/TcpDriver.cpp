@@ -53,6 +53,7 @@ constexpr int kHandshakeTimeoutMs = 5000;
 constexpr int kStopGraceMs = 800;          // after Stop, how long a sender waits for the receiver's count
 constexpr int kMinRecvBuffer = 256 * 1024; // read at least this much per recv(): fewer syscalls
 constexpr qint64 kMsNs = 1000000;
+constexpr int kSendBurst = 10;           // sends after one poll() while the socket takes whole blocks (iperf3: 10)
 constexpr int kMaxSettableMss = 32767; // Linux: TCP_MAXSEG above MAX_TCP_WINDOW is EINVAL
 
 /// Socket options the driver sets before connect().
@@ -668,7 +669,7 @@ void TcpRun::sendData()
         for (std::size_t i = 0; ready > 0 && i < streams && m_problem.isEmpty(); ++i) {
             if (fds[i].revents == 0)
                 continue;
-            if (senders[i].sendSome(fds[i].fd, MSG_DONTWAIT) < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+            if (senders[i].sendBurst(fds[i].fd, MSG_DONTWAIT, kSendBurst) < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
                 m_problem = QStringLiteral("the data connection failed mid-test (%1): check the server's log").arg(wire::qs(errnoText(errno)));
         }
         if (now >= nextCheck && m_problem.isEmpty()) {
@@ -709,7 +710,15 @@ void TcpRun::sendData()
         }
     }
     if (m_haveResult) {
-        m_meter->setReceived(m_theirs.receivedBytes()); // what the samples missed, if anything
+        // What the samples missed, if anything: each stream's share when the receiver has all that was sent (so the
+        // live samples' stream shares still add up to the sample), else the sum.
+        if (streams > 1 && m_theirs.receivedBytes() == r.senderBytes) {
+            std::vector<qint64> sent(streams);
+            for (std::size_t i = 0; i < streams; ++i)
+                sent[i] = qint64(senders[i].sent());
+            m_meter->setReceived(sent);
+        }
+        m_meter->setReceived(m_theirs.receivedBytes());
         m_meter->finish();
         r.bytes = m_theirs.bytes;
         r.seconds = m_theirs.seconds;
