@@ -173,9 +173,23 @@ void ThroughputMeter::emitInterval(qint64 endNs)
 
 void ThroughputMeter::finish()
 {
-    if (m_startNs < 0 || m_finishedNs >= 0)
+    if (m_startNs >= 0)
+        stopAt(m_clock() - m_startNs);
+}
+
+void ThroughputMeter::finish(qint64 endNs)
+{
+    if (m_startNs >= 0)
+        stopAt(qMax(endNs - m_startNs, m_index * m_intervalNs + 1));
+}
+
+void ThroughputMeter::stopAt(qint64 endNs)
+{
+    if (m_finishedNs >= 0)
         return;
-    m_finishedNs = m_clock() - m_startNs;
+    m_finishedNs = endNs;
+    // A report after the end stamped its bytes with its own time; they had arrived by the end.
+    m_lastArrivalNs = qMin(m_lastArrivalNs, m_finishedNs);
     // The last interval ends where its last byte arrived: the time after it (waiting for the far end's word,
     // closing the file) carried nothing. Without bytes of its own it is no sample.
     const qint64 begin = m_index * m_intervalNs;

@@ -52,6 +52,10 @@ public:
     void setReceived(const std::vector<qint64> &streamCounts);
     /// Emits the last, possibly shorter, interval; stops the clock.
     void finish();
+    /// The same, with the clock stopped at endNs (the meter's clock, see now()) rather than now: the end as the
+    /// process that moved the last bytes saw it, when this one noticed later. Never inside an interval already
+    /// emitted; the last interval ends there at the latest.
+    void finish(qint64 endNs);
     qint64 now() const { return m_clock(); } ///< the meter's clock, for addSpan()
     qint64 total() const { return m_total; } ///< bytes reported so far: what the samples add up to
     double elapsedSeconds() const;
@@ -62,6 +66,7 @@ private:
     void addShared(qint64 bytes, qint64 fromNs, qint64 toNs); ///< bytes over the span; the streams' shares in m_shares
     void spread(double bytes, qint64 from, qint64 to, bool withShares);
     void emitInterval(qint64 endNs);
+    void stopAt(qint64 endNs); ///< endNs since start()
 
     int m_runIndex;
     qint64 m_intervalNs;

@@ -94,7 +94,7 @@ QString rowLine(const QString &protocol, double rateBps, int mtu, const RunResul
                        .arg(r.mss);
     if (protocol.startsWith(QLatin1String("smb")))
         line += QStringLiteral("  (untimed warm-up %1 bytes)").arg(r.extra.value(QStringLiteral("smb_warmup_bytes")).toLongLong());
-    for (const QString key : {QStringLiteral("smb_write_connections"), QStringLiteral("smb_read_connections")}) {
+    for (const QString &key : {QStringLiteral("smb_write_connections"), QStringLiteral("smb_read_connections")}) {
         if (r.extra.contains(key))
             line += QStringLiteral("  (%1 connections)").arg(r.extra.value(key).toInt());
     }

@@ -65,6 +65,7 @@ private slots:
     void lateReportIsSpreadUpToNow();
     void cumulativeCountFeedsTheDifference();
     void trailingWaitIsNoSample();
+    void endSeenByTheMoverStopsTheClock();
     void nothingBeforeStartOrAfterFinish();
     void overlappingCallsAreSummedNotSqueezed();
     void eachStreamIsSplitAsTheSum();
@@ -341,6 +342,37 @@ void TestThroughputMeter::trailingWaitIsNoSample()
     rig.meter.finish();
     QCOMPARE(rig.meter.samples().size(), 1);
     QCOMPARE(rig.meter.samples().first().bytes, 5000);
+}
+
+void TestThroughputMeter::endSeenByTheMoverStopsTheClock()
+{
+    // SMB write lanes: the last close was answered at 230 ms (as the lane read its clock); the driver noticed at
+    // 262 ms and reported the last bytes then. The run took 230 ms, the last interval ends there.
+    Rig rig;
+    rig.addAt(150, 6000);
+    rig.addAt(262, 4000);
+    rig.at(262);
+    rig.meter.finish(rig.ns(230));
+    QCOMPARE(rig.meter.elapsedSeconds(), 0.230);
+    QCOMPARE(sum(rig.meter.samples()), 10000);
+    const Sample &last = rig.meter.samples().last();
+    QVERIFY(qAbs(last.endSeconds - 0.230) < 1e-9);
+    QVERIFY(qAbs(last.intervalSeconds - 0.030) < 1e-9);
+
+    // An end before an interval already emitted is not taken: the clock stops just after that interval.
+    Rig late;
+    late.addAt(120, 3000);
+    late.addAt(310, 3000);
+    late.meter.finish(late.ns(250));
+    QVERIFY(late.meter.elapsedSeconds() > 0.3);
+    QVERIFY(late.meter.elapsedSeconds() < 0.301);
+    QCOMPARE(sum(late.meter.samples()), 6000);
+
+    // finish() after finish(endNs) changes nothing.
+    late.at(400);
+    const double seconds = late.meter.elapsedSeconds();
+    late.meter.finish();
+    QCOMPARE(late.meter.elapsedSeconds(), seconds);
 }
 
 void TestThroughputMeter::nothingBeforeStartOrAfterFinish()

@@ -52,6 +52,7 @@ struct SmbLanes::Shared
         std::atomic<std::uint32_t> tail{0}; ///< calls the parent took
         std::atomic<int> localPort{0};
         std::atomic<std::int64_t> inProgress{0};
+        std::atomic<std::int64_t> closedNs{0};
         std::atomic<std::int64_t> sourceBytes{0};
         std::atomic<std::int64_t> sourceNs{0};
         Buffer buffers[BuffersPerLane];
@@ -377,6 +378,23 @@ QString SmbLanes::Lane::name() const
 void SmbLanes::Lane::setLocalPort(int port)
 {
     m_owner.m_shared->lanes[m_index].localPort.store(port, std::memory_order_release);
+}
+
+std::int64_t SmbLanes::closedNs() const
+{
+    std::int64_t last = 0;
+    for (int i = 0; i < m_lanes; ++i) {
+        const std::int64_t t = m_shared->lanes[i].closedNs.load(std::memory_order_acquire);
+        if (t == 0)
+            return 0;
+        last = std::max(last, t);
+    }
+    return last;
+}
+
+void SmbLanes::Lane::closed()
+{
+    m_owner.m_shared->lanes[m_index].closedNs.store(clockNs(), std::memory_order_release);
 }
 
 void SmbLanes::Lane::setInProgress(qint64 bytes)

@@ -91,6 +91,10 @@ public:
     std::vector<int> localPorts() const;
     /// The bytes of the calls the lanes are in now.
     qint64 inProgressBytes() const;
+    /// When the server answered the last lane's close (clockNs()), as that lane read its clock: the end of a
+    /// transfer, which the parent only notices at its next look (up to a nap later, and after the lanes' logoff).
+    /// 0 unless every lane closed its file.
+    std::int64_t closedNs() const;
     /// Lets each lane finish its call in progress, and reaps them (killed if they do not end within the
     /// connection's timeout).
     void stop();
@@ -122,6 +126,8 @@ public:
         void setLocalPort(int port);
         /// The length of the I/O call about to start (0 once it ended): bounds what the receiver can have.
         void setInProgress(qint64 bytes);
+        /// The server answered this lane's close of the file now.
+        void closed();
         /// A read of the local source: bytes in nanoseconds.
         void recordSourceRead(qint64 bytes, std::int64_t nanoseconds);
         void ready();

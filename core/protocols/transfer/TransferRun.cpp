@@ -79,9 +79,12 @@ RunResult TransferRun::succeeded()
     return m_result;
 }
 
-void TransferRun::finishTiming(qint64 bytes)
+void TransferRun::finishTiming(qint64 bytes, qint64 endNs)
 {
-    m_meter.finish();
+    if (endNs > 0)
+        m_meter.finish(endNs);
+    else
+        m_meter.finish();
     m_result.samples = m_meter.samples();
     m_result.bytes = bytes;
     m_result.seconds = m_meter.elapsedSeconds();

@@ -50,8 +50,9 @@ protected:
     RunResult fail(TransferFault fault, const QString &what);
     RunResult cancelled();
     RunResult succeeded();
-    /// Ends the meter: its samples and time, and bytes as the count, go into the result.
-    void finishTiming(qint64 bytes);
+    /// Ends the meter (now, or at endNs on its clock when that is > 0): its samples and time, and bytes as the
+    /// count, go into the result.
+    void finishTiming(qint64 bytes, qint64 endNs = 0);
 
     /// A GET/read found `path` with `remote` bytes where the plan asked for `planned`, and it is not Wirebench's:
     /// it is read as it is (warning, no verification) and *expected becomes its size.
