@@ -241,6 +241,10 @@ private:
     void measure();
     void drainControl(int timeoutMs);
     void sendData();
+    /// tcp.zero_copy: the senders send the block from a file in memory (sendfile); an invalid Fd when they copy.
+    Fd zeroCopySource(std::vector<BulkSender> &senders, const BulkSender::Block &block);
+    /// The sender's figure: the receiver's result when it came, else the progress it had confirmed.
+    void takeSendResult(const std::vector<BulkSender> &senders);
     /// What one direction's receiving end (this computer) counted.
     struct Received
     {
@@ -618,20 +622,7 @@ void TcpRun::sendData()
     const std::size_t streams = std::size_t(m_req.streams); // m_data's first: tcp-bidir receives on the others
     const BulkSender::Block block = BulkSender::pattern(m_req.messageSize, 'a', 26);
     std::vector<BulkSender> senders(streams, BulkSender(block));
-    Fd file; // the block in memory, for sendfile (zero copy)
-    if (TcpSettings::fromParams(m_spec.params).zeroCopy) {
-        file = Fd(platform::Platform::socketCalls().memoryFile(block->data(), block->size()));
-        if (!file.valid()) {
-            m_zeroCopyNotes << QStringLiteral("zero copy was asked for, but this system cannot send from memory (%1): "
-                                              "the data was copied").arg(wire::qs(errnoText(errno)));
-        } else {
-            m_zeroCopy << QStringLiteral("sendfile");
-            for (std::size_t i = 0; i < streams; ++i) {
-                senders[i].sendFrom(file.get());
-                setNonBlocking(m_data[i].get(), true); // sendfile has no MSG_DONTWAIT
-            }
-        }
-    }
+    const Fd file = zeroCopySource(senders, block); // open while they send
     std::vector<pollfd> fds(streams);
     for (std::size_t i = 0; i < streams; ++i)
         fds[i] = {m_data[i].get(), POLLOUT, 0};
@@ -709,6 +700,30 @@ void TcpRun::sendData()
             waitUntil = qMin(waitUntil, nowNs() + qint64(kStopGraceMs) * kMsNs);
         }
     }
+    takeSendResult(senders);
+}
+
+Fd TcpRun::zeroCopySource(std::vector<BulkSender> &senders, const BulkSender::Block &block)
+{
+    if (!TcpSettings::fromParams(m_spec.params).zeroCopy)
+        return Fd();
+    Fd file(platform::Platform::socketCalls().memoryFile(block->data(), block->size()));
+    if (!file.valid()) {
+        m_zeroCopyNotes << QStringLiteral("zero copy was asked for, but this system cannot send from memory (%1): "
+                                          "the data was copied").arg(wire::qs(errnoText(errno)));
+        return file;
+    }
+    m_zeroCopy << QStringLiteral("sendfile");
+    for (std::size_t i = 0; i < senders.size(); ++i) {
+        senders[i].sendFrom(file.get());
+        setNonBlocking(m_data[i].get(), true); // sendfile has no MSG_DONTWAIT
+    }
+    return file;
+}
+
+void TcpRun::takeSendResult(const std::vector<BulkSender> &senders)
+{
+    const std::size_t streams = senders.size();
     if (m_haveResult) {
         // What the samples missed, if anything: each stream's share when the receiver has all that was sent (so the
         // live samples' stream shares still add up to the sample), else the sum.
