@@ -180,7 +180,7 @@ void ThroughputMeter::finish()
 void ThroughputMeter::finish(qint64 endNs)
 {
     if (m_startNs >= 0)
-        stopAt(qMax(endNs - m_startNs, m_index * m_intervalNs + 1));
+        stopAt(qMax(endNs - m_startNs, qMax(m_coveredNs, m_index * m_intervalNs + 1))); // never before a report
 }
 
 void ThroughputMeter::stopAt(qint64 endNs)

@@ -53,8 +53,8 @@ public:
     /// Emits the last, possibly shorter, interval; stops the clock.
     void finish();
     /// The same, with the clock stopped at endNs (the meter's clock, see now()) rather than now: the end as the
-    /// process that moved the last bytes saw it, when this one noticed later. Never inside an interval already
-    /// emitted; the last interval ends there at the latest.
+    /// process that moved the last bytes saw it, when this one noticed later. Never before the reports so far
+    /// end (their bytes are spread up to their time), nor inside an interval already emitted.
     void finish(qint64 endNs);
     qint64 now() const { return m_clock(); } ///< the meter's clock, for addSpan()
     qint64 total() const { return m_total; } ///< bytes reported so far: what the samples add up to

@@ -346,33 +346,34 @@ void TestThroughputMeter::trailingWaitIsNoSample()
 
 void TestThroughputMeter::endSeenByTheMoverStopsTheClock()
 {
-    // SMB write lanes: the last close was answered at 230 ms (as the lane read its clock); the driver noticed at
-    // 262 ms and reported the last bytes then. The run took 230 ms, the last interval ends there.
+    // SMB write lanes: the last call ended at 228 ms and the last close was answered at 230 ms (as the lanes read
+    // their clocks); the driver noticed at 262 ms and reported the last bytes as arrived by 228 ms. The run took
+    // 230 ms; the last interval ends with its last byte.
     Rig rig;
     rig.addAt(150, 6000);
-    rig.addAt(262, 4000);
     rig.at(262);
+    rig.meter.addSpan(4000, 0, rig.ns(228));
     rig.meter.finish(rig.ns(230));
     QCOMPARE(rig.meter.elapsedSeconds(), 0.230);
     QCOMPARE(sum(rig.meter.samples()), 10000);
     const Sample &last = rig.meter.samples().last();
-    QVERIFY(qAbs(last.endSeconds - 0.230) < 1e-9);
-    QVERIFY(qAbs(last.intervalSeconds - 0.030) < 1e-9);
+    QVERIFY(qAbs(last.endSeconds - 0.228) < 1e-9);
+    QVERIFY(qAbs(last.intervalSeconds - 0.028) < 1e-9);
 
-    // An end before an interval already emitted is not taken: the clock stops just after that interval.
+    // Never before the reports end: bytes reported at 310 ms were spread up to then, and would crowd into a
+    // shorter last interval (a rate the line cannot carry). The clock stops at 310 ms.
     Rig late;
     late.addAt(120, 3000);
     late.addAt(310, 3000);
     late.meter.finish(late.ns(250));
-    QVERIFY(late.meter.elapsedSeconds() > 0.3);
-    QVERIFY(late.meter.elapsedSeconds() < 0.301);
+    QCOMPARE(late.meter.elapsedSeconds(), 0.310);
     QCOMPARE(sum(late.meter.samples()), 6000);
+    QVERIFY(qAbs(late.meter.samples().last().intervalSeconds - 0.010) < 1e-9);
 
     // finish() after finish(endNs) changes nothing.
     late.at(400);
-    const double seconds = late.meter.elapsedSeconds();
     late.meter.finish();
-    QCOMPARE(late.meter.elapsedSeconds(), seconds);
+    QCOMPARE(late.meter.elapsedSeconds(), 0.310);
 }
 
 void TestThroughputMeter::nothingBeforeStartOrAfterFinish()

@@ -944,13 +944,20 @@ std::optional<RunResult> SmbRun::overLanes(SmbLanes &lanes, const SmbLanes::Body
         if (more && m_observer.stopRequested())
             return ended([this] { return cancelled(); });
     }
-    report(true);
-    m_meter.setReceived(m_moved);
     // A write ends when the server answered the last lane's close, as that lane saw it: this process notices
     // up to a nap later, after the lanes' logoffs (1 Gbit/s, MTU 1500, 4 lanes: 0.997x smbclient, which stops
-    // its clock at its close's answer).
-    if (const std::int64_t closed = lanes.closedNs(); closed > 0 && !reading)
+    // its clock at its close's answer). The counters said nothing since the first lane's connection went (every
+    // lane's must be found): what they missed had arrived by the end of the last call, not by now.
+    const std::int64_t closed = reading ? 0 : lanes.closedNs();
+    if (closed > 0 && counted && lanes.lastCallEndNs() > 0) {
+        spans.flushAll(m_meter);
+        m_meter.addSpan(qMax<qint64>(0, m_moved - m_meter.total()), 0, lanes.lastCallEndNs() + toMeter);
         m_lanesEndNs = closed + toMeter;
+    } else {
+        report(true);
+        m_lanesEndNs = closed > 0 ? closed + toMeter : 0;
+    }
+    m_meter.setReceived(m_moved);
     if (lanes.failure().failed) {
         endLanesTiming();
         return lanesFailed(lanes.failure());

@@ -284,6 +284,11 @@ std::int64_t SmbLanes::settledNs() const
     return settled;
 }
 
+std::int64_t SmbLanes::lastCallEndNs() const
+{
+    return m_lastEnds.empty() ? 0 : *std::max_element(m_lastEnds.begin(), m_lastEnds.end());
+}
+
 void SmbLanes::stop()
 {
     if (!m_shared)

@@ -87,6 +87,8 @@ public:
     /// Every call not yet handed out by poll() ends after this time (clockNs()): the end of each running lane's
     /// last call handed out, or go() for a lane that has handed out none.
     std::int64_t settledNs() const;
+    /// The end of the last call poll() handed out (clockNs()), 0 before the first.
+    std::int64_t lastCallEndNs() const;
     /// Each lane's local port (0 when it could not tell), once ready.
     std::vector<int> localPorts() const;
     /// The bytes of the calls the lanes are in now.
