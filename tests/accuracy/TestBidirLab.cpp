@@ -187,7 +187,10 @@ void TestBidirLab::fullDuplexEachWay()
     RunResult best;
     bool passed = false;
     QString last;
-    for (int attempt = 1; attempt <= 3 && !passed; ++attempt) {
+    // Up to 5 attempts, as TestFrameAccuracy: the clean-clone CI of 543bf74 failed all 3 on a machine whose
+    // hypervisor took 13% of the CPU minutes later (iperf3 --bidir itself read 0.74 of the ceiling in one run), each
+    // attempt 1.1-3.9 points below the iperf3 pair right after it.
+    for (int attempt = 1; attempt <= 5 && !passed; ++attempt) {
         const qint64 clientSegments = outSegments(QStringLiteral("cli"));
         const qint64 serverSegments = outSegments(QStringLiteral("srv"));
         const RunResult r = runOnce(QStringLiteral("tcp-bidir"), 5301, kWarmupMs);
