@@ -33,10 +33,11 @@ for spec in "$WBL_CLI_NS $WBL_CLI_IF" "$WBL_SRV_NS $WBL_SRV_IF"; do
 done
 
 "$lab" serve iperf3 || fail "lab.sh serve iperf3 failed"
-# Up to 3 runs: above the theory by more than 3% fails at once (the shaper is wrong); below it by more than 3% is
+# Up to 5 runs: above the theory by more than 3% fails at once (the shaper is wrong); below it by more than 3% is
 # tried again, since a starved machine makes iperf3 itself fall short (the clean-clone CI of 2026-12-03: -3.88% in
-# a window where two other 100 Mbit/s lab tests fell short too).
-for attempt in 1 2 3; do
+# a window where two other 100 Mbit/s lab tests fell short too; that of 2026-12-04: -4.44, -5.95 and -6.11% in
+# three runs, minutes after the hypervisor took 13% of the CPU).
+for attempt in 1 2 3 4 5; do
     json=$(ip netns exec "$WBL_CLI_NS" timeout 60 iperf3 -c "$WBL_SRV_ADDR" -t 3 -J) \
         || fail "iperf3 -c $WBL_SRV_ADDR in $WBL_CLI_NS failed: $(head -c 300 <<<"$json")"
     read -r bytes seconds < <(python3 -c 'import json,sys; r=json.load(sys.stdin)["end"]["sum_received"]; print(r["bytes"], r["seconds"])' <<<"$json") \
@@ -56,7 +57,7 @@ PY
     rc=$?
     [ "$rc" = 0 ] && break
     [ "$rc" = 2 ] || exit 1
-    [ "$attempt" = 3 ] && fail "3 runs of iperf3 were all more than 3% below the theoretical $WBL_THEORY_BYTES_PER_S B/s"
+    [ "$attempt" = 5 ] && fail "5 runs of iperf3 were all more than 3% below the theoretical $WBL_THEORY_BYTES_PER_S B/s"
 done
 
 # "down" with iperf3 -s still running (a crashed test) removes everything; a second "down" is harmless.
