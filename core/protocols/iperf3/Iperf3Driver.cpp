@@ -945,7 +945,7 @@ void Session::composeResult()
         if (retransmits >= 0)
             m_result.extra.insert(QStringLiteral("retransmits"), retransmits);
     }
-    if (m_server.streams.size() != qsizetype(m_streams.size()))
+    if (qsizetype(m_server.streams.size()) != qsizetype(m_streams.size()))
         m_result.warnings << QStringLiteral("the server reported %1 streams, we ran %2")
                                  .arg(m_server.streams.size()).arg(m_streams.size());
     m_result.status = RunStatus::Ok;
