@@ -949,8 +949,7 @@ std::optional<RunResult> SmbRun::overLanes(SmbLanes &lanes, const SmbLanes::Body
     // its clock at its close's answer). The counters said nothing since the first lane's connection went (every
     // lane's must be found): what they missed had arrived by the end of the last call, not by now.
     const std::int64_t closed = reading ? 0 : lanes.closedNs();
-    if (closed > 0 && counted && lanes.lastCallEndNs() > 0) {
-        spans.flushAll(m_meter);
+    if (closed > 0 && counted && lanes.lastCallEndNs() > 0) { // counted: no spans of calls to flush
         m_meter.addSpan(qMax<qint64>(0, m_moved - m_meter.total()), 0, lanes.lastCallEndNs() + toMeter);
         m_lanesEndNs = closed + toMeter;
     } else {
