@@ -96,7 +96,8 @@ MainWindow::MainWindow(Config *config, ResultStore *store, QWidget *parent)
 void MainWindow::connectStore(ResultStore *store)
 {
     const bool open = store && store->isOpen();
-    m_recorder = new SessionRecorder(&m_engine, open ? store : nullptr, this);
+    // The store's writes leave the GUI thread: a run's end must not freeze the live graph while the disk catches up.
+    m_recorder = new SessionRecorder(&m_engine, open ? store : nullptr, this, SessionRecorder::Writes::OnOwnThread);
     m_history = new HistoryPanel(store, this); // says why it is empty when the store could not be opened
     m_compareView = new ComparisonView(open ? store : nullptr, this);
     m_measure->tabs()->findings()->setStore(open ? store : nullptr);
@@ -123,7 +124,7 @@ void MainWindow::connectStore(ResultStore *store)
     if (!store)
         return;
     m_storeSwitcher = new StoreSwitcher(store, store->isServer() ? QString() : store->path(), this);
-    m_storeSwitcher->setBusyCheck([this] { return m_engine.isRunning(); });
+    m_storeSwitcher->setBusyCheck([this] { return m_engine.isRunning() || m_recorder->isWriting(); });
     m_storeLabel = new QLabel(this);
     m_storeLabel->setObjectName(QStringLiteral("storeStatusLabel"));
     statusBar()->addPermanentWidget(m_storeLabel);

@@ -6,6 +6,10 @@
 
 #include <QObject>
 
+#include <functional>
+
+class QThread;
+
 namespace wb {
 
 class Engine;
@@ -19,11 +23,23 @@ class SessionRecorder : public QObject
 {
     Q_OBJECT
 public:
-    SessionRecorder(Engine *engine, ResultStore *store, QObject *parent = nullptr);
+    /// Where a run's and a session end's writes happen. The CLI has nothing else to do on its thread; the window's
+    /// event loop must not wait 2-13 ms for the disk at every run's end, so it gives them a thread of their own
+    /// (the store keeps one connection per thread). The signals arrive on the recorder's thread either way.
+    enum class Writes { OnCallerThread, OnOwnThread };
+
+    SessionRecorder(Engine *engine, ResultStore *store, QObject *parent = nullptr,
+                    Writes writes = Writes::OnCallerThread);
+    ~SessionRecorder() override;
 
     /// Call right before Engine::start with the same plan. Returns the new session id, 0 without a store.
+    /// The session row is written here, on the caller's thread, since its id is needed at once.
     qint64 begin(const TestPlan &plan);
     qint64 sessionId() const { return m_session; }
+    /// True while a run or a session's end is written and its signal has not arrived yet.
+    bool isWriting() const { return m_pending > 0; }
+    /// Blocks until every write asked for so far is in the store (their signals follow through the event loop).
+    void waitForWrites();
 
 signals:
     void runStored(qint64 sessionId, qint64 runId);
@@ -31,6 +47,9 @@ signals:
     void storeError(const QString &message);
 
 private:
+    /// `job` runs where the writes run; the function it returns runs afterwards on the recorder's thread.
+    using Job = std::function<std::function<void()>()>;
+    void post(Job job);
     void onRunFinished(const RunResult &result);
     void onPlanFinished(bool cancelled);
     void report(const QString &message);
@@ -38,6 +57,9 @@ private:
     ResultStore *m_store;
     qint64 m_session = 0;
     bool m_reported = false;
+    int m_pending = 0;            // writes posted whose answer has not come back (recorder's thread only)
+    QThread *m_thread = nullptr;  // Writes::OnOwnThread
+    QObject *m_writer = nullptr;  // lives on m_thread: the receiver of the posted writes
 };
 
 } // namespace wb
