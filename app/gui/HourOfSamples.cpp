@@ -3,6 +3,7 @@
 #include "MainWindow.h"
 #include "ResponsivenessProbe.h"
 #include "charts/ThroughputChart.h"
+#include "engine/Engine.h"
 #include "protocols/ProtocolSets.h"
 #include "settings/Config.h"
 
@@ -72,26 +73,27 @@ double HourOfSamples::bytesOf(int repetition, int k)
 
 void HourOfSamples::fill()
 {
-    m_chart->onPlanStarted(m_lines);
+    // Through the engine's signals, as a run's samples come: every panel that follows the engine (the live graph,
+    // the result tabs, the comparison chart, the run control) gets what it would get, not the live graph alone.
+    Engine *engine = m_window->engine();
+    emit engine->planStarted(m_lines);
     for (int rep = 1; rep <= m_lines; ++rep) {
         const RunSpec spec = specOf(rep);
-        m_chart->onRunStarted(spec);
+        emit engine->runStarted(spec);
         const int count = rep < m_lines ? m_samplesPerLine : m_samplesPerLine - m_liveSamples;
         // In the batches the engine sends (one per 100 ms, here one per second of run).
         SampleList batch;
+        SampleList all;
         for (int k = 0; k < count; ++k) {
-            batch << Sample{spec.index, (k + 1) * kIntervalSeconds, kIntervalSeconds, qint64(bytesOf(rep, k))};
+            batch << sampleOf(spec.index, rep, k);
             if (batch.size() == 10 || k + 1 == count) {
-                m_chart->addSamples(batch);
+                emit engine->samplesReady(batch);
+                all << batch;
                 batch.clear();
             }
         }
-        if (rep < m_lines) {
-            RunResult done;
-            done.spec = spec;
-            done.status = RunStatus::Ok;
-            m_chart->onRunFinished(done);
-        }
+        if (rep < m_lines)
+            emit engine->runFinished(resultOf(spec, all));
     }
     m_next = m_samplesPerLine - m_liveSamples;
     m_chart->replotNow();
@@ -104,6 +106,30 @@ void HourOfSamples::fill()
     });
 }
 
+Sample HourOfSamples::sampleOf(int runIndex, int repetition, int k)
+{
+    Sample s;
+    s.runIndex = runIndex;
+    s.endSeconds = (k + 1) * kIntervalSeconds;
+    s.intervalSeconds = kIntervalSeconds;
+    s.bytes = qint64(bytesOf(repetition, k));
+    return s;
+}
+
+RunResult HourOfSamples::resultOf(const RunSpec &spec, const SampleList &samples)
+{
+    RunResult done;
+    done.spec = spec;
+    done.status = RunStatus::Ok;
+    done.samples = samples;
+    for (const Sample &s : samples) {
+        done.bytes += s.bytes;
+        done.seconds += s.intervalSeconds;
+    }
+    done.senderBytes = done.bytes;
+    return done;
+}
+
 void HourOfSamples::liveTick()
 {
     if (m_next >= m_samplesPerLine) {
@@ -113,7 +139,7 @@ void HourOfSamples::liveTick()
         return;
     }
     const int k = m_next++;
-    m_chart->addSamples({Sample{m_lines - 1, (k + 1) * kIntervalSeconds, kIntervalSeconds, qint64(bytesOf(m_lines, k))}});
+    emit m_window->engine()->samplesReady({sampleOf(m_lines - 1, m_lines, k)});
 }
 
 } // namespace wb
