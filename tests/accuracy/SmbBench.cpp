@@ -37,6 +37,58 @@ struct Args
     QVariantMap planOptions; ///< --set any other KEY=VALUE (e.g. latency.idle_ms=0)
 };
 
+// The machine-wide CPU counters of /proc/stat's first line (jiffies): all, idle + iowait, steal.
+struct CpuTicks
+{
+    qint64 all = 0;
+    qint64 idle = 0;
+    qint64 steal = 0;
+    static CpuTicks now()
+    {
+        QFile f(QStringLiteral("/proc/stat"));
+        CpuTicks t;
+        if (!f.open(QIODevice::ReadOnly))
+            return t;
+        const QList<QByteArray> v = f.readLine().simplified().split(' ');
+        for (int i = 1; i < v.size(); ++i)
+            t.all += v[i].toLongLong();
+        t.idle = v.value(4).toLongLong() + v.value(5).toLongLong();
+        t.steal = v.value(8).toLongLong();
+        return t;
+    }
+};
+
+// Where a run's time went, to tell a stall from a run slow all along: the samples' median rate, the slowest
+// 0.3 s of the run against it and when, and the machine's busy and stolen share meanwhile.
+QString profileOf(const RunResult &r, const CpuTicks &before, const CpuTicks &after)
+{
+    QList<double> rates;
+    for (const Sample &x : r.samples)
+        rates << x.bytesPerSecond() / 1e6;
+    double slowest = -1;
+    double at = 0;
+    for (int i = 0; i + 3 <= r.samples.size(); ++i) {
+        double bytes = 0;
+        double secs = 0;
+        for (int k = i; k < i + 3; ++k) {
+            bytes += r.samples[k].bytes;
+            secs += r.samples[k].intervalSeconds;
+        }
+        const double rate = secs > 0 ? bytes / secs / 1e6 : 0;
+        if (slowest < 0 || rate < slowest) {
+            slowest = rate;
+            at = r.samples[i].endSeconds - r.samples[i].intervalSeconds;
+        }
+    }
+    const double all = qMax<qint64>(1, after.all - before.all);
+    return QStringLiteral("samples median %1 MB/s, slowest 0.3 s %2 MB/s at %3 s; CPU busy %4%, stolen %5%")
+        .arg(rates.isEmpty() ? 0.0 : Statistics::summarize(rates).median, 0, 'f', 2)
+        .arg(slowest, 0, 'f', 2)
+        .arg(at, 0, 'f', 1)
+        .arg(100.0 * (all - (after.idle - before.idle)) / all, 0, 'f', 0)
+        .arg(100.0 * (after.steal - before.steal) / all, 0, 'f', 1);
+}
+
 QList<int> numbers(const QString &list)
 {
     QList<int> out;
@@ -155,7 +207,9 @@ Cell Bench::measure(const QString &rate, int mtu, const QString &protocol, int c
     QList<double> wb;
     QList<double> tool;
     for (int rep = 0; rep < m_args.reps; ++rep) {
+        const CpuTicks before = CpuTicks::now();
         const RunResult r = m_rig.servers().runOne(plan, fileName(QStringLiteral("put"), size));
+        const QString profile = profileOf(r, before, CpuTicks::now());
         if (!r.ok())
             c.error = r.error;
         else
@@ -168,9 +222,10 @@ Cell Bench::measure(const QString &rate, int mtu, const QString &protocol, int c
             tool << mbps;
         else
             c.error = QStringLiteral("smbclient: ") + why;
-        std::printf("  %-9s %8s MTU %4d, %d connection(s), pair %d: wirebench %8.3f MB/s, smbclient %8.3f MB/s\n",
+        std::printf("  %-9s %8s MTU %4d, %d connection(s), pair %d: wirebench %8.3f MB/s, smbclient %8.3f MB/s"
+                    "  (wirebench: %s)\n",
                     qPrintable(protocol), qPrintable(rate), mtu, connections, rep + 1, wb.isEmpty() ? 0.0 : wb.last(),
-                    mbps);
+                    mbps, qPrintable(profile));
         std::fflush(stdout);
     }
     c.wirebench = wb.isEmpty() ? 0 : Statistics::summarize(wb).median;
