@@ -915,6 +915,11 @@ std::optional<RunResult> SmbRun::overLanes(SmbLanes &lanes, const SmbLanes::Body
             spans.add(call.bytes, call.fromNs + toMeter, call.toNs + toMeter);
     };
     const auto report = [&](bool end) {
+        // Once the server has answered every byte of a write, the counters have nothing more to tell, and a look
+        // now (up to a nap after the last answer, while the lanes close and log off) would stretch the clock past
+        // the end: 5-7 ms of a 3 s run at 100 Mbit/s, 0.2%. What they missed is put at the last answer below.
+        if (!end && !reading && counted && m_moved >= lanes.totalBytes() && lanes.inProgressBytes() == 0)
+            return;
         qint64 now = 0;
         if (counted && lanesCounted(ports, reading, &now)) // at most what the calls so far carried (not their headers)
             m_meter.setReceived(qMin(now - counterBase, m_moved + lanes.inProgressBytes()));

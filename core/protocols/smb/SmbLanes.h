@@ -104,6 +104,7 @@ public:
     /// A write's lanes' time in local source reads, summed (as DiskClock counts it on one thread).
     void sourceReads(qint64 *bytes, qint64 *nanoseconds) const;
     int lanes() const { return m_lanes; }
+    qint64 totalBytes() const { return m_total; } ///< of the whole transfer, over all lanes
     /// "write" or "read", as the lanes' messages say it.
     QString verb() const;
 
