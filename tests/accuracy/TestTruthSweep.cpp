@@ -4,6 +4,7 @@
 #include "../lab/LabSession.h"
 #include "../protocols/FileServerFixture.h"
 #include "plan/TestPlan.h"
+#include "support/EngineRun.h"
 #include "plan/PlanFile.h"
 
 #include <QFile>
@@ -153,7 +154,7 @@ QJsonArray TestTruthSweep::runCli(const TestPlan &plan, QString *output)
     const QString planPath = QStringLiteral("%1/plan-%2.wbplan.json").arg(dir).arg(++m_planNumber);
     const QString jsonPath = QStringLiteral("%1/result-%2.json").arg(dir).arg(m_planNumber);
     QString error;
-    if (!PlanFile::write(planPath, plan, &error)) {
+    if (!PlanFile::write(planPath, test::withLabIdleLead(plan), &error)) {
         *output = error;
         return {};
     }

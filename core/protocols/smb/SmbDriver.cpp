@@ -1061,6 +1061,7 @@ void SmbRun::laneSession(SmbLanes::Lane &lane, const QByteArray &url, int flags,
             lane.fail(errno ? errno : EIO, QStringLiteral("while closing the file"), false, false);
     } else if (ok) {
         lane.closed();
+        lane.waitOthersClosed();
     }
     smbc().free_context(ctx, 1);
 }

@@ -402,6 +402,22 @@ void SmbLanes::Lane::closed()
     m_owner.m_shared->lanes[m_index].closedNs.store(clockNs(), std::memory_order_release);
 }
 
+void SmbLanes::Lane::waitOthersClosed()
+{
+    const Shared &shared = *m_owner.m_shared;
+    for (;;) {
+        bool all = true;
+        bool failed = false; // a lane that failed never closes
+        for (int i = 0; i < m_owner.m_lanes; ++i) {
+            all = all && shared.lanes[i].closedNs.load(std::memory_order_acquire) != 0;
+            failed = failed || shared.lanes[i].state.load(std::memory_order_acquire) == Failed;
+        }
+        if (all || failed || stopped())
+            return;
+        nap(1000);
+    }
+}
+
 void SmbLanes::Lane::setInProgress(qint64 bytes)
 {
     m_owner.m_shared->lanes[m_index].inProgress.store(bytes, std::memory_order_release);

@@ -131,6 +131,10 @@ public:
         void setInProgress(qint64 bytes);
         /// The server answered this lane's close of the file now.
         void closed();
+        /// Waits until every lane has closed its file (or a stop, or the parent gone): a lane's logoff and its
+        /// exit, and its smbd's, would otherwise take a core from the lanes still writing (at 2.5 Gbit/s on 2
+        /// cores the runs' slowest 0.3 s were their last, 10-15% below the rest).
+        void waitOthersClosed();
         /// A read of the local source: bytes in nanoseconds.
         void recordSourceRead(qint64 bytes, std::int64_t nanoseconds);
         void ready();
