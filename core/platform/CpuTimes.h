@@ -11,6 +11,7 @@ struct CpuTicks
 {
     std::uint64_t busy = 0;  ///< not idle and not waiting for I/O
     std::uint64_t total = 0;
+    std::uint64_t stolen = 0; ///< of total, run by the hypervisor for other guests (Linux "steal"; 0 elsewhere)
 };
 
 /// User and system seconds of one thread, apart.

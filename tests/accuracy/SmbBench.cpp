@@ -10,6 +10,8 @@
 #include "../lab/LabSession.h"
 #include "../protocols/FileServerFixture.h"
 #include "analysis/Ceiling.h"
+#include "platform/CpuTimes.h"
+#include "platform/Platform.h"
 #include "stats/Statistics.h"
 #include "support/PeerTools.h"
 
@@ -37,30 +39,16 @@ struct Args
     QVariantMap planOptions; ///< --set any other KEY=VALUE (e.g. latency.idle_ms=0)
 };
 
-// The machine-wide CPU counters of /proc/stat's first line (jiffies): all, idle + iowait, steal.
-struct CpuTicks
+// The whole machine's CPU counters (platform::CpuTimes), zero when the OS gives none.
+platform::CpuTicks machineTicks()
 {
-    qint64 all = 0;
-    qint64 idle = 0;
-    qint64 steal = 0;
-    static CpuTicks now()
-    {
-        QFile f(QStringLiteral("/proc/stat"));
-        CpuTicks t;
-        if (!f.open(QIODevice::ReadOnly))
-            return t;
-        const QList<QByteArray> v = f.readLine().simplified().split(' ');
-        for (int i = 1; i < v.size(); ++i)
-            t.all += v[i].toLongLong();
-        t.idle = v.value(4).toLongLong() + v.value(5).toLongLong();
-        t.steal = v.value(8).toLongLong();
-        return t;
-    }
-};
+    const std::vector<platform::CpuTicks> ticks = platform::Platform::cpuTimes().systemTicks();
+    return ticks.empty() ? platform::CpuTicks{} : ticks.front();
+}
 
 // Where a run's time went, to tell a stall from a run slow all along: the samples' median rate, the slowest
 // 0.3 s of the run against it and when, and the machine's busy and stolen share meanwhile.
-QString profileOf(const RunResult &r, const CpuTicks &before, const CpuTicks &after)
+QString profileOf(const RunResult &r, const platform::CpuTicks &before, const platform::CpuTicks &after)
 {
     QList<double> rates;
     for (const Sample &x : r.samples)
@@ -80,13 +68,13 @@ QString profileOf(const RunResult &r, const CpuTicks &before, const CpuTicks &af
             at = r.samples[i].endSeconds - r.samples[i].intervalSeconds;
         }
     }
-    const double all = qMax<qint64>(1, after.all - before.all);
+    const double all = double(qMax<std::uint64_t>(1, after.total - before.total));
     return QStringLiteral("samples median %1 MB/s, slowest 0.3 s %2 MB/s at %3 s; CPU busy %4%, stolen %5%")
         .arg(rates.isEmpty() ? 0.0 : Statistics::summarize(rates).median, 0, 'f', 2)
         .arg(slowest, 0, 'f', 2)
         .arg(at, 0, 'f', 1)
-        .arg(100.0 * (all - (after.idle - before.idle)) / all, 0, 'f', 0)
-        .arg(100.0 * (after.steal - before.steal) / all, 0, 'f', 1);
+        .arg(100.0 * double(after.busy - before.busy) / all, 0, 'f', 0)
+        .arg(100.0 * double(after.stolen - before.stolen) / all, 0, 'f', 1);
 }
 
 QList<int> numbers(const QString &list)
@@ -207,9 +195,9 @@ Cell Bench::measure(const QString &rate, int mtu, const QString &protocol, int c
     QList<double> wb;
     QList<double> tool;
     for (int rep = 0; rep < m_args.reps; ++rep) {
-        const CpuTicks before = CpuTicks::now();
+        const platform::CpuTicks before = machineTicks();
         const RunResult r = m_rig.servers().runOne(plan, fileName(QStringLiteral("put"), size));
-        const QString profile = profileOf(r, before, CpuTicks::now());
+        const QString profile = profileOf(r, before, machineTicks());
         if (!r.ok())
             c.error = r.error;
         else

@@ -37,7 +37,7 @@ std::vector<CpuTicks> LinuxCpuTimes::systemTicks() const
         }
         const std::uint64_t total = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
         const std::uint64_t idle = v[3] + v[4];
-        out.push_back({total - idle, total});
+        out.push_back({total - idle, total, v[7]});
     }
     return out;
 }
