@@ -31,10 +31,13 @@ void ConnectionThreads::reap(bool all)
         c.thread.join();
 }
 
-std::size_t ConnectionThreads::size() const
+std::size_t ConnectionThreads::working() const
 {
     const std::lock_guard lk(m_mutex);
-    return m_connections.size();
+    std::size_t n = 0;
+    for (const Connection &c : m_connections)
+        n += c.done->load() ? 0 : 1;
+    return n;
 }
 
 } // namespace wb::net

@@ -24,8 +24,9 @@ public:
     void start(std::function<void()> work);
     /// Joins the threads whose work is done; all: every thread, waiting for those still at work.
     void reap(bool all);
-    /// Threads started and not yet reaped (done or not).
-    std::size_t size() const;
+    /// Connections still at work: a thread whose work has ended counts no more, reaped or not (the accept loop
+    /// reaps only when it wakes, and a limit counted on unreaped threads refuses clients for connections gone).
+    std::size_t working() const;
 
 private:
     struct Connection

@@ -136,12 +136,13 @@ void ProbeServer::Private::acceptLoop()
         Fd client(platform::Platform::socketCalls().accept(listenFd.get(), reinterpret_cast<sockaddr *>(&peer), &length, false));
         if (!client.valid())
             continue;
-        if (int(connections.size()) >= cfg.maxConnections) { // only this thread adds: no race with the count
+        const int inUse = int(connections.working()); // only this thread adds: no race with the count
+        if (inUse >= cfg.maxConnections) {
             // A flood: no thread. One non-blocking write of the reason, and close.
             const std::string bytes = HttpResponse::text(503, Arg("wirebenchd: %1 connections to the probe endpoint "
-                                                                  "at once already: try again later").arg(connections.size())).bytes();
+                                                                  "at once already: try again later").arg(inUse)).bytes();
             [[maybe_unused]] ssize_t w = platform::Platform::socketCalls().send(client.get(), bytes.data(), bytes.size(), MSG_DONTWAIT);
-            log(Arg("probe endpoint: %1 refused: %2 connections already (the limit)").arg(endpointText(peer)).arg(connections.size()));
+            log(Arg("probe endpoint: %1 refused: %2 connections already (the limit)").arg(endpointText(peer)).arg(inUse));
             continue;
         }
         connections.start([this, fd = client.release(), peer] { serve(Fd(fd), peer); });

@@ -203,7 +203,7 @@ void WirebenchdServer::Private::acceptLoop()
         if (!client.valid())
             continue; // EAGAIN, ECONNABORTED, EMFILE: try again on the next wake-up
         std::lock_guard lk(connMutex);
-        const int inUse = int(connections.size()) + dataConnections.load();
+        const int inUse = int(connections.working()) + dataConnections.load();
         if (inUse >= std::max(1, cfg.maxConnections)) {
             // A flood: no thread, no waiting. One non-blocking write of "busy" and close.
             setNonBlocking(client.get(), true);
@@ -510,7 +510,7 @@ private:
         int inUse = 0;
         {
             std::lock_guard lk(d->connMutex);
-            inUse = int(d->connections.size()) + d->dataConnections.load();
+            inUse = int(d->connections.working()) + d->dataConnections.load();
             if (inUse + m_req.dataConnections() <= limit) {
                 d->dataConnections += m_req.dataConnections();
                 m_dataReserved.count = m_req.dataConnections();
