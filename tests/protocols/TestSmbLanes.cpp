@@ -1,6 +1,7 @@
 // SmbLanes without a server: its lanes are real processes running a body of the test's. A lane that has closed its
 // file waits for the others before it ends (its logoff and exit, and its smbd's, would take a core from the lanes
-// still writing), and never waits for a lane that failed.
+// still writing), and never waits for a lane that failed. A write's chunks cover the file once, in order, with the
+// first round staggered so that the lanes do not all end a write at the same moment.
 #include "protocols/smb/SmbLanes.h"
 
 #include <QFile>
@@ -78,6 +79,8 @@ class TestSmbLanes : public QObject
 private slots:
     void laneEndsAfterTheLastClose();
     void laneDoesNotWaitForAFailedOne();
+    void chunksCoverTheFileOnce_data();
+    void chunksCoverTheFileOnce();
 };
 
 void TestSmbLanes::laneEndsAfterTheLastClose()
@@ -112,6 +115,47 @@ void TestSmbLanes::laneDoesNotWaitForAFailedOne()
     lanes.stop();
     // Lane 0 came back from its wait because lane 1 failed (or at the stop that follows a failure), not never.
     QTRY_VERIFY_WITH_TIMEOUT(noted(dir.filePath(QStringLiteral("lane0"))) > 0, 10000);
+}
+
+void TestSmbLanes::chunksCoverTheFileOnce_data()
+{
+    constexpr qint64 MiB = 1024 * 1024;
+    QTest::addColumn<bool>("write");
+    QTest::addColumn<int>("lanes");
+    QTest::addColumn<qint64>("chunk");
+    QTest::addColumn<qint64>("total");
+    QTest::addColumn<QList<qint64>>("firstLengths"); // the first chunks, in claim order
+    QTest::newRow("write, 4 lanes, 4 MiB") << true << 4 << 4 * MiB << 35'000'000LL << QList<qint64>{MiB, 2 * MiB, 3 * MiB, 4 * MiB, 4 * MiB};
+    QTest::newRow("write, 3 lanes, 4 MiB") << true << 3 << 4 * MiB << 100 * MiB
+                                           << QList<qint64>{1344 * 1024, 2688 * 1024, 4 * MiB, 4 * MiB};
+    QTest::newRow("write, file ends in the first round") << true << 4 << 4 * MiB << 5 * MiB << QList<qint64>{MiB, 2 * MiB, 2 * MiB};
+    QTest::newRow("write, chunk too small to stagger") << true << 4 << 128 * 1024LL << MiB << QList<qint64>{128 * 1024, 128 * 1024};
+    QTest::newRow("write, one lane") << true << 1 << 4 * MiB << 10 * MiB << QList<qint64>{4 * MiB, 4 * MiB, 2 * MiB};
+    QTest::newRow("read, 2 lanes") << false << 2 << 4 * MiB << 10 * MiB << QList<qint64>{4 * MiB, 4 * MiB, 2 * MiB};
+}
+
+void TestSmbLanes::chunksCoverTheFileOnce()
+{
+    QFETCH(bool, write);
+    QFETCH(int, lanes);
+    QFETCH(qint64, chunk);
+    QFETCH(qint64, total);
+    QFETCH(QList<qint64>, firstLengths);
+    const SmbLanes layout(write ? SmbLanes::Direction::Write : SmbLanes::Direction::Read, lanes, chunk, total);
+    qint64 expectedOffset = 0;
+    std::int64_t k = 0;
+    for (qint64 offset = -1, length = -1; layout.chunkAt(k, &offset, &length); ++k) {
+        QCOMPARE(offset, expectedOffset); // contiguous: no gap, no overlap
+        QVERIFY2(length > 0 && length <= chunk, qPrintable(QString::number(length)));
+        if (k < firstLengths.size())
+            QCOMPARE(length, firstLengths.at(int(k)));
+        expectedOffset += length;
+    }
+    QCOMPARE(expectedOffset, total);
+    QVERIFY(k >= firstLengths.size());
+    qint64 offset = 0;
+    qint64 length = 0;
+    QVERIFY(!layout.chunkAt(k + 1, &offset, &length));
 }
 
 QTEST_GUILESS_MAIN(TestSmbLanes)

@@ -435,17 +435,39 @@ bool SmbLanes::Lane::stopped() const
     return m_owner.m_shared->signal.load(std::memory_order_acquire) == Stop || ::getppid() != m_owner.m_parent;
 }
 
+bool SmbLanes::chunkAt(std::int64_t k, qint64 *offset, qint64 *length) const
+{
+    constexpr qint64 Step = 64 * 1024;
+    const bool stagger = m_direction == Direction::Write && m_lanes > 1 && m_chunk >= m_lanes * Step;
+    const auto firstRound = [&](std::int64_t i) { return m_chunk * (i + 1) / m_lanes / Step * Step; };
+    qint64 at = 0;
+    qint64 length0 = m_chunk;
+    if (!stagger) {
+        at = k * m_chunk;
+    } else if (k < m_lanes) {
+        for (std::int64_t i = 0; i < k; ++i)
+            at += firstRound(i);
+        length0 = firstRound(k);
+    } else {
+        for (std::int64_t i = 0; i < m_lanes; ++i)
+            at += firstRound(i);
+        at += (k - m_lanes) * m_chunk;
+    }
+    if (k < 0 || at >= m_total)
+        return false;
+    *offset = at;
+    *length = std::min(length0, m_total - at);
+    return true;
+}
+
 bool SmbLanes::Lane::claim(qint64 *offset, qint64 *length)
 {
     Shared &shared = *m_owner.m_shared;
     if (stopped())
         return false;
-    const std::int64_t chunk = shared.nextChunk.fetch_add(1);
-    const qint64 at = chunk * m_owner.m_chunk;
-    if (at >= m_owner.m_total)
+    if (!m_owner.chunkAt(shared.nextChunk.fetch_add(1), offset, length))
         return false;
-    *offset = at;
-    *length = std::min(m_owner.m_chunk, m_owner.m_total - at);
+    const qint64 at = *offset;
     if (m_owner.m_rate <= 0)
         return true;
     const std::int64_t due = shared.goNs.load(std::memory_order_relaxed) + std::int64_t(double(at) / m_owner.m_rate * 1e9);
