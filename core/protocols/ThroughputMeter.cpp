@@ -180,7 +180,9 @@ void ThroughputMeter::finish()
 void ThroughputMeter::finish(qint64 endNs)
 {
     if (m_startNs >= 0)
-        stopAt(qMax(endNs - m_startNs, qMax(m_coveredNs, m_index * m_intervalNs + 1))); // never before a report
+        // Never before the last bytes' arrival (they were spread up to then) nor inside an interval already emitted;
+        // reports after the last bytes that found nothing new only say the driver was still looking.
+        stopAt(qMax(endNs - m_startNs, qMax(m_lastArrivalNs, m_index * m_intervalNs + 1)));
 }
 
 void ThroughputMeter::stopAt(qint64 endNs)

@@ -53,8 +53,9 @@ public:
     /// Emits the last, possibly shorter, interval; stops the clock.
     void finish();
     /// The same, with the clock stopped at endNs (the meter's clock, see now()) rather than now: the end as the
-    /// process that moved the last bytes saw it, when this one noticed later. Never before the reports so far
-    /// end (their bytes are spread up to their time), nor inside an interval already emitted.
+    /// process that moved the last bytes saw it, when this one noticed later. Never before the last bytes reported
+    /// (they are spread up to their time), nor inside an interval already emitted; reports after them that found
+    /// nothing new do not hold the clock (the driver was still looking, as the lanes' counters after the last answer).
     void finish(qint64 endNs);
     qint64 now() const { return m_clock(); } ///< the meter's clock, for addSpan()
     qint64 total() const { return m_total; } ///< bytes reported so far: what the samples add up to

@@ -370,6 +370,26 @@ void TestThroughputMeter::endSeenByTheMoverStopsTheClock()
     QCOMPARE(sum(late.meter.samples()), 6000);
     QVERIFY(qAbs(late.meter.samples().last().intervalSeconds - 0.010) < 1e-9);
 
+    // Looks after the last bytes that found nothing new (the driver's counters, read while it had not yet heard
+    // of the last call's end) do not hold the clock: the run ended at 230 ms, not at the last look at 262 ms.
+    Rig looked;
+    looked.addAt(150, 6000);
+    looked.addAt(228, 4000);
+    looked.addAt(245, 0);
+    looked.addAt(262, 0);
+    looked.meter.finish(looked.ns(230));
+    QCOMPARE(looked.meter.elapsedSeconds(), 0.230);
+    QCOMPARE(sum(looked.meter.samples()), 10000);
+    QVERIFY(qAbs(looked.meter.samples().last().endSeconds - 0.228) < 1e-9);
+    // Once the interval that holds the last bytes was emitted (a look at 305 ms), the clock never stops inside it.
+    Rig emptyInterval;
+    emptyInterval.addAt(150, 6000);
+    emptyInterval.addAt(228, 4000);
+    emptyInterval.addAt(305, 0); // the interval [200, 300) is emitted
+    emptyInterval.meter.finish(emptyInterval.ns(230));
+    QVERIFY(emptyInterval.meter.elapsedSeconds() > 0.300);
+    QCOMPARE(sum(emptyInterval.meter.samples()), 10000);
+
     // finish() after finish(endNs) changes nothing.
     late.at(400);
     late.meter.finish();
