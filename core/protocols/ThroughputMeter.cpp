@@ -179,10 +179,35 @@ void ThroughputMeter::finish()
 
 void ThroughputMeter::finish(qint64 endNs)
 {
-    if (m_startNs >= 0)
-        // Never before the last bytes' arrival (they were spread up to then) nor inside an interval already emitted;
-        // reports after the last bytes that found nothing new only say the driver was still looking.
-        stopAt(qMax(endNs - m_startNs, qMax(m_lastArrivalNs, m_index * m_intervalNs + 1)));
+    if (m_startNs < 0 || m_finishedNs >= 0)
+        return;
+    // Never before the last bytes' arrival: they were spread up to then. Reports after them that found nothing new
+    // only say that the driver was still looking; where they closed intervals, those are taken back.
+    const qint64 end = qMax(endNs - m_startNs, qMax<qint64>(m_lastArrivalNs, 1));
+    if (end >= m_index * m_intervalNs || !takeBackAfter(end))
+        stopAt(qMax(end, m_index * m_intervalNs + 1));
+}
+
+bool ThroughputMeter::takeBackAfter(qint64 endNs)
+{
+    // The interval that holds the end (bytes that arrived at a boundary belong to the interval that ends there), and
+    // the emitted ones after it, which hold nothing: all bytes had arrived by the end.
+    const qint64 last = (endNs + m_intervalNs - 1) / m_intervalNs - 1;
+    if (last < 0 || last >= m_samples.size())
+        return false;
+    for (qsizetype i = last + 1; i < m_samples.size(); ++i) {
+        if (m_samples[i].bytes != 0)
+            return false;
+    }
+    m_samples.resize(last + 1);
+    Sample &s = m_samples.last();
+    s.endSeconds = endNs / 1e9;
+    s.intervalSeconds = (endNs - last * m_intervalNs) / 1e9;
+    s.bytes += m_total - m_emitted; // a rounding's remainder, if any: the samples add up to total()
+    m_emitted = m_total;
+    m_index = last + 1;
+    m_finishedNs = endNs;
+    return true;
 }
 
 void ThroughputMeter::stopAt(qint64 endNs)

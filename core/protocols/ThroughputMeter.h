@@ -54,8 +54,9 @@ public:
     void finish();
     /// The same, with the clock stopped at endNs (the meter's clock, see now()) rather than now: the end as the
     /// process that moved the last bytes saw it, when this one noticed later. Never before the last bytes reported
-    /// (they are spread up to their time), nor inside an interval already emitted; reports after them that found
-    /// nothing new do not hold the clock (the driver was still looking, as the lanes' counters after the last answer).
+    /// (they are spread up to their time). Reports after them that found nothing new do not hold the clock (the
+    /// driver was still looking, as the lanes' counters after the last answer): samples they closed after the end
+    /// are taken back from samples(), and the one that holds the end ends there (observers had them already).
     void finish(qint64 endNs);
     qint64 now() const { return m_clock(); } ///< the meter's clock, for addSpan()
     qint64 total() const { return m_total; } ///< bytes reported so far: what the samples add up to
@@ -68,6 +69,7 @@ private:
     void spread(double bytes, qint64 from, qint64 to, bool withShares);
     void emitInterval(qint64 endNs);
     void stopAt(qint64 endNs); ///< endNs since start()
+    bool takeBackAfter(qint64 endNs); ///< finish(endNs) inside an emitted interval; false where one after it holds bytes
 
     int m_runIndex;
     qint64 m_intervalNs;

@@ -381,14 +381,29 @@ void TestThroughputMeter::endSeenByTheMoverStopsTheClock()
     QCOMPARE(looked.meter.elapsedSeconds(), 0.230);
     QCOMPARE(sum(looked.meter.samples()), 10000);
     QVERIFY(qAbs(looked.meter.samples().last().endSeconds - 0.228) < 1e-9);
-    // Once the interval that holds the last bytes was emitted (a look at 305 ms), the clock never stops inside it.
-    Rig emptyInterval;
-    emptyInterval.addAt(150, 6000);
-    emptyInterval.addAt(228, 4000);
-    emptyInterval.addAt(305, 0); // the interval [200, 300) is emitted
-    emptyInterval.meter.finish(emptyInterval.ns(230));
-    QVERIFY(emptyInterval.meter.elapsedSeconds() > 0.300);
-    QCOMPARE(sum(emptyInterval.meter.samples()), 10000);
+    // Such looks past a boundary closed the interval of the last bytes, and the next ones, empty (looks at 305 and
+    // 410 ms): they are taken back, and the run ends at 230 ms in the interval [200, 300).
+    Rig closed;
+    closed.addAt(150, 6000);
+    closed.addAt(228, 4000);
+    closed.addAt(305, 0);
+    closed.addAt(410, 0);
+    QCOMPARE(closed.meter.samples().size(), 4);
+    closed.meter.finish(closed.ns(230));
+    QCOMPARE(closed.meter.elapsedSeconds(), 0.230);
+    QCOMPARE(closed.meter.samples().size(), 3);
+    QCOMPARE(sum(closed.meter.samples()), 10000);
+    QVERIFY(qAbs(closed.meter.samples().last().endSeconds - 0.230) < 1e-9);
+    QVERIFY(qAbs(closed.meter.samples().last().intervalSeconds - 0.030) < 1e-9);
+    // An end at a boundary belongs to the interval that ends there.
+    Rig boundary;
+    boundary.addAt(150, 6000);
+    boundary.addAt(200, 4000);
+    boundary.addAt(305, 0);
+    boundary.meter.finish(boundary.ns(200));
+    QCOMPARE(boundary.meter.elapsedSeconds(), 0.200);
+    QCOMPARE(boundary.meter.samples().size(), 2);
+    QCOMPARE(boundary.meter.samples().last().bytes, 6000); // 2000 of the first report (100-150 ms), and the 4000
 
     // finish() after finish(endNs) changes nothing.
     late.at(400);
