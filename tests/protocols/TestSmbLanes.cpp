@@ -126,6 +126,7 @@ void TestSmbLanes::chunksCoverTheFileOnce_data()
     QTest::addColumn<qint64>("total");
     QTest::addColumn<QList<qint64>>("firstLengths"); // the first chunks, in claim order
     QTest::newRow("write, 4 lanes, 4 MiB") << true << 4 << 4 * MiB << 35'000'000LL << QList<qint64>{MiB, 2 * MiB, 3 * MiB, 4 * MiB, 4 * MiB};
+    QTest::newRow("write, 4 lanes, 4 MiB, 1 GB") << true << 4 << 4 * MiB << 1'000'000'000LL << QList<qint64>{MiB, 2 * MiB, 3 * MiB, 4 * MiB, 4 * MiB};
     QTest::newRow("write, 3 lanes, 4 MiB") << true << 3 << 4 * MiB << 100 * MiB
                                            << QList<qint64>{1344 * 1024, 2688 * 1024, 4 * MiB, 4 * MiB};
     QTest::newRow("write, file ends in the first round") << true << 4 << 4 * MiB << 5 * MiB << QList<qint64>{MiB, 2 * MiB, 2 * MiB};
@@ -153,6 +154,18 @@ void TestSmbLanes::chunksCoverTheFileOnce()
     }
     QCOMPARE(expectedOffset, total);
     QVERIFY(k >= firstLengths.size());
+    // A staggered write ends with each lane's share of what is left: its last `lanes` chunks together hold at most
+    // one chunk and a step per lane, so the lanes end together.
+    if (write && lanes > 1 && chunk >= lanes * 64 * 1024 && total > 2 * lanes * chunk) {
+        qint64 tail = 0;
+        for (std::int64_t i = qMax<std::int64_t>(0, k - lanes); i < k; ++i) {
+            qint64 o = 0;
+            qint64 n = 0;
+            QVERIFY(layout.chunkAt(i, &o, &n));
+            tail += n;
+        }
+        QVERIFY2(tail <= chunk + lanes * 64 * 1024, qPrintable(QString::number(tail)));
+    }
     qint64 offset = 0;
     qint64 length = 0;
     QVERIFY(!layout.chunkAt(k + 1, &offset, &length));

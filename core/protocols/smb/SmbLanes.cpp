@@ -438,26 +438,50 @@ bool SmbLanes::Lane::stopped() const
 bool SmbLanes::chunkAt(std::int64_t k, qint64 *offset, qint64 *length) const
 {
     constexpr qint64 Step = 64 * 1024;
-    const bool stagger = m_direction == Direction::Write && m_lanes > 1 && m_chunk >= m_lanes * Step;
-    const auto firstRound = [&](std::int64_t i) { return m_chunk * (i + 1) / m_lanes / Step * Step; };
-    qint64 at = 0;
-    qint64 length0 = m_chunk;
-    if (!stagger) {
-        at = k * m_chunk;
-    } else if (k < m_lanes) {
-        for (std::int64_t i = 0; i < k; ++i)
-            at += firstRound(i);
-        length0 = firstRound(k);
-    } else {
-        for (std::int64_t i = 0; i < m_lanes; ++i)
-            at += firstRound(i);
-        at += (k - m_lanes) * m_chunk;
-    }
-    if (k < 0 || at >= m_total)
+    if (k < 0)
         return false;
-    *offset = at;
-    *length = std::min(length0, m_total - at);
-    return true;
+    if (m_direction != Direction::Write || m_lanes < 2 || m_chunk < m_lanes * Step) {
+        const qint64 at = k * m_chunk;
+        if (at >= m_total)
+            return false;
+        *offset = at;
+        *length = std::min(m_chunk, m_total - at);
+        return true;
+    }
+    // The first round, staggered.
+    qint64 at = 0;
+    for (std::int64_t i = 0; i < m_lanes; ++i) {
+        const qint64 n = std::min(m_chunk * (i + 1) / m_lanes / Step * Step, m_total - at);
+        if (n <= 0)
+            return false;
+        if (i == k) {
+            *offset = at;
+            *length = n;
+            return true;
+        }
+        at += n;
+    }
+    // Whole chunks while every lane still has one to take.
+    const qint64 whole = m_total - at >= m_lanes * m_chunk ? (m_total - at - m_lanes * m_chunk) / m_chunk + 1 : 0;
+    if (k < m_lanes + whole) {
+        *offset = at + (k - m_lanes) * m_chunk;
+        *length = m_chunk;
+        return true;
+    }
+    at += whole * m_chunk;
+    // The tail: a lane's share of what is left, so that the lanes end together (a lane alone at the end idles the
+    // line while it waits for each answer).
+    for (std::int64_t i = m_lanes + whole; at < m_total; ++i) {
+        const qint64 share = (m_total - at + m_lanes - 1) / m_lanes;
+        const qint64 n = std::min(m_total - at, std::max(Step, (share + Step - 1) / Step * Step));
+        if (i == k) {
+            *offset = at;
+            *length = n;
+            return true;
+        }
+        at += n;
+    }
+    return false;
 }
 
 bool SmbLanes::Lane::claim(qint64 *offset, qint64 *length)
