@@ -104,7 +104,8 @@ bool SmbLanes::start(const Body &body, QString *error)
         void *memory = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
         if (memory != MAP_FAILED)
             return memory;
-        *error = QStringLiteral("no shared memory for the %1 connections (%2)").arg(verb(), QString::fromLocal8Bit(std::strerror(errno)));
+        *error = QStringLiteral("no shared memory for the %1 connections (%2)")
+                     .arg(verb(), QString::fromLocal8Bit(std::strerror(errno)));
         return nullptr;
     };
     void *memory = sharedMemory(sizeof(Shared));
@@ -177,8 +178,8 @@ bool SmbLanes::waitReady(int timeoutMs, const std::function<bool()> &stopRequest
         if (m_failure.failed || stopRequested())
             return false;
         if (clockNs() > deadline) {
-            m_failure = {true, -1, ETIMEDOUT, false, true,
-                         QStringLiteral("while opening the file over %1 connections").arg(m_lanes)};
+            m_failure = {true,  -1,   ETIMEDOUT,
+                         false, true, QStringLiteral("while opening the file over %1 connections").arg(m_lanes)};
             return false;
         }
         nap(2000);
@@ -343,9 +344,10 @@ void SmbLanes::noteEnd(int lane, int status)
     if (m_failure.failed || state == Done || state == Failed)
         return;
     // Ended without saying how: a crash or a kill from outside.
-    const QString how = WIFSIGNALED(status)
-                            ? QStringLiteral("ended by signal %1 (%2)").arg(WTERMSIG(status)).arg(QString::fromLocal8Bit(::strsignal(WTERMSIG(status))))
-                            : QStringLiteral("ended with status %1").arg(WEXITSTATUS(status));
+    const QString how = WIFSIGNALED(status) ? QStringLiteral("ended by signal %1 (%2)")
+                                                  .arg(WTERMSIG(status))
+                                                  .arg(QString::fromLocal8Bit(::strsignal(WTERMSIG(status))))
+                                            : QStringLiteral("ended with status %1").arg(WEXITSTATUS(status));
     m_failure = {true, lane, 0, false, false, QStringLiteral("%1 %2").arg(Lane(*this, lane).name(), how)};
 }
 
@@ -470,10 +472,12 @@ bool SmbLanes::chunkAt(std::int64_t k, qint64 *offset, qint64 *length) const
     }
     at += whole * m_chunk;
     // The tail: a lane's share of what is left, so that the lanes end together (a lane alone at the end idles the
-    // line while it waits for each answer).
+    // line while it waits for each answer); at least a quarter of a chunk, so that a write still fills the line
+    // for longer than its answer takes (64 KiB at 2.5 Gbit/s is 0.2 ms).
+    const qint64 tailMin = std::max(Step, m_chunk / 4 / Step * Step);
     for (std::int64_t i = m_lanes + whole; at < m_total; ++i) {
         const qint64 share = (m_total - at + m_lanes - 1) / m_lanes;
-        const qint64 n = std::min(m_total - at, std::max(Step, (share + Step - 1) / Step * Step));
+        const qint64 n = std::min(m_total - at, std::max(tailMin, (share + Step - 1) / Step * Step));
         if (i == k) {
             *offset = at;
             *length = n;
@@ -494,7 +498,8 @@ bool SmbLanes::Lane::claim(qint64 *offset, qint64 *length)
     const qint64 at = *offset;
     if (m_owner.m_rate <= 0)
         return true;
-    const std::int64_t due = shared.goNs.load(std::memory_order_relaxed) + std::int64_t(double(at) / m_owner.m_rate * 1e9);
+    const std::int64_t due
+        = shared.goNs.load(std::memory_order_relaxed) + std::int64_t(double(at) / m_owner.m_rate * 1e9);
     for (std::int64_t now = clockNs(); now < due; now = clockNs()) {
         if (stopped())
             return false;
