@@ -8,7 +8,7 @@ BUILD_PKGS=(build-essential cmake ninja-build ccache pkg-config git lld
     nlohmann-json3-dev nettle-dev)
 RUN_PKGS=(fonts-dejavu-core xvfb xauth)
 TEST_PKGS=(vsftpd samba smbclient iperf3 iputils-ping curl iproute2 ethtool imagemagick poppler-utils
-    desktop-file-utils appstream dpkg-dev file clang libclang-rt-14-dev procps psmisc
+    desktop-file-utils appstream dpkg-dev file clang clang-format libclang-rt-14-dev procps psmisc
     openssl util-linux universal-ctags postgresql
     g++-mingw-w64-x86-64-posix wine wine64 nsis systemd prometheus)
 

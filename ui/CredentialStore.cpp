@@ -235,9 +235,9 @@ void CredentialStore::writeOne(const QString &hostName, const QString &key, cons
 
 #else
 
-void CredentialStore::probe() {}
-void CredentialStore::readOne(const QString &, const QString &) {}
-void CredentialStore::writeOne(const QString &, const QString &, const QString &) {}
+void CredentialStore::probe() { }
+void CredentialStore::readOne(const QString &, const QString &) { }
+void CredentialStore::writeOne(const QString &, const QString &, const QString &) { }
 
 #endif
 

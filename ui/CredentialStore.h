@@ -76,8 +76,8 @@ private:
 
     Backend m_backend = Backend::Probing;
     QString m_reason;
-    QHash<QString, QString> m_cache;   ///< entryKey -> secret
-    QSet<QString> m_setThisSession;     ///< entry keys a later keychain read must not overwrite
+    QHash<QString, QString> m_cache; ///< entryKey -> secret
+    QSet<QString> m_setThisSession;  ///< entry keys a later keychain read must not overwrite
     int m_pendingReads = 0;
 };
 

@@ -71,14 +71,16 @@ void FindingsPanel::refresh()
     m_findings = m_compared ? SessionFindings::of(m_results, tr("among the compared runs"))
                             : SessionFindings::of(m_results, StoredStreams::before(m_store, m_results));
     if (m_findings.isEmpty()) {
-        m_label->setText(tr("<i>Findings appear when the runs include tests that can be compared: a file transfer and a "
-                            "TCP stream (tcp-send or tcp-recv) to the same host, one test at two frame sizes, or the "
-                            "same test on two hosts.</i>"));
+        m_label->setText(
+            tr("<i>Findings appear when the runs include tests that can be compared: a file transfer and a "
+               "TCP stream (tcp-send or tcp-recv) to the same host, one test at two frame sizes, or the "
+               "same test on two hosts.</i>"));
         return;
     }
-    QString html = (m_compared ? tr("<p>What the compared runs show together") : tr("<p>What the tests of this session show together"))
-                   + tr(" (MB/s = 10<sup>6</sup> bytes/s; a difference is beyond the noise when the 95% confidence "
-                        "intervals do not overlap):</p><ul>");
+    QString html = (m_compared ? tr("<p>What the compared runs show together")
+                               : tr("<p>What the tests of this session show together"))
+        + tr(" (MB/s = 10<sup>6</sup> bytes/s; a difference is beyond the noise when the 95% confidence "
+             "intervals do not overlap):</p><ul>");
     for (const Finding &f : m_findings)
         html += QStringLiteral("<li>%1</li>").arg(f.sentence.toHtmlEscaped());
     m_label->setText(html + QStringLiteral("</ul>"));

@@ -100,8 +100,7 @@ QFormLayout *HostDialog::buildGeneralForm(const Host &host)
     m_address->setPlaceholderText(tr("host name, IPv4 or IPv6 address"));
     m_serverType = new QComboBox(this);
     m_serverType->setObjectName(QStringLiteral("hostServerTypeCombo"));
-    m_serverType->addItem(tr("wirebenchd (default port %1)").arg(control::kDefaultPort),
-                          QStringLiteral("wirebenchd"));
+    m_serverType->addItem(tr("wirebenchd (default port %1)").arg(control::kDefaultPort), QStringLiteral("wirebenchd"));
     m_serverType->addItem(tr("iperf3 server (default port %1)").arg(iperf3::kDefaultPort), QStringLiteral("iperf3"));
     m_serverType->setCurrentIndex(std::max(0, m_serverType->findData(host.serverType)));
     m_serverType->setToolTip(tr("The server the TCP tests talk to on this host. FTP, SMB and copy use their own "
@@ -257,7 +256,8 @@ QHBoxLayout *HostDialog::buildDetectArea()
     m_detectStatus->hide();
     m_useButton = new QPushButton(tr("&Use as OS label"), this);
     m_useButton->setObjectName(QStringLiteral("hostUseDetectedButton"));
-    m_useButton->setToolTip(tr("Put the selected row's suggestion (else the best one) into the OS label; you can still edit it"));
+    m_useButton->setToolTip(
+        tr("Put the selected row's suggestion (else the best one) into the OS label; you can still edit it"));
     m_useButton->setEnabled(false);
     m_useButton->hide();
     connect(m_useButton, &QPushButton::clicked, this, &HostDialog::useDetectedLabel);
@@ -351,10 +351,9 @@ void HostDialog::detectIdentity()
     m_evidence.clear();
     m_detectButton->setEnabled(false);
     m_useButton->setEnabled(false);
-    m_detectStatus->setText(tr("Asking %1 (FTP, SMB%2)…")
-                                .arg(target.address, target.serverType == QLatin1String("wirebenchd")
-                                                          ? tr(", wirebenchd")
-                                                          : QString()));
+    m_detectStatus->setText(
+        tr("Asking %1 (FTP, SMB%2)…")
+            .arg(target.address, target.serverType == QLatin1String("wirebenchd") ? tr(", wirebenchd") : QString()));
     m_detectStatus->show();
     // A detached thread with a promise: closing the dialog early drops the watcher, not the probes,
     // which end by themselves within their timeouts.

@@ -283,9 +283,8 @@ void HostListPanel::fitColumns()
 {
     QHeaderView *header = m_table->horizontalHeader();
     const QAbstractItemView *view = m_table; // QTableView hides sizeHintForColumn
-    const auto wanted = [&](int column) {
-        return std::max(view->sizeHintForColumn(column), header->sectionSizeHint(column));
-    };
+    const auto wanted
+        = [&](int column) { return std::max(view->sizeHintForColumn(column), header->sectionSizeHint(column)); };
     // What is left beside the name (its whole text and check box), the address and the port is shared by the
     // OS label and the server column: each gets what it needs when both fit, else the shorter keeps its width
     // up to half and the other the rest, neither below its header.

@@ -197,8 +197,8 @@ void LinkCheckPanel::refreshTable()
             set(first, Interface, l.interfaceName.isEmpty() ? tr("unknown") : l.interfaceName);
             set(first, InterfaceMtu, l.interfaceMtu > 0 ? QString::number(l.interfaceMtu) : tr("unknown"), true);
             const double speed = l.effectiveSpeedMbps();
-            QTableWidgetItem *speedItem =
-                set(first, Speed, speed > 0 ? tr("%1 (%2)").arg(speed).arg(l.speedSource()) : tr("unknown"), true);
+            QTableWidgetItem *speedItem
+                = set(first, Speed, speed > 0 ? tr("%1 (%2)").arg(speed).arg(l.speedSource()) : tr("unknown"), true);
             speedItem->setToolTip(speed > 0 ? c.linkSummary()
                                             : tr("%1. Set the link speed per host to compare results with line rate.")
                                                   .arg(l.speedNote.isEmpty() ? tr("speed unknown") : l.speedNote));

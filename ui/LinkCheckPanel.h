@@ -53,7 +53,7 @@ private:
     QList<Host> m_hosts;
     QList<int> m_frames;
     bool m_setMtu = false;
-    QList<HostFrameCheck> m_checks;   ///< index-aligned with m_hosts while checking, complete after
+    QList<HostFrameCheck> m_checks; ///< index-aligned with m_hosts while checking, complete after
     QList<bool> m_have;
     int m_pending = 0;
     int m_generation = 0;

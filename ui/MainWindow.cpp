@@ -67,20 +67,23 @@ MainWindow::MainWindow(Config *config, ResultStore *store, QWidget *parent)
     connect(m_measure->hosts(), &HostListPanel::hostsChanged, this, &MainWindow::updateStartEnabled);
     connect(m_measure->plan(), &PlanEditorPanel::planChanged, this, &MainWindow::updateStartEnabled);
     m_measure->tabs()->summary()->setUnit(unit);
-    connect(m_measure->comparison(), &ComparisonChart::unitChanged, m_measure->tabs()->summary(), &SummaryTable::setUnit);
+    connect(m_measure->comparison(), &ComparisonChart::unitChanged, m_measure->tabs()->summary(),
+            &SummaryTable::setUnit);
     const auto updateLinkCheck = [this] {
         const TestPlan p = m_measure->plan()->plan();
         m_measure->tabs()->linkCheck()->setHosts(m_measure->hosts()->selectedHosts());
         m_measure->plan()->setHosts(m_measure->hosts()->selectedHosts());
         m_measure->tabs()->linkCheck()->setFrameSizes(p.frameSizes);
-        m_measure->tabs()->linkCheck()->setWillSetInterfaceMtu(p.params.options.value(FramePlanCheck::setInterfaceMtuOption()).toBool());
+        m_measure->tabs()->linkCheck()->setWillSetInterfaceMtu(
+            p.params.options.value(FramePlanCheck::setInterfaceMtuOption()).toBool());
     };
     connect(m_measure->hosts(), &HostListPanel::hostsChanged, this, updateLinkCheck);
     connect(m_measure->plan(), &PlanEditorPanel::planChanged, this, updateLinkCheck);
     updateLinkCheck();
     connect(m_measure->run(), &RunControlPanel::startRequested, this, &MainWindow::startPlan);
     connect(m_measure->run(), &RunControlPanel::stopRequested, this, &MainWindow::stopPlan);
-    m_preflight = new PreflightGate(this, m_measure->run()); // between Start and the engine: the check before the first run
+    m_preflight
+        = new PreflightGate(this, m_measure->run()); // between Start and the engine: the check before the first run
     connect(m_preflight, &PreflightGate::passed, this, &MainWindow::runCheckedPlan);
 
     startEmbeddedResponder();
@@ -129,7 +132,8 @@ void MainWindow::connectStore(ResultStore *store)
     m_storeLabel->setObjectName(QStringLiteral("storeStatusLabel"));
     statusBar()->addPermanentWidget(m_storeLabel);
     connect(m_storeSwitcher, &StoreSwitcher::statusChanged, m_storeLabel, &QLabel::setText);
-    connect(m_storeSwitcher, &StoreSwitcher::statusChanged, this, [this](const QString &t) { statusBar()->showMessage(t); });
+    connect(m_storeSwitcher, &StoreSwitcher::statusChanged, this,
+            [this](const QString &t) { statusBar()->showMessage(t); });
     connect(m_storeSwitcher, &StoreSwitcher::storeChanged, m_history, &HistoryPanel::refresh);
     connect(m_storeSwitcher, &StoreSwitcher::storeChanged, m_compareView, &ComparisonView::reload);
     if (!open)
@@ -156,7 +160,8 @@ bool MainWindow::openCurrentSessionInHistory()
     const qint64 id = m_lastSessionId;
     m_history->refresh();
     if (id == 0 || !m_history->openSession(id)) {
-        m_measure->run()->setStatus(tr("This session is not in the result store (see the status bar): nothing to report or export."));
+        m_measure->run()->setStatus(
+            tr("This session is not in the result store (see the status bar): nothing to report or export."));
         return false;
     }
     m_pages->setCurrentWidget(m_history);
@@ -242,8 +247,9 @@ void MainWindow::startEmbeddedResponder()
     if (m_responder->start(&error)) {
         m_responderError.clear();
         m_measure->hosts()->setEmbeddedState(m_responder->port(), {});
-        m_statusLabel->setText(tr("Built-in responder listening on 127.0.0.1:%1 (TCP) for \"This computer (loopback)\".")
-                                   .arg(m_responder->port()));
+        m_statusLabel->setText(
+            tr("Built-in responder listening on 127.0.0.1:%1 (TCP) for \"This computer (loopback)\".")
+                .arg(m_responder->port()));
     } else {
         m_responderError = error.isEmpty() ? tr("could not listen on 127.0.0.1") : error;
         m_measure->hosts()->setEmbeddedState(0, m_responderError);
@@ -264,10 +270,10 @@ void MainWindow::connectEngine()
     connect(&m_engine, &Engine::statusChanged, m_measure->run(), &RunControlPanel::setStatus);
     connect(&m_engine, &Engine::runStarted, this, [this](const RunSpec &spec) {
         m_measure->run()->setStatus(tr("Measuring %1 @ %2 B frame against %3, repetition %4...")
-                             .arg(spec.protocol)
-                             .arg(spec.frameSize)
-                             .arg(spec.host.displayName())
-                             .arg(spec.repetition));
+                                        .arg(spec.protocol)
+                                        .arg(spec.frameSize)
+                                        .arg(spec.host.displayName())
+                                        .arg(spec.repetition));
     });
     connect(&m_engine, &Engine::runFinished, m_measure->run(), &RunControlPanel::addResult);
     connect(&m_engine, &Engine::planFinished, this, &MainWindow::onPlanFinished);
@@ -279,8 +285,10 @@ bool MainWindow::startPlan()
         return false;
     if (m_measure->hosts()->credentials()->isBusy()) {
         // Passwords still on their way from the keychain: start once they are in (no waiting on the GUI thread).
-        m_measure->run()->setStatus(tr("Reading passwords from the system keychain; the plan starts as soon as they are in."));
-        connect(m_measure->hosts()->credentials(), &CredentialStore::idle, this, &MainWindow::startPlan, Qt::SingleShotConnection);
+        m_measure->run()->setStatus(
+            tr("Reading passwords from the system keychain; the plan starts as soon as they are in."));
+        connect(m_measure->hosts()->credentials(), &CredentialStore::idle, this, &MainWindow::startPlan,
+                Qt::SingleShotConnection);
         return true; // started as soon as the passwords are in
     }
     TestPlan plan = m_measure->plan()->plan();
@@ -288,8 +296,9 @@ bool MainWindow::startPlan()
     for (Host host : m_measure->hosts()->selectedHostsWithSecrets()) {
         if (host.embedded) {
             if (!embeddedPort()) {
-                m_measure->run()->setStatus(tr("%1: the built-in responder is not running (%2): untick the host or restart Wirebench.")
-                                     .arg(host.displayName(), m_responderError));
+                m_measure->run()->setStatus(
+                    tr("%1: the built-in responder is not running (%2): untick the host or restart Wirebench.")
+                        .arg(host.displayName(), m_responderError));
                 return false;
             }
             host.address = QStringLiteral("127.0.0.1");
@@ -302,7 +311,7 @@ bool MainWindow::startPlan()
         m_measure->run()->setStatus(problems.join(QLatin1Char(' ')));
         return false;
     }
-    m_measure->run()->setRunning(true);  // Stop ends the check too
+    m_measure->run()->setRunning(true); // Stop ends the check too
     m_preflight->check(plan); // runCheckedPlan() once nothing stands in the plan's way, or the user runs the rest
     return true;
 }

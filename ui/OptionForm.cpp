@@ -82,7 +82,7 @@ void OptionForm::updateEnabled()
             continue;
         const QVariant value = valueOf(*option);
         const bool met = d.value.typeId() == QMetaType::Bool ? value.toBool() == d.value.toBool()
-                                                              : value.toString() == d.value.toString();
+                                                             : value.toString() == d.value.toString();
         // A greyed-out controller counts as unmet (the list names a controller's own conditions before it).
         enabled[key] = enabled.value(key, true) && met && enabled.value(controller, true);
     }

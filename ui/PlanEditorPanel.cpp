@@ -88,9 +88,10 @@ void PlanEditorPanel::buildPresets()
     m_presets->setPopupMode(QToolButton::InstantPopup);
     m_presets->setToolTip(tr("Fill in a whole experiment in one click (hosts stay as ticked in the host list)"));
     auto *presetMenu = new QMenu(m_presets);
-    QAction *shootout = presetMenu->addAction(tr("File-server shoot-out (SMB read/write, FTP GET/PUT x 1500/9000 B x 5, "
-                                                 "a reference TCP stream per host)"),
-                                              this, &PlanEditorPanel::applyShootoutPreset);
+    QAction *shootout
+        = presetMenu->addAction(tr("File-server shoot-out (SMB read/write, FTP GET/PUT x 1500/9000 B x 5, "
+                                   "a reference TCP stream per host)"),
+                                this, &PlanEditorPanel::applyShootoutPreset);
     shootout->setObjectName(QStringLiteral("shootoutPresetAction"));
     QAction *netperf = presetMenu->addAction(tr("netperf TCP_STREAM (-m 1472, 32 KiB/64 KiB buffers, 10 s)"), this,
                                              &PlanEditorPanel::applyNetperfPreset);
@@ -153,9 +154,10 @@ QFormLayout *PlanEditorPanel::buildRunForm()
     m_streams->setObjectName(QStringLiteral("streamsSpin"));
     m_streams->setRange(1, Streams::kMax);
     m_streams->setValue(1);
-    m_streams->setToolTip(tr("Parallel TCP connections of one tcp-send, tcp-recv or iperf3 test (iperf3 -P): the figure is "
-                             "their sum over the time common to all. One stream may not fill a long or fast path, "
-                             "or a link that limits each flow; several can. File transfers ignore it"));
+    m_streams->setToolTip(
+        tr("Parallel TCP connections of one tcp-send, tcp-recv or iperf3 test (iperf3 -P): the figure is "
+           "their sum over the time common to all. One stream may not fill a long or fast path, "
+           "or a link that limits each flow; several can. File transfers ignore it"));
     m_zeroCopy = new QCheckBox(tr("Zero copy (tcp-send: sendfile, tcp-recv: MSG_TRUNC)"), this);
     m_zeroCopy->setObjectName(QStringLiteral("zeroCopyCheck"));
     m_zeroCopy->setToolTip(TcpSettings::planOptions().constFirst().toolTip);
@@ -450,13 +452,14 @@ void PlanEditorPanel::onChanged()
             leadEachMs = qMax(leadEachMs, LatencyRecorder::idleMsOf(p.params, id));
         }
     }
-    const double seconds = (double(timed) * (p.params.durationMs + p.params.warmupMs) + timedLeadMs) * p.repetitions / 1000.0;
+    const double seconds
+        = (double(timed) * (p.params.durationMs + p.params.warmupMs) + timedLeadMs) * p.repetitions / 1000.0;
     QString summary = p.params.stableTargetPercent > 0
-                          ? tr("%1 test(s) x %2 to %3 repetition(s) per host")
-                                .arg(timed + transfers)
-                                .arg(p.params.minRepetitions)
-                                .arg(p.repetitions)
-                          : tr("%1 test(s) x %2 repetition(s) per host").arg(timed + transfers).arg(p.repetitions);
+        ? tr("%1 test(s) x %2 to %3 repetition(s) per host")
+              .arg(timed + transfers)
+              .arg(p.params.minRepetitions)
+              .arg(p.repetitions)
+        : tr("%1 test(s) x %2 repetition(s) per host").arg(timed + transfers).arg(p.repetitions);
     if (timed > 0)
         summary += (leadEachMs > 0 ? tr("; timed tests: at most about %1 s per host (warm-up and %2 s of idle round "
                                         "trips before each run included), message %3")
@@ -468,10 +471,13 @@ void PlanEditorPanel::onChanged()
     if (timed > 0 && p.params.streams > 1)
         summary += tr(", %1 each").arg(Streams::label(p.params.streams));
     if (transfers > 0)
-        summary += tr("; file transfers: %1 x %2 per host").arg(transfers * p.repetitions).arg(
-            Units::formatBytes(p.params.fileSizeBytes));
+        summary += tr("; file transfers: %1 x %2 per host")
+                       .arg(transfers * p.repetitions)
+                       .arg(Units::formatBytes(p.params.fileSizeBytes));
     if (const qsizetype reference = p.referenceProtocols().size() * p.frameSizes.size(); reference > 0)
-        summary += tr("; and %1 reference stream(s) of %2 s per host that answers").arg(reference).arg(QString::number(p.referenceMs / 1000.0, 'g', 3));
+        summary += tr("; and %1 reference stream(s) of %2 s per host that answers")
+                       .arg(reference)
+                       .arg(QString::number(p.referenceMs / 1000.0, 'g', 3));
     m_summary->setText(summary + QLatin1Char('.'));
     const QStringList list = problems();
     m_problems->setText(list.join(QLatin1Char('\n')));

@@ -36,7 +36,8 @@ bool PlanFileActions::open(const QString &path, QString *message)
         return false;
     const QStringList added = apply(plan);
     m_lastPath = path;
-    *message = tr("Plan loaded from %1: %n host(s)", nullptr, int(plan.hosts.size())).arg(QDir::toNativeSeparators(path));
+    *message
+        = tr("Plan loaded from %1: %n host(s)", nullptr, int(plan.hosts.size())).arg(QDir::toNativeSeparators(path));
     if (!added.isEmpty())
         *message += tr(" (added to the list: %1)").arg(added.join(QStringLiteral(", ")));
     *message += tr(", %n run(s).", nullptr, plan.runCount());
@@ -55,10 +56,11 @@ QStringList PlanFileActions::apply(const TestPlan &plan)
 void PlanFileActions::useStoredPlan(const TestPlan &plan)
 {
     const QStringList added = apply(plan);
-    emit status(added.isEmpty() ? tr("The plan from History is ready: press Start to run it again.")
-                                : tr("The plan from History is ready (added to the host list: %1): press Start to run it "
-                                     "again.")
-                                      .arg(added.join(QStringLiteral(", "))));
+    emit status(added.isEmpty()
+                    ? tr("The plan from History is ready: press Start to run it again.")
+                    : tr("The plan from History is ready (added to the host list: %1): press Start to run it "
+                         "again.")
+                          .arg(added.join(QStringLiteral(", "))));
 }
 
 bool PlanFileActions::save(const QString &path, QString *message)
@@ -96,8 +98,9 @@ void PlanFileActions::openWithDialog()
 
 void PlanFileActions::saveWithDialog()
 {
-    const QString suggested = m_lastPath.isEmpty() ? QDir(folder()).filePath(QStringLiteral("plan") + QLatin1String(PlanFile::kSuffix))
-                                                   : m_lastPath;
+    const QString suggested = m_lastPath.isEmpty()
+        ? QDir(folder()).filePath(QStringLiteral("plan") + QLatin1String(PlanFile::kSuffix))
+        : m_lastPath;
     QString path = QFileDialog::getSaveFileName(m_dialogParent, tr("Save plan"), suggested, filter());
     if (path.isEmpty())
         return;

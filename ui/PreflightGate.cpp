@@ -18,9 +18,8 @@ PreflightGate::PreflightGate(QWidget *window, RunControlPanel *run)
     });
     m_dialog->setWindowModality(Qt::WindowModal);
     connect(m_dialog, &QDialog::accepted, this, [this] { emit passed(m_plan, m_report); });
-    connect(m_dialog, &QDialog::rejected, this, [this] {
-        emit stopped(tr("Not started: fix the problems the check found, then press Start again."));
-    });
+    connect(m_dialog, &QDialog::rejected, this,
+            [this] { emit stopped(tr("Not started: fix the problems the check found, then press Start again.")); });
 }
 
 bool PreflightGate::isBusy() const
@@ -54,8 +53,8 @@ void PreflightGate::onChecked(const PreflightReport &report)
         return;
     }
     m_dialog->setReport(report, m_plan);
-    emit status(tr("The check before the first run found %n problem(s): see the list.", nullptr,
-                   int(report.problems.size())));
+    emit status(
+        tr("The check before the first run found %n problem(s): see the list.", nullptr, int(report.problems.size())));
     m_dialog->open();
 }
 

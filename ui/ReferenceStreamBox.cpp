@@ -46,8 +46,9 @@ ReferenceStreamBox::ReferenceStreamBox(QWidget *parent)
     m_seconds->setSingleStep(1);
     m_seconds->setSuffix(tr(" s"));
     m_seconds->setValue(TestPlan::kReferenceMs / 1000.0);
-    m_seconds->setToolTip(tr("Length of each reference stream. 3 s is enough on a LAN; a long or slow path may need more "
-                             "for TCP to reach its rate."));
+    m_seconds->setToolTip(
+        tr("Length of each reference stream. 3 s is enough on a LAN; a long or slow path may need more "
+           "for TCP to reach its rate."));
     m_seconds->setEnabled(false);
     m_label = new QLabel(this);
     m_label->setObjectName(QStringLiteral("referenceStreamsLabel"));
@@ -139,8 +140,9 @@ void ReferenceStreamBox::answered(const Host &host, QTcpSocket *socket, const QS
     socket->abort();
     socket->deleteLater();
     if (!problem.isEmpty())
-        m_skipped << ReferenceSkip{host.name, host.address,
-                                   tr("its %1 port %2 does not answer (%3)").arg(serverName(host)).arg(controlPort(host)).arg(problem)};
+        m_skipped << ReferenceSkip{
+            host.name, host.address,
+            tr("its %1 port %2 does not answer (%3)").arg(serverName(host)).arg(controlPort(host)).arg(problem)};
     --m_pending;
     refresh();
     emit changed();

@@ -34,7 +34,8 @@ ResultsTable::ResultsTable(QWidget *parent)
                                tr("Status"), tr("MB/s"), tr("Mbit/s"), tr("% of ceiling"), tr("CPU local (%)"),
                                tr("CPU remote (%)"), tr("Retransmits (segments)"), tr("RTT (ms)"),
                                tr("Error / warnings")});
-    horizontalHeaderItem(MBps)->setToolTip(tr("Megabytes per second, 10^6 bytes/s, receiver's count over the receiver's time"));
+    horizontalHeaderItem(MBps)->setToolTip(
+        tr("Megabytes per second, 10^6 bytes/s, receiver's count over the receiver's time"));
     horizontalHeaderItem(Mbps)->setToolTip(tr("Megabits per second, 10^6 bits/s"));
     horizontalHeaderItem(PercentOfCeiling)
         ->setToolTip(tr("The result as a percentage of the TCP goodput the link allows at this frame size "
@@ -64,7 +65,9 @@ void ResultsTable::addResult(const RunResult &result)
     const int row = rowCount();
     insertRow(row);
     const RunSpec &spec = result.spec;
-    auto set = [&](int column, const QString &text, bool number = false) { return TableCell::put(this, row, column, text, number); };
+    auto set = [&](int column, const QString &text, bool number = false) {
+        return TableCell::put(this, row, column, text, number);
+    };
     auto setNumber = [&](int column, std::optional<double> value, int decimals) {
         set(column, value ? QString::number(*value, 'f', decimals) : tr("-"), true);
     };
@@ -79,17 +82,21 @@ void ResultsTable::addResult(const RunResult &result)
         how << Streams::label(streams);
     if (!zeroCopy.isEmpty())
         how << tr("zero copy");
-    QTableWidgetItem *protocol = set(Protocol, how.isEmpty() ? spec.protocol : tr("%1 (%2)").arg(spec.protocol, how.join(QStringLiteral(", "))));
+    QTableWidgetItem *protocol = set(
+        Protocol, how.isEmpty() ? spec.protocol : tr("%1 (%2)").arg(spec.protocol, how.join(QStringLiteral(", "))));
     if (!zeroCopy.isEmpty())
         protocol->setToolTip(tr("Zero copy: this computer did not copy the data (%1)").arg(zeroCopy));
     if (streams > 1)
-        protocol->setToolTip(tr("%1 at once; the figure is their sum over the time common to all").arg(Streams::label(streams)));
+        protocol->setToolTip(
+            tr("%1 at once; the figure is their sum over the time common to all").arg(Streams::label(streams)));
     if (const int connections = result.extra.value(QStringLiteral("smb_write_connections")).toInt(); connections > 1)
-        protocol->setToolTip(tr("Written over %1 connections at once, each with one write in flight (smb.write_connections)")
-                                 .arg(connections));
+        protocol->setToolTip(
+            tr("Written over %1 connections at once, each with one write in flight (smb.write_connections)")
+                .arg(connections));
     if (const int connections = result.extra.value(QStringLiteral("smb_read_connections")).toInt(); connections > 1)
-        protocol->setToolTip(tr("Read over %1 connections at once, each reading the next chunk of the file (smb.read_connections)")
-                                 .arg(connections));
+        protocol->setToolTip(
+            tr("Read over %1 connections at once, each reading the next chunk of the file (smb.read_connections)")
+                .arg(connections));
     set(Frame, Frame::frameText(result), true); // the frame its MSS made, and the plan's when they differ
     set(Mss, result.mss > 0 ? QString::number(result.mss) : tr("-"), true);
     set(Repetition, QString::number(spec.repetition), true);
@@ -99,9 +106,10 @@ void ResultsTable::addResult(const RunResult &result)
     const QVariantMap &x = result.extra;
     setNumber(PercentOfCeiling, ok ? extraNumber(x, "percent_of_ceiling") : std::nullopt, 1);
     if (ok && x.contains(QStringLiteral("ceiling_MBps")))
-        item(row, PercentOfCeiling)->setToolTip(tr("Ceiling %1 MB/s at MTU %2 B")
-                                                    .arg(x.value(QStringLiteral("ceiling_MBps")).toDouble(), 0, 'f', 1)
-                                                    .arg(x.value(QStringLiteral("ceiling_mtu")).toInt()));
+        item(row, PercentOfCeiling)
+            ->setToolTip(tr("Ceiling %1 MB/s at MTU %2 B")
+                             .arg(x.value(QStringLiteral("ceiling_MBps")).toDouble(), 0, 'f', 1)
+                             .arg(x.value(QStringLiteral("ceiling_mtu")).toInt()));
     if (ok && result.reverse)
         showBothWays(row, result);
     setNumber(CpuLocal, extraNumber(x, "cpu_local_percent"), 1);
@@ -147,8 +155,9 @@ void ResultsTable::showBothWays(int row, const RunResult &result)
     const auto pair = [](double send, double receive, int decimals) {
         return tr("%1 \u2191 %2 \u2193").arg(send, 0, 'f', decimals).arg(receive, 0, 'f', decimals);
     };
-    const QString both = tr("Both directions at once: \u2191 send (client \u2192 server), \u2193 receive (server \u2192 "
-                            "client), each the receiver's count over its own time");
+    const QString both
+        = tr("Both directions at once: \u2191 send (client \u2192 server), \u2193 receive (server \u2192 "
+             "client), each the receiver's count over its own time");
     item(row, MBps)->setText(pair(result.megabytesPerSecond(), back.megabytesPerSecond(), 2));
     item(row, MBps)->setToolTip(both);
     item(row, Mbps)->setText(pair(result.megabitsPerSecond(), back.megabytesPerSecond() * 8, 1));
@@ -157,9 +166,10 @@ void ResultsTable::showBothWays(int row, const RunResult &result)
     const std::optional<double> receive = extraNumber(result.extra, "reverse_percent_of_ceiling");
     if (send && receive) {
         item(row, PercentOfCeiling)->setText(pair(*send, *receive, 1));
-        item(row, PercentOfCeiling)->setToolTip(tr("Of what each direction carries while the other direction's ACKs share "
-                                                   "it (%1 MB/s)")
-                                                    .arg(result.extra.value(QStringLiteral("ceiling_MBps")).toDouble(), 0, 'f', 2));
+        item(row, PercentOfCeiling)
+            ->setToolTip(tr("Of what each direction carries while the other direction's ACKs share "
+                            "it (%1 MB/s)")
+                             .arg(result.extra.value(QStringLiteral("ceiling_MBps")).toDouble(), 0, 'f', 2));
     }
 }
 

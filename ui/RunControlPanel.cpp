@@ -120,10 +120,8 @@ void RunControlPanel::setProgress(int runsDone, int runsTotal, double secondsLef
     } else if (runsDone >= runsTotal) {
         m_progress->setFormat(tr("%1 of %2 runs done").arg(runsDone).arg(runsTotal));
     } else {
-        m_progress->setFormat(tr("Run %1 of %2 - about %3 left")
-                                  .arg(runsDone + 1)
-                                  .arg(runsTotal)
-                                  .arg(formatDuration(secondsLeft)));
+        m_progress->setFormat(
+            tr("Run %1 of %2 - about %3 left").arg(runsDone + 1).arg(runsTotal).arg(formatDuration(secondsLeft)));
     }
 }
 

@@ -52,7 +52,7 @@ private:
     QPushButton *m_start = nullptr;
     QPushButton *m_stop = nullptr;
     QProgressBar *m_progress = nullptr;
-    QLabel *m_status = nullptr;       ///< outside the layout, placed under the row by fitStatus()
+    QLabel *m_status = nullptr;           ///< outside the layout, placed under the row by fitStatus()
     QSpacerItem *m_statusSpace = nullptr; ///< the label's height in the layout
     /// A hidden twin of the label that measures the wrapped height (the label's own heightForWidth is never below
     /// its fixed size); hidden, its setText asks no layout.

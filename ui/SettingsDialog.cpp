@@ -110,8 +110,9 @@ void SettingsDialog::accept()
 
 void SettingsDialog::updateEnabled()
 {
-    for (QWidget *w : {static_cast<QWidget *>(m_host), static_cast<QWidget *>(m_port), static_cast<QWidget *>(m_database),
-                       static_cast<QWidget *>(m_user), static_cast<QWidget *>(m_password)})
+    for (QWidget *w :
+         {static_cast<QWidget *>(m_host), static_cast<QWidget *>(m_port), static_cast<QWidget *>(m_database),
+          static_cast<QWidget *>(m_user), static_cast<QWidget *>(m_password)})
         w->setEnabled(m_server->isChecked());
     m_message->clear();
 }

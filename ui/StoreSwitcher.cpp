@@ -87,7 +87,8 @@ void StoreSwitcher::probe()
             ok = probe.open(server, &error);
         }
         QMetaObject::invokeMethod(
-            qApp, [self, generation, ok, error] {
+            qApp,
+            [self, generation, ok, error] {
                 if (self)
                     self->probed(generation, ok, error);
             },
@@ -118,8 +119,8 @@ void StoreSwitcher::probed(quint64 generation, bool ok, const QString &error)
         m_store->open(m_localPath); // it went away between the probe and now
         emit storeChanged();
     }
-    setStatus(tr("%1. Results go to this computer's store until the server answers (tried again every minute).")
-                  .arg(why));
+    setStatus(
+        tr("%1. Results go to this computer's store until the server answers (tried again every minute).").arg(why));
     m_retry.start(kRetryMs);
 }
 

@@ -124,7 +124,9 @@ void SummaryTable::rebuild()
         const int row = figuresRow(test);
         const TestSummary &t = m_summaries.at(test);
         const RunResultList runs = runsOf(t, m_results);
-        auto set = [&](int column, const QString &text, bool number = false) { return TableCell::put(this, row, column, text, number); };
+        auto set = [&](int column, const QString &text, bool number = false) {
+            return TableCell::put(this, row, column, text, number);
+        };
         auto rate = [&](double MBps) { return Units::fromBytesPerSecond(MBps * 1e6, m_unit); };
         const int decimals = m_unit == RateUnit::Mbps ? 1 : 2;
         auto setRate = [&](int column, double MBps) {
@@ -168,12 +170,12 @@ void SummaryTable::rebuild()
         setRate(Mean, t.MBps.mean);
         setRate(Max, t.MBps.max);
         set(StdDev, t.okRuns > 1 ? QString::number(rate(t.MBps.stddev), 'f', decimals) : tr("-"), true);
-        QTableWidgetItem *ci = set(Ci95,
-                                   t.okRuns > 1 ? tr("%1 - %2")
-                                                      .arg(rate(t.MBps.ciLow()), 0, 'f', decimals)
-                                                      .arg(rate(t.MBps.ciHigh()), 0, 'f', decimals)
-                                                : tr("-"),
-                                   true);
+        QTableWidgetItem *ci = set(
+            Ci95,
+            t.okRuns > 1
+                ? tr("%1 - %2").arg(rate(t.MBps.ciLow()), 0, 'f', decimals).arg(rate(t.MBps.ciHigh()), 0, 'f', decimals)
+                : tr("-"),
+            true);
         ci->setToolTip(t.okRuns > 1 ? tr("mean %1 +/- %2 %3 (95%, Student's t, %4 repetitions)")
                                           .arg(rate(t.MBps.mean), 0, 'f', decimals)
                                           .arg(rate(t.MBps.ci95HalfWidth), 0, 'f', decimals)

@@ -47,8 +47,9 @@ bool WheelGuard::eventFilter(QObject *watched, QEvent *event)
     // The scroll area's viewport scrolls; the original is accepted so that QApplication does not also hand it to
     // the box's parents (it would reach the viewport twice).
     auto *wheel = static_cast<QWheelEvent *>(event);
-    QWheelEvent copy(area->viewport()->mapFromGlobal(wheel->globalPosition()), wheel->globalPosition(), wheel->pixelDelta(),
-                     wheel->angleDelta(), wheel->buttons(), wheel->modifiers(), wheel->phase(), wheel->inverted(), wheel->source());
+    QWheelEvent copy(area->viewport()->mapFromGlobal(wheel->globalPosition()), wheel->globalPosition(),
+                     wheel->pixelDelta(), wheel->angleDelta(), wheel->buttons(), wheel->modifiers(), wheel->phase(),
+                     wheel->inverted(), wheel->source());
     QCoreApplication::sendEvent(area->viewport(), &copy);
     event->accept();
     return true;

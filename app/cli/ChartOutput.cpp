@@ -44,8 +44,9 @@ bool ChartOutput::handOver(char **argv, QString *error)
     // This executable's folder (Qt's reading of it: argv[0] may be a bare name found on PATH).
     const QDir dir(QCoreApplication::applicationDirPath());
     const QString name = QStringLiteral(WIREBENCH_CLI_CHARTS_NAME);
-    const QStringList candidates{dir.filePath(name),
-                                 QDir::cleanPath(dir.filePath(QStringLiteral("../" WIREBENCH_CLI_CHARTS_LIBEXEC "/") + name))};
+    const QStringList candidates{
+        dir.filePath(name),
+        QDir::cleanPath(dir.filePath(QStringLiteral("../" WIREBENCH_CLI_CHARTS_LIBEXEC "/") + name))};
     for (const QString &path : candidates) {
         if (!QFileInfo(path).isExecutable())
             continue;
@@ -95,15 +96,15 @@ bool ChartOutput::write(const RunResultList &results, RateUnit unit, const QStri
     if (error) {
         *error = handOverProblem().isEmpty()
             ? QStringLiteral("cannot write the chart %1: charts are not available in this build of wirebench-cli (it "
-                             "was built without the GUI library); use --json or --csv").arg(path)
+                             "was built without the GUI library); use --json or --csv")
+                  .arg(path)
             : QStringLiteral("cannot write the chart %1: %2; or use --json or --csv").arg(path, handOverProblem());
     }
     return false;
 #endif
 }
 
-bool ChartOutput::writeReport(const ReportInput &input, const QString &htmlPath, const QString &pdfPath,
-                              QString *error)
+bool ChartOutput::writeReport(const ReportInput &input, const QString &htmlPath, const QString &pdfPath, QString *error)
 {
 #ifdef WIREBENCH_CLI_CHART
     return ReportWriter::write(input, htmlPath, pdfPath, error);

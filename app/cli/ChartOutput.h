@@ -27,8 +27,7 @@ public:
     static bool write(const RunResultList &results, RateUnit unit, const QString &path, const QSize &size,
                       QString *error);
     /// The session report with its charts (the GUI library's ReportWriter).
-    static bool writeReport(const ReportInput &input, const QString &htmlPath, const QString &pdfPath,
-                            QString *error);
+    static bool writeReport(const ReportInput &input, const QString &htmlPath, const QString &pdfPath, QString *error);
 };
 
 } // namespace wb::cli

@@ -48,7 +48,8 @@ QString usageLines()
         "Units: MB/s = 10^6 bytes/s, MiB/s = 2^20 bytes/s, Mbit/s = 10^6 bits/s. Sizes take K/KiB and M/MiB\n"
         "(binary). Exit status: 0 all runs ok, 1 a run failed or was not run (e.g. for a problem the check found)\n"
         "or a file could not be written, 2 usage error\n"
-        "or a plan file that cannot be used, 130 interrupted (Ctrl-C; runs finished so far are still printed and written).\n");
+        "or a plan file that cannot be used, 130 interrupted (Ctrl-C; runs finished so far are still printed and "
+        "written).\n");
 }
 
 /// The option a --set key names: a host option of some protocol, or a plan-wide transfer option.
@@ -63,7 +64,8 @@ bool findOption(const QString &key, OptionSpec *spec, bool *hostOption)
             }
         }
     }
-    for (const OptionSpec &o : TransferSettings::planOptions() + TcpSettings::planOptions() + QList{LatencyRecorder::planOption()}) {
+    for (const OptionSpec &o :
+         TransferSettings::planOptions() + TcpSettings::planOptions() + QList{LatencyRecorder::planOption()}) {
         if (o.key == key) {
             *spec = o;
             *hostOption = false;
@@ -102,9 +104,11 @@ bool applySetting(const QString &setting, TestPlan *plan, QString *why)
     switch (spec.type) {
     case T::Bool: {
         const QString t = text.trimmed().toLower();
-        if (QStringList{QStringLiteral("1"), QStringLiteral("true"), QStringLiteral("yes"), QStringLiteral("on")}.contains(t))
+        if (QStringList{QStringLiteral("1"), QStringLiteral("true"), QStringLiteral("yes"), QStringLiteral("on")}
+                .contains(t))
             value = true;
-        else if (QStringList{QStringLiteral("0"), QStringLiteral("false"), QStringLiteral("no"), QStringLiteral("off")}.contains(t))
+        else if (QStringList{QStringLiteral("0"), QStringLiteral("false"), QStringLiteral("no"), QStringLiteral("off")}
+                     .contains(t))
             value = false;
         else {
             *why = QStringLiteral("\"%1\" is not yes or no (true/false, on/off, 1/0)").arg(text);
@@ -172,31 +176,40 @@ constexpr OptionText kOptionTexts[] = {
     {"interval", "MS", "Sampling interval in milliseconds; default 100."},
     {"stop-on-error", "", "Stop at the first failed run."},
     {"interleave", "", "Alternate hosts (A B A B) rather than A A B B."},
-    {"reference-streams", "", "Before the plan's runs, a short tcp-send and tcp-recv (3 s) per host and frame size, the "
-                              "network's capacity the findings judge each file transfer by (the GUI's shoot-out preset); "
-                              "a host whose server does not answer gets none."},
-    {"reference-duration", "SECONDS", "Length of each reference stream, 0.1 to 60 s; default 3. Implies --reference-streams."},
+    {"reference-streams", "",
+     "Before the plan's runs, a short tcp-send and tcp-recv (3 s) per host and frame size, the "
+     "network's capacity the findings judge each file transfer by (the GUI's shoot-out preset); "
+     "a host whose server does not answer gets none."},
+    {"reference-duration", "SECONDS",
+     "Length of each reference stream, 0.1 to 60 s; default 3. Implies --reference-streams."},
     {"warmup", "SECONDS", "Seconds at the start of each timed run left out of the figure (iperf3 -O); default 0."},
-    {"stable", "PERCENT", "Repeat until stable (netperf -I 95,width): stop repeating a test once the 95% confidence "
-                          "interval is within +/-PERCENT of the mean; --reps is the maximum."},
+    {"stable", "PERCENT",
+     "Repeat until stable (netperf -I 95,width): stop repeating a test once the 95% confidence "
+     "interval is within +/-PERCENT of the mean; --reps is the maximum."},
     {"min-reps", "N", "With --stable: runs before the rule judges (netperf -i max,min); default 3."},
     {"file-size", "SIZE", "Size of the file FTP, SMB and copy move (K, M, G binary); default 256M."},
-    {"set", "KEY=VALUE", "A protocol setting for every host, or a file-transfer setting of the plan (keys: "
-                         "'protocols'); repeatable. KEY=@FILE reads the value from FILE (passwords: other users can "
-                         "see the command line)."},
-    {"store", "FILE|URL", "Keep the results in the SQLite result store FILE, or in a team's store on a PostgreSQL "
-                          "server: postgresql://USER@HOST[:PORT]/DATABASE, the password from PGPASSWORD or ~/.pgpass "
-                          "(default: the user's store, which the window's History and `wirebench-cli sessions` read)."},
+    {"set", "KEY=VALUE",
+     "A protocol setting for every host, or a file-transfer setting of the plan (keys: "
+     "'protocols'); repeatable. KEY=@FILE reads the value from FILE (passwords: other users can "
+     "see the command line)."},
+    {"store", "FILE|URL",
+     "Keep the results in the SQLite result store FILE, or in a team's store on a PostgreSQL "
+     "server: postgresql://USER@HOST[:PORT]/DATABASE, the password from PGPASSWORD or ~/.pgpass "
+     "(default: the user's store, which the window's History and `wirebench-cli sessions` read)."},
     {"no-store", "", "Do not keep the results in the result store."},
-    {"plan", "FILE", "Run the plan in FILE (a .wbplan.json from the GUI or --save-plan); the other options override "
-                     "its parts: --host its hosts, --protocol its protocols, --reps its repetitions, ..."},
-    {"save-plan", "FILE", "Write the plan about to run (after all options) to FILE, then run it; passwords and keys "
-                          "are left out."},
+    {"plan", "FILE",
+     "Run the plan in FILE (a .wbplan.json from the GUI or --save-plan); the other options override "
+     "its parts: --host its hosts, --protocol its protocols, --reps its repetitions, ..."},
+    {"save-plan", "FILE",
+     "Write the plan about to run (after all options) to FILE, then run it; passwords and keys "
+     "are left out."},
     {"skip-check", "", "Do not check the hosts and protocols before the first run."},
-    {"strict-check", "", "Run nothing (exit 1) when the check before the first run finds a problem; by default the "
-                         "runs it does not stand in the way of run."},
-    {"scheduled", "EVERY", "Mark the stored session as a scheduled run of the plan (History and `sessions` show "
-                           "\"Scheduled every EVERY: PLAN\"); the service `wirebench-cli schedule` writes passes it."},
+    {"strict-check", "",
+     "Run nothing (exit 1) when the check before the first run finds a problem; by default the "
+     "runs it does not stand in the way of run."},
+    {"scheduled", "EVERY",
+     "Mark the stored session as a scheduled run of the plan (History and `sessions` show "
+     "\"Scheduled every EVERY: PLAN\"); the service `wirebench-cli schedule` writes passes it."},
 };
 
 /// The option of the table above named `name`.
@@ -257,9 +270,43 @@ struct Parser
     Parser()
     {
         p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-        p.addOptions({host, protocol, frame, reps, duration, streams, messageSize, sendBuffer, recvBuffer, server, key, keyFile,
-                      json, jsonSamples, csv, chart, chartSize, unit, interval, stopOnError, interleave, referenceStreams, referenceDuration, warmup, stable, minReps, fileSize, set, store, noStore,
-                      plan, savePlan, skipCheck, strictCheck, scheduled, help, version});
+        p.addOptions({host,
+                      protocol,
+                      frame,
+                      reps,
+                      duration,
+                      streams,
+                      messageSize,
+                      sendBuffer,
+                      recvBuffer,
+                      server,
+                      key,
+                      keyFile,
+                      json,
+                      jsonSamples,
+                      csv,
+                      chart,
+                      chartSize,
+                      unit,
+                      interval,
+                      stopOnError,
+                      interleave,
+                      referenceStreams,
+                      referenceDuration,
+                      warmup,
+                      stable,
+                      minReps,
+                      fileSize,
+                      set,
+                      store,
+                      noStore,
+                      plan,
+                      savePlan,
+                      skipCheck,
+                      strictCheck,
+                      scheduled,
+                      help,
+                      version});
         p.addPositionalArgument(QStringLiteral("command"), QStringLiteral("run | protocols"));
     }
 };
@@ -280,7 +327,7 @@ QString CliOptions::helpText()
     if (at > 0)
         options = options.mid(at);
     return versionText() + QStringLiteral(": measure network throughput from the command line.\n\n") + usageLines()
-           + QLatin1Char('\n') + options;
+        + QLatin1Char('\n') + options;
 }
 
 qint64 CliOptions::parseSize(const QString &text)
@@ -510,10 +557,8 @@ bool RunParse::sizes()
     };
     TestParams &params = o.plan.params;
     return sizeOption(parser.messageSize, QStringLiteral("message-size"), 1, 16 * 1024 * 1024, &params.messageSize)
-           && sizeOption(parser.sendBuffer, QStringLiteral("send-buffer"), 0, 1024 * 1024 * 1024,
-                         &params.sendBufferBytes)
-           && sizeOption(parser.recvBuffer, QStringLiteral("recv-buffer"), 0, 1024 * 1024 * 1024,
-                         &params.recvBufferBytes);
+        && sizeOption(parser.sendBuffer, QStringLiteral("send-buffer"), 0, 1024 * 1024 * 1024, &params.sendBufferBytes)
+        && sizeOption(parser.recvBuffer, QStringLiteral("recv-buffer"), 0, 1024 * 1024 * 1024, &params.recvBufferBytes);
 }
 
 // --file-size, --set and --warmup.
@@ -557,7 +602,8 @@ bool RunParse::stability()
         bool ok = false;
         plan.params.minRepetitions = value(parser.minReps).toInt(&ok);
         if (!ok || plan.params.minRepetitions < 2 || plan.params.minRepetitions > plan.repetitions)
-            return fail(QStringLiteral("--min-reps must be a whole number from 2 to --reps (%1)").arg(plan.repetitions));
+            return fail(
+                QStringLiteral("--min-reps must be a whole number from 2 to --reps (%1)").arg(plan.repetitions));
     } else if (plan.params.stableTargetPercent > 0) {
         plan.params.minRepetitions = qMin(plan.params.minRepetitions, qMax(2, plan.repetitions));
         if (plan.repetitions < 2 && !isSet(parser.stable) && isSet(parser.reps)) {
@@ -614,8 +660,8 @@ bool RunParse::chart()
         if (o.chartPath.isEmpty() || !o.chartPath.contains(QLatin1Char('.'))
             || !QStringList{QStringLiteral("png"), QStringLiteral("pdf"), QStringLiteral("jpg"), QStringLiteral("jpeg")}
                     .contains(ext))
-            return fail(QStringLiteral("--chart \"%1\": the file name must end in .png, .pdf, .jpg or .jpeg")
-                            .arg(o.chartPath));
+            return fail(
+                QStringLiteral("--chart \"%1\": the file name must end in .png, .pdf, .jpg or .jpeg").arg(o.chartPath));
     }
     if (isSet(parser.chartSize)) {
         static const QRegularExpression re(QStringLiteral("^(\\d{2,5})[xX](\\d{2,5})$"));
@@ -623,7 +669,8 @@ bool RunParse::chart()
         const int w = m.hasMatch() ? m.captured(1).toInt() : 0;
         const int h = m.hasMatch() ? m.captured(2).toInt() : 0;
         if (w < 100 || h < 100 || w > 20000 || h > 20000)
-            return fail(QStringLiteral("--chart-size must be WIDTHxHEIGHT in pixels, 100 to 20000 each, e.g. 1600x1000"));
+            return fail(
+                QStringLiteral("--chart-size must be WIDTHxHEIGHT in pixels, 100 to 20000 each, e.g. 1600x1000"));
         o.chartSize = QSize(w, h);
     }
     return true;
@@ -692,7 +739,7 @@ bool CliOptions::parse(const QStringList &arguments, CliOptions *options, QStrin
     const QStringList problems = o.plan.validate();
     if (!problems.isEmpty()) {
         why = (run.fromFile ? QStringLiteral("the plan from %1 cannot run: ").arg(o.planPath) : QString())
-              + problems.join(QLatin1Char(' '));
+            + problems.join(QLatin1Char(' '));
         return fail();
     }
     *options = o;

@@ -21,11 +21,11 @@ struct CliOptions
     QSize chartSize{1600, 1000};
     RateUnit unit = RateUnit::MBps;
     bool includeSamples = false;
-    QString storePath;      ///< --store FILE; empty = the user's result store (the GUI's History)
-    bool useStore = true;   ///< --no-store turns keeping results in the store off
-    QString planPath;       ///< --plan FILE: the plan came from this file, the other options override parts of it
-    QString savePlanPath;   ///< --save-plan FILE: write the plan about to run to FILE first
-    QStringList notes;      ///< lines to print before running (what an option changed in the plan file's plan)
+    QString storePath;        ///< --store FILE; empty = the user's result store (the GUI's History)
+    bool useStore = true;     ///< --no-store turns keeping results in the store off
+    QString planPath;         ///< --plan FILE: the plan came from this file, the other options override parts of it
+    QString savePlanPath;     ///< --save-plan FILE: write the plan about to run to FILE first
+    QStringList notes;        ///< lines to print before running (what an option changed in the plan file's plan)
     bool skipCheck = false;   ///< --skip-check: no check of the hosts before the first run
     bool strictCheck = false; ///< --strict-check: run nothing when that check finds a problem
     QString scheduledEvery;   ///< --scheduled EVERY: the session is a scheduled run (ScheduleCommand's service)

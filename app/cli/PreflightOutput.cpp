@@ -2,7 +2,6 @@
 
 #include "Console.h"
 
-
 namespace wb::cli {
 
 bool PreflightOutput::print(const PreflightReport &report, const TestPlan &plan, bool strict)
@@ -10,7 +9,8 @@ bool PreflightOutput::print(const PreflightReport &report, const TestPlan &plan,
     for (const ReferenceSkip &s : report.referenceSkipped) {
         const bool ended = s.reason.endsWith(QLatin1Char('.')) || s.reason.endsWith(QLatin1Char('?'));
         Console::out(QStringLiteral("No reference TCP stream for %1 (%2): %3%4")
-                         .arg(s.name.isEmpty() ? s.address : s.name, s.address, s.reason, ended ? QString() : QStringLiteral(".")));
+                         .arg(s.name.isEmpty() ? s.address : s.name, s.address, s.reason,
+                              ended ? QString() : QStringLiteral(".")));
     }
     if (report.isClean())
         return true;

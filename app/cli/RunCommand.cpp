@@ -47,8 +47,8 @@ QString hostLabel(const Host &h)
 {
     if (!h.name.isEmpty())
         return h.name;
-    const QString address = h.address.contains(QLatin1Char(':')) && h.port ? QStringLiteral("[%1]").arg(h.address)
-                                                                          : h.address;
+    const QString address
+        = h.address.contains(QLatin1Char(':')) && h.port ? QStringLiteral("[%1]").arg(h.address) : h.address;
     return h.port ? QStringLiteral("%1:%2").arg(address).arg(h.port) : address;
 }
 
@@ -79,13 +79,15 @@ QString lengthOf(const TestPlan &plan)
     const TestParams &params = plan.params;
     QStringList parts;
     if (!timed.isEmpty()) {
-        QString each = QStringLiteral("%1: %2 s each").arg(timed.join(QStringLiteral(", "))).arg(params.durationMs / 1000.0);
+        QString each
+            = QStringLiteral("%1: %2 s each").arg(timed.join(QStringLiteral(", "))).arg(params.durationMs / 1000.0);
         if (params.warmupMs > 0)
             each += QStringLiteral(" after a %1 s warm-up").arg(params.warmupMs / 1000.0);
         parts << each;
     }
     if (!files.isEmpty())
-        parts << QStringLiteral("%1: a %2 file each").arg(files.join(QStringLiteral(", ")), Units::formatBytes(params.fileSizeBytes));
+        parts << QStringLiteral("%1: a %2 file each")
+                     .arg(files.join(QStringLiteral(", ")), Units::formatBytes(params.fileSizeBytes));
     double leadSeconds = 0; // the latency probe's idle lead before each run that has a far host
     double leadEach = 0;
     for (const RunSpec &spec : plan.expand()) {
@@ -94,15 +96,18 @@ QString lengthOf(const TestPlan &plan)
     }
     const double seconds = timedRuns * (params.durationMs + params.warmupMs) / 1000.0 + leadSeconds;
     const QString moved = Units::formatBytes(fileRuns * params.fileSizeBytes);
-    const QString lead = leadEach > 0 ? QStringLiteral(" (%1 s of idle round trips before each run included)").arg(leadEach)
-                                      : QString();
+    const QString lead = leadEach > 0
+        ? QStringLiteral(" (%1 s of idle round trips before each run included)").arg(leadEach)
+        : QString();
     if (files.isEmpty())
         parts << QStringLiteral("about %1 s of measuring%2").arg(seconds).arg(lead);
     else if (timed.isEmpty())
         parts << QStringLiteral("%1 to move in all").arg(moved)
-                     + (leadSeconds > 0 ? QStringLiteral(", after about %1 s of idle round trips").arg(leadSeconds) : QString());
+                + (leadSeconds > 0 ? QStringLiteral(", after about %1 s of idle round trips").arg(leadSeconds)
+                                   : QString());
     else
-        parts << QStringLiteral("about %1 s of timed measuring%2 and %3 of file transfers").arg(seconds).arg(lead, moved);
+        parts
+            << QStringLiteral("about %1 s of timed measuring%2 and %3 of file transfers").arg(seconds).arg(lead, moved);
     return parts.join(QStringLiteral("; "));
 }
 
@@ -171,7 +176,8 @@ int RunCommand::exec()
         connect(&m_recorder, &SessionRecorder::sessionEnded, this, [](qint64 id) {
             Console::out(QStringLiteral("Kept in the result store as session %1 (wirebench-cli show %1).").arg(id));
         });
-        if (m_options.plan.validate().isEmpty() && m_recorder.begin(m_options.plan) > 0 && !m_options.scheduledEvery.isEmpty()) {
+        if (m_options.plan.validate().isEmpty() && m_recorder.begin(m_options.plan) > 0
+            && !m_options.scheduledEvery.isEmpty()) {
             // A run of `wirebench-cli schedule`'s timer: the title is History's mark of it.
             const QString title = QStringLiteral("Scheduled every %1: %2")
                                       .arg(m_options.scheduledEvery, QFileInfo(m_options.planPath).fileName());
@@ -227,8 +233,8 @@ QString RunCommand::runLine(const RunResult &r) const
         mss += QStringLiteral(", zero copy (%1)").arg(zeroCopy);
     // A reference stream is one run, not a repetition of the comparison.
     const QString rep = TestPlan::isReference(r.spec)
-                            ? QStringLiteral("reference")
-                            : QStringLiteral("rep %1/%2").arg(r.spec.repetition).arg(m_options.plan.repetitions);
+        ? QStringLiteral("reference")
+        : QStringLiteral("rep %1/%2").arg(r.spec.repetition).arg(m_options.plan.repetitions);
     QString line = QStringLiteral("run %1/%2  %3  [%4]  %5  frame %6%7  %8  ")
                        .arg(r.spec.index + 1)
                        .arg(m_runCount)
@@ -237,8 +243,8 @@ QString RunCommand::runLine(const RunResult &r) const
     switch (r.status) {
     case RunStatus::Ok: {
         if (r.reverse) // both directions at once
-            line += QStringLiteral("send %1  receive %2").arg(figureText(r.bytes, r.seconds),
-                                                               figureText(r.reverse->bytes, r.reverse->seconds));
+            line += QStringLiteral("send %1  receive %2")
+                        .arg(figureText(r.bytes, r.seconds), figureText(r.reverse->bytes, r.reverse->seconds));
         else
             line += figureText(r.bytes, r.seconds);
         break;
@@ -269,7 +275,8 @@ QString RunCommand::runLine(const RunResult &r) const
 QString RunCommand::figureText(qint64 bytes, double seconds) const
 {
     const double rate = seconds > 0 ? bytes / seconds : 0;
-    QString text = QStringLiteral("%1  %2").arg(Units::format(rate, RateUnit::MBps), Units::format(rate, RateUnit::Mbps));
+    QString text
+        = QStringLiteral("%1  %2").arg(Units::format(rate, RateUnit::MBps), Units::format(rate, RateUnit::Mbps));
     if (m_options.unit == RateUnit::MiBps)
         text += QStringLiteral("  %1").arg(Units::format(rate, RateUnit::MiBps));
     return text + QStringLiteral("  (%1 in %2 s)").arg(Units::formatBytes(bytes)).arg(seconds, 0, 'f', 2);
@@ -288,13 +295,12 @@ void RunCommand::printSummary()
         return;
     const QString unit = Units::label(m_options.unit);
     QList<QStringList> rows;
-    rows << QStringList{QStringLiteral("host"), QStringLiteral("OS"), QStringLiteral("test"), QStringLiteral("MSS"),
-                        QStringLiteral("ok/runs"), QStringLiteral("min"), QStringLiteral("median"),
-                        QStringLiteral("mean"), QStringLiteral("max"), QStringLiteral("stddev"),
-                        QStringLiteral("95% CI (+/-)")};
+    rows << QStringList{QStringLiteral("host"),   QStringLiteral("OS"),          QStringLiteral("test"),
+                        QStringLiteral("MSS"),    QStringLiteral("ok/runs"),     QStringLiteral("min"),
+                        QStringLiteral("median"), QStringLiteral("mean"),        QStringLiteral("max"),
+                        QStringLiteral("stddev"), QStringLiteral("95% CI (+/-)")};
     const auto addRow = [&](const TestSummary &t, const QString &direction, const Summary &MBps) {
-        QStringList row{hostLabel(t.host),
-                        t.host.osLabel.isEmpty() ? QStringLiteral("-") : t.host.osLabel,
+        QStringList row{hostLabel(t.host), t.host.osLabel.isEmpty() ? QStringLiteral("-") : t.host.osLabel,
                         t.protocol + direction + QStringLiteral(" @ ") + Frame::frameText(t.runsOf(m_results)),
                         t.mss > 0 ? QString::number(t.mss) : QStringLiteral("-"),
                         QStringLiteral("%1/%2").arg(t.okRuns).arg(t.okRuns + t.failedRuns)};
@@ -396,8 +402,8 @@ void RunCommand::onPlanFinished(bool cancelled)
     // Runs the plan never reached are part of the record too (status "not-run").
     // Tests that "repeat until stable" settled early need no more repetitions: those are not missing runs.
     auto testOf = [](const RunSpec &spec) {
-        return spec.host.name + QLatin1Char('|') + spec.host.address + QLatin1Char(':') + QString::number(spec.host.port)
-               + QLatin1Char('|') + spec.testKey();
+        return spec.host.name + QLatin1Char('|') + spec.host.address + QLatin1Char(':')
+            + QString::number(spec.host.port) + QLatin1Char('|') + spec.testKey();
     };
     const qsizetype reported = m_results.size();
     QSet<int> done;
@@ -453,7 +459,8 @@ int RunCommand::exitStatus(qsizetype reported, bool cancelled, bool written) con
     }
     if (!first)
         return written ? 0 : 1;
-    const QString why = first->status == RunStatus::Failed ? first->error : QStringLiteral("not run: ") + notRunReason(*first);
+    const QString why
+        = first->status == RunStatus::Failed ? first->error : QStringLiteral("not run: ") + notRunReason(*first);
     const int runNumber = first->spec.index + 1;
     if (ok == 0 && notRun > 0)
         Console::err(QStringLiteral("wirebench-cli: not one of the %1 runs succeeded (%2); first: run %3: %4")
@@ -462,8 +469,9 @@ int RunCommand::exitStatus(qsizetype reported, bool cancelled, bool written) con
                          .arg(runNumber)
                          .arg(why));
     else if (failed + notRun == 1)
-        Console::err(first->status == RunStatus::Failed ? QStringLiteral("wirebench-cli: run %1 failed: %2").arg(runNumber).arg(why)
-                                                        : QStringLiteral("wirebench-cli: run %1 was %2").arg(runNumber).arg(why));
+        Console::err(first->status == RunStatus::Failed
+                         ? QStringLiteral("wirebench-cli: run %1 failed: %2").arg(runNumber).arg(why)
+                         : QStringLiteral("wirebench-cli: run %1 was %2").arg(runNumber).arg(why));
     else
         Console::err(QStringLiteral("wirebench-cli: %1 of %2 runs did not succeed (%3); first: run %4: %5")
                          .arg(failed + notRun)

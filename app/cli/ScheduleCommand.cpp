@@ -18,10 +18,10 @@ namespace {
 
 struct Request
 {
-    QString planPath;  ///< absolute
-    QString name;      ///< the units' name without "wirebench-"
+    QString planPath; ///< absolute
+    QString name;     ///< the units' name without "wirebench-"
     qint64 everySeconds = 0;
-    QString every;     ///< as typed, for the session's title
+    QString every;      ///< as typed, for the session's title
     QStringList passOn; ///< --store, --key-file, --set as the service gives them to `run`
     bool remove = false;
 };
@@ -142,18 +142,23 @@ int writeUnits(const Request &request)
     }
     if (plan.hosts.isEmpty()) {
         Console::err(QStringLiteral("wirebench-cli schedule: plan file %1 names no host: a scheduled run tests the "
-                                    "plan's hosts").arg(request.planPath));
+                                    "plan's hosts")
+                         .arg(request.planPath));
         return 2;
     }
     const QString base = SystemdUnits::unitBaseName(request.name);
-    const QStringList command = QStringList{QCoreApplication::applicationFilePath(), QStringLiteral("run"),
-                                            QStringLiteral("--plan"), request.planPath, QStringLiteral("--scheduled"),
+    const QStringList command = QStringList{QCoreApplication::applicationFilePath(),
+                                            QStringLiteral("run"),
+                                            QStringLiteral("--plan"),
+                                            request.planPath,
+                                            QStringLiteral("--scheduled"),
                                             request.every}
-                                + request.passOn;
+        + request.passOn;
     for (const QString &word : command) {
         if (SystemdUnits::execWord(word).isEmpty()) {
             Console::err(QStringLiteral("wirebench-cli schedule: \"%1\" holds a line break, which a unit file "
-                                        "cannot hold").arg(word));
+                                        "cannot hold")
+                             .arg(word));
             return 2;
         }
     }
@@ -166,8 +171,14 @@ int writeUnits(const Request &request)
     }
     const QString service = folder.filePath(base + QStringLiteral(".service"));
     const QString timer = folder.filePath(base + QStringLiteral(".timer"));
-    if (!writeUnit(service, SystemdUnits::serviceText(QStringLiteral("Wirebench plan %1 (scheduled every %2)").arg(planName, every), command), &error)
-        || !writeUnit(timer, SystemdUnits::timerText(QStringLiteral("Run the Wirebench plan %1 every %2").arg(planName, every), base, request.everySeconds), &error)) {
+    if (!writeUnit(service,
+                   SystemdUnits::serviceText(
+                       QStringLiteral("Wirebench plan %1 (scheduled every %2)").arg(planName, every), command),
+                   &error)
+        || !writeUnit(timer,
+                      SystemdUnits::timerText(QStringLiteral("Run the Wirebench plan %1 every %2").arg(planName, every),
+                                              base, request.everySeconds),
+                      &error)) {
         Console::err(QStringLiteral("wirebench-cli schedule: %1").arg(error));
         return 1;
     }
@@ -197,12 +208,13 @@ QString ScheduleCommand::unitFolder()
 QString ScheduleCommand::helpText()
 {
     return QStringLiteral(
-        "Repeated runs (systemd user timer):\n"
-        "  wirebench-cli schedule --plan FILE --every INTERVAL [--name NAME] [--store FILE] [--key-file FILE]\n"
-        "                         [--set KEY=@FILE ...]    run the plan every INTERVAL (15m, 1h, 6h, 1d, 2h30m)\n"
-        "  wirebench-cli schedule --plan FILE --remove    (or --name NAME --remove) remove that schedule\n"
-        "  Writes wirebench-NAME.service and .timer (NAME: the plan file's name) in %1;\n"
-        "  `systemctl --user enable --now wirebench-NAME.timer` starts it.")
+               "Repeated runs (systemd user timer):\n"
+               "  wirebench-cli schedule --plan FILE --every INTERVAL [--name NAME] [--store FILE] [--key-file FILE]\n"
+               "                         [--set KEY=@FILE ...]    run the plan every INTERVAL (15m, 1h, 6h, 1d, "
+               "2h30m)\n"
+               "  wirebench-cli schedule --plan FILE --remove    (or --name NAME --remove) remove that schedule\n"
+               "  Writes wirebench-NAME.service and .timer (NAME: the plan file's name) in %1;\n"
+               "  `systemctl --user enable --now wirebench-NAME.timer` starts it.")
         .arg(unitFolder());
 }
 

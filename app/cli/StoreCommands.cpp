@@ -154,7 +154,10 @@ QString runsOf(const SessionInfo &info)
 {
     const int planned = qMax(info.plannedRuns, info.runCount);
     const bool untilStable = info.plan.params.stableTargetPercent > 0;
-    QString text = QStringLiteral("%1/%2%3").arg(info.doneRuns).arg(untilStable ? QStringLiteral("up to ") : QString()).arg(planned);
+    QString text = QStringLiteral("%1/%2%3")
+                       .arg(info.doneRuns)
+                       .arg(untilStable ? QStringLiteral("up to ") : QString())
+                       .arg(planned);
     if (info.okRuns != info.doneRuns)
         text += QStringLiteral(", %1 ok").arg(info.okRuns);
     return text;
@@ -186,10 +189,11 @@ int sessionsCommand(const Args &args)
     // COMPUTER: the one that ran the session, which a team's shared store holds many of.
     Console::out(QStringLiteral("%1  %2  %3  %4  %5  %6  %7  %8  %9")
                      .arg(QStringLiteral("ID").rightJustified(5), QStringLiteral("UUID").leftJustified(8),
-                          QStringLiteral("STARTED (local)").leftJustified(16), QStringLiteral("STATE").leftJustified(11),
-                          QStringLiteral("COMPUTER").leftJustified(16),
-                          QStringLiteral("RUNS done/planned").leftJustified(17), QStringLiteral("FRAMES (B)").leftJustified(10),
-                          QStringLiteral("PROTOCOLS").leftJustified(20), QStringLiteral("HOSTS")));
+                          QStringLiteral("STARTED (local)").leftJustified(16),
+                          QStringLiteral("STATE").leftJustified(11), QStringLiteral("COMPUTER").leftJustified(16),
+                          QStringLiteral("RUNS done/planned").leftJustified(17),
+                          QStringLiteral("FRAMES (B)").leftJustified(10), QStringLiteral("PROTOCOLS").leftJustified(20),
+                          QStringLiteral("HOSTS")));
     for (const SessionInfo &s : list) {
         QString hosts = hostsOf(s);
         if (!s.title.isEmpty())
@@ -199,15 +203,15 @@ int sessionsCommand(const Args &args)
                               s.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")).leftJustified(16),
                               sessionStateName(s.state).leftJustified(11),
                               (s.machineHostname.isEmpty() ? QStringLiteral("-") : s.machineHostname).leftJustified(16),
-                              runsOf(s).leftJustified(17),
-                              framesOf(s).leftJustified(10), s.protocols.join(QLatin1Char(',')).leftJustified(20),
-                              hosts));
+                              runsOf(s).leftJustified(17), framesOf(s).leftJustified(10),
+                              s.protocols.join(QLatin1Char(',')).leftJustified(20), hosts));
     }
     if (filter.limit > 0 && list.size() == filter.limit) {
         const qint64 total = store.sessionCount(SessionFilter(), &error);
         if (total > list.size())
             Console::out(QStringLiteral("The newest %1 of %2 sessions; --limit N shows more, --limit 0 all.")
-                             .arg(list.size()).arg(total));
+                             .arg(list.size())
+                             .arg(total));
     }
     return 0;
 }
@@ -220,16 +224,18 @@ int savePlanOf(const SessionInfo &info, const QString &path)
         Console::err(QStringLiteral("wirebench-cli: session %1: %2").arg(info.id).arg(error));
         return 1;
     }
-    Console::out(QStringLiteral("plan of session %1 saved to %2 (%3 runs; run it again with `wirebench-cli run --plan %2`)")
-                     .arg(info.id)
-                     .arg(path)
-                     .arg(info.plan.runCount()));
+    Console::out(
+        QStringLiteral("plan of session %1 saved to %2 (%3 runs; run it again with `wirebench-cli run --plan %2`)")
+            .arg(info.id)
+            .arg(path)
+            .arg(info.plan.runCount()));
     for (const Host &h : info.plan.hosts) {
         if (h.embedded)
-            Console::out(QStringLiteral("note: host \"%1\" was the GUI's built-in loopback responder, which the CLI "
-                                        "cannot reach: start `wirebenchd --listen 127.0.0.1:5301` and run the plan with "
-                                        "--host 127.0.0.1:5301")
-                             .arg(h.displayName()));
+            Console::out(
+                QStringLiteral("note: host \"%1\" was the GUI's built-in loopback responder, which the CLI "
+                               "cannot reach: start `wirebenchd --listen 127.0.0.1:5301` and run the plan with "
+                               "--host 127.0.0.1:5301")
+                    .arg(h.displayName()));
     }
     for (const QString &note : Secrets::notes(info.plan, true))
         Console::out(note);
@@ -290,11 +296,11 @@ int showCommand(const Args &args)
     Console::out(QStringLiteral("Hosts: %1").arg(hostsOf(info)));
     for (const RunResult &r : runs) {
         const QString os = r.spec.host.osLabel.isEmpty() ? r.serverOs : r.spec.host.osLabel;
-        QString line = QStringLiteral("%1 (%2)  %3  frame %4 B  rep %5  ")
-                           .arg(r.spec.host.displayName(), os.isEmpty() ? QStringLiteral("OS unknown") : os,
-                                r.spec.protocol)
-                           .arg(r.spec.frameSize)
-                           .arg(r.spec.repetition);
+        QString line
+            = QStringLiteral("%1 (%2)  %3  frame %4 B  rep %5  ")
+                  .arg(r.spec.host.displayName(), os.isEmpty() ? QStringLiteral("OS unknown") : os, r.spec.protocol)
+                  .arg(r.spec.frameSize)
+                  .arg(r.spec.repetition);
         if (r.ok())
             line += QStringLiteral("%1  %2").arg(Units::format(r.bytesPerSecond(), unit),
                                                  Units::format(r.bytesPerSecond(), RateUnit::Mbps));
@@ -338,15 +344,16 @@ int reportCommand(const Args &args)
         return 1;
     QString error;
     ReportInput input;
-    if (!ReportGenerator::fromStore(store, id, &input, &error)
-        || !ChartOutput::writeReport(input, html, pdf, &error)) {
+    if (!ReportGenerator::fromStore(store, id, &input, &error) || !ChartOutput::writeReport(input, html, pdf, &error)) {
         Console::err(QStringLiteral("wirebench-cli: %1").arg(error));
         return 1;
     }
     if (!html.isEmpty())
-        Console::out(QStringLiteral("Report written to %1").arg(QDir::toNativeSeparators(QFileInfo(html).absoluteFilePath())));
+        Console::out(
+            QStringLiteral("Report written to %1").arg(QDir::toNativeSeparators(QFileInfo(html).absoluteFilePath())));
     if (!pdf.isEmpty())
-        Console::out(QStringLiteral("Report written to %1").arg(QDir::toNativeSeparators(QFileInfo(pdf).absoluteFilePath())));
+        Console::out(
+            QStringLiteral("Report written to %1").arg(QDir::toNativeSeparators(QFileInfo(pdf).absoluteFilePath())));
     return 0;
 }
 
@@ -377,8 +384,8 @@ int importCommand(const Args &args)
                                             QStringLiteral("iperf3 import: %1").arg(QFileInfo(file).fileName()));
     const qint64 id = store.importRuns(title, runs, &error);
     if (id == 0) {
-        Console::err(QStringLiteral("wirebench-cli: result store %1: %2")
-                         .arg(QDir::toNativeSeparators(store.path()), error));
+        Console::err(
+            QStringLiteral("wirebench-cli: result store %1: %2").arg(QDir::toNativeSeparators(store.path()), error));
         return 1;
     }
     SessionInfo info;
@@ -394,9 +401,10 @@ int importCommand(const Args &args)
                      .arg(info.uuid));
     for (const RunResult &r : runs) {
         if (r.ok())
-            Console::out(QStringLiteral("  %1  %2  %3  %4").arg(r.spec.host.displayName(), r.spec.protocol,
-                                                               Units::format(r.bytesPerSecond(), RateUnit::MBps),
-                                                               Units::format(r.bytesPerSecond(), RateUnit::Mbps)));
+            Console::out(QStringLiteral("  %1  %2  %3  %4")
+                             .arg(r.spec.host.displayName(), r.spec.protocol,
+                                  Units::format(r.bytesPerSecond(), RateUnit::MBps),
+                                  Units::format(r.bytesPerSecond(), RateUnit::Mbps)));
         else
             Console::out(QStringLiteral("  %1  %2  %3: %4")
                              .arg(r.spec.host.displayName(), r.spec.protocol, runStatusName(r.status), r.error));
@@ -429,15 +437,17 @@ bool StoreCommands::needsGui(int argc, char **argv)
 QString StoreCommands::helpText()
 {
     return QStringLiteral(
-        "Result store:\n"
-        "  wirebench-cli sessions [--limit N]                 the newest 50 stored sessions (--limit 0: all)\n"
-        "  wirebench-cli show SESSION [--json [--samples]]    a session's runs and summary (JSON: docs/CLI.md schema)\n"
-        "  wirebench-cli show SESSION --save-plan FILE        its plan as a plan file, for `run --plan FILE`\n"
-        "  wirebench-cli report SESSION [--html FILE] [--pdf FILE]   the session report\n"
-        "  wirebench-cli import iperf3 FILE.json [--name HOST] [--os LABEL] [--frame BYTES] [--title TEXT]\n"
-        "  SESSION: an id, a uuid or its unique prefix, or `latest`. --store PATH: another store file, or\n"
-        "  --store postgresql://USER@HOST[:PORT]/DATABASE: a team's store on a PostgreSQL server (the password from\n"
-        "  PGPASSWORD or ~/.pgpass, never on the command line) (default: %1).")
+               "Result store:\n"
+               "  wirebench-cli sessions [--limit N]                 the newest 50 stored sessions (--limit 0: all)\n"
+               "  wirebench-cli show SESSION [--json [--samples]]    a session's runs and summary (JSON: docs/CLI.md "
+               "schema)\n"
+               "  wirebench-cli show SESSION --save-plan FILE        its plan as a plan file, for `run --plan FILE`\n"
+               "  wirebench-cli report SESSION [--html FILE] [--pdf FILE]   the session report\n"
+               "  wirebench-cli import iperf3 FILE.json [--name HOST] [--os LABEL] [--frame BYTES] [--title TEXT]\n"
+               "  SESSION: an id, a uuid or its unique prefix, or `latest`. --store PATH: another store file, or\n"
+               "  --store postgresql://USER@HOST[:PORT]/DATABASE: a team's store on a PostgreSQL server (the password "
+               "from\n"
+               "  PGPASSWORD or ~/.pgpass, never on the command line) (default: %1).")
         .arg(QDir::toNativeSeparators(ResultStore::defaultPath()));
 }
 
@@ -456,8 +466,7 @@ int StoreCommands::exec(const QStringList &arguments)
     else if (command == QLatin1String("show")) {
         flags << QStringLiteral("json") << QStringLiteral("samples");
         values << QStringLiteral("save-plan");
-    }
-    else if (command == QLatin1String("report"))
+    } else if (command == QLatin1String("report"))
         values << QStringLiteral("html") << QStringLiteral("pdf");
     else if (command == QLatin1String("import"))
         values << QStringLiteral("name") << QStringLiteral("os") << QStringLiteral("frame") << QStringLiteral("title");

@@ -79,7 +79,9 @@ QString SystemdUnits::unitBaseName(const QString &name)
 {
     QString out = QStringLiteral("wirebench-");
     for (const QChar c : name)
-        out += (c.isLetterOrNumber() && c.unicode() < 128) || c == QLatin1Char('_') || c == QLatin1Char('-') ? c : QLatin1Char('-');
+        out += (c.isLetterOrNumber() && c.unicode() < 128) || c == QLatin1Char('_') || c == QLatin1Char('-')
+            ? c
+            : QLatin1Char('-');
     return out;
 }
 
@@ -99,7 +101,7 @@ QString SystemdUnits::execWord(const QString &word)
         else
             escaped += c;
         quote = quote || c.isSpace() || c == QLatin1Char('\'') || c == QLatin1Char(';') || c == QLatin1Char('"')
-                || c == QLatin1Char('\\');
+            || c == QLatin1Char('\\');
     }
     return quote ? QLatin1Char('"') + escaped + QLatin1Char('"') : escaped;
 }

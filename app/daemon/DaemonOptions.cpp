@@ -25,61 +25,72 @@ struct OptionText
 };
 
 constexpr OptionText kOptions[] = {
-    {"listen", "ADDR:PORT", "Address and control port to listen on: ADDR:PORT, [IPV6]:PORT or PORT (default "
-                            "0.0.0.0:%1; [::]:%1 listens on IPv6 and IPv4)."},
-    {"iperf3-port", "PORT", "Also answer iperf3 clients (iperf3 -c, TCP or UDP, both directions) on this port of the "
-                            "--listen address (UDP tests: the same port number over UDP), e.g. 5201 (default 0: "
-                            "off). One iperf3 test at a time; --max-duration, --allow, --max-rate and the timeouts "
-                            "apply; iperf3 clients cannot prove the key, so limit them with --allow."},
+    {"listen", "ADDR:PORT",
+     "Address and control port to listen on: ADDR:PORT, [IPV6]:PORT or PORT (default "
+     "0.0.0.0:%1; [::]:%1 listens on IPv6 and IPv4)."},
+    {"iperf3-port", "PORT",
+     "Also answer iperf3 clients (iperf3 -c, TCP or UDP, both directions) on this port of the "
+     "--listen address (UDP tests: the same port number over UDP), e.g. 5201 (default 0: "
+     "off). One iperf3 test at a time; --max-duration, --allow, --max-rate and the timeouts "
+     "apply; iperf3 clients cannot prove the key, so limit them with --allow."},
     {"max-duration", "SECONDS", "Longest test accepted, in seconds (default 60)."},
-    {"key-file", "PATH", "File with the pre-shared key; created (mode 0600) with a new key when missing (default: "
-                         "%1)."},
+    {"key-file", "PATH",
+     "File with the pre-shared key; created (mode 0600) with a new key when missing (default: "
+     "%1)."},
     {"open", "", "Open mode: serve clients without a key. Only on networks you trust."},
     {"max-rate", "MBPS", "Cap on what wirebenchd sends (tcp-recv tests), in MB/s (10^6 bytes/s; default: no cap)."},
     {"max-concurrent", "N", "Tests run at the same time (default 1)."},
     {"queue", "N", "Clients that wait for a free test slot (default 4); the next one gets \"busy\"."},
-    {"allow", "CIDR", "Serve only clients in this network (CIDR, e.g. 192.168.1.0/24 or 2001:db8::/32); repeatable. "
-                      "Default: every client."},
+    {"allow", "CIDR",
+     "Serve only clients in this network (CIDR, e.g. 192.168.1.0/24 or 2001:db8::/32); repeatable. "
+     "Default: every client."},
     {"handshake-timeout", "SECONDS", "Seconds a new client has to send its hello and key proof (default 5)."},
     {"idle-timeout", "SECONDS", "Seconds of silence after the handshake before a client is dropped (default 15)."},
-    {"max-message", "BYTES", "Largest control message accepted, in bytes (default 65536; before authentication at "
-                             "most 4096)."},
+    {"max-message", "BYTES",
+     "Largest control message accepted, in bytes (default 65536; before authentication at "
+     "most 4096)."},
     {"max-connections", "N", "Connections handled at once, at any stage (default 32); more are closed at once."},
-    {"probe-listen", "ADDR:PORT", "Also answer Prometheus on this address and port (e.g. 0.0.0.0:9531): GET "
-                                  "/probe?target=HOST&plan=NAME runs the plan NAME of --probe-plans from this host to "
-                                  "HOST, one of the plan's hosts, with the wirebench-cli installed beside wirebenchd, and "
-                                  "answers its figures as metrics (docs/SCALE.md). One probe at a time; --allow applies. "
-                                  "Linux only for now (default: off)."},
+    {"probe-listen", "ADDR:PORT",
+     "Also answer Prometheus on this address and port (e.g. 0.0.0.0:9531): GET "
+     "/probe?target=HOST&plan=NAME runs the plan NAME of --probe-plans from this host to "
+     "HOST, one of the plan's hosts, with the wirebench-cli installed beside wirebenchd, and "
+     "answers its figures as metrics (docs/SCALE.md). One probe at a time; --allow applies. "
+     "Linux only for now (default: off)."},
     {"probe-plans", "DIR", "The folder of plan files (NAME.wbplan.json) a probe may run (default %1)."},
-    {"probe-max-duration", "SECONDS", "Longest plan a probe runs, in seconds (default 30); a scraper's "
-                                      "X-Prometheus-Scrape-Timeout-Seconds shortens it."},
-    {"probe-key-file", "PATH", "The key of the targets' wirebenchd, which the probes' wirebench-cli proves (default: "
-                               "none, for targets in open mode)."},
+    {"probe-max-duration", "SECONDS",
+     "Longest plan a probe runs, in seconds (default 30); a scraper's "
+     "X-Prometheus-Scrape-Timeout-Seconds shortens it."},
+    {"probe-key-file", "PATH",
+     "The key of the targets' wirebenchd, which the probes' wirebench-cli proves (default: "
+     "none, for targets in open mode)."},
     {"probe-cli", "PATH", "The wirebench-cli that runs the probes (default: the one beside wirebenchd)."},
-    {"service", "", "Windows: run as the service wirebenchd of the service control manager (sc.exe create wirebenchd "
-                    "binPath= \"...\\wirebenchd.exe --service --config ...\"); the log goes to "
-                    "%ProgramData%\\Wirebench\\wirebenchd.log."},
-    {"config", "FILE", "Options read from FILE, one a line as on the command line (--listen 0.0.0.0:5301; a line "
-                       "starting with # is a comment); an option given again after --config wins."},
+    {"service", "",
+     "Windows: run as the service wirebenchd of the service control manager (sc.exe create wirebenchd "
+     "binPath= \"...\\wirebenchd.exe --service --config ...\"); the log goes to "
+     "%ProgramData%\\Wirebench\\wirebenchd.log."},
+    {"config", "FILE",
+     "Options read from FILE, one a line as on the command line (--listen 0.0.0.0:5301; a line "
+     "starting with # is a comment); an option given again after --config wins."},
 };
 
-constexpr char kDescription[] =
-    "The Wirebench responder: answers throughput tests from wirebench and wirebench-cli.\n"
-    "Serves one test at a time by default; clients beyond the queue get a \"busy\" reply. Data\n"
-    "flows on a separate TCP connection that the client opens to a free port per test, so let the\n"
-    "host accept TCP in general from the test clients, not only the control port.\n"
-    "Clients prove a pre-shared key (generated on the first start, shown once, kept in the key\n"
-    "file) unless --open is given; a wirebenchd listening on a loopback address only is open.\n"
-    "wirebenchd needs no root and sends traffic only to the client that asked (docs/SECURITY.md); with\n"
-    "--probe-listen its probes also test the hosts its probe plans name, for Prometheus (docs/SCALE.md).\n"
-    "With --iperf3-port it also answers the plain iperf3 client (iperf3 -c, TCP or UDP -u, with or without -R),\n"
-    "for a computer that has nothing but iperf3 (docs/IPERF3.md).\n";
+constexpr char kDescription[]
+    = "The Wirebench responder: answers throughput tests from wirebench and wirebench-cli.\n"
+      "Serves one test at a time by default; clients beyond the queue get a \"busy\" reply. Data\n"
+      "flows on a separate TCP connection that the client opens to a free port per test, so let the\n"
+      "host accept TCP in general from the test clients, not only the control port.\n"
+      "Clients prove a pre-shared key (generated on the first start, shown once, kept in the key\n"
+      "file) unless --open is given; a wirebenchd listening on a loopback address only is open.\n"
+      "wirebenchd needs no root and sends traffic only to the client that asked (docs/SECURITY.md); with\n"
+      "--probe-listen its probes also test the hosts its probe plans name, for Prometheus (docs/SCALE.md).\n"
+      "With --iperf3-port it also answers the plain iperf3 client (iperf3 -c, TCP or UDP -u, with or without -R),\n"
+      "for a computer that has nothing but iperf3 (docs/IPERF3.md).\n";
 
 constexpr char kDefaultProbePlans[] = "/etc/wirebench/plans";
 
 const OptionText *find(const std::string &name)
 {
-    const auto *row = std::find_if(std::begin(kOptions), std::end(kOptions), [&](const OptionText &o) { return name == o.name; });
+    const auto *row
+        = std::find_if(std::begin(kOptions), std::end(kOptions), [&](const OptionText &o) { return name == o.name; });
     return row == std::end(kOptions) ? nullptr : row;
 }
 
@@ -172,7 +183,8 @@ bool readConfig(const std::string &path, std::vector<std::string> *words)
             continue;
         const std::size_t space = line.find_first_of(" \t=");
         std::string name = line.substr(0, space);
-        name = "--" + name.substr(name.find_first_not_of('-') == std::string::npos ? name.size() : name.find_first_not_of('-'));
+        name = "--"
+            + name.substr(name.find_first_not_of('-') == std::string::npos ? name.size() : name.find_first_not_of('-'));
         if (name == "--config") {
             std::fclose(f);
             std::fprintf(stderr, "wirebenchd: %s: a configuration cannot name another (--config)\n", path.c_str());
@@ -197,7 +209,8 @@ void DaemonOptions::printHelp(const char *program)
     std::printf("  -h, --help                     Displays help on commandline options.\n");
     std::printf("  -v, --version                  Displays version information.\n");
     for (const OptionText &o : kOptions) {
-        std::string left = std::string("  --") + o.name + (*o.valueName ? std::string(" <") + o.valueName + ">" : std::string());
+        std::string left
+            = std::string("  --") + o.name + (*o.valueName ? std::string(" <") + o.valueName + ">" : std::string());
         left.resize(std::max<std::size_t>(left.size() + 1, 33), ' ');
         std::string help = o.help;
         if (std::strcmp(o.name, "listen") == 0)
@@ -224,7 +237,9 @@ int DaemonOptions::parse(int argc, char *argv[])
             std::printf("wirebenchd %s\n", WIREBENCH_VERSION);
             return 0;
         }
-        std::string name = word.rfind("--", 0) == 0 ? word.substr(2) : word.rfind('-', 0) == 0 ? word.substr(1) : std::string();
+        std::string name = word.rfind("--", 0) == 0 ? word.substr(2)
+            : word.rfind('-', 0) == 0               ? word.substr(1)
+                                                    : std::string();
         std::string inlineValue;
         const bool hasInline = name.find('=') != std::string::npos;
         if (hasInline) {
@@ -269,7 +284,8 @@ bool DaemonOptions::readNumber(const char *name, double minValue, double maxValu
     char *end = nullptr;
     const double v = std::strtod(text.c_str(), &end);
     if (text.empty() || !end || *end != '\0' || v < minValue || v > maxValue) {
-        std::fprintf(stderr, "wirebenchd: --%s: \"%s\" is not %s from %g to %g\n", name, value(name).c_str(), what, minValue, maxValue);
+        std::fprintf(stderr, "wirebenchd: --%s: \"%s\" is not %s from %g to %g\n", name, value(name).c_str(), what,
+                     minValue, maxValue);
         return false;
     }
     *out = v;
@@ -293,9 +309,11 @@ bool DaemonOptions::readAddressAndDuration(ServerConfig *config, std::uint16_t *
         config->maxDurationMs = int(seconds * 1000);
     if (has("iperf3-port")) {
         const std::string text = value("iperf3-port");
-        const bool digits = !text.empty() && text.size() <= 5 && text.find_first_not_of("0123456789") == std::string::npos;
+        const bool digits
+            = !text.empty() && text.size() <= 5 && text.find_first_not_of("0123456789") == std::string::npos;
         if (!digits || std::stoul(text) > 65535) {
-            std::fprintf(stderr, "wirebenchd: --iperf3-port: \"%s\" is not a port number (0-65535; 0 = off)\n", text.c_str());
+            std::fprintf(stderr, "wirebenchd: --iperf3-port: \"%s\" is not a port number (0-65535; 0 = off)\n",
+                         text.c_str());
             return false;
         }
         *iperf3Port = std::uint16_t(std::stoul(text));
@@ -306,8 +324,9 @@ bool DaemonOptions::readAddressAndDuration(ServerConfig *config, std::uint16_t *
 bool DaemonOptions::readLimits(ServerConfig *config) const
 {
     config->maxQueued = 4;
-    double rateMBps = 0, concurrent = config->maxConcurrent, queue = config->maxQueued, handshake = config->handshakeTimeoutMs / 1000.0,
-           idle = config->idleTimeoutMs / 1000.0, maxMessage = config->maxControlMessageBytes, maxConnections = config->maxConnections;
+    double rateMBps = 0, concurrent = config->maxConcurrent, queue = config->maxQueued,
+           handshake = config->handshakeTimeoutMs / 1000.0, idle = config->idleTimeoutMs / 1000.0,
+           maxMessage = config->maxControlMessageBytes, maxConnections = config->maxConnections;
     if (!readNumber("max-rate", 0.001, 1e6, &rateMBps) || !readNumber("max-concurrent", 1, 64, &concurrent)
         || !readNumber("queue", 0, 1000, &queue) || !readNumber("handshake-timeout", 0.1, 600, &handshake)
         || !readNumber("idle-timeout", 1, 3600, &idle) || !readNumber("max-message", 256, 16 * 1024 * 1024, &maxMessage)
@@ -324,7 +343,8 @@ bool DaemonOptions::readLimits(ServerConfig *config) const
         for (const std::string &cidr : m_values.at("allow")) {
             const auto net = net::Subnet::parse(wire::trimmed(cidr));
             if (!net) {
-                std::fprintf(stderr, "wirebenchd: --allow: \"%s\" is not a network (write e.g. 192.168.1.0/24)\n", cidr.c_str());
+                std::fprintf(stderr, "wirebenchd: --allow: \"%s\" is not a network (write e.g. 192.168.1.0/24)\n",
+                             cidr.c_str());
                 return false;
             }
             config->allow.push_back(*net);
@@ -363,7 +383,8 @@ bool DaemonOptions::toProbeConfig(const ServerConfig &server, probe::ProbeConfig
     // wirebench-cli from wirebenchd's own folder; a wirebenchd found through PATH finds it there too.
     const std::size_t slash = m_program.find_last_of('/');
     config->cliPath = has("probe-cli") ? value("probe-cli")
-                                       : slash == std::string::npos ? std::string("wirebench-cli") : m_program.substr(0, slash + 1) + "wirebench-cli";
+        : slash == std::string::npos   ? std::string("wirebench-cli")
+                                       : m_program.substr(0, slash + 1) + "wirebench-cli";
     config->allow = server.allow;
     return true;
 }

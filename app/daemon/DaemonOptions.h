@@ -32,7 +32,8 @@ private:
     bool has(const char *name) const { return m_values.count(name) > 0; }
     const std::string &value(const char *name) const { return m_values.at(name).back(); }
     /// A number option within [minValue, maxValue]; false with a message on stderr that calls it `what`.
-    bool readNumber(const char *name, double minValue, double maxValue, double *out, const char *what = "a number") const;
+    bool readNumber(const char *name, double minValue, double maxValue, double *out,
+                    const char *what = "a number") const;
     bool readAddressAndDuration(ServerConfig *config, std::uint16_t *iperf3Port) const;
     bool readLimits(ServerConfig *config) const;
     static void printHelp(const char *program);

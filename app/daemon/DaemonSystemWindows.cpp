@@ -35,8 +35,11 @@ void requestStop(const char *name)
 /// gives wirebenchd until the system's time-out (5 s for a close) to stop its servers: main returns meanwhile.
 BOOL WINAPI onConsoleEvent(DWORD event)
 {
-    requestStop(event == CTRL_C_EVENT ? "Ctrl-C" : event == CTRL_BREAK_EVENT ? "Ctrl-Break"
-                : event == CTRL_CLOSE_EVENT ? "console closed" : event == CTRL_LOGOFF_EVENT ? "log-off" : "shut-down");
+    requestStop(event == CTRL_C_EVENT            ? "Ctrl-C"
+                    : event == CTRL_BREAK_EVENT  ? "Ctrl-Break"
+                    : event == CTRL_CLOSE_EVENT  ? "console closed"
+                    : event == CTRL_LOGOFF_EVENT ? "log-off"
+                                                 : "shut-down");
     return TRUE;
 }
 
@@ -106,8 +109,9 @@ int DaemonSystem::run(bool asService, const std::function<int()> &serve)
     g_serve = serve;
     SERVICE_TABLE_ENTRYW table[] = {{const_cast<LPWSTR>(L"wirebenchd"), serviceMain}, {nullptr, nullptr}};
     if (!::StartServiceCtrlDispatcherW(table)) {
-        std::fprintf(stderr, "wirebenchd: --service: not started by the service control manager (error %lu): "
-                             "sc.exe start wirebenchd\n",
+        std::fprintf(stderr,
+                     "wirebenchd: --service: not started by the service control manager (error %lu): "
+                     "sc.exe start wirebenchd\n",
                      ::GetLastError());
         return 1;
     }

@@ -76,7 +76,7 @@ std::string endpoint(const wb::platform::IpAddress &address, std::uint16_t port)
 {
     const std::string host = wb::net::addressText(address);
     return address.family == wb::platform::IpAddress::Family::V6 ? Arg("[%1]:%2").arg(host).arg(port)
-                                                                  : Arg("%1:%2").arg(host).arg(port);
+                                                                 : Arg("%1:%2").arg(host).arg(port);
 }
 
 std::string listeningLine(const wb::ServerConfig &config, std::uint16_t port, const std::string &mode)
@@ -86,8 +86,9 @@ std::string listeningLine(const wb::ServerConfig &config, std::uint16_t port, co
         .arg(config.maxDurationMs / 1000.0)
         .arg(config.maxConcurrent)
         .arg(config.maxQueued)
-        .arg(config.maxRateBytesPerSec > 0 ? Arg(", sends at most %1 MB/s").arg(double(config.maxRateBytesPerSec) / 1e6).str()
-                                           : std::string())
+        .arg(config.maxRateBytesPerSec > 0
+                 ? Arg(", sends at most %1 MB/s").arg(double(config.maxRateBytesPerSec) / 1e6).str()
+                 : std::string())
         .arg(config.allow.empty() ? std::string() : Arg(", %1 allowed networks").arg(config.allow.size()).str())
         .arg(mode);
 }
@@ -105,18 +106,20 @@ std::unique_ptr<wb::probe::ProbeServer> startProbes(const wb::probe::ProbeConfig
         *failed = true;
         return nullptr;
     }
-    printLine(Arg("wirebenchd answers probes (GET /probe?target=HOST&plan=NAME) on %1: plans from %2, at most %3 s each, one "
-                  "at a time, run by %4%5")
-                  .arg(endpoint(config->address, server->port()), config->planDirectory)
-                  .arg(config->maxDurationMs / 1000.0)
-                  .arg(config->cliPath)
-                  .arg(config->allow.empty() ? "; consider --allow" : "; --allow applies"));
+    printLine(
+        Arg("wirebenchd answers probes (GET /probe?target=HOST&plan=NAME) on %1: plans from %2, at most %3 s each, one "
+            "at a time, run by %4%5")
+            .arg(endpoint(config->address, server->port()), config->planDirectory)
+            .arg(config->maxDurationMs / 1000.0)
+            .arg(config->cliPath)
+            .arg(config->allow.empty() ? "; consider --allow" : "; --allow applies"));
     return server;
 }
 
 /// Serves until a stop is asked for (SIGINT, SIGTERM, Ctrl-C: DaemonSystem): the control port, and the iperf3 port
 /// and the probe endpoint when asked for. Returns the exit code.
-int serve(const wb::ServerConfig &config, std::uint16_t iperf3Port, const wb::probe::ProbeConfig *probes, const std::string &mode)
+int serve(const wb::ServerConfig &config, std::uint16_t iperf3Port, const wb::probe::ProbeConfig *probes,
+          const std::string &mode)
 {
     wb::WirebenchdServer server(config, printLine);
     std::string error;
@@ -136,10 +139,11 @@ int serve(const wb::ServerConfig &config, std::uint16_t iperf3Port, const wb::pr
             server.stop();
             return 1;
         }
-        printLine(Arg("wirebenchd answers iperf3 clients (TCP and UDP) on %1 (one test at a time, no key: iperf3 clients "
-                      "cannot prove it%2)")
-                      .arg(endpoint(config.address, iperf3->port()))
-                      .arg(config.allow.empty() ? "; consider --allow" : "; --allow applies"));
+        printLine(
+            Arg("wirebenchd answers iperf3 clients (TCP and UDP) on %1 (one test at a time, no key: iperf3 clients "
+                "cannot prove it%2)")
+                .arg(endpoint(config.address, iperf3->port()))
+                .arg(config.allow.empty() ? "; consider --allow" : "; --allow applies"));
     }
     bool probesFailed = false;
     std::unique_ptr<wb::probe::ProbeServer> probeServer = startProbes(probes, &probesFailed);
@@ -175,8 +179,9 @@ int main(int argc, char *argv[])
     if (!options.toProbeConfig(config, &probeConfig, &probes))
         return 2;
     if (probes && !wb::probe::ProbeProcess::supported()) {
-        std::fprintf(stderr, "wirebenchd: --probe-listen: probes are Linux-only for now (they run wirebench-cli, which "
-                             "this build does not have); run the probes from a Linux wirebenchd\n");
+        std::fprintf(stderr,
+                     "wirebenchd: --probe-listen: probes are Linux-only for now (they run wirebench-cli, which "
+                     "this build does not have); run the probes from a Linux wirebenchd\n");
         return 2;
     }
     std::string error;
@@ -191,5 +196,6 @@ int main(int argc, char *argv[])
     std::string mode;
     if (!readKey(options, &config, &mode))
         return 1;
-    return wb::DaemonSystem::run(options.service, [&] { return serve(config, iperf3Port, probes ? &probeConfig : nullptr, mode); });
+    return wb::DaemonSystem::run(options.service,
+                                 [&] { return serve(config, iperf3Port, probes ? &probeConfig : nullptr, mode); });
 }

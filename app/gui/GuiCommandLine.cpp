@@ -24,7 +24,8 @@ GuiCommandLine::GuiCommandLine()
     parser.addHelpOption();
     parser.addVersionOption();
     // The plan options' names are PlanOptions'; the help text is the GUI's (they override the editor's plan).
-    const QCommandLineOption reps(QStringLiteral("reps"), QStringLiteral("Repetitions of the plan."), QStringLiteral("N"));
+    const QCommandLineOption reps(QStringLiteral("reps"), QStringLiteral("Repetitions of the plan."),
+                                  QStringLiteral("N"));
     const QCommandLineOption duration(QStringLiteral("duration"), QStringLiteral("Seconds per run."),
                                       QStringLiteral("SECONDS"));
     const QCommandLineOption streams(QStringLiteral("streams"), QStringLiteral("Parallel TCP streams (1 to 128)."),

@@ -97,8 +97,8 @@ void HourOfSamples::fill()
     }
     m_next = m_samplesPerLine - m_liveSamples;
     m_chart->replotNow();
-    std::fprintf(stderr, "wirebench: probe: live graph filled with %d lines of %d samples; %d s live follow\n",
-                 m_lines, m_samplesPerLine, int(m_liveSamples * kIntervalSeconds));
+    std::fprintf(stderr, "wirebench: probe: live graph filled with %d lines of %d samples; %d s live follow\n", m_lines,
+                 m_samplesPerLine, int(m_liveSamples * kIntervalSeconds));
     // The bulk fill is no part of what a run costs: the span starts with the live part.
     QTimer::singleShot(200, this, [this] {
         m_probe->begin();

@@ -16,7 +16,8 @@ class ThroughputChart;
 /// The probe's fill mode (WIREBENCH_GUI_PROBE_FILL=LINES,SECONDS[,LIVE], e.g. "5,3600,10"): through the engine's
 /// signals, the window is given LINES repetitions of SECONDS of 10 Hz samples at once, as a run that long would
 /// have left them, the last line short of LIVE seconds; then that line is followed live at 10 Hz for LIVE seconds
-/// (default 10) while the probe measures, and the window closes. What a one-hour run costs the window, without the hour.
+/// (default 10) while the probe measures, and the window closes. What a one-hour run costs the window, without the
+/// hour.
 class HourOfSamples : public QObject
 {
     Q_OBJECT

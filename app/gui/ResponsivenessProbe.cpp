@@ -78,11 +78,9 @@ ResponsivenessProbe::ResponsivenessProbe(MainWindow *window, const QString &file
 {
     m_clock.start();
     m_lastTickSched = sched();
-    ActivityMarker::setSink(
-        [](void *context, const char *name, std::int64_t ns) {
-            static_cast<ResponsivenessProbe *>(context)->onActivity(name, ns);
-        },
-        this);
+    ActivityMarker::setSink([](void *context, const char *name,
+                               std::int64_t ns) { static_cast<ResponsivenessProbe *>(context)->onActivity(name, ns); },
+                            this);
     // PreciseTimer: the tick is due every 5 ms to the millisecond, so its lateness is the loop's blocked time.
     m_timer.setTimerType(Qt::PreciseTimer);
     m_timer.setInterval(kTickMs);
@@ -232,7 +230,8 @@ void ResponsivenessProbe::onTick()
         layouts << name;
     m_worst.push_back({double(now - m_beginNs) / 1e9, double(mono.tv_sec) + double(mono.tv_nsec) / 1e9, late, runMs,
                        waitMs, blockedMs, s.voluntary - lastSched.voluntary, s.involuntary - lastSched.involuntary,
-                       activity, activityMs, names.isEmpty() ? QStringLiteral("nothing") : names.join(QStringLiteral(", ")),
+                       activity, activityMs,
+                       names.isEmpty() ? QStringLiteral("nothing") : names.join(QStringLiteral(", ")),
                        layouts.isEmpty() ? QStringLiteral("none") : layouts.join(QStringLiteral(", "))});
     std::sort(m_worst.begin(), m_worst.end(), [](const Stall &a, const Stall &b) { return a.lateMs > b.lateMs; });
     if (m_worst.size() > kWorstKept)
@@ -250,18 +249,19 @@ QString ResponsivenessProbe::figures() const
     for (const Stall &w : m_worst)
         // Time neither run nor waited for with no voluntary switch was not slept: the hypervisor took the vCPU
         // (steal time, which the guest's scheduler counts as neither).
-        worst << QStringLiteral("%1 ms at %2 s (monotonic %10 s; CPU %3, waiting for a core %4, %5 %6 ms, %7 voluntary, "
-                                "%8 involuntary switches, longest marked: %9)")
+        worst << QStringLiteral(
+                     "%1 ms at %2 s (monotonic %10 s; CPU %3, waiting for a core %4, %5 %6 ms, %7 voluntary, "
+                     "%8 involuntary switches, longest marked: %9)")
                      .arg(ms(w.lateMs), QString::number(w.at, 'f', 1), ms(w.cpuMs), ms(w.waitMs),
                           w.voluntary > 0 ? QStringLiteral("blocked or stolen") : QStringLiteral("stolen (not asleep)"),
                           ms(w.blockedMs))
                      .arg(w.voluntary)
                      .arg(w.involuntary)
-                     .arg(w.activity.empty() ? QStringLiteral("none")
-                                             : QStringLiteral("%1 %2 ms").arg(QString::fromStdString(w.activity),
-                                                                              ms(w.activityMs)))
+                     .arg(w.activity.empty()
+                              ? QStringLiteral("none")
+                              : QStringLiteral("%1 %2 ms").arg(QString::fromStdString(w.activity), ms(w.activityMs)))
                      .arg(w.monotonicS, 0, 'f', 3)
-                 + QStringLiteral("; repainted (Mpx): %1; layout requests: %2").arg(w.painted, w.layoutRequests);
+                + QStringLiteral("; repainted (Mpx): %1; layout requests: %2").arg(w.painted, w.layoutRequests);
     QStringList activities;
     for (const auto &[name, t] : m_activities)
         activities << QStringLiteral("%1 %2 x, total %3, max %4 ms")

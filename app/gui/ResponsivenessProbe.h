@@ -89,7 +89,7 @@ private:
     qint64 m_endNs = 0;
     bool m_measuring = false;
     bool m_written = false;
-    std::vector<double> m_lateMs;                       ///< per tick, during the span
+    std::vector<double> m_lateMs; ///< per tick, during the span
     /// The largest few: seconds into the span, ms late, and where the time went, from the scheduler's own count:
     /// on a CPU (work on the GUI thread, or the kernel's network softirqs that ran on it), runnable but waiting for
     /// a core (a busy neighbour), or blocked asleep beyond the tick's own 5 ms (I/O such as an fsync, a lock), with
@@ -112,8 +112,8 @@ private:
     std::map<QString, double> m_tickPaints;      ///< widget -> Mpx repainted since the last tick
     std::map<QString, int> m_tickLayoutRequests; ///< widget -> layout requests since the last tick
     std::vector<Stall> m_worst;
-    std::vector<double> m_replotMs;                     ///< per replot of the live graph, during the span
-    std::vector<double> m_replotCpuMs;                  ///< the GUI thread's CPU time in each (the rest: load)
+    std::vector<double> m_replotMs;    ///< per replot of the live graph, during the span
+    std::vector<double> m_replotCpuMs; ///< the GUI thread's CPU time in each (the rest: load)
 };
 
 } // namespace wb

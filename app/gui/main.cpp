@@ -67,7 +67,8 @@ int main(int argc, char *argv[])
                     f.write("done\n");
             }
             if (parser.isSet(commandLine.quitWhenDone))
-                QTimer::singleShot(int(parser.value(commandLine.linger).toDouble() * 1000), &app, [&] { window.close(); });
+                QTimer::singleShot(int(parser.value(commandLine.linger).toDouble() * 1000), &app,
+                                   [&] { window.close(); });
         });
     });
     if (parser.isSet(commandLine.start)) {

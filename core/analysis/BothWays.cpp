@@ -51,7 +51,8 @@ bool BothWays::sumIsBounded(const Evidence &e, const AnalysisThresholds &t)
         return false;
     const double sumPercent = Ceiling::percentOf(e.measuredBytesPerSecond + e.reverseBytesPerSecond, oneWay);
     const double best = Ceiling::percentOf(std::max(e.measuredBytesPerSecond, e.reverseBytesPerSecond), ceiling);
-    return sumPercent >= t.nearLimitPercent && sumPercent <= 100.0 + t.aboveTolerancePercent && best < t.atLineRatePercent;
+    return sumPercent >= t.nearLimitPercent && sumPercent <= 100.0 + t.aboveTolerancePercent
+        && best < t.atLineRatePercent;
 }
 
 QString BothWays::sentence(const Evidence &e, const AnalysisThresholds &t)
@@ -107,8 +108,8 @@ QStringList BothWays::warnings(const Evidence &e, const AnalysisThresholds &t)
         else if (percent < t.farBelowPercent)
             out << QStringLiteral("the %1 direction's %2 is far below what each direction of %3 carries at once: %4 of "
                                   "%5")
-                       .arg(QLatin1String(d.name), Ceiling::formatMBps(d.rate), linkAt(e), Ceiling::formatPercent(percent),
-                            Ceiling::formatMBps(ceiling));
+                       .arg(QLatin1String(d.name), Ceiling::formatMBps(d.rate), linkAt(e),
+                            Ceiling::formatPercent(percent), Ceiling::formatMBps(ceiling));
     }
     return out;
 }

@@ -26,7 +26,8 @@ double Evidence::ceilingBytesPerSecond() const
 double Evidence::tcpCeilingAt(double speedMbps) const
 {
     if (bothWays) // each direction carries its data and the other direction's ACKs
-        return Ceiling::tcpGoodputBothWays(speedMbps, mss > 0 ? mss : Frame::mssFor(mtu, ipv6, timestamps), ipv6, timestamps);
+        return Ceiling::tcpGoodputBothWays(speedMbps, mss > 0 ? mss : Frame::mssFor(mtu, ipv6, timestamps), ipv6,
+                                           timestamps);
     if (mss > 0)
         return Ceiling::tcpGoodputForMss(speedMbps, mss, ipv6, timestamps);
     return Ceiling::tcpGoodputBytesPerSecond(speedMbps, mtu, timestamps, ipv6);
@@ -65,9 +66,10 @@ bool Evidence::physicalFaultSeen() const
 
 bool Evidence::remotePhysicalFaultSeen() const
 {
-    return remoteDrops.known && (remoteDrops.counters.value(QStringLiteral("rx_crc_errors"), 0) > 0 ||
-                                 remoteDrops.counters.value(QStringLiteral("rx_frame_errors"), 0) > 0 ||
-                                 remoteDrops.duplex == QLatin1String("half"));
+    return remoteDrops.known
+        && (remoteDrops.counters.value(QStringLiteral("rx_crc_errors"), 0) > 0
+            || remoteDrops.counters.value(QStringLiteral("rx_frame_errors"), 0) > 0
+            || remoteDrops.duplex == QLatin1String("half"));
 }
 
 bool Evidence::noWire() const
@@ -109,8 +111,9 @@ QString ceilingPhrase(const Evidence &e)
 QString checkList(const Evidence &e)
 {
     if (e.noWire())
-        return QStringLiteral("the traffic stayed inside this computer (loopback interface %1), so no cable or switch is "
-                              "involved")
+        return QStringLiteral(
+                   "the traffic stayed inside this computer (loopback interface %1), so no cable or switch is "
+                   "involved")
             .arg(e.interfaceName);
     if (e.interfaceKind == QLatin1String("virtual"))
         return QStringLiteral("check what carries the virtual interface %1 and the far host").arg(e.interfaceName);
@@ -140,11 +143,12 @@ QList<Cause> causes(const Evidence &e, const AnalysisThresholds &t)
     // The local interface negotiated less than the link speed the user set for this host.
     if (e.localSpeedMbps > 0 && e.linkSpeedMbps > 0 && e.localSpeedMbps < e.linkSpeedMbps) {
         const double local = e.tcpCeilingAt(e.localSpeedMbps);
-        const QString what = QStringLiteral("%1 negotiated %2, below the %3 expected for this host")
-                                 .arg(iface, Ceiling::formatLinkSpeed(e.localSpeedMbps),
-                                      Ceiling::formatLinkSpeed(e.linkSpeedMbps));
-        list.append({QStringLiteral("limited by the link: %1 (its ceiling is %2)").arg(what, Ceiling::formatMBps(local)),
-                     QStringLiteral("the link negotiated a lower speed (%1)").arg(what)});
+        const QString what
+            = QStringLiteral("%1 negotiated %2, below the %3 expected for this host")
+                  .arg(iface, Ceiling::formatLinkSpeed(e.localSpeedMbps), Ceiling::formatLinkSpeed(e.linkSpeedMbps));
+        list.append(
+            {QStringLiteral("limited by the link: %1 (its ceiling is %2)").arg(what, Ceiling::formatMBps(local)),
+             QStringLiteral("the link negotiated a lower speed (%1)").arg(what)});
     }
     if (e.duplex == QLatin1String("half")) {
         list.append({QStringLiteral("limited by a half-duplex link on %1: set both ends to auto-negotiate full duplex")
@@ -153,7 +157,8 @@ QList<Cause> causes(const Evidence &e, const AnalysisThresholds &t)
     }
     const double bufferLimit = e.bufferLimitBytesPerSecond();
     if (sitsAt(e, bufferLimit, t) && (ceiling <= 0 || bufferLimit < ceiling)) {
-        const QString perStream = e.streams > 1 ? QStringLiteral(" per stream x %1").arg(Streams::label(e.streams)) : QString();
+        const QString perStream
+            = e.streams > 1 ? QStringLiteral(" per stream x %1").arg(Streams::label(e.streams)) : QString();
         const QString what = QStringLiteral("%1%2%3 at %4 RTT allows %5")
                                  .arg(Ceiling::formatBuffer(e.socketBufferBytes),
                                       e.socketBufferFromSystem ? QStringLiteral(" (the system's maximum)") : QString(),
@@ -166,8 +171,8 @@ QList<Cause> causes(const Evidence &e, const AnalysisThresholds &t)
     const auto disk = [&](const QString &where, double rate, const QString &op) {
         if (!sitsAt(e, rate, t) || (ceiling > 0 && rate >= ceiling))
             return;
-        const QString net = ceiling > 0 ? QStringLiteral(", network ceiling %1").arg(Ceiling::formatMBps(ceiling))
-                                        : QString();
+        const QString net
+            = ceiling > 0 ? QStringLiteral(", network ceiling %1").arg(Ceiling::formatMBps(ceiling)) : QString();
         list.append({QStringLiteral("limited by the %1 disk (%2 %3%4)").arg(where, op, Ceiling::formatMBps(rate), net),
                      QStringLiteral("the %1 disk (%2 %3)").arg(where, op, Ceiling::formatMBps(rate))});
     };
@@ -197,9 +202,9 @@ QList<Cause> causes(const Evidence &e, const AnalysisThresholds &t)
     // packets: TCP that resends is held back by that whatever else runs, and where they were dropped says more.
     if (e.localSystemCpuPercent >= t.cpuBusyPercent && !(e.localCpuPercent >= t.cpuBusyPercent)) {
         const QString what = QStringLiteral("all cores %1 busy").arg(Ceiling::formatPercent(e.localSystemCpuPercent));
-        const QString own = e.localCpuPercent >= 0 ? QStringLiteral(", this test's thread %1 of one core")
-                                                         .arg(Ceiling::formatPercent(e.localCpuPercent))
-                                                   : QString();
+        const QString own = e.localCpuPercent >= 0
+            ? QStringLiteral(", this test's thread %1 of one core").arg(Ceiling::formatPercent(e.localCpuPercent))
+            : QString();
         list.append({QStringLiteral("limited by other programs on this computer (%1%2): run it on a quiet machine")
                          .arg(what, own),
                      QStringLiteral("other programs keeping this computer busy (%1%2)").arg(what, own)});
@@ -229,7 +234,8 @@ QString Bottleneck::sentence(const Evidence &e, const AnalysisThresholds &t)
             return QStringLiteral("above the line-rate ceiling: %1 of %2, so a cache, compression or a counting error")
                 .arg(Ceiling::formatPercent(percent), ceilingPhrase(e));
         if (percent >= t.atLineRatePercent && e.udpTargetMbps > 0)
-            return QStringLiteral("at the UDP target rate (%1 of %2)").arg(Ceiling::formatPercent(percent), ceilingPhrase(e));
+            return QStringLiteral("at the UDP target rate (%1 of %2)")
+                .arg(Ceiling::formatPercent(percent), ceilingPhrase(e));
         if (percent >= t.atLineRatePercent)
             return QStringLiteral("at line rate (%1 of the %2 ceiling)")
                 .arg(Ceiling::formatPercent(percent), Ceiling::formatLinkSpeed(e.linkSpeedMbps));
@@ -267,25 +273,24 @@ QStringList Bottleneck::warnings(const Evidence &e, const AnalysisThresholds &t)
         else
             out.append(QStringLiteral("%1 is above the line-rate ceiling of %2 at %3 (%4, %5 of it): a cache, "
                                       "compression or a counting error")
-                           .arg(Ceiling::formatMBps(e.measuredBytesPerSecond), Ceiling::formatLinkSpeed(e.linkSpeedMbps),
-                                mtuText(e), Ceiling::formatMBps(e.ceilingBytesPerSecond()),
-                                Ceiling::formatPercent(percent)));
+                           .arg(Ceiling::formatMBps(e.measuredBytesPerSecond),
+                                Ceiling::formatLinkSpeed(e.linkSpeedMbps), mtuText(e),
+                                Ceiling::formatMBps(e.ceilingBytesPerSecond()), Ceiling::formatPercent(percent)));
     } else if (percent < t.farBelowPercent) {
         const QStringList found = evidentCauses(e, t);
         const QString link = e.noWire() || e.interfaceKind == QLatin1String("virtual") ? QString()
-                             : e.duplex == QLatin1String("full") ? QStringLiteral("a link negotiated at a lower speed, ")
-                                                                 : QStringLiteral("a link negotiated at a lower speed or half duplex, ");
-        const QString likely =
-            found.isEmpty()
-                ? QStringLiteral("none evident in the figures measured; check for %1a socket buffer too small for the "
-                                 "round-trip time, the local or remote disk, a busy CPU and retransmissions")
-                      .arg(link)
-                : found.join(QStringLiteral("; "));
-        out.append(QStringLiteral("%1 is far below %2: %3 of %4. Likely causes: %5")
-                       .arg(Ceiling::formatMBps(e.measuredBytesPerSecond),
-                            e.udpTargetMbps > 0 ? QStringLiteral("its ceiling") : QStringLiteral("the line-rate ceiling"),
-                            Ceiling::formatPercent(percent),
-                            ceilingPhrase(e), likely));
+            : e.duplex == QLatin1String("full") ? QStringLiteral("a link negotiated at a lower speed, ")
+                                                : QStringLiteral("a link negotiated at a lower speed or half duplex, ");
+        const QString likely = found.isEmpty()
+            ? QStringLiteral("none evident in the figures measured; check for %1a socket buffer too small for the "
+                             "round-trip time, the local or remote disk, a busy CPU and retransmissions")
+                  .arg(link)
+            : found.join(QStringLiteral("; "));
+        out.append(
+            QStringLiteral("%1 is far below %2: %3 of %4. Likely causes: %5")
+                .arg(Ceiling::formatMBps(e.measuredBytesPerSecond),
+                     e.udpTargetMbps > 0 ? QStringLiteral("its ceiling") : QStringLiteral("the line-rate ceiling"),
+                     Ceiling::formatPercent(percent), ceilingPhrase(e), likely));
     }
     return out;
 }
@@ -308,12 +313,19 @@ Evidence Bottleneck::evidenceFrom(const RunResultList &results)
     QList<double> reverseRates; // both directions at once: the second figure
     QHash<QString, QList<double>> numbers;
     const RunResult *last = nullptr;
-    static const QStringList numericKeys = {
-        QStringLiteral("link_speed_Mbps"),   QStringLiteral("local_link_speed_Mbps"), QStringLiteral("ceiling_mtu"),
-        QStringLiteral("socket_buffer_bytes"), QStringLiteral("rtt_us"),              QStringLiteral("disk_MBps"),
-        QStringLiteral("remote_disk_MBps"),  QStringLiteral("cpu_local_percent"),     QStringLiteral("cpu_thread_percent"),
-        QStringLiteral("cpu_remote_percent"), QStringLiteral("retransmits"),          QStringLiteral("segments"),
-        QStringLiteral("udp_target_Mbps")};
+    static const QStringList numericKeys = {QStringLiteral("link_speed_Mbps"),
+                                            QStringLiteral("local_link_speed_Mbps"),
+                                            QStringLiteral("ceiling_mtu"),
+                                            QStringLiteral("socket_buffer_bytes"),
+                                            QStringLiteral("rtt_us"),
+                                            QStringLiteral("disk_MBps"),
+                                            QStringLiteral("remote_disk_MBps"),
+                                            QStringLiteral("cpu_local_percent"),
+                                            QStringLiteral("cpu_thread_percent"),
+                                            QStringLiteral("cpu_remote_percent"),
+                                            QStringLiteral("retransmits"),
+                                            QStringLiteral("segments"),
+                                            QStringLiteral("udp_target_Mbps")};
     for (const RunResult &r : results) {
         if (!r.ok())
             continue;

@@ -27,22 +27,23 @@ struct Evidence
     double measuredBytesPerSecond = 0; ///< goodput (median over runs), bytes/s
     double linkSpeedMbps = -1;         ///< the rate the ceiling uses (override, or the slower end); -1 = unknown
     QString linkSpeedSource = QStringLiteral("unknown"); ///< "override", "local", "remote", "unknown"
-    QString linkNote;                  ///< why the speed is unknown ("loopback interface lo reports no speed")
-    double localSpeedMbps = -1;        ///< what the local interface negotiated; -1 = unknown
+    QString linkNote;                           ///< why the speed is unknown ("loopback interface lo reports no speed")
+    double localSpeedMbps = -1;                 ///< what the local interface negotiated; -1 = unknown
     QString duplex = QStringLiteral("unknown"); ///< of the local interface: "full", "half", "unknown"
     QString interfaceName;
-    QString interfaceKind = QStringLiteral("unknown"); ///< "loopback", "virtual", "vm", "hardware", "unknown" (LinkTrust::kindOf)
-    double crcErrors = -1;             ///< frames with a bad CRC the interface counted during the runs; -1 = unknown
-    double frameErrors = -1;           ///< misaligned frames it counted during the runs; -1 = unknown
-    int mtu = 0;                       ///< frame size the ceiling assumes (bytes): the one the MSS makes
-    int mss = 0;                       ///< payload per segment the run really used (TCP_INFO), bytes; 0 = unknown
-    bool ipv6 = false;                 ///< over IPv6 (headers 20 bytes longer than IPv4's)
-    double udpTargetMbps = -1;         ///< a UDP test's target payload rate (iperf3 -b), 10^6 bit/s; -1 = TCP
-    bool timestamps = true;            ///< TCP timestamp option in use (12 bytes per segment)
-    double socketBufferBytes = 0;      ///< the smaller socket buffer of the connection; 0 = unknown
-    int streams = 1;                   ///< parallel connections of the test, each with its own socket buffer
+    QString interfaceKind
+        = QStringLiteral("unknown");     ///< "loopback", "virtual", "vm", "hardware", "unknown" (LinkTrust::kindOf)
+    double crcErrors = -1;               ///< frames with a bad CRC the interface counted during the runs; -1 = unknown
+    double frameErrors = -1;             ///< misaligned frames it counted during the runs; -1 = unknown
+    int mtu = 0;                         ///< frame size the ceiling assumes (bytes): the one the MSS makes
+    int mss = 0;                         ///< payload per segment the run really used (TCP_INFO), bytes; 0 = unknown
+    bool ipv6 = false;                   ///< over IPv6 (headers 20 bytes longer than IPv4's)
+    double udpTargetMbps = -1;           ///< a UDP test's target payload rate (iperf3 -b), 10^6 bit/s; -1 = TCP
+    bool timestamps = true;              ///< TCP timestamp option in use (12 bytes per segment)
+    double socketBufferBytes = 0;        ///< the smaller socket buffer of the connection; 0 = unknown
+    int streams = 1;                     ///< parallel connections of the test, each with its own socket buffer
     bool socketBufferFromSystem = false; ///< the kernel's autotuning maximum, not the plan's setting
-    double rttUs = 0;                  ///< smoothed RTT (TCP_INFO), microseconds; 0 = unknown
+    double rttUs = 0;                    ///< smoothed RTT (TCP_INFO), microseconds; 0 = unknown
     double localDiskBytesPerSecond = 0;  ///< what the local disk managed; 0 = not involved or unknown
     QString localDiskOp = QStringLiteral("read");
     double remoteDiskBytesPerSecond = 0;
@@ -61,15 +62,15 @@ struct Evidence
     bool bothWays = false;
     double reverseBytesPerSecond = 0;
 
-    double ceilingBytesPerSecond() const;   ///< 0 = unknown
+    double ceilingBytesPerSecond() const; ///< 0 = unknown
     /// One direction alone on the link (the one-way TCP ceiling, whatever bothWays says). 0 = unknown.
     double oneWayCeilingBytesPerSecond() const;
     /// The TCP ceiling of a link of speedMbps for this run's segments: from the MSS it used when known,
     /// else from the frame size (Ceiling::tcpGoodputForMss, the one function). 0 = unknown.
     double tcpCeilingAt(double speedMbps) const;
-    double percentOfCeiling() const;        ///< -1 = unknown
+    double percentOfCeiling() const;          ///< -1 = unknown
     double bufferLimitBytesPerSecond() const; ///< socket buffer / RTT; 0 = unknown
-    double retransmitPercent() const;       ///< -1 = unknown
+    double retransmitPercent() const;         ///< -1 = unknown
     /// The interface counted CRC or frame errors, or runs at half duplex: only then is a cable or duplex named.
     bool physicalFaultSeen() const;
     /// The far host's interface counted CRC or frame errors, or it runs at half duplex.

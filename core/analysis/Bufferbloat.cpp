@@ -35,10 +35,14 @@ Bufferbloat::Grade Bufferbloat::gradeOf(const RunLatency &l)
 QString Bufferbloat::gradeName(Grade grade)
 {
     switch (grade) {
-    case Grade::Good: return QStringLiteral("good");
-    case Grade::Note: return QStringLiteral("note");
-    case Grade::Warning: return QStringLiteral("warning");
-    case Grade::Unmeasured: break;
+    case Grade::Good:
+        return QStringLiteral("good");
+    case Grade::Note:
+        return QStringLiteral("note");
+    case Grade::Warning:
+        return QStringLiteral("warning");
+    case Grade::Unmeasured:
+        break;
     }
     return {};
 }
@@ -68,9 +72,10 @@ QString Bufferbloat::testFigures(const Summary &idle, const Summary &loaded)
     if (idle.n == 0 || loaded.n == 0)
         return {};
     const double up = loaded.median - idle.median;
-    QString text = QStringLiteral("latency under load %1%2 over the idle %3 (loaded %4; %5)")
-                       .arg(up >= 0 ? QStringLiteral("+") : QString(), ms(up), ms(idle.median), ms(loaded.median),
-                            loaded.n == 1 ? QStringLiteral("one run") : QStringLiteral("medians of %1 runs").arg(loaded.n));
+    QString text
+        = QStringLiteral("latency under load %1%2 over the idle %3 (loaded %4; %5)")
+              .arg(up >= 0 ? QStringLiteral("+") : QString(), ms(up), ms(idle.median), ms(loaded.median),
+                   loaded.n == 1 ? QStringLiteral("one run") : QStringLiteral("medians of %1 runs").arg(loaded.n));
     if (gradeOf(up) != Grade::Good)
         text += QStringLiteral("; the queue on the path adds %1 at full load; under %2 is good")
                     .arg(ms(up), QStringLiteral("%1 ms").arg(kGoodMs));

@@ -37,10 +37,12 @@ double Ceiling::tcpGoodputBothWays(double linkSpeedMbps, int mss, bool ipv6, boo
 {
     if (!(linkSpeedMbps > 0) || mss <= 0 || segmentsPerAck <= 0)
         return 0;
-    constexpr int kMinFrameBytes = 64;     // Ethernet's shortest frame, header and FCS included
+    constexpr int kMinFrameBytes = 64;       // Ethernet's shortest frame, header and FCS included
     constexpr int kPreambleAndGapBytes = 20; // of kEthernetOverheadBytes, outside the frame
-    const int ackPacket = Frame::ipHeaderBytes(ipv6) + Frame::kTcpHeaderBytes + (timestamps ? Frame::kTimestampOptionBytes : 0);
-    const int ackOnWire = std::max(kMinFrameBytes, ackPacket + kEthernetOverheadBytes - kPreambleAndGapBytes) + kPreambleAndGapBytes;
+    const int ackPacket
+        = Frame::ipHeaderBytes(ipv6) + Frame::kTcpHeaderBytes + (timestamps ? Frame::kTimestampOptionBytes : 0);
+    const int ackOnWire
+        = std::max(kMinFrameBytes, ackPacket + kEthernetOverheadBytes - kPreambleAndGapBytes) + kPreambleAndGapBytes;
     const double dataOnWire = Frame::frameOf(mss, ipv6, timestamps) + kEthernetOverheadBytes;
     return linkSpeedMbps * 1e6 / 8.0 * double(mss) / (dataOnWire + double(ackOnWire) / segmentsPerAck);
 }

@@ -20,8 +20,9 @@ public:
     /// The ceiling of each direction when both carry a stream at once on a full-duplex link (tcp-bidir, iperf3
     /// --bidir): each direction's wire carries its own data and the ACKs of the other direction's, one per
     /// segmentsPerAck segments (2: delayed ACKs), each a minimal frame (IP and TCP headers and the timestamp option,
-    /// at least Ethernet's 64 bytes, + preamble and gap). rate/8 x MSS / (frame + 38 + ack on the wire / segmentsPerAck):
-    /// 100 Mbit/s, MSS 1448 over IPv4: 12.5e6 x 1448 / (1538 + 90 / 2) = 11.434 MB/s, 97.2% of one way. 0 when unknown.
+    /// at least Ethernet's 64 bytes, + preamble and gap). rate/8 x MSS / (frame + 38 + ack on the wire /
+    /// segmentsPerAck): 100 Mbit/s, MSS 1448 over IPv4: 12.5e6 x 1448 / (1538 + 90 / 2) = 11.434 MB/s, 97.2% of one
+    /// way. 0 when unknown.
     static double tcpGoodputBothWays(double linkSpeedMbps, int mss, bool ipv6, bool timestamps, int segmentsPerAck = 2);
     /// The same for frames of size mtu (Frame::mssFor): rate x (MTU - 52)/(MTU + 38) over IPv4 with
     /// timestamps, (MTU - 40)/(MTU + 38) without; 20 bytes less per frame over IPv6. 0 when unknown.

@@ -60,7 +60,8 @@ CpuUsage CpuMeter::stop() const
             if (end.busy.at(i) >= m_start.busy.at(i))
                 sumBusy += end.busy.at(i) - m_start.busy.at(i);
         }
-        u.systemPercent = sumTotal > 0 ? std::clamp(double(sumBusy) / double(sumTotal) * 100.0, 0.0, 100.0) : percent(0);
+        u.systemPercent
+            = sumTotal > 0 ? std::clamp(double(sumBusy) / double(sumTotal) * 100.0, 0.0, 100.0) : percent(0);
         // Busy time summed over the cores, from the average so that clock-tick rounding stays small.
         u.systemBusyCpuSeconds = u.systemPercent / 100.0 * u.cores * u.wallSeconds;
     }

@@ -49,7 +49,8 @@ double DropCounts::interfaceTx() const
 
 double DropCounts::tcp() const
 {
-    return sumOf(counters, {"TCPBacklogDrop", "RcvPruned", "OfoPruned", "TCPRcvQDrop", "ListenDrops", "TCPReqQFullDrop"});
+    return sumOf(counters,
+                 {"TCPBacklogDrop", "RcvPruned", "OfoPruned", "TCPRcvQDrop", "ListenDrops", "TCPReqQFullDrop"});
 }
 
 QString DropCounts::detail(const QStringList &names) const

@@ -19,18 +19,18 @@ struct DropCounts
     /// Version of the JSON object. A later version may add members, never change these.
     static constexpr int kJsonVersion = FarEndFacts::kDropsJsonVersion;
 
-    bool known = false;        ///< the end's counters were read (false: an older wirebenchd, another server)
-    QString interfaceName;     ///< the interface towards the other end
-    QString qdiscKinds;        ///< "tbf", "mq fq_codel"
+    bool known = false;    ///< the end's counters were read (false: an older wirebenchd, another server)
+    QString interfaceName; ///< the interface towards the other end
+    QString qdiscKinds;    ///< "tbf", "mq fq_codel"
     QString duplex = QStringLiteral("unknown");
-    double netdevMaxBacklog = -1; ///< net.core.netdev_max_backlog; -1 = not readable (not the first namespace)
+    double netdevMaxBacklog = -1;   ///< net.core.netdev_max_backlog; -1 = not readable (not the first namespace)
     QMap<QString, double> counters; ///< every counter read, by its JSON name (DropReading::fields)
 
-    double qdisc() const;      ///< qdisc_drops
-    double backlog() const;    ///< backlog_drops (softnet_stat)
+    double qdisc() const;       ///< qdisc_drops
+    double backlog() const;     ///< backlog_drops (softnet_stat)
     double interfaceRx() const; ///< rx_dropped + rx_missed_errors + rx_fifo_errors
     double interfaceTx() const; ///< tx_dropped
-    double tcp() const;        ///< TCPBacklogDrop + RcvPruned + OfoPruned + TCPRcvQDrop + ListenDrops + TCPReqQFullDrop
+    double tcp() const; ///< TCPBacklogDrop + RcvPruned + OfoPruned + TCPRcvQDrop + ListenDrops + TCPReqQFullDrop
     double total() const { return qdisc() + backlog() + interfaceRx() + interfaceTx() + tcp(); }
     /// The counters among names that counted something, "TCPBacklogDrop 12, TCPRcvQDrop 3": the evidence of a
     /// place in the sentence.

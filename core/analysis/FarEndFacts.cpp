@@ -8,7 +8,7 @@ namespace wb {
 
 namespace {
 
-template<std::size_t N>
+template <std::size_t N>
 bool among(const std::array<std::string_view, N> &list, const std::string &driver)
 {
     return std::find(list.begin(), list.end(), driver) != list.end();
@@ -19,23 +19,23 @@ bool among(const std::array<std::string_view, N> &list, const std::string &drive
 bool FarEndFacts::isSoftwareDriver(const std::string &driver)
 {
     static constexpr std::array<std::string_view, 27> software = {
-        "veth",  "bridge", "tun",         "dummy", "macvlan", "macvtap", "ipvlan", "ipvtap", "802.1Q VLAN Support",
-        "vxlan", "geneve", "wireguard",   "openvswitch", "ifb", "nlmon",  "vrf",    "team",   "gre",
-        "ip_gre", "ipip",  "sit",         "ip6_tunnel", "ip6_gre", "vti", "xfrm",   "ppp",    "netkit"};
+        "veth",   "bridge", "tun",       "dummy",       "macvlan", "macvtap", "ipvlan", "ipvtap", "802.1Q VLAN Support",
+        "vxlan",  "geneve", "wireguard", "openvswitch", "ifb",     "nlmon",   "vrf",    "team",   "gre",
+        "ip_gre", "ipip",   "sit",       "ip6_tunnel",  "ip6_gre", "vti",     "xfrm",   "ppp",    "netkit"};
     return among(software, driver);
 }
 
 bool FarEndFacts::isParavirtualDriver(const std::string &driver)
 {
-    static constexpr std::array<std::string_view, 9> paravirtual = {
-        "virtio_net", "vmxnet3", "vmxnet", "hv_netvsc", "netvsc", "xen-netfront", "xen_netfront", "vif", "ibmveth"};
+    static constexpr std::array<std::string_view, 9> paravirtual
+        = {"virtio_net", "vmxnet3", "vmxnet", "hv_netvsc", "netvsc", "xen-netfront", "xen_netfront", "vif", "ibmveth"};
     return among(paravirtual, driver);
 }
 
 bool FarEndFacts::isEmulatedNicDriver(const std::string &driver)
 {
-    static constexpr std::array<std::string_view, 8> emulated = {"e1000",   "e1000e",  "8139cp",   "8139too",
-                                                                 "pcnet32", "ne2k-pci", "tulip", "rtl8139"};
+    static constexpr std::array<std::string_view, 8> emulated
+        = {"e1000", "e1000e", "8139cp", "8139too", "pcnet32", "ne2k-pci", "tulip", "rtl8139"};
     return among(emulated, driver);
 }
 
@@ -80,7 +80,8 @@ nlohmann::json FarEndFacts::interfaceJson(const std::string &name, const platfor
 
 nlohmann::json FarEndFacts::dropsJson(const platform::DropReading &d)
 {
-    nlohmann::json o{{"version", kDropsJsonVersion}, {"interface", d.interfaceName}, {"qdisc", d.qdiscKinds}, {"duplex", d.duplex}};
+    nlohmann::json o{
+        {"version", kDropsJsonVersion}, {"interface", d.interfaceName}, {"qdisc", d.qdiscKinds}, {"duplex", d.duplex}};
     for (const platform::DropReading::Field &f : platform::DropReading::fields()) {
         if (d.*f.member >= 0)
             o[f.name] = d.*f.member;

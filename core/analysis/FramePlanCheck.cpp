@@ -12,8 +12,8 @@ FrameVerdict FramePlanCheck::verdict(const LinkInfo &link, const Host &host, int
     FrameVerdict v;
     v.frameSize = frameSize;
     const QString who = host.name.isEmpty() || host.name == host.address
-                            ? host.address
-                            : QStringLiteral("%1 (%2)").arg(host.name, host.address);
+        ? host.address
+        : QStringLiteral("%1 (%2)").arg(host.name, host.address);
     if (!link.error.isEmpty()) {
         // The driver will say what is wrong with the host; a frame size cannot be judged without a route.
         v.reason = QStringLiteral("frame size %1 not checked: %2").arg(frameSize).arg(link.error);
@@ -21,8 +21,8 @@ FrameVerdict FramePlanCheck::verdict(const LinkInfo &link, const Host &host, int
     }
     // The kernel's path MTU equals the route's MTU (usually the interface's) unless it learnt a smaller
     // one; when the plan sets the interface MTU, only a path MTU below the interface's is a limit.
-    const bool pathLimits = link.pathMtu > 0 && frameSize > link.pathMtu &&
-                            !(willSetInterfaceMtu && link.pathMtu >= link.interfaceMtu);
+    const bool pathLimits
+        = link.pathMtu > 0 && frameSize > link.pathMtu && !(willSetInterfaceMtu && link.pathMtu >= link.interfaceMtu);
     if (pathLimits) {
         v.ok = false;
         if (frameSize > 1500)
@@ -73,14 +73,16 @@ QString HostFrameCheck::linkSummary() const
 {
     if (!link.error.isEmpty())
         return link.error;
-    QString s = link.interfaceName.isEmpty() ? QStringLiteral("interface unknown")
-                                             : QStringLiteral("%1: MTU %2 bytes").arg(link.interfaceName).arg(link.interfaceMtu);
+    QString s = link.interfaceName.isEmpty()
+        ? QStringLiteral("interface unknown")
+        : QStringLiteral("%1: MTU %2 bytes").arg(link.interfaceName).arg(link.interfaceMtu);
     const double speed = link.effectiveSpeedMbps();
     if (speed > 0)
         s += QStringLiteral(", %1 Mbit/s (%2)").arg(speed).arg(link.speedSource());
     else
         s += QStringLiteral(", speed unknown");
-    s += link.pathMtu > 0 ? QStringLiteral("; path MTU %1 bytes").arg(link.pathMtu) : QStringLiteral("; path MTU unknown");
+    s += link.pathMtu > 0 ? QStringLiteral("; path MTU %1 bytes").arg(link.pathMtu)
+                          : QStringLiteral("; path MTU unknown");
     return s;
 }
 

@@ -11,9 +11,9 @@ namespace wb {
 /// Whether one frame size can be run towards a host.
 struct FrameVerdict
 {
-    int frameSize = 0;   ///< bytes (the MTU the plan asks for)
-    bool ok = true;      ///< false: the engine marks its runs "not run" and starts no driver
-    QString reason;      ///< why not (one line naming the host); a note when ok but the MTU is unknown
+    int frameSize = 0; ///< bytes (the MTU the plan asks for)
+    bool ok = true;    ///< false: the engine marks its runs "not run" and starts no driver
+    QString reason;    ///< why not (one line naming the host); a note when ok but the MTU is unknown
 };
 
 /// What the plan view shows per host before a plan runs: path MTU, interface MTU and speed, and a
@@ -38,7 +38,8 @@ public:
     /// sets the local interface MTU per frame size (frames.set_interface_mtu), so the local MTU is no limit.
     static HostFrameCheck check(const Host &host, const QList<int> &frameSizes, bool willSetInterfaceMtu = false);
     /// The verdict for one frame size on a link already probed (pure; the engine uses it before each run).
-    static FrameVerdict verdict(const LinkInfo &link, const Host &host, int frameSize, bool willSetInterfaceMtu = false);
+    static FrameVerdict verdict(const LinkInfo &link, const Host &host, int frameSize,
+                                bool willSetInterfaceMtu = false);
     /// The plan option that turns the interface MTU setter on ("frames.set_interface_mtu").
     static QString setInterfaceMtuOption();
 };

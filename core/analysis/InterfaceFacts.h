@@ -16,18 +16,18 @@ struct InterfaceFacts
     /// Version of the JSON object (the hello's "link"). A later version may add members, never change these.
     static constexpr int kJsonVersion = FarEndFacts::kInterfaceJsonVersion;
 
-    QString name;             ///< the interface the route uses ("eth0", "eth0.10")
-    QString device;           ///< the device whose speed counts: name, or the lower device of a VLAN/macvlan
-    QString driver;           ///< kernel driver of device as `ethtool -i` says ("e1000e", "virtio_net", "veth"); empty = unknown
-    bool loopback = false;    ///< the loopback interface
-    bool isVirtual = false;   ///< a software device (/sys/devices/virtual): no hardware behind it
-    bool bond = false;        ///< a bond: reports the sum of its ports, which is real
+    QString name;   ///< the interface the route uses ("eth0", "eth0.10")
+    QString device; ///< the device whose speed counts: name, or the lower device of a VLAN/macvlan
+    QString driver; ///< kernel driver of device as `ethtool -i` says ("e1000e", "virtio_net", "veth"); empty = unknown
+    bool loopback = false;     ///< the loopback interface
+    bool isVirtual = false;    ///< a software device (/sys/devices/virtual): no hardware behind it
+    bool bond = false;         ///< a bond: reports the sum of its ports, which is real
     bool lowerMissing = false; ///< a VLAN/macvlan/ipvlan whose lower device is not visible here (another namespace)
-    bool hypervisor = false;  ///< this machine runs under a hypervisor (emulated NICs report made-up speeds)
-    double speedMbps = -1;    ///< what device reports, 10^6 bit/s; -1 = nothing (link down, no figure)
+    bool hypervisor = false;   ///< this machine runs under a hypervisor (emulated NICs report made-up speeds)
+    double speedMbps = -1;     ///< what device reports, 10^6 bit/s; -1 = nothing (link down, no figure)
     QString duplex = QStringLiteral("unknown"); ///< "full", "half" or "unknown", as device reports it
-    int mtu = 0;              ///< name's MTU in bytes (the largest IP packet); 0 = unknown (older wirebenchd)
-    QString error;            ///< why nothing could be read ("interface eth9 is not in /sys/class/net")
+    int mtu = 0;   ///< name's MTU in bytes (the largest IP packet); 0 = unknown (older wirebenchd)
+    QString error; ///< why nothing could be read ("interface eth9 is not in /sys/class/net")
 
     /// The facts of interface name in this process's network namespace.
     static InterfaceFacts read(const QString &name);

@@ -120,7 +120,9 @@ QStringList InterfaceMtu::restore()
         if (current(it.key()) == it.value() || set(it.key(), it.value(), &e))
             lines << QStringLiteral("restored the MTU of %1 to %2 bytes").arg(it.key()).arg(it.value());
         else
-            lines << QStringLiteral("%1; set it back by hand with 'ip link set dev %2 mtu %3'").arg(e, it.key()).arg(it.value());
+            lines << QStringLiteral("%1; set it back by hand with 'ip link set dev %2 mtu %3'")
+                         .arg(e, it.key())
+                         .arg(it.value());
     }
     m_original.clear();
     save();

@@ -12,22 +12,24 @@ struct Host;
 /// cache and sysfs), the interface and its MTU from Qt.
 struct LinkInfo
 {
-    QString destination;      ///< the address asked about (as given)
-    QString resolvedAddress;  ///< the IP literal the probe used
-    QString interfaceName;    ///< "eth0", "lo"; empty when not found
-    int interfaceMtu = 0;     ///< bytes; 0 = unknown
-    int pathMtu = 0;          ///< bytes (kernel's IP_MTU on a connected socket); 0 = unknown
-    double speedMbps = -1;    ///< negotiated speed of the local interface, 10^6 bit/s; -1 = unknown
+    QString destination;                        ///< the address asked about (as given)
+    QString resolvedAddress;                    ///< the IP literal the probe used
+    QString interfaceName;                      ///< "eth0", "lo"; empty when not found
+    int interfaceMtu = 0;                       ///< bytes; 0 = unknown
+    int pathMtu = 0;                            ///< bytes (kernel's IP_MTU on a connected socket); 0 = unknown
+    double speedMbps = -1;                      ///< negotiated speed of the local interface, 10^6 bit/s; -1 = unknown
     QString duplex = QStringLiteral("unknown"); ///< "full", "half" or "unknown"
-    QString speedNote;        ///< why the speed is unknown ("loopback interface lo reports no speed")
-    QString device;           ///< the device whose speed and error counters count (a VLAN's lower device)
-    QString driver;           ///< its kernel driver ("e1000e", "veth"); empty = unknown
+    QString speedNote;                          ///< why the speed is unknown ("loopback interface lo reports no speed")
+    QString device; ///< the device whose speed and error counters count (a VLAN's lower device)
+    QString driver; ///< its kernel driver ("e1000e", "veth"); empty = unknown
     QString kind = QStringLiteral("unknown"); ///< LinkTrust::kindOf: "loopback", "virtual", "vm", "hardware", "unknown"
-    double remoteSpeedMbps = -1;   ///< the far host's link as its wirebenchd reported it, if LinkTrust believes it; -1 = unknown
-    int remoteInterfaceMtu = 0; ///< the MTU of the server's interface towards us, bytes (wirebenchd says it); 0 = unknown
-    QString remoteSpeedNote;  ///< why the far end's speed is not used ("the server's virtual interface ...")
-    double overrideSpeedMbps = 0;  ///< Host::linkSpeedMbps; > 0 wins
-    QString error;            ///< one line when the probe itself failed (unresolvable name, no route)
+    double remoteSpeedMbps
+        = -1; ///< the far host's link as its wirebenchd reported it, if LinkTrust believes it; -1 = unknown
+    int remoteInterfaceMtu
+        = 0;                 ///< the MTU of the server's interface towards us, bytes (wirebenchd says it); 0 = unknown
+    QString remoteSpeedNote; ///< why the far end's speed is not used ("the server's virtual interface ...")
+    double overrideSpeedMbps = 0; ///< Host::linkSpeedMbps; > 0 wins
+    QString error;                ///< one line when the probe itself failed (unresolvable name, no route)
 
     /// The rate the ceiling uses: the override when set, else the slower known end; -1 = unknown.
     double effectiveSpeedMbps() const;

@@ -79,7 +79,8 @@ SpeedVerdict LinkTrust::judge(const InterfaceFacts &f, const QString &whose)
         return v;
     }
     if (!(f.speedMbps > 0)) {
-        v.note = QStringLiteral("%1interface %2 reports no speed (link down or not reported by the driver)").arg(whose, dev);
+        v.note = QStringLiteral("%1interface %2 reports no speed (link down or not reported by the driver)")
+                     .arg(whose, dev);
         return v;
     }
     v.speedMbps = f.speedMbps;

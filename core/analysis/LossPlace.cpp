@@ -13,12 +13,12 @@ namespace {
 
 const QStringList kQdiscCounters = {QStringLiteral("qdisc_drops"), QStringLiteral("qdisc_overlimits")};
 const QStringList kBacklogCounters = {QStringLiteral("backlog_drops"), QStringLiteral("time_squeeze")};
-const QStringList kRxCounters = {QStringLiteral("rx_dropped"), QStringLiteral("rx_missed_errors"),
-                                 QStringLiteral("rx_fifo_errors")};
-const QStringList kTcpCounters = {QStringLiteral("TCPBacklogDrop"), QStringLiteral("RcvPruned"),
-                                  QStringLiteral("OfoPruned"),      QStringLiteral("TCPRcvQDrop"),
-                                  QStringLiteral("ListenDrops"),    QStringLiteral("TCPReqQFullDrop"),
-                                  QStringLiteral("PruneCalled")};
+const QStringList kRxCounters
+    = {QStringLiteral("rx_dropped"), QStringLiteral("rx_missed_errors"), QStringLiteral("rx_fifo_errors")};
+const QStringList kTcpCounters
+    = {QStringLiteral("TCPBacklogDrop"), QStringLiteral("RcvPruned"),   QStringLiteral("OfoPruned"),
+       QStringLiteral("TCPRcvQDrop"),    QStringLiteral("ListenDrops"), QStringLiteral("TCPReqQFullDrop"),
+       QStringLiteral("PruneCalled")};
 
 QString count(double n)
 {
@@ -56,22 +56,28 @@ QStringList placesOf(const DropCounts &d, const QString &whose, bool onlyPath = 
     QList<Place> places;
     const QString iface = d.interfaceName.isEmpty() ? QStringLiteral("the interface") : d.interfaceName;
     if (d.qdisc() > 0) {
-        const QString q = d.qdiscKinds.isEmpty() ? QStringLiteral("the qdisc") : QStringLiteral("the qdisc ") + d.qdiscKinds;
-        places.append({d.qdisc(), QStringLiteral("%1 of %2 dropped %3 packets, its queue full (%4)")
-                                      .arg(q, iface, count(d.qdisc()), d.detail(kQdiscCounters))});
+        const QString q
+            = d.qdiscKinds.isEmpty() ? QStringLiteral("the qdisc") : QStringLiteral("the qdisc ") + d.qdiscKinds;
+        places.append({d.qdisc(),
+                       QStringLiteral("%1 of %2 dropped %3 packets, its queue full (%4)")
+                           .arg(q, iface, count(d.qdisc()), d.detail(kQdiscCounters))});
     }
     if (d.interfaceRx() > 0)
-        places.append({d.interfaceRx(), QStringLiteral("%1 dropped %2 received packets (%3)")
-                                            .arg(iface, count(d.interfaceRx()), d.detail(kRxCounters))});
+        places.append({d.interfaceRx(),
+                       QStringLiteral("%1 dropped %2 received packets (%3)")
+                           .arg(iface, count(d.interfaceRx()), d.detail(kRxCounters))});
     if (d.interfaceTx() > 0)
-        places.append({d.interfaceTx(), QStringLiteral("%1 dropped %2 packets it was to send (tx_dropped %2)")
-                                            .arg(iface, count(d.interfaceTx()))});
+        places.append({d.interfaceTx(),
+                       QStringLiteral("%1 dropped %2 packets it was to send (tx_dropped %2)")
+                           .arg(iface, count(d.interfaceTx()))});
     if (!onlyPath && d.backlog() > 0)
-        places.append({d.backlog(), QStringLiteral("%1 input backlog dropped %2 packets (%3; %4)")
-                                        .arg(whose, count(d.backlog()), d.detail(kBacklogCounters), backlogSetting(d))});
+        places.append({d.backlog(),
+                       QStringLiteral("%1 input backlog dropped %2 packets (%3; %4)")
+                           .arg(whose, count(d.backlog()), d.detail(kBacklogCounters), backlogSetting(d))});
     if (!onlyPath && d.tcp() > 0)
-        places.append({d.tcp(), QStringLiteral("%1 TCP stack dropped %2 segments (%3)")
-                                    .arg(whose, count(d.tcp()), d.detail(kTcpCounters))});
+        places.append({d.tcp(),
+                       QStringLiteral("%1 TCP stack dropped %2 segments (%3)")
+                           .arg(whose, count(d.tcp()), d.detail(kTcpCounters))});
     std::stable_sort(places.begin(), places.end(), [](const Place &a, const Place &b) { return a.n > b.n; });
     QStringList out;
     for (const Place &p : places)
@@ -100,9 +106,10 @@ QString physicalFault(const Evidence &e)
     if (e.remotePhysicalFaultSeen()) {
         const DropCounts &r = e.remoteDrops;
         seen << QStringLiteral("on %1, %2")
-                    .arg(hostOf(e), faultsOf(r.interfaceName.isEmpty() ? QStringLiteral("its interface") : r.interfaceName,
-                                             r.counters.value(QStringLiteral("rx_crc_errors"), 0),
-                                             r.counters.value(QStringLiteral("rx_frame_errors"), 0), r.duplex));
+                    .arg(hostOf(e),
+                         faultsOf(r.interfaceName.isEmpty() ? QStringLiteral("its interface") : r.interfaceName,
+                                  r.counters.value(QStringLiteral("rx_crc_errors"), 0),
+                                  r.counters.value(QStringLiteral("rx_frame_errors"), 0), r.duplex));
     }
     return QStringLiteral(": %1: look for a bad cable or a duplex mismatch").arg(seen.join(QStringLiteral("; ")));
 }
@@ -112,8 +119,9 @@ QString overInterface(const Evidence &e)
 {
     const QString iface = e.interfaceName.isEmpty() ? QStringLiteral("the local interface") : e.interfaceName;
     if (e.interfaceKind == QLatin1String("loopback"))
-        return QStringLiteral(" over the loopback interface %1: the packets were lost inside this computer, no cable is "
-                              "involved")
+        return QStringLiteral(
+                   " over the loopback interface %1: the packets were lost inside this computer, no cable is "
+                   "involved")
             .arg(iface);
     if (e.interfaceKind == QLatin1String("virtual")) // a veth or bridge may lead anywhere: say no more than that
         return QStringLiteral(" over the virtual interface %1").arg(iface);
@@ -127,12 +135,14 @@ QString betweenThem(const Evidence &e)
 {
     const QString rate = Ceiling::formatLinkSpeed(e.measuredBytesPerSecond * 8 / 1e6);
     if (!(e.linkSpeedMbps > 0)) // nothing to say it is slower than: a queue on the way overflowed
-        return QStringLiteral("the path between this computer and %1 dropped them (a switch or router queue, a shaper or "
-                              "a policer on the way); it delivered about %2")
+        return QStringLiteral(
+                   "the path between this computer and %1 dropped them (a switch or router queue, a shaper or "
+                   "a policer on the way); it delivered about %2")
             .arg(hostOf(e), rate);
     const QString speed = Ceiling::formatLinkSpeed(e.linkSpeedMbps);
-    const QString below = e.linkSpeedSource == QLatin1String("override") ? QStringLiteral("below the %1 set for it").arg(speed)
-                                                                          : QStringLiteral("below the %1 of its link").arg(speed);
+    const QString below = e.linkSpeedSource == QLatin1String("override")
+        ? QStringLiteral("below the %1 set for it").arg(speed)
+        : QStringLiteral("below the %1 of its link").arg(speed);
     return QStringLiteral("the path between this computer and %1 delivers about %2, %3: a slower link, a shaper or a "
                           "policer on the way")
         .arg(hostOf(e), rate, below);
@@ -150,8 +160,9 @@ QString LossPlace::afterRetransmissions(const Evidence &e)
     if (e.noWire()) {
         // Over loopback both ends are this computer, its counters already.
         if (local.backlog() > 0 && local.backlog() >= local.total() / 2)
-            return QStringLiteral(": dropped in this computer's input backlog (%1): the receiving CPU keeps up with %2, "
-                                  "no network is involved (%3)")
+            return QStringLiteral(
+                       ": dropped in this computer's input backlog (%1): the receiving CPU keeps up with %2, "
+                       "no network is involved (%3)")
                 .arg(backlogSetting(local), rateText(e.measuredBytesPerSecond), local.detail(kBacklogCounters));
         if (local.total() > 0)
             return QStringLiteral(": dropped inside this computer, no network is involved: %1")
@@ -161,20 +172,24 @@ QString LossPlace::afterRetransmissions(const Evidence &e)
     const DropCounts &remote = e.remoteDrops;
     QStringList where;
     if (local.total() > 0)
-        where << QStringLiteral("on this computer: %1").arg(placesOf(local, QStringLiteral("its")).join(QStringLiteral("; ")));
+        where << QStringLiteral("on this computer: %1")
+                     .arg(placesOf(local, QStringLiteral("its")).join(QStringLiteral("; ")));
     if (remote.known && remote.total() > 0)
-        where << QStringLiteral("on %1: %2").arg(hostOf(e), placesOf(remote, QStringLiteral("its")).join(QStringLiteral("; ")));
+        where << QStringLiteral("on %1: %2")
+                     .arg(hostOf(e), placesOf(remote, QStringLiteral("its")).join(QStringLiteral("; ")));
     if (!where.isEmpty())
         return QStringLiteral(": dropped %1").arg(where.join(QStringLiteral("; and ")));
     const QString qdisc = QStringLiteral("qdisc_drops");
     if (!local.counters.contains(qdisc)) // the interface towards the host was not found: its queue is unknown
         return overInterface(e);
     if (remote.known && remote.counters.contains(qdisc))
-        return QStringLiteral(": neither end dropped them (the qdisc, input backlog, interface and TCP counters of this "
-                              "computer and %1 stayed at 0): %2")
+        return QStringLiteral(
+                   ": neither end dropped them (the qdisc, input backlog, interface and TCP counters of this "
+                   "computer and %1 stayed at 0): %2")
             .arg(hostOf(e), betweenThem(e));
-    return QStringLiteral("%1; this computer dropped none of them (its qdisc, input backlog, interface and TCP counters "
-                          "stayed at 0), and what %2 dropped is unknown (its server did not report it)")
+    return QStringLiteral(
+               "%1; this computer dropped none of them (its qdisc, input backlog, interface and TCP counters "
+               "stayed at 0), and what %2 dropped is unknown (its server did not report it)")
         .arg(overInterface(e), hostOf(e));
 }
 
@@ -195,7 +210,9 @@ QString LossPlace::withoutRetransmissionFigure(const Evidence &e)
 QString LossPlace::lostPacketsReason(const Evidence &e)
 {
     const QString s = withoutRetransmissionFigure(e);
-    return s.isEmpty() ? s : QStringLiteral("lost packets (%1)").arg(s.mid(QStringLiteral("limited by lost packets: ").size()));
+    return s.isEmpty()
+        ? s
+        : QStringLiteral("lost packets (%1)").arg(s.mid(QStringLiteral("limited by lost packets: ").size()));
 }
 
 } // namespace wb

@@ -41,8 +41,8 @@ StableDecision RepeatUntilStable::decide(const QList<double> &values, int minCou
 
     if (!d.repeat && ruleOn) {
         const QString width = d.halfWidthPercent >= 0
-                                  ? QStringLiteral("+/-%1 of the mean").arg(Ceiling::formatPercent(d.halfWidthPercent))
-                                  : QStringLiteral("not computable (mean 0)");
+            ? QStringLiteral("+/-%1 of the mean").arg(Ceiling::formatPercent(d.halfWidthPercent))
+            : QStringLiteral("not computable (mean 0)");
         if (d.targetReached)
             d.note = QStringLiteral("stable after %1 runs: 95% confidence interval %2, within the target of +/-%3")
                          .arg(s.n)

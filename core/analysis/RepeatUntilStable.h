@@ -10,13 +10,13 @@ namespace wb {
 /// enough. Note netperf's width is the whole interval: -I 95,5 means a half-width of 2.5% of the mean.
 struct StableDecision
 {
-    bool repeat = true;          ///< run the test once more
-    bool targetReached = false;  ///< the half-width is within the target (only meaningful with n >= 2)
-    int runs = 0;                ///< values considered
+    bool repeat = true;         ///< run the test once more
+    bool targetReached = false; ///< the half-width is within the target (only meaningful with n >= 2)
+    int runs = 0;               ///< values considered
     double mean = 0;
-    double halfWidth = 0;        ///< of the 95% interval, in the values' unit
+    double halfWidth = 0;         ///< of the 95% interval, in the values' unit
     double halfWidthPercent = -1; ///< of the mean; -1 when it cannot be computed (n < 2 or mean 0)
-    QString note;                ///< one sentence for the user once the decision is to stop
+    QString note;                 ///< one sentence for the user once the decision is to stop
 };
 
 class RepeatUntilStable

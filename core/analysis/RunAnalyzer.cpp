@@ -63,9 +63,8 @@ void RunAnalyzer::duringRun()
 
 QString RunAnalyzer::testKey(const RunSpec &spec)
 {
-    return spec.host.name + QLatin1Char('\n') + spec.host.address + QLatin1Char('\n') +
-           QString::number(spec.host.port) + QLatin1Char('\n') + QString::number(spec.host.linkSpeedMbps) +
-           QLatin1Char('\n') + spec.testKey();
+    return spec.host.name + QLatin1Char('\n') + spec.host.address + QLatin1Char('\n') + QString::number(spec.host.port)
+        + QLatin1Char('\n') + QString::number(spec.host.linkSpeedMbps) + QLatin1Char('\n') + spec.testKey();
 }
 
 AnalysisThresholds RunAnalyzer::thresholdsFrom(const QVariantMap &options, AnalysisThresholds t)
@@ -119,8 +118,7 @@ void RunAnalyzer::beforeRun(const RunSpec &spec)
                 m_pendingWarnings << QStringLiteral("%1: %2").arg(spec.host.displayName(), e);
         }
     }
-    const FrameVerdict v =
-        FramePlanCheck::verdict(m_links.value(spec.host.address), spec.host, spec.frameSize, false);
+    const FrameVerdict v = FramePlanCheck::verdict(m_links.value(spec.host.address), spec.host, spec.frameSize, false);
     if (!v.ok)
         m_notRun = v.reason;
 
@@ -191,11 +189,9 @@ void RunAnalyzer::recordFrame(RunResult &result, const LinkInfo &link)
     x.insert(QStringLiteral("ip_version"), ipv6 ? 6 : 4);
     const int planned = link.pathMtu > 0 ? std::min(spec.frameSize, link.pathMtu) : spec.frameSize;
     // The ceiling is for the segments the run really sent (TCP_INFO's MSS), whatever frame the plan named.
-    const bool timestamps =
-        x.contains(QStringLiteral("tcp_timestamps"))
-            ? x.value(QStringLiteral("tcp_timestamps")).toBool()
-            : Frame::timestampsFromMss(result.mss, ipv6, {planned, link.pathMtu, link.interfaceMtu},
-                                           systemTcpTimestamps());
+    const bool timestamps = x.contains(QStringLiteral("tcp_timestamps"))
+        ? x.value(QStringLiteral("tcp_timestamps")).toBool()
+        : Frame::timestampsFromMss(result.mss, ipv6, {planned, link.pathMtu, link.interfaceMtu}, systemTcpTimestamps());
     x.insert(QStringLiteral("tcp_timestamps"), timestamps);
     const int used = result.mss > 0 ? Frame::frameOf(result.mss, ipv6, timestamps) : planned;
     x.insert(QStringLiteral("ceiling_mtu"), used);
@@ -237,8 +233,8 @@ QString RunAnalyzer::usedFrameWarning(const RunSpec &spec, const LinkInfo &link,
         return QStringLiteral("%1: the system did not apply the MSS clamp (TCP_MAXSEG %2 B)")
             .arg(ran)
             .arg(Frame::maxSegFor(spec.frameSize, isIpv6(link)));
-    const QString who = info && !info->connectionOwner.isEmpty() ? info->connectionOwner
-                                                                  : QStringLiteral("this protocol's client");
+    const QString who
+        = info && !info->connectionOwner.isEmpty() ? info->connectionOwner : QStringLiteral("this protocol's client");
     const QString iface = link.interfaceName.isEmpty() ? QStringLiteral("IF") : link.interfaceName;
     return QStringLiteral("%1: %2 cannot clamp the MSS, so the frames are as large as the path allows (%3 has MTU %4 "
                           "B). To measure %5 B frames, turn on \"Set the local interface MTU\" "
@@ -338,7 +334,8 @@ void RunAnalyzer::recordMss(RunResult &result)
         if (m_observedMss > 0)
             x.insert(QStringLiteral("mss_observed"), m_observedMss);
         else if (m_observePort != 0 && result.status != RunStatus::NotRun) // why the check beside it is missing
-            x.insert(QStringLiteral("mss_observed_note"), m_observeNote.isEmpty() ? QStringLiteral("not observed") : m_observeNote);
+            x.insert(QStringLiteral("mss_observed_note"),
+                     m_observeNote.isEmpty() ? QStringLiteral("not observed") : m_observeNote);
     } else if (m_observedMss > 0) {
         result.mss = m_observedMss;
         x.insert(QStringLiteral("mss_source"), QStringLiteral("sock_diag"));
@@ -381,7 +378,8 @@ LinkInfo RunAnalyzer::recordLink(RunResult &result)
         QStringList notes{link.error.isEmpty() ? link.speedNote : link.error,
                           link.kind == QLatin1String("loopback") ? QString() : link.remoteSpeedNote};
         notes.removeAll(QString());
-        x.insert(QStringLiteral("link_speed_note"), notes.isEmpty() ? QStringLiteral("unknown") : notes.join(QStringLiteral("; ")));
+        x.insert(QStringLiteral("link_speed_note"),
+                 notes.isEmpty() ? QStringLiteral("unknown") : notes.join(QStringLiteral("; ")));
     }
     return link;
 }
@@ -418,7 +416,8 @@ void RunAnalyzer::afterRun(RunResult &result)
             x.insert(QStringLiteral("ceiling_MBps"), ceiling / 1e6);
             x.insert(QStringLiteral("percent_of_ceiling"), e.percentOfCeiling());
             if (e.bothWays) // the second figure's share of the same per-direction ceiling
-                x.insert(QStringLiteral("reverse_percent_of_ceiling"), Ceiling::percentOf(e.reverseBytesPerSecond, ceiling));
+                x.insert(QStringLiteral("reverse_percent_of_ceiling"),
+                         Ceiling::percentOf(e.reverseBytesPerSecond, ceiling));
         }
         for (const QString &w : Bottleneck::warnings(e, m_thresholds)) {
             if (!result.warnings.contains(w))

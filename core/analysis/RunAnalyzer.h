@@ -90,11 +90,11 @@ private:
     bool m_started = false;
 
     // Frame sizes (docs/FRAMES.md).
-    QString m_notRun;                 ///< this run's not-run reason
-    QStringList m_pendingWarnings;    ///< for this run's result (MTU setter messages)
-    InterfaceMtu m_mtu;               ///< frames.set_interface_mtu: what was changed, to restore
-    bool m_leftoversChecked = false;  ///< restoreLeftovers() done for this plan
-    quint16 m_observePort = 0;        ///< SMB port whose connection's MSS to observe; 0 = none
+    QString m_notRun;                ///< this run's not-run reason
+    QStringList m_pendingWarnings;   ///< for this run's result (MTU setter messages)
+    InterfaceMtu m_mtu;              ///< frames.set_interface_mtu: what was changed, to restore
+    bool m_leftoversChecked = false; ///< restoreLeftovers() done for this plan
+    quint16 m_observePort = 0;       ///< SMB port whose connection's MSS to observe; 0 = none
     int m_observedMss = 0;
     QString m_observeNote;
     QElapsedTimer m_sinceObserve;

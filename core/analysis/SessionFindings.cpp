@@ -47,7 +47,8 @@ QString frameLabel(const RunResultList &runs)
 {
     QString text = Frame::frameText(runs);
     if (const qsizetype open = text.indexOf(QStringLiteral(" (")); open > 0)
-        text = text.left(open) + QStringLiteral(" B (") + text.mid(open + 2).replace(QStringLiteral(" planned)"), QStringLiteral(" B planned)"));
+        text = text.left(open) + QStringLiteral(" B (")
+            + text.mid(open + 2).replace(QStringLiteral(" planned)"), QStringLiteral(" B planned)"));
     else
         text += QStringLiteral(" B");
     return text;
@@ -155,8 +156,9 @@ QString earlierWords(const RunResultList &transfer, const RunResultList &stream,
     QString when = QStringLiteral("before this session");
     if (from.isValid() && to.isValid() && from <= to) {
         const qint64 minutes = qRound64(double(from.secsTo(to)) / 60);
-        when = minutes < 1 ? QStringLiteral("less than a minute earlier")
-                           : QStringLiteral("%1 minute%2 earlier").arg(minutes).arg(minutes == 1 ? QString() : QStringLiteral("s"));
+        when = minutes < 1
+            ? QStringLiteral("less than a minute earlier")
+            : QStringLiteral("%1 minute%2 earlier").arg(minutes).arg(minutes == 1 ? QString() : QStringLiteral("s"));
     }
     return QStringLiteral("%1 (session %2)").arg(when).arg(sessionId);
 }
@@ -170,7 +172,9 @@ std::optional<Stream> storedStream(const TestSummary &t, ProtocolInfo::Flow flow
     for (const StoredRun &s : earlier)
         bySession[s.sessionId] << s.run;
     std::optional<Stream> best;
-    const auto rank = [&t](const Stream &s) { return std::pair{s.test.frameSize == t.frameSize, lastEnd(s.test.runsOf(s.runs))}; };
+    const auto rank = [&t](const Stream &s) {
+        return std::pair{s.test.frameSize == t.frameSize, lastEnd(s.test.runsOf(s.runs))};
+    };
     for (auto it = bySession.cbegin(); it != bySession.cend(); ++it) {
         for (const TestSummary &c : TestSummary::build(it.value())) {
             if (!isStreamFor(t, flow, c))
@@ -219,8 +223,8 @@ FindingList SessionFindings::find(const RunResultList &results, const QString &w
     return found;
 }
 
-FindingList SessionFindings::networkOrServer(const QList<TestSummary> &tests, const RunResultList &results, const QString &where,
-                                             const StoredRunList &earlier)
+FindingList SessionFindings::networkOrServer(const QList<TestSummary> &tests, const RunResultList &results,
+                                             const QString &where, const StoredRunList &earlier)
 {
     FindingList found;
     for (const TestSummary &t : tests) {
@@ -245,8 +249,9 @@ FindingList SessionFindings::networkOrServer(const QList<TestSummary> &tests, co
         } else if (ratio < kServerLimited) {
             QString who = serviceWords(info);
             if (usedLocalFile(t, results, info->flow))
-                who += info->flow == ProtocolInfo::Flow::ToServer ? QStringLiteral(", or this computer's disk that it read from")
-                                                                  : QStringLiteral(", or this computer's disk that it wrote to");
+                who += info->flow == ProtocolInfo::Flow::ToServer
+                    ? QStringLiteral(", or this computer's disk that it read from")
+                    : QStringLiteral(", or this computer's disk that it wrote to");
             sentence += QStringLiteral("%1% of %2: %3 limits it, not the network")
                             .arg(QString::number(ratio * 100, 'f', 0), stream, who);
         } else {
@@ -261,7 +266,8 @@ FindingList SessionFindings::networkOrServer(const QList<TestSummary> &tests, co
     return found;
 }
 
-QString SessionFindings::localDisk(const TestSummary &t, const RunResultList &results, double networkMBps, const QString &where)
+QString SessionFindings::localDisk(const TestSummary &t, const RunResultList &results, double networkMBps,
+                                   const QString &where)
 {
     QList<double> rates;
     QString op;
@@ -280,8 +286,9 @@ QString SessionFindings::localDisk(const TestSummary &t, const RunResultList &re
         return {};
     return QStringLiteral("%1 %2: the local disk was the bottleneck (%3 %4 on its own; the network carried %5 to "
                           "this host %6).")
-        .arg(testLabel(t, results), mbps(transfer), op == QLatin1String("read") ? QStringLiteral("reads") : QStringLiteral("writes"),
-             mbps(disk), mbps(networkMBps), where);
+        .arg(testLabel(t, results), mbps(transfer),
+             op == QLatin1String("read") ? QStringLiteral("reads") : QStringLiteral("writes"), mbps(disk),
+             mbps(networkMBps), where);
 }
 
 FindingList SessionFindings::frameSizes(const QList<TestSummary> &tests, const RunResultList &results)
@@ -306,10 +313,10 @@ FindingList SessionFindings::frameSizes(const QList<TestSummary> &tests, const R
         const RunResultList baseRuns = base.runsOf(results);
         for (const TestSummary *o : larger) {
             const RunResultList runs = o->runsOf(results);
-            QString sentence = QStringLiteral("%1, %2: %3 frames against %4: throughput %5 (%6)")
-                                   .arg(base.host.displayName(), base.protocol, frameLabel(runs), frameLabel(baseRuns),
-                                        signedPercent(o->MBps.median / base.MBps.median - 1, 1),
-                                        noise(base.MBps, o->MBps));
+            QString sentence
+                = QStringLiteral("%1, %2: %3 frames against %4: throughput %5 (%6)")
+                      .arg(base.host.displayName(), base.protocol, frameLabel(runs), frameLabel(baseRuns),
+                           signedPercent(o->MBps.median / base.MBps.median - 1, 1), noise(base.MBps, o->MBps));
             const struct
             {
                 const char *key;
@@ -323,7 +330,8 @@ FindingList SessionFindings::frameSizes(const QList<TestSummary> &tests, const R
                 sentence += QStringLiteral(", CPU per GB %1 %2 (%3)")
                                 .arg(QLatin1String(end.where), signedPercent(b.median / a.median - 1, 0), noise(a, b));
             }
-            found << Finding{Finding::Kind::FrameSizes, base.host.displayName(), base.protocol, sentence + QLatin1Char('.')};
+            found << Finding{Finding::Kind::FrameSizes, base.host.displayName(), base.protocol,
+                             sentence + QLatin1Char('.')};
         }
     }
     return found;
@@ -352,11 +360,12 @@ FindingList SessionFindings::servers(const QList<TestSummary> &tests, const RunR
             const TestSummary *other = hosts.at(i);
             if (other->MBps.median <= 0)
                 continue;
-            const QString sentence = QStringLiteral("%1: %2 (%3) %4 against %5 (%6) %7: %8, %9.")
-                                         .arg(testLabel(*top, results), top->host.displayName(), osOf(*top, results), mbps(top->MBps.median),
-                                              other->host.displayName(), osOf(*other, results), mbps(other->MBps.median),
-                                              signedPercent(top->MBps.median / other->MBps.median - 1, 0),
-                                              noise(top->MBps, other->MBps));
+            const QString sentence
+                = QStringLiteral("%1: %2 (%3) %4 against %5 (%6) %7: %8, %9.")
+                      .arg(testLabel(*top, results), top->host.displayName(), osOf(*top, results),
+                           mbps(top->MBps.median), other->host.displayName(), osOf(*other, results),
+                           mbps(other->MBps.median), signedPercent(top->MBps.median / other->MBps.median - 1, 0),
+                           noise(top->MBps, other->MBps));
             found << Finding{Finding::Kind::Servers, top->host.displayName(), t.protocol, sentence};
         }
     }

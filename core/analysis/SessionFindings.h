@@ -47,11 +47,12 @@ public:
 
 private:
     static FindingList find(const RunResultList &results, const QString &where, const StoredRunList &earlier);
-    static FindingList networkOrServer(const QList<TestSummary> &tests, const RunResultList &results, const QString &where,
-                                       const StoredRunList &earlier);
+    static FindingList networkOrServer(const QList<TestSummary> &tests, const RunResultList &results,
+                                       const QString &where, const StoredRunList &earlier);
     /// The LocalDisk sentence for a transfer judged by a stream of networkMBps measured `where`; empty when the disk
     /// was not the limit or was not measured (TransferRun's local_disk_rate_MBps).
-    static QString localDisk(const TestSummary &t, const RunResultList &results, double networkMBps, const QString &where);
+    static QString localDisk(const TestSummary &t, const RunResultList &results, double networkMBps,
+                             const QString &where);
     static FindingList frameSizes(const QList<TestSummary> &tests, const RunResultList &results);
     static FindingList servers(const QList<TestSummary> &tests, const RunResultList &results);
 };

@@ -14,10 +14,10 @@ struct TcpSocketDiag
     QHostAddress remote;
     quint16 remotePort = 0;
     quint64 inode = 0;
-    int sndMss = 0;        ///< bytes (tcpi_snd_mss): the MSS this end sends with right now
-    int rcvMss = 0;        ///< bytes (tcpi_rcv_mss): the largest segment seen from the peer (at most advMss)
-    int advMss = 0;        ///< bytes (tcpi_advmss): what this end announced
-    quint32 rttUs = 0;     ///< smoothed RTT, microseconds
+    int sndMss = 0;    ///< bytes (tcpi_snd_mss): the MSS this end sends with right now
+    int rcvMss = 0;    ///< bytes (tcpi_rcv_mss): the largest segment seen from the peer (at most advMss)
+    int advMss = 0;    ///< bytes (tcpi_advmss): what this end announced
+    quint32 rttUs = 0; ///< smoothed RTT, microseconds
     quint32 totalRetrans = 0;
     bool timestamps = false; ///< TCPI_OPT_TIMESTAMPS negotiated
 

@@ -53,8 +53,8 @@ bool Engine::start(const TestPlan &plan, const PreflightReport &checked)
         return false;
     m_running = true;
     TestPlan copy = plan;
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker, copy, checked] { worker->runPlan(copy, checked); },
-                              Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, copy, checked] { worker->runPlan(copy, checked); }, Qt::QueuedConnection);
     return true;
 }
 

@@ -224,7 +224,7 @@ void EngineWorker::flushSamples()
 QString EngineWorker::stabilityKey(const RunSpec &spec)
 {
     return spec.host.name + QLatin1Char('|') + spec.host.address + QLatin1Char(':') + QString::number(spec.host.port)
-           + QLatin1Char('|') + spec.testKey();
+        + QLatin1Char('|') + spec.testKey();
 }
 
 double EngineWorker::estimateSecondsLeft(const QList<RunSpec> &runs, int current) const

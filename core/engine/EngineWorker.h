@@ -59,17 +59,17 @@ private:
     SampleList m_pendingSamples;
     QElapsedTimer m_sinceFlush;
     QElapsedTimer m_runClock;
-    qint64 m_leadMs = 0; ///< m_runClock when the driver started (after the latency probe's idle lead)
+    qint64 m_leadMs = 0;         ///< m_runClock when the driver started (after the latency probe's idle lead)
     double m_secondsPerByte = 0; ///< learnt from finished sized runs, for the time-left estimate
     QList<RunSpec> m_runs;       ///< the running plan, expanded
     int m_current = 0;
-    int m_doneCount = 0;  ///< runs finished (skipped repetitions of settled tests not counted)
-    int m_totalCount = 0; ///< runs the plan will make, as far as known now
-    RunAnalyzer m_analyzer;      ///< link, ceiling, CPU cost, warnings and bottleneck around each run
-    LatencyRecorder m_latency;   ///< round trips to the host before and during each run, on their own thread
+    int m_doneCount = 0;       ///< runs finished (skipped repetitions of settled tests not counted)
+    int m_totalCount = 0;      ///< runs the plan will make, as far as known now
+    RunAnalyzer m_analyzer;    ///< link, ceiling, CPU cost, warnings and bottleneck around each run
+    LatencyRecorder m_latency; ///< round trips to the host before and during each run, on their own thread
     QHash<QString, SmbIdentityProbe::Result> m_smbIdentity; ///< per SMB server (address:port), once per plan
-    PreflightReport m_checked;            ///< the running plan's check before its first run
-    QHash<QString, RunResult> m_lasting;  ///< per test: its first failure that repeating cannot cure
+    PreflightReport m_checked;                              ///< the running plan's check before its first run
+    QHash<QString, RunResult> m_lasting;                    ///< per test: its first failure that repeating cannot cure
 };
 
 } // namespace wb

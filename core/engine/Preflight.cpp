@@ -68,10 +68,13 @@ bool Preflight::start(const TestPlan &plan)
     m_thread.reset(QThread::create([this, plan] {
         const PreflightReport report = check(plan);
         // Queued to this object's thread; the destructor waits for this thread, so `this` is still alive here.
-        QMetaObject::invokeMethod(this, [this, report] {
-            m_running = false;
-            emit finished(report);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this, report] {
+                m_running = false;
+                emit finished(report);
+            },
+            Qt::QueuedConnection);
     }));
     m_thread->setObjectName(QStringLiteral("wirebench-preflight"));
     m_thread->start();

@@ -17,7 +17,8 @@ class Preflight : public QObject
 {
     Q_OBJECT
 public:
-    static constexpr int kTimeoutMs = 4000; ///< per step of a check (connect, login, ...); FTP allows an answer 10 s (failed logins are delayed on purpose)
+    static constexpr int kTimeoutMs = 4000; ///< per step of a check (connect, login, ...); FTP allows an answer 10 s
+                                            ///< (failed logins are delayed on purpose)
 
     explicit Preflight(QObject *parent = nullptr);
     /// Waits for a check still running: each of its steps ends within kTimeoutMs.

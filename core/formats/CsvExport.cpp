@@ -27,15 +27,29 @@ QString variantText(const QVariant &v)
 
 const QStringList &CsvExport::columns()
 {
-    static const QStringList cols{
-        QStringLiteral("run_index"),       QStringLiteral("host"),           QStringLiteral("address"),
-        QStringLiteral("port"),            QStringLiteral("os"),             QStringLiteral("protocol"),
-        QStringLiteral("frame_size"),      QStringLiteral("mss"),            QStringLiteral("repetition"),
-        QStringLiteral("bytes"),           QStringLiteral("seconds"),        QStringLiteral("throughput_MBps"),
-        QStringLiteral("throughput_Mbps"), QStringLiteral("status"),         QStringLiteral("error"),
-        QStringLiteral("warnings"),        QStringLiteral("started_at"),     QStringLiteral("sender_bytes"),
-        QStringLiteral("duration_s"),      QStringLiteral("message_size"),   QStringLiteral("send_buffer"),
-        QStringLiteral("recv_buffer"),     QStringLiteral("server_os")};
+    static const QStringList cols{QStringLiteral("run_index"),
+                                  QStringLiteral("host"),
+                                  QStringLiteral("address"),
+                                  QStringLiteral("port"),
+                                  QStringLiteral("os"),
+                                  QStringLiteral("protocol"),
+                                  QStringLiteral("frame_size"),
+                                  QStringLiteral("mss"),
+                                  QStringLiteral("repetition"),
+                                  QStringLiteral("bytes"),
+                                  QStringLiteral("seconds"),
+                                  QStringLiteral("throughput_MBps"),
+                                  QStringLiteral("throughput_Mbps"),
+                                  QStringLiteral("status"),
+                                  QStringLiteral("error"),
+                                  QStringLiteral("warnings"),
+                                  QStringLiteral("started_at"),
+                                  QStringLiteral("sender_bytes"),
+                                  QStringLiteral("duration_s"),
+                                  QStringLiteral("message_size"),
+                                  QStringLiteral("send_buffer"),
+                                  QStringLiteral("recv_buffer"),
+                                  QStringLiteral("server_os")};
     return cols;
 }
 
@@ -77,7 +91,8 @@ QString CsvExport::toCsv(const RunResultList &results)
     std::sort(extraKeys.begin(), extraKeys.end());
 
     // Both directions at once: the first figure (bytes ... throughput_Mbps) is client -> server, these the second.
-    const bool anyBothWays = std::any_of(results.cbegin(), results.cend(), [](const RunResult &r) { return r.bothWays(); });
+    const bool anyBothWays
+        = std::any_of(results.cbegin(), results.cend(), [](const RunResult &r) { return r.bothWays(); });
     const QStringList reverseColumns = anyBothWays ? CsvExport::reverseColumns() : QStringList();
 
     QString out;

@@ -36,8 +36,8 @@ bool isIperf3(const QJsonObject &doc)
 {
     const QJsonObject start = obj(doc, "start");
     return start.contains(QLatin1String("version")) || start.contains(QLatin1String("test_start"))
-           || start.contains(QLatin1String("connecting_to"))
-           || (doc.contains(QLatin1String("error")) && doc.contains(QLatin1String("start")));
+        || start.contains(QLatin1String("connecting_to"))
+        || (doc.contains(QLatin1String("error")) && doc.contains(QLatin1String("start")));
 }
 
 // One direction of one test: which end summaries and which interval sum to read.
@@ -74,9 +74,7 @@ Host hostOf(const Iperf3Test &test, const Iperf3ImportOptions &options, const QS
     host.address = connectingTo.value(QLatin1String("host")).toString();
     const int port = int(num(connectingTo, "port"));
     host.port = port > 0 && port <= 65535 ? quint16(port) : 0;
-    host.name = !options.hostName.isEmpty() ? options.hostName
-                : !host.address.isEmpty()   ? host.address
-                                            : source;
+    host.name = !options.hostName.isEmpty() ? options.hostName : !host.address.isEmpty() ? host.address : source;
     host.serverType = QStringLiteral("iperf3");
     host.osLabel = !options.osLabel.isEmpty() ? options.osLabel : test.serverInfo.section(QLatin1Char(' '), 0, 0);
     return host;
@@ -119,8 +117,8 @@ Iperf3Test readTest(const QJsonObject &root, const Iperf3ImportOptions &options,
     test.start = obj(root, "start");
     test.end = obj(root, "end");
     const QJsonObject testStart = obj(test.start, "test_start");
-    test.udp = testStart.value(QLatin1String("protocol")).toString().compare(QLatin1String("UDP"), Qt::CaseInsensitive)
-               == 0;
+    test.udp
+        = testStart.value(QLatin1String("protocol")).toString().compare(QLatin1String("UDP"), Qt::CaseInsensitive) == 0;
     test.serverInfo = obj(obj(root, "server_output_json"), "start").value(QLatin1String("system_info")).toString();
     test.host = hostOf(test, options, source);
     test.params = paramsOf(test.start, testStart);
@@ -132,7 +130,7 @@ Iperf3Test readTest(const QJsonObject &root, const Iperf3ImportOptions &options,
             test.pmtu = std::max(test.pmtu, int(num(sv.toObject(), "pmtu")));
     }
     test.frame = options.frameSize > 0 ? options.frameSize
-                 : forcedMss > 0       ? Frame::frameOf(forcedMss, false, false)
+        : forcedMss > 0                ? Frame::frameOf(forcedMss, false, false)
                                        : test.pmtu;
     test.directions = directionsOf(test.end, testStart);
     test.iperfError = root.value(QLatin1String("error")).toString();
@@ -207,9 +205,8 @@ void readExtras(const Iperf3Test &test, const Direction &dir, const QJsonObject 
 void judge(const Iperf3Test &test, const Direction &dir, RunResult *r)
 {
     const Host &host = test.host;
-    const QString where = host.address.isEmpty()
-                              ? host.name
-                              : QStringLiteral("%1 (%2:%3)").arg(host.name, host.address).arg(host.port);
+    const QString where
+        = host.address.isEmpty() ? host.name : QStringLiteral("%1 (%2:%3)").arg(host.name, host.address).arg(host.port);
     if (!test.iperfError.isEmpty()) {
         r->status = RunStatus::Failed;
         r->error = QStringLiteral("%1: iperf3 reported \"%2\"; check that `iperf3 -s` runs there and the port "
@@ -230,8 +227,9 @@ RunResult runFor(const Iperf3Test &test, const Direction &dir, const QString &so
     RunResult r;
     r.spec.index = index;
     r.spec.host = test.host;
-    r.spec.protocol = QStringLiteral("iperf3-%1%2").arg(test.udp ? QStringLiteral("udp-") : QString(),
-                                                        dir.reverse ? QStringLiteral("recv") : QStringLiteral("send"));
+    r.spec.protocol = QStringLiteral("iperf3-%1%2")
+                          .arg(test.udp ? QStringLiteral("udp-") : QString(),
+                               dir.reverse ? QStringLiteral("recv") : QStringLiteral("send"));
     r.spec.frameSize = test.frame;
     r.spec.params = test.params;
     r.mss = test.udp ? 0 : test.mss;
@@ -347,17 +345,18 @@ bool Iperf3Import::fromJson(const QByteArray &json, RunResultList *runs, QString
         const Iperf3Test test = readTest(root, options, source);
         for (const Direction &dir : test.directions) {
             RunResult r = runFor(test, dir, source, int(out.size()));
-            r.spec.repetition = ++repetitions[test.host.name + QLatin1Char('\n') + test.host.address
-                                              + QLatin1Char('\n') + r.spec.protocol];
+            r.spec.repetition = ++repetitions[test.host.name + QLatin1Char('\n') + test.host.address + QLatin1Char('\n')
+                                              + r.spec.protocol];
             out.append(r);
         }
     }
     if (out.isEmpty()) {
         if (error)
             *error = QStringLiteral("%1: %2").arg(
-                source, firstProblem.isEmpty() ? QStringLiteral("holds no iperf3 result; produce one with `iperf3 -c "
-                                                                "HOST -J > file.json`")
-                                               : firstProblem);
+                source,
+                firstProblem.isEmpty() ? QStringLiteral("holds no iperf3 result; produce one with `iperf3 -c "
+                                                        "HOST -J > file.json`")
+                                       : firstProblem);
         return false;
     }
     if (runs)

@@ -9,10 +9,10 @@ namespace wb {
 
 struct Iperf3ImportOptions
 {
-    int frameSize = 0;      ///< 0 = infer: `-M` MSS + 40, else the path MTU iperf3 saw, else 0 (unknown)
-    QString hostName;       ///< shown name; empty = the address iperf3 connected to
-    QString osLabel;        ///< the server's OS label; empty = what --get-server-output said, if anything
-    QString source;         ///< file name for messages; also the host name of a failed test with no address
+    int frameSize = 0; ///< 0 = infer: `-M` MSS + 40, else the path MTU iperf3 saw, else 0 (unknown)
+    QString hostName;  ///< shown name; empty = the address iperf3 connected to
+    QString osLabel;   ///< the server's OS label; empty = what --get-server-output said, if anything
+    QString source;    ///< file name for messages; also the host name of a failed test with no address
 };
 
 /// Turns `iperf3 -J` client output into RunResults, so that existing iperf3 measurements stand next to
@@ -24,7 +24,6 @@ class Iperf3Import
 {
 public:
     using Options = Iperf3ImportOptions;
-
 
     /// One document, or several concatenated (`for i in 1 2 3; do iperf3 -J ...; done >> all.json`); each test
     /// becomes one run (two for --bidir), repetitions counted per host and protocol in file order. A test that

@@ -73,16 +73,34 @@ QJsonObject reverseToJson(const RunResult::Reverse &reverse, bool includeSamples
 
 const QStringList &JsonExport::resultKeys()
 {
-    static const QStringList keys{
-        QStringLiteral("run_index"), QStringLiteral("host"), QStringLiteral("address"), QStringLiteral("port"),
-        QStringLiteral("server_type"), QStringLiteral("os"), QStringLiteral("os_label"),
-        QStringLiteral("server_os"), QStringLiteral("protocol"), QStringLiteral("frame_size"),
-        QStringLiteral("mss"), QStringLiteral("repetition"), QStringLiteral("bytes"), QStringLiteral("seconds"),
-        QStringLiteral("sender_bytes"), QStringLiteral("throughput_MBps"), QStringLiteral("throughput_Mbps"),
-        QStringLiteral("status"), QStringLiteral("error"), QStringLiteral("warnings"),
-        QStringLiteral("started_at"), QStringLiteral("duration_s"), QStringLiteral("message_size"),
-        QStringLiteral("send_buffer"), QStringLiteral("recv_buffer"), QStringLiteral("samples"), QStringLiteral("reverse"),
-        QStringLiteral("latency")};
+    static const QStringList keys{QStringLiteral("run_index"),
+                                  QStringLiteral("host"),
+                                  QStringLiteral("address"),
+                                  QStringLiteral("port"),
+                                  QStringLiteral("server_type"),
+                                  QStringLiteral("os"),
+                                  QStringLiteral("os_label"),
+                                  QStringLiteral("server_os"),
+                                  QStringLiteral("protocol"),
+                                  QStringLiteral("frame_size"),
+                                  QStringLiteral("mss"),
+                                  QStringLiteral("repetition"),
+                                  QStringLiteral("bytes"),
+                                  QStringLiteral("seconds"),
+                                  QStringLiteral("sender_bytes"),
+                                  QStringLiteral("throughput_MBps"),
+                                  QStringLiteral("throughput_Mbps"),
+                                  QStringLiteral("status"),
+                                  QStringLiteral("error"),
+                                  QStringLiteral("warnings"),
+                                  QStringLiteral("started_at"),
+                                  QStringLiteral("duration_s"),
+                                  QStringLiteral("message_size"),
+                                  QStringLiteral("send_buffer"),
+                                  QStringLiteral("recv_buffer"),
+                                  QStringLiteral("samples"),
+                                  QStringLiteral("reverse"),
+                                  QStringLiteral("latency")};
     return keys;
 }
 
@@ -257,7 +275,7 @@ RunResult JsonExport::runFromJson(const QJsonObject &o)
     if (o.contains(QStringLiteral("server_type")))
         r.spec.host.serverType = o.value(QStringLiteral("server_type")).toString();
     r.spec.host.osLabel = o.contains(QStringLiteral("os_label")) ? o.value(QStringLiteral("os_label")).toString()
-                                                                  : o.value(QStringLiteral("os")).toString();
+                                                                 : o.value(QStringLiteral("os")).toString();
     r.serverOs = o.value(QStringLiteral("server_os")).toString();
     r.spec.protocol = o.value(QStringLiteral("protocol")).toString();
     r.spec.frameSize = o.value(QStringLiteral("frame_size")).toInt(1500);
@@ -313,9 +331,8 @@ bool JsonExport::fromJson(const QByteArray &json, RunResultList *results, QStrin
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
     if (doc.isNull())
-        return fail(QStringLiteral("not valid JSON at offset %1: %2")
-                        .arg(parseError.offset)
-                        .arg(parseError.errorString()));
+        return fail(
+            QStringLiteral("not valid JSON at offset %1: %2").arg(parseError.offset).arg(parseError.errorString()));
     QJsonArray entries;
     if (doc.isArray()) {
         entries = doc.array();

@@ -20,9 +20,9 @@ public:
 
     struct Options
     {
-        bool includeSamples = false;  ///< add each run's live samples (`samples`: [end_s, interval_s, bytes])
+        bool includeSamples = false; ///< add each run's live samples (`samples`: [end_s, interval_s, bytes])
         bool indented = true;
-        QDateTime createdAt;          ///< invalid = now
+        QDateTime createdAt; ///< invalid = now
     };
 
     static QJsonObject runToJson(const RunResult &result, bool includeSamples = false);

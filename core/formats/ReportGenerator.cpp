@@ -156,10 +156,10 @@ RunResultList runsOf(const RunResultList &runs, const TestSummary &t)
 QString titleOf(const ReportInput &in)
 {
     const SessionInfo &s = in.session;
-    return !in.title.isEmpty() ? in.title
-                               : QStringLiteral("Wirebench report: %1, session %2")
-                                     .arg(dateText(s.startedAt), s.uuid.isEmpty() ? QString::number(s.id)
-                                                                                  : s.uuid.left(8));
+    return !in.title.isEmpty()
+        ? in.title
+        : QStringLiteral("Wirebench report: %1, session %2")
+              .arg(dateText(s.startedAt), s.uuid.isEmpty() ? QString::number(s.id) : s.uuid.left(8));
 }
 
 void writeHead(Html &h, const QString &title, double fontPoints)
@@ -168,9 +168,11 @@ void writeHead(Html &h, const QString &title, double fontPoints)
     h.line(QStringLiteral("<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">"));
     h.line(QStringLiteral("<head><meta charset=\"utf-8\" /><title>%1</title>").arg(esc(title)));
     h.line(QStringLiteral(
-        "<style>body { font-family: sans-serif; font-size: %1pt; } table { border-collapse: collapse; margin-bottom: "
-        "1em; } th { background: #e8e8e8; } td, th { padding: 3px 6px; } tr.failed td { color: #a00000; } "
-        ".n { white-space: nowrap; } .warning { color: #8a5a00; } .note { color: #555555; } img { max-width: 100%; }</style>")
+               "<style>body { font-family: sans-serif; font-size: %1pt; } table { border-collapse: collapse; "
+               "margin-bottom: "
+               "1em; } th { background: #e8e8e8; } td, th { padding: 3px 6px; } tr.failed td { color: #a00000; } "
+               ".n { white-space: nowrap; } .warning { color: #8a5a00; } .note { color: #555555; } img { max-width: "
+               "100%; }</style>")
                .arg(fontPoints > 0 ? fontPoints : 10.0));
     h.line(QStringLiteral("</head><body>"));
 }
@@ -189,16 +191,19 @@ void writePlan(Html &h, const SessionInfo &s)
         {QStringLiteral("State"), sessionStateName(s.state)},
         {QStringLiteral("Started"), dateText(s.startedAt)},
         {QStringLiteral("Ended"), dateText(s.endedAt)},
-        {QStringLiteral("Protocols"), (s.protocols.isEmpty() ? plan.protocols : s.protocols).join(QStringLiteral(", "))},
+        {QStringLiteral("Protocols"),
+         (s.protocols.isEmpty() ? plan.protocols : s.protocols).join(QStringLiteral(", "))},
         {QStringLiteral("Frame sizes"), frames.join(QStringLiteral(", "))},
         {QStringLiteral("Repetitions"), QString::number(plan.repetitions)},
-        {QStringLiteral("Runs"), QStringLiteral("%1 stored (%2 ok) of %3 planned").arg(s.runCount).arg(s.okRuns)
-                                     .arg(s.plannedRuns)},
+        {QStringLiteral("Runs"),
+         QStringLiteral("%1 stored (%2 ok) of %3 planned").arg(s.runCount).arg(s.okRuns).arg(s.plannedRuns)},
         {QStringLiteral("Run length"), withUnit(fixed(p.durationMs / 1000.0, 1), QStringLiteral("s"))},
         {QStringLiteral("Warm-up left out"), withUnit(fixed(p.warmupMs / 1000.0, 1), QStringLiteral("s"))},
         {QStringLiteral("Message size"), sizeText(p.messageSize)},
-        {QStringLiteral("Send buffer"), p.sendBufferBytes > 0 ? sizeText(p.sendBufferBytes) : QStringLiteral("system default")},
-        {QStringLiteral("Receive buffer"), p.recvBufferBytes > 0 ? sizeText(p.recvBufferBytes) : QStringLiteral("system default")},
+        {QStringLiteral("Send buffer"),
+         p.sendBufferBytes > 0 ? sizeText(p.sendBufferBytes) : QStringLiteral("system default")},
+        {QStringLiteral("Receive buffer"),
+         p.recvBufferBytes > 0 ? sizeText(p.recvBufferBytes) : QStringLiteral("system default")},
         {QStringLiteral("Streams"), QString::number(p.streams)},
         {QStringLiteral("Sample interval"), withUnit(QString::number(p.sampleIntervalMs), QStringLiteral("ms"))},
     };
@@ -242,9 +247,10 @@ void writeHostRow(Html &h, const RunResultList &runs, const Host &host)
     const QString address = host.port > 0 ? QStringLiteral("%1:%2").arg(host.address).arg(host.port) : host.address;
     h.row({host.displayName(), address, host.osLabel.isEmpty() ? QStringLiteral("-") : host.osLabel,
            reported.isEmpty() ? QStringLiteral("-") : reported, host.serverType, speed,
-           ifMtu.isEmpty() ? QStringLiteral("unknown")
-                           : QStringLiteral("%1%2").arg(withUnit(ifMtu, QStringLiteral("B")), iface.isEmpty() ? QString()
-                                                                                 : QStringLiteral(" (%1)").arg(iface)),
+           ifMtu.isEmpty()
+               ? QStringLiteral("unknown")
+               : QStringLiteral("%1%2").arg(withUnit(ifMtu, QStringLiteral("B")),
+                                            iface.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(iface)),
            pathMtu.isEmpty() ? QStringLiteral("unknown") : withUnit(pathMtu, QStringLiteral("B")),
            duplex.isEmpty() ? QStringLiteral("unknown") : duplex});
 }
@@ -267,10 +273,10 @@ void writeEnvironment(Html &h, const ReportInput &in)
         if (!known)
             hosts.append(r.spec.host);
     }
-    h.tableStart(QStringLiteral("hosts"), {QStringLiteral("Host"), QStringLiteral("Address"), QStringLiteral("OS label"),
-                                           QStringLiteral("OS reported"), QStringLiteral("Server"),
-                                           QStringLiteral("Link speed"), QStringLiteral("Interface MTU"),
-                                           QStringLiteral("Path MTU"), QStringLiteral("Duplex")});
+    h.tableStart(QStringLiteral("hosts"),
+                 {QStringLiteral("Host"), QStringLiteral("Address"), QStringLiteral("OS label"),
+                  QStringLiteral("OS reported"), QStringLiteral("Server"), QStringLiteral("Link speed"),
+                  QStringLiteral("Interface MTU"), QStringLiteral("Path MTU"), QStringLiteral("Duplex")});
     for (const Host &host : std::as_const(hosts))
         writeHostRow(h, in.runs, host);
     h.tableEnd();
@@ -302,10 +308,10 @@ void writeSummary(Html &h, const ReportInput &in, const QList<TestSummary> &summ
                           "that succeeded. %1")
                .arg(QStringLiteral("MB/s = 10^6 bytes/s, MiB/s = 2^20 bytes/s, Mbit/s = 10^6 bits/s.")),
            QStringLiteral("note"));
-    QStringList headers{QStringLiteral("Host"), QStringLiteral("OS"), QStringLiteral("Test"), QStringLiteral("Frame"),
-                        QStringLiteral("MSS"), QStringLiteral("Runs ok"), QStringLiteral("Min"),
-                        QStringLiteral("Median"), QStringLiteral("Mean"), QStringLiteral("Max"),
-                        QStringLiteral("Std dev"), QStringLiteral("95% CI")};
+    QStringList headers{QStringLiteral("Host"),  QStringLiteral("OS"),      QStringLiteral("Test"),
+                        QStringLiteral("Frame"), QStringLiteral("MSS"),     QStringLiteral("Runs ok"),
+                        QStringLiteral("Min"),   QStringLiteral("Median"),  QStringLiteral("Mean"),
+                        QStringLiteral("Max"),   QStringLiteral("Std dev"), QStringLiteral("95% CI")};
     if (showMbps)
         headers << QStringLiteral("Median (Mbit/s)");
     headers << QStringLiteral("Of line rate");
@@ -315,10 +321,17 @@ void writeSummary(Html &h, const ReportInput &in, const QList<TestSummary> &summ
         const bool any = t.okRuns > 0;
         auto r = [&](double MBps) { return any ? rate(MBps * 1e6, unit) : QStringLiteral("-"); };
         const RunResultList testRuns = runsOf(in.runs, t);
-        QStringList cells{t.host.displayName(), t.host.osLabel.isEmpty() ? QStringLiteral("-") : t.host.osLabel,
-                          t.label(), usedFrameText(testRuns, t.frameSize), mssText(t.mss),
+        QStringList cells{t.host.displayName(),
+                          t.host.osLabel.isEmpty() ? QStringLiteral("-") : t.host.osLabel,
+                          t.label(),
+                          usedFrameText(testRuns, t.frameSize),
+                          mssText(t.mss),
                           QStringLiteral("%1 of %2").arg(t.okRuns).arg(t.okRuns + t.failedRuns),
-                          r(m.min), r(m.median), r(m.mean), r(m.max), r(m.stddev),
+                          r(m.min),
+                          r(m.median),
+                          r(m.mean),
+                          r(m.max),
+                          r(m.stddev),
                           any && m.n >= 2 ? QStringLiteral("\u00b1") + kNbsp + rate(m.ci95HalfWidth * 1e6, unit)
                                           : QStringLiteral("-")};
         if (showMbps)
@@ -340,10 +353,11 @@ void writeLatency(Html &h, const ReportInput &in, const QList<TestSummary> &summ
     if (measured.isEmpty())
         return;
     h.heading(2, QStringLiteral("Latency under load"));
-    h.para(QStringLiteral("Round trips to the host at 10 to 20 a second, idle before each run and while it moved data "
-                          "(medians of the runs' medians; p99: the highest of the runs' 99th percentiles). What the "
-                          "load adds is the time packets wait in the fullest queue on the path; under %1 ms is good, "
-                          "%1 to %2 ms is worth knowing, from %2 ms calls and interactive work suffer while a transfer runs.")
+    h.para(QStringLiteral(
+               "Round trips to the host at 10 to 20 a second, idle before each run and while it moved data "
+               "(medians of the runs' medians; p99: the highest of the runs' 99th percentiles). What the "
+               "load adds is the time packets wait in the fullest queue on the path; under %1 ms is good, "
+               "%1 to %2 ms is worth knowing, from %2 ms calls and interactive work suffer while a transfer runs.")
                .arg(Bufferbloat::kGoodMs)
                .arg(Bufferbloat::kWarnMs),
            QStringLiteral("note"));
@@ -358,8 +372,8 @@ void writeLatency(Html &h, const ReportInput &in, const QList<TestSummary> &summ
             p99 = r.ok() && r.latency.measured() ? qMax(p99, r.latency.loaded.p99Ms) : p99;
         const double added = t->loadedLatencyMs.median - t->idleLatencyMs.median;
         h.row({t->host.displayName(), t->protocol, usedFrameText(testRuns, t->frameSize),
-               Bufferbloat::ms(t->idleLatencyMs.median), Bufferbloat::ms(t->loadedLatencyMs.median), Bufferbloat::ms(p99),
-               (added >= 0 ? QStringLiteral("+") : QString()) + Bufferbloat::ms(added),
+               Bufferbloat::ms(t->idleLatencyMs.median), Bufferbloat::ms(t->loadedLatencyMs.median),
+               Bufferbloat::ms(p99), (added >= 0 ? QStringLiteral("+") : QString()) + Bufferbloat::ms(added),
                Bufferbloat::gradeName(Bufferbloat::gradeOf(added))});
     }
     h.tableEnd();
@@ -403,8 +417,8 @@ void writeCompared(Html &h, const ReportInput &in)
     for (const RunResult &r : in.runs) {
         ok += r.ok() ? 1 : 0;
         const QString host = r.spec.host.osLabel.isEmpty()
-                                 ? r.spec.host.displayName()
-                                 : QStringLiteral("%1 (%2)").arg(r.spec.host.displayName(), r.spec.host.osLabel);
+            ? r.spec.host.displayName()
+            : QStringLiteral("%1 (%2)").arg(r.spec.host.displayName(), r.spec.host.osLabel);
         if (!hosts.contains(host))
             hosts << host;
         if (!protocols.contains(r.spec.protocol))
@@ -414,7 +428,8 @@ void writeCompared(Html &h, const ReportInput &in)
             frames << frame;
     }
     h.para(QStringLiteral("Compared: %1 on %2, at %3 frames; %4 of %5 runs succeeded, %6.")
-               .arg(protocols.join(QStringLiteral(", ")), hosts.join(QStringLiteral(", ")), frames.join(QStringLiteral(", ")))
+               .arg(protocols.join(QStringLiteral(", ")), hosts.join(QStringLiteral(", ")),
+                    frames.join(QStringLiteral(", ")))
                .arg(ok)
                .arg(in.runs.size())
                .arg(in.session.startedAt.isValid() ? QStringLiteral("from %1").arg(dateText(in.session.startedAt))
@@ -438,8 +453,8 @@ void writeTogether(Html &h, const ReportInput &in)
 }
 
 // Charts, rendered by the caller.
-void writeCharts(Html &h, const QList<ReportChart> &charts, ReportGenerator::Images images, qsizetype from, qsizetype to,
-                 const QString &heading)
+void writeCharts(Html &h, const QList<ReportChart> &charts, ReportGenerator::Images images, qsizetype from,
+                 qsizetype to, const QString &heading)
 {
     to = qMin(to, charts.size());
     if (from >= to)
@@ -450,8 +465,8 @@ void writeCharts(Html &h, const QList<ReportChart> &charts, ReportGenerator::Ima
         const ReportChart &c = charts.at(i);
         h.heading(3, c.title);
         const QString src = images == ReportGenerator::Images::Embedded
-                                ? QStringLiteral("data:image/png;base64,") + QString::fromLatin1(c.png.toBase64())
-                                : ReportGenerator::chartName(int(i));
+            ? QStringLiteral("data:image/png;base64,") + QString::fromLatin1(c.png.toBase64())
+            : ReportGenerator::chartName(int(i));
         h.line(QStringLiteral("<p><img src=\"%1\" alt=\"%2\" /></p>").arg(src, esc(c.title)));
         if (!c.caption.isEmpty())
             h.para(c.caption, QStringLiteral("note"));
@@ -464,9 +479,9 @@ void writeRuns(Html &h, const ReportInput &in)
     const RateUnit unit = in.unit;
     const bool showMbps = unit != RateUnit::Mbps;
     h.heading(2, QStringLiteral("Runs"));
-    QStringList runHeaders{QStringLiteral("#"), QStringLiteral("Host"), QStringLiteral("Test"), QStringLiteral("Frame"),
-                           QStringLiteral("Rep."), QStringLiteral("Started"), QStringLiteral("Bytes"),
-                           QStringLiteral("Time"), QStringLiteral("Throughput")};
+    QStringList runHeaders{QStringLiteral("#"),     QStringLiteral("Host"), QStringLiteral("Test"),
+                           QStringLiteral("Frame"), QStringLiteral("Rep."), QStringLiteral("Started"),
+                           QStringLiteral("Bytes"), QStringLiteral("Time"), QStringLiteral("Throughput")};
     if (showMbps)
         runHeaders << QStringLiteral("Throughput (Mbit/s)");
     runHeaders << QStringLiteral("MSS") << QStringLiteral("Status") << QStringLiteral("Error");
@@ -474,9 +489,14 @@ void writeRuns(Html &h, const ReportInput &in)
     for (qsizetype i = 0; i < in.runs.size(); ++i) {
         const RunResult &r = in.runs.at(i);
         const bool measured = r.ok() || r.bytes > 0;
-        QStringList cells{QString::number(i + 1), r.spec.host.displayName(), r.spec.protocol,
-                          usedFrameText({r}, r.spec.frameSize), QString::number(r.spec.repetition), dateText(r.startedAt),
-                          bytesText(r.bytes), withUnit(fixed(r.seconds, 3), QStringLiteral("s")),
+        QStringList cells{QString::number(i + 1),
+                          r.spec.host.displayName(),
+                          r.spec.protocol,
+                          usedFrameText({r}, r.spec.frameSize),
+                          QString::number(r.spec.repetition),
+                          dateText(r.startedAt),
+                          bytesText(r.bytes),
+                          withUnit(fixed(r.seconds, 3), QStringLiteral("s")),
                           measured ? rate(r.bytesPerSecond(), unit) : QStringLiteral("-")};
         if (showMbps)
             cells << (measured ? rate(r.bytesPerSecond(), RateUnit::Mbps) : QStringLiteral("-"));
@@ -510,12 +530,13 @@ void writeStreams(Html &h, const ReportInput &in)
     if (rows.isEmpty())
         return;
     h.heading(2, QStringLiteral("Parallel streams"));
-    h.para(QStringLiteral("Each stream's throughput over the time all streams of the run shared (their sum is the run's "
-                          "figure), in %1.").arg(Units::label(in.unit)));
-    h.tableStart(QStringLiteral("streams"), {QStringLiteral("#"), QStringLiteral("Host"), QStringLiteral("Test"),
-                                             QStringLiteral("Streams"),
-                                             QStringLiteral("Each stream (%1)").arg(Units::label(in.unit)),
-                                             QStringLiteral("Slowest / fastest")});
+    h.para(
+        QStringLiteral("Each stream's throughput over the time all streams of the run shared (their sum is the run's "
+                       "figure), in %1.")
+            .arg(Units::label(in.unit)));
+    h.tableStart(QStringLiteral("streams"),
+                 {QStringLiteral("#"), QStringLiteral("Host"), QStringLiteral("Test"), QStringLiteral("Streams"),
+                  QStringLiteral("Each stream (%1)").arg(Units::label(in.unit)), QStringLiteral("Slowest / fastest")});
     for (const Row &row : rows) {
         const RunResult &r = in.runs.at(row.run);
         QStringList each;
@@ -527,8 +548,10 @@ void writeStreams(Html &h, const ReportInput &in)
             slowest = slowest < 0 ? rateBps : qMin(slowest, rateBps);
             fastest = qMax(fastest, rateBps);
         }
-        const QString test = row.direction.isEmpty() ? r.spec.protocol : r.spec.protocol + QLatin1Char(' ') + row.direction;
-        const QString spread = fastest > 0 ? QStringLiteral("%1%").arg(fixed(slowest / fastest * 100, 1)) : QStringLiteral("-");
+        const QString test
+            = row.direction.isEmpty() ? r.spec.protocol : r.spec.protocol + QLatin1Char(' ') + row.direction;
+        const QString spread
+            = fastest > 0 ? QStringLiteral("%1%").arg(fixed(slowest / fastest * 100, 1)) : QStringLiteral("-");
         h.row({QString::number(row.run + 1), r.spec.host.displayName(), test, QString::number(row.bytes.size()),
                each.join(QStringLiteral(", ")), spread});
     }

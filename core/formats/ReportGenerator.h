@@ -17,15 +17,15 @@ class ResultStore;
 struct ReportChart
 {
     QString title;
-    QByteArray png;           ///< PNG bytes
-    QString caption;          ///< optional line under the chart (hosts, frame sizes, date)
+    QByteArray png;  ///< PNG bytes
+    QString caption; ///< optional line under the chart (hosts, frame sizes, date)
 };
 
 /// Everything a report shows. fromStore() fills it for a stored session; the caller adds charts.
 struct ReportInput
 {
-    QString title;            ///< empty = "Wirebench report: <date>, session <uuid>"
-    SessionInfo session;      ///< plan, hosts as they were, machine, versions, state
+    QString title;       ///< empty = "Wirebench report: <date>, session <uuid>"
+    SessionInfo session; ///< plan, hosts as they were, machine, versions, state
     RunResultList runs;
     /// TCP streams the store kept from the hour before the session (StoredStreams), for its findings.
     StoredRunList earlier;
@@ -34,7 +34,7 @@ struct ReportInput
     /// by RunAnalyzer when its runs do not carry one.
     QStringList findings;
     RateUnit unit = RateUnit::MBps; ///< tables show this unit and Mbit/s beside it
-    QDateTime generatedAt;    ///< invalid = now
+    QDateTime generatedAt;          ///< invalid = now
 };
 
 /// The session report as one self-contained HTML file (charts embedded as data: URIs), well-formed XHTML so

@@ -9,7 +9,7 @@ namespace wb {
 namespace {
 const QString GreetingSource = QStringLiteral("FTP greeting (220)");
 const QString SystSource = QStringLiteral("FTP SYST (215)");
-}
+} // namespace
 
 QString FtpIdentityProbe::labelFor(const QString &text)
 {
@@ -94,8 +94,9 @@ ServerEvidenceList FtpIdentityProbe::probe(const Host &host, int timeoutMs)
         return {ServerEvidence::failure(GreetingSource, socket.error())};
     if (code != 220) {
         return {ServerEvidence::failure(
-            GreetingSource, socket.failureLine(QStringLiteral("greeted with \"%1\" instead of 220: is this an FTP server?")
-                                                   .arg(greeting.left(80))))};
+            GreetingSource,
+            socket.failureLine(
+                QStringLiteral("greeted with \"%1\" instead of 220: is this an FTP server?").arg(greeting.left(80))))};
     }
     out << ServerEvidence{GreetingSource, greeting, labelFor(greeting), {}, 30};
 

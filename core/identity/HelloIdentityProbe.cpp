@@ -28,19 +28,23 @@ ServerEvidence HelloIdentityProbe::probe(const Host &host, int timeoutMs, contro
     // A full queue or a connection limit: the server's own words, as the run itself would give them.
     if (d.ok() && control::typeOf(d.message) == control::kBusy) {
         const QString said = wire::printableText(wire::qs(control::textAt(d.message, "message")).trimmed(), 300);
-        return ServerEvidence::failure(source, socket.failureLine(said.isEmpty() ? QStringLiteral("wirebenchd is busy: try again later") : said));
+        return ServerEvidence::failure(
+            source, socket.failureLine(said.isEmpty() ? QStringLiteral("wirebenchd is busy: try again later") : said));
     }
     control::Hello hello;
     std::string error;
     if (!d.ok() || !control::Hello::fromJson(d.message, &hello, &error)) {
         const QString why = wire::qs(d.ok() ? error : d.error);
-        return ServerEvidence::failure(source, socket.failureLine(QStringLiteral("sent no valid hello (%1): is this port a wirebenchd?").arg(why)));
+        return ServerEvidence::failure(
+            source,
+            socket.failureLine(QStringLiteral("sent no valid hello (%1): is this port a wirebenchd?").arg(why)));
     }
     if (out)
         *out = hello;
     ServerEvidence e;
     e.source = source;
-    e.said = QStringLiteral("%1 on %2: %3").arg(wire::qs(hello.software), wire::qs(hello.hostname), wire::qs(hello.osSummary()));
+    e.said = QStringLiteral("%1 on %2: %3")
+                 .arg(wire::qs(hello.software), wire::qs(hello.hostname), wire::qs(hello.osSummary()));
     e.suggests = wire::qs(hello.osName.empty() ? hello.kernel : hello.osName);
     e.rank = 90; // the server's own account of its OS
     return e;

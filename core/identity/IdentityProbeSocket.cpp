@@ -16,8 +16,9 @@ QString IdentityProbeSocket::where() const
     if (address.startsWith(QLatin1Char('[')) && address.endsWith(QLatin1Char(']')))
         address = address.mid(1, address.size() - 2);
     const QString hostPort = address.contains(QLatin1Char(':')) ? QStringLiteral("[%1]:%2").arg(address).arg(m_port)
-                                                                 : QStringLiteral("%1:%2").arg(address).arg(m_port);
-    return m_host.name.isEmpty() || m_host.name == address ? hostPort : QStringLiteral("%1 (%2)").arg(m_host.name, hostPort);
+                                                                : QStringLiteral("%1:%2").arg(address).arg(m_port);
+    return m_host.name.isEmpty() || m_host.name == address ? hostPort
+                                                           : QStringLiteral("%1 (%2)").arg(m_host.name, hostPort);
 }
 
 QString IdentityProbeSocket::failureLine(const QString &text) const
@@ -39,18 +40,22 @@ bool IdentityProbeSocket::connect()
         return true;
     switch (m_socket.error()) {
     case QAbstractSocket::ConnectionRefusedError:
-        m_error = failureLine(QStringLiteral("connection refused: is the server running and listening on port %1?").arg(m_port));
+        m_error = failureLine(
+            QStringLiteral("connection refused: is the server running and listening on port %1?").arg(m_port));
         break;
     case QAbstractSocket::HostNotFoundError:
-        m_error = failureLine(QStringLiteral("cannot resolve \"%1\": check the spelling or use an IP address").arg(address));
+        m_error = failureLine(
+            QStringLiteral("cannot resolve \"%1\": check the spelling or use an IP address").arg(address));
         break;
     case QAbstractSocket::SocketTimeoutError:
-        m_error = failureLine(QStringLiteral("no answer to the connection within %1 s: check the address and the firewall (TCP port %2)")
-                                  .arg(m_timeoutMs / 1000.0)
-                                  .arg(m_port));
+        m_error = failureLine(
+            QStringLiteral("no answer to the connection within %1 s: check the address and the firewall (TCP port %2)")
+                .arg(m_timeoutMs / 1000.0)
+                .arg(m_port));
         break;
     default:
-        m_error = failureLine(QStringLiteral("cannot connect (%1): check the address and the network").arg(m_socket.errorString()));
+        m_error = failureLine(
+            QStringLiteral("cannot connect (%1): check the address and the network").arg(m_socket.errorString()));
         break;
     }
     m_socket.abort();
@@ -60,11 +65,17 @@ bool IdentityProbeSocket::connect()
 bool IdentityProbeSocket::readMore(QByteArray *buffer, const QString &waitingFor)
 {
     if (m_socket.bytesAvailable() == 0 && !m_socket.waitForReadyRead(m_timeoutMs) && m_socket.bytesAvailable() == 0) {
-        m_closed = m_socket.state() != QAbstractSocket::ConnectedState || m_socket.error() == QAbstractSocket::RemoteHostClosedError;
+        m_closed = m_socket.state() != QAbstractSocket::ConnectedState
+            || m_socket.error() == QAbstractSocket::RemoteHostClosedError;
         if (m_closed)
-            m_error = failureLine(QStringLiteral("server closed the connection while we waited for its %1").arg(waitingFor));
+            m_error = failureLine(
+                QStringLiteral("server closed the connection while we waited for its %1").arg(waitingFor));
         else
-            m_error = failureLine(QStringLiteral("sent no %1 within %2 s: check that port %3 is the %4 server's").arg(waitingFor).arg(m_timeoutMs / 1000.0).arg(m_port).arg(m_protocol));
+            m_error = failureLine(QStringLiteral("sent no %1 within %2 s: check that port %3 is the %4 server's")
+                                      .arg(waitingFor)
+                                      .arg(m_timeoutMs / 1000.0)
+                                      .arg(m_port)
+                                      .arg(m_protocol));
         return false;
     }
     buffer->append(m_socket.readAll());

@@ -13,7 +13,7 @@ using wire::u32;
 
 constexpr char kSignature[] = "NTLMSSP"; // with its terminating NUL: 8 bytes
 constexpr int kSignatureBytes = 8;
-constexpr int kChallengeHeaderBytes = 48;  // up to and including TargetInfoFields
+constexpr int kChallengeHeaderBytes = 48; // up to and including TargetInfoFields
 constexpr int kVersionOffset = 48;
 constexpr int kVersionBytes = 8;
 
@@ -49,8 +49,9 @@ QByteArray NtlmChallenge::negotiateMessage()
 {
     QByteArray m(kSignature, kSignatureBytes);
     wire::putLe<quint32>(m, 1); // NEGOTIATE
-    wire::putLe<quint32>(m, kNegotiateUnicode | kRequestTarget | kNegotiateNtlm | kAlwaysSign | kExtendedSessionSecurity | kTargetInfo
-                 | kNegotiateVersion | kNegotiate128 | kNegotiate56);
+    wire::putLe<quint32>(m,
+                         kNegotiateUnicode | kRequestTarget | kNegotiateNtlm | kAlwaysSign | kExtendedSessionSecurity
+                             | kTargetInfo | kNegotiateVersion | kNegotiate128 | kNegotiate56);
     m.append(8, '\0'); // DomainNameFields: none
     m.append(8, '\0'); // WorkstationFields: none
     // Our Version: the field must be there with NTLMSSP_NEGOTIATE_VERSION; only the revision means anything.
@@ -61,8 +62,8 @@ QByteArray NtlmChallenge::negotiateMessage()
 
 QByteArray NtlmChallenge::spnegoNegTokenInit(const QByteArray &ntlmToken)
 {
-    static const QByteArray spnegoOid = QByteArray::fromHex("2b0601050502");           // 1.3.6.1.5.5.2
-    static const QByteArray ntlmOid = QByteArray::fromHex("2b06010401823702020a");     // 1.3.6.1.4.1.311.2.2.10
+    static const QByteArray spnegoOid = QByteArray::fromHex("2b0601050502");       // 1.3.6.1.5.5.2
+    static const QByteArray ntlmOid = QByteArray::fromHex("2b06010401823702020a"); // 1.3.6.1.4.1.311.2.2.10
     const QByteArray mechTypes = der(0xa0, der(0x30, der(0x06, ntlmOid)));
     const QByteArray mechToken = der(0xa2, der(0x04, ntlmToken));
     const QByteArray negTokenInit = der(0xa0, der(0x30, mechTypes + mechToken));
@@ -89,7 +90,8 @@ bool NtlmChallenge::parse(const QByteArray &message, NtlmChallenge *out, QString
         return false;
     };
     if (message.size() < kChallengeHeaderBytes || !message.startsWith(QByteArray(kSignature, kSignatureBytes)))
-        return fail(QStringLiteral("the NTLMSSP CHALLENGE is shorter than its %1-byte header").arg(kChallengeHeaderBytes));
+        return fail(
+            QStringLiteral("the NTLMSSP CHALLENGE is shorter than its %1-byte header").arg(kChallengeHeaderBytes));
     if (u32(message, 8) != 2)
         return fail(QStringLiteral("NTLMSSP message type %1 where a CHALLENGE (2) was expected").arg(u32(message, 8)));
     NtlmChallenge c;
@@ -134,11 +136,20 @@ bool NtlmChallenge::parse(const QByteArray &message, NtlmChallenge *out, QString
             return fail(QStringLiteral("an NTLMSSP target information entry runs past its end"));
         const QString value = utf16le(info.mid(at + 4, len));
         switch (id) {
-        case 1: c.netbiosComputer = value; break;
-        case 2: c.netbiosDomain = value; break;
-        case 3: c.dnsComputer = value; break;
-        case 4: c.dnsDomain = value; break;
-        default: break;
+        case 1:
+            c.netbiosComputer = value;
+            break;
+        case 2:
+            c.netbiosDomain = value;
+            break;
+        case 3:
+            c.dnsComputer = value;
+            break;
+        case 4:
+            c.dnsDomain = value;
+            break;
+        default:
+            break;
         }
         at += 4 + len;
     }

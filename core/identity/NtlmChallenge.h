@@ -14,12 +14,12 @@ struct NtlmChallenge
     int major = 0;
     int minor = 0;
     int build = 0;
-    int revision = 0;          ///< NTLMSSP revision (15 = W2K3)
+    int revision = 0; ///< NTLMSSP revision (15 = W2K3)
     QString targetName;
-    QString netbiosComputer;   ///< AV pair MsvAvNbComputerName
-    QString netbiosDomain;     ///< MsvAvNbDomainName
-    QString dnsComputer;       ///< MsvAvDnsComputerName
-    QString dnsDomain;         ///< MsvAvDnsDomainName
+    QString netbiosComputer; ///< AV pair MsvAvNbComputerName
+    QString netbiosDomain;   ///< MsvAvNbDomainName
+    QString dnsComputer;     ///< MsvAvDnsComputerName
+    QString dnsDomain;       ///< MsvAvDnsDomainName
 
     /// The NEGOTIATE flags ([MS-NLMP] 2.2.2.5) the probe asks for or reads, as one set of bits.
     enum : quint32 {

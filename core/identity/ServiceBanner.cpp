@@ -25,7 +25,8 @@ bool looksLikeText(const QByteArray &bytes)
 /// wirebenchd's control framing: a 4-byte length, then a JSON object with a "type" (its hello, unasked).
 bool wirebenchdMessage(const QByteArray &bytes, QString *software)
 {
-    const control::Decoded d = control::decode(std::string_view(bytes.constData(), std::size_t(bytes.size())), 64 * 1024);
+    const control::Decoded d
+        = control::decode(std::string_view(bytes.constData(), std::size_t(bytes.size())), 64 * 1024);
     if (!d.ok())
         return false;
     control::Hello hello;
@@ -70,8 +71,9 @@ ServiceBanner::Kind ServiceBanner::kindOf(const QByteArray &bytes)
     if (bytes.startsWith("HTTP/"))
         return Kind::Http;
     // An FTP reply starts "ddd " or "ddd-" (RFC 959 4.2), also while a multi-line greeting is still arriving.
-    const bool replyCode = bytes.size() >= 4 && bytes.at(0) >= '1' && bytes.at(0) <= '5' && std::isdigit(uchar(bytes.at(1)))
-        && std::isdigit(uchar(bytes.at(2))) && (bytes.at(3) == ' ' || bytes.at(3) == '-');
+    const bool replyCode = bytes.size() >= 4 && bytes.at(0) >= '1' && bytes.at(0) <= '5'
+        && std::isdigit(uchar(bytes.at(1))) && std::isdigit(uchar(bytes.at(2)))
+        && (bytes.at(3) == ' ' || bytes.at(3) == '-');
     if (replyCode)
         return Kind::Ftp;
     return looksLikeText(bytes) ? Kind::Text : Kind::Binary;
@@ -80,23 +82,28 @@ ServiceBanner::Kind ServiceBanner::kindOf(const QByteArray &bytes)
 QString ServiceBanner::describe(const QByteArray &bytes)
 {
     switch (kindOf(bytes)) {
-    case Kind::Smb: return QStringLiteral("an SMB answer");
+    case Kind::Smb:
+        return QStringLiteral("an SMB answer");
     case Kind::Wirebenchd: {
         QString software;
         wirebenchdMessage(bytes, &software);
         return software.isEmpty() ? QStringLiteral("a wirebenchd control message")
                                   : QStringLiteral("wirebenchd's hello (%1)").arg(quotedLine(software.toUtf8()));
     }
-    case Kind::Ssh: return QStringLiteral("an SSH banner %1").arg(quotedLine(bytes));
-    case Kind::Http: return QStringLiteral("an HTTP answer %1").arg(quotedLine(bytes));
+    case Kind::Ssh:
+        return QStringLiteral("an SSH banner %1").arg(quotedLine(bytes));
+    case Kind::Http:
+        return QStringLiteral("an HTTP answer %1").arg(quotedLine(bytes));
     case Kind::Ftp:
         // SMTP greets with 220 too, and says so.
         if (bytes.contains("SMTP"))
             return QStringLiteral("an SMTP banner %1").arg(quotedLine(bytes));
         return bytes.startsWith("220") ? QStringLiteral("an FTP banner %1").arg(quotedLine(bytes))
                                        : QStringLiteral("an FTP-style reply %1").arg(quotedLine(bytes));
-    case Kind::Text: return QStringLiteral("the text %1").arg(quotedLine(bytes));
-    case Kind::Binary: break;
+    case Kind::Text:
+        return QStringLiteral("the text %1").arg(quotedLine(bytes));
+    case Kind::Binary:
+        break;
     }
     return QStringLiteral("%1 bytes that are not SMB (%2%3)")
         .arg(bytes.size())

@@ -16,11 +16,11 @@ using wire::u32;
 
 constexpr quint8 kFlagsCaseless = 0x18; // CASE_INSENSITIVE | CANONICALIZED_PATHS, as every client sends
 constexpr quint16 kFlags2 = Smb1SessionSetup::kFlags2Unicode | Smb1SessionSetup::kFlags2NtStatus
-                            | Smb1SessionSetup::kFlags2ExtendedSecurity | Smb1SessionSetup::kFlags2LongNames;
+    | Smb1SessionSetup::kFlags2ExtendedSecurity | Smb1SessionSetup::kFlags2LongNames;
 constexpr quint32 kCapUnicode = 0x04;
 constexpr quint32 kCapNtSmbs = 0x10;
 constexpr quint32 kCapStatus32 = 0x40;
-constexpr int kNegotiateWords = 17;  // NT LM 0.12 answer ([MS-SMB] 2.2.4.5.2)
+constexpr int kNegotiateWords = 17; // NT LM 0.12 answer ([MS-SMB] 2.2.4.5.2)
 constexpr int kSetupRequestWords = 12;
 constexpr int kSetupAnswerWords = 4; // extended security: AndX (4 bytes), Action, SecurityBlobLength
 
@@ -32,12 +32,12 @@ QByteArray header(quint8 command, quint16 mid)
     wire::putLe<quint32>(h, 0); // Status
     h.append(char(kFlagsCaseless));
     wire::putLe<quint16>(h, kFlags2);
-    wire::putLe<quint16>(h, 0); // PIDHigh
-    h.append(8, '\0');          // SecurityFeatures
-    wire::putLe<quint16>(h, 0); // Reserved
-    wire::putLe<quint16>(h, 0); // TID
+    wire::putLe<quint16>(h, 0);      // PIDHigh
+    h.append(8, '\0');               // SecurityFeatures
+    wire::putLe<quint16>(h, 0);      // Reserved
+    wire::putLe<quint16>(h, 0);      // TID
     wire::putLe<quint16>(h, 0xfeff); // PIDLow
-    wire::putLe<quint16>(h, 0); // UID
+    wire::putLe<quint16>(h, 0);      // UID
     wire::putLe<quint16>(h, mid);
     return h;
 }
@@ -121,7 +121,10 @@ bool Smb1SessionSetup::parseNegotiate(const QByteArray &message, Negotiated *out
     }
     const int words = quint8(message.at(kHeaderBytes));
     if (message.size() < kHeaderBytes + 1 + 2 * words) {
-        *error = QStringLiteral("server sent an %1 cut short (%2 bytes, %3 parameter words)").arg(what).arg(message.size()).arg(words);
+        *error = QStringLiteral("server sent an %1 cut short (%2 bytes, %3 parameter words)")
+                     .arg(what)
+                     .arg(message.size())
+                     .arg(words);
         return false;
     }
     const qsizetype w = kHeaderBytes + 1;
@@ -130,7 +133,8 @@ bool Smb1SessionSetup::parseNegotiate(const QByteArray &message, Negotiated *out
         return false;
     }
     if (words != kNegotiateWords) {
-        *error = QStringLiteral("server chose a pre-NT SMB1 dialect (%1 parameter words in its NEGOTIATE answer)").arg(words);
+        *error = QStringLiteral("server chose a pre-NT SMB1 dialect (%1 parameter words in its NEGOTIATE answer)")
+                     .arg(words);
         return false;
     }
     Negotiated n;
@@ -146,11 +150,11 @@ QByteArray Smb1SessionSetup::sessionSetupRequest(const QByteArray &token, const 
 {
     QByteArray m = header(kSessionSetupAndX, 2);
     m.append(char(kSetupRequestWords));
-    m.append(char(0xff)); // AndXCommand: none
-    m.append('\0');       // AndXReserved
-    wire::putLe<quint16>(m, 0);      // AndXOffset
-    wire::putLe<quint16>(m, 16644);  // MaxBufferSize (what Windows clients send)
-    wire::putLe<quint16>(m, 2);      // MaxMpxCount
+    m.append(char(0xff));           // AndXCommand: none
+    m.append('\0');                 // AndXReserved
+    wire::putLe<quint16>(m, 0);     // AndXOffset
+    wire::putLe<quint16>(m, 16644); // MaxBufferSize (what Windows clients send)
+    wire::putLe<quint16>(m, 2);     // MaxMpxCount
     // VcNumber 0 would tell a Windows server to drop every other connection from this address, runs included.
     wire::putLe<quint16>(m, 1);
     wire::putLe<quint32>(m, negotiated.sessionKey);
@@ -174,7 +178,8 @@ bool Smb1SessionSetup::parse(const QByteArray &message, Smb1SessionSetup *out, Q
     const quint32 status = u32(message, 5);
     const quint16 flags2 = u16(message, 10);
     if (status != kStatusMoreProcessing && status != 0) {
-        *error = QStringLiteral("server refused the NTLMSSP NEGOTIATE in SMB1 SESSION_SETUP_ANDX (%1)").arg(statusOf(message));
+        *error = QStringLiteral("server refused the NTLMSSP NEGOTIATE in SMB1 SESSION_SETUP_ANDX (%1)")
+                     .arg(statusOf(message));
         return false;
     }
     const int words = quint8(message.at(kHeaderBytes));
@@ -227,7 +232,8 @@ bool Smb1SessionSetup::parse(const QByteArray &message, Smb1SessionSetup *out, Q
 
 QString Smb1SessionSetup::describe() const
 {
-    QStringList parts{QStringLiteral("NativeOS \"%1\"").arg(nativeOs), QStringLiteral("NativeLanMan \"%1\"").arg(nativeLanMan)};
+    QStringList parts{QStringLiteral("NativeOS \"%1\"").arg(nativeOs),
+                      QStringLiteral("NativeLanMan \"%1\"").arg(nativeLanMan)};
     if (!primaryDomain.isEmpty())
         parts << QStringLiteral("domain %1").arg(primaryDomain);
     return parts.join(QStringLiteral("; "));
@@ -239,28 +245,33 @@ QString Smb1SessionSetup::labelFor(const QString &nativeOs, const QString &nativ
     int &r = rank ? *rank : dummy;
     const QString os = nativeOs.trimmed();
     const QString lanMan = nativeLanMan.trimmed();
-    // Samba's NativeLanMan is "Samba %v" whatever its configuration; its NativeOS is "Unix" or, since 4.x, "Windows 6.1".
+    // Samba's NativeLanMan is "Samba %v" whatever its configuration; its NativeOS is "Unix" or, since 4.x,
+    // "Windows 6.1".
     static const QRegularExpression sambaVersion(QStringLiteral("Samba \\d[\\w.+~-]*"));
     if (const QRegularExpressionMatch m = sambaVersion.match(lanMan); m.hasMatch()) {
         r = 70;
         return m.captured(0) + QStringLiteral(" (Linux/Unix)");
     }
-    if (lanMan.contains(QLatin1String("Samba"), Qt::CaseInsensitive) || os.contains(QLatin1String("Samba"), Qt::CaseInsensitive)) {
+    if (lanMan.contains(QLatin1String("Samba"), Qt::CaseInsensitive)
+        || os.contains(QLatin1String("Samba"), Qt::CaseInsensitive)) {
         r = 50;
         return QStringLiteral("Samba (Linux/Unix)");
     }
     if (os.startsWith(QLatin1String("Windows"), Qt::CaseInsensitive)) {
         // "Windows Server 2003 3790 Service Pack 2", "Windows 2002 Service Pack 2 2600" (XP): the name, then the build
         // (last, or before the service pack); a year in the name ("2003") is not the build.
-        static const QRegularExpression build(QStringLiteral("^(.*?)(?:\\s+Service Pack \\d+)?\\s+\\d{4,5}(?:\\s+Service Pack \\d+)?$"),
-                                              QRegularExpression::CaseInsensitiveOption);
-        static const QRegularExpression yearOwner(QStringLiteral("\\b(?:Windows|Server)$"), QRegularExpression::CaseInsensitiveOption);
+        static const QRegularExpression build(
+            QStringLiteral("^(.*?)(?:\\s+Service Pack \\d+)?\\s+\\d{4,5}(?:\\s+Service Pack \\d+)?$"),
+            QRegularExpression::CaseInsensitiveOption);
+        static const QRegularExpression yearOwner(QStringLiteral("\\b(?:Windows|Server)$"),
+                                                  QRegularExpression::CaseInsensitiveOption);
         if (const QRegularExpressionMatch m = build.match(os); m.hasMatch() && !m.captured(1).contains(yearOwner)) {
             r = 80; // as specific as the NTLMSSP build
             return m.captured(1).trimmed();
         }
         // "Windows 5.0" (Windows 2000), "Windows 5.1" (XP): only major.minor.
-        static const QRegularExpression version(QStringLiteral("^Windows (\\d+)\\.(\\d+)$"), QRegularExpression::CaseInsensitiveOption);
+        static const QRegularExpression version(QStringLiteral("^Windows (\\d+)\\.(\\d+)$"),
+                                                QRegularExpression::CaseInsensitiveOption);
         if (const QRegularExpressionMatch m = version.match(os); m.hasMatch()) {
             r = 70;
             return NtlmChallenge::labelForVersion(m.captured(1).toInt(), m.captured(2).toInt(), -1);
@@ -268,7 +279,8 @@ QString Smb1SessionSetup::labelFor(const QString &nativeOs, const QString &nativ
         r = 50;
         return os;
     }
-    if (os.compare(QLatin1String("Unix"), Qt::CaseInsensitive) == 0 || os.startsWith(QLatin1String("Linux"), Qt::CaseInsensitive)) {
+    if (os.compare(QLatin1String("Unix"), Qt::CaseInsensitive) == 0
+        || os.startsWith(QLatin1String("Linux"), Qt::CaseInsensitive)) {
         r = 30;
         return QStringLiteral("Linux/Unix");
     }

@@ -15,7 +15,7 @@ struct Smb1SessionSetup
     /// What the NEGOTIATE answer says that the SESSION_SETUP_ANDX needs.
     struct Negotiated
     {
-        quint32 sessionKey = 0;   ///< echoed in SESSION_SETUP_ANDX ([MS-CIFS] 2.2.4.53.1)
+        quint32 sessionKey = 0; ///< echoed in SESSION_SETUP_ANDX ([MS-CIFS] 2.2.4.53.1)
         quint32 capabilities = 0;
         quint32 maxBufferSize = 0;
         bool extendedSecurity = false; ///< CAP_EXTENDED_SECURITY: the session setup carries a security blob
@@ -23,9 +23,9 @@ struct Smb1SessionSetup
 
     quint32 status = 0; ///< NT status of the SESSION_SETUP_ANDX answer
     QByteArray securityBlob;
-    QString nativeOs;       ///< "Windows Server 2003 3790 Service Pack 2"; Samba 4.17: "Windows 6.1"
-    QString nativeLanMan;   ///< "Windows Server 2003 5.2"; Samba: "Samba 4.17.12-Debian"
-    QString primaryDomain;  ///< sent by Samba and some Windows releases; often empty
+    QString nativeOs;      ///< "Windows Server 2003 3790 Service Pack 2"; Samba 4.17: "Windows 6.1"
+    QString nativeLanMan;  ///< "Windows Server 2003 5.2"; Samba: "Samba 4.17.12-Debian"
+    QString primaryDomain; ///< sent by Samba and some Windows releases; often empty
 
     static constexpr quint8 kNegotiate = 0x72;
     static constexpr quint8 kSessionSetupAndX = 0x73;

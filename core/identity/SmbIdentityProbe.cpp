@@ -9,7 +9,6 @@
 #include <QRandomGenerator>
 #include <QRegularExpression>
 
-
 #include <cstring>
 #include <cerrno>
 
@@ -47,7 +46,7 @@ QByteArray header(quint16 command, quint64 messageId)
     wire::putLe<quint32>(h, 0xfeff); // Reserved (ProcessId)
     wire::putLe<quint32>(h, 0);      // TreeId
     wire::putLe<quint64>(h, 0);      // SessionId
-    h.append(16, '\0'); // Signature
+    h.append(16, '\0');              // Signature
     return h;
 }
 
@@ -63,14 +62,14 @@ QByteArray frame(const QByteArray &message)
 QByteArray negotiateRequest()
 {
     QByteArray m = header(kNegotiate, 0);
-    wire::putLe<quint16>(m, 36);                        // StructureSize
+    wire::putLe<quint16>(m, 36); // StructureSize
     wire::putLe<quint16>(m, quint16(std::size(kDialects)));
-    wire::putLe<quint16>(m, 1);                         // SecurityMode: signing enabled
+    wire::putLe<quint16>(m, 1); // SecurityMode: signing enabled
     wire::putLe<quint16>(m, 0);
-    wire::putLe<quint32>(m, 0);                         // Capabilities
+    wire::putLe<quint32>(m, 0); // Capabilities
     for (int i = 0; i < 4; ++i)
         wire::putLe<quint32>(m, QRandomGenerator::global()->generate()); // ClientGuid
-    wire::putLe<quint64>(m, 0);                         // ClientStartTime
+    wire::putLe<quint64>(m, 0);                                          // ClientStartTime
     for (quint16 d : kDialects)
         wire::putLe<quint16>(m, d);
     return m;
@@ -79,24 +78,24 @@ QByteArray negotiateRequest()
 QByteArray sessionSetupRequest(const QByteArray &token)
 {
     QByteArray m = header(kSessionSetup, 1);
-    wire::putLe<quint16>(m, 25); // StructureSize
-    m.append('\0');       // Flags
-    m.append(char(1));    // SecurityMode: signing enabled
-    wire::putLe<quint32>(m, 0);          // Capabilities
-    wire::putLe<quint32>(m, 0);          // Channel
+    wire::putLe<quint16>(m, 25);                // StructureSize
+    m.append('\0');                             // Flags
+    m.append(char(1));                          // SecurityMode: signing enabled
+    wire::putLe<quint32>(m, 0);                 // Capabilities
+    wire::putLe<quint32>(m, 0);                 // Channel
     wire::putLe<quint16>(m, kHeaderBytes + 24); // SecurityBufferOffset
     wire::putLe<quint16>(m, quint16(token.size()));
-    wire::putLe<quint64>(m, 0);          // PreviousSessionId
+    wire::putLe<quint64>(m, 0); // PreviousSessionId
     return m + token;
 }
 
 /// How one attempt at the challenge ended.
 enum class Outcome {
     Ok,
-    Failed,        ///< *error says why; no point trying another way
-    TokenRefused,  ///< the server refused this framing of the NTLMSSP NEGOTIATE: another may pass
-    NoSmb2,        ///< the server closed, refused the SMB2 NEGOTIATE or answered in SMB1: try SMB1
-    NotSmb,        ///< another service answered (an FTP banner, wirebenchd's hello, ...)
+    Failed,       ///< *error says why; no point trying another way
+    TokenRefused, ///< the server refused this framing of the NTLMSSP NEGOTIATE: another may pass
+    NoSmb2,       ///< the server closed, refused the SMB2 NEGOTIATE or answered in SMB1: try SMB1
+    NotSmb,       ///< another service answered (an FTP banner, wirebenchd's hello, ...)
 };
 
 /// The failure line of an answer that is not SMB; *foreign (when asked for) gets what answered.
@@ -124,7 +123,8 @@ bool exchange(IdentityProbeSocket &socket, const QByteArray &request, const QStr
         *error = socket.error();
         return false;
     }
-    const qsizetype length = (qsizetype(quint8(in.at(1))) << 16) | (qsizetype(quint8(in.at(2))) << 8) | quint8(in.at(3));
+    const qsizetype length
+        = (qsizetype(quint8(in.at(1))) << 16) | (qsizetype(quint8(in.at(2))) << 8) | quint8(in.at(3));
     if (in.at(0) != 0 || length > 1024 * 1024) {
         // A service that speaks first (FTP, SSH, SMTP) has sent a line: take the rest of it to name the service.
         while (!in.contains('\n') && in.size() < 256 && socket.readMore(&in, what)) {
@@ -206,7 +206,8 @@ Outcome askSmb2(const Host &host, int port, int timeoutMs, const QByteArray &tok
         return Outcome::Failed;
     const quint32 status = u32(reply, 8);
     if (status != kStatusMoreProcessing && status != kStatusOk) {
-        *error = socket.failureLine(QStringLiteral("server refused the NTLMSSP NEGOTIATE (%1)").arg(ntStatusText(status)));
+        *error
+            = socket.failureLine(QStringLiteral("server refused the NTLMSSP NEGOTIATE (%1)").arg(ntStatusText(status)));
         return Outcome::TokenRefused;
     }
     const quint16 offset = u16(reply, kHeaderBytes + 4);
@@ -266,7 +267,7 @@ Outcome askSmb1(const Host &host, int port, int timeoutMs, const QByteArray &tok
     if (!Smb1SessionSetup::parse(reply, answer, &why)) {
         *error = socket.failureLine(why);
         const bool refused = reply.size() > 8 && isSmb1(reply) && u32(reply, 5) != 0
-                             && u32(reply, 5) != Smb1SessionSetup::kStatusMoreProcessing;
+            && u32(reply, 5) != Smb1SessionSetup::kStatusMoreProcessing;
         return refused ? Outcome::TokenRefused : Outcome::Failed;
     }
     return Outcome::Ok;
@@ -289,7 +290,8 @@ void copyField(char *dst, int len, const QByteArray &value)
     dst[n] = 0;
 }
 
-void authCallback(SMBCCTX *ctx, const char *, const char *, char *wg, int wglen, char *un, int unlen, char *pw, int pwlen)
+void authCallback(SMBCCTX *ctx, const char *, const char *, char *wg, int wglen, char *un, int unlen, char *pw,
+                  int pwlen)
 {
     const auto *c = static_cast<const Credentials *>(smbc().getOptionUserData(ctx));
     if (!c)
@@ -308,7 +310,8 @@ int SmbIdentityProbe::portOf(const Host &host)
     return port > 0 && port <= 65535 ? port : 445;
 }
 
-SmbIdentityProbe::Handshake SmbIdentityProbe::handshake(const Host &host, int timeoutMs, Framing framing, Dialect dialect)
+SmbIdentityProbe::Handshake SmbIdentityProbe::handshake(const Host &host, int timeoutMs, Framing framing,
+                                                        Dialect dialect)
 {
     const int port = portOf(host);
     IdentityProbeSocket where(host, quint16(port), QStringLiteral("SMB"), timeoutMs);
@@ -355,7 +358,8 @@ SmbIdentityProbe::Handshake SmbIdentityProbe::handshake(const Host &host, int ti
     }
     NtlmChallenge c;
     if (!NtlmChallenge::find(blob, &c, &error)) {
-        h.ntlm = ServerEvidence::failure(NtlmSource, where.failureLine(error + QStringLiteral(": the server may not offer NTLM")));
+        h.ntlm = ServerEvidence::failure(NtlmSource,
+                                         where.failureLine(error + QStringLiteral(": the server may not offer NTLM")));
         return h;
     }
     h.challenge = c;
@@ -413,8 +417,9 @@ ServerEvidence SmbIdentityProbe::serverString(const Host &host, int timeoutMs)
     credentials.user = host.options.value(QStringLiteral("smb.user")).toString().toUtf8();
     credentials.password = host.options.value(QStringLiteral("smb.password")).toString().toUtf8();
     credentials.domain = host.options.value(QStringLiteral("smb.domain")).toString().toUtf8();
-    const QString who = credentials.user.isEmpty() ? QStringLiteral("anonymously")
-                                                   : QStringLiteral("as \"%1\"").arg(QString::fromUtf8(credentials.user));
+    const QString who = credentials.user.isEmpty()
+        ? QStringLiteral("anonymously")
+        : QStringLiteral("as \"%1\"").arg(QString::fromUtf8(credentials.user));
 
     SmbContextOptions options;
     options.userData = &credentials;
@@ -426,7 +431,8 @@ ServerEvidence SmbIdentityProbe::serverString(const Host &host, int timeoutMs)
     QString why;
     SMBCCTX *ctx = SmbClientLibrary::newContext(options, &why);
     if (!ctx)
-        return ServerEvidence::failure(CommentSource, where.failureLine(QStringLiteral("client could not start: %1").arg(why)));
+        return ServerEvidence::failure(CommentSource,
+                                       where.failureLine(QStringLiteral("client could not start: %1").arg(why)));
     QString address = host.address.trimmed();
     if (address.contains(QLatin1Char(':')) && !address.startsWith(QLatin1Char('[')))
         address = QLatin1Char('[') + address + QLatin1Char(']');
@@ -440,13 +446,17 @@ ServerEvidence SmbIdentityProbe::serverString(const Host &host, int timeoutMs)
         const int err = errno;
         const QString why = QString::fromLocal8Bit(std::strerror(err));
         if (err == ECONNREFUSED)
-            e.error = where.failureLine(QStringLiteral("connection refused: is the server running and listening on port %1?").arg(port));
+            e.error = where.failureLine(
+                QStringLiteral("connection refused: is the server running and listening on port %1?").arg(port));
         else if (err == ETIMEDOUT || err == EHOSTUNREACH || err == ENETUNREACH)
-            e.error = where.failureLine(QStringLiteral("no answer (%1): check the address and the firewall (TCP port %2)").arg(why).arg(port));
+            e.error = where.failureLine(
+                QStringLiteral("no answer (%1): check the address and the firewall (TCP port %2)").arg(why).arg(port));
         else if (err == EACCES || err == EPERM)
-            e.error = where.failureLine(QStringLiteral("share list refused %1 (%2): give the host an SMB user and password").arg(who, why));
+            e.error = where.failureLine(
+                QStringLiteral("share list refused %1 (%2): give the host an SMB user and password").arg(who, why));
         else
-            e.error = where.failureLine(QStringLiteral("could not list the shares %1 (%2): check the SMB user and password").arg(who, why));
+            e.error = where.failureLine(
+                QStringLiteral("could not list the shares %1 (%2): check the SMB user and password").arg(who, why));
     } else {
         bool found = false;
         while (const smbc_dirent *d = smbc().getFunctionReaddir(ctx)(ctx, dir)) {
@@ -459,7 +469,8 @@ ServerEvidence SmbIdentityProbe::serverString(const Host &host, int timeoutMs)
         }
         smbc().getFunctionClosedir(ctx)(ctx, dir);
         if (!found)
-            e.error = where.failureLine(QStringLiteral("share list %1 has no IPC$ share, so no server string").arg(who));
+            e.error
+                = where.failureLine(QStringLiteral("share list %1 has no IPC$ share, so no server string").arg(who));
     }
     smbc().free_context(ctx, 1);
     return e;
@@ -475,8 +486,10 @@ SmbIdentityProbe::Result SmbIdentityProbe::probe(const Host &host, int timeoutMs
     if (!h.native.source.isEmpty() && !allowsSmb1(host)) {
         // libsmbclient would offer SMB2 only and fail with a misleading "check the user and password".
         IdentityProbeSocket where(host, quint16(portOf(host)), QStringLiteral("SMB"), timeoutMs);
-        comment = ServerEvidence::failure(CommentSource, where.failureLine(QStringLiteral(
-            "server speaks only SMB1 and the host does not allow it: turn on \"Allow SMB1 (NT1)\" to read the server string")));
+        comment = ServerEvidence::failure(
+            CommentSource,
+            where.failureLine(QStringLiteral("server speaks only SMB1 and the host does not allow it: turn on \"Allow "
+                                             "SMB1 (NT1)\" to read the server string")));
     } else {
         comment = serverString(host, timeoutMs);
     }
@@ -524,10 +537,15 @@ SmbIdentityProbe::Speaks SmbIdentityProbe::speaks(const Host &host, int timeoutM
         }
         QByteArray reply;
         switch (negotiateSmb2(socket, &reply, &error, said)) {
-        case Outcome::Ok: return Speaks::Smb2;
-        case Outcome::NotSmb: return Speaks::NotSmb;
-        case Outcome::NoSmb2: break;
-        default: *said = error; return Speaks::Unknown;
+        case Outcome::Ok:
+            return Speaks::Smb2;
+        case Outcome::NotSmb:
+            return Speaks::NotSmb;
+        case Outcome::NoSmb2:
+            break;
+        default:
+            *said = error;
+            return Speaks::Unknown;
         }
     }
     // No SMB2 (an SMB 3.1.1-only server refuses 2.0.2-3.0.2 too): SMB1 only if it really answers in SMB1.
@@ -539,9 +557,14 @@ SmbIdentityProbe::Speaks SmbIdentityProbe::speaks(const Host &host, int timeoutM
     }
     Smb1SessionSetup::Negotiated negotiated;
     switch (negotiateSmb1(socket, &negotiated, &error, said)) {
-    case Outcome::Ok: *said = noSmb2; return Speaks::Smb1Only;
-    case Outcome::NotSmb: return Speaks::NotSmb;
-    default: *said = QStringLiteral("%1 (no SMB2: it %2)").arg(error, noSmb2); return Speaks::Unknown;
+    case Outcome::Ok:
+        *said = noSmb2;
+        return Speaks::Smb1Only;
+    case Outcome::NotSmb:
+        return Speaks::NotSmb;
+    default:
+        *said = QStringLiteral("%1 (no SMB2: it %2)").arg(error, noSmb2);
+        return Speaks::Unknown;
     }
 }
 

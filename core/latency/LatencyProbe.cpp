@@ -56,7 +56,10 @@ bool receiveTimed(int fd, std::string *datagram, std::int64_t *arrivedNs)
 
 } // namespace
 
-LatencyProbe::LatencyProbe(LatencyTarget target) : m_target(std::move(target)) {}
+LatencyProbe::LatencyProbe(LatencyTarget target)
+    : m_target(std::move(target))
+{
+}
 
 LatencyProbe::~LatencyProbe()
 {
@@ -103,7 +106,8 @@ void LatencyProbe::echoLoop()
 {
     Fd fd(::socket(m_target.address.ss_family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
     // Connected: only the host's datagrams reach this socket.
-    if (!fd.valid() || ::connect(fd.get(), reinterpret_cast<const sockaddr *>(&m_target.address), m_target.addressLength) != 0)
+    if (!fd.valid()
+        || ::connect(fd.get(), reinterpret_cast<const sockaddr *>(&m_target.address), m_target.addressLength) != 0)
         return;
     setIntOption(fd.get(), SOL_SOCKET, SO_TIMESTAMP, 1);
     struct Pending

@@ -10,7 +10,11 @@ namespace wb {
 
 OptionSpec LatencyRecorder::planOption()
 {
-    return {idleOption(), QStringLiteral("Latency probe: idle lead (ms)"), OptionSpec::Type::Integer, kDefaultIdleMs, {},
+    return {idleOption(),
+            QStringLiteral("Latency probe: idle lead (ms)"),
+            OptionSpec::Type::Integer,
+            kDefaultIdleMs,
+            {},
             QStringLiteral("Before each run with a far host, time the idle round trip for this long (ms), then go on "
                            "timing it through the load (latency under load); 0 turns the probe off, at most 60000")};
 }

@@ -76,7 +76,8 @@ bool fetchGrant(const sockaddr_storage &control, socklen_t len, const QString &k
     control::Json m;
     std::string err;
     control::Hello theirs;
-    if (ch.read(&m, timeoutMs, &err) != control::ControlChannel::Read::Message || !control::Hello::fromJson(m, &theirs, &err)) {
+    if (ch.read(&m, timeoutMs, &err) != control::ControlChannel::Read::Message
+        || !control::Hello::fromJson(m, &theirs, &err)) {
         *why = QStringLiteral("it sent no hello");
         return false;
     }
@@ -86,17 +87,20 @@ bool fetchGrant(const sockaddr_storage &control, socklen_t len, const QString &k
     const bool keyed = theirs.auth == auth::kAuthHmac && !key.isEmpty();
     if (keyed)
         mine.mac = auth::clientProof(key.toStdString(), theirs.nonce, mine.nonce);
-    if (!ch.write(mine.toJson(), &err, timeoutMs) || ch.read(&m, timeoutMs, &err) != control::ControlChannel::Read::Message) {
+    if (!ch.write(mine.toJson(), &err, timeoutMs)
+        || ch.read(&m, timeoutMs, &err) != control::ControlChannel::Read::Message) {
         *why = QStringLiteral("it closed the connection");
         return false;
     }
     const std::string type = control::typeOf(m);
     if (type == control::kError || type == control::kBusy) {
-        *why = QStringLiteral("it refused: %1").arg(wire::printableText(wire::qs(control::textAt(m, "message")), wire::kMaxPeerTextChars));
+        *why = QStringLiteral("it refused: %1")
+                   .arg(wire::printableText(wire::qs(control::textAt(m, "message")), wire::kMaxPeerTextChars));
         return false;
     }
     if (type != echo::kEchoType || !echo::grantFromJson(m, grant, &err) || grant->port == 0) {
-        *why = QStringLiteral("it offers no latency echo (a wirebenchd older than this Wirebench, or one whose UDP port was taken)");
+        *why = QStringLiteral(
+            "it offers no latency echo (a wirebenchd older than this Wirebench, or one whose UDP port was taken)");
         return false;
     }
     if (keyed && !auth::sameBytes(grant->mac, auth::serverProof(key.toStdString(), theirs.nonce, mine.nonce))) {
@@ -120,9 +124,12 @@ int servicePort(const ProtocolInfo &info, const Host &host)
 QString LatencyTarget::methodName() const
 {
     switch (method) {
-    case Method::Echo: return QStringLiteral("udp-echo");
-    case Method::Connect: return QStringLiteral("tcp-connect");
-    case Method::None: break;
+    case Method::Echo:
+        return QStringLiteral("udp-echo");
+    case Method::Connect:
+        return QStringLiteral("tcp-connect");
+    case Method::None:
+        break;
     }
     return {};
 }
@@ -147,7 +154,8 @@ LatencyTarget LatencyTarget::forSpec(const RunSpec &spec, int timeoutMs)
     QString why;
     const QString key = spec.host.options.value(QLatin1String(TcpDriver::kKeyOption)).toString().trimmed();
     if (!fetchGrant(t.address, t.addressLength, key, timeoutMs, &t.grant, &why)) {
-        t.note = QStringLiteral("latency not measured: wirebenchd on %1 gave no echo token: %2").arg(spec.host.displayName(), why);
+        t.note = QStringLiteral("latency not measured: wirebenchd on %1 gave no echo token: %2")
+                     .arg(spec.host.displayName(), why);
         return t;
     }
     setPort(&t.address, t.grant.port);

@@ -18,9 +18,9 @@ struct LatencyTarget
     Method method = Method::None;
     sockaddr_storage address{}; ///< with the port to probe (the echo's UDP port, or the service port)
     socklen_t addressLength = 0;
-    echo::Grant grant;          ///< Echo: the token
-    QString text;               ///< "10.0.0.2 UDP port 5301"
-    QString note;               ///< Method::None: why not, one line naming the host
+    echo::Grant grant; ///< Echo: the token
+    QString text;      ///< "10.0.0.2 UDP port 5301"
+    QString note;      ///< Method::None: why not, one line naming the host
 
     /// "udp-echo", "tcp-connect", "" (RunLatency::method).
     QString methodName() const;

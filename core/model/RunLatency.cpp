@@ -43,7 +43,7 @@ LatencyStats LatencyStats::of(const LatencySampleList &samples, bool loaded)
 
 QJsonObject LatencyStats::toJson() const
 {
-    return QJsonObject{{QStringLiteral("count"), count},      {QStringLiteral("lost"), lost},
+    return QJsonObject{{QStringLiteral("count"), count},        {QStringLiteral("lost"), lost},
                        {QStringLiteral("median_ms"), medianMs}, {QStringLiteral("p90_ms"), p90Ms},
                        {QStringLiteral("p99_ms"), p99Ms},       {QStringLiteral("max_ms"), maxMs}};
 }
@@ -68,8 +68,10 @@ void RunLatency::summarize()
 
 QJsonObject RunLatency::toJson() const
 {
-    QJsonObject o{{QStringLiteral("method"), method}, {QStringLiteral("target"), target},
-                  {QStringLiteral("rate_Hz"), rateHz}, {QStringLiteral("idle"), idle.toJson()},
+    QJsonObject o{{QStringLiteral("method"), method},
+                  {QStringLiteral("target"), target},
+                  {QStringLiteral("rate_Hz"), rateHz},
+                  {QStringLiteral("idle"), idle.toJson()},
                   {QStringLiteral("loaded"), loaded.toJson()}};
     if (measured())
         o.insert(QStringLiteral("increase_ms"), increaseMs());

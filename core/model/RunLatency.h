@@ -10,10 +10,10 @@ namespace wb {
 /// One round trip of the latency probe (core/latency/LatencyProbe).
 struct LatencySample
 {
-    int runIndex = 0;     ///< RunSpec::index
-    double seconds = 0;   ///< when the probe left, on the run's clock (the throughput samples'): negative before the load
-    double rttMs = -1;    ///< the round trip in ms; negative: no answer within the probe's timeout (lost)
-    bool loaded = false;  ///< sent while the run moved data (else idle: before the driver started)
+    int runIndex = 0;   ///< RunSpec::index
+    double seconds = 0; ///< when the probe left, on the run's clock (the throughput samples'): negative before the load
+    double rttMs = -1;  ///< the round trip in ms; negative: no answer within the probe's timeout (lost)
+    bool loaded = false; ///< sent while the run moved data (else idle: before the driver started)
     bool lost() const { return rttMs < 0; }
 };
 
@@ -23,8 +23,8 @@ using LatencySampleList = QList<LatencySample>;
 /// (the smallest value with at least p% of the values at or below it), so every figure is a measured round trip.
 struct LatencyStats
 {
-    int count = 0;  ///< answered probes
-    int lost = 0;   ///< probes without an answer
+    int count = 0; ///< answered probes
+    int lost = 0;  ///< probes without an answer
     double medianMs = 0;
     double p90Ms = 0;
     double p99Ms = 0;
@@ -42,10 +42,10 @@ struct LatencyStats
 /// adds at full load (bufferbloat; analysis/Bufferbloat judges it).
 struct RunLatency
 {
-    QString method;      ///< "udp-echo" (wirebenchd's echo) or "tcp-connect" (connect time to the service port); empty: none
-    QString target;      ///< "10.0.0.2 UDP port 5301"
-    int rateHz = 0;      ///< probes a second
-    QString note;        ///< one line: why there is no figure, when there is none
+    QString method; ///< "udp-echo" (wirebenchd's echo) or "tcp-connect" (connect time to the service port); empty: none
+    QString target; ///< "10.0.0.2 UDP port 5301"
+    int rateHz = 0; ///< probes a second
+    QString note;   ///< one line: why there is no figure, when there is none
     LatencyStats idle;
     LatencyStats loaded;
     LatencySampleList samples;

@@ -5,10 +5,14 @@ namespace wb {
 QString runStatusName(RunStatus status)
 {
     switch (status) {
-    case RunStatus::Ok: return QStringLiteral("ok");
-    case RunStatus::Failed: return QStringLiteral("failed");
-    case RunStatus::Cancelled: return QStringLiteral("cancelled");
-    case RunStatus::NotRun: return QStringLiteral("not-run");
+    case RunStatus::Ok:
+        return QStringLiteral("ok");
+    case RunStatus::Failed:
+        return QStringLiteral("failed");
+    case RunStatus::Cancelled:
+        return QStringLiteral("cancelled");
+    case RunStatus::NotRun:
+        return QStringLiteral("not-run");
     }
     return QStringLiteral("failed");
 }

@@ -23,15 +23,15 @@ struct RunResult
 {
     RunSpec spec;
     RunStatus status = RunStatus::Failed;
-    QString error;              ///< one line: which host, what failed, what to try
+    QString error; ///< one line: which host, what failed, what to try
     QStringList warnings;
     QDateTime startedAt;
 
-    qint64 bytes = 0;           ///< counted by the receiver
-    double seconds = 0;         ///< the receiver's elapsed time
-    qint64 senderBytes = 0;     ///< counted by the sender (verification)
-    int mss = 0;                ///< MSS actually used (TCP_INFO), 0 = unknown
-    QString serverOs;           ///< what the server said about itself
+    qint64 bytes = 0;       ///< counted by the receiver
+    double seconds = 0;     ///< the receiver's elapsed time
+    qint64 senderBytes = 0; ///< counted by the sender (verification)
+    int mss = 0;            ///< MSS actually used (TCP_INFO), 0 = unknown
+    QString serverOs;       ///< what the server said about itself
     SampleList samples;
     /// Both directions at once (tcp-bidir, iperf3-bidir): the second figure, of the direction server -> client, which
     /// this computer received and counted. bytes, seconds, senderBytes and samples above are then the first, client ->
@@ -46,7 +46,7 @@ struct RunResult
     };
     std::optional<Reverse> reverse; ///< empty on a run of one direction
     bool bothWays() const { return reverse.has_value(); }
-    RunLatency latency;         ///< round trips to the host before and during the load (core/latency)
+    RunLatency latency; ///< round trips to the host before and during the load (core/latency)
     /// Additional measured facts (rtt_us, retransmits, cpu_local, disk_MBps, ...), keyed by JSON name.
     QVariantMap extra;
 

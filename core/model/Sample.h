@@ -8,8 +8,8 @@ namespace wb {
 /// Bytes the receiver counted during one sampling interval of a run.
 struct Sample
 {
-    int runIndex = 0;       ///< RunSpec::index
-    double endSeconds = 0;  ///< end of the interval, seconds since the run's start
+    int runIndex = 0;      ///< RunSpec::index
+    double endSeconds = 0; ///< end of the interval, seconds since the run's start
     double intervalSeconds = 0;
     qint64 bytes = 0;
     /// Each parallel stream's share of bytes (ThroughputMeter::setStreams); empty for one stream. Display only: the

@@ -61,7 +61,8 @@ bool isLoopback(const IpAddress &input)
     if (a.family == IpAddress::Family::V4)
         return a.bytes[0] == 127;
     if (a.family == IpAddress::Family::V6)
-        return std::all_of(a.bytes.begin(), a.bytes.begin() + 15, [](std::uint8_t b) { return b == 0; }) && a.bytes[15] == 1;
+        return std::all_of(a.bytes.begin(), a.bytes.begin() + 15, [](std::uint8_t b) { return b == 0; })
+            && a.bytes[15] == 1;
     return false;
 }
 

@@ -20,7 +20,7 @@ std::string addressText(const platform::IpAddress &address);
 /// "::", which a listening socket takes as every IPv6 and IPv4 address (dual stack).
 platform::IpAddress anyAddress();
 bool isLoopback(const platform::IpAddress &address);
-bool isUnspecified(const platform::IpAddress &address); ///< 0.0.0.0 or ::
+bool isUnspecified(const platform::IpAddress &address);                       ///< 0.0.0.0 or ::
 bool sameAddress(const platform::IpAddress &a, const platform::IpAddress &b); ///< IPv4-mapped IPv6 equals its IPv4
 
 /// address:port as a socket address. False for an address that is neither IPv4 nor IPv6.

@@ -23,7 +23,10 @@ public:
     static Block pattern(std::int64_t bytes, char first, int period);
 
     BulkSender() = default;
-    explicit BulkSender(Block block) : m_block(std::move(block)) {}
+    explicit BulkSender(Block block)
+        : m_block(std::move(block))
+    {
+    }
 
     /// One send() of the rest of the block, at most `most` bytes, with flags (MSG_DONTWAIT or 0), never raising
     /// SIGPIPE (platform::SocketCalls): what send() returned, errno as it left it when that is < 0.

@@ -80,14 +80,16 @@ bool DeadlineSocket::open(int family, int type, int protocol, int sendBuffer, in
 }
 
 IoStatus DeadlineSocket::connectTo(const sockaddr *address, unsigned addressLength, int mss, int sendBuffer,
-                                 int recvBuffer, QDeadlineTimer deadline, const StopFn &stop)
+                                   int recvBuffer, QDeadlineTimer deadline, const StopFn &stop)
 {
     // Options that shape the connection must precede connect(): the MSS clamp also lowers the MSS we
     // announce in the SYN, and the receive buffer sets the window scale.
     if (!open(address->sa_family, SOCK_STREAM, IPPROTO_TCP, sendBuffer, recvBuffer))
         return IoStatus::Failed;
     if (mss > 0 && ::setsockopt(m_fd, IPPROTO_TCP, TCP_MAXSEG, &mss, sizeof mss) != 0)
-        m_optionWarning = QStringLiteral("could not set the MSS to %1 B (%2)").arg(mss).arg(QString::fromLocal8Bit(std::strerror(errno)));
+        m_optionWarning = QStringLiteral("could not set the MSS to %1 B (%2)")
+                              .arg(mss)
+                              .arg(QString::fromLocal8Bit(std::strerror(errno)));
 
     if (::connect(m_fd, address, socklen_t(addressLength)) == 0)
         return IoStatus::Ok;
@@ -112,7 +114,8 @@ IoStatus DeadlineSocket::connectTo(const sockaddr *address, unsigned addressLeng
     return IoStatus::Ok;
 }
 
-IoStatus DeadlineSocket::connectDatagram(const sockaddr *address, unsigned addressLength, int sendBuffer, int recvBuffer)
+IoStatus DeadlineSocket::connectDatagram(const sockaddr *address, unsigned addressLength, int sendBuffer,
+                                         int recvBuffer)
 {
     if (!open(address->sa_family, SOCK_DGRAM, IPPROTO_UDP, sendBuffer, recvBuffer))
         return IoStatus::Failed;

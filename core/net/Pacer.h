@@ -11,7 +11,11 @@ class Pacer
 {
 public:
     Pacer() = default;
-    Pacer(std::int64_t bytesPerSec, std::int64_t startNs) : m_rate(bytesPerSec), m_startNs(startNs) {}
+    Pacer(std::int64_t bytesPerSec, std::int64_t startNs)
+        : m_rate(bytesPerSec)
+        , m_startNs(startNs)
+    {
+    }
 
     bool active() const { return m_rate > 0; }
     std::int64_t bytesPerSec() const { return m_rate; }

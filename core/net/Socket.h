@@ -13,8 +13,14 @@ class Fd
 {
 public:
     Fd() = default;
-    explicit Fd(int fd) : m_fd(fd) {}
-    Fd(Fd &&o) noexcept : m_fd(o.release()) {}
+    explicit Fd(int fd)
+        : m_fd(fd)
+    {
+    }
+    Fd(Fd &&o) noexcept
+        : m_fd(o.release())
+    {
+    }
     Fd &operator=(Fd &&o) noexcept;
     Fd(const Fd &) = delete;
     Fd &operator=(const Fd &) = delete;
@@ -32,7 +38,8 @@ private:
 /// Nanoseconds on the monotonic clock: the one clock of the responders and the bulk loops.
 inline std::int64_t nowNs()
 {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
 }
 
 /// CPU seconds (user + system) the calling thread has used so far; -1 when unknown.

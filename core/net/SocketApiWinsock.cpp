@@ -51,7 +51,8 @@ int pollSockets(PollFd *fds, std::size_t count, int timeoutMs)
     for (std::size_t i = 0; i < count; ++i) {
         wsa[i].fd = sock(fds[i].fd);
         // WSAPoll refuses POLLPRI and takes the normal-data bits only.
-        wsa[i].events = short(((fds[i].events & POLLIN) ? POLLRDNORM : 0) | ((fds[i].events & POLLOUT) ? POLLWRNORM : 0));
+        wsa[i].events
+            = short(((fds[i].events & POLLIN) ? POLLRDNORM : 0) | ((fds[i].events & POLLOUT) ? POLLWRNORM : 0));
         wsa[i].revents = 0;
     }
     const int n = ::WSAPoll(wsa.data(), ULONG(count), timeoutMs);
@@ -101,7 +102,8 @@ ssize_t receiveFrom(int fd, void *buffer, std::size_t size, int flags, sockaddr 
         errno = EAGAIN;
         return -1;
     }
-    return result(::recvfrom(sock(fd), static_cast<char *>(buffer), length(size), flags & ~MSG_DONTWAIT, from, fromLength));
+    return result(
+        ::recvfrom(sock(fd), static_cast<char *>(buffer), length(size), flags & ~MSG_DONTWAIT, from, fromLength));
 }
 
 int bindSocket(int fd, const sockaddr *address, socklen_t length)
@@ -149,7 +151,8 @@ bool socketPair(int fds[2])
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     socklen_t len = sizeof(a);
     if (!listener.valid() || bindSocket(listener.get(), reinterpret_cast<sockaddr *>(&a), len) != 0
-        || listenSocket(listener.get(), 1) != 0 || localAddress(listener.get(), reinterpret_cast<sockaddr_storage *>(&a), &len) != 0)
+        || listenSocket(listener.get(), 1) != 0
+        || localAddress(listener.get(), reinterpret_cast<sockaddr_storage *>(&a), &len) != 0)
         return false;
     Fd writer(openSocket(AF_INET, SOCK_STREAM, false));
     if (!writer.valid() || connectSocket(writer.get(), reinterpret_cast<sockaddr *>(&a), len) != 0)

@@ -17,7 +17,9 @@ TcpInfo TcpInfo::of(int fd)
     DWORD version = 0;
     TCP_INFO_v0 info{};
     DWORD got = 0;
-    if (fd < 0 || ::WSAIoctl(SOCKET(fd), SIO_TCP_INFO, &version, sizeof(version), &info, sizeof(info), &got, nullptr, nullptr) != 0
+    if (fd < 0
+        || ::WSAIoctl(SOCKET(fd), SIO_TCP_INFO, &version, sizeof(version), &info, sizeof(info), &got, nullptr, nullptr)
+            != 0
         || got < sizeof(info))
         return t;
     t.valid = true;

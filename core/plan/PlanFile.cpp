@@ -45,23 +45,27 @@ bool PlanFile::read(const QString &path, TestPlan *plan, QString *error)
     QJsonParseError parseError{};
     const QJsonDocument doc = QJsonDocument::fromJson(file.read(16 * 1024 * 1024), &parseError);
     if (parseError.error != QJsonParseError::NoError)
-        return fail(error, QStringLiteral("plan file %1 is not valid JSON (%2 at byte %3)")
-                               .arg(path, parseError.errorString())
-                               .arg(parseError.offset));
+        return fail(error,
+                    QStringLiteral("plan file %1 is not valid JSON (%2 at byte %3)")
+                        .arg(path, parseError.errorString())
+                        .arg(parseError.offset));
     if (!doc.isObject())
-        return fail(error, QStringLiteral("plan file %1 holds no JSON object: save a plan from Wirebench first").arg(path));
+        return fail(error,
+                    QStringLiteral("plan file %1 holds no JSON object: save a plan from Wirebench first").arg(path));
     const QJsonObject o = doc.object();
     QJsonObject planObject;
     if (o.contains(QLatin1String("format"))) {
         if (o.value(QLatin1String("format")).toString() != QLatin1String(kFormat))
-            return fail(error, QStringLiteral("%1 is not a Wirebench plan (format \"%2\")")
-                                   .arg(path, o.value(QLatin1String("format")).toString()));
+            return fail(error,
+                        QStringLiteral("%1 is not a Wirebench plan (format \"%2\")")
+                            .arg(path, o.value(QLatin1String("format")).toString()));
         const int version = o.value(QLatin1String("version")).toInt(0);
         if (version < 1 || version > kVersion)
-            return fail(error, QStringLiteral("plan file %1 has version %2; this Wirebench reads version %3: update Wirebench")
-                                   .arg(path)
-                                   .arg(version)
-                                   .arg(kVersion));
+            return fail(error,
+                        QStringLiteral("plan file %1 has version %2; this Wirebench reads version %3: update Wirebench")
+                            .arg(path)
+                            .arg(version)
+                            .arg(kVersion));
         planObject = o.value(QLatin1String("plan")).toObject();
     } else if (o.contains(QLatin1String("protocols"))) {
         planObject = o; // a bare plan, as the result store keeps it

@@ -119,8 +119,8 @@ TestPlan PlanJson::planFromJson(const QJsonObject &o)
     plan.repetitions = o.value(QLatin1String("repetitions")).toInt(plan.repetitions);
     plan.interleaveHosts = o.value(QLatin1String("interleave_hosts")).toBool();
     plan.referenceStreams = o.value(QLatin1String("reference_streams")).toBool();
-    plan.referenceMs = std::clamp(o.value(QLatin1String("reference_ms")).toInt(TestPlan::kReferenceMs), TestPlan::kReferenceMinMs,
-                                  TestPlan::kReferenceMaxMs);
+    plan.referenceMs = std::clamp(o.value(QLatin1String("reference_ms")).toInt(TestPlan::kReferenceMs),
+                                  TestPlan::kReferenceMinMs, TestPlan::kReferenceMaxMs);
     plan.params = paramsFromJson(o.value(QLatin1String("params")).toObject());
     return plan;
 }

@@ -32,7 +32,9 @@ bool fail(QString *why, const QString &reason)
 } // namespace
 
 PlanOptions::PlanOptions(const QCommandLineParser &parser, TestPlan *plan, const QString &planFile)
-    : m_parser(parser), m_plan(plan), m_planFile(planFile)
+    : m_parser(parser)
+    , m_plan(plan)
+    , m_planFile(planFile)
 {
 }
 
@@ -45,16 +47,19 @@ bool PlanOptions::protocols(QString *why) const
     if (set)
         plan.protocols = splitList(m_parser.values(QStringLiteral("protocol")));
     if (plan.protocols.isEmpty())
-        return fail(why, !set ? QStringLiteral("plan file %1 lists no protocols: add them with --protocol LIST").arg(m_planFile)
-                              : QStringLiteral("--protocol needs at least one protocol id"));
+        return fail(
+            why,
+            !set ? QStringLiteral("plan file %1 lists no protocols: add them with --protocol LIST").arg(m_planFile)
+                 : QStringLiteral("--protocol needs at least one protocol id"));
     for (const QString &id : plan.protocols) {
         if (!DriverRegistry::has(id)) {
             QStringList known;
             for (const ProtocolInfo &info : DriverRegistry::protocols())
                 known << info.id;
-            return fail(why, QStringLiteral("unknown protocol \"%1\"%2; this build offers: %3")
-                                 .arg(id, set ? QString() : QStringLiteral(" in plan file %1").arg(m_planFile),
-                                      known.join(QStringLiteral(", "))));
+            return fail(why,
+                        QStringLiteral("unknown protocol \"%1\"%2; this build offers: %3")
+                            .arg(id, set ? QString() : QStringLiteral(" in plan file %1").arg(m_planFile),
+                                 known.join(QStringLiteral(", "))));
         }
     }
     plan.protocols.removeDuplicates();
@@ -71,10 +76,11 @@ bool PlanOptions::frames(QString *why) const
         bool ok = false;
         const int frame = f.toInt(&ok);
         if (!ok || !Frame::inRange(frame))
-            return fail(why, QStringLiteral("--frame \"%1\": a frame size is a number of bytes from %2 to %3")
-                                 .arg(f)
-                                 .arg(Frame::kMinBytes)
-                                 .arg(Frame::kMaxBytes));
+            return fail(why,
+                        QStringLiteral("--frame \"%1\": a frame size is a number of bytes from %2 to %3")
+                            .arg(f)
+                            .arg(Frame::kMinBytes)
+                            .arg(Frame::kMaxBytes));
         if (!plan.frameSizes.contains(frame))
             plan.frameSizes.append(frame);
     }

@@ -9,9 +9,10 @@ class QCommandLineParser;
 namespace wb {
 
 /// The command-line options that set a plan's protocols (--protocol), frame sizes (--frame), repetitions (--reps)
-/// run length (--duration) and parallel streams (--streams): wirebench-cli's `run` and the GUI read them here, with one set of rules and one set
-/// of messages. Each program declares the options under these names with its own help text; an option that is not
-/// set leaves the plan's value. Each step is false with a one-line reason, so a program keeps its own order of checks.
+/// run length (--duration) and parallel streams (--streams): wirebench-cli's `run` and the GUI read them here, with one
+/// set of rules and one set of messages. Each program declares the options under these names with its own help text; an
+/// option that is not set leaves the plan's value. Each step is false with a one-line reason, so a program keeps its
+/// own order of checks.
 class PlanOptions
 {
 public:

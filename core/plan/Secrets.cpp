@@ -50,8 +50,9 @@ QStringList Secrets::notes(const TestPlan &plan, bool secretsRemoved)
     for (const Host &h : plan.hosts) {
         for (auto it = h.options.cbegin(); it != h.options.cend(); ++it) {
             if (isSecret(it.key()) && !it.value().toString().isEmpty())
-                holders[it.key()] << (h.name.isEmpty() && h.port ? QStringLiteral("%1 port %2").arg(h.address).arg(h.port)
-                                                                 : h.displayName());
+                holders[it.key()] << (h.name.isEmpty() && h.port
+                                          ? QStringLiteral("%1 port %2").arg(h.address).arg(h.port)
+                                          : h.displayName());
         }
     }
     for (auto it = plan.params.options.cbegin(); it != plan.params.options.cend(); ++it) {
@@ -59,9 +60,8 @@ QStringList Secrets::notes(const TestPlan &plan, bool secretsRemoved)
             holders[it.key()] << QStringLiteral("the plan");
     }
     auto howToGive = [](const QString &key) {
-        return key == QLatin1String(TcpDriver::kKeyOption)
-                   ? QStringLiteral("--key-file FILE")
-                   : QStringLiteral("--set %1=@FILE").arg(key);
+        return key == QLatin1String(TcpDriver::kKeyOption) ? QStringLiteral("--key-file FILE")
+                                                           : QStringLiteral("--set %1=@FILE").arg(key);
     };
     QStringList lines;
     for (auto it = holders.cbegin(); it != holders.cend(); ++it) {
@@ -82,8 +82,9 @@ QStringList Secrets::notes(const TestPlan &plan, bool secretsRemoved)
                 continue;
             seen << spec.key;
             if (spec.key == QLatin1String(TcpDriver::kKeyOption))
-                lines << QStringLiteral("note: if the plan's wirebenchd asks for its key, give it when running the plan "
-                                        "with --key-file FILE (plan files never hold keys)");
+                lines << QStringLiteral(
+                    "note: if the plan's wirebenchd asks for its key, give it when running the plan "
+                    "with --key-file FILE (plan files never hold keys)");
             else
                 lines << QStringLiteral("note: %1 may need %2 (%3), which plan files never hold: give it when running "
                                         "the plan with %4")

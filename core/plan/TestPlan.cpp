@@ -26,14 +26,15 @@ QStringList TestPlan::referenceProtocols() const
 
 bool TestPlan::getsReference(const Host &host) const
 {
-    return referenceStreams && std::none_of(referenceSkipped.cbegin(), referenceSkipped.cend(), [&host](const ReferenceSkip &s) {
-               return s.name == host.name && s.address == host.address;
-           });
+    return referenceStreams
+        && std::none_of(referenceSkipped.cbegin(), referenceSkipped.cend(),
+                        [&host](const ReferenceSkip &s) { return s.name == host.name && s.address == host.address; });
 }
 
 int TestPlan::referenceRunCount() const
 {
-    const auto answering = std::count_if(hosts.cbegin(), hosts.cend(), [this](const Host &h) { return getsReference(h); });
+    const auto answering
+        = std::count_if(hosts.cbegin(), hosts.cend(), [this](const Host &h) { return getsReference(h); });
     return int(answering * referenceProtocols().size() * frameSizes.size());
 }
 
@@ -106,8 +107,10 @@ QStringList TestPlan::validate() const
     if (params.stableTargetPercent < 0)
         problems << QStringLiteral("The stability target must be a positive percentage of the mean (0 = off).");
     if (params.stableTargetPercent > 0 && (params.minRepetitions < 2 || params.minRepetitions > repetitions))
-        problems << QStringLiteral("Repeat until stable needs at least 2 repetitions before it judges, and no more than "
-                                   "the %1 repetitions allowed at most.").arg(repetitions);
+        problems << QStringLiteral(
+                        "Repeat until stable needs at least 2 repetitions before it judges, and no more than "
+                        "the %1 repetitions allowed at most.")
+                        .arg(repetitions);
     if (params.warmupMs < 0 || params.warmupMs > 600000)
         problems << QStringLiteral("The warm-up must be between 0 and 600 s.");
     if (params.durationMs < 100)

@@ -23,15 +23,15 @@ struct ReferenceSkip
 struct TestPlan
 {
     QList<Host> hosts;
-    QStringList protocols;            ///< protocol ids, in the order to run them
-    QList<int> frameSizes{1500};      ///< MTU values; the MSS follows from each (Frame::maxSegFor)
+    QStringList protocols;       ///< protocol ids, in the order to run them
+    QList<int> frameSizes{1500}; ///< MTU values; the MSS follows from each (Frame::maxSegFor)
     int repetitions = 5;
-    bool interleaveHosts = false;     ///< A B A B rather than A A B B
+    bool interleaveHosts = false; ///< A B A B rather than A A B B
     TestParams params;
     /// The shoot-out's reference (issue 14): before the plan's own runs, one short tcp-send and tcp-recv
-    /// (referenceMs, 3 s unless set) per host and frame size, the network's capacity that the session's findings judge each
-    /// file transfer by. In the results, not part of the comparison. A protocol the plan runs itself is not
-    /// added again; the hosts in referenceSkipped get none.
+    /// (referenceMs, 3 s unless set) per host and frame size, the network's capacity that the session's findings judge
+    /// each file transfer by. In the results, not part of the comparison. A protocol the plan runs itself is not added
+    /// again; the hosts in referenceSkipped get none.
     bool referenceStreams = false;
     QList<ReferenceSkip> referenceSkipped;
     /// Length of each reference stream; long enough for TCP's slow start to be a small part of it on a LAN.

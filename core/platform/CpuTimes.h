@@ -9,7 +9,7 @@ namespace wb::platform {
 /// Clock ticks one CPU (or the whole system) spent since boot, and how many of them it was busy.
 struct CpuTicks
 {
-    std::uint64_t busy = 0;  ///< not idle and not waiting for I/O
+    std::uint64_t busy = 0; ///< not idle and not waiting for I/O
     std::uint64_t total = 0;
     std::uint64_t stolen = 0; ///< of total, run by the hypervisor for other guests (Linux "steal"; 0 elsewhere)
 };

@@ -13,8 +13,8 @@ namespace wb::platform {
 /// ends (RunResult::extra "drops", wirebenchd's result "drops", docs/TRUST.md).
 struct DropReading
 {
-    std::string interfaceName;       ///< the interface the qdisc and interface figures are of
-    std::string qdiscKinds;          ///< the qdiscs counted ("tbf", "mq fq_codel"); empty when none was read
+    std::string interfaceName; ///< the interface the qdisc and interface figures are of
+    std::string qdiscKinds;    ///< the qdiscs counted ("tbf", "mq fq_codel"); empty when none was read
 
     // The qdisc: the queues no other queue of the interface sits under, and the ingress queue (a classful parent
     // counts its children's drops again, mq sums them), as `tc -s qdisc show dev IF` prints them.
@@ -24,9 +24,9 @@ struct DropReading
     std::int64_t qdiscBacklogPackets = -1; ///< a level, not a counter
 
     // The input backlog of every CPU (not of one interface: the kernel keeps it per CPU, for all namespaces).
-    std::int64_t backlogDrops = -1;        ///< packets dropped because a CPU's backlog was full
-    std::int64_t timeSqueeze = -1;         ///< times a CPU ran out of its budget with packets left
-    std::int64_t netdevMaxBacklog = -1;    ///< a setting: the backlog's length (net.core.netdev_max_backlog)
+    std::int64_t backlogDrops = -1;     ///< packets dropped because a CPU's backlog was full
+    std::int64_t timeSqueeze = -1;      ///< times a CPU ran out of its budget with packets left
+    std::int64_t netdevMaxBacklog = -1; ///< a setting: the backlog's length (net.core.netdev_max_backlog)
 
     // The interface, as `ip -s link show dev IF` prints them.
     std::int64_t rxDropped = -1;
@@ -35,19 +35,19 @@ struct DropReading
     std::int64_t txDropped = -1;
     std::int64_t rxCrcErrors = -1;
     std::int64_t rxFrameErrors = -1;
-    std::string duplex = "unknown";        ///< "full", "half" or "unknown"
+    std::string duplex = "unknown"; ///< "full", "half" or "unknown"
 
     // TCP of the whole network namespace (every connection, not only the test's).
-    std::int64_t tcpBacklogDrop = -1;      ///< segments dropped as the socket's backlog was full
-    std::int64_t tcpPruneCalled = -1;      ///< receive queues pruned for lack of memory
-    std::int64_t tcpRcvPruned = -1;        ///< segments dropped while pruning
-    std::int64_t tcpOfoPruned = -1;        ///< out-of-order segments dropped while pruning
-    std::int64_t tcpRcvQDrop = -1;         ///< segments dropped as the receive queue was full
+    std::int64_t tcpBacklogDrop = -1; ///< segments dropped as the socket's backlog was full
+    std::int64_t tcpPruneCalled = -1; ///< receive queues pruned for lack of memory
+    std::int64_t tcpRcvPruned = -1;   ///< segments dropped while pruning
+    std::int64_t tcpOfoPruned = -1;   ///< out-of-order segments dropped while pruning
+    std::int64_t tcpRcvQDrop = -1;    ///< segments dropped as the receive queue was full
     std::int64_t tcpListenDrops = -1;
     std::int64_t tcpListenOverflows = -1;
     std::int64_t tcpReqQFullDrop = -1;
 
-    std::string error;                     ///< what could not be read, "; "-joined; empty when all was
+    std::string error; ///< what could not be read, "; "-joined; empty when all was
 
     enum class Kind { Counter, Level, Setting };
     struct Field

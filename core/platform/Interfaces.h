@@ -12,17 +12,17 @@ namespace wb::platform {
 /// analysis/LinkTrust judges them.
 struct InterfaceReading
 {
-    std::string device;          ///< the device whose speed counts: the name, or the lower device of a VLAN/macvlan
-    std::string driver;          ///< its kernel driver ("e1000e", "virtio_net", "veth"); empty = unknown
+    std::string device; ///< the device whose speed counts: the name, or the lower device of a VLAN/macvlan
+    std::string driver; ///< its kernel driver ("e1000e", "virtio_net", "veth"); empty = unknown
     bool loopback = false;
-    bool isVirtual = false;      ///< a software device: no hardware behind it
-    bool bond = false;           ///< a bond: reports the sum of its ports
-    bool lowerMissing = false;   ///< a VLAN/macvlan/ipvlan whose lower device is not visible here
-    bool hypervisor = false;     ///< this machine runs under a hypervisor
-    double speedMbps = -1;       ///< what the device reports, 10^6 bit/s; -1 = nothing
-    int mtu = 0;                 ///< the named interface's MTU, bytes (the largest IP packet); 0 = unknown
+    bool isVirtual = false;         ///< a software device: no hardware behind it
+    bool bond = false;              ///< a bond: reports the sum of its ports
+    bool lowerMissing = false;      ///< a VLAN/macvlan/ipvlan whose lower device is not visible here
+    bool hypervisor = false;        ///< this machine runs under a hypervisor
+    double speedMbps = -1;          ///< what the device reports, 10^6 bit/s; -1 = nothing
+    int mtu = 0;                    ///< the named interface's MTU, bytes (the largest IP packet); 0 = unknown
     std::string duplex = "unknown"; ///< "full", "half" or "unknown"
-    std::string error;           ///< why nothing could be read; empty when the facts above were read
+    std::string error;              ///< why nothing could be read; empty when the facts above were read
 };
 
 /// The receive errors only a physical link makes.

@@ -10,10 +10,10 @@ namespace wb::platform {
 struct RouteReading
 {
     enum class Failure { None, NoSocket, NoRoute };
-    IpAddress local;       ///< family None when the OS did not say
-    int pathMtu = 0;       ///< bytes (route or learnt PMTU); 0 = unknown
+    IpAddress local; ///< family None when the OS did not say
+    int pathMtu = 0; ///< bytes (route or learnt PMTU); 0 = unknown
     Failure failure = Failure::None;
-    std::string reason;    ///< the system's words for the failure ("Network is unreachable")
+    std::string reason; ///< the system's words for the failure ("Network is unreachable")
 };
 
 /// Asks the routing table without sending anything (a UDP socket is connected, which only selects a route,

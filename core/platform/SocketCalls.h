@@ -20,7 +20,8 @@ namespace wb::platform {
 
 /// The socket calls whose form only some OSes have, on a socket of one's own. Linux: send(2) with MSG_NOSIGNAL,
 /// accept4(2) with SOCK_CLOEXEC and SOCK_NONBLOCK, the TCP_CONGESTION option and the SIOCINQ ioctl; a macOS port
-/// would set SO_NOSIGPIPE, accept then fcntl(2) and read FIONREAD; Windows has no SIGPIPE to avoid (WindowsSocketCalls).
+/// would set SO_NOSIGPIPE, accept then fcntl(2) and read FIONREAD; Windows has no SIGPIPE to avoid
+/// (WindowsSocketCalls).
 class SocketCalls
 {
 public:

@@ -15,13 +15,13 @@ struct TcpSocketReading
     std::uint16_t localPort = 0;
     IpAddress remote;
     std::uint16_t remotePort = 0;
-    std::uint64_t inode = 0;       ///< matches ProcessFiles::socketInodes() for this process's sockets
+    std::uint64_t inode = 0; ///< matches ProcessFiles::socketInodes() for this process's sockets
     int sndMss = 0;
     int rcvMss = 0;
     int advMss = 0;
     std::uint32_t rttUs = 0;
     std::uint32_t totalRetrans = 0;
-    std::uint64_t bytesAcked = 0;  ///< bytes this end sent that the peer acknowledged (0: unknown)
+    std::uint64_t bytesAcked = 0;    ///< bytes this end sent that the peer acknowledged (0: unknown)
     std::uint64_t bytesReceived = 0; ///< bytes that arrived from the peer in order (0: unknown)
     bool timestamps = false;
 };

@@ -9,9 +9,9 @@ namespace wb::platform {
 /// ProductName ("Windows Server 2022 (10.0.20348)").
 struct SystemDescription
 {
-    std::string osName;     ///< "Debian GNU/Linux 12 (bookworm)"
-    std::string osVersion;  ///< "12"
-    std::string kernel;     ///< "Linux 6.1.0-18-amd64"
+    std::string osName;    ///< "Debian GNU/Linux 12 (bookworm)"
+    std::string osVersion; ///< "12"
+    std::string kernel;    ///< "Linux 6.1.0-18-amd64"
     std::string hostname;
     int cpus = 0;
 };

@@ -98,7 +98,8 @@ bool HttpRequest::parse(const std::string &head, HttpRequest *request, std::stri
         return false;
     while (lineEnd != std::string::npos && lineEnd + 1 < head.size()) {
         const std::size_t next = head.find('\n', lineEnd + 1);
-        const std::string line = wire::trimmed(head.substr(lineEnd + 1, next == std::string::npos ? std::string::npos : next - lineEnd - 1));
+        const std::string line = wire::trimmed(
+            head.substr(lineEnd + 1, next == std::string::npos ? std::string::npos : next - lineEnd - 1));
         lineEnd = next;
         if (line.empty())
             break;

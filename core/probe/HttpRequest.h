@@ -13,9 +13,10 @@ struct HttpRequest
     /// The most a request head may take (the request line and headers); a longer one is answered 413.
     static constexpr std::size_t kMaxHeadBytes = 8192;
 
-    std::string method;                        ///< "GET"
-    std::string path;                          ///< "/probe", without the query
-    std::map<std::string, std::string> query;  ///< target=..., plan=... percent-decoded ('+' a space); the first of a name
+    std::string method; ///< "GET"
+    std::string path;   ///< "/probe", without the query
+    std::map<std::string, std::string>
+        query; ///< target=..., plan=... percent-decoded ('+' a space); the first of a name
     std::map<std::string, std::string> headers; ///< names in lower case; values trimmed
 
     /// Where the head in buffer ends (just past its empty line), or 0 while it has not come whole.

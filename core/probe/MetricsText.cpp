@@ -57,7 +57,8 @@ double weightOf(const std::string &range)
     std::size_t at = range.find(';');
     while (at != std::string::npos) {
         const std::size_t next = range.find(';', at + 1);
-        const std::string param = wire::trimmed(range.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1));
+        const std::string param
+            = wire::trimmed(range.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1));
         if (param.size() > 2 && (param[0] == 'q' || param[0] == 'Q') && param[1] == '=')
             return std::strtod(param.c_str() + 2, nullptr);
         at = next;
@@ -121,8 +122,9 @@ std::string MetricsText::number(double value)
     // Plain decimals where they stay short (an RTT of 0.0001 s, not 1e-04), the exponent form beyond.
     std::array<char, 400> buffer{};
     const bool plain = std::fabs(value) >= 1e-6 && std::fabs(value) < 1e15;
-    const auto result = plain ? std::to_chars(buffer.data(), buffer.data() + buffer.size(), value, std::chars_format::fixed)
-                              : std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
+    const auto result = plain
+        ? std::to_chars(buffer.data(), buffer.data() + buffer.size(), value, std::chars_format::fixed)
+        : std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
     return std::string(buffer.data(), result.ptr);
 }
 

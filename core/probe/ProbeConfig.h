@@ -12,14 +12,14 @@ namespace wb::probe {
 struct ProbeConfig
 {
     platform::IpAddress address = net::anyAddress();
-    std::uint16_t port = 9531;                 ///< 0 = any free port
-    std::string planDirectory;                 ///< --probe-plans: the plans a scraper may name
-    std::string cliPath = "wirebench-cli";     ///< beside wirebenchd, else from PATH (--probe-cli)
-    std::string keyFile;                       ///< --probe-key-file: the targets' wirebenchd key, for wirebench-cli
-    int maxDurationMs = 30000;                 ///< --probe-max-duration: the longest plan a probe runs
-    std::vector<net::Subnet> allow;            ///< scrapers served (--allow); empty = all
-    int requestTimeoutMs = 5000;               ///< a request's head must come whole within this
-    int maxConnections = 8;                    ///< connections at once; more are closed at once
+    std::uint16_t port = 9531;             ///< 0 = any free port
+    std::string planDirectory;             ///< --probe-plans: the plans a scraper may name
+    std::string cliPath = "wirebench-cli"; ///< beside wirebenchd, else from PATH (--probe-cli)
+    std::string keyFile;                   ///< --probe-key-file: the targets' wirebenchd key, for wirebench-cli
+    int maxDurationMs = 30000;             ///< --probe-max-duration: the longest plan a probe runs
+    std::vector<net::Subnet> allow;        ///< scrapers served (--allow); empty = all
+    int requestTimeoutMs = 5000;           ///< a request's head must come whole within this
+    int maxConnections = 8;                ///< connections at once; more are closed at once
 };
 
 } // namespace wb::probe

@@ -112,17 +112,22 @@ MetricFamily gauge(const char *name, const char *help)
 /// The per-test families from the summary and the runs' facts.
 void addTests(const json &summary, const std::map<TestKey, RunFacts> &facts, std::vector<MetricFamily> *out)
 {
-    MetricFamily throughput = gauge("wirebench_throughput_bytes_per_second",
-                                    "Median throughput of the ok runs of a test, counted by the receiver, in bytes per second (10^6 = 1 MB/s)");
+    MetricFamily throughput = gauge(
+        "wirebench_throughput_bytes_per_second",
+        "Median throughput of the ok runs of a test, counted by the receiver, in bytes per second (10^6 = 1 MB/s)");
     MetricFamily ratio = gauge("wirebench_ceiling_ratio",
-                               "That median over the line-rate TCP ceiling of the link (1 = 100 % of the ceiling); only when the link speed is known");
+                               "That median over the line-rate TCP ceiling of the link (1 = 100 % of the ceiling); "
+                               "only when the link speed is known");
     MetricFamily ceiling = gauge("wirebench_ceiling_bytes_per_second",
                                  "The line-rate TCP ceiling for the segments the runs sent, in bytes per second");
     MetricFamily retransmits = gauge("wirebench_retransmitted_segments",
                                      "TCP segments retransmitted by the sender, summed over the ok runs of the test");
-    MetricFamily rtt = gauge("wirebench_rtt_seconds", "Median over the ok runs of the sender's smoothed TCP round-trip time, in seconds");
-    MetricFamily info{"wirebench_test", MetricFamily::Type::Info,
-                      "A test's likely bottleneck, warnings and errors in words (value 1)", {}};
+    MetricFamily rtt = gauge("wirebench_rtt_seconds",
+                             "Median over the ok runs of the sender's smoothed TCP round-trip time, in seconds");
+    MetricFamily info{"wirebench_test",
+                      MetricFamily::Type::Info,
+                      "A test's likely bottleneck, warnings and errors in words (value 1)",
+                      {}};
     for (const json &test : summary.is_array() ? summary : json::array()) {
         if (!test.is_object())
             continue;
@@ -172,18 +177,23 @@ std::vector<MetricFamily> ProbeMetrics::families(const ProbeOutcome &outcome)
     const bool success = outcome.problem.empty() && runs > 0 && statusCounts["ok"] == runs;
 
     std::vector<MetricFamily> out;
-    MetricFamily ok = gauge("wirebench_probe_success", "1 when the plan ran to its end and every run succeeded, else 0");
+    MetricFamily ok
+        = gauge("wirebench_probe_success", "1 when the plan ran to its end and every run succeeded, else 0");
     ok.samples.push_back({{}, success ? 1.0 : 0.0});
     out.push_back(ok);
-    MetricFamily duration = gauge("wirebench_probe_duration_seconds", "Time the probe took, from the request to the end of the plan, in seconds");
+    MetricFamily duration = gauge("wirebench_probe_duration_seconds",
+                                  "Time the probe took, from the request to the end of the plan, in seconds");
     duration.samples.push_back({{}, outcome.durationSeconds});
     out.push_back(duration);
-    MetricFamily runCounts = gauge("wirebench_probe_runs", "Runs of the plan by their status (ok, failed, cancelled, not-run)");
+    MetricFamily runCounts
+        = gauge("wirebench_probe_runs", "Runs of the plan by their status (ok, failed, cancelled, not-run)");
     for (const char *status : kStatuses)
         runCounts.samples.push_back({{{"status", status}}, double(statusCounts[status])});
     out.push_back(runCounts);
-    MetricFamily info{"wirebench_probe", MetricFamily::Type::Info,
-                      "The plan a probe ran and why it failed as a whole, if it did (value 1)", {}};
+    MetricFamily info{"wirebench_probe",
+                      MetricFamily::Type::Info,
+                      "The plan a probe ran and why it failed as a whole, if it did (value 1)",
+                      {}};
     info.samples.push_back({{{"plan", outcome.plan}, {"problem", outcome.problem}}, 1});
     out.push_back(info);
     addTests(summary, facts, &out);

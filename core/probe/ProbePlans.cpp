@@ -87,7 +87,8 @@ ProbePlans::Lookup ProbePlans::find(const std::string &name, ProbePlan *plan, st
     json file = json::parse(content.str(), nullptr, false);
     if (file.is_discarded() || !file.is_object()) {
         *why = Arg("the plan file %1 is not JSON: save it again from Wirebench (File > Save plan) or with "
-                   "wirebench-cli run ... --save-plan").arg(path);
+                   "wirebench-cli run ... --save-plan")
+                   .arg(path);
         return Lookup::Unusable;
     }
     if (file.contains("format") && stringOf(file, "format") != "wirebench-plan") {
@@ -133,8 +134,9 @@ int ProbePlans::hostIndex(const json &file, const std::string &target)
             continue;
         const std::string address = lower(stringOf(host, "address"));
         const long long port = static_cast<long long>(numberOf(host, "port", 0));
-        const std::string withPort = address.find(':') != std::string::npos ? Arg("[%1]:%2").arg(address).arg(port).str()
-                                                                           : Arg("%1:%2").arg(address).arg(port).str();
+        const std::string withPort = address.find(':') != std::string::npos
+            ? Arg("[%1]:%2").arg(address).arg(port).str()
+            : Arg("%1:%2").arg(address).arg(port).str();
         if (wanted == address || wanted == lower(stringOf(host, "name")) || (port > 0 && wanted == withPort))
             return int(i);
     }
@@ -148,7 +150,8 @@ std::string ProbePlans::hostsText(const json &file)
         if (!host.is_object())
             continue;
         const std::string name = stringOf(host, "name");
-        out += (out.empty() ? "" : ", ") + stringOf(host, "address") + (name.empty() ? std::string() : " (" + name + ")");
+        out += (out.empty() ? "" : ", ") + stringOf(host, "address")
+            + (name.empty() ? std::string() : " (" + name + ")");
     }
     return out.empty() ? std::string("none") : out;
 }
@@ -166,8 +169,10 @@ double ProbePlans::estimatedSeconds(const json &file)
     // TestPlan's defaults where the file leaves a field out (core/plan/TestPlan.h, core/model/TestParams.h).
     const json &plan = planObject(file);
     const json params = plan.contains("params") && plan["params"].is_object() ? plan["params"] : json::object();
-    const double protocols = plan.contains("protocols") && plan["protocols"].is_array() ? double(plan["protocols"].size()) : 0;
-    const double frames = plan.contains("frame_sizes") && plan["frame_sizes"].is_array() ? double(plan["frame_sizes"].size()) : 1;
+    const double protocols
+        = plan.contains("protocols") && plan["protocols"].is_array() ? double(plan["protocols"].size()) : 0;
+    const double frames
+        = plan.contains("frame_sizes") && plan["frame_sizes"].is_array() ? double(plan["frame_sizes"].size()) : 1;
     const double repetitions = numberOf(plan, "repetitions", 5);
     const double runSeconds = (numberOf(params, "duration_ms", 10000) + numberOf(params, "warmup_ms", 0)) / 1000;
     double seconds = protocols * frames * repetitions * runSeconds;

@@ -10,9 +10,9 @@ namespace wb::probe {
 /// A plan of the probe directory, read: its file and what the probe needs of it.
 struct ProbePlan
 {
-    std::string name;       ///< as the scraper asked for it ("lan")
-    std::string path;       ///< DIR/lan.wbplan.json
-    nlohmann::json file;    ///< the whole file, {"format": "wirebench-plan", "plan": {...}} or a bare plan
+    std::string name;    ///< as the scraper asked for it ("lan")
+    std::string path;    ///< DIR/lan.wbplan.json
+    nlohmann::json file; ///< the whole file, {"format": "wirebench-plan", "plan": {...}} or a bare plan
 };
 
 /// The directory of plan files that wirebenchd's probes may run (--probe-plans): a plan is asked for by its file
@@ -20,7 +20,10 @@ struct ProbePlan
 class ProbePlans
 {
 public:
-    explicit ProbePlans(std::string directory) : m_directory(std::move(directory)) {}
+    explicit ProbePlans(std::string directory)
+        : m_directory(std::move(directory))
+    {
+    }
 
     enum class Lookup { Found, BadName, NotFound, Unusable };
 

@@ -99,7 +99,8 @@ bool ProbeProcess::supported()
     return true;
 }
 
-ProcessResult ProbeProcess::run(const std::vector<std::string> &argv, std::int64_t deadlineNs, const std::atomic_bool &stop)
+ProcessResult ProbeProcess::run(const std::vector<std::string> &argv, std::int64_t deadlineNs,
+                                const std::atomic_bool &stop)
 {
     ProcessResult result;
     int pipeFds[2];
@@ -129,7 +130,10 @@ ProcessResult ProbeProcess::run(const std::vector<std::string> &argv, std::int64
     if (WIFEXITED(status))
         result.exitCode = WEXITSTATUS(status);
     else if (WIFSIGNALED(status))
-        result.error = wire::Arg("%1 was ended by signal %2 (%3)").arg(argv[0]).arg(WTERMSIG(status)).arg(strsignal(WTERMSIG(status)));
+        result.error = wire::Arg("%1 was ended by signal %2 (%3)")
+                           .arg(argv[0])
+                           .arg(WTERMSIG(status))
+                           .arg(strsignal(WTERMSIG(status)));
     return result;
 }
 
@@ -138,7 +142,8 @@ std::string ProbeProcess::makeTempDir(std::string *error)
     const char *tmp = std::getenv("TMPDIR");
     std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/wirebenchd-probe-XXXXXX";
     if (!::mkdtemp(pattern.data())) {
-        *error = wire::Arg("cannot make a folder for the probe's files in %1: %2").arg(tmp && *tmp ? tmp : "/tmp", std::strerror(errno));
+        *error = wire::Arg("cannot make a folder for the probe's files in %1: %2")
+                     .arg(tmp && *tmp ? tmp : "/tmp", std::strerror(errno));
         return std::string();
     }
     return pattern;

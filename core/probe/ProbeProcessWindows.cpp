@@ -23,8 +23,6 @@ std::string ProbeProcess::makeTempDir(std::string *error)
     return std::string();
 }
 
-void ProbeProcess::removeTempDir(const std::string &)
-{
-}
+void ProbeProcess::removeTempDir(const std::string &) { }
 
 } // namespace wb::probe

@@ -23,7 +23,8 @@ constexpr std::int64_t kSecondNs = 1'000'000'000;
 /// Every occurrence of from in text replaced by to (the temporary plan's path by the plan's own in messages).
 std::string replaced(std::string text, const std::string &from, const std::string &to)
 {
-    for (std::size_t at = text.find(from); !from.empty() && at != std::string::npos; at = text.find(from, at + to.size()))
+    for (std::size_t at = text.find(from); !from.empty() && at != std::string::npos;
+         at = text.find(from, at + to.size()))
         text.replace(at, from.size(), to);
     return text;
 }
@@ -62,22 +63,25 @@ json readJson(const std::string &path)
 /// The deadline's sentence for a CLI that was stopped at it.
 std::string deadlineProblem(double budgetSeconds, double scrapeTimeout)
 {
-    return scrapeTimeout > 0 ? Arg("the plan did not end within %1 s (the scrape timeout %2 s, or --probe-max-duration): "
-                                   "shorten the plan or raise scrape_timeout")
-                                   .arg(budgetSeconds, 0, 'f', 1)
-                                   .arg(scrapeTimeout)
-                                   .str()
-                             : Arg("the plan did not end within %1 s (--probe-max-duration and %2 s for wirebench-cli to "
-                                   "start): shorten the plan or raise --probe-max-duration")
-                                   .arg(budgetSeconds, 0, 'f', 1)
-                                   .arg(ProbeRunner::kOverheadSeconds)
-                                   .str();
+    return scrapeTimeout > 0
+        ? Arg("the plan did not end within %1 s (the scrape timeout %2 s, or --probe-max-duration): "
+              "shorten the plan or raise scrape_timeout")
+              .arg(budgetSeconds, 0, 'f', 1)
+              .arg(scrapeTimeout)
+              .str()
+        : Arg("the plan did not end within %1 s (--probe-max-duration and %2 s for wirebench-cli to "
+              "start): shorten the plan or raise --probe-max-duration")
+              .arg(budgetSeconds, 0, 'f', 1)
+              .arg(ProbeRunner::kOverheadSeconds)
+              .str();
 }
 
 } // namespace
 
 ProbeRunner::ProbeRunner(const ProbeConfig &config, LogSink log)
-    : m_config(config), m_plans(config.planDirectory), m_log(std::move(log))
+    : m_config(config)
+    , m_plans(config.planDirectory)
+    , m_log(std::move(log))
 {
 }
 
@@ -104,21 +108,25 @@ HttpResponse ProbeRunner::refuse(int status, const std::string &client, const st
 HttpResponse ProbeRunner::answer(const HttpRequest &request, const std::string &client)
 {
     if (request.method != "GET")
-        return refuse(405, client, Arg("the probe endpoint answers GET only, not %1: ask GET /probe?target=HOST&plan=NAME")
-                                       .arg(wire::printableText(request.method, 40)));
+        return refuse(405, client,
+                      Arg("the probe endpoint answers GET only, not %1: ask GET /probe?target=HOST&plan=NAME")
+                          .arg(wire::printableText(request.method, 40)));
     if (request.path == "/probe")
         return probe(request, client);
     if (request.path == "/") {
         std::string plans;
         for (const std::string &name : m_plans.names())
             plans += (plans.empty() ? "" : ", ") + name;
-        return HttpResponse::text(200, Arg("wirebenchd %1 probe endpoint: GET /probe?target=HOST&plan=NAME runs the plan NAME of "
-                                           "%2 against HOST, one of its hosts, and answers its figures as Prometheus metrics.\n"
-                                           "Plans: %3")
-                                           .arg(WIREBENCH_VERSION, m_config.planDirectory, plans.empty() ? "none" : plans));
+        return HttpResponse::text(
+            200,
+            Arg("wirebenchd %1 probe endpoint: GET /probe?target=HOST&plan=NAME runs the plan NAME of "
+                "%2 against HOST, one of its hosts, and answers its figures as Prometheus metrics.\n"
+                "Plans: %3")
+                .arg(WIREBENCH_VERSION, m_config.planDirectory, plans.empty() ? "none" : plans));
     }
-    return refuse(404, client, Arg("no page %1 here: the probe endpoint is /probe?target=HOST&plan=NAME")
-                                   .arg(wire::printableText(request.path, 200)));
+    return refuse(404, client,
+                  Arg("no page %1 here: the probe endpoint is /probe?target=HOST&plan=NAME")
+                      .arg(wire::printableText(request.path, 200)));
 }
 
 std::int64_t ProbeRunner::budgetNs(const HttpRequest &request, double *scrapeTimeout) const
@@ -147,36 +155,46 @@ HttpResponse ProbeRunner::probe(const HttpRequest &request, const std::string &c
     ProbePlan plan;
     std::string why;
     switch (m_plans.find(planIt->second, &plan, &why)) {
-    case ProbePlans::Lookup::Found: break;
-    case ProbePlans::Lookup::BadName: return refuse(400, client, Arg("plan \"%1\": %2").arg(wire::printableText(planIt->second, 200), why));
+    case ProbePlans::Lookup::Found:
+        break;
+    case ProbePlans::Lookup::BadName:
+        return refuse(400, client, Arg("plan \"%1\": %2").arg(wire::printableText(planIt->second, 200), why));
     case ProbePlans::Lookup::NotFound: {
         std::string names;
         for (const std::string &name : m_plans.names())
             names += (names.empty() ? "" : ", ") + name;
-        return refuse(404, client, Arg("%1; the plans here: %2").arg(why, names.empty() ? "none (put .wbplan.json files there)" : names));
+        return refuse(
+            404, client,
+            Arg("%1; the plans here: %2").arg(why, names.empty() ? "none (put .wbplan.json files there)" : names));
     }
-    case ProbePlans::Lookup::Unusable: return refuse(500, client, why);
+    case ProbePlans::Lookup::Unusable:
+        return refuse(500, client, why);
     }
     const int hostIndex = ProbePlans::hostIndex(plan.file, target);
     if (hostIndex < 0)
-        return refuse(403, client, Arg("target %1 is not a host of plan %2 (its hosts: %3): a probe goes only to the hosts "
-                                       "its plan names; add the host to %4 or probe one of those")
-                                       .arg(target, plan.name, ProbePlans::hostsText(plan.file))
-                                       .arg(plan.path));
+        return refuse(403, client,
+                      Arg("target %1 is not a host of plan %2 (its hosts: %3): a probe goes only to the hosts "
+                          "its plan names; add the host to %4 or probe one of those")
+                          .arg(target, plan.name, ProbePlans::hostsText(plan.file))
+                          .arg(plan.path));
     const double estimate = ProbePlans::estimatedSeconds(plan.file);
     if (estimate > m_config.maxDurationMs / 1000.0)
-        return refuse(403, client, Arg("plan %1 takes about %2 s, longer than a probe may run (--probe-max-duration %3 s): "
-                                       "shorten its runs or raise --probe-max-duration")
-                                       .arg(plan.name).arg(estimate).arg(m_config.maxDurationMs / 1000.0));
+        return refuse(403, client,
+                      Arg("plan %1 takes about %2 s, longer than a probe may run (--probe-max-duration %3 s): "
+                          "shorten its runs or raise --probe-max-duration")
+                          .arg(plan.name)
+                          .arg(estimate)
+                          .arg(m_config.maxDurationMs / 1000.0));
     const std::string what = Arg("plan %1 to %2 for %3").arg(plan.name, target, client);
     {
         std::lock_guard lk(m_mutex);
         if (m_stop.load())
             return refuse(503, client, "wirebenchd is stopping");
         if (m_busy)
-            return refuse(503, client, Arg("busy: one probe at a time, and %1 is running; give this target's scrapes "
-                                           "a scrape_interval that leaves room for the others' probes")
-                                           .arg(m_running));
+            return refuse(503, client,
+                          Arg("busy: one probe at a time, and %1 is running; give this target's scrapes "
+                              "a scrape_interval that leaves room for the others' probes")
+                              .arg(m_running));
         m_busy = true;
         m_running = what;
     }
@@ -184,14 +202,19 @@ HttpResponse ProbeRunner::probe(const HttpRequest &request, const std::string &c
     const std::int64_t budget = budgetNs(request, &scrapeTimeout);
     HttpResponse response;
     if (estimate + kOverheadSeconds / 3 > double(budget) / double(kSecondNs) && scrapeTimeout > 0) {
-        ProbeOutcome outcome{plan.name, 0, nullptr,
-                             Arg("the plan takes about %1 s, more than the scrape timeout %2 s leaves it: raise this job's "
-                                 "scrape_timeout (and scrape_interval) above %3 s, or shorten the plan")
-                                 .arg(estimate).arg(scrapeTimeout).arg(estimate + kOverheadSeconds).str()};
+        ProbeOutcome outcome{
+            plan.name, 0, nullptr,
+            Arg("the plan takes about %1 s, more than the scrape timeout %2 s leaves it: raise this job's "
+                "scrape_timeout (and scrape_interval) above %3 s, or shorten the plan")
+                .arg(estimate)
+                .arg(scrapeTimeout)
+                .arg(estimate + kOverheadSeconds)
+                .str()};
         log(Arg("probe endpoint: %1 not run: %2").arg(what, outcome.problem));
         response = metrics(outcome, MetricsText::formatFor(request.header("accept")));
     } else {
-        response = runPlan(plan, hostIndex, startNs, startNs + budget, scrapeTimeout, MetricsText::formatFor(request.header("accept")), what);
+        response = runPlan(plan, hostIndex, startNs, startNs + budget, scrapeTimeout,
+                           MetricsText::formatFor(request.header("accept")), what);
     }
     std::lock_guard lk(m_mutex);
     m_busy = false;
@@ -229,7 +252,9 @@ HttpResponse ProbeRunner::runPlan(const ProbePlan &plan, int hostIndex, std::int
     ProbeProcess::removeTempDir(dir);
     const std::string said = replaced(oneLine(child.errorOutput), planPath, plan.path);
     if (!child.started)
-        return refuse(500, what, Arg("%1: install wirebench-cli beside wirebenchd or name it with --probe-cli PATH").arg(child.error));
+        return refuse(
+            500, what,
+            Arg("%1: install wirebench-cli beside wirebenchd or name it with --probe-cli PATH").arg(child.error));
     if (child.exitCode == 2 && !child.timedOut)
         return refuse(500, what, Arg("wirebench-cli cannot run plan %1 (%2): %3").arg(plan.name, plan.path, said));
     if (child.timedOut)

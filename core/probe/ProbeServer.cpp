@@ -27,7 +27,12 @@ using wire::Arg;
 class ProbeServer::Private
 {
 public:
-    Private(const ProbeConfig &config, LogSink sink) : cfg(config), sink(sink), runner(config, sink) {}
+    Private(const ProbeConfig &config, LogSink sink)
+        : cfg(config)
+        , sink(sink)
+        , runner(config, sink)
+    {
+    }
 
     void acceptLoop();
     void serve(Fd client, const sockaddr_storage &peer);
@@ -53,7 +58,8 @@ public:
     std::uint16_t boundPort = 0;
 };
 
-ProbeServer::ProbeServer(const ProbeConfig &config, LogSink log) : d(std::make_unique<Private>(config, std::move(log)))
+ProbeServer::ProbeServer(const ProbeConfig &config, LogSink log)
+    : d(std::make_unique<Private>(config, std::move(log)))
 {
 }
 
@@ -71,12 +77,14 @@ bool ProbeServer::start(std::string *error)
     ListenFailure failure;
     if (!openListenSocket(d->cfg.address, d->cfg.port, &d->listenFd, &d->boundPort, &failure)) {
         *error = failure.step.empty()
-                     ? Arg("wirebenchd: --probe-listen: \"%1\" is not an IPv4 or IPv6 address to listen on").arg(addressText(d->cfg.address)).str()
-                     : Arg("wirebenchd: cannot %1 on %2 port %3 for probes (--probe-listen): %4")
-                           .arg(failure.step, addressText(d->cfg.address))
-                           .arg(d->cfg.port)
-                           .arg(errnoText(failure.error))
-                           .str();
+            ? Arg("wirebenchd: --probe-listen: \"%1\" is not an IPv4 or IPv6 address to listen on")
+                  .arg(addressText(d->cfg.address))
+                  .str()
+            : Arg("wirebenchd: cannot %1 on %2 port %3 for probes (--probe-listen): %4")
+                  .arg(failure.step, addressText(d->cfg.address))
+                  .arg(d->cfg.port)
+                  .arg(errnoText(failure.error))
+                  .str();
         return false;
     }
     if (!d->wake.open()) {
@@ -133,16 +141,23 @@ void ProbeServer::Private::acceptLoop()
             break;
         sockaddr_storage peer{};
         socklen_t length = sizeof(peer);
-        Fd client(platform::Platform::socketCalls().accept(listenFd.get(), reinterpret_cast<sockaddr *>(&peer), &length, false));
+        Fd client(platform::Platform::socketCalls().accept(listenFd.get(), reinterpret_cast<sockaddr *>(&peer), &length,
+                                                           false));
         if (!client.valid())
             continue;
         const int inUse = int(connections.working()); // only this thread adds: no race with the count
         if (inUse >= cfg.maxConnections) {
             // A flood: no thread. One non-blocking write of the reason, and close.
-            const std::string bytes = HttpResponse::text(503, Arg("wirebenchd: %1 connections to the probe endpoint "
-                                                                  "at once already: try again later").arg(inUse)).bytes();
-            [[maybe_unused]] ssize_t w = platform::Platform::socketCalls().send(client.get(), bytes.data(), bytes.size(), MSG_DONTWAIT);
-            log(Arg("probe endpoint: %1 refused: %2 connections already (the limit)").arg(endpointText(peer)).arg(inUse));
+            const std::string bytes = HttpResponse::text(503,
+                                                         Arg("wirebenchd: %1 connections to the probe endpoint "
+                                                             "at once already: try again later")
+                                                             .arg(inUse))
+                                          .bytes();
+            [[maybe_unused]] ssize_t w
+                = platform::Platform::socketCalls().send(client.get(), bytes.data(), bytes.size(), MSG_DONTWAIT);
+            log(Arg("probe endpoint: %1 refused: %2 connections already (the limit)")
+                    .arg(endpointText(peer))
+                    .arg(inUse));
             continue;
         }
         connections.start([this, fd = client.release(), peer] { serve(Fd(fd), peer); });
@@ -156,7 +171,8 @@ std::string ProbeServer::Private::readHead(int fd, HttpResponse *refusal)
     for (;;) {
         const std::int64_t left = (deadline - nowNs()) / 1'000'000;
         if (left <= 0 || stopping.load()) {
-            *refusal = HttpResponse::text(408, Arg("wirebenchd: the request did not come whole within %1 s").arg(cfg.requestTimeoutMs / 1000.0));
+            *refusal = HttpResponse::text(
+                408, Arg("wirebenchd: the request did not come whole within %1 s").arg(cfg.requestTimeoutMs / 1000.0));
             return std::string();
         }
         PollFd p{fd, POLLIN, 0};
@@ -175,8 +191,10 @@ std::string ProbeServer::Private::readHead(int fd, HttpResponse *refusal)
         if (end > 0 && end <= HttpRequest::kMaxHeadBytes)
             return buffer.substr(0, end);
         if (buffer.size() > HttpRequest::kMaxHeadBytes) {
-            *refusal = HttpResponse::text(413, Arg("wirebenchd: the request's head is longer than %1 bytes, the most "
-                                                   "the probe endpoint reads").arg(HttpRequest::kMaxHeadBytes));
+            *refusal = HttpResponse::text(413,
+                                          Arg("wirebenchd: the request's head is longer than %1 bytes, the most "
+                                              "the probe endpoint reads")
+                                              .arg(HttpRequest::kMaxHeadBytes));
             return std::string();
         }
     }
@@ -218,16 +236,21 @@ void ProbeServer::Private::serve(Fd client, const sockaddr_storage &peer)
             std::string networks;
             for (const Subnet &net : cfg.allow)
                 networks += (networks.empty() ? "" : ", ") + net.text();
-            log(Arg("probe endpoint: 403 Forbidden from %1: not in the networks allowed (--allow %2)").arg(who, networks));
-            send(client.get(), HttpResponse::text(403, Arg("wirebenchd: %1 is not in the networks allowed to ask for probes "
-                                                           "(--allow %2)").arg(hostText(peer), networks)));
+            log(Arg("probe endpoint: 403 Forbidden from %1: not in the networks allowed (--allow %2)")
+                    .arg(who, networks));
+            send(client.get(),
+                 HttpResponse::text(403,
+                                    Arg("wirebenchd: %1 is not in the networks allowed to ask for probes "
+                                        "(--allow %2)")
+                                        .arg(hostText(peer), networks)));
             return;
         }
     }
     HttpResponse refusal;
     const std::string head = readHead(client.get(), &refusal);
     if (head.empty()) {
-        log(Arg("probe endpoint: %1 from %2: %3").arg(HttpResponse::statusText(refusal.status), who, wire::trimmed(refusal.body)));
+        log(Arg("probe endpoint: %1 from %2: %3")
+                .arg(HttpResponse::statusText(refusal.status), who, wire::trimmed(refusal.body)));
         send(client.get(), refusal);
         return;
     }

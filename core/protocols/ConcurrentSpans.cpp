@@ -55,8 +55,9 @@ void ConcurrentSpans::flush(qint64 settledNs, ThroughputMeter &meter)
         m_reportedTo = to;
         m_started = true;
     }
-    m_pending.erase(std::remove_if(m_pending.begin(), m_pending.end(), [](const Pending &p) { return p.given == p.bytes; }),
-                    m_pending.end());
+    m_pending.erase(
+        std::remove_if(m_pending.begin(), m_pending.end(), [](const Pending &p) { return p.given == p.bytes; }),
+        m_pending.end());
 }
 
 void ConcurrentSpans::flushAll(ThroughputMeter &meter)

@@ -90,9 +90,8 @@ QList<OptionDependency> DriverRegistry::optionDependencies()
     QList<OptionDependency> all;
     for (const ProtocolInfo &info : protocols()) {
         for (const OptionDependency &d : info.optionDependencies) {
-            if (std::none_of(all.cbegin(), all.cend(), [&](const OptionDependency &o) {
-                    return o.key == d.key && o.controller == d.controller;
-                }))
+            if (std::none_of(all.cbegin(), all.cend(),
+                             [&](const OptionDependency &o) { return o.key == d.key && o.controller == d.controller; }))
                 all << d;
         }
     }

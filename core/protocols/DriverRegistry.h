@@ -16,11 +16,11 @@ namespace wb {
 struct OptionSpec
 {
     enum class Type { Text, Secret, Integer, Bool, Choice };
-    QString key;          ///< "ftp.user"
-    QString label;        ///< "FTP user"
+    QString key;   ///< "ftp.user"
+    QString label; ///< "FTP user"
     Type type = Type::Text;
     QVariant defaultValue;
-    QStringList choices;  ///< for Type::Choice
+    QStringList choices; ///< for Type::Choice
     QString toolTip;
 };
 
@@ -58,7 +58,7 @@ struct ProtocolInfo
     /// A bare TCP stream (tcp-send/-recv, iperf3 TCP): the network's capacity to the host, against which the
     /// session's file transfers to the same host are judged (SessionFindings).
     bool rawTcp = false;
-    QString connectionOwner;     ///< who opens the connection when the driver does not set the MSS ("libsmbclient")
+    QString connectionOwner; ///< who opens the connection when the driver does not set the MSS ("libsmbclient")
     /// Host option with the port of that connection ("smb.port"; its OptionSpec default when unset): the analysis
     /// observes the MSS the connection got. Empty: nothing observed.
     QString observedPortOption;
@@ -71,8 +71,8 @@ struct ProtocolInfo
     /// is empty, else defaultServicePort.
     QString servicePortOption;
     quint16 defaultServicePort = 0;
-    QString family;      ///< groups protocols that share host options in the UI ("tcp", "ftp", "smb")
-    QString tabTitle;    ///< the host dialog's tab for the family's options ("wirebenchd", "FTP")
+    QString family;                ///< groups protocols that share host options in the UI ("tcp", "ftp", "smb")
+    QString tabTitle;              ///< the host dialog's tab for the family's options ("wirebenchd", "FTP")
     QList<OptionSpec> hostOptions; ///< per-host settings this protocol reads from Host::options
     QList<OptionDependency> optionDependencies; ///< among hostOptions
     std::function<std::unique_ptr<ProtocolDriver>()> create;

@@ -29,7 +29,7 @@ public:
 
     ThroughputMeter(int runIndex, int intervalMs, RunObserver &observer, Clock clock = {});
 
-    void start();                 ///< t = 0 (the receiver's clock for the figure)
+    void start(); ///< t = 0 (the receiver's clock for the figure)
     /// The samples carry each of `streams` parallel streams' share (Sample::streamBytes) when streams > 1; call before
     /// start(). Reports then name their stream (add(bytes, stream), setReceived(counts)); a report without one
     /// counts in the sum only.
@@ -69,7 +69,8 @@ private:
     void spread(double bytes, qint64 from, qint64 to, bool withShares);
     void emitInterval(qint64 endNs);
     void stopAt(qint64 endNs); ///< endNs since start()
-    bool takeBackAfter(qint64 endNs); ///< finish(endNs) inside an emitted interval; false where one after it holds bytes
+    bool
+    takeBackAfter(qint64 endNs); ///< finish(endNs) inside an emitted interval; false where one after it holds bytes
 
     int m_runIndex;
     qint64 m_intervalNs;
@@ -77,12 +78,12 @@ private:
     Clock m_clock;
     qint64 m_startNs = -1;
     qint64 m_finishedNs = -1;
-    qint64 m_coveredNs = 0;    ///< reports cover [0, m_coveredNs) since start
+    qint64 m_coveredNs = 0;     ///< reports cover [0, m_coveredNs) since start
     qint64 m_lastArrivalNs = 0; ///< end of the last span that held bytes
-    qint64 m_index = 0;        ///< the interval being filled
-    double m_spread = 0;       ///< bytes given to intervals so far (fractions of split spans included)
-    qint64 m_total = 0;        ///< bytes reported
-    qint64 m_emitted = 0;      ///< bytes in emitted samples
+    qint64 m_index = 0;         ///< the interval being filled
+    double m_spread = 0;        ///< bytes given to intervals so far (fractions of split spans included)
+    qint64 m_total = 0;         ///< bytes reported
+    qint64 m_emitted = 0;       ///< bytes in emitted samples
     SampleList m_samples;
     bool m_reverse = false;
     // Parallel streams (empty for one): each stream's bytes reported, given to intervals, and emitted so far.

@@ -58,7 +58,10 @@ public:
     Bucket total;
 };
 
-EchoServer::EchoServer() : d(std::make_unique<Private>()) {}
+EchoServer::EchoServer()
+    : d(std::make_unique<Private>())
+{
+}
 
 EchoServer::~EchoServer()
 {
@@ -72,7 +75,10 @@ bool EchoServer::start(const platform::IpAddress &address, std::uint16_t port, s
     socklen_t len = 0;
     auto fail = [&](const char *step) {
         if (error)
-            *error = wire::Arg("cannot %1 for the latency echo on UDP port %2: %3").arg(std::string(step)).arg(port).arg(errnoText(errno));
+            *error = wire::Arg("cannot %1 for the latency echo on UDP port %2: %3")
+                         .arg(std::string(step))
+                         .arg(port)
+                         .arg(errnoText(errno));
         d->fd.reset();
         return false;
     };
@@ -150,7 +156,8 @@ void EchoServer::Private::loop()
             continue;
         sockaddr_storage from{};
         socklen_t flen = sizeof(from);
-        const ssize_t n = receiveFrom(fd.get(), buf, sizeof(buf), 0, reinterpret_cast<sockaddr *>(&from), &flen); // non-blocking socket
+        const ssize_t n = receiveFrom(fd.get(), buf, sizeof(buf), 0, reinterpret_cast<sockaddr *>(&from),
+                                      &flen); // non-blocking socket
         if (n <= 0)
             continue;
         const std::string datagram(buf, std::size_t(n));

@@ -4,8 +4,8 @@ namespace wb {
 
 Iperf3Responder::Iperf3Responder(const ResponderConfig &config, QObject *parent)
     : QObject(parent)
-    , m_server(std::make_unique<Iperf3Server>(config.toServerConfig(),
-                                              [this](const std::string &line) { emit logLine(QString::fromStdString(line)); }))
+    , m_server(std::make_unique<Iperf3Server>(
+          config.toServerConfig(), [this](const std::string &line) { emit logLine(QString::fromStdString(line)); }))
 {
 }
 

@@ -27,7 +27,7 @@ public:
     /// Ends a running test with SERVER_TERMINATE (the client prints its summary) and stops listening.
     void stop();
     bool isRunning() const;
-    quint16 port() const;   ///< the bound port (useful with port 0)
+    quint16 port() const; ///< the bound port (useful with port 0)
     /// True while a client holds the server, from its control connection to the end of its test.
     bool isBusy() const;
     /// The tests served so far (the last 100), oldest first. Safe from any thread.

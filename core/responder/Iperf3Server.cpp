@@ -74,8 +74,7 @@ Fd openUdpSocket(const platform::IpAddress &address, std::uint16_t port, int *er
         return Fd();
     setIntOption(fd.get(), SOL_SOCKET, SO_REUSEADDR, 1);
     if (sa.ss_family == AF_INET6) // as the TCP listener: "Any" and "::" take IPv4 too
-        setIntOption(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY,
-                     isUnspecified(address) ? 0 : 1);
+        setIntOption(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY, isUnspecified(address) ? 0 : 1);
     if (bindSocket(fd.get(), reinterpret_cast<sockaddr *>(&sa), len) != 0) {
         *error = errno;
         return Fd();
@@ -107,7 +106,11 @@ double wallSeconds(timespec *out = nullptr)
 class Iperf3Server::Private
 {
 public:
-    Private(const ServerConfig &config, LogSink sink) : cfg(config), sink(std::move(sink)) {}
+    Private(const ServerConfig &config, LogSink sink)
+        : cfg(config)
+        , sink(std::move(sink))
+    {
+    }
 
     void loop();
     class Test;
@@ -151,8 +154,8 @@ public:
     std::atomic_bool busy{false};
     bool running = false;
     std::uint16_t boundPort = 0;
-    std::string currentClient;             ///< for the "busy" log line; touched by the server thread only
-    std::vector<Lingering> lingering;  ///< server thread only
+    std::string currentClient;        ///< for the "busy" log line; touched by the server thread only
+    std::vector<Lingering> lingering; ///< server thread only
     mutable std::mutex recordMutex;
     std::vector<Iperf3TestRecord> records;
 };
@@ -175,17 +178,19 @@ bool Iperf3Server::start(std::string *error)
     if (!openListenSocket(d->cfg.address, d->cfg.port, &d->listenFd, &d->boundPort, &failure)) {
         if (error) {
             *error = failure.step.empty()
-                         ? Arg("wirebenchd: \"%1\" is not an IPv4 or IPv6 address for the iperf3 port").arg(addressText(d->cfg.address))
-                         : Arg("wirebenchd: cannot %1 for iperf3 on %2 port %3: %4: pick another --iperf3-port")
-                               .arg(failure.step, addressText(d->cfg.address))
-                               .arg(d->cfg.port)
-                               .arg(errnoText(failure.error));
+                ? Arg("wirebenchd: \"%1\" is not an IPv4 or IPv6 address for the iperf3 port")
+                      .arg(addressText(d->cfg.address))
+                : Arg("wirebenchd: cannot %1 for iperf3 on %2 port %3: %4: pick another --iperf3-port")
+                      .arg(failure.step, addressText(d->cfg.address))
+                      .arg(d->cfg.port)
+                      .arg(errnoText(failure.error));
         }
         return false;
     }
     if (!d->wake.open()) {
         if (error)
-            *error = Arg("wirebenchd: cannot create a wake-up socket pair for the iperf3 port: %1").arg(errnoText(errno));
+            *error
+                = Arg("wirebenchd: cannot create a wake-up socket pair for the iperf3 port: %1").arg(errnoText(errno));
         d->listenFd.reset();
         return false;
     }
@@ -249,7 +254,8 @@ void Iperf3Server::Private::loop()
             continue;
         sockaddr_storage peer{};
         socklen_t plen = sizeof(peer);
-        Fd control(platform::Platform::socketCalls().accept(listenFd.get(), reinterpret_cast<sockaddr *>(&peer), &plen, true));
+        Fd control(
+            platform::Platform::socketCalls().accept(listenFd.get(), reinterpret_cast<sockaddr *>(&peer), &plen, true));
         if (!control.valid())
             continue; // EAGAIN, ECONNABORTED, EMFILE: try again on the next wake-up
         busy.store(true);
@@ -284,7 +290,8 @@ void Iperf3Server::Private::denyNewcomers()
     for (;;) {
         sockaddr_storage peer{};
         socklen_t plen = sizeof(peer);
-        Fd fd(platform::Platform::socketCalls().accept(listenFd.get(), reinterpret_cast<sockaddr *>(&peer), &plen, true));
+        Fd fd(
+            platform::Platform::socketCalls().accept(listenFd.get(), reinterpret_cast<sockaddr *>(&peer), &plen, true));
         if (!fd.valid())
             return;
         deny(std::move(fd), peer);
@@ -336,7 +343,8 @@ void Iperf3Server::Private::serviceLingering(bool closeAll)
     }
 }
 
-Io Iperf3Server::Private::readExact(int fd, char *data, std::int64_t size, std::int64_t deadlineNs, bool serviceListener)
+Io Iperf3Server::Private::readExact(int fd, char *data, std::int64_t size, std::int64_t deadlineNs,
+                                    bool serviceListener)
 {
     std::int64_t done = 0;
     while (done < size) {
@@ -359,7 +367,8 @@ Io Iperf3Server::Private::readExact(int fd, char *data, std::int64_t size, std::
     return Io::Ok;
 }
 
-Io Iperf3Server::Private::writeAll(int fd, const char *data, std::int64_t size, std::int64_t deadlineNs, bool serviceListener)
+Io Iperf3Server::Private::writeAll(int fd, const char *data, std::int64_t size, std::int64_t deadlineNs,
+                                   bool serviceListener)
 {
     std::int64_t done = 0;
     while (done < size) {
@@ -473,8 +482,9 @@ private:
         if (cfg.allows(peerAddress(m_peer)))
             return true;
         // iperf3's "test authorization failed" is the nearest words the client knows.
-        return refuse(ip::ErrAuthTest, 0, Arg("client %1 is not in the networks this wirebenchd serves (--allow %2)")
-                                              .arg(addressText(peerAddress(m_peer)), cfg.allowListText()));
+        return refuse(ip::ErrAuthTest, 0,
+                      Arg("client %1 is not in the networks this wirebenchd serves (--allow %2)")
+                          .arg(addressText(peerAddress(m_peer)), cfg.allowListText()));
     }
 
     /// Cookie, PARAM_EXCHANGE, parameters: all within the handshake timeout, so a silent or slow
@@ -484,11 +494,15 @@ private:
         m_handshakeDeadline = nowNs() + std::int64_t(d->cfg.handshakeTimeoutMs) * kMsNs;
         m_cookie = std::string(ip::kCookieSize, '\0');
         switch (d->readExact(m_control.get(), m_cookie.data(), m_cookie.size(), m_handshakeDeadline)) {
-        case Io::Ok: return true;
+        case Io::Ok:
+            return true;
         case Io::Timeout:
-            log(Arg("%1: iperf3 client dropped: no cookie within %2 ms (--handshake-timeout)").arg(m_who).arg(d->cfg.handshakeTimeoutMs));
+            log(Arg("%1: iperf3 client dropped: no cookie within %2 ms (--handshake-timeout)")
+                    .arg(m_who)
+                    .arg(d->cfg.handshakeTimeoutMs));
             return false;
-        case Io::Stopped: return false;
+        case Io::Stopped:
+            return false;
         case Io::Closed:
         case Io::Failed:
             log(Arg("%1: iperf3 client closed the connection before the test").arg(m_who));
@@ -510,16 +524,21 @@ private:
         Io io = d->readExact(m_control.get(), prefix.data(), 4, m_handshakeDeadline);
         const std::int64_t length = io == Io::Ok ? ip::decodeJsonLength(prefix) : -1;
         if (io == Io::Ok && (length < 0 || length > limit))
-            return refuse(ip::ErrRecvParams, EMSGSIZE, Arg("its parameters announce %1 bytes, more than the %2 bytes allowed: not an iperf3 client?")
-                                                           .arg(std::int32_t((std::uint32_t(std::uint8_t(prefix[0])) << 24) | (std::uint32_t(std::uint8_t(prefix[1])) << 16) | (std::uint32_t(std::uint8_t(prefix[2])) << 8) | std::uint32_t(std::uint8_t(prefix[3]))))
-                                                           .arg(limit));
+            return refuse(ip::ErrRecvParams, EMSGSIZE,
+                          Arg("its parameters announce %1 bytes, more than the %2 bytes allowed: not an iperf3 client?")
+                              .arg(std::int32_t((std::uint32_t(std::uint8_t(prefix[0])) << 24)
+                                                | (std::uint32_t(std::uint8_t(prefix[1])) << 16)
+                                                | (std::uint32_t(std::uint8_t(prefix[2])) << 8)
+                                                | std::uint32_t(std::uint8_t(prefix[3]))))
+                              .arg(limit));
         std::string json;
         if (io == Io::Ok) {
             json.resize(length);
             io = d->readExact(m_control.get(), json.data(), length, m_handshakeDeadline);
         }
         if (io == Io::Timeout)
-            return refuse(ip::ErrRecvParams, ETIMEDOUT, Arg("no test parameters within %1 ms (--handshake-timeout)").arg(d->cfg.handshakeTimeoutMs));
+            return refuse(ip::ErrRecvParams, ETIMEDOUT,
+                          Arg("no test parameters within %1 ms (--handshake-timeout)").arg(d->cfg.handshakeTimeoutMs));
         if (io == Io::Stopped)
             return false;
         if (io != Io::Ok) {
@@ -549,28 +568,37 @@ private:
         const ServerConfig &cfg = d->cfg;
         const ip::TestParameters &t = m_params.test;
         if (m_params.protocol == std::string("sctp"))
-            return refuse(ip::ErrNoSctp, 0, Arg("an SCTP test (--sctp) was asked: this iperf3 port serves TCP and UDP tests only"));
+            return refuse(ip::ErrNoSctp, 0,
+                          Arg("an SCTP test (--sctp) was asked: this iperf3 port serves TCP and UDP tests only"));
         const int udpHeader = m_params.udpCounters64 ? 16 : ip::kUdpHeaderSize;
         if (m_udp && (m_rec.blockSize < udpHeader || m_rec.blockSize > ip::kMaxUdpBlockSize))
-            return refuse(ip::ErrBlockSize, 0, Arg("refused a UDP datagram (-l) of %1 bytes: iperf3 allows %2 to %3 bytes")
-                                                   .arg(m_rec.blockSize)
-                                                   .arg(udpHeader)
-                                                   .arg(ip::kMaxUdpBlockSize));
+            return refuse(ip::ErrBlockSize, 0,
+                          Arg("refused a UDP datagram (-l) of %1 bytes: iperf3 allows %2 to %3 bytes")
+                              .arg(m_rec.blockSize)
+                              .arg(udpHeader)
+                              .arg(ip::kMaxUdpBlockSize));
         if (m_params.bidirectional && m_udp)
-            return refuse(ip::ErrUnimplemented, 0, Arg("a bidirectional UDP test (-u --bidir) was asked: run one UDP test each way (with and without -R)"));
+            return refuse(ip::ErrUnimplemented, 0,
+                          Arg("a bidirectional UDP test (-u --bidir) was asked: run one UDP test each way (with and "
+                              "without -R)"));
         if (t.parallel < 1 || t.parallel > ip::kMaxStreams)
-            return refuse(ip::ErrNumStreams, 0, Arg("%1 parallel streams asked: iperf3 allows 1 to %2").arg(t.parallel).arg(ip::kMaxStreams));
+            return refuse(ip::ErrNumStreams, 0,
+                          Arg("%1 parallel streams asked: iperf3 allows 1 to %2").arg(t.parallel).arg(ip::kMaxStreams));
         if (m_rec.blockSize > cfg.maxMessageSize)
-            return refuse(ip::ErrBlockSize, 0, Arg("refused a block size (-l) of %1 bytes: this wirebenchd allows at most %2 bytes")
-                                                   .arg(m_rec.blockSize)
-                                                   .arg(cfg.maxMessageSize));
+            return refuse(ip::ErrBlockSize, 0,
+                          Arg("refused a block size (-l) of %1 bytes: this wirebenchd allows at most %2 bytes")
+                              .arg(m_rec.blockSize)
+                              .arg(cfg.maxMessageSize));
         if (!m_udp && t.mss > ip::kMaxMss)
-            return refuse(ip::ErrMss, 0, Arg("an MSS (-M) of %1 bytes was asked: iperf3 allows at most %2").arg(t.mss).arg(ip::kMaxMss));
+            return refuse(
+                ip::ErrMss, 0,
+                Arg("an MSS (-M) of %1 bytes was asked: iperf3 allows at most %2").arg(t.mss).arg(ip::kMaxMss));
         if ((std::int64_t(t.timeSeconds) + t.omitSeconds) * 1000 > cfg.maxDurationMs) {
             // The client prints iperf3's own range for -t; our limit is in the log.
-            return refuse(ip::ErrDuration, 0, Arg("refused a %1 s test: this wirebenchd allows at most %2 s (--max-duration)")
-                                                  .arg(t.timeSeconds + t.omitSeconds)
-                                                  .arg(cfg.maxDurationMs / 1000.0));
+            return refuse(ip::ErrDuration, 0,
+                          Arg("refused a %1 s test: this wirebenchd allows at most %2 s (--max-duration)")
+                              .arg(t.timeSeconds + t.omitSeconds)
+                              .arg(cfg.maxDurationMs / 1000.0));
         }
         return true;
     }
@@ -597,9 +625,11 @@ private:
             int err = 0;
             m_udpListener = openUdpSocket(d->cfg.address, d->boundPort, &err);
             if (!m_udpListener.valid())
-                return refuse(ip::ErrListen, err, Arg("cannot bind UDP port %1 for the data streams: %2: free that UDP port or pick another --iperf3-port")
-                                                      .arg(d->boundPort)
-                                                      .arg(errnoText(err)));
+                return refuse(ip::ErrListen, err,
+                              Arg("cannot bind UDP port %1 for the data streams: %2: free that UDP port or pick "
+                                  "another --iperf3-port")
+                                  .arg(d->boundPort)
+                                  .arg(errnoText(err)));
         }
         return true;
     }
@@ -620,7 +650,8 @@ private:
         // --bidir: the client's sending streams connect first, then the ones it receives on (iperf3's order).
         const int parallel = m_params.test.parallel * (m_params.bidirectional ? 2 : 1);
         const char createStreams = char(ip::CreateStreams);
-        if (d->writeAll(m_control.get(), &createStreams, 1, nowNs() + std::int64_t(cfg.idleTimeoutMs) * kMsNs) != Io::Ok) {
+        if (d->writeAll(m_control.get(), &createStreams, 1, nowNs() + std::int64_t(cfg.idleTimeoutMs) * kMsNs)
+            != Io::Ok) {
             log(Arg("%1: iperf3 client left before opening its data streams").arg(m_who));
             return false;
         }
@@ -682,19 +713,23 @@ private:
         sockaddr_storage dpeer{};
         socklen_t dplen = sizeof(dpeer);
         char hello[64];
-        if (receiveFrom(m_udpListener.get(), hello, sizeof(hello), MSG_DONTWAIT, reinterpret_cast<sockaddr *>(&dpeer), &dplen) < 0)
+        if (receiveFrom(m_udpListener.get(), hello, sizeof(hello), MSG_DONTWAIT, reinterpret_cast<sockaddr *>(&dpeer),
+                        &dplen)
+            < 0)
             return true;
         // iperf3 takes a stream from any sender; we take it from the control connection's host only,
         // so that a stray datagram cannot take the place of the client's.
         if (!sameAddress(peerAddress(dpeer), peerAddress(m_peer))) {
             if (m_strays++ == 0) // once per test: a flood must not flood the log
-                log(Arg("%1: UDP datagram ignored: the iperf3 test running belongs to %2").arg(endpointText(dpeer), m_who));
+                log(Arg("%1: UDP datagram ignored: the iperf3 test running belongs to %2")
+                        .arg(endpointText(dpeer), m_who));
             return true;
         }
         if (connectSocket(m_udpListener.get(), reinterpret_cast<sockaddr *>(&dpeer), dplen) != 0)
-            return refuse(ip::ErrListen, errno, Arg("cannot connect the UDP socket of stream %1 to %2: %3")
-                                                    .arg(m_streams.size() + 1)
-                                                    .arg(endpointText(dpeer), errnoText(errno)));
+            return refuse(ip::ErrListen, errno,
+                          Arg("cannot connect the UDP socket of stream %1 to %2: %3")
+                              .arg(m_streams.size() + 1)
+                              .arg(endpointText(dpeer), errnoText(errno)));
         // What reached the socket before it was connected may come from anyone; the client sends its
         // data only after TEST_START, so nothing of the test is dropped here.
         for (int i = 0; i < 1024 && receive(m_udpListener.get(), hello, sizeof(hello), MSG_DONTWAIT) >= 0; ++i) {
@@ -705,13 +740,15 @@ private:
             int err = 0;
             m_udpListener = openUdpSocket(cfg.address, d->boundPort, &err);
             if (!m_udpListener.valid())
-                return refuse(ip::ErrListen, err, Arg("cannot bind UDP port %1 for data stream %2: %3")
-                                                      .arg(d->boundPort)
-                                                      .arg(m_streams.size() + 2)
-                                                      .arg(errnoText(err)));
+                return refuse(ip::ErrListen, err,
+                              Arg("cannot bind UDP port %1 for data stream %2: %3")
+                                  .arg(d->boundPort)
+                                  .arg(m_streams.size() + 2)
+                                  .arg(errnoText(err)));
         }
         const std::string reply = ip::udpConnectReply();
-        if (platform::Platform::socketCalls().send(connected.get(), reply.data(), size_t(reply.size()), MSG_DONTWAIT) != ssize_t(reply.size())) {
+        if (platform::Platform::socketCalls().send(connected.get(), reply.data(), size_t(reply.size()), MSG_DONTWAIT)
+            != ssize_t(reply.size())) {
             log(Arg("%1: iperf3 client dropped: cannot answer the connect datagram of UDP stream %2 at %3: %4")
                     .arg(m_who)
                     .arg(m_streams.size() + 1)
@@ -728,19 +765,20 @@ private:
     {
         sockaddr_storage dpeer{};
         socklen_t dplen = sizeof(dpeer);
-        Fd candidate(platform::Platform::socketCalls().accept(d->listenFd.get(), reinterpret_cast<sockaddr *>(&dpeer), &dplen, true));
+        Fd candidate(platform::Platform::socketCalls().accept(d->listenFd.get(), reinterpret_cast<sockaddr *>(&dpeer),
+                                                              &dplen, true));
         if (!candidate.valid())
             return true;
         std::string theirs(ip::kCookieSize, '\0');
-        const std::int64_t cookieDeadline = std::min(m_acceptDeadline, nowNs() + std::int64_t(d->cfg.handshakeTimeoutMs) * kMsNs);
+        const std::int64_t cookieDeadline
+            = std::min(m_acceptDeadline, nowNs() + std::int64_t(d->cfg.handshakeTimeoutMs) * kMsNs);
         const Io got = d->readExact(candidate.get(), theirs.data(), theirs.size(), cookieDeadline, false);
         if (got == Io::Stopped)
             return false;
         if (got == Io::Ok && theirs == m_cookie) {
             noteStream(candidate.get(), dpeer);
             m_streams.push_back(std::move(candidate));
-        }
-        else if (got == Io::Ok)
+        } else if (got == Io::Ok)
             d->deny(std::move(candidate), dpeer);
         // a connection that closed or stayed silent is simply dropped
         return true;
@@ -754,7 +792,8 @@ private:
             if (t.window > 0) {
                 // iperf3 sets one size for both buffers (-w). Set after the handshake, so the window scale is
                 // the kernel's; a failure is noted rather than fatal.
-                if (!setIntOption(s.get(), SOL_SOCKET, SO_SNDBUF, t.window) || !setIntOption(s.get(), SOL_SOCKET, SO_RCVBUF, t.window))
+                if (!setIntOption(s.get(), SOL_SOCKET, SO_SNDBUF, t.window)
+                    || !setIntOption(s.get(), SOL_SOCKET, SO_RCVBUF, t.window))
                     m_notes.push_back(Arg("socket buffer of %1 bytes not set").arg(t.window));
             } else if (m_udp && !t.reverse) {
                 setIntOption(s.get(), SOL_SOCKET, SO_RCVBUF, kUdpReceiveBufferBytes);
@@ -782,7 +821,8 @@ private:
     {
         const ServerConfig &cfg = d->cfg;
         const char startRunning[2] = {char(ip::TestStart), char(ip::TestRunning)};
-        if (d->writeAll(m_control.get(), startRunning, 2, nowNs() + std::int64_t(cfg.idleTimeoutMs) * kMsNs) != Io::Ok) {
+        if (d->writeAll(m_control.get(), startRunning, 2, nowNs() + std::int64_t(cfg.idleTimeoutMs) * kMsNs)
+            != Io::Ok) {
             log(Arg("%1: iperf3 client left before the test started").arg(m_who));
             return false;
         }
@@ -812,7 +852,8 @@ private:
         if (!m_udp && (m_reverse || m_bidir))
             m_senders.assign(m_n, BulkSender(BulkSender::pattern(m_blockSize, '0', 10)));
         if (!m_reverse || m_bidir) // polled, so no low-water mark (it would hold back poll() too)
-            m_receiver.emplace(std::max(m_blockSize, 256 * 1024), BulkReceiver::Wake::EveryArrival); // fewer recv() calls than one per block
+            m_receiver.emplace(std::max(m_blockSize, 256 * 1024),
+                               BulkReceiver::Wake::EveryArrival); // fewer recv() calls than one per block
         // Pacing of what we send: --max-rate for all streams together, -b for each stream.
         const bool weSend = m_reverse || m_bidir;
         m_totalPace = Pacer(weSend ? cfg.maxRateBytesPerSec : 0, m_t0);
@@ -893,13 +934,15 @@ private:
         }
         if (now >= m_overrun) {
             m_end = End::Terminate;
-            m_problem = Arg("ran past the %1 s that this wirebenchd allows (--max-duration)").arg(cfg.maxDurationMs / 1000.0);
+            m_problem
+                = Arg("ran past the %1 s that this wirebenchd allows (--max-duration)").arg(cfg.maxDurationMs / 1000.0);
             return true;
         }
         if (now - m_lastProgress > m_idleNs) {
             m_end = End::Terminate;
-            m_problem = m_reverse ? Arg("the client read nothing for %1 s (--idle-timeout)").arg(cfg.idleTimeoutMs / 1000.0)
-                                  : Arg("no data from the client for %1 s (--idle-timeout)").arg(cfg.idleTimeoutMs / 1000.0);
+            m_problem = m_reverse
+                ? Arg("the client read nothing for %1 s (--idle-timeout)").arg(cfg.idleTimeoutMs / 1000.0)
+                : Arg("no data from the client for %1 s (--idle-timeout)").arg(cfg.idleTimeoutMs / 1000.0);
             return true;
         }
         return false;
@@ -984,13 +1027,16 @@ private:
             // One whole datagram, stamped as iperf3 does: our clock, then the counter from 1.
             timespec ts{};
             wallSeconds(&ts);
-            const ip::UdpHeader header{std::uint32_t(ts.tv_sec), std::uint32_t(ts.tv_nsec / 1000), std::uint64_t(m_udpSent[i] + 1)};
+            const ip::UdpHeader header{std::uint32_t(ts.tv_sec), std::uint32_t(ts.tv_nsec / 1000),
+                                       std::uint64_t(m_udpSent[i] + 1)};
             header.write(m_datagram.data(), m_params.udpCounters64);
-            got = platform::Platform::socketCalls().send(m_streams[i].get(), m_datagram.data(), size_t(m_blockSize), MSG_DONTWAIT);
+            got = platform::Platform::socketCalls().send(m_streams[i].get(), m_datagram.data(), size_t(m_blockSize),
+                                                         MSG_DONTWAIT);
             if (got > 0)
                 ++m_udpSent[i];
         } else if (sends(i)) {
-            const std::int64_t most = std::min(m_totalPace.chunk(BulkSender::kWhole), m_streamPace.chunk(BulkSender::kWhole)); // at most 10 ms worth
+            const std::int64_t most = std::min(m_totalPace.chunk(BulkSender::kWhole),
+                                               m_streamPace.chunk(BulkSender::kWhole)); // at most 10 ms worth
             got = m_senders[i].sendSome(m_streams[i].get(), MSG_DONTWAIT, most);
         } else {
             got = m_receiver->receiveSome(m_streams[i].get(), MSG_DONTWAIT);
@@ -1034,9 +1080,11 @@ private:
         m_rec.bytes = 0;
         for (size_t i = 0; i < m_n; ++i) {
             m_measured[i] = m_total[i] - m_base[i];
-            (m_bidir && sends(i) ? m_rec.sentBytes : m_rec.bytes) += m_measured[i]; // --bidir: bytes is what we received
+            (m_bidir && sends(i) ? m_rec.sentBytes : m_rec.bytes)
+                += m_measured[i]; // --bidir: bytes is what we received
             if (sends(i) && !m_udp)
-                m_retrans[i] = std::max<std::int64_t>(0, TcpInfo::of(m_streams[i].get()).totalRetrans - m_retransBase[i]);
+                m_retrans[i]
+                    = std::max<std::int64_t>(0, TcpInfo::of(m_streams[i].get()).totalRetrans - m_retransBase[i]);
         }
         if ((m_reverse || m_bidir) && !m_udp) {
             m_rec.retransmits = 0;
@@ -1075,7 +1123,8 @@ private:
     void terminate()
     {
         const char terminate = char(ip::ServerTerminate);
-        [[maybe_unused]] ssize_t w = platform::Platform::socketCalls().send(m_control.get(), &terminate, 1, MSG_DONTWAIT);
+        [[maybe_unused]] ssize_t w
+            = platform::Platform::socketCalls().send(m_control.get(), &terminate, 1, MSG_DONTWAIT);
         char sink[256];
         for (const std::int64_t until = nowNs() + 1000 * kMsNs; nowNs() < until;) {
             PollFd p{m_control.get(), POLLIN, 0};
@@ -1195,23 +1244,25 @@ private:
         const bool udp = m_udp;
         const bool reverse = m_reverse;
         const Iperf3TestRecord &rec = m_rec;
-        const std::string kind = udp ? (reverse ? Arg("udp-recv (server → client, -R)") : Arg("udp-send (client → server)"))
-                                 : m_bidir ? Arg("tcp-bidir (both ways at once, --bidir)")
-                                 : (reverse ? Arg("tcp-recv (server → client, -R)") : Arg("tcp-send (client → server)"));
+        const std::string kind = udp
+            ? (reverse ? Arg("udp-recv (server → client, -R)") : Arg("udp-send (client → server)"))
+            : m_bidir ? Arg("tcp-bidir (both ways at once, --bidir)")
+                      : (reverse ? Arg("tcp-recv (server → client, -R)") : Arg("tcp-send (client → server)"));
         const size_t streams = m_bidir ? m_n / 2 : m_n;
         std::string line = Arg("%1: iperf3 %2, %3 stream%4%5, %6, %7 %8 B, %9")
-                           .arg(m_who, kind)
-                           .arg(streams)
-                           .arg(streams == 1 ? std::string() : Arg("s"))
-                           .arg(m_bidir ? Arg(" each way") : std::string())
-                           .arg(t.timeSeconds > 0 ? Arg("%1 s asked").arg(t.timeSeconds)
-                                                  : m_params.bytes > 0 ? Arg("%1 B asked (-n)").arg(m_params.bytes)
-                                                                       : Arg("%1 blocks asked (-k)").arg(m_params.blocks))
-                           .arg(udp ? Arg("datagram") : Arg("block"))
-                           .arg(m_blockSize)
-                           .arg(!udp ? Arg("mss %1 B").arg(rec.mss)
-                                     : rec.udpTargetBitsPerSec > 0 ? Arg("target %1 Mbit/s per stream").arg(rec.udpTargetBitsPerSec / 1e6)
-                                                                   : Arg("no target rate (-b 0)"));
+                               .arg(m_who, kind)
+                               .arg(streams)
+                               .arg(streams == 1 ? std::string() : Arg("s"))
+                               .arg(m_bidir ? Arg(" each way") : std::string())
+                               .arg(t.timeSeconds > 0        ? Arg("%1 s asked").arg(t.timeSeconds)
+                                        : m_params.bytes > 0 ? Arg("%1 B asked (-n)").arg(m_params.bytes)
+                                                             : Arg("%1 blocks asked (-k)").arg(m_params.blocks))
+                               .arg(udp ? Arg("datagram") : Arg("block"))
+                               .arg(m_blockSize)
+                               .arg(!udp ? Arg("mss %1 B").arg(rec.mss)
+                                        : rec.udpTargetBitsPerSec > 0
+                                        ? Arg("target %1 Mbit/s per stream").arg(rec.udpTargetBitsPerSec / 1e6)
+                                        : Arg("no target rate (-b 0)"));
         if (udp && m_params.udpCounters64)
             line += Arg(", 64-bit counters");
         if (t.omitSeconds > 0)
@@ -1297,7 +1348,7 @@ private:
     ip::ThreadCpuTimes m_cpu0;
     std::int64_t m_lastProgress = 0;
     int m_blockSize = 0;
-    std::string m_datagram;                  ///< UDP -R: the datagram we send, its header stamped each time
+    std::string m_datagram;                 ///< UDP -R: the datagram we send, its header stamped each time
     std::vector<BulkSender> m_senders;      ///< TCP -R: one per stream
     std::optional<BulkReceiver> m_receiver; ///< receiving: one buffer for every stream
     Pacer m_totalPace;                      ///< --max-rate, all streams together

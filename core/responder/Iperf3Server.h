@@ -12,18 +12,18 @@ namespace wb {
 /// One iperf3 test as the iperf3 server saw it: the figures of its log line (long long: what Qt's qint64 is).
 struct Iperf3TestRecord
 {
-    std::string client;        ///< the control connection's peer, "127.0.0.1:40512"
-    bool reverse = false;      ///< -R: this responder sent
-    bool udp = false;          ///< -u: datagrams rather than TCP streams
-    int streams = 0;           ///< -P
-    int timeSeconds = 0;       ///< -t as asked (0 with -n or -k)
-    int omitSeconds = 0;       ///< -O
-    int blockSize = 0;         ///< -l, bytes (with -u one datagram's payload)
-    int mss = 0;               ///< TCP_INFO snd_mss of the first data stream, bytes
-    long long bytes = 0;    ///< our count after the omitted seconds: received, or sent with -R
-    double seconds = 0;        ///< our stream time: end of the omitted seconds to TEST_END
+    std::string client;         ///< the control connection's peer, "127.0.0.1:40512"
+    bool reverse = false;       ///< -R: this responder sent
+    bool udp = false;           ///< -u: datagrams rather than TCP streams
+    int streams = 0;            ///< -P
+    int timeSeconds = 0;        ///< -t as asked (0 with -n or -k)
+    int omitSeconds = 0;        ///< -O
+    int blockSize = 0;          ///< -l, bytes (with -u one datagram's payload)
+    int mss = 0;                ///< TCP_INFO snd_mss of the first data stream, bytes
+    long long bytes = 0;        ///< our count after the omitted seconds: received, or sent with -R
+    double seconds = 0;         ///< our stream time: end of the omitted seconds to TEST_END
     long long clientBytes = -1; ///< the client's own count from its results (sent, or received with -R); -1 = none
-    double clientSeconds = 0;  ///< the client's stream time from its results
+    double clientSeconds = 0;   ///< the client's stream time from its results
     long long retransmits = -1; ///< with -R: our TCP retransmits (segments); -1 when we received
     /// --bidir (TCP): `streams` each way; bytes/seconds above are what we received, these what we sent and what the
     /// client counted of each direction (from its results; -1 = none).
@@ -33,14 +33,14 @@ struct Iperf3TestRecord
     long long clientReceivedBytes = -1;
     // UDP (-u) only, over the measured time and all streams, as iperf3's receiver counts them:
     long long udpTargetBitsPerSec = 0; ///< -b per stream, bit/s; 0 = unlimited
-    long long udpPackets = 0; ///< datagrams: the highest counters we saw, or the ones we sent with -R
-    long long udpLost = -1; ///< gaps in the counters we saw, or with -R the client's count; -1 = not known
-    long long udpOutOfOrder = 0; ///< datagrams that came behind a later one (we received)
-    double udpJitterMs = 0;    ///< RFC 1889 jitter averaged over the streams, ms (ours, or the client's with -R)
-    double cpuPercent = 0;     ///< CPU time of the responder's thread over the measured time, % of one CPU
-    bool completed = false;    ///< results exchanged: the client printed its summary
+    long long udpPackets = 0;          ///< datagrams: the highest counters we saw, or the ones we sent with -R
+    long long udpLost = -1;            ///< gaps in the counters we saw, or with -R the client's count; -1 = not known
+    long long udpOutOfOrder = 0;       ///< datagrams that came behind a later one (we received)
+    double udpJitterMs = 0;       ///< RFC 1889 jitter averaged over the streams, ms (ours, or the client's with -R)
+    double cpuPercent = 0;        ///< CPU time of the responder's thread over the measured time, % of one CPU
+    bool completed = false;       ///< results exchanged: the client printed its summary
     bool stoppedByClient = false; ///< CLIENT_TERMINATE (Ctrl-C on iperf3 -c, Stop in Wirebench)
-    std::string problem;       ///< why the test ended early; empty when it did not
+    std::string problem;          ///< why the test ended early; empty when it did not
 };
 
 /// An iperf3 server for TCP and UDP tests (wirebenchd --iperf3-port), so that a host running wirebenchd can

@@ -47,8 +47,8 @@ std::string lineStart(int id, bool sum, double from, double to, std::int64_t byt
     const double seconds = to - from;
     const std::string rate = iperfUnits(seconds > 0 ? double(bytes) / seconds : 0.0, true);
     const std::string tag = sum ? std::string("[SUM]") : format("[%3d]", id);
-    return tag + format(" %6.2f-%-6.2f sec  %ss  %ss/sec", from, to, iperfUnits(double(bytes), false).c_str(),
-                                   rate.c_str());
+    return tag
+        + format(" %6.2f-%-6.2f sec  %ss  %ss/sec", from, to, iperfUnits(double(bytes), false).c_str(), rate.c_str());
 }
 
 std::string lostText(std::int64_t lost, std::int64_t packets)
@@ -69,7 +69,8 @@ Iperf3ServerOutput::Iperf3ServerOutput(bool enabled, bool sender, bool udp)
 void Iperf3ServerOutput::accepted(const sockaddr_storage &client)
 {
     if (m_enabled)
-        m_lines.push_back(format("Accepted connection from %s, port %u\n", hostText(client).c_str(), unsigned(portOf(client))));
+        m_lines.push_back(
+            format("Accepted connection from %s, port %u\n", hostText(client).c_str(), unsigned(portOf(client))));
 }
 
 void Iperf3ServerOutput::streamConnected(int id, const sockaddr_storage &local, const sockaddr_storage &remote)
@@ -78,7 +79,7 @@ void Iperf3ServerOutput::streamConnected(int id, const sockaddr_storage &local, 
         return;
     m_ids.push_back(id);
     m_lines.push_back(format("[%3d] local %s port %u connected to %s port %u\n", id, hostText(local).c_str(),
-                                 unsigned(portOf(local)), hostText(remote).c_str(), unsigned(portOf(remote))));
+                             unsigned(portOf(local)), hostText(remote).c_str(), unsigned(portOf(remote))));
 }
 
 void Iperf3ServerOutput::start(std::int64_t nowNs, const std::vector<Counts> &counts, bool omitting)
@@ -107,7 +108,8 @@ void Iperf3ServerOutput::interval(std::int64_t nowNs, const std::vector<Counts> 
         m_headerShown = true;
         const double from = double(m_intervalStartNs - m_originNs) / 1e9, to = double(nowNs - m_originNs) / 1e9;
         for (size_t i = 0; i < counts.size(); ++i)
-            m_lines.push_back(intervalLine(i < m_ids.size() ? m_ids[i] : int(i), from, to, counts[i], m_last[i], false));
+            m_lines.push_back(
+                intervalLine(i < m_ids.size() ? m_ids[i] : int(i), from, to, counts[i], m_last[i], false));
         if (counts.size() > 1)
             m_lines.push_back(intervalLine(0, from, to, total, before, true));
     }
@@ -132,7 +134,8 @@ void Iperf3ServerOutput::finish(std::int64_t nowNs, const std::vector<Counts> &c
     m_lines.push_back(std::string(kSeparator));
     m_lines.push_back(summaryHeader());
     for (size_t i = 0; i < counts.size(); ++i)
-        m_lines.push_back(summaryLine(i < m_ids.size() ? m_ids[i] : int(i), measuredSeconds, counts[i], m_base[i], false));
+        m_lines.push_back(
+            summaryLine(i < m_ids.size() ? m_ids[i] : int(i), measuredSeconds, counts[i], m_base[i], false));
     if (counts.size() > 1)
         m_lines.push_back(summaryLine(0, measuredSeconds, sumOf(counts), sumOf(m_base), true));
 }
@@ -151,28 +154,33 @@ std::string Iperf3ServerOutput::summaryHeader() const
     return std::string(m_sender ? kBwRetransHeader : kBwHeader);
 }
 
-std::string Iperf3ServerOutput::intervalLine(int id, double from, double to, const Counts &now, const Counts &then, bool sum) const
+std::string Iperf3ServerOutput::intervalLine(int id, double from, double to, const Counts &now, const Counts &then,
+                                             bool sum) const
 {
     const std::string start = lineStart(id, sum, from, to, now.bytes - then.bytes);
     const std::string omitted = m_omitting ? std::string(kOmitted) : std::string();
     if (m_udp && m_sender)
         return start + format("  %lld  %s\n", static_cast<long long>(now.packets - then.packets), omitted.c_str());
     if (m_udp) {
-        const std::int64_t streams = sum ? std::int64_t(std::max<size_t>(1, m_last.size())) : 1; // the sum's jitter is the mean
+        const std::int64_t streams
+            = sum ? std::int64_t(std::max<size_t>(1, m_last.size())) : 1; // the sum's jitter is the mean
         return start + format("  %5.3f ms  ", now.jitterSeconds * 1000.0 / double(streams))
-               + lostText(now.lost - then.lost, now.packets - then.packets) + "  " + omitted + "\n";
+            + lostText(now.lost - then.lost, now.packets - then.packets) + "  " + omitted + "\n";
     }
     if (m_sender && sum)
-        return start + format("  %3lld             ", static_cast<long long>(now.retransmits - then.retransmits)) + omitted + '\n';
+        return start + format("  %3lld             ", static_cast<long long>(now.retransmits - then.retransmits))
+            + omitted + '\n';
     if (m_sender) {
-        return start + format("  %3lld   %ss       ", static_cast<long long>(now.retransmits - then.retransmits),
-                                         iperfUnits(double(now.cwndBytes), false).c_str())
-               + omitted + '\n';
+        return start
+            + format("  %3lld   %ss       ", static_cast<long long>(now.retransmits - then.retransmits),
+                     iperfUnits(double(now.cwndBytes), false).c_str())
+            + omitted + '\n';
     }
     return start + "                  " + omitted + "\n";
 }
 
-std::string Iperf3ServerOutput::summaryLine(int id, double seconds, const Counts &now, const Counts &then, bool sum) const
+std::string Iperf3ServerOutput::summaryLine(int id, double seconds, const Counts &now, const Counts &then,
+                                            bool sum) const
 {
     const std::string start = lineStart(id, sum, 0.0, seconds, now.bytes - then.bytes);
     const std::string role = m_sender ? std::string("sender") : std::string("receiver");
@@ -180,14 +188,15 @@ std::string Iperf3ServerOutput::summaryLine(int id, double seconds, const Counts
         // The sender counts no loss or jitter: iperf3's server prints 0 for them, as here.
         const std::int64_t streams = sum ? std::int64_t(std::max<size_t>(1, m_base.size())) : 1;
         std::string line = start + format("  %5.3f ms  ", m_sender ? 0.0 : now.jitterSeconds * 1000.0 / double(streams))
-                       + lostText(m_sender ? 0 : now.lost - then.lost, now.packets - then.packets) + "  " + role + "\n";
+            + lostText(m_sender ? 0 : now.lost - then.lost, now.packets - then.packets) + "  " + role + "\n";
         if (!m_sender && !sum && now.outOfOrder - then.outOfOrder > 0)
             line += format("[%3d] %4.1f-%4.1f sec  %lld datagrams received out-of-order\n", id, 0.0, seconds,
-                                      static_cast<long long>(now.outOfOrder - then.outOfOrder));
+                           static_cast<long long>(now.outOfOrder - then.outOfOrder));
         return line;
     }
     if (m_sender)
-        return start + format("  %3lld             ", static_cast<long long>(now.retransmits - then.retransmits)) + role + '\n';
+        return start + format("  %3lld             ", static_cast<long long>(now.retransmits - then.retransmits)) + role
+            + '\n';
     return start + "                  " + role + "\n";
 }
 

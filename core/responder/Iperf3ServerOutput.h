@@ -22,13 +22,13 @@ public:
     /// One stream's counts since the start of the test (cumulative), as the server sees them.
     struct Counts
     {
-        std::int64_t bytes = 0;        ///< received, or sent with -R
-        std::int64_t retransmits = 0;  ///< TCP -R: TCP_INFO total retransmits
-        std::int64_t cwndBytes = 0;    ///< TCP -R: congestion window now
-        std::int64_t packets = 0;      ///< UDP: highest counter seen, or datagrams sent with -R
-        std::int64_t lost = 0;         ///< UDP, receiving: gaps in the counters
-        std::int64_t outOfOrder = 0;   ///< UDP, receiving
-        double jitterSeconds = 0;///< UDP, receiving: RFC 1889 jitter now
+        std::int64_t bytes = 0;       ///< received, or sent with -R
+        std::int64_t retransmits = 0; ///< TCP -R: TCP_INFO total retransmits
+        std::int64_t cwndBytes = 0;   ///< TCP -R: congestion window now
+        std::int64_t packets = 0;     ///< UDP: highest counter seen, or datagrams sent with -R
+        std::int64_t lost = 0;        ///< UDP, receiving: gaps in the counters
+        std::int64_t outOfOrder = 0;  ///< UDP, receiving
+        double jitterSeconds = 0;     ///< UDP, receiving: RFC 1889 jitter now
     };
 
     /// enabled false: every call is a no-op and text() is empty (the client did not ask).
@@ -68,9 +68,9 @@ private:
     bool m_headerShown = false;
     bool m_groupShown = false;
     std::vector<int> m_ids;
-    std::vector<Counts> m_last;     ///< at the start of the current interval
-    std::vector<Counts> m_base;     ///< at the start of the measured time
-    std::int64_t m_originNs = 0;          ///< time 0.00 of the reports
+    std::vector<Counts> m_last;  ///< at the start of the current interval
+    std::vector<Counts> m_base;  ///< at the start of the measured time
+    std::int64_t m_originNs = 0; ///< time 0.00 of the reports
     std::int64_t m_intervalStartNs = 0;
     std::vector<std::string> m_lines;
 };

@@ -64,8 +64,8 @@ bool Responder::start(QString *error)
     if (m_server && m_server->isRunning())
         return true;
     // The server's threads call the sink; a signal emitted there reaches receivers in their own threads.
-    m_server = std::make_unique<WirebenchdServer>(m_config.toServerConfig(),
-                                                  [this](const std::string &line) { emit logLine(QString::fromStdString(line)); });
+    m_server = std::make_unique<WirebenchdServer>(
+        m_config.toServerConfig(), [this](const std::string &line) { emit logLine(QString::fromStdString(line)); });
     std::string why;
     if (m_server->start(&why))
         return true;

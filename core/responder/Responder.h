@@ -21,20 +21,20 @@ namespace wb {
 struct ResponderConfig
 {
     QHostAddress address = QHostAddress::Any;
-    quint16 port = control::kDefaultPort;                ///< 0 = any free port (the GUI's embedded responder)
-    int maxDurationMs = 60000;                   ///< a longer test request is refused
-    int maxMessageSize = 16 * 1024 * 1024;       ///< a larger send size is refused
-    int maxControlMessageBytes = 64 * 1024;      ///< a longer control message is an error (before
-                                                 ///< authentication: at most auth::kMaxPreAuthBytes)
-    int handshakeTimeoutMs = 5000;               ///< hello and key proof must arrive within this, or the client is dropped
-    int idleTimeoutMs = 15000;                   ///< after the handshake: longest silence (test request, data connection, data)
-    QString key;                                 ///< pre-shared key (auth.h); empty = open mode, no key asked
-    QList<QPair<QHostAddress, int>> allow;       ///< client networks (CIDR) served; empty = all
-    int maxConcurrent = 1;                       ///< tests run at the same time
-    int maxQueued = 0;                           ///< clients that wait for a slot ("queued"); the next one gets "busy"
-    int maxConnections = 32;                     ///< connections handled at once (any stage); more are closed at once
-    qint64 maxRateBytesPerSec = 0;               ///< pace what this responder sends (tcp-recv), 0 = no cap
-    bool echo = true;                            ///< the latency echo on UDP; off: as a wirebenchd without it
+    quint16 port = control::kDefaultPort;   ///< 0 = any free port (the GUI's embedded responder)
+    int maxDurationMs = 60000;              ///< a longer test request is refused
+    int maxMessageSize = 16 * 1024 * 1024;  ///< a larger send size is refused
+    int maxControlMessageBytes = 64 * 1024; ///< a longer control message is an error (before
+                                            ///< authentication: at most auth::kMaxPreAuthBytes)
+    int handshakeTimeoutMs = 5000;          ///< hello and key proof must arrive within this, or the client is dropped
+    int idleTimeoutMs = 15000; ///< after the handshake: longest silence (test request, data connection, data)
+    QString key;               ///< pre-shared key (auth.h); empty = open mode, no key asked
+    QList<QPair<QHostAddress, int>> allow; ///< client networks (CIDR) served; empty = all
+    int maxConcurrent = 1;                 ///< tests run at the same time
+    int maxQueued = 0;                     ///< clients that wait for a slot ("queued"); the next one gets "busy"
+    int maxConnections = 32;               ///< connections handled at once (any stage); more are closed at once
+    qint64 maxRateBytesPerSec = 0;         ///< pace what this responder sends (tcp-recv), 0 = no cap
+    bool echo = true;                      ///< the latency echo on UDP; off: as a wirebenchd without it
 
     /// True when the allow-list is empty or holds the client's network (shared by the iperf3 responder).
     bool allows(const QHostAddress &client) const;
@@ -59,7 +59,7 @@ public:
     void stop();
     bool isRunning() const;
     QHostAddress address() const;
-    quint16 port() const;   ///< the bound port (useful with port 0)
+    quint16 port() const; ///< the bound port (useful with port 0)
 
 signals:
     /// One line per accepted test, refusal or error, for the log.

@@ -77,7 +77,11 @@ platform::DropReading readDrops(const std::string &interfaceName)
 class WirebenchdServer::Private
 {
 public:
-    Private(const ServerConfig &config, LogSink sink) : cfg(config), sink(std::move(sink)) {}
+    Private(const ServerConfig &config, LogSink sink)
+        : cfg(config)
+        , sink(std::move(sink))
+    {
+    }
 
     enum class Slot { Got, Busy, Left, Stopped };
 
@@ -132,7 +136,10 @@ bool WirebenchdServer::start(std::string *error)
         return true;
     auto fail = [&](const std::string &what, int err) {
         if (error)
-            *error = Arg("wirebenchd: cannot %1 on %2 port %3: %4").arg(what, addressText(d->cfg.address)).arg(d->cfg.port).arg(errnoText(err));
+            *error = Arg("wirebenchd: cannot %1 on %2 port %3: %4")
+                         .arg(what, addressText(d->cfg.address))
+                         .arg(d->cfg.port)
+                         .arg(errnoText(err));
         d->listenFd.reset();
         return false;
     };
@@ -140,7 +147,8 @@ bool WirebenchdServer::start(std::string *error)
     if (!openListenSocket(d->cfg.address, d->cfg.port, &d->listenFd, &d->boundPort, &failure)) {
         if (failure.step.empty()) {
             if (error)
-                *error = Arg("wirebenchd: \"%1\" is not an IPv4 or IPv6 address to listen on").arg(addressText(d->cfg.address));
+                *error = Arg("wirebenchd: \"%1\" is not an IPv4 or IPv6 address to listen on")
+                             .arg(addressText(d->cfg.address));
             return false;
         }
         return fail(failure.step, failure.error);
@@ -199,7 +207,8 @@ void WirebenchdServer::Private::acceptLoop()
             break;
         sockaddr_storage peer{};
         socklen_t plen = sizeof(peer);
-        Fd client(platform::Platform::socketCalls().accept(listenFd.get(), reinterpret_cast<sockaddr *>(&peer), &plen, false));
+        Fd client(platform::Platform::socketCalls().accept(listenFd.get(), reinterpret_cast<sockaddr *>(&peer), &plen,
+                                                           false));
         if (!client.valid())
             continue; // EAGAIN, ECONNABORTED, EMFILE: try again on the next wake-up
         std::lock_guard lk(connMutex);
@@ -210,7 +219,8 @@ void WirebenchdServer::Private::acceptLoop()
             const std::string frame = control::encode(control::busyMessage(
                 Arg("wirebenchd is busy handling %1 connections, its limit (--max-connections): try again later")
                     .arg(inUse)));
-            [[maybe_unused]] ssize_t w = platform::Platform::socketCalls().send(client.get(), frame.data(), size_t(frame.size()), MSG_DONTWAIT);
+            [[maybe_unused]] ssize_t w = platform::Platform::socketCalls().send(client.get(), frame.data(),
+                                                                                size_t(frame.size()), MSG_DONTWAIT);
             log(Arg("%1: refused, %2 connections already (the limit)").arg(endpointText(peer)).arg(inUse));
             continue;
         }
@@ -309,9 +319,13 @@ class WirebenchdServer::Private::Session
 {
 public:
     Session(Private *d, Fd client, sockaddr_storage peer)
-        : d(d), m_client(std::move(client)), m_peer(peer), m_who(endpointText(peer)),
-          // Before the key is proven, messages are small: the cap keeps a stranger from making us buffer much.
-          m_ch(m_client.get(), std::min(d->cfg.maxControlMessageBytes, auth::kMaxPreAuthBytes))
+        : d(d)
+        , m_client(std::move(client))
+        , m_peer(peer)
+        , m_who(endpointText(peer))
+        ,
+        // Before the key is proven, messages are small: the cap keeps a stranger from making us buffer much.
+        m_ch(m_client.get(), std::min(d->cfg.maxControlMessageBytes, auth::kMaxPreAuthBytes))
     {
     }
 
@@ -389,13 +403,12 @@ private:
                 log(Arg("%1: client stopped before the test").arg(m_who));
                 return false;
             }
-            return refuse(Arg("bad-message"), Arg("expected a \"%1\" message, got \"%2\"")
-                                                             .arg(std::string(type), control::quotedType(*m)));
+            return refuse(Arg("bad-message"),
+                          Arg("expected a \"%1\" message, got \"%2\"").arg(std::string(type), control::quotedType(*m)));
         case ControlChannel::Read::Timeout:
-            return refuse(Arg("timeout"), Arg("dropped: no \"%1\" message within %2 ms (%3)")
-                                                         .arg(std::string(type))
-                                                         .arg(timeoutMs)
-                                                         .arg(m_err));
+            return refuse(
+                Arg("timeout"),
+                Arg("dropped: no \"%1\" message within %2 ms (%3)").arg(std::string(type)).arg(timeoutMs).arg(m_err));
         case ControlChannel::Read::Closed:
             log(Arg("%1: closed the connection before the test").arg(m_who));
             return false;
@@ -413,8 +426,9 @@ private:
     {
         const ServerConfig &cfg = d->cfg;
         if (!d->allowed(m_peer)) {
-            return refuse(Arg("not-allowed"), Arg("refused: client %1 is not in the networks this wirebenchd serves (--allow %2)")
-                                                             .arg(addressText(peerAddress(m_peer)), cfg.allowListText()));
+            return refuse(Arg("not-allowed"),
+                          Arg("refused: client %1 is not in the networks this wirebenchd serves (--allow %2)")
+                              .arg(addressText(peerAddress(m_peer)), cfg.allowListText()));
         }
 
         // hello with a fresh nonce; the client proves the key over both nonces before anything else is read.
@@ -459,7 +473,9 @@ private:
             m_ch.write(control::errorMessage(Arg("shutdown"), Arg("wirebenchd is shutting down")), nullptr, 500);
             return false;
         }
-        const std::string proof = wire::trimmed(cfg.key).empty() ? std::string() : auth::serverProof(cfg.key, self.nonce, check.clientNonce);
+        const std::string proof = wire::trimmed(cfg.key).empty()
+            ? std::string()
+            : auth::serverProof(cfg.key, self.nonce, check.clientNonce);
         if (!m_ch.write(control::welcomeMessage(proof), &m_err)) {
             log(Arg("%1: cannot send welcome: %2").arg(m_who, m_err));
             return false;
@@ -475,7 +491,8 @@ private:
         const ServerConfig &cfg = d->cfg;
         std::uint64_t expiry = 0;
         const std::string token = d->echo.tokenFor(m_peer, &expiry);
-        const std::string proof = wire::trimmed(cfg.key).empty() ? std::string() : auth::serverProof(cfg.key, serverNonce, clientNonce);
+        const std::string proof
+            = wire::trimmed(cfg.key).empty() ? std::string() : auth::serverProof(cfg.key, serverNonce, clientNonce);
         m_ch.write(echo::tokenMessage(token, expiry, d->echo.port(), proof), nullptr, 1000);
         lingeringClose(m_client.get(), 1000, d->m_stopping);
         return false;
@@ -490,14 +507,16 @@ private:
         if (!control::TestRequest::fromJson(m_msg, &m_req, &m_err))
             return refuse(Arg("bad-message"), m_err);
         if (std::int64_t(m_req.durationMs) + m_req.warmupMs > cfg.maxDurationMs) {
-            return refuse(Arg("limit"), Arg("refused a %1 s test: this wirebenchd allows at most %2 s (--max-duration)")
-                                                       .arg((std::int64_t(m_req.durationMs) + m_req.warmupMs) / 1000.0)
-                                                       .arg(cfg.maxDurationMs / 1000.0));
+            return refuse(Arg("limit"),
+                          Arg("refused a %1 s test: this wirebenchd allows at most %2 s (--max-duration)")
+                              .arg((std::int64_t(m_req.durationMs) + m_req.warmupMs) / 1000.0)
+                              .arg(cfg.maxDurationMs / 1000.0));
         }
         if (m_req.messageSize > cfg.maxMessageSize) {
-            return refuse(Arg("limit"), Arg("refused a message size of %1 bytes: this wirebenchd allows at most %2 bytes")
-                                                       .arg(m_req.messageSize)
-                                                       .arg(cfg.maxMessageSize));
+            return refuse(Arg("limit"),
+                          Arg("refused a message size of %1 bytes: this wirebenchd allows at most %2 bytes")
+                              .arg(m_req.messageSize)
+                              .arg(cfg.maxMessageSize));
         }
         return reserveDataConnections();
     }
@@ -517,11 +536,12 @@ private:
                 return true;
             }
         }
-        return refuse(Arg("limit"), Arg("refused %1 data connections: this wirebenchd handles at most %2 connections at once "
-                                        "(--max-connections), with %3 in use")
-                                        .arg(m_req.dataConnections())
-                                        .arg(limit)
-                                        .arg(inUse));
+        return refuse(Arg("limit"),
+                      Arg("refused %1 data connections: this wirebenchd handles at most %2 connections at once "
+                          "(--max-connections), with %3 in use")
+                          .arg(m_req.dataConnections())
+                          .arg(limit)
+                          .arg(inUse));
     }
 
     /// The data connection: a fresh listening socket on the address the client reached us at. Options set
@@ -543,13 +563,19 @@ private:
             // result reports; a value the system refuses is refused.
             if (errno != ENOPROTOOPT)
                 return refuse(Arg("socket"), Arg("cannot set the MSS to %1 bytes: %2").arg(m_req.mss).arg(m_err));
-            log(Arg("%1: the MSS of %2 bytes asked for cannot be set here (%3): the system's own").arg(m_who).arg(m_req.mss).arg(m_err));
+            log(Arg("%1: the MSS of %2 bytes asked for cannot be set here (%3): the system's own")
+                    .arg(m_who)
+                    .arg(m_req.mss)
+                    .arg(m_err));
         }
         if (m_req.sendBuffer > 0 && !setIntOption(dataListen.get(), SOL_SOCKET, SO_SNDBUF, m_req.sendBuffer, &m_err))
-            return refuse(Arg("socket"), Arg("cannot set the send buffer to %1 bytes: %2").arg(m_req.sendBuffer).arg(m_err));
+            return refuse(Arg("socket"),
+                          Arg("cannot set the send buffer to %1 bytes: %2").arg(m_req.sendBuffer).arg(m_err));
         if (m_req.recvBuffer > 0 && !setIntOption(dataListen.get(), SOL_SOCKET, SO_RCVBUF, m_req.recvBuffer, &m_err))
-            return refuse(Arg("socket"), Arg("cannot set the receive buffer to %1 bytes: %2").arg(m_req.recvBuffer).arg(m_err));
-        if (bindSocket(dataListen.get(), reinterpret_cast<sockaddr *>(&local), llen) != 0 || listenSocket(dataListen.get(), m_req.dataConnections()) != 0)
+            return refuse(Arg("socket"),
+                          Arg("cannot set the receive buffer to %1 bytes: %2").arg(m_req.recvBuffer).arg(m_err));
+        if (bindSocket(dataListen.get(), reinterpret_cast<sockaddr *>(&local), llen) != 0
+            || listenSocket(dataListen.get(), m_req.dataConnections()) != 0)
             return refuse(Arg("socket"), Arg("cannot open a data port: %1").arg(errnoText(errno)));
         sockaddr_storage dataLocal{};
         socklen_t dlen = sizeof(dataLocal);
@@ -574,10 +600,11 @@ private:
             if (nowNs() >= acceptDeadline && m_req.dataConnections() == 1)
                 return refuse(Arg("timeout"), Arg("dropped: no data connection within %1 ms").arg(idleMs));
             if (nowNs() >= acceptDeadline) {
-                return refuse(Arg("timeout"), Arg("dropped: %1 of %2 data connections within %3 ms")
-                                                  .arg(m_data.size())
-                                                  .arg(m_req.dataConnections())
-                                                  .arg(idleMs));
+                return refuse(Arg("timeout"),
+                              Arg("dropped: %1 of %2 data connections within %3 ms")
+                                  .arg(m_data.size())
+                                  .arg(m_req.dataConnections())
+                                  .arg(idleMs));
             }
             PollFd fds[2] = {{dataListen.get(), POLLIN, 0}, {m_client.get(), POLLIN, 0}};
             if (pollSockets(fds, 2, 100) <= 0)
@@ -594,7 +621,8 @@ private:
             if (fds[0].revents) {
                 sockaddr_storage dpeer{};
                 socklen_t dplen = sizeof(dpeer);
-                Fd candidate(platform::Platform::socketCalls().accept(dataListen.get(), reinterpret_cast<sockaddr *>(&dpeer), &dplen, false));
+                Fd candidate(platform::Platform::socketCalls().accept(
+                    dataListen.get(), reinterpret_cast<sockaddr *>(&dpeer), &dplen, false));
                 if (candidate.valid() && sameHost(dpeer, m_peer))
                     m_data.push_back(std::move(candidate)); // a stranger's connection is closed by ~Fd
             }
@@ -628,7 +656,8 @@ private:
         // microseconds): a 128 KiB mark held the client's stream to 75-97% of the line, the window its limit.
         const bool lowWater = streams == 1 && m_req.direction != control::TestRequest::Direction::Bidir;
         const BulkReceiver::Wake wake = lowWater ? BulkReceiver::Wake::LowWater : BulkReceiver::Wake::EveryArrival;
-        std::vector<BulkReceiver> receivers(streams, BulkReceiver(std::max(m_req.messageSize, kMinDataBuffer), wake, m_req.recvBuffer));
+        std::vector<BulkReceiver> receivers(
+            streams, BulkReceiver(std::max(m_req.messageSize, kMinDataBuffer), wake, m_req.recvBuffer));
         StreamsWindow window(int(streams), std::int64_t(m_req.warmupMs) * kMsNs);
         std::vector<PollFd> fds(streams);
         for (std::size_t i = 0; i < streams; ++i)
@@ -727,7 +756,8 @@ private:
         for (std::size_t i = 0; i < streams; ++i)
             fds[i] = {m_data[first + i].get(), POLLOUT, 0};
         std::int64_t &sent = out.bytes;
-        const std::int64_t end = m_start + (std::int64_t(m_req.durationMs) + m_req.warmupMs) * kMsNs; // the client leaves the warm-up out
+        const std::int64_t end
+            = m_start + (std::int64_t(m_req.durationMs) + m_req.warmupMs) * kMsNs; // the client leaves the warm-up out
         std::int64_t nextCheck = m_start + 20 * kMsNs;
         // --max-rate: the streams together never ahead of rate x elapsed time, in chunks of at most 10 ms worth.
         const Pacer pacer(d->cfg.maxRateBytesPerSec, m_start);
@@ -737,7 +767,8 @@ private:
             if (now >= end)
                 break;
             if (pacer.ahead(sent, now)) {
-                std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<std::int64_t>(pacer.dueNs(sent) - now, 10 * kMsNs)));
+                std::this_thread::sleep_for(
+                    std::chrono::nanoseconds(std::min<std::int64_t>(pacer.dueNs(sent) - now, 10 * kMsNs)));
             } else if (pollSockets(fds.data(), streams, 10) > 0) {
                 for (std::size_t k = 0; k < streams && !pacer.ahead(sent, now); ++k) {
                     const std::size_t i = (turn + k) % streams;
@@ -831,18 +862,21 @@ private:
         using Direction = control::TestRequest::Direction;
         const bool clientSends = m_req.direction != Direction::Recv;
         const bool serverSends = m_req.direction != Direction::Send;
-        const std::string testName = m_req.direction == Direction::Send   ? Arg("tcp-send (client → server)")
-                                     : m_req.direction == Direction::Recv ? Arg("tcp-recv (server → client)")
-                                                                          : Arg("tcp-bidir (both ways at once)");
+        const std::string testName = m_req.direction == Direction::Send ? Arg("tcp-send (client → server)")
+            : m_req.direction == Direction::Recv                        ? Arg("tcp-recv (server → client)")
+                                                                        : Arg("tcp-bidir (both ways at once)");
         std::string line = Arg("%1: %2, %3 s asked, message %4 B, mss %5")
-                           .arg(m_who, testName)
-                           .arg(m_req.durationMs / 1000.0)
-                           .arg(m_req.messageSize)
-                           .arg(m_result.mss);
+                               .arg(m_who, testName)
+                               .arg(m_req.durationMs / 1000.0)
+                               .arg(m_req.messageSize)
+                               .arg(m_result.mss);
         if (m_req.streams > 1)
             line += Arg(", %1 streams").arg(m_req.streams);
         if (clientSends)
-            line += Arg(": received %1 B in %2 s = %3").arg(m_result.bytes).arg(m_result.seconds, 0, 'f', 3).arg(mbps(m_result.bytes, m_result.seconds));
+            line += Arg(": received %1 B in %2 s = %3")
+                        .arg(m_result.bytes)
+                        .arg(m_result.seconds, 0, 'f', 3)
+                        .arg(mbps(m_result.bytes, m_result.seconds));
         if (serverSends) {
             line += Arg("%1 sent %2 B").arg(clientSends ? ";" : ":").arg(m_result.senderBytes);
             if (m_problem.empty() && !m_clientStopped) {
@@ -880,12 +914,12 @@ private:
     std::string m_err;
     Json m_msg;
     control::TestRequest m_req;
-    std::string m_interface;  // the interface towards the client (of its control connection's local address)
+    std::string m_interface; // the interface towards the client (of its control connection's local address)
     platform::DropReading m_dropsBefore;
     std::vector<Fd> m_data; // the test's data connections, as many as it asked for streams
     double m_cpu0 = -1;
     std::int64_t m_start = 0;
-    std::string m_problem;    // why the test ended early, for the log and an error reply
+    std::string m_problem; // why the test ended early, for the log and an error reply
     bool m_clientStopped = false;
     control::Result m_result;
 };

@@ -254,9 +254,9 @@ StoreLocation Config::resultStore() const
 {
     if (m_settings->value(kStoreKind).toString() != QLatin1String("postgresql"))
         return StoreLocation::file(QString());
-    return StoreLocation::server(m_settings->value(kStoreHost).toString(),
-                                 m_settings->value(kStorePort, StoreLocation::kDefaultPort).toInt(),
-                                 m_settings->value(kStoreDatabase).toString(), m_settings->value(kStoreUser).toString());
+    return StoreLocation::server(
+        m_settings->value(kStoreHost).toString(), m_settings->value(kStorePort, StoreLocation::kDefaultPort).toInt(),
+        m_settings->value(kStoreDatabase).toString(), m_settings->value(kStoreUser).toString());
 }
 
 void Config::setResultStore(const StoreLocation &store)

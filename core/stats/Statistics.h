@@ -12,7 +12,7 @@ struct Summary
     double median = 0;
     double mean = 0;
     double max = 0;
-    double stddev = 0;       ///< sample standard deviation (n - 1)
+    double stddev = 0;        ///< sample standard deviation (n - 1)
     double ci95HalfWidth = 0; ///< Student's t, 95%, two-sided; 0 when n < 2
 
     double ciLow() const { return mean - ci95HalfWidth; }

@@ -25,7 +25,7 @@ public:
     std::int64_t totalBytes() const { return m_single.totalBytes() + m_totalMany; } ///< every stream, warm-up included
     /// First arrival of any stream to the latest arrival of any (live progress).
     double totalSeconds() const;
-    std::int64_t lastNs() const; ///< latest arrival of any stream, -1 before the first
+    std::int64_t lastNs() const;        ///< latest arrival of any stream, -1 before the first
     std::int64_t measuredBytes() const; ///< the figure's bytes: the sum over the common window
     double measuredSeconds() const;     ///< the common window's length
     /// Each stream's bytes in the common window (they add up to measuredBytes()).
@@ -41,13 +41,13 @@ private:
     std::int64_t m_warmupNs;
     ReceiveWindow m_single; // one stream: its own rule
     std::int64_t m_totalMany = 0;
-    std::vector<std::int64_t> m_counts;           // each stream's count so far
-    std::vector<std::int64_t> m_lastNs;           // each stream's latest arrival, -1 before its first
-    int m_started = 0;                            // streams with at least one arrival
+    std::vector<std::int64_t> m_counts; // each stream's count so far
+    std::vector<std::int64_t> m_lastNs; // each stream's latest arrival, -1 before its first
+    int m_started = 0;                  // streams with at least one arrival
     std::int64_t m_firstAny = -1;
     std::int64_t m_lastAny = -1;
-    std::int64_t m_startNs = -1;                  // the common window's start, -1 while not begun
-    std::vector<std::int64_t> m_startCounts;      // every stream's count at the start
+    std::int64_t m_startNs = -1;                     // the common window's start, -1 while not begun
+    std::vector<std::int64_t> m_startCounts;         // every stream's count at the start
     std::vector<std::vector<std::int64_t>> m_atLast; // [i]: every stream's count at stream i's latest arrival
 };
 

@@ -62,9 +62,12 @@ QList<TestSummary> TestSummary::build(const RunResultList &results)
 QString TestSummary::label() const
 {
     switch (direction) {
-    case Direction::Send: return protocol + QStringLiteral(" send");
-    case Direction::Receive: return protocol + QStringLiteral(" receive");
-    case Direction::Only: break;
+    case Direction::Send:
+        return protocol + QStringLiteral(" send");
+    case Direction::Receive:
+        return protocol + QStringLiteral(" receive");
+    case Direction::Only:
+        break;
     }
     return protocol;
 }
@@ -89,14 +92,15 @@ QList<TestSummary> TestSummary::byDirection(const QList<TestSummary> &summaries)
 
 QString TestSummary::percentKey() const
 {
-    return direction == Direction::Receive ? QStringLiteral("reverse_percent_of_ceiling") : QStringLiteral("percent_of_ceiling");
+    return direction == Direction::Receive ? QStringLiteral("reverse_percent_of_ceiling")
+                                           : QStringLiteral("percent_of_ceiling");
 }
 
 bool TestSummary::matches(const RunResult &r) const
 {
     // The port too: two responders on one address (a lab, loopback tests) are two hosts.
     return host.displayName() == r.spec.host.displayName() && host.address == r.spec.host.address
-           && host.port == r.spec.host.port && protocol == r.spec.protocol && frameSize == r.spec.frameSize;
+        && host.port == r.spec.host.port && protocol == r.spec.protocol && frameSize == r.spec.frameSize;
 }
 
 RunResultList TestSummary::runsOf(const RunResultList &results) const

@@ -13,8 +13,8 @@ struct TestSummary
     Host host;
     QString protocol;
     int frameSize = 0;
-    int mss = 0;             ///< the MSS of the last successful run (0 = unknown)
-    Summary MBps;            ///< over status == ok runs only
+    int mss = 0;  ///< the MSS of the last successful run (0 = unknown)
+    Summary MBps; ///< over status == ok runs only
     /// Both directions at once (tcp-bidir, iperf3-bidir): MBps is the send direction's, this the receive direction's.
     bool bothWays = false;
     Summary reverseMBps;

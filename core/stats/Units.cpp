@@ -7,9 +7,12 @@ namespace wb {
 double Units::fromBytesPerSecond(double bps, RateUnit unit)
 {
     switch (unit) {
-    case RateUnit::MBps: return bps / 1e6;
-    case RateUnit::MiBps: return bps / 1048576.0;
-    case RateUnit::Mbps: return bps * 8.0 / 1e6;
+    case RateUnit::MBps:
+        return bps / 1e6;
+    case RateUnit::MiBps:
+        return bps / 1048576.0;
+    case RateUnit::Mbps:
+        return bps * 8.0 / 1e6;
     }
     return bps;
 }
@@ -17,9 +20,12 @@ double Units::fromBytesPerSecond(double bps, RateUnit unit)
 double Units::toBytesPerSecond(double value, RateUnit unit)
 {
     switch (unit) {
-    case RateUnit::MBps: return value * 1e6;
-    case RateUnit::MiBps: return value * 1048576.0;
-    case RateUnit::Mbps: return value * 1e6 / 8.0;
+    case RateUnit::MBps:
+        return value * 1e6;
+    case RateUnit::MiBps:
+        return value * 1048576.0;
+    case RateUnit::Mbps:
+        return value * 1e6 / 8.0;
     }
     return value;
 }
@@ -27,9 +33,12 @@ double Units::toBytesPerSecond(double value, RateUnit unit)
 QString Units::label(RateUnit unit)
 {
     switch (unit) {
-    case RateUnit::MBps: return QStringLiteral("MB/s");
-    case RateUnit::MiBps: return QStringLiteral("MiB/s");
-    case RateUnit::Mbps: return QStringLiteral("Mbit/s");
+    case RateUnit::MBps:
+        return QStringLiteral("MB/s");
+    case RateUnit::MiBps:
+        return QStringLiteral("MiB/s");
+    case RateUnit::Mbps:
+        return QStringLiteral("Mbit/s");
     }
     return {};
 }
@@ -37,9 +46,12 @@ QString Units::label(RateUnit unit)
 QString Units::id(RateUnit unit)
 {
     switch (unit) {
-    case RateUnit::MBps: return QStringLiteral("MBps");
-    case RateUnit::MiBps: return QStringLiteral("MiBps");
-    case RateUnit::Mbps: return QStringLiteral("Mbps");
+    case RateUnit::MBps:
+        return QStringLiteral("MBps");
+    case RateUnit::MiBps:
+        return QStringLiteral("MiBps");
+    case RateUnit::Mbps:
+        return QStringLiteral("Mbps");
     }
     return {};
 }

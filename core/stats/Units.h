@@ -12,8 +12,8 @@ class Units
 public:
     static double fromBytesPerSecond(double bytesPerSecond, RateUnit unit);
     static double toBytesPerSecond(double value, RateUnit unit);
-    static QString label(RateUnit unit);        ///< "MB/s", "MiB/s", "Mbit/s"
-    static QString id(RateUnit unit);           ///< "MBps", "MiBps", "Mbps" (settings, CLI)
+    static QString label(RateUnit unit);                           ///< "MB/s", "MiB/s", "Mbit/s"
+    static QString id(RateUnit unit);                              ///< "MBps", "MiBps", "Mbps" (settings, CLI)
     static RateUnit fromId(const QString &id, bool *ok = nullptr); ///< accepts ids and labels
     /// "117.7 MB/s" with sensible precision.
     static QString format(double bytesPerSecond, RateUnit unit);

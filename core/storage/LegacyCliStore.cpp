@@ -46,10 +46,10 @@ public:
                 columns << c;
         }
         const QString list = columns.join(QLatin1Char(','));
-        m_sql = m_hasParent ? QStringLiteral("INSERT INTO main.%1 (%2,%3) SELECT ?,%3 FROM old.%1 WHERE %4 = ? ORDER BY rowid")
-                                  .arg(table, parentColumn, list, keyColumn)
-                            : QStringLiteral("INSERT INTO main.%1 (%2) SELECT %2 FROM old.%1 WHERE %3 = ?")
-                                  .arg(table, list, keyColumn);
+        m_sql = m_hasParent
+            ? QStringLiteral("INSERT INTO main.%1 (%2,%3) SELECT ?,%3 FROM old.%1 WHERE %4 = ? ORDER BY rowid")
+                  .arg(table, parentColumn, list, keyColumn)
+            : QStringLiteral("INSERT INTO main.%1 (%2) SELECT %2 FROM old.%1 WHERE %3 = ?").arg(table, list, keyColumn);
         m_valid = !columns.isEmpty();
     }
 
@@ -102,7 +102,8 @@ bool copySession(const QSqlDatabase &db, qint64 oldId, QString *error)
     qint64 newSession = 0;
     if (!sessions.copy(0, oldId, &newSession, error) || !hosts.copy(newSession, oldId, nullptr, error))
         return false;
-    for (qint64 oldRun : idsOf(db, QStringLiteral("SELECT id FROM old.runs WHERE session_id = ? ORDER BY id"), {oldId})) {
+    for (qint64 oldRun :
+         idsOf(db, QStringLiteral("SELECT id FROM old.runs WHERE session_id = ? ORDER BY id"), {oldId})) {
         qint64 newRun = 0;
         if (!runs.copy(newSession, oldRun, &newRun, error) || !samples.copy(newRun, oldRun, nullptr, error))
             return false;
@@ -119,8 +120,9 @@ int copyMissingSessions(QSqlDatabase &db, QString *error)
         *error = db.lastError().text().simplified();
         return -1;
     }
-    const QList<qint64> ids = idsOf(db, QStringLiteral("SELECT id FROM old.sessions WHERE uuid NOT IN "
-                                                       "(SELECT uuid FROM main.sessions) ORDER BY started_at, id"));
+    const QList<qint64> ids = idsOf(db,
+                                    QStringLiteral("SELECT id FROM old.sessions WHERE uuid NOT IN "
+                                                   "(SELECT uuid FROM main.sessions) ORDER BY started_at, id"));
     for (qint64 id : ids) {
         if (!copySession(db, id, error)) {
             db.rollback();
@@ -179,7 +181,8 @@ QString LegacyCliStore::adoptInto(const ResultStore &store)
 {
     const QString oldPath = ResultStore::legacyCliPath();
     if (!store.isOpen() || oldPath.isEmpty() || !QFileInfo(oldPath).isFile()
-        || QFileInfo(store.path()) != QFileInfo(ResultStore::defaultPath()) || QFileInfo(oldPath) == QFileInfo(store.path()))
+        || QFileInfo(store.path()) != QFileInfo(ResultStore::defaultPath())
+        || QFileInfo(oldPath) == QFileInfo(store.path()))
         return QString();
     const QString seeThem = QStringLiteral("earlier runs of wirebench-cli are still in %1 (see them with "
                                            "`wirebench-cli sessions --store %1`)")

@@ -176,8 +176,9 @@ bool ResultStore::openFile(QString *error)
 
     const QFileInfo info(m_path);
     if (!QDir().mkpath(info.absolutePath()))
-        return fail(error, QStringLiteral("cannot create the folder %1; check its permissions")
-                               .arg(QDir::toNativeSeparators(info.absolutePath())));
+        return fail(error,
+                    QStringLiteral("cannot create the folder %1; check its permissions")
+                        .arg(QDir::toNativeSeparators(info.absolutePath())));
     if (info.exists()) {
         if (info.isDir())
             return fail(error, QStringLiteral("is a folder, not a database file; choose a file name"));
@@ -189,7 +190,8 @@ bool ResultStore::openFile(QString *error)
         // An empty file is a new database; anything else must start with SQLite's magic string. Checked by hand
         // so that SQLite never gets a chance to write to a file that is not ours.
         if (!head.isEmpty() && head != StoreSchema::sqliteMagic())
-            return fail(error, QStringLiteral("is not an SQLite database (it starts with other data); %1").arg(tryThis));
+            return fail(error,
+                        QStringLiteral("is not an SQLite database (it starts with other data); %1").arg(tryThis));
         if (!info.isWritable())
             return fail(error, QStringLiteral("is read-only; check its permissions or choose another store file"));
     }
@@ -292,7 +294,8 @@ namespace {
 bool searchKnowsProtocol(QSqlDatabase &d, qint64 sessionId, const QString &protocol)
 {
     QSqlQuery q(d);
-    q.prepare(QStringLiteral("SELECT COUNT(*) FROM (SELECT 1 FROM runs WHERE session_id = ? AND protocol = ? LIMIT 2) AS r"));
+    q.prepare(
+        QStringLiteral("SELECT COUNT(*) FROM (SELECT 1 FROM runs WHERE session_id = ? AND protocol = ? LIMIT 2) AS r"));
     q.addBindValue(sessionId);
     q.addBindValue(protocol);
     return q.exec() && q.next() && q.value(0).toInt() > 1;
@@ -385,10 +388,11 @@ qint64 ResultStore::addRun(qint64 sessionId, const RunResult &r, QString *error)
         if (why.isEmpty())
             why = d.lastError().text().simplified();
         d.rollback();
-        return fail(error, QStringLiteral("cannot store run %1 of session %2 (%3)")
-                               .arg(r.spec.index + 1)
-                               .arg(sessionId)
-                               .arg(why)),
+        return fail(error,
+                    QStringLiteral("cannot store run %1 of session %2 (%3)")
+                        .arg(r.spec.index + 1)
+                        .arg(sessionId)
+                        .arg(why)),
                0;
     }
     return runId;
@@ -401,9 +405,9 @@ bool ResultStore::endSession(qint64 sessionId, SessionState state, QString *erro
     QSqlDatabase d = db();
     int changed = 0;
     QString why;
-    const bool ok = changeSession(d, sessionId, QStringLiteral("state = ?, ended_at = ?"),
-                                  {sessionStateName(state), StoreRows::isoUtc(QDateTime::currentDateTimeUtc())}, &changed,
-                                  &why);
+    const bool ok
+        = changeSession(d, sessionId, QStringLiteral("state = ?, ended_at = ?"),
+                        {sessionStateName(state), StoreRows::isoUtc(QDateTime::currentDateTimeUtc())}, &changed, &why);
     if (!ok)
         return fail(error, QStringLiteral("cannot end session %1 (%2)").arg(sessionId).arg(why));
     if (changed != 1)
@@ -434,7 +438,8 @@ int ResultStore::markInterruptedSessions(QString *error)
     for (qint64 id : std::as_const(ids))
         list << QString::number(id);
     if (ok && !ids.isEmpty())
-        ok = SessionSearch::refresh(d, QStringLiteral("sessions.id IN (%1)").arg(list.join(QLatin1Char(','))), {}, &why);
+        ok = SessionSearch::refresh(d, QStringLiteral("sessions.id IN (%1)").arg(list.join(QLatin1Char(','))), {},
+                                    &why);
     if (!ok || !d.commit()) {
         if (why.isEmpty())
             why = d.lastError().text().simplified();
@@ -571,7 +576,10 @@ RunResultList ResultStore::runs(qint64 sessionId, QString *error, QList<qint64> 
     q.prepare(QStringLiteral("SELECT %1 FROM runs WHERE session_id = ? ORDER BY id").arg(StoreRows::runColumns()));
     q.addBindValue(sessionId);
     if (!q.exec())
-        return fail(error, QStringLiteral("cannot read the runs of session %1 (%2)").arg(sessionId).arg(StoreRows::sqlError(q))),
+        return fail(error,
+                    QStringLiteral("cannot read the runs of session %1 (%2)")
+                        .arg(sessionId)
+                        .arg(StoreRows::sqlError(q))),
                out;
     QHash<qint64, qsizetype> at;
     while (q.next()) {
@@ -583,7 +591,8 @@ RunResultList ResultStore::runs(qint64 sessionId, QString *error, QList<qint64> 
     }
     QSqlQuery s(d);
     s.prepare(QStringLiteral("SELECT run_id, end_seconds, interval_seconds, bytes FROM samples WHERE run_id IN"
-                             " (SELECT id FROM runs WHERE session_id = ?) ORDER BY %1").arg(StoreDialect::sampleOrder(StoreDialect::of(d))));
+                             " (SELECT id FROM runs WHERE session_id = ?) ORDER BY %1")
+                  .arg(StoreDialect::sampleOrder(StoreDialect::of(d))));
     s.addBindValue(sessionId);
     if (!s.exec())
         return fail(error, QStringLiteral("cannot read samples (%1)").arg(StoreRows::sqlError(s))), RunResultList();
@@ -614,9 +623,10 @@ StoredRunList ResultStore::runsBetween(const QDateTime &from, const QDateTime &t
     QSqlQuery q(d);
     // started_at is ISO 8601 UTC with milliseconds (StoreRows::isoUtc), so text order is time order.
     const QString marks = QStringList(protocols.size(), QStringLiteral("?")).join(QLatin1Char(','));
-    q.prepare(QStringLiteral("SELECT %1, session_id FROM runs WHERE status = 'ok' AND started_at >= ? AND started_at < ?"
-                             " AND protocol IN (%2) ORDER BY started_at, id")
-                  .arg(StoreRows::runColumns(), marks));
+    q.prepare(
+        QStringLiteral("SELECT %1, session_id FROM runs WHERE status = 'ok' AND started_at >= ? AND started_at < ?"
+                       " AND protocol IN (%2) ORDER BY started_at, id")
+            .arg(StoreRows::runColumns(), marks));
     q.addBindValue(StoreRows::isoUtc(from));
     q.addBindValue(StoreRows::isoUtc(to));
     for (const QString &p : protocols)
@@ -635,9 +645,9 @@ bool ResultStore::deleteSession(qint64 sessionId, QString *error)
         return fail(error, QStringLiteral("is not open"));
     QSqlDatabase d = db();
     if (!d.transaction())
-        return fail(error, QStringLiteral("cannot delete session %1 (%2)")
-                               .arg(sessionId)
-                               .arg(d.lastError().text().simplified()));
+        return fail(
+            error,
+            QStringLiteral("cannot delete session %1 (%2)").arg(sessionId).arg(d.lastError().text().simplified()));
     // Explicit deletes rather than relying on ON DELETE CASCADE, which needs foreign_keys on every connection.
     static const char *const statements[] = {
         "DELETE FROM samples WHERE run_id IN (SELECT id FROM runs WHERE session_id = ?)",
@@ -703,7 +713,10 @@ qint64 ResultStore::findSession(const QString &idOrUuid, QString *error) const
     if (ids.size() == 1)
         return ids.first();
     if (ids.size() > 1)
-        return fail(error, QStringLiteral("has %1 sessions starting with \"%2\"; type more of the id").arg(ids.size()).arg(text)),
+        return fail(error,
+                    QStringLiteral("has %1 sessions starting with \"%2\"; type more of the id")
+                        .arg(ids.size())
+                        .arg(text)),
                0;
     return fail(error, none), 0;
 }

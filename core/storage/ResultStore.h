@@ -25,9 +25,9 @@ class StoreConnections;
 /// database's, so clients writing at once never share one.
 ///
 /// Thread use: one ResultStore may be shared between threads; each thread gets its own connection
-/// (StoreConnections). The layout and its migration are StoreSchema's, the session list's SQL SessionQuery's. Concurrent writers wait up to 10 s.
-/// A store that could not be opened is simply closed: every call then fails with lastError() and the app goes on
-/// without history.
+/// (StoreConnections). The layout and its migration are StoreSchema's, the session list's SQL SessionQuery's.
+/// Concurrent writers wait up to 10 s. A store that could not be opened is simply closed: every call then fails with
+/// lastError() and the app goes on without history.
 class ResultStore
 {
 public:
@@ -113,7 +113,7 @@ private:
     QString m_backupPath;
     std::unique_ptr<QLockFile> m_lock;
     std::unique_ptr<StoreConnections> m_connections; // one per thread
-    mutable QMutex m_mutex;           // guards m_lastError
+    mutable QMutex m_mutex;                          // guards m_lastError
     mutable QString m_lastError;
 };
 

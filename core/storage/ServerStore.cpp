@@ -35,8 +35,9 @@ bool passwordFileIgnored(const QString &path)
 {
     const QFileInfo info(path);
     return info.isFile()
-        && (info.permissions() & (QFile::ReadGroup | QFile::WriteGroup | QFile::ExeGroup | QFile::ReadOther
-                                  | QFile::WriteOther | QFile::ExeOther));
+        && (info.permissions()
+            & (QFile::ReadGroup | QFile::WriteGroup | QFile::ExeGroup | QFile::ReadOther | QFile::WriteOther
+               | QFile::ExeOther));
 }
 
 } // namespace
@@ -45,15 +46,18 @@ QString ServerStore::advice(const StoreLocation &store, const QString &message)
 {
     const QString m = message.toLower();
     const QString user = store.user().isEmpty() ? QStringLiteral("this user") : store.user();
-    const QString line = QStringLiteral("%1:%2:%3:%4:PASSWORD").arg(store.host()).arg(store.port()).arg(store.database(), user);
+    const QString line
+        = QStringLiteral("%1:%2:%3:%4:PASSWORD").arg(store.host()).arg(store.port()).arg(store.database(), user);
     // Which password libpq sent, in its order: the connection's own (the window's keychain), PGPASSWORD, the file.
     if (m.contains(QLatin1String("password authentication failed"))) {
         if (!store.password().isEmpty())
-            return QStringLiteral("the server refused the password of %1: check the one saved in Settings (the keychain)")
+            return QStringLiteral(
+                       "the server refused the password of %1: check the one saved in Settings (the keychain)")
                 .arg(user);
         if (!qEnvironmentVariableIsEmpty("PGPASSWORD"))
             return QStringLiteral("the server refused the password of %1: check the one in PGPASSWORD").arg(user);
-        return QStringLiteral("the server refused the password of %1: check the line %2 of %3").arg(user, line, passwordFile());
+        return QStringLiteral("the server refused the password of %1: check the line %2 of %3")
+            .arg(user, line, passwordFile());
     }
     if (m.contains(QLatin1String("password")) || m.contains(QLatin1String("fe_sendauth"))) {
         const QString file = passwordFile();
@@ -69,7 +73,8 @@ QString ServerStore::advice(const StoreLocation &store, const QString &message)
             .arg(store.port())
             .arg(store.user().isEmpty() ? QStringLiteral("USER") : store.user(), store.database());
     if (m.contains(QLatin1String("role")) && m.contains(QLatin1String("does not exist")))
-        return QStringLiteral("the server has no user %1; ask its administrator for one (createuser)").arg(store.user());
+        return QStringLiteral("the server has no user %1; ask its administrator for one (createuser)")
+            .arg(store.user());
     if (m.contains(QLatin1String("pg_hba.conf")))
         return QStringLiteral("the server does not let this computer in: its administrator adds a line for it to "
                               "pg_hba.conf");

@@ -75,7 +75,8 @@ SessionQuery SessionQuery::matching(const SessionFilter &filter, StoreDialect::K
     if (!filter.host.isEmpty())
         q.require(QStringLiteral("EXISTS (SELECT 1 FROM session_hosts h WHERE h.session_id = sessions.id"
                                  " AND (%1 OR %2))")
-                      .arg(StoreDialect::same(k, QStringLiteral("h.name")), StoreDialect::same(k, QStringLiteral("h.address"))),
+                      .arg(StoreDialect::same(k, QStringLiteral("h.name")),
+                           StoreDialect::same(k, QStringLiteral("h.address"))),
                   {filter.host, filter.host});
     q.m_text = filter.text.trimmed();
     q.m_limit = filter.limit;
@@ -106,16 +107,16 @@ void SessionQuery::addFieldsFilter(const QString &text)
 {
     // Case-insensitive in every script, as QString::contains (StoreDialect::contains).
     auto has = [this](const char *column) { return StoreDialect::contains(m_kind, QLatin1String(column)); };
-    const QString clause =
-        QStringLiteral("(%1 OR %2 OR %3 OR %4"
-                       " OR (%5 AND EXISTS (SELECT 1 FROM %6 WHERE type = 'text' AND %7))"
-                       " OR EXISTS (SELECT 1 FROM runs WHERE runs.session_id = sessions.id AND %8)"
-                       " OR EXISTS (SELECT 1 FROM session_hosts h WHERE h.session_id = sessions.id"
-                       " AND (%9 OR %10 OR %11)))")
-            .arg(has("sessions.title"), has("sessions.uuid"), has("sessions.machine_hostname"), has("sessions.state"),
-                 StoreDialect::planIsArray(m_kind, "protocols"), StoreDialect::planValues(m_kind, "protocols"),
-                 has("value"), has("runs.protocol"), has("h.name"))
-            .arg(has("h.address"), has("h.os"));
+    const QString clause
+        = QStringLiteral("(%1 OR %2 OR %3 OR %4"
+                         " OR (%5 AND EXISTS (SELECT 1 FROM %6 WHERE type = 'text' AND %7))"
+                         " OR EXISTS (SELECT 1 FROM runs WHERE runs.session_id = sessions.id AND %8)"
+                         " OR EXISTS (SELECT 1 FROM session_hosts h WHERE h.session_id = sessions.id"
+                         " AND (%9 OR %10 OR %11)))")
+              .arg(has("sessions.title"), has("sessions.uuid"), has("sessions.machine_hostname"), has("sessions.state"),
+                   StoreDialect::planIsArray(m_kind, "protocols"), StoreDialect::planValues(m_kind, "protocols"),
+                   has("value"), has("runs.protocol"), has("h.name"))
+              .arg(has("h.address"), has("h.os"));
     QVariantList binds;
     for (int i = 0; i < 9; ++i)
         binds << text;
@@ -235,11 +236,12 @@ bool SessionQuery::readRunCounts(QSqlDatabase &db, SessionInfoList *out, QString
     for (qsizetype i = 0; i < out->size(); ++i)
         at.insert(out->at(i).id, i);
     QSqlQuery r(db);
-    r.prepare(QStringLiteral("SELECT session_id, protocol, frame_size, COUNT(*),"
-                             " SUM(CASE WHEN status = 'ok' THEN 1 ELSE 0 END),"
-                             " SUM(CASE WHEN status IN ('ok', 'failed') THEN 1 ELSE 0 END) FROM runs WHERE session_id IN (%1)"
-                             " GROUP BY session_id, protocol, frame_size ORDER BY MIN(id)")
-                  .arg(idList(*out)));
+    r.prepare(
+        QStringLiteral("SELECT session_id, protocol, frame_size, COUNT(*),"
+                       " SUM(CASE WHEN status = 'ok' THEN 1 ELSE 0 END),"
+                       " SUM(CASE WHEN status IN ('ok', 'failed') THEN 1 ELSE 0 END) FROM runs WHERE session_id IN (%1)"
+                       " GROUP BY session_id, protocol, frame_size ORDER BY MIN(id)")
+            .arg(idList(*out)));
     if (!r.exec()) {
         *error = QStringLiteral("cannot count runs (%1)").arg(StoreRows::sqlError(r));
         return false;

@@ -10,8 +10,8 @@
 namespace wb {
 
 /// The sessions a SessionFilter (or one id) selects, found by SQL: the filter becomes one WHERE clause over
-/// sessions, its plan's JSON (StoreDialect::planValues), its hosts and its runs, the text through SessionSearch; then the selected sessions' hosts and run
-/// counts are read with that clause as a sub-select. Newest first.
+/// sessions, its plan's JSON (StoreDialect::planValues), its hosts and its runs, the text through SessionSearch; then
+/// the selected sessions' hosts and run counts are read with that clause as a sub-select. Newest first.
 class SessionQuery
 {
 public:

@@ -36,7 +36,8 @@ SessionRecorder::~SessionRecorder()
 void SessionRecorder::waitForWrites()
 {
     if (m_writer)
-        QMetaObject::invokeMethod(m_writer, [] {}, Qt::BlockingQueuedConnection); // the queue is first in, first out
+        QMetaObject::invokeMethod(
+            m_writer, [] {}, Qt::BlockingQueuedConnection); // the queue is first in, first out
 }
 
 void SessionRecorder::post(Job job)

@@ -57,9 +57,9 @@ private:
     ResultStore *m_store;
     qint64 m_session = 0;
     bool m_reported = false;
-    int m_pending = 0;            // writes posted whose answer has not come back (recorder's thread only)
-    QThread *m_thread = nullptr;  // Writes::OnOwnThread
-    QObject *m_writer = nullptr;  // lives on m_thread: the receiver of the posted writes
+    int m_pending = 0;           // writes posted whose answer has not come back (recorder's thread only)
+    QThread *m_thread = nullptr; // Writes::OnOwnThread
+    QObject *m_writer = nullptr; // lives on m_thread: the receiver of the posted writes
 };
 
 } // namespace wb

@@ -31,16 +31,20 @@ bool exec(QSqlDatabase &db, const QString &sql, const QVariantList &binds, QStri
 QString SessionSearch::textOfSession(StoreDialect::Kind k)
 {
     const QString nl = StoreDialect::newline(k);
-    const QString planProtocols = QStringLiteral("CASE WHEN %1 THEN (SELECT %2 FROM %3 WHERE type = 'text') END")
-                                      .arg(StoreDialect::planIsArray(k, "protocols"), StoreDialect::lines(k, QStringLiteral("value")),
-                                           StoreDialect::planValues(k, "protocols"));
+    const QString planProtocols
+        = QStringLiteral("CASE WHEN %1 THEN (SELECT %2 FROM %3 WHERE type = 'text') END")
+              .arg(StoreDialect::planIsArray(k, "protocols"), StoreDialect::lines(k, QStringLiteral("value")),
+                   StoreDialect::planValues(k, "protocols"));
     const QString runProtocols = QStringLiteral("(SELECT %1 FROM (SELECT DISTINCT protocol FROM runs"
                                                 " WHERE runs.session_id = sessions.id) AS p)")
                                      .arg(StoreDialect::lines(k, QStringLiteral("p.protocol")));
-    const QString hosts = QStringLiteral("(SELECT %1 FROM session_hosts h WHERE h.session_id = sessions.id)")
-                              .arg(StoreDialect::lines(k, QStringLiteral("h.name || %1 || h.address || %1 || h.os").arg(nl)));
-    const QString text = QStringList{QStringLiteral("sessions.title"), QStringLiteral("sessions.uuid"),
-                                     QStringLiteral("sessions.machine_hostname"), QStringLiteral("sessions.state"),
+    const QString hosts
+        = QStringLiteral("(SELECT %1 FROM session_hosts h WHERE h.session_id = sessions.id)")
+              .arg(StoreDialect::lines(k, QStringLiteral("h.name || %1 || h.address || %1 || h.os").arg(nl)));
+    const QString text = QStringList{QStringLiteral("sessions.title"),
+                                     QStringLiteral("sessions.uuid"),
+                                     QStringLiteral("sessions.machine_hostname"),
+                                     QStringLiteral("sessions.state"),
                                      QStringLiteral("COALESCE(%1, '')").arg(planProtocols),
                                      QStringLiteral("COALESCE(%1, '')").arg(runProtocols),
                                      QStringLiteral("COALESCE(%1, '')").arg(hosts)}
@@ -51,11 +55,15 @@ QString SessionSearch::textOfSession(StoreDialect::Kind k)
 bool SessionSearch::refresh(QSqlDatabase &db, const QString &where, const QVariantList &binds, QString *error)
 {
     const StoreDialect::Kind k = StoreDialect::of(db);
-    return exec(db, QStringLiteral("DELETE FROM session_search WHERE session_id IN (SELECT sessions.id FROM sessions WHERE %1)")
-                        .arg(where),
+    return exec(db,
+                QStringLiteral(
+                    "DELETE FROM session_search WHERE session_id IN (SELECT sessions.id FROM sessions WHERE %1)")
+                    .arg(where),
                 binds, error)
-        && exec(db, QStringLiteral("INSERT INTO session_search (session_id, text) SELECT sessions.id, %1 FROM sessions WHERE %2")
-                        .arg(textOfSession(k), where),
+        && exec(db,
+                QStringLiteral(
+                    "INSERT INTO session_search (session_id, text) SELECT sessions.id, %1 FROM sessions WHERE %2")
+                    .arg(textOfSession(k), where),
                 binds, error);
 }
 
@@ -64,7 +72,8 @@ bool SessionSearch::refresh(QSqlDatabase &db, qint64 sessionId, QString *error)
     return refresh(db, QStringLiteral("sessions.id = ?"), {sessionId}, error);
 }
 
-bool SessionSearch::condition(QSqlDatabase &db, const QString &text, QString *clause, QVariantList *binds, QString *error)
+bool SessionSearch::condition(QSqlDatabase &db, const QString &text, QString *clause, QVariantList *binds,
+                              QString *error)
 {
     const StoreDialect::Kind k = StoreDialect::of(db);
     // A trigram index finds three characters or more; the needle is counted as the index counts (folded, by code
@@ -88,8 +97,9 @@ bool SessionSearch::condition(QSqlDatabase &db, const QString &text, QString *cl
             return true;
         }
     }
-    *clause = QStringLiteral("EXISTS (SELECT 1 FROM session_search WHERE session_search.session_id = sessions.id AND %1)")
-                  .arg(StoreDialect::searchScanned(k));
+    *clause
+        = QStringLiteral("EXISTS (SELECT 1 FROM session_search WHERE session_search.session_id = sessions.id AND %1)")
+              .arg(StoreDialect::searchScanned(k));
     *binds = {StoreDialect::searchNeedle(k, text, false)};
     return true;
 }

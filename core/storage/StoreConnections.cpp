@@ -47,7 +47,8 @@ QSqlDatabase StoreConnections::database(const StoreLocation &store) const
         existing = QSqlDatabase();
         QSqlDatabase::removeDatabase(name);
     }
-    QSqlDatabase db = QSqlDatabase::addDatabase(store.isServer() ? QStringLiteral("QPSQL") : QStringLiteral("QSQLITE"), name);
+    QSqlDatabase db
+        = QSqlDatabase::addDatabase(store.isServer() ? QStringLiteral("QPSQL") : QStringLiteral("QSQLITE"), name);
     if (store.isServer()) {
         configureServer(db, store);
     } else {

@@ -35,9 +35,9 @@ private:
     void closeWhenFinished(QThread *thread, const QString &name) const;
 
     QString m_prefix;
-    mutable QMutex m_mutex;                         // guards m_connections
+    mutable QMutex m_mutex;                          // guards m_connections
     mutable QHash<QString, QThread *> m_connections; // connection name -> the thread that made it
-    std::unique_ptr<QObject> m_context;             // receiver for QThread::finished
+    std::unique_ptr<QObject> m_context;              // receiver for QThread::finished
 };
 
 } // namespace wb

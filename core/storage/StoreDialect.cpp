@@ -177,7 +177,8 @@ QString StoreDialect::fold(Kind kind, const QString &text)
 
 QString StoreDialect::lines(Kind kind, const QString &expression)
 {
-    return (kind == Kind::SQLite ? QStringLiteral("group_concat(%1, char(10))") : QStringLiteral("string_agg(%1, chr(10))"))
+    return (kind == Kind::SQLite ? QStringLiteral("group_concat(%1, char(10))")
+                                 : QStringLiteral("string_agg(%1, chr(10))"))
         .arg(expression);
 }
 

@@ -46,7 +46,8 @@ bool install(const QSqlDatabase &db)
     if (!h)
         return false;
     const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC;
-    return sqlite3_create_function_v2(h, "wb_contains", 2, flags, nullptr, contains, nullptr, nullptr, nullptr) == SQLITE_OK
+    return sqlite3_create_function_v2(h, "wb_contains", 2, flags, nullptr, contains, nullptr, nullptr, nullptr)
+        == SQLITE_OK
         && sqlite3_create_function_v2(h, "wb_same", 2, flags, nullptr, same, nullptr, nullptr, nullptr) == SQLITE_OK
         && sqlite3_create_function_v2(h, "wb_fold", 1, flags, nullptr, fold, nullptr, nullptr, nullptr) == SQLITE_OK;
 }

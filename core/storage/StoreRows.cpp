@@ -97,11 +97,12 @@ Host StoreRows::hostAt(const QSqlQuery &q, int first)
 qint64 StoreRows::insertRun(QSqlDatabase &db, qint64 sessionId, const RunResult &r, QString *error)
 {
     QSqlQuery q(db);
-    q.prepare(QStringLiteral(
-        "INSERT INTO runs (session_id, run_index, host, address, port, server_type, os, server_os, protocol,"
-        " frame_size, mss, repetition, bytes, seconds, sender_bytes, throughput_MBps, status, error, warnings_json,"
-        " started_at, params_json, extra_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
-              + StoreDialect::returningId(StoreDialect::of(db)));
+    q.prepare(
+        QStringLiteral(
+            "INSERT INTO runs (session_id, run_index, host, address, port, server_type, os, server_os, protocol,"
+            " frame_size, mss, repetition, bytes, seconds, sender_bytes, throughput_MBps, status, error, warnings_json,"
+            " started_at, params_json, extra_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+        + StoreDialect::returningId(StoreDialect::of(db)));
     q.addBindValue(sessionId);
     q.addBindValue(r.spec.index);
     q.addBindValue(str(r.spec.host.name));
@@ -177,10 +178,12 @@ bool StoreRows::updateLatency(QSqlDatabase &db, qint64 runId, const RunLatency &
 {
     if (latency.method.isEmpty() && latency.note.isEmpty())
         return true;
-    const auto figure = [](double ms, bool valid) { return valid ? QVariant(ms) : QVariant(QMetaType(QMetaType::Double)); };
+    const auto figure
+        = [](double ms, bool valid) { return valid ? QVariant(ms) : QVariant(QMetaType(QMetaType::Double)); };
     QSqlQuery q(db);
-    q.prepare(QStringLiteral("UPDATE runs SET latency_method = ?, latency_idle_median_ms = ?, latency_loaded_median_ms = ?,"
-                             " latency_loaded_p99_ms = ?, latency_added_ms = ?, latency_json = ? WHERE id = ?"));
+    q.prepare(
+        QStringLiteral("UPDATE runs SET latency_method = ?, latency_idle_median_ms = ?, latency_loaded_median_ms = ?,"
+                       " latency_loaded_p99_ms = ?, latency_added_ms = ?, latency_json = ? WHERE id = ?"));
     q.addBindValue(latency.method);
     q.addBindValue(figure(latency.idle.medianMs, latency.idle.valid()));
     q.addBindValue(figure(latency.loaded.medianMs, latency.loaded.valid()));
@@ -221,7 +224,8 @@ std::optional<RunResult::Reverse> StoreRows::reverseAt(const QSqlQuery &q, int r
     for (const QJsonValue &v : QJsonDocument::fromJson(q.value(24).toString().toUtf8()).array()) {
         const QJsonArray a = v.toArray();
         if (a.size() >= 3)
-            reverse.samples.append(Sample{runIndex, a.at(0).toDouble(), a.at(1).toDouble(), qint64(a.at(2).toDouble())});
+            reverse.samples.append(
+                Sample{runIndex, a.at(0).toDouble(), a.at(1).toDouble(), qint64(a.at(2).toDouble())});
     }
     return reverse;
 }

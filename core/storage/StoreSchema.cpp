@@ -186,13 +186,15 @@ bool backfillHostsV2(QSqlDatabase &db, QString *error)
 bool backfillLatencyV4(QSqlDatabase &db, QString *error)
 {
     QSqlQuery runs(db);
-    if (!runs.exec(QStringLiteral("SELECT id, run_index, extra_json FROM runs WHERE extra_json LIKE '%\"latency\"%'"))) {
+    if (!runs.exec(
+            QStringLiteral("SELECT id, run_index, extra_json FROM runs WHERE extra_json LIKE '%\"latency\"%'"))) {
         *error = StoreRows::sqlError(runs);
         return false;
     }
     QList<std::tuple<qint64, int, QJsonObject>> rows;
     while (runs.next())
-        rows.append({runs.value(0).toLongLong(), runs.value(1).toInt(), StoreRows::jsonObject(runs.value(2).toString())});
+        rows.append(
+            {runs.value(0).toLongLong(), runs.value(1).toInt(), StoreRows::jsonObject(runs.value(2).toString())});
     for (auto &[id, index, extra] : rows) {
         if (!extra.value(QStringLiteral("latency")).isObject())
             continue;
@@ -249,12 +251,18 @@ void serverTrigrams(QSqlDatabase &d)
 bool step(QSqlDatabase &d, int version, QString *error)
 {
     switch (version) {
-    case 1: return execAll(d, kSchemaV1, std::size(kSchemaV1), error);
-    case 2: return execAll(d, kSchemaV2, std::size(kSchemaV2), error) && backfillHostsV2(d, error);
-    case 3: return execAll(d, kSchemaV3, std::size(kSchemaV3), error);
-    case 4: return execAll(d, kSchemaV4, std::size(kSchemaV4), error) && backfillLatencyV4(d, error);
-    case StoreSchema::kSearchVersion: return searchV5(d, error);
-    default: return true;
+    case 1:
+        return execAll(d, kSchemaV1, std::size(kSchemaV1), error);
+    case 2:
+        return execAll(d, kSchemaV2, std::size(kSchemaV2), error) && backfillHostsV2(d, error);
+    case 3:
+        return execAll(d, kSchemaV3, std::size(kSchemaV3), error);
+    case 4:
+        return execAll(d, kSchemaV4, std::size(kSchemaV4), error) && backfillLatencyV4(d, error);
+    case StoreSchema::kSearchVersion:
+        return searchV5(d, error);
+    default:
+        return true;
     }
 }
 

@@ -5,18 +5,22 @@ namespace wb {
 QString sessionStateName(SessionState state)
 {
     switch (state) {
-    case SessionState::Running: return QStringLiteral("running");
-    case SessionState::Finished: return QStringLiteral("finished");
-    case SessionState::Cancelled: return QStringLiteral("cancelled");
-    case SessionState::Interrupted: return QStringLiteral("interrupted");
+    case SessionState::Running:
+        return QStringLiteral("running");
+    case SessionState::Finished:
+        return QStringLiteral("finished");
+    case SessionState::Cancelled:
+        return QStringLiteral("cancelled");
+    case SessionState::Interrupted:
+        return QStringLiteral("interrupted");
     }
     return QStringLiteral("interrupted");
 }
 
 SessionState sessionStateFromName(const QString &name, bool *ok)
 {
-    static const SessionState all[] = {SessionState::Running, SessionState::Finished, SessionState::Cancelled,
-                                       SessionState::Interrupted};
+    static const SessionState all[]
+        = {SessionState::Running, SessionState::Finished, SessionState::Cancelled, SessionState::Interrupted};
     for (SessionState s : all) {
         if (sessionStateName(s) == name) {
             if (ok)

@@ -23,21 +23,21 @@ struct SessionInfo
 {
     qint64 id = 0;
     QString uuid;
-    QDateTime startedAt;            ///< UTC
-    QDateTime endedAt;              ///< UTC; invalid while running or when interrupted before any run
+    QDateTime startedAt; ///< UTC
+    QDateTime endedAt;   ///< UTC; invalid while running or when interrupted before any run
     SessionState state = SessionState::Running;
-    QString title;                  ///< empty for measured sessions; "iperf3 import: file.json" for imports
-    QList<Host> hosts;              ///< the hosts as they were (secrets removed)
-    QStringList protocols;          ///< planned ones first, then any others found in the runs
-    QList<int> frameSizes;          ///< idem, in bytes
-    int runCount = 0;               ///< runs stored
-    int okRuns = 0;                 ///< of which status ok
-    int doneRuns = 0;               ///< of which ok or failed (not cancelled mid-run, not "not run")
-    int plannedRuns = 0;            ///< TestPlan::runCount() of the plan
-    QString machineHostname;        ///< the machine that ran the plan
-    QString machineOs;              ///< QSysInfo::prettyProductName() there
+    QString title;           ///< empty for measured sessions; "iperf3 import: file.json" for imports
+    QList<Host> hosts;       ///< the hosts as they were (secrets removed)
+    QStringList protocols;   ///< planned ones first, then any others found in the runs
+    QList<int> frameSizes;   ///< idem, in bytes
+    int runCount = 0;        ///< runs stored
+    int okRuns = 0;          ///< of which status ok
+    int doneRuns = 0;        ///< of which ok or failed (not cancelled mid-run, not "not run")
+    int plannedRuns = 0;     ///< TestPlan::runCount() of the plan
+    QString machineHostname; ///< the machine that ran the plan
+    QString machineOs;       ///< QSysInfo::prettyProductName() there
     QString wirebenchVersion;
-    TestPlan plan;                  ///< the plan as it was run (secrets removed)
+    TestPlan plan; ///< the plan as it was run (secrets removed)
 
     QStringList hostNames() const;
 };
@@ -56,14 +56,14 @@ using StoredRunList = QList<StoredRun>;
 /// What the history panel asks for. Empty fields do not filter.
 struct SessionFilter
 {
-    QString text;                   ///< case-insensitive substring of host name/address/OS, protocol, title, uuid
-    QList<SessionState> states;     ///< any of these
-    QString protocol;               ///< exact protocol id
-    int frameSize = 0;              ///< sessions that include this frame size
-    QString host;                   ///< host name or address (exact, case-insensitive)
-    QDateTime from;                 ///< started at or after
-    QDateTime to;                   ///< started before
-    int limit = 0;                  ///< 0 = all; newest first
+    QString text;               ///< case-insensitive substring of host name/address/OS, protocol, title, uuid
+    QList<SessionState> states; ///< any of these
+    QString protocol;           ///< exact protocol id
+    int frameSize = 0;          ///< sessions that include this frame size
+    QString host;               ///< host name or address (exact, case-insensitive)
+    QDateTime from;             ///< started at or after
+    QDateTime to;               ///< started before
+    int limit = 0;              ///< 0 = all; newest first
 };
 
 } // namespace wb

@@ -56,7 +56,7 @@ Arg &Arg::arg(const std::string &value)
     out.reserve(m_text.size() + value.size());
     for (std::size_t i = 0; i < m_text.size();) {
         const bool longer = i + mark.size() < m_text.size() && lowest < 10 && m_text[i + mark.size()] >= '0'
-                            && m_text[i + mark.size()] <= '9';
+            && m_text[i + mark.size()] <= '9';
         if (m_text.compare(i, mark.size(), mark) == 0 && !longer) {
             out += value;
             i += mark.size();

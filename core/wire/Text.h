@@ -24,13 +24,16 @@ std::string trimmed(const std::string &text);
 class Arg
 {
 public:
-    explicit Arg(std::string pattern) : m_text(std::move(pattern)) {}
+    explicit Arg(std::string pattern)
+        : m_text(std::move(pattern))
+    {
+    }
 
     Arg &arg(const std::string &value);
     Arg &arg(const char *value) { return arg(std::string(value)); }
     Arg &arg(const std::string &a, const std::string &b) { return arg(a).arg(b); }
     Arg &arg(const std::string &a, const std::string &b, const std::string &c) { return arg(a).arg(b).arg(c); }
-    template<typename T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
+    template <typename T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
     Arg &arg(T value)
     {
         if constexpr (std::is_signed_v<T>)

@@ -28,7 +28,8 @@ namespace {
 
 struct Args
 {
-    QStringList rates{QStringLiteral("100mbit"), QStringLiteral("250mbit"), QStringLiteral("1gbit"), QStringLiteral("2500mbit")};
+    QStringList rates{QStringLiteral("100mbit"), QStringLiteral("250mbit"), QStringLiteral("1gbit"),
+                      QStringLiteral("2500mbit")};
     QList<int> mtus{1500, 4000, 9000};
     QStringList protocols{QStringLiteral("smb-write"), QStringLiteral("smb-read")};
     QList<int> writeConnections{4}; // the driver's default (smb.write_connections)
@@ -147,14 +148,17 @@ struct Cell
     int connections = 0;
     double wirebench = 0; ///< median MB/s
     double smbclient = 0;
-    double theory = 0;    ///< MB/s
+    double theory = 0; ///< MB/s
     QString error;
 };
 
 class Bench
 {
 public:
-    explicit Bench(const Args &args) : m_args(args) {}
+    explicit Bench(const Args &args)
+        : m_args(args)
+    {
+    }
     int run();
 
 private:
@@ -172,8 +176,10 @@ QString Bench::prepareFiles(qint64 size)
     if (m_made.contains(size))
         return {};
     QString why;
-    if (!m_rig.servers().makeServerFile(m_rig.fixture().smbRoot() + QLatin1Char('/') + fileName(QStringLiteral("read"), size), size, &why)
-        || !m_rig.servers().makeServerFile(m_rig.fixture().path() + QLatin1Char('/') + fileName(QStringLiteral("upload"), size), size, &why))
+    if (!m_rig.servers().makeServerFile(
+            m_rig.fixture().smbRoot() + QLatin1Char('/') + fileName(QStringLiteral("read"), size), size, &why)
+        || !m_rig.servers().makeServerFile(
+            m_rig.fixture().path() + QLatin1Char('/') + fileName(QStringLiteral("upload"), size), size, &why))
         return why;
     m_made << size;
     return {};
@@ -181,11 +187,14 @@ QString Bench::prepareFiles(qint64 size)
 
 Cell Bench::measure(const QString &rate, int mtu, const QString &protocol, int connections, qint64 size)
 {
-    Cell c{rate, mtu, protocol, connections, 0, 0, Ceiling::tcpGoodputBytesPerSecond(bitsPerSecond(rate) / 1e6, mtu) / 1e6, {}};
+    Cell c{
+        rate, mtu, protocol, connections, 0, 0, Ceiling::tcpGoodputBytesPerSecond(bitsPerSecond(rate) / 1e6, mtu) / 1e6,
+        {}};
     const bool reading = protocol == QLatin1String("smb-read");
     Host host = m_rig.fileHost(protocol, size, fileName);
     host.options.insert(m_args.hostOptions);
-    host.options.insert(reading ? QStringLiteral("smb.read_connections") : QStringLiteral("smb.write_connections"), connections);
+    host.options.insert(reading ? QStringLiteral("smb.read_connections") : QStringLiteral("smb.write_connections"),
+                        connections);
     TestPlan plan = LabFileServers::memoryPlan({host}, {protocol}, mtu, size);
     plan.params.options.insert(m_args.planOptions);
     PeerTransfer peer;
@@ -240,9 +249,10 @@ int Bench::run()
         std::fprintf(stderr, "wirebench-smb-bench: the servers: %s\n", qPrintable(why));
         return 2;
     }
-    std::printf("SMB through lab %s (smbd in its server namespace, folders on a tmpfs): %d pair(s) per cell after %d "
-                "not counted, Wirebench then smbclient; about %.1f s per run; MB/s = 10^6 B/s, smbclient's KiB/s converted\n",
-                qPrintable(m_rig.lab().id()), m_args.reps, m_args.warmUp, m_args.seconds);
+    std::printf(
+        "SMB through lab %s (smbd in its server namespace, folders on a tmpfs): %d pair(s) per cell after %d "
+        "not counted, Wirebench then smbclient; about %.1f s per run; MB/s = 10^6 B/s, smbclient's KiB/s converted\n",
+        qPrintable(m_rig.lab().id()), m_args.reps, m_args.warmUp, m_args.seconds);
     QList<Cell> cells;
     for (const QString &rate : m_args.rates) {
         for (const int mtu : m_args.mtus) {
@@ -256,19 +266,21 @@ int Bench::run()
                 return 2;
             }
             for (const QString &protocol : m_args.protocols) {
-                const QList<int> &counts = protocol == QLatin1String("smb-read") ? m_args.readConnections : m_args.writeConnections;
+                const QList<int> &counts
+                    = protocol == QLatin1String("smb-read") ? m_args.readConnections : m_args.writeConnections;
                 for (const int connections : counts)
                     cells << measure(rate, mtu, protocol, connections, size);
             }
         }
     }
     m_rig.lab().leaveClient();
-    std::printf("\n| test | line | MTU | connections | Wirebench MB/s | smbclient MB/s | ratio | Wirebench / theory | smbclient / theory |\n"
+    std::printf("\n| test | line | MTU | connections | Wirebench MB/s | smbclient MB/s | ratio | Wirebench / theory | "
+                "smbclient / theory |\n"
                 "|---|---|---|---|---|---|---|---|---|\n");
     for (const Cell &c : cells) {
-        std::printf("| %s | %s | %d | %d | %.3f | %.3f | %.3f | %.3f | %.3f |%s\n", qPrintable(c.protocol), qPrintable(c.rate),
-                    c.mtu, c.connections, c.wirebench, c.smbclient, c.smbclient > 0 ? c.wirebench / c.smbclient : 0,
-                    c.wirebench / c.theory, c.smbclient / c.theory,
+        std::printf("| %s | %s | %d | %d | %.3f | %.3f | %.3f | %.3f | %.3f |%s\n", qPrintable(c.protocol),
+                    qPrintable(c.rate), c.mtu, c.connections, c.wirebench, c.smbclient,
+                    c.smbclient > 0 ? c.wirebench / c.smbclient : 0, c.wirebench / c.theory, c.smbclient / c.theory,
                     c.error.isEmpty() ? "" : qPrintable(QStringLiteral(" error: ") + c.error));
     }
     m_rig.tearDown();
@@ -282,9 +294,10 @@ int main(int argc, char **argv)
     QCoreApplication app(argc, argv);
     Args args;
     if (!parse(app.arguments(), &args)) {
-        std::fprintf(stderr, "usage: wirebench-smb-bench [--rates 100mbit,250mbit,1gbit,2500mbit] [--mtus 1500,4000,9000]\n"
-                             "       [--protocols smb-write,smb-read] [--write-connections 4[,2,...]] [--read-connections 2]\n"
-                             "       [--reps 3] [--warm-up 1] [--seconds 3] [--set KEY=VALUE ...]\n");
+        std::fprintf(stderr,
+                     "usage: wirebench-smb-bench [--rates 100mbit,250mbit,1gbit,2500mbit] [--mtus 1500,4000,9000]\n"
+                     "       [--protocols smb-write,smb-read] [--write-connections 4[,2,...]] [--read-connections 2]\n"
+                     "       [--reps 3] [--warm-up 1] [--seconds 3] [--set KEY=VALUE ...]\n");
         return 2;
     }
     return Bench(args).run();

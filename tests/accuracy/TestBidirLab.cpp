@@ -66,9 +66,10 @@ private:
     /// TCP segments one end has sent so far (its namespace's OutSegs, retransmissions not among them).
     qint64 outSegments(const QString &ns)
     {
-        const QStringList lines = lab({QStringLiteral("exec"), ns, QStringLiteral("cat"), QStringLiteral("/proc/net/snmp")})
-                                      .split(QLatin1Char('\n'))
-                                      .filter(QStringLiteral("Tcp: "));
+        const QStringList lines
+            = lab({QStringLiteral("exec"), ns, QStringLiteral("cat"), QStringLiteral("/proc/net/snmp")})
+                  .split(QLatin1Char('\n'))
+                  .filter(QStringLiteral("Tcp: "));
         if (lines.size() < 2)
             return -1;
         const qsizetype column = lines.at(0).split(QLatin1Char(' ')).indexOf(QStringLiteral("OutSegs"));
@@ -116,11 +117,14 @@ void TestBidirLab::initTestCase()
     QVERIFY2(m_lab->up(1500, QStringLiteral("100mbit"), &why), qPrintable(why));
     shapeForTheWire(QStringLiteral("cli"), m_lab->clientInterface());
     shapeForTheWire(QStringLiteral("srv"), m_lab->serverInterface());
-    const QString served = test::LabBench::serveAll(*m_lab, {{QStringLiteral("wirebenchd"), daemon, QStringLiteral("--iperf3-port"), QStringLiteral("5203")},
-                                                             {QStringLiteral("iperf3")}});
+    const QString served = test::LabBench::serveAll(
+        *m_lab,
+        {{QStringLiteral("wirebenchd"), daemon, QStringLiteral("--iperf3-port"), QStringLiteral("5203")},
+         {QStringLiteral("iperf3")}});
     QVERIFY2(served.isEmpty(), qPrintable(served));
     QVERIFY2(m_lab->enterClient(&why), qPrintable(why));
-    qInfo("each direction's ceiling while the other's ACKs share the wire: %.4f MB/s (one direction alone %.4f MB/s: %.2f%%)",
+    qInfo("each direction's ceiling while the other's ACKs share the wire: %.4f MB/s (one direction alone %.4f MB/s: "
+          "%.2f%%)",
           m_ceiling / 1e6, Ceiling::tcpGoodputForMss(kLineMbps, 1448, false, true) / 1e6,
           Ceiling::percentOf(m_ceiling, Ceiling::tcpGoodputForMss(kLineMbps, 1448, false, true)));
 }
@@ -142,7 +146,9 @@ void TestBidirLab::shapeForTheWire(const QString &ns, const QString &device)
 {
     inNamespace(ns, QStringLiteral("ethtool -K %1 tso off gso off gro off").arg(device));
     // The lab's own burst (2 ms of line rate) and queue (1000 full frames).
-    inNamespace(ns, QStringLiteral("tc qdisc replace dev %1 root tbf rate 100mbit burst 25000 limit 1514000 overhead 24").arg(device));
+    inNamespace(ns,
+                QStringLiteral("tc qdisc replace dev %1 root tbf rate 100mbit burst 25000 limit 1514000 overhead 24")
+                    .arg(device));
 }
 
 RunResult TestBidirLab::runOnce(const QString &protocol, quint16 port, int warmupMs, int idleMs)
@@ -168,12 +174,13 @@ RunResult TestBidirLab::runOnce(const QString &protocol, quint16 port, int warmu
 QPair<double, double> TestBidirLab::realIperf3Pair(int seconds, int omitSeconds)
 {
     QProcess p;
-    p.start(QStringLiteral("iperf3"), {QStringLiteral("-c"), test::LabSession::serverAddress(), QStringLiteral("--bidir"),
-                                       QStringLiteral("-t"), QString::number(seconds), QStringLiteral("-O"),
-                                       QString::number(omitSeconds), QStringLiteral("-J")});
+    p.start(QStringLiteral("iperf3"),
+            {QStringLiteral("-c"), test::LabSession::serverAddress(), QStringLiteral("--bidir"), QStringLiteral("-t"),
+             QString::number(seconds), QStringLiteral("-O"), QString::number(omitSeconds), QStringLiteral("-J")});
     if (!p.waitForFinished(30000 + seconds * 1000) || p.exitCode() != 0)
         return {0, 0};
-    const QJsonObject end = QJsonDocument::fromJson(p.readAllStandardOutput()).object().value(QStringLiteral("end")).toObject();
+    const QJsonObject end
+        = QJsonDocument::fromJson(p.readAllStandardOutput()).object().value(QStringLiteral("end")).toObject();
     const auto rate = [&](const char *key) {
         const QJsonObject sum = end.value(QLatin1String(key)).toObject();
         const double secs = sum.value(QStringLiteral("seconds")).toDouble();
@@ -201,19 +208,24 @@ void TestBidirLab::fullDuplexEachWay()
         // direction carries that end's data and those ACKs. The run's control connection adds a few dozen segments.
         const double clientData = std::ceil(double(r.senderBytes) / 1448);
         const double serverData = std::ceil(double(r.reverse->senderBytes) / 1448);
-        const double clientAcks = qMax(0.0, (outSegments(QStringLiteral("cli")) - clientSegments - clientData) / clientData);
-        const double serverAcks = qMax(0.0, (outSegments(QStringLiteral("srv")) - serverSegments - serverData) / serverData);
+        const double clientAcks
+            = qMax(0.0, (outSegments(QStringLiteral("cli")) - clientSegments - clientData) / clientData);
+        const double serverAcks
+            = qMax(0.0, (outSegments(QStringLiteral("srv")) - serverSegments - serverData) / serverData);
         const double sendCeiling = ceilingAt(clientAcks);
         const double receiveCeiling = ceilingAt(serverAcks);
-        qInfo("attempt %d: the client sent %.3f ACKs per data segment, the server %.3f: each direction carries %.4f MB/s "
-              "(send) and %.4f MB/s (receive) while the other's ACKs share its wire (at one ACK per two segments %.4f MB/s)",
-              attempt, clientAcks, serverAcks, sendCeiling / 1e6, receiveCeiling / 1e6, m_ceiling / 1e6);
+        qInfo(
+            "attempt %d: the client sent %.3f ACKs per data segment, the server %.3f: each direction carries %.4f MB/s "
+            "(send) and %.4f MB/s (receive) while the other's ACKs share its wire (at one ACK per two segments %.4f "
+            "MB/s)",
+            attempt, clientAcks, serverAcks, sendCeiling / 1e6, receiveCeiling / 1e6, m_ceiling / 1e6);
         const double send = r.bytesPerSecond() / sendCeiling;
         const double receive = r.reverse->bytes / r.reverse->seconds / receiveCeiling;
         const QPair<double, double> iperf = realIperf3Pair(3, kWarmupMs / 1000);
         const double iperfSend = iperf.first * 1e6 / sendCeiling;
         const double iperfReceive = iperf.second * 1e6 / receiveCeiling;
-        qInfo("tcp-bidir, attempt %d: send %.4f MB/s = %.4f, receive %.4f MB/s = %.4f of its ceiling; real iperf3 --bidir "
+        qInfo("tcp-bidir, attempt %d: send %.4f MB/s = %.4f, receive %.4f MB/s = %.4f of its ceiling; real iperf3 "
+              "--bidir "
               "right after: send %.4f MB/s = %.4f, receive %.4f MB/s = %.4f",
               attempt, r.megabytesPerSecond(), send, r.reverse->megabytesPerSecond(), receive, iperf.first, iperfSend,
               iperf.second, iperfReceive);
@@ -225,7 +237,7 @@ void TestBidirLab::fullDuplexEachWay()
         // reach 99% either (a starved machine), within 1 point of it (TestParallelStreams' rule).
         const bool full = qMin(send, receive) >= 0.99 && send >= iperfSend - 0.005 && receive >= iperfReceive - 0.005;
         const bool starved = qMin(iperfSend, iperfReceive) < 0.99 && send >= qMin(0.99, iperfSend) - 0.01
-                             && receive >= qMin(0.99, iperfReceive) - 0.01;
+            && receive >= qMin(0.99, iperfReceive) - 0.01;
         passed = full || starved;
         best = r;
         last = QStringLiteral("attempt %1: send %2, receive %3 of the ceiling; iperf3 %4 and %5")
@@ -240,19 +252,21 @@ void TestBidirLab::fullDuplexEachWay()
     QVERIFY2(best.warnings.isEmpty(), qPrintable(best.warnings.join(QLatin1Char('\n'))));
     const QString verdict = verdictOf(best);
     QVERIFY2(verdict.startsWith(QStringLiteral("at line rate both ways at once: send ")), qPrintable(verdict));
-    QVERIFY2(verdict.endsWith(QStringLiteral("of what each direction of the 100 Mbit/s link at MTU 1500 carries while the "
-                                             "other direction's ACKs share it (11.4 MB/s, full duplex)")),
-             qPrintable(verdict));
+    QVERIFY2(
+        verdict.endsWith(QStringLiteral("of what each direction of the 100 Mbit/s link at MTU 1500 carries while the "
+                                        "other direction's ACKs share it (11.4 MB/s, full duplex)")),
+        qPrintable(verdict));
 }
 
 void TestBidirLab::ourIperf3BidirAgainstRealServer()
 {
     // A real iperf3 -s for one test, its report as JSON in its log: our iperf3-bidir's byte counts are its own.
     bool ok = false;
-    const QString started = lab({QStringLiteral("serve"), QStringLiteral("cmd"), QStringLiteral("iperf3j"), QStringLiteral("5202"),
-                                 QStringLiteral("iperf3"), QStringLiteral("-s"), QStringLiteral("-B"), test::LabSession::serverAddress(),
-                                 QStringLiteral("-p"), QStringLiteral("5202"), QStringLiteral("-1"), QStringLiteral("-J")},
-                                &ok);
+    const QString started
+        = lab({QStringLiteral("serve"), QStringLiteral("cmd"), QStringLiteral("iperf3j"), QStringLiteral("5202"),
+               QStringLiteral("iperf3"), QStringLiteral("-s"), QStringLiteral("-B"), test::LabSession::serverAddress(),
+               QStringLiteral("-p"), QStringLiteral("5202"), QStringLiteral("-1"), QStringLiteral("-J")},
+              &ok);
     QVERIFY2(ok, qPrintable(started));
     // A one-off server (-1) takes the latency probe's first connect for its one test and exits: no probe here.
     const RunResult r = runOnce(QStringLiteral("iperf3-bidir"), 5202, 0, 0);
@@ -268,7 +282,8 @@ void TestBidirLab::ourIperf3BidirAgainstRealServer()
     const auto bytes = [&](const char *key) {
         return qint64(end.value(QLatin1String(key)).toObject().value(QStringLiteral("bytes")).toDouble());
     };
-    qInfo("iperf3-bidir against the real iperf3 -s: send %.4f MB/s (%lld B; the server received %lld B), receive %.4f MB/s "
+    qInfo("iperf3-bidir against the real iperf3 -s: send %.4f MB/s (%lld B; the server received %lld B), receive %.4f "
+          "MB/s "
           "(%lld B; the server sent %lld B); theory each way %.4f MB/s",
           r.megabytesPerSecond(), r.bytes, bytes("sum_received"), r.reverse->megabytesPerSecond(), r.reverse->bytes,
           bytes("sum_sent_bidir_reverse"), m_ceiling / 1e6);
@@ -283,26 +298,34 @@ void TestBidirLab::realClientAgainstWirebenchdsIperf3Port()
     // The real iperf3 -c --bidir against wirebenchd --iperf3-port: the client's report of the server's end is what
     // wirebenchd's log line says it received and sent.
     QProcess p;
-    p.start(QStringLiteral("iperf3"), {QStringLiteral("-c"), test::LabSession::serverAddress(), QStringLiteral("-p"),
-                                       QStringLiteral("5203"), QStringLiteral("--bidir"), QStringLiteral("-t"),
-                                       QStringLiteral("3"), QStringLiteral("-J")});
+    p.start(QStringLiteral("iperf3"),
+            {QStringLiteral("-c"), test::LabSession::serverAddress(), QStringLiteral("-p"), QStringLiteral("5203"),
+             QStringLiteral("--bidir"), QStringLiteral("-t"), QStringLiteral("3"), QStringLiteral("-J")});
     QVERIFY(p.waitForFinished(40000));
     const QJsonObject report = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
-    QVERIFY2(report.value(QStringLiteral("error")).toString().isEmpty(), qPrintable(report.value(QStringLiteral("error")).toString()));
+    QVERIFY2(report.value(QStringLiteral("error")).toString().isEmpty(),
+             qPrintable(report.value(QStringLiteral("error")).toString()));
     const QJsonObject end = report.value(QStringLiteral("end")).toObject();
     const auto bytes = [&](const char *key) {
         return qint64(end.value(QLatin1String(key)).toObject().value(QStringLiteral("bytes")).toDouble());
     };
-    const QRegularExpression line(QStringLiteral("iperf3 tcp-bidir \\(both ways at once, --bidir\\).*: received (\\d+) B.*; sent (\\d+) B"));
+    const QRegularExpression line(
+        QStringLiteral("iperf3 tcp-bidir \\(both ways at once, --bidir\\).*: received (\\d+) B.*; sent (\\d+) B"));
     QRegularExpressionMatch m;
-    QTRY_VERIFY_WITH_TIMEOUT((m = line.match(QString::fromUtf8(serverLog(QStringLiteral("wirebenchd"))))).hasMatch(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT((m = line.match(QString::fromUtf8(serverLog(QStringLiteral("wirebenchd"))))).hasMatch(),
+                             10000);
     qInfo("real iperf3 -c --bidir against wirebenchd's iperf3 port: %s", qPrintable(m.captured(0)));
     qInfo("the client's report of the server: received %lld B, sent %lld B; the client sent %lld B at %.4f MB/s and "
           "received %lld B at %.4f MB/s",
           bytes("sum_received"), bytes("sum_sent_bidir_reverse"), bytes("sum_sent"),
-          end.value(QStringLiteral("sum_received")).toObject().value(QStringLiteral("bits_per_second")).toDouble() / 8e6,
+          end.value(QStringLiteral("sum_received")).toObject().value(QStringLiteral("bits_per_second")).toDouble()
+              / 8e6,
           bytes("sum_received_bidir_reverse"),
-          end.value(QStringLiteral("sum_received_bidir_reverse")).toObject().value(QStringLiteral("bits_per_second")).toDouble() / 8e6);
+          end.value(QStringLiteral("sum_received_bidir_reverse"))
+                  .toObject()
+                  .value(QStringLiteral("bits_per_second"))
+                  .toDouble()
+              / 8e6);
     QCOMPARE(bytes("sum_received"), m.captured(1).toLongLong());
     QCOMPARE(bytes("sum_sent_bidir_reverse"), m.captured(2).toLongLong());
 }
@@ -316,23 +339,30 @@ void TestBidirLab::sharedShaperBoundsTheSum()
     inNamespace(QStringLiteral("cli"), QStringLiteral("ip link add %1 type ifb").arg(ifb));
     inNamespace(QStringLiteral("cli"), QStringLiteral("ip link set %1 up").arg(ifb));
     shapeForTheWire(QStringLiteral("cli"), ifb);
-    inNamespace(QStringLiteral("cli"), QStringLiteral("tc qdisc replace dev %1 root handle 1: htb default 1").arg(device));
-    inNamespace(QStringLiteral("cli"), QStringLiteral("tc filter add dev %1 parent 1: protocol all u32 match u32 0 0 action "
-                                                      "mirred egress redirect dev %2").arg(device, ifb));
+    inNamespace(QStringLiteral("cli"),
+                QStringLiteral("tc qdisc replace dev %1 root handle 1: htb default 1").arg(device));
+    inNamespace(QStringLiteral("cli"),
+                QStringLiteral("tc filter add dev %1 parent 1: protocol all u32 match u32 0 0 action "
+                               "mirred egress redirect dev %2")
+                    .arg(device, ifb));
     inNamespace(QStringLiteral("cli"), QStringLiteral("tc qdisc add dev %1 handle ffff: ingress").arg(device));
-    inNamespace(QStringLiteral("cli"), QStringLiteral("tc filter add dev %1 parent ffff: protocol all u32 match u32 0 0 action "
-                                                      "mirred egress redirect dev %2").arg(device, ifb));
+    inNamespace(QStringLiteral("cli"),
+                QStringLiteral("tc filter add dev %1 parent ffff: protocol all u32 match u32 0 0 action "
+                               "mirred egress redirect dev %2")
+                    .arg(device, ifb));
     const RunResult r = runOnce(QStringLiteral("tcp-bidir"), 5301);
     QVERIFY2(r.ok(), qPrintable(r.error));
     const double oneWay = Ceiling::tcpGoodputForMss(kLineMbps, 1448, false, true);
     const double sum = r.bytesPerSecond() + r.reverse->bytes / r.reverse->seconds;
-    qInfo("one shaper for both directions: send %.4f MB/s, receive %.4f MB/s, together %.4f MB/s = %.4f of one direction "
-          "alone (%.4f MB/s)",
-          r.megabytesPerSecond(), r.reverse->megabytesPerSecond(), sum / 1e6, sum / oneWay, oneWay / 1e6);
+    qInfo(
+        "one shaper for both directions: send %.4f MB/s, receive %.4f MB/s, together %.4f MB/s = %.4f of one direction "
+        "alone (%.4f MB/s)",
+        r.megabytesPerSecond(), r.reverse->megabytesPerSecond(), sum / 1e6, sum / oneWay, oneWay / 1e6);
     const QString verdict = verdictOf(r);
     QVERIFY2(verdict.startsWith(QStringLiteral("the two directions share one bound: send ")), qPrintable(verdict));
-    QVERIFY2(verdict.endsWith(QStringLiteral("where a full-duplex link carries 11.4 MB/s each way at once: a half-duplex "
-                                             "link or a shared medium (Wi-Fi, a hub, one shaper or queue for both directions)")),
+    QVERIFY2(verdict.endsWith(
+                 QStringLiteral("where a full-duplex link carries 11.4 MB/s each way at once: a half-duplex "
+                                "link or a shared medium (Wi-Fi, a hub, one shaper or queue for both directions)")),
              qPrintable(verdict));
     QVERIFY2(r.warnings.contains(verdict), qPrintable(r.warnings.join(QLatin1Char('\n'))));
 }

@@ -15,8 +15,9 @@ using namespace wb;
 // server (tests/lab/lab.sh up --router): a tbf with a short queue drops packets on this computer's veth, on the
 // far host's veth, or on the router's veth towards the server. The sentence must name that place, and its
 // counters must be what `tc -s qdisc` and `ip -s -s link` print in that namespace over the same run. A healthy
-// run through the same lab (a 1 Gbit/s line with the lab's long queues) gets no loss sentence. The built wirebenchd serves in the server namespace; this
-// process's main thread joins the client namespace, so the engine's thread runs there.
+// run through the same lab (a 1 Gbit/s line with the lab's long queues) gets no loss sentence. The built wirebenchd
+// serves in the server namespace; this process's main thread joins the client namespace, so the engine's thread runs
+// there.
 class TestDropPlace : public QObject
 {
     Q_OBJECT
@@ -65,8 +66,9 @@ void TestDropPlace::initTestCase()
     bool ok = false;
     QString out = m_lab->run({QStringLiteral("shape"), QStringLiteral("off")}, &ok); // each test sets its own queue
     QVERIFY2(ok, qPrintable(out));
-    out = test::LabBench::serveAll(*m_lab, {{QStringLiteral("wirebenchd"),
-                                             test::LabBench::builtProgram(QStringLiteral("app/daemon/wirebenchd"))}});
+    out = test::LabBench::serveAll(
+        *m_lab,
+        {{QStringLiteral("wirebenchd"), test::LabBench::builtProgram(QStringLiteral("app/daemon/wirebenchd"))}});
     QVERIFY2(out.isEmpty(), qPrintable(out));
     QVERIFY2(m_lab->enterClient(&why), qPrintable(why));
 }
@@ -96,7 +98,8 @@ TestDropPlace::Seen TestDropPlace::seen(const QString &side, const QString &dev)
     const QString ip = m_lab->run({QStringLiteral("exec"), side, QStringLiteral("ip"), QStringLiteral("-s"),
                                    QStringLiteral("-s"), QStringLiteral("-j"), QStringLiteral("link"),
                                    QStringLiteral("show"), QStringLiteral("dev"), dev});
-    const QJsonObject stats = QJsonDocument::fromJson(ip.toUtf8()).array().first().toObject().value(QStringLiteral("stats64")).toObject();
+    const QJsonObject stats
+        = QJsonDocument::fromJson(ip.toUtf8()).array().first().toObject().value(QStringLiteral("stats64")).toObject();
     s.rx = stats.value(QStringLiteral("rx")).toObject();
     s.tx = stats.value(QStringLiteral("tx")).toObject();
     return s;
@@ -107,12 +110,12 @@ void TestDropPlace::shape(const QString &side, const QString &dev)
     bool ok = false;
     // burst of two frames: tbf cuts TCP's 64 KB GSO packets into frames and drops those beyond its 6-frame queue
     // while telling TCP the packet went out, so TCP loses segments and resends them, as behind a real queue.
-    const QString out = m_lab->run({QStringLiteral("exec"), side, QStringLiteral("tc"), QStringLiteral("qdisc"),
-                                    QStringLiteral("replace"), QStringLiteral("dev"), dev, QStringLiteral("root"),
-                                    QStringLiteral("tbf"), QStringLiteral("rate"), QStringLiteral("40mbit"),
-                                    QStringLiteral("burst"), QStringLiteral("3028"), QStringLiteral("limit"),
-                                    QStringLiteral("9084")},
-                                   &ok);
+    const QString out
+        = m_lab->run({QStringLiteral("exec"), side, QStringLiteral("tc"), QStringLiteral("qdisc"),
+                      QStringLiteral("replace"), QStringLiteral("dev"), dev, QStringLiteral("root"),
+                      QStringLiteral("tbf"), QStringLiteral("rate"), QStringLiteral("40mbit"), QStringLiteral("burst"),
+                      QStringLiteral("3028"), QStringLiteral("limit"), QStringLiteral("9084")},
+                     &ok);
     QVERIFY2(ok, qPrintable(out));
     m_shaped.append({side, dev});
 }
@@ -165,13 +168,17 @@ void TestDropPlace::droppedOnThisComputer()
     const Seen now = seen(QStringLiteral("cli"), m_lab->clientInterface());
     QVERIFY2(r.ok(), qPrintable(r.error));
     const QString sentence = r.extra.value(QStringLiteral("bottleneck")).toString();
-    qInfo("tcp-send, tbf on %s: %.2f MB/s: %s", qPrintable(m_lab->clientInterface()), r.megabytesPerSecond(), qPrintable(sentence));
+    qInfo("tcp-send, tbf on %s: %.2f MB/s: %s", qPrintable(m_lab->clientInterface()), r.megabytesPerSecond(),
+          qPrintable(sentence));
     const qint64 tc = now.qdiscDropped - before.qdiscDropped;
     QVERIFY2(tc > 0, "the shaper dropped nothing: no test");
-    QVERIFY2(sentence.contains(QStringLiteral(": dropped on this computer: the qdisc tbf of %1 dropped %2 packets, its queue full (qdisc_drops %2")
-                                   .arg(m_lab->clientInterface())
-                                   .arg(tc)),
-             qPrintable(QStringLiteral("tc counted %1: %2").arg(tc).arg(sentence)));
+    QVERIFY2(
+        sentence.contains(
+            QStringLiteral(
+                ": dropped on this computer: the qdisc tbf of %1 dropped %2 packets, its queue full (qdisc_drops %2")
+                .arg(m_lab->clientInterface())
+                .arg(tc)),
+        qPrintable(QStringLiteral("tc counted %1: %2").arg(tc).arg(sentence)));
     QVERIFY2(!sentence.contains(QLatin1String(" on lab-srv")), qPrintable(sentence));
     const QVariantMap d = r.extra.value(QStringLiteral("drops")).toMap();
     QCOMPARE(d.value(QStringLiteral("qdisc_drops")).toLongLong(), tc);
@@ -188,13 +195,16 @@ void TestDropPlace::droppedOnTheFarHost()
     const Seen now = seen(QStringLiteral("srv"), m_lab->serverInterface());
     QVERIFY2(r.ok(), qPrintable(r.error));
     const QString sentence = r.extra.value(QStringLiteral("bottleneck")).toString();
-    qInfo("tcp-recv, tbf on %s: %.2f MB/s: %s", qPrintable(m_lab->serverInterface()), r.megabytesPerSecond(), qPrintable(sentence));
+    qInfo("tcp-recv, tbf on %s: %.2f MB/s: %s", qPrintable(m_lab->serverInterface()), r.megabytesPerSecond(),
+          qPrintable(sentence));
     const qint64 tc = now.qdiscDropped - before.qdiscDropped;
     QVERIFY2(tc > 0, "the shaper dropped nothing: no test");
-    QVERIFY2(sentence.contains(QStringLiteral(": dropped on %1: the qdisc tbf of %2 dropped %3 packets, its queue full (qdisc_drops %3")
-                                   .arg(kHost, m_lab->serverInterface())
-                                   .arg(tc)),
-             qPrintable(QStringLiteral("tc counted %1: %2").arg(tc).arg(sentence)));
+    QVERIFY2(
+        sentence.contains(
+            QStringLiteral(": dropped on %1: the qdisc tbf of %2 dropped %3 packets, its queue full (qdisc_drops %3")
+                .arg(kHost, m_lab->serverInterface())
+                .arg(tc)),
+        qPrintable(QStringLiteral("tc counted %1: %2").arg(tc).arg(sentence)));
     QVERIFY2(!sentence.contains(QLatin1String("on this computer")), qPrintable(sentence));
     const QVariantMap d = r.extra.value(QStringLiteral("remote_drops")).toMap();
     QCOMPARE(d.value(QStringLiteral("qdisc_drops")).toLongLong(), tc);

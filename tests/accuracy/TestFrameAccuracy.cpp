@@ -173,9 +173,10 @@ void TestFrameAccuracy::goodputMatchesTheory()
               got.mss, qPrintable(got.extra.value(QStringLiteral("mss_source")).toString()),
               qPrintable(got.extra.value(QStringLiteral("path_mtu")).toString()),
               qPrintable(got.extra.value(QStringLiteral("retransmits"), QStringLiteral("?")).toString()));
-        QVERIFY2(gotRatio <= 1.01, qPrintable(QStringLiteral("%1 MB/s is above the theoretical %2 MB/s of the line")
-                                                 .arg(got.megabytesPerSecond(), 0, 'f', 3)
-                                                 .arg(theory / 1e6, 0, 'f', 3)));
+        QVERIFY2(gotRatio <= 1.01,
+                 qPrintable(QStringLiteral("%1 MB/s is above the theoretical %2 MB/s of the line")
+                                .arg(got.megabytesPerSecond(), 0, 'f', 3)
+                                .arg(theory / 1e6, 0, 'f', 3)));
         if (gotRatio > ratio) {
             ratio = gotRatio;
             r = got;
@@ -203,8 +204,9 @@ void TestFrameAccuracy::goodputMatchesTheory()
     // Each attempt beside the iperf3 run right after it, in the same conditions (not the best of 3 against
     // iperf3's best of 3: two maxima of the busy machine's noise).
     QVERIFY2(besideIperf3,
-             qPrintable(QStringLiteral("no attempt within 1 point of the iperf3 runs next to it; best of 5: %1 MB/s is "
-                                       "%2% from the theoretical %3 MB/s (tolerance 2%), while iperf3 reached %4% of it at best")
+             qPrintable(QStringLiteral(
+                            "no attempt within 1 point of the iperf3 runs next to it; best of 5: %1 MB/s is "
+                            "%2% from the theoretical %3 MB/s (tolerance 2%), while iperf3 reached %4% of it at best")
                             .arg(r.megabytesPerSecond(), 0, 'f', 3)
                             .arg((ratio - 1) * 100, 0, 'f', 2)
                             .arg(theory / 1e6, 0, 'f', 3)
@@ -229,9 +231,10 @@ void TestFrameAccuracy::jumboOnA1500PathIsNotRun()
     QCOMPARE(results.size(), 1);
     const RunResult &r = results.first();
     QCOMPARE(r.status, RunStatus::NotRun);
-    QVERIFY2(r.error.contains(QStringLiteral("jumbo frames are not enabled end to end: path MTU to lab-srv (10.231.0.2) "
-                                             "is 1500 bytes")),
-             qPrintable(r.error));
+    QVERIFY2(
+        r.error.contains(QStringLiteral("jumbo frames are not enabled end to end: path MTU to lab-srv (10.231.0.2) "
+                                        "is 1500 bytes")),
+        qPrintable(r.error));
     QCOMPARE(r.bytes, 0);
     QVERIFY(r.samples.isEmpty());
     QCOMPARE(r.extra.value(QStringLiteral("path_mtu")).toInt(), 1500);
@@ -246,8 +249,9 @@ void TestFrameAccuracy::smallerServerMtuIsNamed()
     // (1460) makes the frames 1500 B. wirebenchd's hello says its interface's MTU, so the sentence names it.
     setLab(9000, QStringLiteral("1gbit"));
     bool ok = false;
-    lab({QStringLiteral("exec"), QStringLiteral("srv"), QStringLiteral("ip"), QStringLiteral("link"), QStringLiteral("set"),
-         QStringLiteral("dev"), QStringLiteral("wbs-") + m_id, QStringLiteral("mtu"), QStringLiteral("1500")},
+    lab({QStringLiteral("exec"), QStringLiteral("srv"), QStringLiteral("ip"), QStringLiteral("link"),
+         QStringLiteral("set"), QStringLiteral("dev"), QStringLiteral("wbs-") + m_id, QStringLiteral("mtu"),
+         QStringLiteral("1500")},
         &ok);
     QVERIFY(ok);
     m_lab->forgetMtu(); // the lab is no longer symmetric: the next setLab() sets both ends again
@@ -257,10 +261,11 @@ void TestFrameAccuracy::smallerServerMtuIsNamed()
     QVERIFY2(r.ok(), qPrintable(r.error));
     QCOMPARE(r.mss, 1448);
     QCOMPARE(r.extra.value(QStringLiteral("remote_interface_mtu")).toInt(), 1500);
-    const QString expected = QStringLiteral("tcp-send @ 9000 B frame ran with 1500 B frames (MSS 1448 B), so it is labelled "
-                                            "and judged by 1500 B: the server's interface has MTU 1500 B, so it announced "
-                                            "a smaller MSS: enable 9000 B frames on lab-srv (its interface and every "
-                                            "switch between), or plan 1500 B");
+    const QString expected
+        = QStringLiteral("tcp-send @ 9000 B frame ran with 1500 B frames (MSS 1448 B), so it is labelled "
+                         "and judged by 1500 B: the server's interface has MTU 1500 B, so it announced "
+                         "a smaller MSS: enable 9000 B frames on lab-srv (its interface and every "
+                         "switch between), or plan 1500 B");
     QVERIFY2(r.warnings.contains(expected), qPrintable(r.warnings.join(QLatin1Char('\n'))));
 }
 
@@ -295,7 +300,8 @@ void TestFrameAccuracy::engineBytesMatchInterfaceCounters()
           bytes1 - bytes0, packets, qPrintable(m_id), payload, r.bytes, r.senderBytes, agreement,
           double(r.bytes) / double(payload));
     // What the interface carried beyond the data: the control connection's few messages and handshakes.
-    QVERIFY2(qAbs(agreement - 1.0) < 0.001, qPrintable(QStringLiteral("engine/interface = %1").arg(agreement, 0, 'f', 5)));
+    QVERIFY2(qAbs(agreement - 1.0) < 0.001,
+             qPrintable(QStringLiteral("engine/interface = %1").arg(agreement, 0, 'f', 5)));
     QVERIFY(r.bytes <= payload);
 }
 
@@ -322,8 +328,9 @@ void TestFrameAccuracy::interfaceMtuSetterInLab()
     const QString cliIf = QStringLiteral("wbc-") + m_id;
     // The far end already carries 9000; only our end is at 1500.
     bool ok = false;
-    lab({QStringLiteral("exec"), QStringLiteral("srv"), QStringLiteral("ip"), QStringLiteral("link"), QStringLiteral("set"),
-         QStringLiteral("dev"), QStringLiteral("wbs-") + m_id, QStringLiteral("mtu"), QStringLiteral("9000")},
+    lab({QStringLiteral("exec"), QStringLiteral("srv"), QStringLiteral("ip"), QStringLiteral("link"),
+         QStringLiteral("set"), QStringLiteral("dev"), QStringLiteral("wbs-") + m_id, QStringLiteral("mtu"),
+         QStringLiteral("9000")},
         &ok);
     QVERIFY(ok);
     m_lab->forgetMtu(); // the lab is no longer symmetric: the next setLab() sets both ends again
@@ -359,7 +366,8 @@ void TestFrameAccuracy::interfaceMtuSetterInLab()
     QVERIFY2(InterfaceMtu::set(cliIf, 9000, &e), qPrintable(e));
     const QStringList lines = InterfaceMtu::restoreLeftovers(dir.filePath(QStringLiteral("died.json")));
     QCOMPARE(lines.size(), 1);
-    QVERIFY2(lines.first().contains(QStringLiteral("restored the MTU of %1 to 1500").arg(cliIf)), qPrintable(lines.first()));
+    QVERIFY2(lines.first().contains(QStringLiteral("restored the MTU of %1 to 1500").arg(cliIf)),
+             qPrintable(lines.first()));
     QCOMPARE(InterfaceMtu::current(cliIf), 1500);
     QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("died.json"))));
     qunsetenv("WIREBENCH_MTU_STATE");

@@ -36,15 +36,17 @@ private slots:
         QTest::addColumn<QString>("reasonPart");
         QTest::newRow("1500 on 1500") << 1500 << 1500 << 1500 << false << true << QString();
         QTest::newRow("9000 on 9000") << 9000 << 9000 << 9000 << false << true << QString();
-        QTest::newRow("9000 on 1500 path") << 1500 << 1500 << 9000 << false << false
-                                           << QStringLiteral("jumbo frames are not enabled end to end: path MTU to srv (10.0.0.2) is 1500 bytes");
-        QTest::newRow("1500 through a tunnel") << 1400 << 1500 << 1500 << false << false
-                                               << QStringLiteral("path MTU to srv (10.0.0.2) is 1400 bytes");
-        QTest::newRow("interface below frame") << 9000 << 1500 << 9000 << false << false
-                                               << QStringLiteral("above the MTU of the local interface eth9 (1500 bytes)");
+        QTest::newRow("9000 on 1500 path")
+            << 1500 << 1500 << 9000 << false << false
+            << QStringLiteral("jumbo frames are not enabled end to end: path MTU to srv (10.0.0.2) is 1500 bytes");
+        QTest::newRow("1500 through a tunnel")
+            << 1400 << 1500 << 1500 << false << false << QStringLiteral("path MTU to srv (10.0.0.2) is 1400 bytes");
+        QTest::newRow("interface below frame")
+            << 9000 << 1500 << 9000 << false << false
+            << QStringLiteral("above the MTU of the local interface eth9 (1500 bytes)");
         QTest::newRow("setter lifts the local limit") << 1500 << 1500 << 9000 << true << true << QString();
-        QTest::newRow("setter cannot lift a learnt path MTU") << 1400 << 1500 << 9000 << true << false
-                                                             << QStringLiteral("path MTU to srv (10.0.0.2) is 1400 bytes");
+        QTest::newRow("setter cannot lift a learnt path MTU")
+            << 1400 << 1500 << 9000 << true << false << QStringLiteral("path MTU to srv (10.0.0.2) is 1400 bytes");
         QTest::newRow("unknown MTUs run") << 0 << 0 << 9000 << false << true << QStringLiteral("unknown");
     }
     void verdict()
@@ -89,8 +91,8 @@ private slots:
         QCOMPARE(c.link.interfaceName, QStringLiteral("lo"));
         QCOMPARE(c.frames.size(), 3);
         QVERIFY(c.frames.at(0).ok);
-        QVERIFY(c.frames.at(1).ok);      // loopback's MTU is 65536
-        QVERIFY(!c.frames.at(2).ok);     // above any MTU
+        QVERIFY(c.frames.at(1).ok);  // loopback's MTU is 65536
+        QVERIFY(!c.frames.at(2).ok); // above any MTU
         QVERIFY2(c.frames.at(2).reason.contains(QStringLiteral("path MTU to loop (127.0.0.1) is")),
                  qPrintable(c.frames.at(2).reason));
         QVERIFY(!c.allOk());
@@ -169,7 +171,8 @@ private slots:
         send.join();
         QString error;
         TcpSocketDiag found;
-        const int mss = SocketDiag::observedMss(QStringLiteral("127.0.0.1"), ntohs(addr.sin_port), true, &error, &found);
+        const int mss
+            = SocketDiag::observedMss(QStringLiteral("127.0.0.1"), ntohs(addr.sin_port), true, &error, &found);
         ::close(sender);
         ::close(client);
         ::close(listener);

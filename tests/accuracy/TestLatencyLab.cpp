@@ -57,7 +57,8 @@ void TestLatencyLab::initTestCase()
         QVERIFY2(ok, qPrintable(said));
     }
     const QString daemon = test::LabBench::builtProgram(QStringLiteral("app/daemon/wirebenchd"));
-    QString served = m_lab->run({QStringLiteral("serve"), QStringLiteral("wirebenchd"), daemon, QStringLiteral("--open")}, &ok);
+    QString served
+        = m_lab->run({QStringLiteral("serve"), QStringLiteral("wirebenchd"), daemon, QStringLiteral("--open")}, &ok);
     QVERIFY2(ok, qPrintable(QStringLiteral("wirebenchd did not start in the lab: ") + served));
     served = m_lab->run({QStringLiteral("serve"), QStringLiteral("iperf3")}, &ok);
     QVERIFY2(ok, qPrintable(QStringLiteral("iperf3 did not start in the lab: ") + served));
@@ -78,12 +79,11 @@ bool TestLatencyLab::shapeQueue(int ms, double *queueMs, QString *why)
     m_lab->leaveClient();
     bool ok = false;
     // The queue: tbf's limit in bytes = its rate / 8 x MS ms, printed by lab.sh with the figures.
-    const QString shaped = m_lab->run({QStringLiteral("shape"), QStringLiteral("100mbit"), QStringLiteral("--queue-ms"),
-                                       QString::number(ms)},
-                                      &ok);
+    const QString shaped = m_lab->run(
+        {QStringLiteral("shape"), QStringLiteral("100mbit"), QStringLiteral("--queue-ms"), QString::number(ms)}, &ok);
     qInfo("%s", qPrintable(shaped));
-    const QRegularExpressionMatch m =
-        QRegularExpression(QStringLiteral("tbf rate (\\d+) bit/s, limit (\\d+) bytes")).match(shaped);
+    const QRegularExpressionMatch m
+        = QRegularExpression(QStringLiteral("tbf rate (\\d+) bit/s, limit (\\d+) bytes")).match(shaped);
     if (!ok || !m.hasMatch()) {
         *why = shaped;
         return false;
@@ -99,13 +99,15 @@ double TestLatencyLab::pingAverageMs(QString *line) const
 {
     // From this thread, inside the client namespace: ping's child inherits it.
     QProcess ping;
-    ping.start(QStringLiteral("ping"), {QStringLiteral("-q"), QStringLiteral("-c"), QStringLiteral("40"), QStringLiteral("-i"),
-                                        QStringLiteral("0.05"), test::LabSession::serverAddress()});
+    ping.start(QStringLiteral("ping"),
+               {QStringLiteral("-q"), QStringLiteral("-c"), QStringLiteral("40"), QStringLiteral("-i"),
+                QStringLiteral("0.05"), test::LabSession::serverAddress()});
     if (!ping.waitForFinished(30000))
         return -1;
     const QString out = QString::fromUtf8(ping.readAllStandardOutput());
-    const QRegularExpressionMatch m =
-        QRegularExpression(QStringLiteral("rtt min/avg/max/mdev = ([0-9.]+)/([0-9.]+)/([0-9.]+)/([0-9.]+) ms")).match(out);
+    const QRegularExpressionMatch m
+        = QRegularExpression(QStringLiteral("rtt min/avg/max/mdev = ([0-9.]+)/([0-9.]+)/([0-9.]+)/([0-9.]+) ms"))
+              .match(out);
     *line = m.captured(0);
     return m.hasMatch() ? m.captured(2).toDouble() : -1;
 }
@@ -116,11 +118,16 @@ void TestLatencyLab::loadedIsIdlePlusTheQueue_data()
     QTest::addColumn<QString>("protocol");
     QTest::addColumn<int>("port");
     QTest::addColumn<QString>("method");
-    QTest::newRow("20 ms, tcp-send, wirebenchd's echo") << 20 << QStringLiteral("tcp-send") << 5301 << QStringLiteral("udp-echo");
-    QTest::newRow("20 ms, tcp-recv, wirebenchd's echo") << 20 << QStringLiteral("tcp-recv") << 5301 << QStringLiteral("udp-echo");
-    QTest::newRow("20 ms, iperf3-send, connect time") << 20 << QStringLiteral("iperf3-send") << 5201 << QStringLiteral("tcp-connect");
-    QTest::newRow("40 ms, tcp-send, wirebenchd's echo") << 40 << QStringLiteral("tcp-send") << 5301 << QStringLiteral("udp-echo");
-    QTest::newRow("40 ms, iperf3-send, connect time") << 40 << QStringLiteral("iperf3-send") << 5201 << QStringLiteral("tcp-connect");
+    QTest::newRow("20 ms, tcp-send, wirebenchd's echo")
+        << 20 << QStringLiteral("tcp-send") << 5301 << QStringLiteral("udp-echo");
+    QTest::newRow("20 ms, tcp-recv, wirebenchd's echo")
+        << 20 << QStringLiteral("tcp-recv") << 5301 << QStringLiteral("udp-echo");
+    QTest::newRow("20 ms, iperf3-send, connect time")
+        << 20 << QStringLiteral("iperf3-send") << 5201 << QStringLiteral("tcp-connect");
+    QTest::newRow("40 ms, tcp-send, wirebenchd's echo")
+        << 40 << QStringLiteral("tcp-send") << 5301 << QStringLiteral("udp-echo");
+    QTest::newRow("40 ms, iperf3-send, connect time")
+        << 40 << QStringLiteral("iperf3-send") << 5201 << QStringLiteral("tcp-connect");
 }
 
 void TestLatencyLab::loadedIsIdlePlusTheQueue()
@@ -159,9 +166,11 @@ void TestLatencyLab::loadedIsIdlePlusTheQueue()
         r = results.first();
         QVERIFY2(r.ok(), qPrintable(r.error));
         const RunLatency &l = r.latency;
-        qInfo("attempt %d, %s: %.1f Mbit/s; ping %s", attempt, qPrintable(protocol), r.megabitsPerSecond(), qPrintable(pingLine));
+        qInfo("attempt %d, %s: %.1f Mbit/s; ping %s", attempt, qPrintable(protocol), r.megabitsPerSecond(),
+              qPrintable(pingLine));
         qInfo("%s", qPrintable(Bufferbloat::figures(l)));
-        qInfo("idle median %.3f ms vs ping avg %.3f ms (%+.3f ms); loaded median %.3f ms vs idle + queue %.3f ms (%+.3f ms)",
+        qInfo("idle median %.3f ms vs ping avg %.3f ms (%+.3f ms); loaded median %.3f ms vs idle + queue %.3f ms "
+              "(%+.3f ms)",
               l.idle.medianMs, pingMs, l.idle.medianMs - pingMs, l.loaded.medianMs, l.idle.medianMs + queueMs,
               l.loaded.medianMs - (l.idle.medianMs + queueMs));
         if (qAbs(l.loaded.medianMs - (l.idle.medianMs + queueMs)) <= 3.0)
@@ -181,7 +190,8 @@ void TestLatencyLab::loadedIsIdlePlusTheQueue()
     if (queue < Bufferbloat::kWarnMs) {
         QCOMPARE(int(Bufferbloat::gradeOf(l)), int(Bufferbloat::Grade::Note));
         QVERIFY2(bloat.isEmpty(), qPrintable(bloat.join(QStringLiteral(" | "))));
-        QVERIFY2(Bufferbloat::note(l).startsWith(QStringLiteral("the queue on the path adds ")), qPrintable(Bufferbloat::figures(l)));
+        QVERIFY2(Bufferbloat::note(l).startsWith(QStringLiteral("the queue on the path adds ")),
+                 qPrintable(Bufferbloat::figures(l)));
     } else {
         QCOMPARE(int(Bufferbloat::gradeOf(l)), int(Bufferbloat::Grade::Warning));
         QCOMPARE(bloat.size(), 1);

@@ -34,7 +34,8 @@ using namespace wb;
 //   On a machine busier still, a reader is kept from reading for longer than that (seen with load 8 on 2
 //   cores: ftp-get's samples 10.916 then 12.621 MB/s at 100 Mbit/s): bytes that arrived at the end of one
 //   interval are counted in the next. Such a sample passes only as a late one: with the sample before it,
-//   it holds no more than the line can show in their two intervals (moved, not invented), and it is named. Before the fix tcp-send's samples went to 13.1 MB/s
+//   it holds no more than the line can show in their two intervals (moved, not invented), and it is named. Before the
+//   fix tcp-send's samples went to 13.1 MB/s
 //   (+11%, on 0.115-0.202 s intervals) and the last one of an SMB transfer to 25-28 MB/s (+110-140%);
 // - the samples add up to the receiver's count.
 // Servers' folders on a tmpfs and the client's memory source and sink, as in TestFileServerAccuracy, so that
@@ -59,7 +60,7 @@ namespace {
 
 constexpr int IntervalMs = 100;
 constexpr int TcpDurationMs = 2500;
-constexpr double Tolerance = 1e-6; // seconds: rounding, not load
+constexpr double Tolerance = 1e-6;    // seconds: rounding, not load
 constexpr double LateSeconds = 0.003; // the hosts' late packet processing (see the top)
 const double Rates[] = {100e6, 250e6};
 
@@ -172,19 +173,20 @@ void TestLiveSamples::samplesFollowTheLine()
         // A rate, also for the shorter last sample: its bytes over its own time.
         const bool within = x.bytesPerSecond() <= highest;
         const bool late = !within && k > 0
-                          && double(x.bytes + s.at(k - 1).bytes) / (x.intervalSeconds + s.at(k - 1).intervalSeconds) <= highest;
+            && double(x.bytes + s.at(k - 1).bytes) / (x.intervalSeconds + s.at(k - 1).intervalSeconds) <= highest;
         if (late)
             qInfo("late: %s = %.3f MB/s after %.3f MB/s: bytes the reader was kept from counting in the sample before",
                   qPrintable(where), x.bytesPerSecond() / 1e6, s.at(k - 1).bytesPerSecond() / 1e6);
         QVERIFY2(within || late,
-                 qPrintable(QStringLiteral("%1 = %2 MB/s, above the %3 MB/s the line can show in a sample (goodput %4 "
-                                           "MB/s), also with the sample before; the samples before and after: %5 and %6 MB/s")
-                                .arg(where)
-                                .arg(x.bytesPerSecond() / 1e6, 0, 'f', 3)
-                                .arg(highest / 1e6, 0, 'f', 3)
-                                .arg(goodput / 1e6, 0, 'f', 3)
-                                .arg(k > 0 ? s.at(k - 1).bytesPerSecond() / 1e6 : 0, 0, 'f', 3)
-                                .arg(last ? 0 : s.at(k + 1).bytesPerSecond() / 1e6, 0, 'f', 3)));
+                 qPrintable(
+                     QStringLiteral("%1 = %2 MB/s, above the %3 MB/s the line can show in a sample (goodput %4 "
+                                    "MB/s), also with the sample before; the samples before and after: %5 and %6 MB/s")
+                         .arg(where)
+                         .arg(x.bytesPerSecond() / 1e6, 0, 'f', 3)
+                         .arg(highest / 1e6, 0, 'f', 3)
+                         .arg(goodput / 1e6, 0, 'f', 3)
+                         .arg(k > 0 ? s.at(k - 1).bytesPerSecond() / 1e6 : 0, 0, 'f', 3)
+                         .arg(last ? 0 : s.at(k + 1).bytesPerSecond() / 1e6, 0, 'f', 3)));
         sum += x.bytes;
     }
     // The receiver's count: all of a file; for TCP without a warm-up, the figure's bytes.

@@ -97,7 +97,8 @@ RunResultList TestTruthLab::runPlan(const Host &host, const QString &protocol, c
     plan.frameSizes = frames;
     plan.repetitions = 1;
     plan.params.durationMs = durationMs;
-    return test::runPlanToEnd(plan, durationMs * int(frames.size()) + 60000); // the engine's thread: the client's namespace
+    return test::runPlanToEnd(plan,
+                              durationMs * int(frames.size()) + 60000); // the engine's thread: the client's namespace
 }
 
 // Item 1: with no link speed set, the server's veth says 10000 Mbit/s in its hello. Unshaped, a healthy
@@ -134,9 +135,10 @@ void TestTruthLab::farVethSpeedIsNotBelieved()
     QCOMPARE(x.value(QStringLiteral("remote_link_speed_reported_Mbps")).toDouble(), 10000.0);
     QVERIFY(!x.contains(QStringLiteral("remote_link_speed_Mbps")));
     const QString note = x.value(QStringLiteral("remote_link_speed_note")).toString();
-    QCOMPARE(note, QStringLiteral("the server's virtual interface %1 (veth) reports no meaningful speed (its 10000 Mbit/s "
-                                  "is made up)")
-                       .arg(m_lab->serverInterface()));
+    QCOMPARE(note,
+             QStringLiteral("the server's virtual interface %1 (veth) reports no meaningful speed (its 10000 Mbit/s "
+                            "is made up)")
+                 .arg(m_lab->serverInterface()));
     QVERIFY2(x.value(QStringLiteral("link_speed_note")).toString().contains(note),
              qPrintable(x.value(QStringLiteral("link_speed_note")).toString()));
     QVERIFY2(x.value(QStringLiteral("bottleneck")).toString().contains(QStringLiteral("link speed unknown (")),
@@ -150,8 +152,9 @@ void TestTruthLab::farVethSpeedIsNotBelieved()
     QVERIFY2(set.first().ok(), qPrintable(set.first().error));
     QVERIFY2(set.first().warnings.isEmpty(), qPrintable(set.first().warnings.join(QLatin1Char('\n'))));
     QCOMPARE(set.first().extra.value(QStringLiteral("link_speed_source")).toString(), QStringLiteral("override"));
-    QVERIFY2(set.first().extra.value(QStringLiteral("bottleneck")).toString().startsWith(QStringLiteral("at line rate")),
-             qPrintable(set.first().extra.value(QStringLiteral("bottleneck")).toString()));
+    QVERIFY2(
+        set.first().extra.value(QStringLiteral("bottleneck")).toString().startsWith(QStringLiteral("at line rate")),
+        qPrintable(set.first().extra.value(QStringLiteral("bottleneck")).toString()));
 }
 
 // Both ends get an IPv6 address of the lab (no duplicate address detection: usable at once) and a second
@@ -231,11 +234,12 @@ void TestTruthLab::ipv6CeilingIsIpv6s()
         const double v4Percent = v4.first().extra.value(QStringLiteral("percent_of_ceiling")).toDouble();
         qInfo("IPv6 at %.2f%% of its ceiling in 3 attempts; IPv4 right after: %.2f%% of its own (MSS %d B)", percent,
               v4Percent, v4.first().mss);
-        QVERIFY2(v4Percent < 98 && percent >= v4Percent - 2,
-                 qPrintable(QStringLiteral("IPv6 %1% of its ceiling while IPv4 through the same lab right after reached %2% "
-                                           "of its own: the machine is not the cause")
-                                .arg(percent, 0, 'f', 2)
-                                .arg(v4Percent, 0, 'f', 2)));
+        QVERIFY2(
+            v4Percent < 98 && percent >= v4Percent - 2,
+            qPrintable(QStringLiteral("IPv6 %1% of its ceiling while IPv4 through the same lab right after reached %2% "
+                                      "of its own: the machine is not the cause")
+                           .arg(percent, 0, 'f', 2)
+                           .arg(v4Percent, 0, 'f', 2)));
     } else {
         QVERIFY2(x.value(QStringLiteral("bottleneck")).toString().startsWith(QStringLiteral("at line rate")),
                  qPrintable(x.value(QStringLiteral("bottleneck")).toString()));
@@ -265,13 +269,14 @@ void TestTruthLab::smallerFarEndThroughCli()
     // Shaped for 1500 B frames (what will cross), then only our end raised to 4000.
     QVERIFY2(m_lab->setLine(1500, QStringLiteral("100mbit"), &why), qPrintable(why));
     bool ok = false;
-    const QString out = m_lab->run({QStringLiteral("exec"), QStringLiteral("cli"), QStringLiteral("ip"), QStringLiteral("link"),
-                                    QStringLiteral("set"), QStringLiteral("dev"), m_lab->clientInterface(),
-                                    QStringLiteral("mtu"), QStringLiteral("4000")},
+    const QString out = m_lab->run({QStringLiteral("exec"), QStringLiteral("cli"), QStringLiteral("ip"),
+                                    QStringLiteral("link"), QStringLiteral("set"), QStringLiteral("dev"),
+                                    m_lab->clientInterface(), QStringLiteral("mtu"), QStringLiteral("4000")},
                                    &ok);
     QVERIFY2(ok, qPrintable(out));
     m_lab->forgetMtu();
-    const QString cli = qEnvironmentVariable("WIREBENCH_BINARY_DIR", QStringLiteral(WB_BINARY_DIR)) + QStringLiteral("/app/cli/wirebench-cli");
+    const QString cli = qEnvironmentVariable("WIREBENCH_BINARY_DIR", QStringLiteral(WB_BINARY_DIR))
+        + QStringLiteral("/app/cli/wirebench-cli");
     QVERIFY2(QFileInfo(cli).isExecutable(), qPrintable(cli + QStringLiteral(" is not built")));
     QTemporaryDir home;
     QVERIFY(home.isValid());
@@ -298,7 +303,8 @@ void TestTruthLab::smallerFarEndThroughCli()
     qInfo("%s", qPrintable(text));
     QCOMPARE(p.exitCode(), 0);
     QVERIFY2(text.contains(QStringLiteral("tcp-send  frame 1500 (4000 planned) (MSS 1448)")), qPrintable(text));
-    QVERIFY2(text.contains(QStringLiteral("tcp-send @ 4000 B frame ran with 1500 B frames (MSS 1448 B)")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("tcp-send @ 4000 B frame ran with 1500 B frames (MSS 1448 B)")),
+             qPrintable(text));
     QVERIFY2(!text.contains(QStringLiteral("line-rate ceiling")), qPrintable(text));
     QFile f(json);
     QVERIFY(f.open(QIODevice::ReadOnly));

@@ -117,7 +117,8 @@ void TestTruthSweep::initTestCase()
     WB_REQUIRE_LAB_ROOT();
     const QString daemon = test::LabBench::builtProgram(QStringLiteral("app/daemon/wirebenchd"));
     m_cli = test::LabBench::builtProgram(QStringLiteral("app/cli/wirebench-cli"));
-    const QString missing = test::LabBench::missing({QStringLiteral("app/daemon/wirebenchd"), QStringLiteral("app/cli/wirebench-cli")});
+    const QString missing
+        = test::LabBench::missing({QStringLiteral("app/daemon/wirebenchd"), QStringLiteral("app/cli/wirebench-cli")});
     QVERIFY2(missing.isEmpty(), qPrintable(missing));
     QVERIFY(m_home.isValid());
 
@@ -168,8 +169,8 @@ QJsonArray TestTruthSweep::runCli(const TestPlan &plan, QString *output)
     p.start(QStringLiteral("ip"),
             {QStringLiteral("netns"), QStringLiteral("exec"), QStringLiteral("wbl-cli-") + m_rig.lab().id(), m_cli,
              QStringLiteral("run"), QStringLiteral("--plan"), planPath, QStringLiteral("--json"), jsonPath,
-             QStringLiteral("--set"), QStringLiteral("ftp.password=") + m_rig.fixture().password(), QStringLiteral("--set"),
-             QStringLiteral("smb.password=") + m_rig.fixture().password()});
+             QStringLiteral("--set"), QStringLiteral("ftp.password=") + m_rig.fixture().password(),
+             QStringLiteral("--set"), QStringLiteral("smb.password=") + m_rig.fixture().password()});
     if (!p.waitForFinished(300000)) {
         p.kill();
         p.waitForFinished();
@@ -204,8 +205,8 @@ void TestTruthSweep::checkRun(const QJsonObject &run, double rateMbps, int mtu)
         warnings.removeAt(i);
     }
     const QString sentence = run.value(QStringLiteral("bottleneck")).toString();
-    const QString said = what + QStringLiteral(": warnings [") + warnings.join(QStringLiteral(" | ")) +
-                         QStringLiteral("], sentence \"") + sentence + QLatin1Char('"');
+    const QString said = what + QStringLiteral(": warnings [") + warnings.join(QStringLiteral(" | "))
+        + QStringLiteral("], sentence \"") + sentence + QLatin1Char('"');
     qInfo("%s", qPrintable(said));
 
     // The labels: the frame and MSS really used.
@@ -218,7 +219,8 @@ void TestTruthSweep::checkRun(const QJsonObject &run, double rateMbps, int mtu)
     const double mbps = run.value(QStringLiteral("throughput_MBps")).toDouble() * 1e6;
     const double theory = theoryBytesPerSecond(rateMbps, mtu);
     // Nothing gets through faster than the line (1% for the shaper's granularity).
-    QVERIFY2(mbps <= 1.01 * theory, qPrintable(said + QStringLiteral(": above the line's theory of %1 MB/s").arg(theory / 1e6)));
+    QVERIFY2(mbps <= 1.01 * theory,
+             qPrintable(said + QStringLiteral(": above the line's theory of %1 MB/s").arg(theory / 1e6)));
 
     const QString source = run.value(QStringLiteral("link_speed_source")).toString();
     const double ceiling = run.value(QStringLiteral("ceiling_MBps")).toDouble() * 1e6;
@@ -264,7 +266,8 @@ void TestTruthSweep::tcpSentences()
     QFETCH(int, mtu);
     QFETCH(int, durationMs);
     QString why;
-    QVERIFY2(m_rig.lab().setLine(mtu, QString::number(qint64(rateMbps)) + QStringLiteral("mbit"), &why), qPrintable(why));
+    QVERIFY2(m_rig.lab().setLine(mtu, QString::number(qint64(rateMbps)) + QStringLiteral("mbit"), &why),
+             qPrintable(why));
     TestPlan plan;
     plan.hosts = hostsFor(rateMbps, allKinds(), {});
     plan.protocols = {QStringLiteral("tcp-send"), QStringLiteral("tcp-recv")};
@@ -292,7 +295,8 @@ void TestTruthSweep::fileTransferSentences()
     QFETCH(double, rateMbps);
     QFETCH(int, mtu);
     QString why;
-    QVERIFY2(m_rig.lab().setLine(mtu, QString::number(qint64(rateMbps)) + QStringLiteral("mbit"), &why), qPrintable(why));
+    QVERIFY2(m_rig.lab().setLine(mtu, QString::number(qint64(rateMbps)) + QStringLiteral("mbit"), &why),
+             qPrintable(why));
     const qint64 size = fileSizeFor(rateMbps);
     // Reads use files made here of the exact size (no seed file goes through the shaped line).
     QVERIFY2(m_rig.makeReadFiles({size}, fileName, &why), qPrintable(why));
@@ -309,7 +313,8 @@ void TestTruthSweep::fileTransferSentences()
     for (const bool reading : {true, false}) {
         QVariantMap o = options;
         o.insert(QStringLiteral("ftp.path"), fileName(reading ? QStringLiteral("get") : QStringLiteral("put"), size));
-        o.insert(QStringLiteral("smb.path"), fileName(reading ? QStringLiteral("read") : QStringLiteral("write"), size));
+        o.insert(QStringLiteral("smb.path"),
+                 fileName(reading ? QStringLiteral("read") : QStringLiteral("write"), size));
         const TestPlan plan = test::LabFileServers::memoryPlan(
             hostsFor(rateMbps, kinds, o),
             reading ? QStringList{QStringLiteral("ftp-get"), QStringLiteral("smb-read")}

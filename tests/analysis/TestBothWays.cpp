@@ -43,41 +43,51 @@ private slots:
         QTest::addColumn<Evidence>("evidence");
         QTest::addColumn<QString>("expected");
         QTest::addColumn<QStringList>("warnings");
-        const QString perDirection = QStringLiteral("of what each direction of the 100 Mbit/s link at MTU 1500 carries while "
-                                                    "the other direction's ACKs share it (11.4 MB/s, full duplex)");
+        const QString perDirection
+            = QStringLiteral("of what each direction of the 100 Mbit/s link at MTU 1500 carries while "
+                             "the other direction's ACKs share it (11.4 MB/s, full duplex)");
         QTest::newRow("full duplex, both at line rate")
-            << bothWays(11.42, 11.40) << QStringLiteral("at line rate both ways at once: send 11.4 MB/s (100%), receive "
-                                                        "11.4 MB/s (100%) ") + perDirection
+            << bothWays(11.42, 11.40)
+            << QStringLiteral("at line rate both ways at once: send 11.4 MB/s (100%), receive "
+                              "11.4 MB/s (100%) ")
+                + perDirection
             << QStringList();
-        const QString tail = QStringLiteral("of what one direction alone carries on the 100 Mbit/s link at MTU 1500 (11.8 "
-                                            "MB/s), where a full-duplex link carries 11.4 MB/s each way at once: a half-duplex "
-                                            "link or a shared medium (Wi-Fi, a hub, one shaper or queue for both directions)");
+        const QString tail
+            = QStringLiteral("of what one direction alone carries on the 100 Mbit/s link at MTU 1500 (11.8 "
+                             "MB/s), where a full-duplex link carries 11.4 MB/s each way at once: a half-duplex "
+                             "link or a shared medium (Wi-Fi, a hub, one shaper or queue for both directions)");
         const QString bounded = QStringLiteral("the two directions share one bound: send 5.9 MB/s and receive 5.9 MB/s "
-                                               "add up to 11.8 MB/s, 100% ") + tail;
-        QTest::newRow("half duplex: the sum is one direction's") << bothWays(5.90, 5.86) << bounded << QStringList{bounded};
+                                               "add up to 11.8 MB/s, 100% ")
+            + tail;
+        QTest::newRow("half duplex: the sum is one direction's")
+            << bothWays(5.90, 5.86) << bounded << QStringList{bounded};
         const QString unequal = QStringLiteral("the two directions share one bound: send 9 MB/s and receive 2.5 MB/s "
-                                               "add up to 11.5 MB/s, 98% ") + tail;
+                                               "add up to 11.5 MB/s, 98% ")
+            + tail;
         QTest::newRow("shared, unevenly") << bothWays(9.0, 2.5) << unequal << QStringList{unequal};
         QTest::newRow("one direction slow, the other at line rate")
             << bothWays(11.40, 3.0)
             << QStringLiteral("the receive direction is below line rate: send 11.4 MB/s (100%), receive 3 MB/s (26%) ")
-                   + perDirection
+                + perDirection
             << QStringList{QStringLiteral("the receive direction's 3 MB/s is far below what each direction of the 100 "
                                           "Mbit/s link at MTU 1500 carries at once: 26% of 11.4 MB/s")};
         QTest::newRow("above what a direction carries")
             << bothWays(11.9, 11.4)
-            << QStringLiteral("above the line-rate ceiling: send 11.9 MB/s (104%), receive 11.4 MB/s (100%) ") + perDirection
-                   + QStringLiteral(", so a cache, compression or a counting error")
-            << QStringList{QStringLiteral("the send direction's 11.9 MB/s is above what each direction of the 100 Mbit/s "
-                                          "link at MTU 1500 carries at once (11.4 MB/s, 104% of it): a cache, compression "
-                                          "or a counting error")};
+            << QStringLiteral("above the line-rate ceiling: send 11.9 MB/s (104%), receive 11.4 MB/s (100%) ")
+                + perDirection + QStringLiteral(", so a cache, compression or a counting error")
+            << QStringList{
+                   QStringLiteral("the send direction's 11.9 MB/s is above what each direction of the 100 Mbit/s "
+                                  "link at MTU 1500 carries at once (11.4 MB/s, 104% of it): a cache, compression "
+                                  "or a counting error")};
         QTest::newRow("link speed unknown")
-            << bothWays(900, 850, [](Evidence &e) {
-                   e.linkSpeedMbps = -1;
-                   e.linkNote = QStringLiteral("loopback interface lo reports no speed");
-               })
-            << QStringLiteral("link speed unknown (loopback interface lo reports no speed): send 900 MB/s, receive 850 MB/s "
-                              "at once; set it per host to judge each direction against line rate")
+            << bothWays(900, 850,
+                        [](Evidence &e) {
+                            e.linkSpeedMbps = -1;
+                            e.linkNote = QStringLiteral("loopback interface lo reports no speed");
+                        })
+            << QStringLiteral(
+                   "link speed unknown (loopback interface lo reports no speed): send 900 MB/s, receive 850 MB/s "
+                   "at once; set it per host to judge each direction against line rate")
             << QStringList();
     }
 

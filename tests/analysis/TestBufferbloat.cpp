@@ -54,20 +54,24 @@ void TestBufferbloat::sentence_data()
                                                     "loaded against 0.5 ms idle, medians); under 5 ms is good");
     QTest::newRow("8.5 ms, a 1 Gbit/s interface's queue: a note")
         << 0.1 << 8.6 << note
-        << QStringLiteral("the queue on the path adds 8.5 ms at full load (round trip 8.6 ms loaded against 0.1 ms idle, "
-                          "medians); under 5 ms is good");
+        << QStringLiteral(
+               "the queue on the path adds 8.5 ms at full load (round trip 8.6 ms loaded against 0.1 ms idle, "
+               "medians); under 5 ms is good");
     QTest::newRow("23 ms: a note") << 0.4 << 23.4 << note
                                    << QStringLiteral("the queue on the path adds 23 ms at full load (round trip 23 ms "
                                                      "loaded against 0.4 ms idle, medians); under 5 ms is good");
     QTest::newRow("under 30 ms: a note") << 0.4 << 29.4 << note
-                                         << QStringLiteral("the queue on the path adds 29 ms at full load (round trip "
-                                                           "29 ms loaded against 0.4 ms idle, medians); under 5 ms is good");
+                                         << QStringLiteral(
+                                                "the queue on the path adds 29 ms at full load (round trip "
+                                                "29 ms loaded against 0.4 ms idle, medians); under 5 ms is good");
     QTest::newRow("30 ms: a warning") << 1.0 << 31.0 << warning
-                                      << QStringLiteral("the queue on the path adds 30 ms at full load (round trip 31 ms "
-                                                        "loaded against 1.0 ms idle, medians); under 5 ms is good");
+                                      << QStringLiteral(
+                                             "the queue on the path adds 30 ms at full load (round trip 31 ms "
+                                             "loaded against 1.0 ms idle, medians); under 5 ms is good");
     QTest::newRow("200 ms: a warning") << 0.4 << 200.4 << warning
-                                       << QStringLiteral("the queue on the path adds 200 ms at full load (round trip "
-                                                         "200 ms loaded against 0.4 ms idle, medians); under 5 ms is good");
+                                       << QStringLiteral(
+                                              "the queue on the path adds 200 ms at full load (round trip "
+                                              "200 ms loaded against 0.4 ms idle, medians); under 5 ms is good");
     QTest::newRow("loaded faster than idle") << 3.0 << 1.0 << good << QString();
 }
 
@@ -96,16 +100,18 @@ void TestBufferbloat::gradeNames()
 
 void TestBufferbloat::figures()
 {
-    QCOMPARE(Bufferbloat::figures(latency(0.4, 23.4)),
-             QStringLiteral("latency under load +23 ms over the idle 0.4 ms (loaded: median 23 ms, p90 23 ms, p99 23 ms, "
-                            "max 23 ms; idle: median 0.4 ms, p90 0.4 ms, p99 0.4 ms, max 0.4 ms; udp-echo to 10.0.0.2 UDP "
-                            "port 5301)"));
+    QCOMPARE(
+        Bufferbloat::figures(latency(0.4, 23.4)),
+        QStringLiteral("latency under load +23 ms over the idle 0.4 ms (loaded: median 23 ms, p90 23 ms, p99 23 ms, "
+                       "max 23 ms; idle: median 0.4 ms, p90 0.4 ms, p99 0.4 ms, max 0.4 ms; udp-echo to 10.0.0.2 UDP "
+                       "port 5301)"));
     RunLatency lossy = latency(0.4, 1.0);
     lossy.samples.append({0, 0.5, -1, true});
     lossy.summarize();
     QVERIFY2(Bufferbloat::figures(lossy).contains(QStringLiteral("max 1.0 ms, 1 of 5 lost; idle")),
              qPrintable(Bufferbloat::figures(lossy)));
-    QCOMPARE(Bufferbloat::figures(latency(1.0, 0.5)).left(42), QStringLiteral("latency under load -0.5 ms over the idle 1"));
+    QCOMPARE(Bufferbloat::figures(latency(1.0, 0.5)).left(42),
+             QStringLiteral("latency under load -0.5 ms over the idle 1"));
 }
 
 void TestBufferbloat::unmeasured()
@@ -121,19 +127,22 @@ void TestBufferbloat::unmeasured()
     silent.samples.append({0, -1, -1, false});
     silent.samples.append({0, 0.5, -1, true});
     silent.summarize();
-    QCOMPARE(Bufferbloat::figures(silent),
-             QStringLiteral("latency not measured: no round trip to 10.0.0.2 TCP port 445 was answered before the load"));
+    QCOMPARE(
+        Bufferbloat::figures(silent),
+        QStringLiteral("latency not measured: no round trip to 10.0.0.2 TCP port 445 was answered before the load"));
     silent.samples.first().rttMs = 0.3;
     silent.summarize();
-    QCOMPARE(Bufferbloat::figures(silent),
-             QStringLiteral("latency not measured: no round trip to 10.0.0.2 TCP port 445 was answered during the load"));
+    QCOMPARE(
+        Bufferbloat::figures(silent),
+        QStringLiteral("latency not measured: no round trip to 10.0.0.2 TCP port 445 was answered during the load"));
 }
 
 void TestBufferbloat::testFigures()
 {
-    QCOMPARE(Bufferbloat::testFigures(Statistics::summarize({0.4, 0.5, 0.3}), Statistics::summarize({23.0, 24.0, 22.0})),
-             QStringLiteral("latency under load +23 ms over the idle 0.4 ms (loaded 23 ms; medians of 3 runs); the queue "
-                            "on the path adds 23 ms at full load; under 5 ms is good"));
+    QCOMPARE(
+        Bufferbloat::testFigures(Statistics::summarize({0.4, 0.5, 0.3}), Statistics::summarize({23.0, 24.0, 22.0})),
+        QStringLiteral("latency under load +23 ms over the idle 0.4 ms (loaded 23 ms; medians of 3 runs); the queue "
+                       "on the path adds 23 ms at full load; under 5 ms is good"));
     QCOMPARE(Bufferbloat::testFigures(Statistics::summarize({0.4}), Statistics::summarize({4.3})),
              QStringLiteral("latency under load +3.9 ms over the idle 0.4 ms (loaded 4.3 ms; one run)"));
     QCOMPARE(Bufferbloat::testFigures(Statistics::summarize({0.4}), Statistics::summarize({1.2})),

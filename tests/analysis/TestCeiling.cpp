@@ -47,8 +47,10 @@ private slots:
 
         QTest::newRow("100 Mbit, IPv4, MSS 1448") << 100.0 << 1448 << false << true << 12.5e6 * 1448 / 1538;
         QTest::newRow("100 Mbit, IPv6, MSS 1428") << 100.0 << 1428 << true << true << 12.5e6 * 1428 / 1538;
-        QTest::newRow("100 Mbit, IPv4, MSS 1460, no timestamps") << 100.0 << 1460 << false << false << 12.5e6 * 1460 / 1538;
-        QTest::newRow("100 Mbit, IPv6, MSS 1440, no timestamps") << 100.0 << 1440 << true << false << 12.5e6 * 1440 / 1538;
+        QTest::newRow("100 Mbit, IPv4, MSS 1460, no timestamps")
+            << 100.0 << 1460 << false << false << 12.5e6 * 1460 / 1538;
+        QTest::newRow("100 Mbit, IPv6, MSS 1440, no timestamps")
+            << 100.0 << 1440 << true << false << 12.5e6 * 1440 / 1538;
         QTest::newRow("1 Gbit, IPv4, MSS 3948 (MTU 4000)") << 1000.0 << 3948 << false << true << 125e6 * 3948 / 4038;
         QTest::newRow("1 Gbit, IPv6, MSS 8928 (MTU 9000)") << 1000.0 << 8928 << true << true << 125e6 * 8928 / 9038;
         QTest::newRow("unknown MSS") << 1000.0 << 0 << false << true << 0.0;
@@ -98,8 +100,10 @@ private slots:
         // IPv6: 40 + 20 + 12 = 72, + 18 = 90, + 20 = 110.
         QTest::newRow("100 Mbit, IPv6, MSS 1428") << 100.0 << 1428 << true << true << 12.5e6 * 1428 / (1538 + 55);
         // No timestamps: 40 + 18 = 58, padded to Ethernet's 64, + 20 = 84.
-        QTest::newRow("1 Gbit, IPv4, MSS 1460, no timestamps") << 1000.0 << 1460 << false << false << 125e6 * 1460 / (1538 + 42);
-        QTest::newRow("1 Gbit, IPv4, MSS 8948 (MTU 9000)") << 1000.0 << 8948 << false << true << 125e6 * 8948 / (9038 + 45);
+        QTest::newRow("1 Gbit, IPv4, MSS 1460, no timestamps")
+            << 1000.0 << 1460 << false << false << 125e6 * 1460 / (1538 + 42);
+        QTest::newRow("1 Gbit, IPv4, MSS 8948 (MTU 9000)")
+            << 1000.0 << 8948 << false << true << 125e6 * 8948 / (9038 + 45);
         QTest::newRow("unknown speed") << -1.0 << 1448 << false << true << 0.0;
         QTest::newRow("unknown MSS") << 100.0 << 0 << false << true << 0.0;
     }

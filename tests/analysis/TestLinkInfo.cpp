@@ -52,7 +52,8 @@ private slots:
     void loopbackIpv6()
     {
         bool hasV6 = false;
-        for (const QNetworkAddressEntry &e : QNetworkInterface::interfaceFromName(QStringLiteral("lo")).addressEntries())
+        for (const QNetworkAddressEntry &e :
+             QNetworkInterface::interfaceFromName(QStringLiteral("lo")).addressEntries())
             hasV6 = hasV6 || e.ip() == QHostAddress(QHostAddress::LocalHostIPv6);
         if (!hasV6)
             QSKIP("::1 is not configured on lo here (IPv6 disabled)");

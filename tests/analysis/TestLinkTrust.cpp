@@ -69,7 +69,8 @@ private slots:
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("note");
 
-        QTest::newRow("loopback") << facts(QStringLiteral("lo"), QString(), -1, [](InterfaceFacts &f) { f.loopback = true; })
+        QTest::newRow("loopback") << facts(QStringLiteral("lo"), QString(), -1,
+                                           [](InterfaceFacts &f) { f.loopback = true; })
                                   << -1.0 << QStringLiteral("loopback")
                                   << QStringLiteral("loopback interface lo reports no speed");
         QTest::newRow("veth") << software(QStringLiteral("veth0"), QStringLiteral("veth"), 10000) << -1.0
@@ -78,20 +79,22 @@ private slots:
                                                 "Mbit/s is made up)");
         QTest::newRow("bridge") << software(QStringLiteral("br0"), QStringLiteral("bridge"), 1000) << -1.0
                                 << QStringLiteral("virtual")
-                                << QStringLiteral("virtual interface br0 (bridge) reports no meaningful speed (its 1000 "
-                                                  "Mbit/s is made up)");
+                                << QStringLiteral(
+                                       "virtual interface br0 (bridge) reports no meaningful speed (its 1000 "
+                                       "Mbit/s is made up)");
         QTest::newRow("tun") << software(QStringLiteral("tun0"), QStringLiteral("tun"), 10) << -1.0
                              << QStringLiteral("virtual")
-                             << QStringLiteral("virtual interface tun0 (tun) reports no meaningful speed (its 10 Mbit/s "
-                                               "is made up)");
+                             << QStringLiteral(
+                                    "virtual interface tun0 (tun) reports no meaningful speed (its 10 Mbit/s "
+                                    "is made up)");
         QTest::newRow("link down veth") << software(QStringLiteral("veth1"), QStringLiteral("veth"), -1) << -1.0
                                         << QStringLiteral("virtual")
                                         << QStringLiteral("virtual interface veth1 (veth) reports no meaningful speed");
         // Known by its driver alone (read through ethtool where sysfs shows another namespace).
-        QTest::newRow("veth by its driver only") << facts(QStringLiteral("wbc-1"), QStringLiteral("veth"), 10000) << -1.0
-                                                 << QStringLiteral("virtual")
-                                                 << QStringLiteral("virtual interface wbc-1 (veth) reports no meaningful "
-                                                                   "speed (its 10000 Mbit/s is made up)");
+        QTest::newRow("veth by its driver only")
+            << facts(QStringLiteral("wbc-1"), QStringLiteral("veth"), 10000) << -1.0 << QStringLiteral("virtual")
+            << QStringLiteral("virtual interface wbc-1 (veth) reports no meaningful "
+                              "speed (its 10000 Mbit/s is made up)");
         QTest::newRow("macvlan without its lower device")
             << facts(QStringLiteral("mv0"), QStringLiteral("macvlan"), 10000,
                      [](InterfaceFacts &f) {
@@ -107,26 +110,30 @@ private slots:
                                           << 1000.0 << QStringLiteral("hardware") << QString();
         QTest::newRow("virtio_net") << facts(QStringLiteral("eth0"), QStringLiteral("virtio_net"), 10000) << -1.0
                                     << QStringLiteral("vm")
-                                    << QStringLiteral("interface eth0 is a virtual machine's NIC (virtio_net), whose speed "
-                                                      "the hypervisor makes up (its 10000 Mbit/s is made up)");
+                                    << QStringLiteral(
+                                           "interface eth0 is a virtual machine's NIC (virtio_net), whose speed "
+                                           "the hypervisor makes up (its 10000 Mbit/s is made up)");
         QTest::newRow("vmxnet3") << facts(QStringLiteral("ens192"), QStringLiteral("vmxnet3"), 10000) << -1.0
                                  << QStringLiteral("vm")
-                                 << QStringLiteral("interface ens192 is a virtual machine's NIC (vmxnet3), whose speed the "
-                                                   "hypervisor makes up (its 10000 Mbit/s is made up)");
+                                 << QStringLiteral(
+                                        "interface ens192 is a virtual machine's NIC (vmxnet3), whose speed the "
+                                        "hypervisor makes up (its 10000 Mbit/s is made up)");
         QTest::newRow("hv_netvsc") << facts(QStringLiteral("eth0"), QStringLiteral("hv_netvsc"), 40000) << -1.0
                                    << QStringLiteral("vm")
-                                   << QStringLiteral("interface eth0 is a virtual machine's NIC (hv_netvsc), whose speed "
-                                                     "the hypervisor makes up (its 40000 Mbit/s is made up)");
+                                   << QStringLiteral(
+                                          "interface eth0 is a virtual machine's NIC (hv_netvsc), whose speed "
+                                          "the hypervisor makes up (its 40000 Mbit/s is made up)");
         QTest::newRow("emulated e1000 in a VM")
-            << facts(QStringLiteral("ens3"), QStringLiteral("e1000"), 1000, [](InterfaceFacts &f) { f.hypervisor = true; })
+            << facts(QStringLiteral("ens3"), QStringLiteral("e1000"), 1000,
+                     [](InterfaceFacts &f) { f.hypervisor = true; })
             << -1.0 << QStringLiteral("vm")
             << QStringLiteral("interface ens3 is a virtual machine's NIC (e1000), whose speed the hypervisor makes up "
                               "(its 1000 Mbit/s is made up)");
         QTest::newRow("e1000e on bare metal") << facts(QStringLiteral("eno1"), QStringLiteral("e1000e"), 1000) << 1000.0
                                               << QStringLiteral("hardware") << QString();
-        QTest::newRow("a passed-through NIC in a VM")
-            << facts(QStringLiteral("ens4"), QStringLiteral("ixgbe"), 10000, [](InterfaceFacts &f) { f.hypervisor = true; })
-            << 10000.0 << QStringLiteral("hardware") << QString();
+        QTest::newRow("a passed-through NIC in a VM") << facts(QStringLiteral("ens4"), QStringLiteral("ixgbe"), 10000,
+                                                               [](InterfaceFacts &f) { f.hypervisor = true; })
+                                                      << 10000.0 << QStringLiteral("hardware") << QString();
         QTest::newRow("bond") << facts(QStringLiteral("bond0"), QStringLiteral("bonding"), 2000,
                                        [](InterfaceFacts &f) {
                                            f.isVirtual = true;
@@ -137,11 +144,12 @@ private slots:
                                         << QStringLiteral("hardware")
                                         << QStringLiteral("interface eth1 reports no speed (link down or not reported "
                                                           "by the driver)");
-        QTest::newRow("not readable")
-            << facts(QStringLiteral("eth9"), QString(), -1,
-                     [](InterfaceFacts &f) { f.error = QStringLiteral("interface eth9 does not exist in this network namespace"); })
-            << -1.0 << QStringLiteral("unknown")
-            << QStringLiteral("interface eth9 does not exist in this network namespace");
+        QTest::newRow("not readable") << facts(
+            QStringLiteral("eth9"), QString(), -1,
+            [](InterfaceFacts &f) {
+                f.error = QStringLiteral("interface eth9 does not exist in this network namespace");
+            }) << -1.0 << QStringLiteral("unknown")
+                                      << QStringLiteral("interface eth9 does not exist in this network namespace");
     }
     void judge()
     {
@@ -156,7 +164,8 @@ private slots:
         QCOMPARE(v.duplex, speed > 0 ? QStringLiteral("full") : QStringLiteral("unknown"));
         QCOMPARE(LinkTrust::kindOf(facts), kind);
         // The far end is judged by the same rule, through its hello.
-        const SpeedVerdict remote = LinkTrust::judge(InterfaceFacts::fromJson(facts.toJson()), QStringLiteral("the server's "));
+        const SpeedVerdict remote
+            = LinkTrust::judge(InterfaceFacts::fromJson(facts.toJson()), QStringLiteral("the server's "));
         QCOMPARE(remote.speedMbps, speed);
         if (!note.isEmpty() && facts.error.isEmpty())
             QCOMPARE(remote.note, QStringLiteral("the server's ") + note);
@@ -242,17 +251,20 @@ private slots:
         QTest::addColumn<QString>("note");
         QTest::newRow("server on a veth (the 2230 MB/s of issue 12)")
             << helloLink(software(QStringLiteral("wbs-1"), QStringLiteral("veth"), 10000)) << -1.0
-            << QStringLiteral("the server's virtual interface wbs-1 (veth) reports no meaningful speed (its 10000 Mbit/s "
-                              "is made up)");
+            << QStringLiteral(
+                   "the server's virtual interface wbs-1 (veth) reports no meaningful speed (its 10000 Mbit/s "
+                   "is made up)");
         QTest::newRow("server in a VM") << helloLink(facts(QStringLiteral("eth0"), QStringLiteral("virtio_net"), 10000))
                                         << -1.0
-                                        << QStringLiteral("the server's interface eth0 is a virtual machine's NIC "
-                                                          "(virtio_net), whose speed the hypervisor makes up (its 10000 "
-                                                          "Mbit/s is made up)");
+                                        << QStringLiteral(
+                                               "the server's interface eth0 is a virtual machine's NIC "
+                                               "(virtio_net), whose speed the hypervisor makes up (its 10000 "
+                                               "Mbit/s is made up)");
         QTest::newRow("an older wirebenchd: a bare figure")
             << QVariantMap{{QStringLiteral("remote_link_speed_Mbps"), 10000}} << -1.0
-            << QStringLiteral("the server reported 10000 Mbit/s without saying what kind of interface gave it (an older "
-                              "wirebenchd), so it is not used");
+            << QStringLiteral(
+                   "the server reported 10000 Mbit/s without saying what kind of interface gave it (an older "
+                   "wirebenchd), so it is not used");
         QTest::newRow("server on a real 1 Gbit/s NIC")
             << helloLink(facts(QStringLiteral("eno1"), QStringLiteral("igb"), 1000)) << 1000.0 << QString();
     }

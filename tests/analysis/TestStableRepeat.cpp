@@ -64,11 +64,12 @@ private slots:
         QCOMPARE(d.mean, 100.0);
         QVERIFY(qAbs(d.halfWidth - 4.3027 / std::sqrt(3.0)) < 1e-9);
         QVERIFY(qAbs(d.halfWidthPercent - 4.3027 / std::sqrt(3.0)) < 1e-9);
-        QCOMPARE(d.note, QStringLiteral("stable after 3 runs: 95% confidence interval +/-2.5% of the mean, within the "
-                                        "target of +/-2.5%"));
+        QCOMPARE(d.note,
+                 QStringLiteral("stable after 3 runs: 95% confidence interval +/-2.5% of the mean, within the "
+                                "target of +/-2.5%"));
 
-        const StableDecision wide =
-            RepeatUntilStable::decide({100, 120, 80, 110, 90, 105, 95, 130, 70, 100}, 3, 10, 2.5);
+        const StableDecision wide
+            = RepeatUntilStable::decide({100, 120, 80, 110, 90, 105, 95, 130, 70, 100}, 3, 10, 2.5);
         QVERIFY2(wide.note.startsWith(QStringLiteral("not stable after 10 runs (the maximum): 95% confidence interval "
                                                      "+/-13% of the mean, wider than the target of +/-2.5%")),
                  qPrintable(wide.note));

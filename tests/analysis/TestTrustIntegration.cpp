@@ -20,7 +20,8 @@ private slots:
     {
         m_responder = test::loopbackResponder();
         QString error;
-        QVERIFY2(m_responder->start(&error), qPrintable(QStringLiteral("the in-process responder did not start: ") + error));
+        QVERIFY2(m_responder->start(&error),
+                 qPrintable(QStringLiteral("the in-process responder did not start: ") + error));
     }
 
     void warningForReal_data()
@@ -42,12 +43,12 @@ private slots:
             << QStringLiteral("above the line-rate ceiling: ");
         // No host moves half of 1 Pbit/s: far below, whatever loopback manages.
         QTest::newRow("tcp-send far below a 1 Pbit/s link")
-            << QStringLiteral("tcp-send") << 1e9 << 0
-            << QStringLiteral("is far below the line-rate ceiling: ") << QString();
+            << QStringLiteral("tcp-send") << 1e9 << 0 << QStringLiteral("is far below the line-rate ceiling: ")
+            << QString();
         // 4 KiB socket buffers against a 100 Gbit/s link (ceiling 11.8 GB/s at MTU 1500).
         QTest::newRow("tcp-send with 4 KiB buffers, far below a 100 Gbit/s link")
-            << QStringLiteral("tcp-send") << 100000.0 << 4096
-            << QStringLiteral("is far below the line-rate ceiling: ") << QString();
+            << QStringLiteral("tcp-send") << 100000.0 << 4096 << QStringLiteral("is far below the line-rate ceiling: ")
+            << QString();
     }
 
     void warningForReal()
@@ -104,8 +105,9 @@ private slots:
             QCOMPARE(x.value(QStringLiteral("link_duplex")).toString(), QStringLiteral("unknown"));
             QVERIFY(x.value(QStringLiteral("ceiling_MBps")).toDouble() > 0);
             const double percent = x.value(QStringLiteral("percent_of_ceiling")).toDouble();
-            QVERIFY(qAbs(percent - r.bytesPerSecond() / (x.value(QStringLiteral("ceiling_MBps")).toDouble() * 1e6) * 100)
-                    < 1e-6 * qMax(1.0, percent));
+            QVERIFY(
+                qAbs(percent - r.bytesPerSecond() / (x.value(QStringLiteral("ceiling_MBps")).toDouble() * 1e6) * 100)
+                < 1e-6 * qMax(1.0, percent));
             // What the run cost, measured around the real run.
             QVERIFY(x.contains(QStringLiteral("cpu_local_percent")));
             const double system = x.value(QStringLiteral("cpu_local_percent")).toDouble();

@@ -109,8 +109,7 @@ private slots:
                    "1 Gbit/s expected for this host); eth0 runs at half duplex (collisions; set both ends to full "
                    "duplex); the local disk (write 21 MB/s); a busy CPU on the server (95%); a busy CPU on this "
                    "computer (93%); retransmissions (400 segments resent, 4% of those sent)")};
-        QTest::newRow("unknown link: nothing to compare with")
-            << link(-1, 3000) << 50.0 << QStringList{};
+        QTest::newRow("unknown link: nothing to compare with") << link(-1, 3000) << 50.0 << QStringList{};
         QTest::newRow("no successful run") << link(1000, 1, [](Evidence &e) { e.runs = 0; }) << 50.0 << QStringList{};
     }
     void warnings()
@@ -157,7 +156,8 @@ private slots:
         analyzer.afterRun(plain);
         QVERIFY(plain.warnings.isEmpty());
         QVERIFY(!plain.extra.contains(QStringLiteral("link_speed_Mbps")));
-        QVERIFY(plain.extra.value(QStringLiteral("bottleneck")).toString().contains(QStringLiteral("link speed unknown")));
+        QVERIFY(
+            plain.extra.value(QStringLiteral("bottleneck")).toString().contains(QStringLiteral("link speed unknown")));
     }
 
     // Issue 12, item 2: a run is judged by the frame its MSS made, and a frame other than the plan's is said.
@@ -179,11 +179,13 @@ private slots:
         QVERIFY2(x.value(QStringLiteral("bottleneck")).toString().startsWith(QStringLiteral("at line rate (98% of")),
                  qPrintable(x.value(QStringLiteral("bottleneck")).toString()));
         QCOMPARE(r.warnings.size(), 1); // the frame, not "above the line-rate ceiling"
-        QVERIFY2(r.warnings.first().startsWith(QStringLiteral("smb-read @ 1500 B frame ran with 4000 B frames (MSS 3948 B), "
-                                                              "so it is labelled and judged by 4000 B: libsmbclient cannot "
-                                                              "clamp the MSS")),
+        QVERIFY2(
+            r.warnings.first().startsWith(QStringLiteral("smb-read @ 1500 B frame ran with 4000 B frames (MSS 3948 B), "
+                                                         "so it is labelled and judged by 4000 B: libsmbclient cannot "
+                                                         "clamp the MSS")),
+            qPrintable(r.warnings.first()));
+        QVERIFY2(r.warnings.first().contains(QStringLiteral("frames.set_interface_mtu")),
                  qPrintable(r.warnings.first()));
-        QVERIFY2(r.warnings.first().contains(QStringLiteral("frames.set_interface_mtu")), qPrintable(r.warnings.first()));
 
         // The frame the plan asked for, used: no word about it.
         spec.protocol = QStringLiteral("tcp-send");
@@ -207,10 +209,11 @@ private slots:
         analyzer.afterRun(small);
         QCOMPARE(small.extra.value(QStringLiteral("ceiling_mtu")).toInt(), 1500);
         QCOMPARE(small.warnings.size(), 1);
-        QVERIFY2(small.warnings.first().startsWith(QStringLiteral("tcp-send @ 9000 B frame ran with 1500 B frames (MSS "
-                                                                  "1448 B), so it is labelled and judged by 1500 B: the "
-                                                                  "far end")),
-                 qPrintable(small.warnings.first()));
+        QVERIFY2(
+            small.warnings.first().startsWith(QStringLiteral("tcp-send @ 9000 B frame ran with 1500 B frames (MSS "
+                                                             "1448 B), so it is labelled and judged by 1500 B: the "
+                                                             "far end")),
+            qPrintable(small.warnings.first()));
     }
 
     // An IPv6 tcp-send at a 100 Mbit/s line rate (MSS 1428, 11.615 MB/s): 100% of its own ceiling, not 98.7%
@@ -221,8 +224,8 @@ private slots:
         if (!probe.error.isEmpty())
             QSKIP(qPrintable(QStringLiteral("no IPv6 loopback here: ") + probe.error));
         RunAnalyzer analyzer;
-        const RunResult r = analyzed(analyzer, specTo(QStringLiteral("::1"), 100, QStringLiteral("tcp-send")),
-                                     116150000, 10, 1428);
+        const RunResult r
+            = analyzed(analyzer, specTo(QStringLiteral("::1"), 100, QStringLiteral("tcp-send")), 116150000, 10, 1428);
         const QVariantMap &x = r.extra;
         QCOMPARE(x.value(QStringLiteral("ip_version")).toInt(), 6);
         QCOMPARE(x.value(QStringLiteral("frame_used")).toInt(), 1500);
@@ -240,8 +243,9 @@ private slots:
         AnalysisThresholds t;
         t.cpuBusyPercent = 1000; // a busy shared machine must not add a cause of its own here
         RunAnalyzer analyzer(t);
-        const RunResult result = analyzed(analyzer, spec, 500000000, 10, 1448,
-                                          {{QStringLiteral("retransmits"), 5000}, {QStringLiteral("segments"), 100000}});
+        const RunResult result
+            = analyzed(analyzer, spec, 500000000, 10, 1448,
+                       {{QStringLiteral("retransmits"), 5000}, {QStringLiteral("segments"), 100000}});
 
         const QVariantMap &x = result.extra;
         QCOMPARE(x.value(QStringLiteral("interface_kind")).toString(), QStringLiteral("loopback"));
@@ -249,13 +253,15 @@ private slots:
         QCOMPARE(x.value(QStringLiteral("interface_crc_errors")).toInt(), 0); // lo counts none
 #endif
         const QString sentence = x.value(QStringLiteral("bottleneck")).toString();
-        QCOMPARE(sentence, QStringLiteral("limited by retransmissions (5000 segments resent, 5% of those sent) over the "
-                                          "loopback interface lo: the packets were lost inside this computer, no cable "
-                                          "is involved"));
+        QCOMPARE(sentence,
+                 QStringLiteral("limited by retransmissions (5000 segments resent, 5% of those sent) over the "
+                                "loopback interface lo: the packets were lost inside this computer, no cable "
+                                "is involved"));
         QCOMPARE(result.warnings.size(), 1);
-        QVERIFY2(result.warnings.first().endsWith(QStringLiteral("Likely causes: retransmissions (5000 segments resent, "
-                                                                 "5% of those sent)")),
-                 qPrintable(result.warnings.first()));
+        QVERIFY2(
+            result.warnings.first().endsWith(QStringLiteral("Likely causes: retransmissions (5000 segments resent, "
+                                                            "5% of those sent)")),
+            qPrintable(result.warnings.first()));
         for (const QString &text : QStringList{sentence, result.warnings.first()}) {
             QVERIFY2(!text.contains(QStringLiteral("bad cable")) && !text.contains(QStringLiteral("duplex")),
                      qPrintable(text));
@@ -271,10 +277,11 @@ private slots:
         e.duplex = QStringLiteral("unknown");
         const QStringList w = Bottleneck::warnings(e);
         QCOMPARE(w.size(), 1);
-        QVERIFY2(w.first().endsWith(QStringLiteral("Likely causes: none evident in the figures measured; check for a "
-                                                   "socket buffer too small for the round-trip time, the local or remote "
-                                                   "disk, a busy CPU and retransmissions")),
-                 qPrintable(w.first()));
+        QVERIFY2(
+            w.first().endsWith(QStringLiteral("Likely causes: none evident in the figures measured; check for a "
+                                              "socket buffer too small for the round-trip time, the local or remote "
+                                              "disk, a busy CPU and retransmissions")),
+            qPrintable(w.first()));
         // Where the duplex is not known, it stays on the list.
         e.interfaceKind = QStringLiteral("hardware");
         e.interfaceName = QStringLiteral("eth0");

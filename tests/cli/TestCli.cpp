@@ -55,9 +55,9 @@ void TestCli::help()
 {
     const Outcome o = runCli({QStringLiteral("--help")});
     QCOMPARE(o.exitCode, 0);
-    for (const char *text : {"Usage:", "wirebench-cli run", "--host", "--protocol", "--frame", "--reps", "--duration",
-                             "--message-size", "--json", "--csv", "--chart", "--unit", "MB/s = 10^6 bytes/s",
-                             "--plan FILE", "--save-plan FILE"})
+    for (const char *text :
+         {"Usage:", "wirebench-cli run", "--host", "--protocol", "--frame", "--reps", "--duration", "--message-size",
+          "--json", "--csv", "--chart", "--unit", "MB/s = 10^6 bytes/s", "--plan FILE", "--save-plan FILE"})
         QVERIFY2(o.out.contains(QLatin1String(text)), text);
 }
 
@@ -101,7 +101,7 @@ void TestCli::usageErrors()
     const QString err = o.err.trimmed();
     QVERIFY2(err.contains(reason), qPrintable(err));
     QVERIFY2(!err.contains(QLatin1Char('\n')), qPrintable(err)); // one line
-    QVERIFY(o.out.isEmpty());                                      // nothing was run
+    QVERIFY(o.out.isEmpty());                                    // nothing was run
 }
 
 void TestCli::refusedPort()
@@ -132,25 +132,28 @@ void TestCli::realRun()
                               QStringLiteral("--reps"), QStringLiteral("1"), QStringLiteral("--duration"),
                               QStringLiteral("1"), QStringLiteral("--json"), json, QStringLiteral("--csv"), csv});
     QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
-    QVERIFY2(o.out.contains(QStringLiteral("run 1/2")) && o.out.contains(QStringLiteral("run 2/2")),
-             qPrintable(o.out));
+    QVERIFY2(o.out.contains(QStringLiteral("run 1/2")) && o.out.contains(QStringLiteral("run 2/2")), qPrintable(o.out));
     QVERIFY(o.out.contains(QStringLiteral("MB/s")) && o.out.contains(QStringLiteral("Mbit/s")));
     QVERIFY(o.out.contains(QStringLiteral("Summary")));
-    QVERIFY2(o.out.contains(QStringLiteral("repetitions); tcp-send, tcp-recv: 1 s each; about 6 s of measuring (2 s of idle round trips "
-                                           "before each run included)\n")),
+    QVERIFY2(o.out.contains(QStringLiteral(
+                 "repetitions); tcp-send, tcp-recv: 1 s each; about 6 s of measuring (2 s of idle round trips "
+                 "before each run included)\n")),
              qPrintable(o.out));
     // Each run's round trips to wirebenchd's echo, and the test's over its runs (loopback: no bufferbloat sentence).
-    const QRegularExpression runLatency(QStringLiteral("\n    latency under load [+-][0-9.]+ ms over the idle [0-9.]+ ms "
-                                                       "\\(loaded: median [0-9.]+ ms, p90 [0-9.]+ ms, p99 [0-9.]+ ms, max "
-                                                       "[0-9.]+ ms; idle: median .* udp-echo to 127.0.0.1 UDP port %1\\)\n")
-                                            .arg(port));
+    const QRegularExpression runLatency(
+        QStringLiteral("\n    latency under load [+-][0-9.]+ ms over the idle [0-9.]+ ms "
+                       "\\(loaded: median [0-9.]+ ms, p90 [0-9.]+ ms, p99 [0-9.]+ ms, max "
+                       "[0-9.]+ ms; idle: median .* udp-echo to 127.0.0.1 UDP port %1\\)\n")
+            .arg(port));
     QCOMPARE(o.out.count(runLatency), 2);
-    QVERIFY2(o.out.contains(QStringLiteral("\nLatency under load per test (round trips to the host before and during the "
-                                           "load):\n")),
-             qPrintable(o.out));
-    QCOMPARE(o.out.count(QRegularExpression(QStringLiteral(": latency under load [+-][0-9.]+ ms over the idle [0-9.]+ ms "
-                                                           "\\(loaded [0-9.]+ ms; one run\\)(; the queue on the path adds [0-9.]+ ms at "
-                                                           "full load; under 5 ms is good)?\n"))),
+    QVERIFY2(
+        o.out.contains(QStringLiteral("\nLatency under load per test (round trips to the host before and during the "
+                                      "load):\n")),
+        qPrintable(o.out));
+    QCOMPARE(o.out.count(QRegularExpression(
+                 QStringLiteral(": latency under load [+-][0-9.]+ ms over the idle [0-9.]+ ms "
+                                "\\(loaded [0-9.]+ ms; one run\\)(; the queue on the path adds [0-9.]+ ms at "
+                                "full load; under 5 ms is good)?\n"))),
              2);
     // Loopback on a busy machine may queue a few ms: whatever it measured, the words follow the figure's grade (a
     // note line under 30 ms, a warning from 30 ms; nothing under 5 ms).
@@ -201,8 +204,11 @@ void TestCli::realRun()
     QVERIFY2(testLatency.value(QStringLiteral("text")).toString().startsWith(QStringLiteral("latency under load ")),
              qPrintable(testLatency.value(QStringLiteral("text")).toString()));
     QVERIFY(summary.at(0).toObject().value(QStringLiteral("median")).toDouble() > 0);
-    QVERIFY(root.value(QStringLiteral("meta")).toObject().value(QStringLiteral("unit_note")).toString().contains(
-        QStringLiteral("10^6 bytes/s")));
+    QVERIFY(root.value(QStringLiteral("meta"))
+                .toObject()
+                .value(QStringLiteral("unit_note"))
+                .toString()
+                .contains(QStringLiteral("10^6 bytes/s")));
 
     QFile csvFile(csv);
     QVERIFY(csvFile.open(QIODevice::ReadOnly));
@@ -217,15 +223,17 @@ void TestCli::parallelStreams()
     CLITEST_START_DAEMON(m_daemon);
     QTemporaryDir dir;
     const QString json = dir.filePath(QStringLiteral("streams.json"));
-    const Outcome o = runCli({QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1:%1").arg(m_daemon.port()),
-                              QStringLiteral("--protocol"), QStringLiteral("tcp-send,tcp-recv"), QStringLiteral("--reps"),
-                              QStringLiteral("1"), QStringLiteral("--duration"), QStringLiteral("0.5"),
-                              QStringLiteral("--streams"), QStringLiteral("4"), QStringLiteral("--json"), json});
+    const Outcome o
+        = runCli({QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1:%1").arg(m_daemon.port()),
+                  QStringLiteral("--protocol"), QStringLiteral("tcp-send,tcp-recv"), QStringLiteral("--reps"),
+                  QStringLiteral("1"), QStringLiteral("--duration"), QStringLiteral("0.5"), QStringLiteral("--streams"),
+                  QStringLiteral("4"), QStringLiteral("--json"), json});
     QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
     QCOMPARE(o.out.count(QStringLiteral(", 4 streams  rep 1/1  ")), 2);
     QFile file(json);
     QVERIFY(file.open(QIODevice::ReadOnly));
-    const QJsonArray results = QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("results")).toArray();
+    const QJsonArray results
+        = QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("results")).toArray();
     QCOMPARE(results.size(), 2);
     for (const QJsonValue &v : results) {
         const QJsonObject r = v.toObject();
@@ -246,18 +254,26 @@ void TestCli::bothWaysAtOnce()
     CLITEST_START_DAEMON(m_daemon);
     QTemporaryDir dir;
     const QString json = dir.filePath(QStringLiteral("bidir.json"));
-    const Outcome o = runCli({QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1:%1").arg(m_daemon.port()),
-                              QStringLiteral("--protocol"), QStringLiteral("tcp-bidir"), QStringLiteral("--reps"),
-                              QStringLiteral("1"), QStringLiteral("--duration"), QStringLiteral("0.5"), QStringLiteral("--json"), json});
+    const Outcome o = runCli({QStringLiteral("run"), QStringLiteral("--host"),
+                              QStringLiteral("127.0.0.1:%1").arg(m_daemon.port()), QStringLiteral("--protocol"),
+                              QStringLiteral("tcp-bidir"), QStringLiteral("--reps"), QStringLiteral("1"),
+                              QStringLiteral("--duration"), QStringLiteral("0.5"), QStringLiteral("--json"), json});
     QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
-    const QRegularExpression line(QStringLiteral("tcp-bidir  frame 1500 .* rep 1/1  send [0-9.]+ MB/s  [0-9.]+ Mbit/s  \\(.* in "
-                                                 "[0-9.]+ s\\)  receive [0-9.]+ MB/s  [0-9.]+ Mbit/s  \\(.* in [0-9.]+ s\\)"));
+    const QRegularExpression line(
+        QStringLiteral("tcp-bidir  frame 1500 .* rep 1/1  send [0-9.]+ MB/s  [0-9.]+ Mbit/s  \\(.* in "
+                       "[0-9.]+ s\\)  receive [0-9.]+ MB/s  [0-9.]+ Mbit/s  \\(.* in [0-9.]+ s\\)"));
     QVERIFY2(line.match(o.out).hasMatch(), qPrintable(o.out));
-    QVERIFY2(o.out.contains(QStringLiteral("tcp-bidir send @ 1500")) && o.out.contains(QStringLiteral("tcp-bidir receive @ 1500")),
+    QVERIFY2(o.out.contains(QStringLiteral("tcp-bidir send @ 1500"))
+                 && o.out.contains(QStringLiteral("tcp-bidir receive @ 1500")),
              qPrintable(o.out));
     QFile file(json);
     QVERIFY(file.open(QIODevice::ReadOnly));
-    const QJsonObject r = QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("results")).toArray().first().toObject();
+    const QJsonObject r = QJsonDocument::fromJson(file.readAll())
+                              .object()
+                              .value(QStringLiteral("results"))
+                              .toArray()
+                              .first()
+                              .toObject();
     QVERIFY(r.value(QStringLiteral("bytes")).toDouble() > 0);
     QVERIFY(r.value(QStringLiteral("reverse")).toObject().value(QStringLiteral("bytes")).toDouble() > 0);
 }
@@ -266,18 +282,21 @@ void TestCli::findingsAtTwoFrames()
 {
     // One test at two frame sizes: the run ends with what the two prove together (SessionFindings).
     CLITEST_START_DAEMON(m_daemon);
-    const Outcome o = runCli({QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1:%1").arg(m_daemon.port()),
-                              QStringLiteral("--protocol"), QStringLiteral("tcp-send"), QStringLiteral("--frame"),
-                              QStringLiteral("1500,9000"), QStringLiteral("--reps"), QStringLiteral("2"),
-                              QStringLiteral("--duration"), QStringLiteral("0.5")});
+    const Outcome o
+        = runCli({QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1:%1").arg(m_daemon.port()),
+                  QStringLiteral("--protocol"), QStringLiteral("tcp-send"), QStringLiteral("--frame"),
+                  QStringLiteral("1500,9000"), QStringLiteral("--reps"), QStringLiteral("2"),
+                  QStringLiteral("--duration"), QStringLiteral("0.5")});
     QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
-    const qsizetype at = o.out.indexOf(QStringLiteral("\nWhat the tests of this session show together (MB/s = 10^6 bytes/s):\n"));
+    const qsizetype at
+        = o.out.indexOf(QStringLiteral("\nWhat the tests of this session show together (MB/s = 10^6 bytes/s):\n"));
     QVERIFY2(at > 0, qPrintable(o.out));
     const QStringList after = o.out.mid(at).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QVERIFY2(after.size() >= 2, qPrintable(o.out));
     QVERIFY2(after.at(1).startsWith(QStringLiteral("  127.0.0.1, tcp-send: 9000 B frames against 1500 B: throughput ")),
              qPrintable(after.at(1)));
-    QVERIFY2(after.at(1).contains(QStringLiteral("CPU per GB on this computer")) && after.at(1).contains(QStringLiteral("on the server")),
+    QVERIFY2(after.at(1).contains(QStringLiteral("CPU per GB on this computer"))
+                 && after.at(1).contains(QStringLiteral("on the server")),
              qPrintable(after.at(1)));
 }
 
@@ -287,13 +306,15 @@ void TestCli::headerSaysEachKindsLength_data()
     QTest::addColumn<QString>("protocols");
     QTest::addColumn<QString>("header");
     QTest::newRow("timed and file") << QStringLiteral("tcp-send,copy-write")
-                                    << QStringLiteral("2 runs (1 host(s) x 2 protocol(s) x 1 frame size(s) x 1 repetitions); "
-                                                      "tcp-send: 0.5 s each; copy-write: a 1 MiB file each; about 2.5 s "
-                                                      "of timed measuring (2 s of idle round trips before each run "
-                                                      "included) and 1 MiB of file transfers");
+                                    << QStringLiteral(
+                                           "2 runs (1 host(s) x 2 protocol(s) x 1 frame size(s) x 1 repetitions); "
+                                           "tcp-send: 0.5 s each; copy-write: a 1 MiB file each; about 2.5 s "
+                                           "of timed measuring (2 s of idle round trips before each run "
+                                           "included) and 1 MiB of file transfers");
     QTest::newRow("file only") << QStringLiteral("copy-write,copy-read")
-                               << QStringLiteral("2 runs (1 host(s) x 2 protocol(s) x 1 frame size(s) x 1 repetitions); "
-                                                 "copy-write, copy-read: a 1 MiB file each; 2 MiB to move in all");
+                               << QStringLiteral(
+                                      "2 runs (1 host(s) x 2 protocol(s) x 1 frame size(s) x 1 repetitions); "
+                                      "copy-write, copy-read: a 1 MiB file each; 2 MiB to move in all");
 }
 
 void TestCli::headerSaysEachKindsLength()
@@ -305,13 +326,14 @@ void TestCli::headerSaysEachKindsLength()
     const Outcome o = runCli({QStringLiteral("run"), QStringLiteral("--host"), m_daemon.hostArgument(),
                               QStringLiteral("--protocol"), protocols, QStringLiteral("--reps"), QStringLiteral("1"),
                               QStringLiteral("--duration"), QStringLiteral("0.5"), QStringLiteral("--file-size"),
-                              QStringLiteral("1M"), QStringLiteral("--set"), QStringLiteral("copy.path=") + share.path(),
-                              QStringLiteral("--no-store")});
+                              QStringLiteral("1M"), QStringLiteral("--set"),
+                              QStringLiteral("copy.path=") + share.path(), QStringLiteral("--no-store")});
     QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
     const QString first = o.out.section(QLatin1Char('\n'), 0, 0);
     QCOMPARE(first, QStringLiteral("wirebench-cli " WIREBENCH_VERSION ": ") + header);
     // A file transfer is never said to last the duration.
-    QVERIFY2(!first.contains(QStringLiteral("copy-write: 0.5 s")) && !first.contains(QStringLiteral("copy-read: 0.5 s")),
+    QVERIFY2(!first.contains(QStringLiteral("copy-write: 0.5 s"))
+                 && !first.contains(QStringLiteral("copy-read: 0.5 s")),
              qPrintable(first));
 }
 
@@ -343,7 +365,7 @@ void TestCli::chart()
         QVERIFY(head.startsWith("\x89PNG\r\n\x1a\n"));
         auto be32 = [&](int at) {
             return (quint32(quint8(head.at(at))) << 24) | (quint32(quint8(head.at(at + 1))) << 16)
-                   | (quint32(quint8(head.at(at + 2))) << 8) | quint32(quint8(head.at(at + 3)));
+                | (quint32(quint8(head.at(at + 2))) << 8) | quint32(quint8(head.at(at + 3)));
         };
         QCOMPARE(be32(16), 800u);
         QCOMPARE(be32(20), 500u);
@@ -367,14 +389,15 @@ void TestCli::interrupt()
     const QString json = dir.filePath(QStringLiteral("interrupted.json"));
     QProcess p;
     p.setProcessEnvironment(defaultSandbox());
-    p.start(kCli, {QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1:%1").arg(port),
-                   QStringLiteral("--reps"), QStringLiteral("3"), QStringLiteral("--duration"), QStringLiteral("3"),
-                   QStringLiteral("--json"), json});
+    p.start(kCli,
+            {QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1:%1").arg(port),
+             QStringLiteral("--reps"), QStringLiteral("3"), QStringLiteral("--duration"), QStringLiteral("3"),
+             QStringLiteral("--json"), json});
     QVERIFY(p.waitForStarted(30000));
     QString out;
     // Wait for the first run to end, then press Ctrl-C during the second.
-    QTRY_VERIFY_WITH_TIMEOUT((out += QString::fromUtf8(p.readAllStandardOutput()), out.contains(QStringLiteral("run 1/3"))),
-                             60000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (out += QString::fromUtf8(p.readAllStandardOutput()), out.contains(QStringLiteral("run 1/3"))), 60000);
     ::kill(pid_t(p.processId()), SIGINT);
     QVERIFY(p.waitForFinished(60000));
     out += QString::fromUtf8(p.readAllStandardOutput());
@@ -386,8 +409,8 @@ void TestCli::interrupt()
 
     QFile file(json);
     QVERIFY2(file.open(QIODevice::ReadOnly), "the JSON file is written after an interrupt");
-    const QJsonArray results =
-        QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("results")).toArray();
+    const QJsonArray results
+        = QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("results")).toArray();
     QCOMPARE(results.size(), 3); // every run of the plan, with what became of it
     QCOMPARE(results.at(0).toObject().value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
     QCOMPARE(results.at(2).toObject().value(QStringLiteral("status")).toString(), QStringLiteral("not-run"));
@@ -404,12 +427,13 @@ void TestCli::runMapsNoGuiLibrary()
     CLITEST_START_DAEMON(m_daemon);
     QProcess p;
     p.setProcessEnvironment(defaultSandbox());
-    p.start(kCli, {QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1:%1").arg(m_daemon.port()),
-                   QStringLiteral("--duration"), QStringLiteral("2")});
+    p.start(kCli,
+            {QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1:%1").arg(m_daemon.port()),
+             QStringLiteral("--duration"), QStringLiteral("2")});
     QVERIFY(p.waitForStarted(30000));
     QString out;
-    QTRY_VERIFY_WITH_TIMEOUT((out += QString::fromUtf8(p.readAllStandardOutput()), out.contains(QLatin1String("tcp-send"))),
-                             60000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (out += QString::fromUtf8(p.readAllStandardOutput()), out.contains(QLatin1String("tcp-send"))), 60000);
     QFile maps(QStringLiteral("/proc/%1/maps").arg(p.processId()));
     QVERIFY(maps.open(QIODevice::ReadOnly));
     const QString mapped = QString::fromUtf8(maps.readAll());
@@ -433,8 +457,9 @@ void TestCli::chartHelperMissingIsSaid()
     QVERIFY(QFile::setPermissions(lone, QFile::permissions(kCli)));
     QProcess p;
     p.setProcessEnvironment(defaultSandbox());
-    p.start(lone, {QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1:9"), QStringLiteral("--chart"),
-                   dir.filePath(QStringLiteral("c.png"))});
+    p.start(lone,
+            {QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1:9"), QStringLiteral("--chart"),
+             dir.filePath(QStringLiteral("c.png"))});
     QVERIFY(p.waitForFinished(60000));
     const QString err = QString::fromUtf8(p.readAllStandardError());
     QCOMPARE(p.exitCode(), 2);
@@ -467,12 +492,13 @@ void TestCli::sessionsShowRunsOfThePlan()
     // A 6-run plan stopped after its third run.
     QProcess p;
     p.setProcessEnvironment(env);
-    p.start(kCli, {QStringLiteral("run"), QStringLiteral("--host"), m_daemon.hostArgument(), QStringLiteral("--reps"),
-                   QStringLiteral("6"), QStringLiteral("--duration"), QStringLiteral("1")});
+    p.start(kCli,
+            {QStringLiteral("run"), QStringLiteral("--host"), m_daemon.hostArgument(), QStringLiteral("--reps"),
+             QStringLiteral("6"), QStringLiteral("--duration"), QStringLiteral("1")});
     QVERIFY(p.waitForStarted(30000));
     QString out;
-    QTRY_VERIFY_WITH_TIMEOUT((out += QString::fromUtf8(p.readAllStandardOutput()), out.contains(QStringLiteral("run 3/6"))),
-                             60000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (out += QString::fromUtf8(p.readAllStandardOutput()), out.contains(QStringLiteral("run 3/6"))), 60000);
     ::kill(pid_t(p.processId()), signal);
     QVERIFY(p.waitForFinished(60000));
     out += QString::fromUtf8(p.readAllStandardOutput());
@@ -482,19 +508,24 @@ void TestCli::sessionsShowRunsOfThePlan()
 
     const Outcome sessions = runCli({QStringLiteral("sessions")}, 60000, env);
     QCOMPARE(sessions.exitCode, 0);
-    const QRegularExpression row(QStringLiteral("^\\s+1\\s+[0-9a-f]{8}\\s+\\S+ \\S+\\s+%1\\s+%3\\s+%2/6\\s+1500\\s+tcp-send\\s")
-                                     .arg(state)
-                                     .arg(done)
-                                     .arg(QRegularExpression::escape(QSysInfo::machineHostName())),
-                                 QRegularExpression::MultilineOption);
+    const QRegularExpression row(
+        QStringLiteral("^\\s+1\\s+[0-9a-f]{8}\\s+\\S+ \\S+\\s+%1\\s+%3\\s+%2/6\\s+1500\\s+tcp-send\\s")
+            .arg(state)
+            .arg(done)
+            .arg(QRegularExpression::escape(QSysInfo::machineHostName())),
+        QRegularExpression::MultilineOption);
     QVERIFY2(sessions.out.contains(row), qPrintable(sessions.out));
     QVERIFY2(sessions.out.contains(QStringLiteral("RUNS done/planned")), qPrintable(sessions.out));
 
     // A whole plan reads 2/2.
     QVERIFY(runCli({QStringLiteral("run"), QStringLiteral("--host"), m_daemon.hostArgument(), QStringLiteral("--reps"),
-                    QStringLiteral("2"), QStringLiteral("--duration"), QStringLiteral("0.5")}, 60000, env).exitCode == 0);
-    static const QRegularExpression whole(QStringLiteral("^\\s+2\\s+[0-9a-f]{8}\\s+\\S+ \\S+\\s+finished\\s+\\S+\\s+2/2\\s+1500\\s"),
-                                          QRegularExpression::MultilineOption);
+                    QStringLiteral("2"), QStringLiteral("--duration"), QStringLiteral("0.5")},
+                   60000, env)
+                .exitCode
+            == 0);
+    static const QRegularExpression whole(
+        QStringLiteral("^\\s+2\\s+[0-9a-f]{8}\\s+\\S+ \\S+\\s+finished\\s+\\S+\\s+2/2\\s+1500\\s"),
+        QRegularExpression::MultilineOption);
     QVERIFY2(runCli({QStringLiteral("sessions")}, 60000, env).out.contains(whole), "a finished plan: 2/2");
 #else
     QSKIP("signals are a Unix test");

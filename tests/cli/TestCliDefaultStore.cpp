@@ -24,7 +24,10 @@ struct Home
     QTemporaryDir dir;
     QString xdgDataHome; ///< empty: unset
 
-    QString dataFolder() const { return xdgDataHome.isEmpty() ? dir.filePath(QStringLiteral(".local/share")) : xdgDataHome; }
+    QString dataFolder() const
+    {
+        return xdgDataHome.isEmpty() ? dir.filePath(QStringLiteral(".local/share")) : xdgDataHome;
+    }
     QString store() const { return dataFolder() + QStringLiteral("/Wirebench/wirebench/results.sqlite"); }
     QString legacyStore() const { return dataFolder() + QStringLiteral("/wirebench-cli/results.sqlite"); }
     QProcessEnvironment env() const { return sandboxEnvironment(dir.path(), xdgDataHome); }
@@ -59,9 +62,9 @@ private slots:
 private:
     QStringList runArgs() const
     {
-        return {QStringLiteral("run"), QStringLiteral("--host"), m_daemon.hostArgument(), QStringLiteral("--protocol"),
-                QStringLiteral("tcp-send"), QStringLiteral("--reps"), QStringLiteral("1"), QStringLiteral("--duration"),
-                QStringLiteral("0.5")};
+        return {QStringLiteral("run"),        QStringLiteral("--host"),     m_daemon.hostArgument(),
+                QStringLiteral("--protocol"), QStringLiteral("tcp-send"),   QStringLiteral("--reps"),
+                QStringLiteral("1"),          QStringLiteral("--duration"), QStringLiteral("0.5")};
     }
 
     Daemon m_daemon;
@@ -101,7 +104,8 @@ void TestCliDefaultStore::runThenShowWithoutStore()
     // What run said is true: show and sessions find it, without --store.
     const Outcome show = home.cli({QStringLiteral("show"), QStringLiteral("1")});
     QVERIFY2(show.exitCode == 0, qPrintable(show.out + show.err));
-    QVERIFY2(show.out.contains(QStringLiteral("tcp-send")) && show.out.contains(QStringLiteral("MB/s")), qPrintable(show.out));
+    QVERIFY2(show.out.contains(QStringLiteral("tcp-send")) && show.out.contains(QStringLiteral("MB/s")),
+             qPrintable(show.out));
     const Outcome sessions = home.cli({QStringLiteral("sessions")});
     QCOMPARE(sessions.exitCode, 0);
     QCOMPARE(sessionIds(sessions.out).size(), 1);
@@ -129,8 +133,8 @@ void TestCliDefaultStore::windowAndCliShareOneStore()
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     gui.setProcessEnvironment(env);
     gui.start(QStringLiteral(WIREBENCH_GUI_PATH),
-              {QStringLiteral("--start"), QStringLiteral("--quit-when-done"), QStringLiteral("--reps"), QStringLiteral("1"),
-               QStringLiteral("--duration"), QStringLiteral("0.5"), QStringLiteral("--protocol"),
+              {QStringLiteral("--start"), QStringLiteral("--quit-when-done"), QStringLiteral("--reps"),
+               QStringLiteral("1"), QStringLiteral("--duration"), QStringLiteral("0.5"), QStringLiteral("--protocol"),
                QStringLiteral("tcp-send"), QStringLiteral("--frame"), QStringLiteral("1500")});
     QVERIFY(gui.waitForStarted(30000));
     QVERIFY2(gui.waitForFinished(120000), "the window did not quit after its plan");
@@ -142,7 +146,8 @@ void TestCliDefaultStore::windowAndCliShareOneStore()
     const Outcome sessions = home.cli({QStringLiteral("sessions")});
     QCOMPARE(sessionIds(sessions.out).size(), 2);
     QVERIFY2(sessions.out.contains(QStringLiteral("This computer (loopback)")), qPrintable(sessions.out));
-    static const QRegularExpression cliRow(QStringLiteral("tcp-send\\s+127\\.0\\.0\\.1$"), QRegularExpression::MultilineOption);
+    static const QRegularExpression cliRow(QStringLiteral("tcp-send\\s+127\\.0\\.0\\.1$"),
+                                           QRegularExpression::MultilineOption);
     QVERIFY2(sessions.out.contains(cliRow), qPrintable(sessions.out));
     QVERIFY(QFileInfo::exists(home.store()));
 #endif
@@ -157,7 +162,8 @@ void TestCliDefaultStore::earlierCliStoreIsMovedInOnce()
     QVERIFY(QDir().mkpath(QFileInfo(home.legacyStore()).absolutePath()));
     const Outcome old = home.cli(runArgs() + QStringList{QStringLiteral("--store"), home.legacyStore()});
     QVERIFY2(old.exitCode == 0, qPrintable(old.out + old.err));
-    const QStringList oldIds = sessionIds(home.cli({QStringLiteral("sessions"), QStringLiteral("--store"), home.legacyStore()}).out);
+    const QStringList oldIds
+        = sessionIds(home.cli({QStringLiteral("sessions"), QStringLiteral("--store"), home.legacyStore()}).out);
     QCOMPARE(oldIds.size(), 1);
 
     const Outcome first = home.cli({QStringLiteral("sessions")});
@@ -174,9 +180,11 @@ void TestCliDefaultStore::earlierCliStoreIsMovedInOnce()
     QVERIFY(QFileInfo::exists(home.legacyStore() + QStringLiteral(".imported")));
 
     // Whole: its run and samples.
-    const Outcome show = home.cli({QStringLiteral("show"), oldIds.first(), QStringLiteral("--json"), QStringLiteral("--samples")});
+    const Outcome show
+        = home.cli({QStringLiteral("show"), oldIds.first(), QStringLiteral("--json"), QStringLiteral("--samples")});
     QVERIFY2(show.exitCode == 0, qPrintable(show.err));
-    const QJsonArray results = QJsonDocument::fromJson(show.out.toUtf8()).object().value(QStringLiteral("results")).toArray();
+    const QJsonArray results
+        = QJsonDocument::fromJson(show.out.toUtf8()).object().value(QStringLiteral("results")).toArray();
     QCOMPARE(results.size(), 1);
     QCOMPARE(results.at(0).toObject().value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
     QVERIFY(!results.at(0).toObject().value(QStringLiteral("samples")).toArray().isEmpty());

@@ -41,7 +41,8 @@ void TestCliNotRun::initTestCase()
     QVERIFY2(QFile::exists(kCli), qPrintable(kCli));
     const QString missing = wb::test::LabSession::missingTool({QStringLiteral("ip"), QStringLiteral("tc")});
     QVERIFY2(missing.isEmpty(), qPrintable(missing + QStringLiteral(" is missing: apt-get install iproute2")));
-    m_lab = std::make_unique<wb::test::LabSession>(QStringLiteral(WB_SOURCE_DIR "/tests/lab/lab.sh"), QStringLiteral("nr"));
+    m_lab = std::make_unique<wb::test::LabSession>(QStringLiteral(WB_SOURCE_DIR "/tests/lab/lab.sh"),
+                                                   QStringLiteral("nr"));
     QString why;
     QVERIFY2(m_lab->up(1500, QStringLiteral("1gbit"), &why), qPrintable(why));
     bool ok = false;
@@ -56,14 +57,16 @@ void TestCliNotRun::cleanupTestCase()
 
 Outcome TestCliNotRun::runInLab(const QString &frames, QJsonArray *results)
 {
-    const QString json = m_home.filePath(QStringLiteral("run-%1.json").arg(QString(frames).replace(QLatin1Char(','), QLatin1Char('-'))));
+    const QString json = m_home.filePath(
+        QStringLiteral("run-%1.json").arg(QString(frames).replace(QLatin1Char(','), QLatin1Char('-'))));
     QProcess p;
     p.setProcessEnvironment(sandboxEnvironment(m_home.path()));
-    p.start(QStringLiteral("ip"), {QStringLiteral("netns"), QStringLiteral("exec"), QStringLiteral("wbl-cli-") + m_lab->id(),
-                                   kCli, QStringLiteral("run"), QStringLiteral("--host"),
-                                   QStringLiteral("lab=%1:5301").arg(wb::test::LabSession::serverAddress()),
-                                   QStringLiteral("--frame"), frames, QStringLiteral("--reps"), QStringLiteral("1"),
-                                   QStringLiteral("--duration"), QStringLiteral("0.5"), QStringLiteral("--json"), json});
+    p.start(QStringLiteral("ip"),
+            {QStringLiteral("netns"), QStringLiteral("exec"), QStringLiteral("wbl-cli-") + m_lab->id(), kCli,
+             QStringLiteral("run"), QStringLiteral("--host"),
+             QStringLiteral("lab=%1:5301").arg(wb::test::LabSession::serverAddress()), QStringLiteral("--frame"),
+             frames, QStringLiteral("--reps"), QStringLiteral("1"), QStringLiteral("--duration"), QStringLiteral("0.5"),
+             QStringLiteral("--json"), json});
     const Outcome o = outcomeOf(p, 120000);
     QFile f(json);
     if (f.open(QIODevice::ReadOnly))
@@ -108,7 +111,9 @@ void TestCliNotRun::nothingRunExitsOneWithTheReason()
     QVERIFY2(line.endsWith(QStringLiteral("NOT RUN: ") + reason), qPrintable(o.out));
     QCOMPARE(o.exitCode, 1);
     const QString err = o.err.trimmed();
-    QCOMPARE(err, QStringLiteral("wirebench-cli: not one of the 1 runs succeeded (1 not run); first: run 1: not run: ") + reason);
+    QCOMPARE(err,
+             QStringLiteral("wirebench-cli: not one of the 1 runs succeeded (1 not run); first: run 1: not run: ")
+                 + reason);
 }
 
 void TestCliNotRun::oneNotRunIsNamed()
@@ -118,7 +123,8 @@ void TestCliNotRun::oneNotRunIsNamed()
     QCOMPARE(results.size(), 2);
     QCOMPARE(results.at(0).toObject().value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
     const QString reason = reasonOf(results.at(1).toObject());
-    QVERIFY2(lineOfRun(o.out, 1, 2).contains(QLatin1String("MB/s")) && !lineOfRun(o.out, 1, 2).contains(QLatin1String("NOT RUN")),
+    QVERIFY2(lineOfRun(o.out, 1, 2).contains(QLatin1String("MB/s"))
+                 && !lineOfRun(o.out, 1, 2).contains(QLatin1String("NOT RUN")),
              qPrintable(o.out));
     QVERIFY2(lineOfRun(o.out, 2, 2).endsWith(QStringLiteral("NOT RUN: ") + reason), qPrintable(o.out));
     // The plan did not measure all it was asked to: not 0.

@@ -44,23 +44,40 @@ void TestCliOptions::hosts_data()
     QTest::addColumn<QString>("name");
     QTest::addColumn<QString>("address");
     QTest::addColumn<int>("port");
-    QTest::newRow("ipv4") << "127.0.0.1" << true << "" << "127.0.0.1" << 0;
-    QTest::newRow("ipv4:port") << "127.0.0.1:5301" << true << "" << "127.0.0.1" << 5301;
-    QTest::newRow("name") << "fs1.lab" << true << "" << "fs1.lab" << 0;
-    QTest::newRow("[v6]:port") << "[::1]:5301" << true << "" << "::1" << 5301;
-    QTest::newRow("[v6]") << "[::1]" << true << "" << "::1" << 0;
-    QTest::newRow("bare v6") << "fe80::1" << true << "" << "fe80::1" << 0;
-    QTest::newRow("NAME=addr:port") << "linux=10.0.0.5:5301" << true << "linux" << "10.0.0.5" << 5301;
-    QTest::newRow("NAME=[v6]:port") << "lo6=[::1]:7" << true << "lo6" << "::1" << 7;
-    QTest::newRow("port 0") << "127.0.0.1:0" << false << "" << "" << 0;
-    QTest::newRow("port too big") << "127.0.0.1:70000" << false << "" << "" << 0;
-    QTest::newRow("port not a number") << "127.0.0.1:http" << false << "" << "" << 0;
-    QTest::newRow("empty port") << "127.0.0.1:" << false << "" << "" << 0;
-    QTest::newRow("missing ]") << "[::1:5301" << false << "" << "" << 0;
-    QTest::newRow("junk after ]") << "[::1]5301" << false << "" << "" << 0;
-    QTest::newRow("empty") << "" << false << "" << "" << 0;
-    QTest::newRow("empty name") << "=127.0.0.1" << false << "" << "" << 0;
-    QTest::newRow("space inside") << "127.0 .0.1" << false << "" << "" << 0;
+    QTest::newRow("ipv4") << "127.0.0.1" << true << ""
+                          << "127.0.0.1" << 0;
+    QTest::newRow("ipv4:port") << "127.0.0.1:5301" << true << ""
+                               << "127.0.0.1" << 5301;
+    QTest::newRow("name") << "fs1.lab" << true << ""
+                          << "fs1.lab" << 0;
+    QTest::newRow("[v6]:port") << "[::1]:5301" << true << ""
+                               << "::1" << 5301;
+    QTest::newRow("[v6]") << "[::1]" << true << ""
+                          << "::1" << 0;
+    QTest::newRow("bare v6") << "fe80::1" << true << ""
+                             << "fe80::1" << 0;
+    QTest::newRow("NAME=addr:port") << "linux=10.0.0.5:5301" << true << "linux"
+                                    << "10.0.0.5" << 5301;
+    QTest::newRow("NAME=[v6]:port") << "lo6=[::1]:7" << true << "lo6"
+                                    << "::1" << 7;
+    QTest::newRow("port 0") << "127.0.0.1:0" << false << ""
+                            << "" << 0;
+    QTest::newRow("port too big") << "127.0.0.1:70000" << false << ""
+                                  << "" << 0;
+    QTest::newRow("port not a number") << "127.0.0.1:http" << false << ""
+                                       << "" << 0;
+    QTest::newRow("empty port") << "127.0.0.1:" << false << ""
+                                << "" << 0;
+    QTest::newRow("missing ]") << "[::1:5301" << false << ""
+                               << "" << 0;
+    QTest::newRow("junk after ]") << "[::1]5301" << false << ""
+                                  << "" << 0;
+    QTest::newRow("empty") << "" << false << ""
+                           << "" << 0;
+    QTest::newRow("empty name") << "=127.0.0.1" << false << ""
+                                << "" << 0;
+    QTest::newRow("space inside") << "127.0 .0.1" << false << ""
+                                  << "" << 0;
 }
 
 void TestCliOptions::hosts()
@@ -112,11 +129,43 @@ void TestCliOptions::fullRun()
 {
     CliOptions o;
     QString error;
-    const QStringList args{"run", "--host", "127.0.0.1:5301", "--host", "[::1]:5302", "--protocol", "tcp-send,tcp-recv",
-                           "--frame", "1500,9000", "--reps", "3", "--duration", "2.5", "--message-size", "1472",
-                           "--send-buffer", "64K", "--recv-buffer", "131072", "--json", "out.json", "--csv", "out.csv",
-                           "--unit", "Mbps", "--stop-on-error", "--interleave", "--interval", "250",
-                           "--warmup", "1.5", "--stable", "2.5", "--min-reps", "2", "--streams", "4"};
+    const QStringList args{"run",
+                           "--host",
+                           "127.0.0.1:5301",
+                           "--host",
+                           "[::1]:5302",
+                           "--protocol",
+                           "tcp-send,tcp-recv",
+                           "--frame",
+                           "1500,9000",
+                           "--reps",
+                           "3",
+                           "--duration",
+                           "2.5",
+                           "--message-size",
+                           "1472",
+                           "--send-buffer",
+                           "64K",
+                           "--recv-buffer",
+                           "131072",
+                           "--json",
+                           "out.json",
+                           "--csv",
+                           "out.csv",
+                           "--unit",
+                           "Mbps",
+                           "--stop-on-error",
+                           "--interleave",
+                           "--interval",
+                           "250",
+                           "--warmup",
+                           "1.5",
+                           "--stable",
+                           "2.5",
+                           "--min-reps",
+                           "2",
+                           "--streams",
+                           "4"};
     QVERIFY2(CliOptions::parse(args, &o, &error), qPrintable(error));
     QCOMPARE(o.command, CliOptions::Command::Run);
     QCOMPARE(o.plan.hosts.size(), 2);
@@ -252,7 +301,8 @@ TestPlan TestCliOptions::samplePlan()
     plan.frameSizes = {1500, 9000};
     plan.repetitions = 3;
     plan.interleaveHosts = true;
-    plan.params = TestParams{.durationMs = 7000, .messageSize = 65536, .warmupMs = 500, .stopOnError = true, .options = {}};
+    plan.params
+        = TestParams{.durationMs = 7000, .messageSize = 65536, .warmupMs = 500, .stopOnError = true, .options = {}};
     return plan;
 }
 
@@ -271,7 +321,7 @@ void TestCliOptions::planAloneIsEnough()
     QCOMPARE(o.plan.protocols, expected.protocols);
     QCOMPARE(o.plan.frameSizes, expected.frameSizes);
     QCOMPARE(o.plan.repetitions, 3);
-    QVERIFY(o.plan.interleaveHosts);             // a flag absent from the command line keeps the file's value
+    QVERIFY(o.plan.interleaveHosts); // a flag absent from the command line keeps the file's value
     QVERIFY(o.plan.params.stopOnError);
     QCOMPARE(o.plan.params.durationMs, 7000);
     QCOMPARE(o.plan.params.messageSize, 65536);
@@ -286,35 +336,36 @@ void TestCliOptions::optionsOverridePlan()
     QString error;
     QVERIFY2(PlanFile::write(path, samplePlan(), &error), qPrintable(error));
     CliOptions o;
-    QVERIFY2(CliOptions::parse({"run", "--plan", path, "--reps", "1", "--duration", "2", "--frame", "1500",
-                                "--set", "ftp.user=other", "--message-size", "1472"},
+    QVERIFY2(CliOptions::parse({"run", "--plan", path, "--reps", "1", "--duration", "2", "--frame", "1500", "--set",
+                                "ftp.user=other", "--message-size", "1472"},
                                &o, &error),
              qPrintable(error));
     QCOMPARE(o.plan.repetitions, 1);
     QCOMPARE(o.plan.params.durationMs, 2000);
     QCOMPARE(o.plan.frameSizes, QList<int>{1500});
     QCOMPARE(o.plan.params.messageSize, 1472);
-    QCOMPARE(o.plan.hosts.size(), 2);                               // hosts from the file
-    QCOMPARE(o.plan.protocols, samplePlan().protocols);             // protocols from the file
+    QCOMPARE(o.plan.hosts.size(), 2);                   // hosts from the file
+    QCOMPARE(o.plan.protocols, samplePlan().protocols); // protocols from the file
     QCOMPARE(o.plan.hosts.at(0).options.value("ftp.user").toString(), QStringLiteral("other")); // --set wins
     QCOMPARE(o.plan.hosts.at(1).options.value("ftp.user").toString(), QStringLiteral("other")); // on every host
-    QCOMPARE(o.plan.params.warmupMs, 500);                          // untouched parts stay
+    QCOMPARE(o.plan.params.warmupMs, 500);                                                      // untouched parts stay
 
     // The latency probe's idle lead is a plan setting too: --set latency.idle_ms=0 turns the probe off.
     QVERIFY2(CliOptions::parse({"run", "--plan", path, "--set", "latency.idle_ms=0"}, &o, &error), qPrintable(error));
     QCOMPARE(o.plan.params.options.value(QStringLiteral("latency.idle_ms")).toInt(), 0);
     QVERIFY(o.plan.hosts.at(0).options.value(QStringLiteral("latency.idle_ms")).isNull()); // not a host's
     QVERIFY(!CliOptions::parse({"run", "--plan", path, "--set", "latency.idle_ms=soon"}, &o, &error));
-    QVERIFY2(error.contains(QStringLiteral("latency.idle_ms")) || error.contains(QStringLiteral("soon")), qPrintable(error));
+    QVERIFY2(error.contains(QStringLiteral("latency.idle_ms")) || error.contains(QStringLiteral("soon")),
+             qPrintable(error));
 
     QVERIFY2(CliOptions::parse({"run", "--plan", path, "--host", "only=127.0.0.2:6000", "--protocol", "tcp-recv",
                                 "--server", "iperf3"},
                                &o, &error)
                  || error.contains(QStringLiteral("iperf3")),
              qPrintable(error));
-    QVERIFY2(CliOptions::parse({"run", "--plan", path, "--host", "only=127.0.0.2:6000", "--protocol", "tcp-recv",
-                                "--key", "k123"},
-                               &o, &error),
+    QVERIFY2(CliOptions::parse(
+                 {"run", "--plan", path, "--host", "only=127.0.0.2:6000", "--protocol", "tcp-recv", "--key", "k123"},
+                 &o, &error),
              qPrintable(error));
     QCOMPARE(o.plan.hosts.size(), 1); // --host replaces the file's hosts
     QCOMPARE(o.plan.hosts.first().name, QStringLiteral("only"));
@@ -339,18 +390,21 @@ void TestCliOptions::planErrors_data()
     const QString missing = m_dir.filePath(QStringLiteral("missing.wbplan.json"));
     QTest::newRow("missing file") << missing << QByteArray() << QStringList{}
                                   << QStringList{missing, QStringLiteral("does not exist")};
-    QTest::newRow("bad json") << m_dir.filePath(QStringLiteral("bad.json")) << QByteArray("{\"format\": \"wirebench-plan\", ")
-                              << QStringList{} << QStringList{QStringLiteral("not valid JSON")};
+    QTest::newRow("bad json") << m_dir.filePath(QStringLiteral("bad.json"))
+                              << QByteArray("{\"format\": \"wirebench-plan\", ") << QStringList{}
+                              << QStringList{QStringLiteral("not valid JSON")};
     QTest::newRow("foreign json") << m_dir.filePath(QStringLiteral("foreign.json")) << QByteArray("{\"name\": 1}")
                                   << QStringList{} << QStringList{QStringLiteral("not a Wirebench plan")};
     const QByteArray embedded = R"json({"format": "wirebench-plan", "version": 1, "plan": {
         "hosts": [{"name": "This computer (loopback)", "address": "127.0.0.1", "port": 40123, "embedded": true}],
         "protocols": ["tcp-send"], "frame_sizes": [1500], "repetitions": 1, "params": {"duration_ms": 1000}}})json";
-    QTest::newRow("embedded host") << m_dir.filePath(QStringLiteral("embedded.wbplan.json")) << embedded << QStringList{}
+    QTest::newRow("embedded host") << m_dir.filePath(QStringLiteral("embedded.wbplan.json")) << embedded
+                                   << QStringList{}
                                    << QStringList{QStringLiteral("\"This computer (loopback)\""),
                                                   QStringLiteral("built-in loopback responder"),
                                                   QStringLiteral("wirebenchd --listen 127.0.0.1:5301"),
-                                                  QStringLiteral("--host 127.0.0.1:5301"), QStringLiteral("edit the plan")};
+                                                  QStringLiteral("--host 127.0.0.1:5301"),
+                                                  QStringLiteral("edit the plan")};
     const QByteArray noHosts = R"json({"format": "wirebench-plan", "version": 1, "plan": {"hosts": [],
         "protocols": ["tcp-send"], "repetitions": 1}})json";
     QTest::newRow("no hosts") << m_dir.filePath(QStringLiteral("nohosts.wbplan.json")) << noHosts << QStringList{}
@@ -358,7 +412,8 @@ void TestCliOptions::planErrors_data()
     const QByteArray unknown = R"json({"format": "wirebench-plan", "version": 1, "plan": {
         "hosts": [{"address": "127.0.0.1"}], "protocols": ["carrier-pigeon"], "repetitions": 1}})json";
     QTest::newRow("unknown protocol") << m_dir.filePath(QStringLiteral("unknown.wbplan.json")) << unknown
-                                      << QStringList{} << QStringList{QStringLiteral("\"carrier-pigeon\" in plan file")};
+                                      << QStringList{}
+                                      << QStringList{QStringLiteral("\"carrier-pigeon\" in plan file")};
     const QByteArray good = R"json({"format": "wirebench-plan", "version": 1, "plan": {
         "hosts": [{"address": "127.0.0.1"}], "protocols": ["tcp-send"], "repetitions": 1}})json";
     QTest::newRow("bad override") << m_dir.filePath(QStringLiteral("good.wbplan.json")) << good
@@ -401,8 +456,8 @@ void TestCliOptions::savePlanRoundTrips()
 {
     const QString keyFile = m_dir.filePath(QStringLiteral("key"));
     const QString passwordFile = m_dir.filePath(QStringLiteral("ftp-password"));
-    for (const auto &[path, text] : {std::pair{keyFile, QByteArray("k-secret\n")},
-                                     std::pair{passwordFile, QByteArray("pw-secret\n")}}) {
+    for (const auto &[path, text] :
+         {std::pair{keyFile, QByteArray("k-secret\n")}, std::pair{passwordFile, QByteArray("pw-secret\n")}}) {
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(text);
@@ -410,10 +465,30 @@ void TestCliOptions::savePlanRoundTrips()
     const QString saved = m_dir.filePath(QStringLiteral("saved.wbplan.json"));
     CliOptions o;
     QString error;
-    QVERIFY2(CliOptions::parse({"run", "--host", "a=127.0.0.1:5301", "--host", "[::1]:5302", "--protocol",
-                                "tcp-send,tcp-recv", "--frame", "1500,9000", "--reps", "2", "--duration", "1.5",
-                                "--message-size", "64K", "--interleave", "--set", "ftp.user=bench", "--set",
-                                "ftp.password=@" + passwordFile, "--key-file", keyFile, "--save-plan", saved},
+    QVERIFY2(CliOptions::parse({"run",
+                                "--host",
+                                "a=127.0.0.1:5301",
+                                "--host",
+                                "[::1]:5302",
+                                "--protocol",
+                                "tcp-send,tcp-recv",
+                                "--frame",
+                                "1500,9000",
+                                "--reps",
+                                "2",
+                                "--duration",
+                                "1.5",
+                                "--message-size",
+                                "64K",
+                                "--interleave",
+                                "--set",
+                                "ftp.user=bench",
+                                "--set",
+                                "ftp.password=@" + passwordFile,
+                                "--key-file",
+                                keyFile,
+                                "--save-plan",
+                                saved},
                                &o, &error),
              qPrintable(error));
     QCOMPARE(o.savePlanPath, saved);

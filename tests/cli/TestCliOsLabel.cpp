@@ -25,17 +25,17 @@ QByteArray smb2Answer(const QByteArray &request, quint32 status, const QByteArra
 {
     QByteArray m("\xfeSMB", 4);
     wb::wire::putLe<quint16>(m, 64);
-    wb::wire::putLe<quint16>(m, 1);                        // CreditCharge
+    wb::wire::putLe<quint16>(m, 1); // CreditCharge
     wb::wire::putLe<quint32>(m, status);
-    m += request.mid(12, 2);                                // Command
-    wb::wire::putLe<quint16>(m, 1);                         // CreditResponse
-    wb::wire::putLe<quint32>(m, 1);                         // Flags: SERVER_TO_REDIR
-    wb::wire::putLe<quint32>(m, 0);                         // NextCommand
-    m += request.mid(24, 8);                                // MessageId
-    wb::wire::putLe<quint32>(m, 0);                         // Reserved
-    wb::wire::putLe<quint32>(m, 0);                         // TreeId
+    m += request.mid(12, 2);                                                 // Command
+    wb::wire::putLe<quint16>(m, 1);                                          // CreditResponse
+    wb::wire::putLe<quint32>(m, 1);                                          // Flags: SERVER_TO_REDIR
+    wb::wire::putLe<quint32>(m, 0);                                          // NextCommand
+    m += request.mid(24, 8);                                                 // MessageId
+    wb::wire::putLe<quint32>(m, 0);                                          // Reserved
+    wb::wire::putLe<quint32>(m, 0);                                          // TreeId
     wb::wire::putLe<quint64>(m, status == kStatusMoreProcessing ? 0x42 : 0); // SessionId
-    m.append(16, '\0');                                     // Signature
+    m.append(16, '\0');                                                      // Signature
     return m + body;
 }
 
@@ -51,11 +51,11 @@ QByteArray negotiateBody()
     wb::wire::putLe<quint32>(b, 0);      // Capabilities
     for (int i = 0; i < 3; ++i)
         wb::wire::putLe<quint32>(b, 65536); // MaxTransact/Read/WriteSize
-    wb::wire::putLe<quint64>(b, 0);      // SystemTime
-    wb::wire::putLe<quint64>(b, 0);      // ServerStartTime
-    wb::wire::putLe<quint16>(b, 128);    // SecurityBufferOffset
-    wb::wire::putLe<quint16>(b, 0);      // SecurityBufferLength
-    wb::wire::putLe<quint32>(b, 0);      // NegotiateContextOffset
+    wb::wire::putLe<quint64>(b, 0);         // SystemTime
+    wb::wire::putLe<quint64>(b, 0);         // ServerStartTime
+    wb::wire::putLe<quint16>(b, 128);       // SecurityBufferOffset
+    wb::wire::putLe<quint16>(b, 0);         // SecurityBufferLength
+    wb::wire::putLe<quint32>(b, 0);         // NegotiateContextOffset
     return b;
 }
 
@@ -63,9 +63,9 @@ QByteArray negotiateBody()
 QByteArray sessionSetupBody(const QByteArray &token)
 {
     QByteArray b;
-    wb::wire::putLe<quint16>(b, 9);               // StructureSize
-    wb::wire::putLe<quint16>(b, 0);               // SessionFlags
-    wb::wire::putLe<quint16>(b, 72);              // SecurityBufferOffset
+    wb::wire::putLe<quint16>(b, 9);  // StructureSize
+    wb::wire::putLe<quint16>(b, 0);  // SessionFlags
+    wb::wire::putLe<quint16>(b, 72); // SecurityBufferOffset
     wb::wire::putLe<quint16>(b, quint16(token.size()));
     return b + token;
 }
@@ -139,16 +139,16 @@ void TestCliOsLabel::labelSaysTheVersionOnce()
         f.write("not-the-password\n");
     }
     const QString json = dir.filePath(QStringLiteral("run.json"));
-    const Outcome o = runCli({QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("fake=127.0.0.1"),
-                              QStringLiteral("--protocol"), QStringLiteral("smb-read"), QStringLiteral("--reps"),
-                              QStringLiteral("1"), QStringLiteral("--file-size"), QStringLiteral("1M"),
-                              QStringLiteral("--set"), QStringLiteral("smb.port=%1").arg(peer.port()),
-                              QStringLiteral("--set"), QStringLiteral("smb.share=bench"), QStringLiteral("--set"),
-                              QStringLiteral("smb.user=bench"), QStringLiteral("--set"),
-                              QStringLiteral("smb.password=@") + password, QStringLiteral("--json"), json,
-                              // The scripted peer refuses the logon, which the check before the first run
-                              // would report instead of the run line whose label this test reads.
-                              QStringLiteral("--no-store"), QStringLiteral("--skip-check")});
+    const Outcome o
+        = runCli({QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("fake=127.0.0.1"),
+                  QStringLiteral("--protocol"), QStringLiteral("smb-read"), QStringLiteral("--reps"),
+                  QStringLiteral("1"), QStringLiteral("--file-size"), QStringLiteral("1M"), QStringLiteral("--set"),
+                  QStringLiteral("smb.port=%1").arg(peer.port()), QStringLiteral("--set"),
+                  QStringLiteral("smb.share=bench"), QStringLiteral("--set"), QStringLiteral("smb.user=bench"),
+                  QStringLiteral("--set"), QStringLiteral("smb.password=@") + password, QStringLiteral("--json"), json,
+                  // The scripted peer refuses the logon, which the check before the first run
+                  // would report instead of the run line whose label this test reads.
+                  QStringLiteral("--no-store"), QStringLiteral("--skip-check")});
     QVERIFY2(o.exitCode == 1, qPrintable(o.out + o.err)); // the logon is refused
     qInfo("%s", qPrintable(o.out.section(QLatin1Char('\n'), 1, 1)));
     const QString version = QStringLiteral("(NTLMSSP %1.%2 build %3)").arg(major).arg(minor).arg(build);
@@ -157,7 +157,8 @@ void TestCliOsLabel::labelSaysTheVersionOnce()
 
     QFile f(json);
     QVERIFY(f.open(QIODevice::ReadOnly));
-    const QJsonObject run = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("results")).toArray().at(0).toObject();
+    const QJsonObject run
+        = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("results")).toArray().at(0).toObject();
     QCOMPARE(run.value(QStringLiteral("server_os")).toString(), label);
 }
 

@@ -30,7 +30,8 @@ bool readResults(const QString &path, RunSummary *summary, QString *why)
         *why = QStringLiteral("no JSON file %1").arg(path);
         return false;
     }
-    const QJsonArray results = QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("results")).toArray();
+    const QJsonArray results
+        = QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("results")).toArray();
     for (const QJsonValue &v : results) {
         const QJsonObject r = v.toObject();
         ++summary->runs;
@@ -93,9 +94,9 @@ void TestCliPlanFile::saveThenRunThePlan()
         f.write("not-in-the-plan\n");
     }
     // 1. A run with two protocols, 1 s, 1 rep saves its plan first.
-    const Outcome saved = runCli(QStringList{"run", "--host", m_daemon.hostArgument(), "--protocol", "tcp-send,tcp-recv",
-                                             "--frame", "1500", "--duration", "1", "--reps", "1", "--set",
-                                             "ftp.password=@" + passwordFile, "--save-plan", m_plan}
+    const Outcome saved = runCli(QStringList{"run", "--host", m_daemon.hostArgument(), "--protocol",
+                                             "tcp-send,tcp-recv", "--frame", "1500", "--duration", "1", "--reps", "1",
+                                             "--set", "ftp.password=@" + passwordFile, "--save-plan", m_plan}
                                  + storeArgs());
     QVERIFY2(saved.exitCode == 0, qPrintable(saved.out + saved.err));
     QVERIFY2(saved.out.contains(QStringLiteral("plan saved to ") + m_plan), qPrintable(saved.out));
@@ -159,7 +160,8 @@ void TestCliPlanFile::planErrorsExitWithUsageStatus()
         f.write("{\"format\": \"wirebench-plan\",");
         QFile e(embedded);
         QVERIFY(e.open(QIODevice::WriteOnly));
-        e.write(R"json({"format": "wirebench-plan", "version": 1, "plan": {"hosts": [{"name": "This computer (loopback)",
+        e.write(
+            R"json({"format": "wirebench-plan", "version": 1, "plan": {"hosts": [{"name": "This computer (loopback)",
             "address": "127.0.0.1", "port": 41234, "embedded": true}], "protocols": ["tcp-send"], "repetitions": 1}})json");
     }
     const QList<QPair<QString, QString>> cases{{missing, QStringLiteral("does not exist")},

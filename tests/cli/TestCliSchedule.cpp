@@ -84,7 +84,10 @@ private:
         e.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("config")));
         return e;
     }
-    QString unitPath(const QString &name) const { return m_dir.filePath(QStringLiteral("config/systemd/user/") + name); }
+    QString unitPath(const QString &name) const
+    {
+        return m_dir.filePath(QStringLiteral("config/systemd/user/") + name);
+    }
     QString store() const { return m_dir.filePath(QStringLiteral("store.db")); }
 
     QTemporaryDir m_dir;
@@ -113,15 +116,19 @@ void TestCliSchedule::writesUnitsSystemdAccepts()
     const QString service = unitPath(QStringLiteral("wirebench-quick-100-.service"));
     const QString timer = unitPath(QStringLiteral("wirebench-quick-100-.timer"));
     QVERIFY2(o.out.contains(QStringLiteral("Wrote ") + service), qPrintable(o.out));
-    QVERIFY2(o.out.contains(QStringLiteral("systemctl --user enable --now wirebench-quick-100-.timer")), qPrintable(o.out));
-    QCOMPARE(QFile::permissions(service) & (QFileDevice::ReadOther | QFileDevice::ReadGroup), QFileDevice::Permissions());
+    QVERIFY2(o.out.contains(QStringLiteral("systemctl --user enable --now wirebench-quick-100-.timer")),
+             qPrintable(o.out));
+    QCOMPARE(QFile::permissions(service) & (QFileDevice::ReadOther | QFileDevice::ReadGroup),
+             QFileDevice::Permissions());
 
     const QString serviceText = readText(service);
     const QString timerText = readText(timer);
     QCOMPARE(keyValue(serviceText, QStringLiteral("Type")), QStringLiteral("oneshot"));
-    QCOMPARE(keyValue(serviceText, QStringLiteral("Description")), QStringLiteral("Wirebench plan quick 100%%.wbplan.json (scheduled every 1h)")); // %%: systemd's %
+    QCOMPARE(keyValue(serviceText, QStringLiteral("Description")),
+             QStringLiteral("Wirebench plan quick 100%%.wbplan.json (scheduled every 1h)")); // %%: systemd's %
     QCOMPARE(execWords(keyValue(serviceText, QStringLiteral("ExecStart"))),
-             QStringList({QFileInfo(kCli).absoluteFilePath(), "run", "--plan", m_plan, "--scheduled", "1h", "--store", store()}));
+             QStringList({QFileInfo(kCli).absoluteFilePath(), "run", "--plan", m_plan, "--scheduled", "1h", "--store",
+                          store()}));
     QCOMPARE(keyValue(timerText, QStringLiteral("OnUnitActiveSec")), QStringLiteral("1h"));
     QCOMPARE(keyValue(timerText, QStringLiteral("OnActiveSec")), QStringLiteral("1min"));
     QCOMPARE(keyValue(timerText, QStringLiteral("Unit")), QStringLiteral("wirebench-quick-100-.service"));
@@ -177,16 +184,26 @@ void TestCliSchedule::everyIsChecked_data()
 {
     QTest::addColumn<QString>("every");
     QTest::addColumn<QString>("said"); ///< the error, or the timer's OnUnitActiveSec when accepted
-    QTest::newRow("no unit") << "10" << "--every \"10\" is not an interval: write a number and its unit, e.g. 15m, 1h";
-    QTest::newRow("unknown unit") << "1x" << "--every \"1x\" is not an interval";
-    QTest::newRow("words") << "hourly" << "--every \"hourly\" is not an interval";
-    QTest::newRow("too short") << "30s" << "--every \"30s\" is 30s: the interval must be from 1 minute to 31 days";
-    QTest::newRow("too long") << "32d" << "--every \"32d\" is more than 31 days: the interval must be from 1 minute";
-    QTest::newRow("empty") << "" << "--every needs an interval";
-    QTest::newRow("minutes") << "15m" << "15min";
-    QTest::newRow("two parts") << "2h30m" << "2h 30min";
-    QTest::newRow("a day") << "1d" << "1d";
-    QTest::newRow("seconds") << "90s" << "1min 30s";
+    QTest::newRow("no unit") << "10"
+                             << "--every \"10\" is not an interval: write a number and its unit, e.g. 15m, 1h";
+    QTest::newRow("unknown unit") << "1x"
+                                  << "--every \"1x\" is not an interval";
+    QTest::newRow("words") << "hourly"
+                           << "--every \"hourly\" is not an interval";
+    QTest::newRow("too short") << "30s"
+                               << "--every \"30s\" is 30s: the interval must be from 1 minute to 31 days";
+    QTest::newRow("too long") << "32d"
+                              << "--every \"32d\" is more than 31 days: the interval must be from 1 minute";
+    QTest::newRow("empty") << ""
+                           << "--every needs an interval";
+    QTest::newRow("minutes") << "15m"
+                             << "15min";
+    QTest::newRow("two parts") << "2h30m"
+                               << "2h 30min";
+    QTest::newRow("a day") << "1d"
+                           << "1d";
+    QTest::newRow("seconds") << "90s"
+                             << "1min 30s";
 }
 
 void TestCliSchedule::everyIsChecked()
@@ -211,7 +228,8 @@ void TestCliSchedule::removeTakesThemAway()
     const Outcome missingPlan = runCli({"schedule", "--every", "1h"}, 60000, env());
     QCOMPARE(missingPlan.exitCode, 2);
     QVERIFY2(missingPlan.err.contains(QStringLiteral("give the plan with --plan FILE")), qPrintable(missingPlan.err));
-    const Outcome noFile = runCli({"schedule", "--plan", m_dir.filePath("none.wbplan.json"), "--every", "1h"}, 60000, env());
+    const Outcome noFile
+        = runCli({"schedule", "--plan", m_dir.filePath("none.wbplan.json"), "--every", "1h"}, 60000, env());
     QCOMPARE(noFile.exitCode, 2);
     QVERIFY2(noFile.err.contains(QStringLiteral("none.wbplan.json")), qPrintable(noFile.err));
 
@@ -221,7 +239,8 @@ void TestCliSchedule::removeTakesThemAway()
     const Outcome removed = runCli({"schedule", "--plan", m_plan, "--remove"}, 60000, env());
     QVERIFY2(removed.exitCode == 0, qPrintable(removed.out + removed.err));
     QVERIFY2(removed.out.contains(QStringLiteral("Removed ") + timer), qPrintable(removed.out));
-    QVERIFY2(removed.out.contains(QStringLiteral("systemctl --user disable --now wirebench-quick-100-.timer")), qPrintable(removed.out));
+    QVERIFY2(removed.out.contains(QStringLiteral("systemctl --user disable --now wirebench-quick-100-.timer")),
+             qPrintable(removed.out));
     QVERIFY(!QFile::exists(timer));
     QVERIFY(!QFile::exists(unitPath(QStringLiteral("wirebench-quick-100-.service"))));
     const Outcome again = runCli({"schedule", "--plan", m_plan, "--remove"}, 60000, env());
@@ -233,9 +252,11 @@ void TestCliSchedule::removeTakesThemAway()
 void TestCliSchedule::serverStoreKeptAsTyped()
 {
     const QString url = QStringLiteral("postgresql://bench@db.example.org:5433/wirebench");
-    const Outcome o = runCli({"schedule", "--plan", m_plan, "--every", "1h", "--name", "team", "--store", url}, 60000, env());
+    const Outcome o
+        = runCli({"schedule", "--plan", m_plan, "--every", "1h", "--name", "team", "--store", url}, 60000, env());
     QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
-    const QStringList words = execWords(keyValue(readText(unitPath(QStringLiteral("wirebench-team.service"))), QStringLiteral("ExecStart")));
+    const QStringList words = execWords(
+        keyValue(readText(unitPath(QStringLiteral("wirebench-team.service"))), QStringLiteral("ExecStart")));
     QCOMPARE(words.mid(words.indexOf(QStringLiteral("--store")) + 1, 1), QStringList{url});
 }
 

@@ -123,8 +123,10 @@ void TestWirebenchd::keyFileShownOnceAndChecked()
         key = QString::fromUtf8(f.readAll()).trimmed();
         QCOMPARE(QByteArray::fromBase64(key.toLatin1()).size(), 32);
         QVERIFY2(out.contains(key), qPrintable(out));
-        QCOMPARE(f.permissions() & ~(QFileDevice::ReadUser | QFileDevice::WriteUser | QFileDevice::ReadOwner | QFileDevice::WriteOwner),
-                 QFileDevice::Permissions());
+        QCOMPARE(
+            f.permissions()
+                & ~(QFileDevice::ReadUser | QFileDevice::WriteUser | QFileDevice::ReadOwner | QFileDevice::WriteOwner),
+            QFileDevice::Permissions());
 
         RunSpec spec = specTo(QStringLiteral("127.0.0.1"), port, QStringLiteral("tcp-send"), 500);
         Observer observer;
@@ -137,7 +139,8 @@ void TestWirebenchd::keyFileShownOnceAndChecked()
         spec.host.options.insert(QLatin1String(TcpDriver::kKeyOption), key);
         r = TcpDriver(TcpDriver::Direction::Send).run(spec, observer);
         QVERIFY2(r.ok(), qPrintable(r.error));
-        QTRY_VERIFY_WITH_TIMEOUT((out += QString::fromUtf8(daemon.readAllStandardOutput())).contains(QStringLiteral("received")), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (out += QString::fromUtf8(daemon.readAllStandardOutput())).contains(QStringLiteral("received")), 10000);
         QVERIFY2(out.contains(QStringLiteral("authentication failed: wrong key")), qPrintable(out));
         daemon.terminate();
         QVERIFY(daemon.waitForFinished(10000));
@@ -164,14 +167,19 @@ void TestWirebenchd::allowListRefusesWithReason()
     QVERIFY(port != 0);
     QProcess daemon;
     QString out;
-    QVERIFY(startUntilListening(daemon, listenOn(port, {QStringLiteral("--open"), QStringLiteral("--allow"), QStringLiteral("10.0.0.0/8")}), &out));
+    QVERIFY(startUntilListening(
+        daemon, listenOn(port, {QStringLiteral("--open"), QStringLiteral("--allow"), QStringLiteral("10.0.0.0/8")}),
+        &out));
     RunSpec spec = specTo(QStringLiteral("127.0.0.1"), port, QStringLiteral("tcp-recv"), 500);
     Observer observer;
     const RunResult r = TcpDriver(TcpDriver::Direction::Receive).run(spec, observer);
     QCOMPARE(r.status, RunStatus::Failed);
-    QVERIFY2(r.error.contains(QStringLiteral("client 127.0.0.1 is not in the networks this wirebenchd serves (--allow 10.0.0.0/8)")),
+    QVERIFY2(r.error.contains(
+                 QStringLiteral("client 127.0.0.1 is not in the networks this wirebenchd serves (--allow 10.0.0.0/8)")),
              qPrintable(r.error));
-    QTRY_VERIFY_WITH_TIMEOUT((out += QString::fromUtf8(daemon.readAllStandardOutput())).contains(QStringLiteral("not in the networks")), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (out += QString::fromUtf8(daemon.readAllStandardOutput())).contains(QStringLiteral("not in the networks")),
+        10000);
     daemon.terminate();
     QVERIFY(daemon.waitForFinished(10000));
 }
@@ -184,7 +192,10 @@ void TestWirebenchd::connectionLimitGivesTheServersReason()
     QVERIFY(port != 0);
     QProcess daemon;
     QString out;
-    QVERIFY(startUntilListening(daemon, listenOn(port, {QStringLiteral("--open"), QStringLiteral("--handshake-timeout"), QStringLiteral("120")}), &out));
+    QVERIFY(startUntilListening(
+        daemon,
+        listenOn(port, {QStringLiteral("--open"), QStringLiteral("--handshake-timeout"), QStringLiteral("120")}),
+        &out));
     std::vector<std::unique_ptr<QTcpSocket>> flood;
     for (int i = 0; i < 40; ++i) {
         flood.push_back(std::make_unique<QTcpSocket>());
@@ -200,18 +211,20 @@ void TestWirebenchd::connectionLimitGivesTheServersReason()
     Observer observer;
     const RunResult r = TcpDriver(TcpDriver::Direction::Send).run(spec, observer);
     QCOMPARE(r.status, RunStatus::Failed);
-    const QString reason = QStringLiteral("wirebenchd is busy handling 32 connections, its limit (--max-connections): try again later");
+    const QString reason
+        = QStringLiteral("wirebenchd is busy handling 32 connections, its limit (--max-connections): try again later");
     QVERIFY2(r.error == QStringLiteral("flooded (127.0.0.1:%1): ").arg(port) + reason, qPrintable(r.error));
     QVERIFY2(!r.error.contains(QStringLiteral("another test")), qPrintable(r.error));
 
-    const clitest::Outcome cli = clitest::runCli({QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1:%1").arg(port),
-                                                  QStringLiteral("--protocol"), QStringLiteral("tcp-send"), QStringLiteral("--reps"),
-                                                  QStringLiteral("1"), QStringLiteral("--duration"), QStringLiteral("1"),
-                                                  QStringLiteral("--no-store")});
+    const clitest::Outcome cli = clitest::runCli(
+        {QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1:%1").arg(port),
+         QStringLiteral("--protocol"), QStringLiteral("tcp-send"), QStringLiteral("--reps"), QStringLiteral("1"),
+         QStringLiteral("--duration"), QStringLiteral("1"), QStringLiteral("--no-store")});
     QVERIFY2(cli.exitCode != 0 && cli.exitCode != 2, qPrintable(QString::number(cli.exitCode) + cli.out + cli.err));
     QVERIFY2((cli.out + cli.err).contains(reason), qPrintable(cli.out + cli.err));
     QVERIFY2(!(cli.out + cli.err).contains(QStringLiteral("another test")), qPrintable(cli.out + cli.err));
-    QTRY_VERIFY_WITH_TIMEOUT((out += QString::fromUtf8(daemon.readAllStandardOutput())).contains(QStringLiteral("32 connections already (the limit)")),
+    QTRY_VERIFY_WITH_TIMEOUT((out += QString::fromUtf8(daemon.readAllStandardOutput()))
+                                 .contains(QStringLiteral("32 connections already (the limit)")),
                              10000);
 
     // The flood gone, the same client is served and hears of no limit. wirebenchd learns of the 40 closes as its
@@ -225,7 +238,8 @@ void TestWirebenchd::connectionLimitGivesTheServersReason()
     } while (!healthy.ok() && healthy.error.contains(QStringLiteral("--max-connections")) && !deadline.hasExpired()
              && (QTest::qWait(200), true));
     QVERIFY2(healthy.ok(), qPrintable(healthy.error));
-    QVERIFY(healthy.error.isEmpty() && healthy.warnings.join(QLatin1Char(' ')).indexOf(QStringLiteral("connections")) < 0);
+    QVERIFY(healthy.error.isEmpty()
+            && healthy.warnings.join(QLatin1Char(' ')).indexOf(QStringLiteral("connections")) < 0);
     daemon.terminate();
     QVERIFY(daemon.waitForFinished(10000));
 }
@@ -248,8 +262,7 @@ void TestWirebenchd::hostileHelloIsLoggedEscaped()
     QVERIFY(port != 0);
     QProcess daemon;
     QString out;
-    QVERIFY(startUntilListening(daemon, listenOn(port, {QStringLiteral("--key-file"), keyFile}),
-                                &out));
+    QVERIFY(startUntilListening(daemon, listenOn(port, {QStringLiteral("--key-file"), keyFile}), &out));
 
     // Sends `first` as the client's first message (or a proven hello, then `first`) and waits for the refusal.
     auto refusedAfter = [&](const QJsonObject &first, bool proveKeyFirst) {
@@ -273,12 +286,15 @@ void TestWirebenchd::hostileHelloIsLoggedEscaped()
         c.closedByServer();
         return reply.value(QLatin1String("code")).toString();
     };
-    const QString forged = QStringLiteral("hello\n2099-01-01T00:00:00 127.0.0.1:1: tcp-send forged\r\x1b[2J\x1b]0;x\x07");
-    QCOMPARE(refusedAfter({{QStringLiteral("type"), forged}, {QStringLiteral("version"), 2}}, false), QStringLiteral("bad-message"));
+    const QString forged
+        = QStringLiteral("hello\n2099-01-01T00:00:00 127.0.0.1:1: tcp-send forged\r\x1b[2J\x1b]0;x\x07");
+    QCOMPARE(refusedAfter({{QStringLiteral("type"), forged}, {QStringLiteral("version"), 2}}, false),
+             QStringLiteral("bad-message"));
     QString big; // about 4 KiB, as much as fits before authentication
     while (big.size() < 3500)
         big += QStringLiteral("\x1b[1A\r\nFORGED ") + QString(80, QLatin1Char('A'));
-    QCOMPARE(refusedAfter({{QStringLiteral("type"), big}, {QStringLiteral("version"), 2}}, false), QStringLiteral("bad-message"));
+    QCOMPARE(refusedAfter({{QStringLiteral("type"), big}, {QStringLiteral("version"), 2}}, false),
+             QStringLiteral("bad-message"));
     const QString afterAuth = QStringLiteral("test\nFORGED AFTER AUTH\x1b[31m") + QString(60000, QLatin1Char('B'));
     QCOMPARE(refusedAfter({{QStringLiteral("type"), afterAuth}}, true), QStringLiteral("bad-message"));
     ::kill(pid_t(daemon.processId()), SIGTERM);
@@ -291,19 +307,24 @@ void TestWirebenchd::hostileHelloIsLoggedEscaped()
     static const QRegularExpression stamp(QStringLiteral("^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\S* "));
     for (const QString &line : lines) {
         QVERIFY2(stamp.match(line).hasMatch(), qPrintable(line));
-        QVERIFY2(!line.contains(QLatin1Char('\r')) && !line.contains(QChar(0x1b)) && !line.contains(QChar(0x07)), qPrintable(line));
+        QVERIFY2(!line.contains(QLatin1Char('\r')) && !line.contains(QChar(0x1b)) && !line.contains(QChar(0x07)),
+                 qPrintable(line));
         QVERIFY2(line.size() <= 40 + 1000, qPrintable(line));
     }
     const QString who = QStringLiteral("127.0.0.1:");
-    QVERIFY2(lines[1].contains(who) && lines[1].endsWith(QStringLiteral(
-                 "expected a \"hello\" message, got \"hello\\n2099-01-01T00:00:00 127.0.0.1:1: tcp-send forged\\r\\x1b[2J\\x1b]0;x\\x07\"")),
+    QVERIFY2(lines[1].contains(who)
+                 && lines[1].endsWith(QStringLiteral("expected a \"hello\" message, got \"hello\\n2099-01-01T00:00:00 "
+                                                     "127.0.0.1:1: tcp-send forged\\r\\x1b[2J\\x1b]0;x\\x07\"")),
              qPrintable(lines[1]));
     QVERIFY2(lines[2].contains(QStringLiteral("got \"\\x1b[1A\\r\\nFORGED AAAA"))
-                 && lines[2].endsWith(QStringLiteral("[... cut: %1 characters in all]\"").arg(big.size())) && lines[2].size() < 250,
+                 && lines[2].endsWith(QStringLiteral("[... cut: %1 characters in all]\"").arg(big.size()))
+                 && lines[2].size() < 250,
              qPrintable(lines[2]));
-    QVERIFY2(lines[3].contains(QStringLiteral("expected a \"test\" message, got \"test\\nFORGED AFTER AUTH\\x1b[31mBBBB"))
-                 && lines[3].endsWith(QStringLiteral("[... cut: %1 characters in all]\"").arg(afterAuth.size())) && lines[3].size() < 250,
-             qPrintable(lines[3]));
+    QVERIFY2(
+        lines[3].contains(QStringLiteral("expected a \"test\" message, got \"test\\nFORGED AFTER AUTH\\x1b[31mBBBB"))
+            && lines[3].endsWith(QStringLiteral("[... cut: %1 characters in all]\"").arg(afterAuth.size()))
+            && lines[3].size() < 250,
+        qPrintable(lines[3]));
     QVERIFY2(lines[4].endsWith(QStringLiteral("wirebenchd stopped")), qPrintable(lines[4]));
 }
 
@@ -318,18 +339,23 @@ void TestWirebenchd::iperf3PortSendsServerOutput()
     QVERIFY(port != 0 && iperf3Port != 0 && port != iperf3Port);
     QProcess daemon;
     QString out;
-    QVERIFY(startUntilListening(daemon, listenOn(port, {QStringLiteral("--iperf3-port"), QString::number(iperf3Port)}), &out));
+    QVERIFY(startUntilListening(daemon, listenOn(port, {QStringLiteral("--iperf3-port"), QString::number(iperf3Port)}),
+                                &out));
     // The iperf3 port opens after the control port: its line follows "listening on".
-    QTRY_VERIFY_WITH_TIMEOUT((out += QString::fromUtf8(daemon.readAllStandardOutput())).contains(QStringLiteral("answers iperf3 clients")), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (out += QString::fromUtf8(daemon.readAllStandardOutput())).contains(QStringLiteral("answers iperf3 clients")),
+        10000);
     QProcess client;
-    client.start(iperf3, {QStringLiteral("-c"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"), QString::number(iperf3Port),
-                          QStringLiteral("-t"), QStringLiteral("1"), QStringLiteral("--get-server-output")});
+    client.start(iperf3,
+                 {QStringLiteral("-c"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"), QString::number(iperf3Port),
+                  QStringLiteral("-t"), QStringLiteral("1"), QStringLiteral("--get-server-output")});
     QVERIFY(client.waitForFinished(30000));
     const QString text = QString::fromLocal8Bit(client.readAllStandardOutput());
     QVERIFY2(client.exitCode() == 0, qPrintable(text + QString::fromLocal8Bit(client.readAllStandardError())));
     const qsizetype at = text.indexOf(QStringLiteral("\nServer output:\n"));
     QVERIFY2(at > 0, qPrintable(text));
-    static const QRegularExpression receiver(QStringLiteral("^\\[\\s*\\d+\\]\\s+(0\\.00-.*receiver)\\s*$"), QRegularExpression::MultilineOption);
+    static const QRegularExpression receiver(QStringLiteral("^\\[\\s*\\d+\\]\\s+(0\\.00-.*receiver)\\s*$"),
+                                             QRegularExpression::MultilineOption);
     const QRegularExpressionMatch clientLine = receiver.match(text.left(at)), serverLine = receiver.match(text.mid(at));
     QVERIFY2(clientLine.hasMatch() && serverLine.hasMatch(), qPrintable(text));
     QCOMPARE(serverLine.captured(1), clientLine.captured(1));
@@ -349,17 +375,26 @@ void TestWirebenchd::configFileGivesOptions()
     const QString conf = dir.filePath(QStringLiteral("wirebenchd.conf"));
     QFile f(conf);
     QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(QStringLiteral("# wirebenchd\n--listen 127.0.0.1:%1\n\n  max-duration 7\n--open\n--queue 2\n").arg(port).toUtf8());
+    f.write(QStringLiteral("# wirebenchd\n--listen 127.0.0.1:%1\n\n  max-duration 7\n--open\n--queue 2\n")
+                .arg(port)
+                .toUtf8());
     f.close();
     QProcess daemon;
     QString out;
-    QVERIFY(startUntilListening(daemon, {QStringLiteral("--config"), conf, QStringLiteral("--queue"), QStringLiteral("3")}, &out));
-    QVERIFY2(out.contains(QStringLiteral("listening on 127.0.0.1:%1 (max test 7 s, 1 at a time, queue 3; open mode: no key asked (--open))").arg(port)),
+    QVERIFY(startUntilListening(
+        daemon, {QStringLiteral("--config"), conf, QStringLiteral("--queue"), QStringLiteral("3")}, &out));
+    QVERIFY2(out.contains(
+                 QStringLiteral(
+                     "listening on 127.0.0.1:%1 (max test 7 s, 1 at a time, queue 3; open mode: no key asked (--open))")
+                     .arg(port)),
              qPrintable(out));
     daemon.terminate();
     QVERIFY(daemon.waitForFinished(10000));
     QProcess again;
-    QVERIFY(startUntilListening(again, {QStringLiteral("--config"), conf, QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(other)}, &out));
+    QVERIFY(startUntilListening(
+        again,
+        {QStringLiteral("--config"), conf, QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(other)},
+        &out));
     QVERIFY2(out.contains(QStringLiteral("listening on 127.0.0.1:%1 ").arg(other)), qPrintable(out));
     again.terminate();
     QVERIFY(again.waitForFinished(10000));
@@ -399,7 +434,8 @@ void TestWirebenchd::badArguments_data()
     QTest::newRow("bad network") << QStringList{QStringLiteral("--allow"), QStringLiteral("10.0.0.0/33")};
     QTest::newRow("bad rate") << QStringList{QStringLiteral("--max-rate"), QStringLiteral("fast")};
     QTest::newRow("unclosed bracket") << QStringList{QStringLiteral("--listen"), QStringLiteral("[::1:5301")};
-    QTest::newRow("missing config") << QStringList{QStringLiteral("--config"), QStringLiteral("/nonexistent/wirebenchd.conf")};
+    QTest::newRow("missing config") << QStringList{QStringLiteral("--config"),
+                                                   QStringLiteral("/nonexistent/wirebenchd.conf")};
     QTest::newRow("service on Linux") << QStringList{QStringLiteral("--service")};
 }
 
@@ -423,8 +459,7 @@ void TestWirebenchd::servesADriverAndLogs()
     QProcess daemon;
     daemon.setProcessChannelMode(QProcess::SeparateChannels);
     QString first;
-    QVERIFY2(startDaemon(daemon, listenOn(port, {QStringLiteral("--max-duration"), QStringLiteral("20")}),
-                         &first),
+    QVERIFY2(startDaemon(daemon, listenOn(port, {QStringLiteral("--max-duration"), QStringLiteral("20")}), &first),
              qPrintable(first + QString::fromUtf8(daemon.readAllStandardError())));
     QVERIFY2(first.contains(QStringLiteral("127.0.0.1:%1").arg(port)), qPrintable(first));
 

@@ -48,8 +48,10 @@ void TestCliPreflight::initTestCase()
     for (quint16 port : {quint16(21), quint16(445)}) {
         QTcpSocket probe;
         probe.connectToHost(QStringLiteral("127.0.0.1"), port);
-        QVERIFY2(!probe.waitForConnected(3000),
-                 qPrintable(QStringLiteral("127.0.0.1:%1 answers: this test needs it closed (no FTP or SMB on loopback)").arg(port)));
+        QVERIFY2(
+            !probe.waitForConnected(3000),
+            qPrintable(QStringLiteral("127.0.0.1:%1 answers: this test needs it closed (no FTP or SMB on loopback)")
+                           .arg(port)));
     }
 }
 
@@ -81,7 +83,8 @@ QStringList TestCliPreflight::shootout() const
     return {QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("loopback=") + m_daemon.hostArgument(),
             QStringLiteral("--protocol"), QStringLiteral("smb-read,smb-write,ftp-get,ftp-put"),
             QStringLiteral("--frame"), QStringLiteral("1500,9000"), QStringLiteral("--reps"), QStringLiteral("5"),
-            QStringLiteral("--file-size"), QStringLiteral("1M"), QStringLiteral("--reference-streams"), QStringLiteral("--no-store"),
+            QStringLiteral("--file-size"), QStringLiteral("1M"), QStringLiteral("--reference-streams"),
+            QStringLiteral("--no-store"),
             // Short reference streams: what is tested is which runs run, not how fast loopback is.
             QStringLiteral("--reference-duration"), QStringLiteral("0.3")};
 }
@@ -96,18 +99,24 @@ void TestCliPreflight::shootoutOnLoopbackShowsEveryProblemFirst()
     // meet a refused port 21.
     const QStringList head = beforeFirstRun(o.out);
     // 40 transfers and 4 reference streams (tcp-send and tcp-recv at 1500 and 9000 B), which wirebenchd serves.
-    QVERIFY2(head.first() == QStringLiteral("The check before the first run found 6 problem(s); 40 of 44 runs cannot work:"),
+    QVERIFY2(head.first()
+                 == QStringLiteral("The check before the first run found 6 problem(s); 40 of 44 runs cannot work:"),
              qPrintable(o.out));
     const QStringList problems = problemLines(head.join(QLatin1Char('\n')));
     QCOMPARE(problems.size(), 6);
-    QVERIFY2(problems.at(0).startsWith(QStringLiteral("  problem: smb-read: loopback (127.0.0.1:445): SMB read: no share is set for this host: check the share name")),
+    QVERIFY2(problems.at(0).startsWith(QStringLiteral("  problem: smb-read: loopback (127.0.0.1:445): SMB read: no "
+                                                      "share is set for this host: check the share name")),
              qPrintable(problems.at(0)));
-    QVERIFY2(problems.at(1).startsWith(QStringLiteral("  problem: smb-read: loopback (127.0.0.1:445): SMB connection refused")),
+    QVERIFY2(problems.at(1).startsWith(
+                 QStringLiteral("  problem: smb-read: loopback (127.0.0.1:445): SMB connection refused")),
              qPrintable(problems.at(1)));
-    QVERIFY2(problems.at(4).startsWith(QStringLiteral("  problem: ftp-get: loopback (127.0.0.1:21): FTP GET: connection refused"))
-                 && problems.at(4).contains(QStringLiteral("check that the server is running and listening on port 21")),
-             qPrintable(problems.at(4)));
-    QVERIFY2(problems.at(5).startsWith(QStringLiteral("  problem: ftp-put: loopback (127.0.0.1:21): FTP PUT: connection refused")),
+    QVERIFY2(
+        problems.at(4).startsWith(
+            QStringLiteral("  problem: ftp-get: loopback (127.0.0.1:21): FTP GET: connection refused"))
+            && problems.at(4).contains(QStringLiteral("check that the server is running and listening on port 21")),
+        qPrintable(problems.at(4)));
+    QVERIFY2(problems.at(5).startsWith(
+                 QStringLiteral("  problem: ftp-put: loopback (127.0.0.1:21): FTP PUT: connection refused")),
              qPrintable(problems.at(5)));
     QVERIFY2(head.filter(QStringLiteral("Running the other 4 run(s); those 40 are recorded as not run")).size() == 1,
              qPrintable(o.out));
@@ -115,9 +124,12 @@ void TestCliPreflight::shootoutOnLoopbackShowsEveryProblemFirst()
     // The reference streams ran first; no transfer was tried: none failed, all 40 are recorded as not run.
     QVERIFY2(!o.out.contains(QStringLiteral("FAILED")), qPrintable(o.out));
     QCOMPARE(o.out.count(QStringLiteral("NOT RUN")), 40);
-    QCOMPARE(o.out.count(QRegularExpression(QStringLiteral("tcp-(send|recv)  frame \\d+ \\(MSS \\d+\\)  reference  [0-9.]+ MB/s"))), 4);
+    QCOMPARE(o.out.count(QRegularExpression(
+                 QStringLiteral("tcp-(send|recv)  frame \\d+ \\(MSS \\d+\\)  reference  [0-9.]+ MB/s"))),
+             4);
     QVERIFY2(o.err.contains(QStringLiteral("wirebench-cli: 40 of 44 runs did not succeed"))
-                 && o.err.contains(QStringLiteral("first: run 5: not run: the check before the first run found: loopback (127.0.0.1:")),
+                 && o.err.contains(QStringLiteral(
+                     "first: run 5: not run: the check before the first run found: loopback (127.0.0.1:")),
              qPrintable(o.err));
     QCOMPARE(o.out.count(QStringLiteral("NOT RUN: the check before the first run found: loopback (127.0.0.1:")), 40);
     QFile f(json);
@@ -133,7 +145,9 @@ void TestCliPreflight::shootoutOnLoopbackShowsEveryProblemFirst()
             continue;
         }
         QCOMPARE(r.value(QLatin1String("status")).toString(), QStringLiteral("not-run"));
-        QVERIFY2(r.value(QLatin1String("error")).toString().startsWith(QStringLiteral("not run: the check before the first run found: loopback")),
+        QVERIFY2(r.value(QLatin1String("error"))
+                     .toString()
+                     .startsWith(QStringLiteral("not run: the check before the first run found: loopback")),
                  qPrintable(r.value(QLatin1String("error")).toString()));
     }
 }
@@ -144,19 +158,25 @@ void TestCliPreflight::theRestRuns()
     // The same plan with tcp-send, which wirebenchd serves: its 10 runs and the reference tcp-recv at both frames
     // run (the plan's own tcp-send is its reference that way), the 40 others are kept as not run.
     QStringList args = shootout();
-    args[args.indexOf(QStringLiteral("smb-read,smb-write,ftp-get,ftp-put"))] = QStringLiteral("tcp-send,smb-read,smb-write,ftp-get,ftp-put");
+    args[args.indexOf(QStringLiteral("smb-read,smb-write,ftp-get,ftp-put"))]
+        = QStringLiteral("tcp-send,smb-read,smb-write,ftp-get,ftp-put");
     args << QStringLiteral("--duration") << QStringLiteral("0.3");
     const clitest::Outcome o = clitest::runCli(args);
     QCOMPARE(o.exitCode, 1);
     const QStringList head = beforeFirstRun(o.out);
-    QVERIFY2(head.first() == QStringLiteral("The check before the first run found 6 problem(s); 40 of 52 runs cannot work:"),
+    QVERIFY2(head.first()
+                 == QStringLiteral("The check before the first run found 6 problem(s); 40 of 52 runs cannot work:"),
              qPrintable(o.out));
     QCOMPARE(problemLines(head.join(QLatin1Char('\n'))).size(), 6);
     QVERIFY2(head.filter(QStringLiteral("Running the other 12 run(s); those 40 are recorded as not run")).size() == 1,
              qPrintable(o.out));
     QCOMPARE(o.out.count(QStringLiteral("NOT RUN")), 40);
-    QCOMPARE(o.out.count(QRegularExpression(QStringLiteral("tcp-send  frame \\d+ \\(MSS \\d+\\)  rep \\d/5  [0-9.]+ MB/s"))), 10);
-    QCOMPARE(o.out.count(QRegularExpression(QStringLiteral("tcp-recv  frame \\d+ \\(MSS \\d+\\)  reference  [0-9.]+ MB/s"))), 2);
+    QCOMPARE(
+        o.out.count(QRegularExpression(QStringLiteral("tcp-send  frame \\d+ \\(MSS \\d+\\)  rep \\d/5  [0-9.]+ MB/s"))),
+        10);
+    QCOMPARE(
+        o.out.count(QRegularExpression(QStringLiteral("tcp-recv  frame \\d+ \\(MSS \\d+\\)  reference  [0-9.]+ MB/s"))),
+        2);
     QVERIFY2(!o.out.contains(QStringLiteral("FAILED")), qPrintable(o.out));
 }
 
@@ -166,9 +186,11 @@ void TestCliPreflight::strictCheckRunsNothing()
     const clitest::Outcome o = clitest::runCli(shootout() << QStringLiteral("--strict-check"));
     QCOMPARE(o.exitCode, 1);
     QCOMPARE(problemLines(o.out).size(), 6);
-    QVERIFY2(!o.out.contains(QRegularExpression(QStringLiteral("^run "), QRegularExpression::MultilineOption)), qPrintable(o.out));
-    QVERIFY2(o.err.trimmed() == QStringLiteral("wirebench-cli: the check before the first run found 6 problem(s) (above); "
-                                               "nothing was run (--strict-check): fix them and run again"),
+    QVERIFY2(!o.out.contains(QRegularExpression(QStringLiteral("^run "), QRegularExpression::MultilineOption)),
+             qPrintable(o.out));
+    QVERIFY2(o.err.trimmed()
+                 == QStringLiteral("wirebench-cli: the check before the first run found 6 problem(s) (above); "
+                                   "nothing was run (--strict-check): fix them and run again"),
              qPrintable(o.err));
 }
 
@@ -179,12 +201,14 @@ void TestCliPreflight::skipCheckLeavesItToTheRuns()
     const clitest::Outcome o = clitest::runCli(
         {QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("lab=127.0.0.1"), QStringLiteral("--protocol"),
          QStringLiteral("ftp-get"), QStringLiteral("--reps"), QStringLiteral("3"), QStringLiteral("--file-size"),
-         QStringLiteral("1M"), QStringLiteral("--set"), QStringLiteral("ftp.port=%1").arg(FileServerFixture::closedPort()),
-         QStringLiteral("--no-store"), QStringLiteral("--skip-check"), QStringLiteral("--json"), json});
+         QStringLiteral("1M"), QStringLiteral("--set"),
+         QStringLiteral("ftp.port=%1").arg(FileServerFixture::closedPort()), QStringLiteral("--no-store"),
+         QStringLiteral("--skip-check"), QStringLiteral("--json"), json});
     QCOMPARE(o.exitCode, 1);
     QVERIFY2(!o.out.contains(QStringLiteral("check before the first run")), qPrintable(o.out));
     QCOMPARE(o.out.count(QStringLiteral("FAILED: lab (127.0.0.1:")), 1);
-    QCOMPARE(o.out.count(QStringLiteral("NOT RUN: same cause as run 1, which repeating cannot cure: lab (127.0.0.1:")), 2);
+    QCOMPARE(o.out.count(QStringLiteral("NOT RUN: same cause as run 1, which repeating cannot cure: lab (127.0.0.1:")),
+             2);
     QFile f(json);
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QJsonArray results = QJsonDocument::fromJson(f.readAll()).object().value(QLatin1String("results")).toArray();
@@ -192,7 +216,8 @@ void TestCliPreflight::skipCheckLeavesItToTheRuns()
     QCOMPARE(results.at(0).toObject().value(QLatin1String("repeat_cannot_cure")).toBool(), true);
     for (int i = 1; i < 3; ++i) {
         const QString error = results.at(i).toObject().value(QLatin1String("error")).toString();
-        QVERIFY2(error.startsWith(QStringLiteral("not run: same cause as run 1, which repeating cannot cure: lab (127.0.0.1:")),
+        QVERIFY2(error.startsWith(
+                     QStringLiteral("not run: same cause as run 1, which repeating cannot cure: lab (127.0.0.1:")),
                  qPrintable(error));
     }
 }
@@ -203,18 +228,25 @@ void TestCliPreflight::referenceStreamsOnlyWhereTheServerAnswers()
     // the host gets none, and a line says why.
     const quint16 closed = FileServerFixture::closedPort();
     const clitest::Outcome o = clitest::runCli(
-        {QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("lab=127.0.0.1:%1").arg(closed), QStringLiteral("--protocol"),
-         QStringLiteral("ftp-get"), QStringLiteral("--reps"), QStringLiteral("1"), QStringLiteral("--file-size"), QStringLiteral("1M"),
-         QStringLiteral("--set"), QStringLiteral("ftp.port=%1").arg(closed), QStringLiteral("--reference-streams"),
+        {QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("lab=127.0.0.1:%1").arg(closed),
+         QStringLiteral("--protocol"), QStringLiteral("ftp-get"), QStringLiteral("--reps"), QStringLiteral("1"),
+         QStringLiteral("--file-size"), QStringLiteral("1M"), QStringLiteral("--set"),
+         QStringLiteral("ftp.port=%1").arg(closed), QStringLiteral("--reference-streams"),
          QStringLiteral("--no-store")});
     QCOMPARE(o.exitCode, 1);
     const QStringList head = beforeFirstRun(o.out);
-    QVERIFY2(head.first() == QStringLiteral("No reference TCP stream for lab (127.0.0.1): lab (127.0.0.1:%1): wirebenchd connection "
-                                            "refused: is the server running and listening on port %1?").arg(closed),
-             qPrintable(o.out));
-    QVERIFY2(head.contains(QStringLiteral("The check before the first run found 1 problem(s); 1 of 1 runs cannot work:")), qPrintable(o.out));
+    QVERIFY2(
+        head.first()
+            == QStringLiteral("No reference TCP stream for lab (127.0.0.1): lab (127.0.0.1:%1): wirebenchd connection "
+                              "refused: is the server running and listening on port %1?")
+                   .arg(closed),
+        qPrintable(o.out));
+    QVERIFY2(
+        head.contains(QStringLiteral("The check before the first run found 1 problem(s); 1 of 1 runs cannot work:")),
+        qPrintable(o.out));
     QCOMPARE(problemLines(o.out).size(), 1);
-    QVERIFY2(!o.out.contains(QStringLiteral("tcp-send")) && !o.out.contains(QStringLiteral("tcp-recv")), qPrintable(o.out));
+    QVERIFY2(!o.out.contains(QStringLiteral("tcp-send")) && !o.out.contains(QStringLiteral("tcp-recv")),
+             qPrintable(o.out));
 }
 
 void TestCliPreflight::healthyPlanShowsNoProblem()
@@ -229,26 +261,40 @@ void TestCliPreflight::healthyPlanShowsNoProblem()
     QVERIFY(ftpPassword.open(QIODevice::WriteOnly));
     ftpPassword.write(servers.password().toUtf8() + '\n');
     ftpPassword.close();
-    QStringList args{QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("lab=") + m_daemon.hostArgument(),
-                     QStringLiteral("--protocol"), QStringLiteral("tcp-send,smb-read,smb-write,ftp-get,ftp-put"),
-                     QStringLiteral("--reps"), QStringLiteral("1"), QStringLiteral("--duration"), QStringLiteral("0.3"),
-                     QStringLiteral("--file-size"), QStringLiteral("1M"), QStringLiteral("--no-store"),
-                     QStringLiteral("--set"), QStringLiteral("ftp.user=") + servers.user(),
-                     QStringLiteral("--set"), QStringLiteral("ftp.password=@") + ftpPassword.fileName(),
-                     QStringLiteral("--set"), QStringLiteral("ftp.port=%1").arg(servers.ftpPort())};
+    QStringList args{QStringLiteral("run"),
+                     QStringLiteral("--host"),
+                     QStringLiteral("lab=") + m_daemon.hostArgument(),
+                     QStringLiteral("--protocol"),
+                     QStringLiteral("tcp-send,smb-read,smb-write,ftp-get,ftp-put"),
+                     QStringLiteral("--reps"),
+                     QStringLiteral("1"),
+                     QStringLiteral("--duration"),
+                     QStringLiteral("0.3"),
+                     QStringLiteral("--file-size"),
+                     QStringLiteral("1M"),
+                     QStringLiteral("--no-store"),
+                     QStringLiteral("--set"),
+                     QStringLiteral("ftp.user=") + servers.user(),
+                     QStringLiteral("--set"),
+                     QStringLiteral("ftp.password=@") + ftpPassword.fileName(),
+                     QStringLiteral("--set"),
+                     QStringLiteral("ftp.port=%1").arg(servers.ftpPort())};
     for (auto it = smb.options.cbegin(); it != smb.options.cend(); ++it)
         args << QStringLiteral("--set") << it.key() + QLatin1Char('=') + it.value().toString();
     const clitest::Outcome o = clitest::runCli(args);
     QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
-    QVERIFY2(!o.out.contains(QStringLiteral("check before the first run")) && problemLines(o.out).isEmpty(), qPrintable(o.out));
+    QVERIFY2(!o.out.contains(QStringLiteral("check before the first run")) && problemLines(o.out).isEmpty(),
+             qPrintable(o.out));
     QVERIFY2(!o.err.contains(QStringLiteral("check before the first run")), qPrintable(o.err));
-    QCOMPARE(o.out.count(QRegularExpression(QStringLiteral("^run \\d/5 .* MB/s"), QRegularExpression::MultilineOption)), 5);
+    QCOMPARE(o.out.count(QRegularExpression(QStringLiteral("^run \\d/5 .* MB/s"), QRegularExpression::MultilineOption)),
+             5);
 }
 
 void TestCliPreflight::checkOptionsExcludeEachOther()
 {
-    const clitest::Outcome o = clitest::runCli({QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1"),
-                                                QStringLiteral("--skip-check"), QStringLiteral("--strict-check")});
+    const clitest::Outcome o
+        = clitest::runCli({QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1"),
+                           QStringLiteral("--skip-check"), QStringLiteral("--strict-check")});
     QCOMPARE(o.exitCode, 2);
     QVERIFY2(o.err.contains(QStringLiteral("--skip-check and --strict-check exclude each other")), qPrintable(o.err));
     QVERIFY(o.out.isEmpty());
@@ -256,19 +302,22 @@ void TestCliPreflight::checkOptionsExcludeEachOther()
 
 void TestCliPreflight::referenceDurationIsChecked()
 {
-    for (const QString &bad : {QStringLiteral("0"), QStringLiteral("61"), QStringLiteral("three"), QStringLiteral("nan")}) {
-        const clitest::Outcome o = clitest::runCli({QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1"),
-                                                    QStringLiteral("--reference-duration"), bad});
+    for (const QString &bad :
+         {QStringLiteral("0"), QStringLiteral("61"), QStringLiteral("three"), QStringLiteral("nan")}) {
+        const clitest::Outcome o
+            = clitest::runCli({QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1"),
+                               QStringLiteral("--reference-duration"), bad});
         QCOMPARE(o.exitCode, 2);
-        QVERIFY2(o.err.contains(QStringLiteral("--reference-duration must be a number of seconds from 0.1 to 60")), qPrintable(o.err));
+        QVERIFY2(o.err.contains(QStringLiteral("--reference-duration must be a number of seconds from 0.1 to 60")),
+                 qPrintable(o.err));
     }
     // Alone it asks for the streams too, and a saved plan keeps both.
     const QString planFile = m_dir.filePath(QStringLiteral("reference.wbplan.json"));
     // (Port 1 answers nothing, so the strict check runs nothing after the plan is written.)
-    const clitest::Outcome o = clitest::runCli({QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1:1"),
-                                                QStringLiteral("--reference-duration"), QStringLiteral("4.5"),
-                                                QStringLiteral("--save-plan"), planFile, QStringLiteral("--strict-check"),
-                                                QStringLiteral("--no-store")});
+    const clitest::Outcome o
+        = clitest::runCli({QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("127.0.0.1:1"),
+                           QStringLiteral("--reference-duration"), QStringLiteral("4.5"), QStringLiteral("--save-plan"),
+                           planFile, QStringLiteral("--strict-check"), QStringLiteral("--no-store")});
     QVERIFY2(o.out.contains(QStringLiteral("The check before the first run found")), qPrintable(o.out + o.err));
     QFile f(planFile);
     QVERIFY(f.open(QIODevice::ReadOnly));

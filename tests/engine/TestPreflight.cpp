@@ -144,9 +144,11 @@ void TestPreflight::refusedPortIsNotRepeated()
             QCOMPARE(r.extra.value(QStringLiteral("repeat_cannot_cure")).toBool(), true);
         } else {
             QCOMPARE(r.status, RunStatus::NotRun);
-            const QString expected = QStringLiteral("not run: same cause as run %1, which repeating cannot cure: ").arg(first);
+            const QString expected
+                = QStringLiteral("not run: same cause as run %1, which repeating cannot cure: ").arg(first);
             QVERIFY2(r.error.startsWith(expected), qPrintable(r.error));
-            QVERIFY2(r.error.contains(QStringLiteral("nothing-there")) && r.error.contains(QStringLiteral("nothing listens on port")),
+            QVERIFY2(r.error.contains(QStringLiteral("nothing-there"))
+                         && r.error.contains(QStringLiteral("nothing listens on port")),
                      qPrintable(r.error));
         }
     }
@@ -171,7 +173,8 @@ void TestPreflight::refusedFtpIsNotRepeated()
     QCOMPARE(o.results.at(0).extra.value(QStringLiteral("fault")).toString(), QStringLiteral("not_listening"));
     for (int i = 1; i < 4; ++i) {
         QCOMPARE(o.results.at(i).status, RunStatus::NotRun);
-        QVERIFY2(o.results.at(i).error.startsWith(QStringLiteral("not run: same cause as run 1, which repeating cannot cure: no-ftp (127.0.0.1:")),
+        QVERIFY2(o.results.at(i).error.startsWith(
+                     QStringLiteral("not run: same cause as run 1, which repeating cannot cure: no-ftp (127.0.0.1:")),
                  qPrintable(o.results.at(i).error));
         QVERIFY(o.results.at(i).error.contains(QStringLiteral("FTP GET: connection refused")));
     }
@@ -207,23 +210,25 @@ void TestPreflight::doomedPlanShowsEveryProblemAtOnce()
     }
     // loopback's wirebenchd answers: no problem for its tcp-send. Each SMB test: no share, and nothing listens.
     const QStringList expected{
-        "loopback ftp-get", "loopback ftp-put", "loopback smb-read", "loopback smb-read", "loopback smb-write",
-        "loopback smb-write", "no-iperf3 iperf3-send", "no-iperf3 ftp-get", "no-iperf3 ftp-put", "no-iperf3 smb-read",
-        "no-iperf3 smb-read", "no-iperf3 smb-write", "no-iperf3 smb-write"};
+        "loopback ftp-get",   "loopback ftp-put",      "loopback smb-read",  "loopback smb-read", "loopback smb-write",
+        "loopback smb-write", "no-iperf3 iperf3-send", "no-iperf3 ftp-get",  "no-iperf3 ftp-put", "no-iperf3 smb-read",
+        "no-iperf3 smb-read", "no-iperf3 smb-write",   "no-iperf3 smb-write"};
     QCOMPARE(seen, expected);
     const PreflightProblemList ftp = report.problemsOf(local, QStringLiteral("ftp-get"));
     QCOMPARE(ftp.size(), 1);
     QCOMPARE(ftp.first().fault, QStringLiteral("not_listening"));
-    QVERIFY2(ftp.first().message.contains(QStringLiteral("FTP GET: connection refused")) &&
-                 ftp.first().message.contains(QStringLiteral("check that the server is running and listening on port")),
-             qPrintable(ftp.first().message));
+    QVERIFY2(
+        ftp.first().message.contains(QStringLiteral("FTP GET: connection refused"))
+            && ftp.first().message.contains(QStringLiteral("check that the server is running and listening on port")),
+        qPrintable(ftp.first().message));
     const PreflightProblemList smb = report.problemsOf(local, QStringLiteral("smb-write"));
     QCOMPARE(smb.first().fault, QStringLiteral("no_such_share"));
     QVERIFY2(smb.first().message.contains(QStringLiteral("no share is set for this host: check the share name")),
              qPrintable(smb.first().message));
     QVERIFY2(smb.last().message.contains(QStringLiteral("SMB connection refused")), qPrintable(smb.last().message));
     const PreflightProblemList perfTcp = report.problemsOf(perf, QStringLiteral("iperf3-send"));
-    QVERIFY2(perfTcp.first().message.contains(QStringLiteral("iperf3 connection refused")), qPrintable(perfTcp.first().message));
+    QVERIFY2(perfTcp.first().message.contains(QStringLiteral("iperf3 connection refused")),
+             qPrintable(perfTcp.first().message));
     QCOMPARE(report.blockedRuns(plan), 54); // 60 runs, of which loopback's 6 tcp-send can work
 
     // Run the rest: the 6 tcp-send runs against wirebenchd, the 54 others kept as not run with their problem.
@@ -236,8 +241,9 @@ void TestPreflight::doomedPlanShowsEveryProblemAtOnce()
             continue;
         }
         QCOMPARE(r.status, RunStatus::NotRun);
-        QVERIFY2(r.error.startsWith(QStringLiteral("not run: the check before the first run found: ") + r.spec.host.name),
-                 qPrintable(r.error));
+        QVERIFY2(
+            r.error.startsWith(QStringLiteral("not run: the check before the first run found: ") + r.spec.host.name),
+            qPrintable(r.error));
     }
 }
 
@@ -251,8 +257,8 @@ void TestPreflight::healthyPlanHasNoProblem()
     host.options.insert(QStringLiteral("copy.path"), mount.path() + QLatin1Char('/'));
     TestPlan plan;
     plan.hosts = {host};
-    plan.protocols = {QStringLiteral("tcp-send"), QStringLiteral("tcp-recv"), QStringLiteral("ftp-get"),
-                      QStringLiteral("ftp-put"), QStringLiteral("smb-read"), QStringLiteral("smb-write"),
+    plan.protocols = {QStringLiteral("tcp-send"),  QStringLiteral("tcp-recv"),  QStringLiteral("ftp-get"),
+                      QStringLiteral("ftp-put"),   QStringLiteral("smb-read"),  QStringLiteral("smb-write"),
                       QStringLiteral("copy-read"), QStringLiteral("copy-write")};
     plan.frameSizes = {1500};
     plan.repetitions = 1;
@@ -287,13 +293,20 @@ void TestPreflight::wrongSettingsAreNamed()
     };
     const QList<Case> cases = {
         {"ftp-password", "ftp-put", "ftp.password", QStringLiteral("wrong"), "login_refused", "login refused for user"},
-        {"ftp-folder", "ftp-put", "ftp.path", QStringLiteral("no-such-folder/x.bin"), "no_such_path", "cannot enter the folder"},
-        {"ftp-no-file", "ftp-get", "ftp.path", QStringLiteral("never-written.bin"), "no_such_path", "no file \"never-written.bin\""},
-        {"smb-share", "smb-read", "smb.share", QStringLiteral("nosuchshare"), "no_such_share", "no share \"nosuchshare\""},
-        {"smb-password", "smb-write", "smb.password", QStringLiteral("wrong"), "login_refused", "logon refused for user"},
-        {"smb-folder", "smb-write", "smb.path", QStringLiteral("no-such-folder/x.bin"), "no_such_path", "no file or folder"},
-        {"smb-on-ftp-port", "smb-read", "smb.port", int(m_servers->ftpPort()), "wrong_service", "answered with an FTP banner"},
-        {"copy-folder", "copy-write", "copy.path", QStringLiteral("/nonexistent-wirebench/x.bin"), "no_such_path", "no file or folder"},
+        {"ftp-folder", "ftp-put", "ftp.path", QStringLiteral("no-such-folder/x.bin"), "no_such_path",
+         "cannot enter the folder"},
+        {"ftp-no-file", "ftp-get", "ftp.path", QStringLiteral("never-written.bin"), "no_such_path",
+         "no file \"never-written.bin\""},
+        {"smb-share", "smb-read", "smb.share", QStringLiteral("nosuchshare"), "no_such_share",
+         "no share \"nosuchshare\""},
+        {"smb-password", "smb-write", "smb.password", QStringLiteral("wrong"), "login_refused",
+         "logon refused for user"},
+        {"smb-folder", "smb-write", "smb.path", QStringLiteral("no-such-folder/x.bin"), "no_such_path",
+         "no file or folder"},
+        {"smb-on-ftp-port", "smb-read", "smb.port", int(m_servers->ftpPort()), "wrong_service",
+         "answered with an FTP banner"},
+        {"copy-folder", "copy-write", "copy.path", QStringLiteral("/nonexistent-wirebench/x.bin"), "no_such_path",
+         "no file or folder"},
     };
     TestPlan plan;
     for (const Case &c : cases) {
@@ -313,9 +326,11 @@ void TestPreflight::wrongSettingsAreNamed()
         QVERIFY2(found.size() == 1, c.name);
         QVERIFY2(found.first().fault == QString::fromLatin1(c.fault),
                  qPrintable(QStringLiteral("%1: expected %2, found %3: %4")
-                                .arg(QString::fromLatin1(c.name), QString::fromLatin1(c.fault), found.first().fault, found.first().message)));
+                                .arg(QString::fromLatin1(c.name), QString::fromLatin1(c.fault), found.first().fault,
+                                     found.first().message)));
         QVERIFY2(found.first().message.contains(QString::fromLatin1(c.says)), qPrintable(found.first().message));
-        QVERIFY2(found.first().message.startsWith(QString::fromLatin1(c.name) + QLatin1Char(' ')), qPrintable(found.first().message));
+        QVERIFY2(found.first().message.startsWith(QString::fromLatin1(c.name) + QLatin1Char(' ')),
+                 qPrintable(found.first().message));
     }
     // The settings that are right for a host find nothing: ftp-password's SMB settings are fine, and so are
     // smb-share's FTP settings.

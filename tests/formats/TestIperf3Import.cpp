@@ -50,8 +50,7 @@ void TestIperf3Import::checkFigure(const RunResult &r, const QJsonObject &receiv
     QCOMPARE(r.bytes, qint64(received["bytes"].toDouble()));
     QCOMPARE(r.seconds, received["seconds"].toDouble());
     // Our Mbit/s is iperf3's receiver bits_per_second / 10^6 (same bytes, same seconds).
-    QVERIFY(qAbs(r.megabitsPerSecond() - received["bits_per_second"].toDouble() / 1e6)
-            < 1e-6 * r.megabitsPerSecond());
+    QVERIFY(qAbs(r.megabitsPerSecond() - received["bits_per_second"].toDouble() / 1e6) < 1e-6 * r.megabitsPerSecond());
 }
 
 void TestIperf3Import::committedSend()
@@ -72,10 +71,10 @@ void TestIperf3Import::committedSend()
     QCOMPARE(r.spec.params.durationMs, 1000);
     QCOMPARE(r.spec.params.messageSize, 131072);
     checkFigure(r, end(json)["sum_received"].toObject());
-    QCOMPARE(r.bytes, 296353792);           // the receiver's count, not the sender's 300154880 B
+    QCOMPARE(r.bytes, 296353792); // the receiver's count, not the sender's 300154880 B
     QCOMPARE(r.senderBytes, 300154880);
-    QCOMPARE(r.mss, 32768);                 // tcp_mss_default on loopback
-    QCOMPARE(r.spec.frameSize, 65535);      // the path MTU iperf3 saw (loopback)
+    QCOMPARE(r.mss, 32768);            // tcp_mss_default on loopback
+    QCOMPARE(r.spec.frameSize, 65535); // the path MTU iperf3 saw (loopback)
     QCOMPARE(r.startedAt, QDateTime::fromSecsSinceEpoch(1796010232, Qt::UTC));
     QCOMPARE(r.samples.size(), 1);
     QCOMPARE(r.samples.first().bytes, 300154880);
@@ -165,15 +164,17 @@ void TestIperf3Import::badInput_data()
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<QString>("words");
     QTest::newRow("empty") << QByteArray() << QStringLiteral("holds no iperf3 result");
-    QTest::newRow("text") << QByteArray("Connecting to host 127.0.0.1, port 5201\n") << QStringLiteral("no iperf3 result");
-    QTest::newRow("other JSON") << QByteArray("{\"results\": [], \"summary\": []}") << QStringLiteral("not `iperf3 -J`");
+    QTest::newRow("text") << QByteArray("Connecting to host 127.0.0.1, port 5201\n")
+                          << QStringLiteral("no iperf3 result");
+    QTest::newRow("other JSON") << QByteArray("{\"results\": [], \"summary\": []}")
+                                << QStringLiteral("not `iperf3 -J`");
     QTest::newRow("truncated") << QByteArray("{\"start\": {\"version\": \"iperf 3.12\", \"test_start\": {")
                                << QStringLiteral("not valid JSON");
     QTest::newRow("array") << QByteArray("[1, 2, 3]") << QStringLiteral("not valid JSON");
-    QTest::newRow("wrong types")
-        << QByteArray("{\"start\": {\"version\": 3, \"test_start\": \"TCP\", \"connecting_to\": []},"
-                      " \"intervals\": {\"sum\": 1}, \"end\": {\"sum_received\": {\"bytes\": \"many\", \"seconds\": -1}}}")
-        << QString();
+    QTest::newRow("wrong types") << QByteArray(
+        "{\"start\": {\"version\": 3, \"test_start\": \"TCP\", \"connecting_to\": []},"
+        " \"intervals\": {\"sum\": 1}, \"end\": {\"sum_received\": {\"bytes\": \"many\", \"seconds\": -1}}}")
+                                 << QString();
 }
 
 void TestIperf3Import::badInput()
@@ -202,7 +203,8 @@ void TestIperf3Import::realIperf3_data()
     QTest::addColumn<QStringList>("extraArgs");
     QTest::addColumn<QString>("protocol");
     QTest::newRow("send") << QStringList() << QStringLiteral("iperf3-send");
-    QTest::newRow("recv -R, -M 1400") << QStringList({QStringLiteral("-R"), QStringLiteral("-M"), QStringLiteral("1400")})
+    QTest::newRow("recv -R, -M 1400") << QStringList(
+        {QStringLiteral("-R"), QStringLiteral("-M"), QStringLiteral("1400")})
                                       << QStringLiteral("iperf3-recv");
 }
 
@@ -222,9 +224,8 @@ void TestIperf3Import::realIperf3()
     server.start();
     QVERIFY2(server.waitForStarted(30000), qPrintable(server.errorString()));
     QByteArray serverOut;
-    QTRY_VERIFY_WITH_TIMEOUT((serverOut += server.readAll()).contains("listening")
-                                 || server.state() == QProcess::NotRunning,
-                             30000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (serverOut += server.readAll()).contains("listening") || server.state() == QProcess::NotRunning, 30000);
     if (server.state() == QProcess::NotRunning)
         QFAIL(qPrintable(QStringLiteral("iperf3 -s did not start: ") + QString::fromLocal8Bit(serverOut)));
 

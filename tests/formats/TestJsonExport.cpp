@@ -95,9 +95,9 @@ void TestJsonExport::schemaKeys()
     QCOMPARE(results.size(), 4);
     for (const QJsonValue &v : results) {
         const QJsonObject o = v.toObject();
-        for (const char *key : {"host", "address", "os", "protocol", "frame_size", "mss", "repetition", "bytes",
-                                "seconds", "throughput_MBps", "throughput_Mbps", "status", "error", "warnings",
-                                "started_at"})
+        for (const char *key :
+             {"host", "address", "os", "protocol", "frame_size", "mss", "repetition", "bytes", "seconds",
+              "throughput_MBps", "throughput_Mbps", "status", "error", "warnings", "started_at"})
             QVERIFY2(o.contains(QLatin1String(key)), key);
         QVERIFY(!o.contains(QStringLiteral("samples"))); // only on request
     }
@@ -115,15 +115,18 @@ void TestJsonExport::schemaKeys()
     const QJsonArray summary = root.value(QStringLiteral("summary")).toArray();
     QCOMPARE(summary.size(), 1);
     const QJsonObject s = summary.at(0).toObject();
-    for (const char *key : {"host", "os", "protocol", "frame_size", "reps", "ok_runs", "min", "median", "mean", "max",
-                            "stddev", "ci95"})
+    for (const char *key :
+         {"host", "os", "protocol", "frame_size", "reps", "ok_runs", "min", "median", "mean", "max", "stddev", "ci95"})
         QVERIFY2(s.contains(QLatin1String(key)), key);
 }
 
 void TestJsonExport::summaryValues()
 {
-    const QJsonObject s =
-        JsonExport::toJsonObject(sampleResults(), JsonExport::Options()).value(QStringLiteral("summary")).toArray().at(0).toObject();
+    const QJsonObject s = JsonExport::toJsonObject(sampleResults(), JsonExport::Options())
+                              .value(QStringLiteral("summary"))
+                              .toArray()
+                              .at(0)
+                              .toObject();
     QCOMPARE(s.value(QStringLiteral("reps")).toInt(), 4);
     QCOMPARE(s.value(QStringLiteral("ok_runs")).toInt(), 2);
     QCOMPARE(s.value(QStringLiteral("min")).toDouble(), 115.0);
@@ -337,7 +340,8 @@ void TestJsonExport::csvBothWays()
     QCOMPARE(cell(1, "reverse_sender_bytes"), QStringLiteral("34300000"));
     QCOMPARE(cell(1, "throughput_MBps").toDouble(), 117.7); // the first figure stays where it was
     QCOMPARE(cell(2, "reverse_throughput_MBps"), QString());
-    QVERIFY(header.indexOf(QLatin1String("rtt_us")) >= CsvExport::columns().size() + CsvExport::reverseColumns().size());
+    QVERIFY(header.indexOf(QLatin1String("rtt_us"))
+            >= CsvExport::columns().size() + CsvExport::reverseColumns().size());
 }
 
 void TestJsonExport::csvParse_data()
@@ -347,8 +351,8 @@ void TestJsonExport::csvParse_data()
     QTest::addColumn<QStringList>("last");
     QTest::newRow("plain") << "a,b\r\n1,2\r\n" << 2 << QStringList{"1", "2"};
     QTest::newRow("no final newline") << "a,b\n1,2" << 2 << QStringList{"1", "2"};
-    QTest::newRow("quoted comma and quote") << "x\n\"a,b\",\"say \"\"hi\"\"\"\n" << 2
-                                            << QStringList{"a,b", "say \"hi\""};
+    QTest::newRow("quoted comma and quote") << "x\n\"a,b\",\"say \"\"hi\"\"\"\n"
+                                            << 2 << QStringList{"a,b", "say \"hi\""};
     QTest::newRow("embedded newline") << "\"one\ntwo\",3\n" << 1 << QStringList{"one\ntwo", "3"};
     QTest::newRow("empty fields") << ",,\n" << 1 << QStringList{"", "", ""};
     QTest::newRow("unterminated quote") << "\"abc" << 1 << QStringList{"abc"};

@@ -41,7 +41,8 @@ private:
 };
 
 // A 1 x 1 PNG, as a chart the GUI would render.
-static const char kPng[] = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+static const char kPng[]
+    = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 
 void TestReport::initTestCase()
 {
@@ -69,7 +70,8 @@ void TestReport::initTestCase()
         r.extra.insert(QStringLiteral("link_duplex"), QStringLiteral("full"));
         r.extra.insert(QStringLiteral("percent_of_ceiling"), figures.at(i) / 117.7 * 100);
         if (i == 2)
-            r.extra.insert(QStringLiteral("bottleneck"), QStringLiteral("linux-fs ran at line rate: the link is the limit."));
+            r.extra.insert(QStringLiteral("bottleneck"),
+                           QStringLiteral("linux-fs ran at line rate: the link is the limit."));
         if (i == 4) {
             r.status = RunStatus::Failed;
             r.error = QStringLiteral("win-fs (127.0.0.3:5301): connection reset by peer; check the server's log");
@@ -82,8 +84,8 @@ void TestReport::initTestCase()
     QVERIFY(m_store.endSession(m_session, SessionState::Finished));
 
     QVERIFY2(ReportGenerator::fromStore(m_store, m_session, &m_input, &error), qPrintable(error));
-    m_input.charts.append({QStringLiteral("Comparison: tcp-send @ 1500 B (median, MB/s)"),
-                           QByteArray::fromBase64(kPng), QStringLiteral("linux-fs, win-fs; 1500 B")});
+    m_input.charts.append({QStringLiteral("Comparison: tcp-send @ 1500 B (median, MB/s)"), QByteArray::fromBase64(kPng),
+                           QStringLiteral("linux-fs, win-fs; 1500 B")});
     m_input.generatedAt = QDateTime(QDate(2026, 11, 30), QTime(12, 0), Qt::UTC);
 }
 
@@ -178,25 +180,29 @@ void TestReport::sessionReport()
     QCOMPARE(runs.rows.at(0).at(runs.headers.indexOf(QStringLiteral("Bytes"))), QStringLiteral("1170000000 B"));
     QCOMPARE(runs.rows.at(0).at(runs.headers.indexOf(QStringLiteral("Time"))), QStringLiteral("10.000 s"));
     QCOMPARE(runs.rows.at(4).at(runs.headers.indexOf(QStringLiteral("Status"))), QStringLiteral("failed"));
-    QVERIFY(runs.rows.at(4).at(runs.headers.indexOf(QStringLiteral("Error"))).contains(QStringLiteral("connection reset")));
+    QVERIFY(
+        runs.rows.at(4).at(runs.headers.indexOf(QStringLiteral("Error"))).contains(QStringLiteral("connection reset")));
 
     // Environment: hosts with OS, link speed, MTUs; this machine; the version.
     const Table hosts = tables.value(QStringLiteral("hosts"));
     QCOMPARE(hosts.rows.size(), 2);
-    QCOMPARE(hosts.rows.at(1).at(hosts.headers.indexOf(QStringLiteral("OS label"))), QStringLiteral("Windows Server 2003"));
+    QCOMPARE(hosts.rows.at(1).at(hosts.headers.indexOf(QStringLiteral("OS label"))),
+             QStringLiteral("Windows Server 2003"));
     QCOMPARE(hosts.rows.at(0).at(hosts.headers.indexOf(QStringLiteral("Link speed"))), QStringLiteral("1000 Mbit/s"));
-    QCOMPARE(hosts.rows.at(0).at(hosts.headers.indexOf(QStringLiteral("Interface MTU"))), QStringLiteral("1500 B (eth0)"));
+    QCOMPARE(hosts.rows.at(0).at(hosts.headers.indexOf(QStringLiteral("Interface MTU"))),
+             QStringLiteral("1500 B (eth0)"));
     QCOMPARE(hosts.rows.at(0).at(hosts.headers.indexOf(QStringLiteral("Path MTU"))), QStringLiteral("1500 B"));
     QCOMPARE(hosts.rows.at(0).at(hosts.headers.indexOf(QStringLiteral("Address"))), QStringLiteral("127.0.0.2:5301"));
     QVERIFY(text.contains(QStringLiteral(WIREBENCH_VERSION)));
     QVERIFY(text.contains(m_input.session.machineHostname));
     QVERIFY(text.contains(m_input.session.uuid));
     QVERIFY(text.contains(QStringLiteral("1472 B (1.4 KiB)")) || text.contains(QStringLiteral("1472 B")));
-    QVERIFY(text.contains(QStringLiteral("3.0 s")));     // run length
+    QVERIFY(text.contains(QStringLiteral("3.0 s"))); // run length
     QVERIFY(text.contains(QStringLiteral("finished")));
 
     // Findings: the stored sentence of linux-fs; one computed by the analysis for win-fs.
-    QVERIFY(text.contains(QStringLiteral("linux-fs, tcp-send @ 1500 B: linux-fs ran at line rate: the link is the limit.")));
+    QVERIFY(text.contains(
+        QStringLiteral("linux-fs, tcp-send @ 1500 B: linux-fs ran at line rate: the link is the limit.")));
     QVERIFY(text.contains(QStringLiteral("win-fs, tcp-send @ 1500 B: ")));
     // Warnings once, with the runs that raised them.
     QVERIFY(text.contains(QStringLiteral("3 retransmissions (0.01 % of segments) (run 4, 6)")));
@@ -240,8 +246,9 @@ void TestReport::unitsEverywhere()
                 ++cells;
                 const QString header = it.value().headers.value(c);
                 if (bare.match(row.at(c).trimmed()).hasMatch())
-                    QVERIFY2(counters.contains(header), qPrintable(QStringLiteral("table %1, column \"%2\": \"%3\" has no unit")
-                                                                      .arg(it.key(), header, row.at(c))));
+                    QVERIFY2(counters.contains(header),
+                             qPrintable(QStringLiteral("table %1, column \"%2\": \"%3\" has no unit")
+                                            .arg(it.key(), header, row.at(c))));
             }
         }
     }
@@ -273,9 +280,10 @@ void TestReport::eachStreamsShare()
     QStringList images;
     QVERIFY(parse(ReportGenerator::html(in), &tables, &text, &images));
     const Table t = tables.value(QStringLiteral("streams"));
-    QCOMPARE(t.headers, (QStringList{QStringLiteral("#"), QStringLiteral("Host"), QStringLiteral("Test"),
-                                     QStringLiteral("Streams"), QStringLiteral("Each stream (MB/s)"),
-                                     QStringLiteral("Slowest / fastest")}));
+    QCOMPARE(
+        t.headers,
+        (QStringList{QStringLiteral("#"), QStringLiteral("Host"), QStringLiteral("Test"), QStringLiteral("Streams"),
+                     QStringLiteral("Each stream (MB/s)"), QStringLiteral("Slowest / fastest")}));
     QCOMPARE(t.rows.size(), 3); // the 4-stream run, and the bidir run's two directions; not the 1-stream run
     QCOMPARE(t.rows.at(0).at(0), QStringLiteral("1"));
     QCOMPARE(t.rows.at(0).at(3), QStringLiteral("4"));
@@ -299,7 +307,8 @@ void TestReport::escapesAndEmpty()
 {
     ReportInput in;
     in.session.plan = wbtest::plan();
-    in.session.hosts = {wbtest::host(QStringLiteral("<b>lab & \"co\"</b>"), QStringLiteral("127.0.0.5"), QStringLiteral("Linux"))};
+    in.session.hosts
+        = {wbtest::host(QStringLiteral("<b>lab & \"co\"</b>"), QStringLiteral("127.0.0.5"), QStringLiteral("Linux"))};
     RunResult r = wbtest::run(in.session.plan.expand().first(), 10, 3);
     r.spec.host = in.session.hosts.first();
     r.warnings << QStringLiteral("a < b & c > d");
@@ -323,10 +332,13 @@ void TestReport::answerFirst()
     // Issue 14, part 3: what was compared, the comparison chart, what the tests show together and what limited
     // each come before the figures; the plan, the environment, the runs and the warnings follow as an appendix.
     const QString html = ReportGenerator::html(m_input);
-    const QList<qsizetype> at{html.indexOf(QStringLiteral("<p>Compared: tcp-send on ")), html.indexOf(QStringLiteral("<img ")),
+    const QList<qsizetype> at{html.indexOf(QStringLiteral("<p>Compared: tcp-send on ")),
+                              html.indexOf(QStringLiteral("<img ")),
                               html.indexOf(QStringLiteral("<h2>What the tests show together</h2>")),
-                              html.indexOf(QStringLiteral("<h2>Results</h2>")), html.indexOf(QStringLiteral(">Appendix: ")),
-                              html.indexOf(QStringLiteral("<h2>Plan</h2>")), html.indexOf(QStringLiteral("<h2>Runs</h2>")),
+                              html.indexOf(QStringLiteral("<h2>Results</h2>")),
+                              html.indexOf(QStringLiteral(">Appendix: ")),
+                              html.indexOf(QStringLiteral("<h2>Plan</h2>")),
+                              html.indexOf(QStringLiteral("<h2>Runs</h2>")),
                               html.indexOf(QStringLiteral("<h2>Warnings</h2>"))};
     for (qsizetype i = 0; i < at.size(); ++i) {
         QVERIFY2(at.at(i) > 0, qPrintable(QStringLiteral("part %1 missing").arg(i)));
@@ -334,7 +346,8 @@ void TestReport::answerFirst()
             QVERIFY2(at.at(i) > at.at(i - 1), qPrintable(QStringLiteral("part %1 before part %2").arg(i).arg(i - 1)));
     }
     // linux-fs 117/118/119 against win-fs 100/102 MB/s: +17%, and the intervals do not overlap.
-    QVERIFY2(html.contains(QStringLiteral("tcp-send @ 1500 B: linux-fs (")) && html.contains(QStringLiteral("118.0 MB/s against win-fs (")),
+    QVERIFY2(html.contains(QStringLiteral("tcp-send @ 1500 B: linux-fs ("))
+                 && html.contains(QStringLiteral("118.0 MB/s against win-fs (")),
              qPrintable(html));
     QVERIFY(html.contains(QStringLiteral("101.0 MB/s: +17%, beyond the noise.")));
     QVERIFY2(!html.contains(QStringLiteral("hover"), Qt::CaseInsensitive), "a printed report asks nobody to hover");
@@ -371,13 +384,15 @@ void TestReport::latencyTable()
     QVERIFY(parse(ReportGenerator::html(in), &tables, &text, &images));
     QVERIFY(text.contains(QStringLiteral("under 5 ms is good")));
     const Table t = tables.value(QStringLiteral("latency"));
-    QCOMPARE(t.headers, (QStringList{QStringLiteral("Host"), QStringLiteral("Test"), QStringLiteral("Frame"),
-                                     QStringLiteral("Idle"), QStringLiteral("Loaded"), QStringLiteral("Loaded p99"),
-                                     QStringLiteral("Added by the load"), QStringLiteral("Judged")}));
+    QCOMPARE(t.headers,
+             (QStringList{QStringLiteral("Host"), QStringLiteral("Test"), QStringLiteral("Frame"),
+                          QStringLiteral("Idle"), QStringLiteral("Loaded"), QStringLiteral("Loaded p99"),
+                          QStringLiteral("Added by the load"), QStringLiteral("Judged")}));
     QCOMPARE(t.rows.size(), 1);
     // 23 ms is a note (5 to 30 ms), not a warning.
-    QCOMPARE(t.rows.first().mid(3), (QStringList{QStringLiteral("0.4 ms"), QStringLiteral("23 ms"), QStringLiteral("30 ms"),
-                                                 QStringLiteral("+23 ms"), QStringLiteral("note")}));
+    QCOMPARE(t.rows.first().mid(3),
+             (QStringList{QStringLiteral("0.4 ms"), QStringLiteral("23 ms"), QStringLiteral("30 ms"),
+                          QStringLiteral("+23 ms"), QStringLiteral("note")}));
     QCOMPARE(in.runs.first().latency.toJson(), r.latency.toJson()); // every figure and round trip kept by the store
 }
 

@@ -77,10 +77,10 @@ void TestGuiCommandLine::noPlanOptionLeavesThePlan()
 void TestGuiCommandLine::planOptionsOverrideThePlan()
 {
     GuiCommandLine commandLine;
-    QVERIFY(parse(&commandLine, {QStringLiteral("--reps"), QStringLiteral("2"), QStringLiteral("--duration"),
-                                 QStringLiteral("1.5"), QStringLiteral("--protocol"), QStringLiteral("tcp-send, tcp-recv"),
-                                 QStringLiteral("--frame"), QStringLiteral("1500,9000,1500"), QStringLiteral("--streams"),
-                                 QStringLiteral("8")}));
+    QVERIFY(parse(&commandLine,
+                  {QStringLiteral("--reps"), QStringLiteral("2"), QStringLiteral("--duration"), QStringLiteral("1.5"),
+                   QStringLiteral("--protocol"), QStringLiteral("tcp-send, tcp-recv"), QStringLiteral("--frame"),
+                   QStringLiteral("1500,9000,1500"), QStringLiteral("--streams"), QStringLiteral("8")}));
     TestPlan plan = editorPlan();
     QString why;
     QVERIFY2(commandLine.applyPlanOptions(&plan, &why), qPrintable(why));

@@ -35,8 +35,10 @@ struct ChallengeSpec
     quint8 minor = 1;
     quint16 build = 0;
     QString target = QStringLiteral("WBTEST");
-    QList<QPair<quint16, QString>> avPairs{{2, QStringLiteral("WBTEST")}, {1, QStringLiteral("FS1")},
-                                           {4, QStringLiteral("example.org")}, {3, QStringLiteral("fs1.example.org")}};
+    QList<QPair<quint16, QString>> avPairs{{2, QStringLiteral("WBTEST")},
+                                           {1, QStringLiteral("FS1")},
+                                           {4, QStringLiteral("example.org")},
+                                           {3, QStringLiteral("fs1.example.org")}};
     bool withVersion = true;
 };
 
@@ -59,8 +61,9 @@ inline QByteArray challengeMessage(const ChallengeSpec &spec)
     wire::putLe<quint16>(m, quint16(target.size()));
     wire::putLe<quint16>(m, quint16(target.size()));
     wire::putLe<quint32>(m, payload);
-    wire::putLe<quint32>(m, NtlmChallenge::kNegotiateUnicode | NtlmChallenge::kTargetInfo
-                 | (spec.withVersion ? quint32(NtlmChallenge::kNegotiateVersion) : 0u));
+    wire::putLe<quint32>(m,
+                         NtlmChallenge::kNegotiateUnicode | NtlmChallenge::kTargetInfo
+                             | (spec.withVersion ? quint32(NtlmChallenge::kNegotiateVersion) : 0u));
     m += QByteArray::fromHex("0123456789abcdef"); // ServerChallenge
     m += QByteArray(8, '\0');                     // Reserved
     wire::putLe<quint16>(m, quint16(info.size()));

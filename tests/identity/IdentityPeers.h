@@ -46,5 +46,4 @@ private:
     std::unique_ptr<Responder> m_responder;
 };
 
-
 } // namespace wb::test

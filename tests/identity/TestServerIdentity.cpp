@@ -86,8 +86,8 @@ QByteArray negotiateAnswer(quint32 sessionKey, quint32 capabilities)
 {
     QByteArray m = smb1AnswerHeader(Smb1SessionSetup::kNegotiate, 0, true);
     m.append(char(17));
-    wire::putLe<quint16>(m, 0); // DialectIndex: NT LM 0.12
-    m.append(char(3));          // SecurityMode: user, encrypt passwords
+    wire::putLe<quint16>(m, 0);  // DialectIndex: NT LM 0.12
+    m.append(char(3));           // SecurityMode: user, encrypt passwords
     wire::putLe<quint16>(m, 50); // MaxMpxCount
     wire::putLe<quint16>(m, 1);  // MaxNumberVcs
     wire::putLe<quint32>(m, 16644);
@@ -96,7 +96,7 @@ QByteArray negotiateAnswer(quint32 sessionKey, quint32 capabilities)
     wire::putLe<quint32>(m, capabilities);
     wire::putLe<quint64>(m, 0); // SystemTime
     wire::putLe<quint16>(m, 0); // ServerTimeZone
-    m.append('\0');            // ChallengeLength
+    m.append('\0');             // ChallengeLength
     const QByteArray guid(16, '\x42');
     wire::putLe<quint16>(m, quint16(guid.size()));
     return m + guid;
@@ -109,7 +109,8 @@ QByteArray windows2003Blob()
     spec.major = 5;
     spec.minor = 2;
     spec.build = 3790;
-    return QByteArray::fromHex("a181c43081c1a0030a0101a10c060a2b06010401823702020aa281ab0481a8") + challengeMessage(spec);
+    return QByteArray::fromHex("a181c43081c1a0030a0101a10c060a2b06010401823702020aa281ab0481a8")
+        + challengeMessage(spec);
 }
 
 bool isSmb1Command(const QByteArray &request, quint8 command)
@@ -206,8 +207,8 @@ private slots:
     {
         // The server's NegTokenResp wraps the challenge in DER; find() looks for the NTLMSSP signature.
         const QByteArray inner = challengeMessage({});
-        const QByteArray wrapped = QByteArray::fromHex("a181c43081c1a0030a0101a10c060a2b06010401823702020aa281ab0481a8")
-                                   + inner;
+        const QByteArray wrapped
+            = QByteArray::fromHex("a181c43081c1a0030a0101a10c060a2b06010401823702020aa281ab0481a8") + inner;
         NtlmChallenge c;
         QString error;
         QVERIFY2(NtlmChallenge::find(wrapped, &c, &error), qPrintable(error));
@@ -263,8 +264,8 @@ private slots:
         QVERIFY(m.startsWith(QByteArray("NTLMSSP\0", 8)));
         QCOMPARE(qFromLittleEndian<quint32>(m.constData() + 8), 1u);
         const quint32 flags = qFromLittleEndian<quint32>(m.constData() + 12);
-        for (quint32 f : {NtlmChallenge::kNegotiateVersion, NtlmChallenge::kNegotiateUnicode, NtlmChallenge::kRequestTarget,
-                          NtlmChallenge::kNegotiateNtlm, NtlmChallenge::kAlwaysSign,
+        for (quint32 f : {NtlmChallenge::kNegotiateVersion, NtlmChallenge::kNegotiateUnicode,
+                          NtlmChallenge::kRequestTarget, NtlmChallenge::kNegotiateNtlm, NtlmChallenge::kAlwaysSign,
                           NtlmChallenge::kExtendedSessionSecurity, NtlmChallenge::kTargetInfo})
             QVERIFY2(flags & f, qPrintable(QString::number(f, 16)));
         const QByteArray spnego = NtlmChallenge::spnegoNegTokenInit(m);
@@ -286,7 +287,8 @@ private slots:
 
         Smb1SessionSetup::Negotiated n;
         QString error;
-        QVERIFY2(Smb1SessionSetup::parseNegotiate(negotiateAnswer(0x12345678, 0x8000f3fd), &n, &error), qPrintable(error));
+        QVERIFY2(Smb1SessionSetup::parseNegotiate(negotiateAnswer(0x12345678, 0x8000f3fd), &n, &error),
+                 qPrintable(error));
         QCOMPARE(n.sessionKey, 0x12345678u);
         QVERIFY(n.extendedSecurity);
         QCOMPARE(n.maxBufferSize, 16644u);
@@ -295,16 +297,16 @@ private slots:
         QCOMPARE(quint8(setup.at(4)), Smb1SessionSetup::kSessionSetupAndX);
         QCOMPARE(int(setup.at(32)), 12); // WordCount 12: the extended-security form
         const qsizetype w = 33;
-        QCOMPARE(quint8(setup.at(w)), quint8(0xff));                              // no AndX command
-        QCOMPARE(qFromLittleEndian<quint16>(setup.constData() + w + 8), quint16(1)); // VcNumber: never 0
+        QCOMPARE(quint8(setup.at(w)), quint8(0xff));                                   // no AndX command
+        QCOMPARE(qFromLittleEndian<quint16>(setup.constData() + w + 8), quint16(1));   // VcNumber: never 0
         QCOMPARE(qFromLittleEndian<quint32>(setup.constData() + w + 10), 0x12345678u); // SessionKey echoed
         QCOMPARE(qFromLittleEndian<quint16>(setup.constData() + w + 14), quint16(token.size()));
         QVERIFY(qFromLittleEndian<quint32>(setup.constData() + w + 20) & Smb1SessionSetup::kCapExtendedSecurity);
         const quint16 byteCount = qFromLittleEndian<quint16>(setup.constData() + w + 24);
         QCOMPARE(qsizetype(byteCount), setup.size() - (w + 26));
         QCOMPARE(setup.mid(w + 26, token.size()), token);
-        QVERIFY(setup.endsWith(utf16le(QStringLiteral("Unix")) + QByteArray(2, '\0') + utf16le(QStringLiteral("Wirebench"))
-                               + QByteArray(2, '\0')));
+        QVERIFY(setup.endsWith(utf16le(QStringLiteral("Unix")) + QByteArray(2, '\0')
+                               + utf16le(QStringLiteral("Wirebench")) + QByteArray(2, '\0')));
         QCOMPARE((setup.size() - 22 - 10) % 2, 0); // the Unicode strings start on an even offset
     }
 
@@ -358,28 +360,28 @@ private slots:
         SetupAnswerSpec padded = w2003;
         padded.blob.append('\0'); // DER allows no trailing byte, but find() looks for the signature: still parses
         padded.domain = QStringLiteral("EXAMPLE");
-        QTest::newRow("Windows 2003, even blob, pad") << sessionSetupAnswer(padded) << w2003.nativeOs << w2003.nativeLanMan
-                                                      << QStringLiteral("EXAMPLE") << 3790
-                                                      << QStringLiteral("Windows Server 2003") << 80;
+        QTest::newRow("Windows 2003, even blob, pad")
+            << sessionSetupAnswer(padded) << w2003.nativeOs << w2003.nativeLanMan << QStringLiteral("EXAMPLE") << 3790
+            << QStringLiteral("Windows Server 2003") << 80;
 
         SetupAnswerSpec samba;
         samba.blob = challengeMessage({}); // raw CHALLENGE, 6.1 build 0, even length: pad byte
         samba.nativeOs = QStringLiteral("Unix");
         samba.nativeLanMan = QStringLiteral("Samba 4.17.12-Debian");
         samba.domain = QStringLiteral("WBTEST");
-        QTest::newRow("Samba 3/4.x, Unix") << sessionSetupAnswer(samba) << samba.nativeOs << samba.nativeLanMan
-                                           << samba.domain << 0 << QStringLiteral("Samba 4.17.12-Debian (Linux/Unix)")
-                                           << 70;
+        QTest::newRow("Samba 3/4.x, Unix")
+            << sessionSetupAnswer(samba) << samba.nativeOs << samba.nativeLanMan << samba.domain << 0
+            << QStringLiteral("Samba 4.17.12-Debian (Linux/Unix)") << 70;
         SetupAnswerSpec samba417 = samba;
         samba417.nativeOs = QStringLiteral("Windows 6.1"); // what Samba 4.17 really says (measured)
-        QTest::newRow("Samba 4.17, Windows 6.1") << sessionSetupAnswer(samba417) << samba417.nativeOs << samba.nativeLanMan
-                                                 << samba.domain << 0
-                                                 << QStringLiteral("Samba 4.17.12-Debian (Linux/Unix)") << 70;
+        QTest::newRow("Samba 4.17, Windows 6.1")
+            << sessionSetupAnswer(samba417) << samba417.nativeOs << samba.nativeLanMan << samba.domain << 0
+            << QStringLiteral("Samba 4.17.12-Debian (Linux/Unix)") << 70;
 
         SetupAnswerSpec noPad = samba;
         noPad.pad = false; // a server that forgets the alignment byte: the strings start right after the blob
-        QTest::newRow("missing pad") << sessionSetupAnswer(noPad) << samba.nativeOs << samba.nativeLanMan << samba.domain
-                                     << 0 << QStringLiteral("Samba 4.17.12-Debian (Linux/Unix)") << 70;
+        QTest::newRow("missing pad") << sessionSetupAnswer(noPad) << samba.nativeOs << samba.nativeLanMan
+                                     << samba.domain << 0 << QStringLiteral("Samba 4.17.12-Debian (Linux/Unix)") << 70;
 
         SetupAnswerSpec ascii = w2003;
         ascii.unicode = false;
@@ -396,9 +398,11 @@ private slots:
 
         QByteArray unterminated = sessionSetupAnswer(samba);
         unterminated.chop(2); // the domain's terminator
-        qToLittleEndian<quint16>(quint16(qFromLittleEndian<quint16>(unterminated.constData() + 41) - 2), unterminated.data() + 41);
-        QTest::newRow("last string unterminated") << unterminated << samba.nativeOs << samba.nativeLanMan << samba.domain << 0
-                                                  << QStringLiteral("Samba 4.17.12-Debian (Linux/Unix)") << 70;
+        qToLittleEndian<quint16>(quint16(qFromLittleEndian<quint16>(unterminated.constData() + 41) - 2),
+                                 unterminated.data() + 41);
+        QTest::newRow("last string unterminated")
+            << unterminated << samba.nativeOs << samba.nativeLanMan << samba.domain << 0
+            << QStringLiteral("Samba 4.17.12-Debian (Linux/Unix)") << 70;
     }
     void smb1SessionSetupAnswer()
     {
@@ -423,7 +427,8 @@ private slots:
         int gotRank = -1;
         QCOMPARE(Smb1SessionSetup::labelFor(answer.nativeOs, answer.nativeLanMan, &gotRank), label);
         QCOMPARE(gotRank, rank);
-        QVERIFY(answer.describe().startsWith(QStringLiteral("NativeOS \"%1\"; NativeLanMan \"%2\"").arg(nativeOs, nativeLanMan)));
+        QVERIFY(answer.describe().startsWith(
+            QStringLiteral("NativeOS \"%1\"; NativeLanMan \"%2\"").arg(nativeOs, nativeLanMan)));
     }
 
     void smb1SessionSetupMalformed_data()
@@ -446,7 +451,9 @@ private slots:
         spec.status = 0xC000006D;
         QByteArray refused = smb1AnswerHeader(Smb1SessionSetup::kSessionSetupAndX, 0xC000006D, true);
         refused.append(3, '\0'); // WordCount 0, ByteCount 0
-        QTest::newRow("refused") << refused << QStringLiteral("refused the NTLMSSP NEGOTIATE in SMB1 SESSION_SETUP_ANDX (STATUS_LOGON_FAILURE)");
+        QTest::newRow("refused")
+            << refused
+            << QStringLiteral("refused the NTLMSSP NEGOTIATE in SMB1 SESSION_SETUP_ANDX (STATUS_LOGON_FAILURE)");
         QByteArray threeWords = good;
         threeWords[32] = 3; // the answer without extended security
         QTest::newRow("three words") << threeWords << QStringLiteral("3 parameter words");
@@ -485,8 +492,10 @@ private slots:
             Smb1SessionSetup answer;
             QString error;
             NtlmChallenge c;
-            const bool ok = Smb1SessionSetup::parse(bad, &answer, &error) && NtlmChallenge::find(answer.securityBlob, &c, &error);
-            QVERIFY2(ok || !error.isEmpty(), qPrintable(QStringLiteral("byte %1 flipped: failed without a reason").arg(i)));
+            const bool ok
+                = Smb1SessionSetup::parse(bad, &answer, &error) && NtlmChallenge::find(answer.securityBlob, &c, &error);
+            QVERIFY2(ok || !error.isEmpty(),
+                     qPrintable(QStringLiteral("byte %1 flipped: failed without a reason").arg(i)));
         }
     }
 
@@ -503,7 +512,8 @@ private slots:
         QVERIFY(peer.port() != 0);
         const SmbIdentityProbe::Result r = SmbIdentityProbe::probe(cannedHost(peer.port()));
         for (const ServerEvidence &e : r.evidence)
-            qInfo("%s | %s | %s%s", qPrintable(e.source), qPrintable(e.said), qPrintable(e.suggests), qPrintable(e.error));
+            qInfo("%s | %s | %s%s", qPrintable(e.source), qPrintable(e.said), qPrintable(e.suggests),
+                  qPrintable(e.error));
         QCOMPARE(r.evidence.size(), 3);
         const ServerEvidence &ntlm = r.evidence.at(0);
         QVERIFY2(!ntlm.failed(), qPrintable(ntlm.error));
@@ -512,11 +522,13 @@ private slots:
         QVERIFY2(ntlm.said.endsWith(QLatin1String("[raw NTLMSSP over SMB1]")), qPrintable(ntlm.said));
         const ServerEvidence &native = r.evidence.at(1);
         QCOMPARE(native.source, QStringLiteral("SMB1 NativeOS / NativeLanMan"));
-        QCOMPARE(native.said, QStringLiteral("NativeOS \"Windows Server 2003 3790 Service Pack 2\"; "
-                                             "NativeLanMan \"Windows Server 2003 5.2\""));
+        QCOMPARE(native.said,
+                 QStringLiteral("NativeOS \"Windows Server 2003 3790 Service Pack 2\"; "
+                                "NativeLanMan \"Windows Server 2003 5.2\""));
         QCOMPARE(native.suggests, QStringLiteral("Windows Server 2003"));
         QCOMPARE(native.rank, ntlm.rank);
-        QVERIFY2(r.evidence.at(2).error.contains(QLatin1String("Allow SMB1 (NT1)")), qPrintable(r.evidence.at(2).error));
+        QVERIFY2(r.evidence.at(2).error.contains(QLatin1String("Allow SMB1 (NT1)")),
+                 qPrintable(r.evidence.at(2).error));
         QCOMPARE(bestOsLabel(r.evidence), QStringLiteral("Windows Server 2003"));
         QCOMPARE(r.serverOs, QStringLiteral("Windows Server 2003 3790 Service Pack 2 (NTLMSSP 5.2 build 3790)"));
         QCOMPARE(r.source, QStringLiteral("SMB1 NativeOS / NativeLanMan and SMB NTLMSSP version"));
@@ -534,8 +546,10 @@ private slots:
     {
         QTest::addColumn<int>("kind");
         QTest::addColumn<QString>("errorContains");
-        QTest::newRow("closes on everything") << 0
-            << QStringLiteral("closed the connection while we waited for its SMB1 NEGOTIATE answer (no SMB2: it closed the connection on an SMB2 NEGOTIATE)");
+        QTest::newRow("closes on everything")
+            << 0
+            << QStringLiteral("closed the connection while we waited for its SMB1 NEGOTIATE answer (no SMB2: it closed "
+                              "the connection on an SMB2 NEGOTIATE)");
         QTest::newRow("no extended security") << 1 << QStringLiteral("without extended security");
         QTest::newRow("session setup cut short") << 2 << QStringLiteral("cut short");
         QTest::newRow("session setup refused") << 3 << QStringLiteral("STATUS_LOGON_FAILURE");
@@ -550,7 +564,9 @@ private slots:
             if (kind == 0 || request.startsWith(QByteArray("\xfeSMB", 4)))
                 return {};
             if (isSmb1Command(request, Smb1SessionSetup::kNegotiate))
-                return kind == 1 ? negotiateAnswer(1, 0x0000f3fd) : kind == 4 ? QByteArray(77, '\x5a') : negotiateAnswer(1, 0x8000f3fd);
+                return kind == 1 ? negotiateAnswer(1, 0x0000f3fd)
+                    : kind == 4  ? QByteArray(77, '\x5a')
+                                 : negotiateAnswer(1, 0x8000f3fd);
             SetupAnswerSpec spec;
             spec.blob = kind == 5 ? QByteArray("not a token") : challengeMessage({});
             spec.nativeOs = QStringLiteral("Unix");
@@ -566,7 +582,8 @@ private slots:
         qInfo("%s", qPrintable(h.ntlm.error));
         QVERIFY(h.viaSmb1);
         QVERIFY(h.ntlm.failed());
-        QVERIFY2(h.ntlm.error.startsWith(QStringLiteral("fake (127.0.0.1:%1): SMB ").arg(peer.port())), qPrintable(h.ntlm.error));
+        QVERIFY2(h.ntlm.error.startsWith(QStringLiteral("fake (127.0.0.1:%1): SMB ").arg(peer.port())),
+                 qPrintable(h.ntlm.error));
         QVERIFY2(h.ntlm.error.contains(errorContains), qPrintable(h.ntlm.error));
         QVERIFY(!h.ntlm.error.contains(QLatin1Char('\n')));
         // The strings still count when only the blob is bad.
@@ -580,25 +597,30 @@ private slots:
         QTest::addColumn<QString>("label");
         QTest::addColumn<int>("rank");
         QTest::newRow("2003 SP2") << QStringLiteral("Windows Server 2003 3790 Service Pack 2")
-                                  << QStringLiteral("Windows Server 2003 5.2") << QStringLiteral("Windows Server 2003") << 80;
+                                  << QStringLiteral("Windows Server 2003 5.2") << QStringLiteral("Windows Server 2003")
+                                  << 80;
         QTest::newRow("2003 R2") << QStringLiteral("Windows Server 2003 R2 3790 Service Pack 2")
-                                 << QStringLiteral("Windows Server 2003 R2 5.2") << QStringLiteral("Windows Server 2003 R2") << 80;
+                                 << QStringLiteral("Windows Server 2003 R2 5.2")
+                                 << QStringLiteral("Windows Server 2003 R2") << 80;
         QTest::newRow("7") << QStringLiteral("Windows 7 Professional 7601 Service Pack 1")
-                           << QStringLiteral("Windows 7 Professional 6.1") << QStringLiteral("Windows 7 Professional") << 80;
-        QTest::newRow("XP SP2") << QStringLiteral("Windows 2002 Service Pack 2 2600") << QStringLiteral("Windows 2002 5.1")
-                                << QStringLiteral("Windows 2002") << 80;
-        QTest::newRow("no build") << QStringLiteral("Windows Server 2003") << QString() << QStringLiteral("Windows Server 2003") << 50;
+                           << QStringLiteral("Windows 7 Professional 6.1") << QStringLiteral("Windows 7 Professional")
+                           << 80;
+        QTest::newRow("XP SP2") << QStringLiteral("Windows 2002 Service Pack 2 2600")
+                                << QStringLiteral("Windows 2002 5.1") << QStringLiteral("Windows 2002") << 80;
+        QTest::newRow("no build") << QStringLiteral("Windows Server 2003") << QString()
+                                  << QStringLiteral("Windows Server 2003") << 50;
         QTest::newRow("XP") << QStringLiteral("Windows 5.1") << QStringLiteral("Windows 2000 LAN Manager")
                             << QStringLiteral("Windows XP") << 70;
         QTest::newRow("2000") << QStringLiteral("Windows 5.0") << QStringLiteral("Windows 2000 LAN Manager")
                               << QStringLiteral("Windows 2000") << 70;
-        QTest::newRow("10.0") << QStringLiteral("Windows 10.0") << QString() << QStringLiteral("Windows 10/11 or Server") << 70;
+        QTest::newRow("10.0") << QStringLiteral("Windows 10.0") << QString()
+                              << QStringLiteral("Windows 10/11 or Server") << 70;
         QTest::newRow("Samba 4.17") << QStringLiteral("Windows 6.1") << QStringLiteral("Samba 4.17.12-Debian")
                                     << QStringLiteral("Samba 4.17.12-Debian (Linux/Unix)") << 70;
         QTest::newRow("Samba 3") << QStringLiteral("Unix") << QStringLiteral("Samba 3.6.25")
                                  << QStringLiteral("Samba 3.6.25 (Linux/Unix)") << 70;
-        QTest::newRow("Samba, no version") << QStringLiteral("Unix") << QStringLiteral("Samba")
-                                           << QStringLiteral("Samba (Linux/Unix)") << 50;
+        QTest::newRow("Samba, no version")
+            << QStringLiteral("Unix") << QStringLiteral("Samba") << QStringLiteral("Samba (Linux/Unix)") << 50;
         QTest::newRow("Unix") << QStringLiteral("Unix") << QStringLiteral("NAS") << QStringLiteral("Linux/Unix") << 30;
         QTest::newRow("nothing") << QString() << QString() << QString() << 0;
     }
@@ -617,9 +639,11 @@ private slots:
     {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("label");
-        QTest::newRow("vsftpd greeting") << QStringLiteral("220 (vsFTPd 3.0.3)") << QStringLiteral("Linux/Unix (vsftpd)");
+        QTest::newRow("vsftpd greeting") << QStringLiteral("220 (vsFTPd 3.0.3)")
+                                         << QStringLiteral("Linux/Unix (vsftpd)");
         QTest::newRow("vsftpd SYST") << QStringLiteral("215 UNIX Type: L8") << QStringLiteral("Linux/Unix");
-        QTest::newRow("IIS greeting") << QStringLiteral("220 Microsoft FTP Service") << QStringLiteral("Windows (IIS FTP)");
+        QTest::newRow("IIS greeting") << QStringLiteral("220 Microsoft FTP Service")
+                                      << QStringLiteral("Windows (IIS FTP)");
         QTest::newRow("IIS SYST") << QStringLiteral("215 Windows_NT") << QStringLiteral("Windows (IIS FTP)");
         QTest::newRow("ProFTPD") << QStringLiteral("220 ProFTPD Server (Debian) [::ffff:10.0.0.5]")
                                  << QStringLiteral("Linux/Unix (ProFTPD)");
@@ -640,9 +664,11 @@ private slots:
         QTest::addColumn<int>("code");
         QTest::addColumn<QString>("text");
         QTest::addColumn<int>("consumed");
-        QTest::newRow("single") << QByteArray("220 (vsFTPd 3.0.3)\r\nSYST") << 220 << QStringLiteral("220 (vsFTPd 3.0.3)") << 20;
-        QTest::newRow("multi-line") << QByteArray("220-Welcome\r\n220-to Pure-FTPd\r\n 220 not the end\r\n220 end\r\n") << 220
-                                    << QStringLiteral("220-Welcome\n220-to Pure-FTPd\n 220 not the end\n220 end") << 58;
+        QTest::newRow("single") << QByteArray("220 (vsFTPd 3.0.3)\r\nSYST") << 220
+                                << QStringLiteral("220 (vsFTPd 3.0.3)") << 20;
+        QTest::newRow("multi-line") << QByteArray("220-Welcome\r\n220-to Pure-FTPd\r\n 220 not the end\r\n220 end\r\n")
+                                    << 220 << QStringLiteral("220-Welcome\n220-to Pure-FTPd\n 220 not the end\n220 end")
+                                    << 58;
         QTest::newRow("incomplete") << QByteArray("220-Welcome\r\n220 en") << 0 << QString() << 0;
     }
     void ftpReply()
@@ -664,10 +690,12 @@ private slots:
         QTest::addColumn<QString>("label");
         QTest::addColumn<QString>("serverString");
         QTest::newRow("Samba default") << QStringLiteral("IPC Service (Samba 4.17.12-Debian)")
-                                       << QStringLiteral("Samba 4.17.12-Debian") << QStringLiteral("Samba 4.17.12-Debian");
+                                       << QStringLiteral("Samba 4.17.12-Debian")
+                                       << QStringLiteral("Samba 4.17.12-Debian");
         QTest::newRow("Samba custom") << QStringLiteral("IPC Service (Wirebench test Samba)")
                                       << QStringLiteral("Samba (Linux/Unix)") << QStringLiteral("Wirebench test Samba");
-        QTest::newRow("Windows") << QStringLiteral("Remote IPC") << QStringLiteral("Windows") << QStringLiteral("Remote IPC");
+        QTest::newRow("Windows") << QStringLiteral("Remote IPC") << QStringLiteral("Windows")
+                                 << QStringLiteral("Remote IPC");
         QTest::newRow("other") << QStringLiteral("IPC Service (NAS)") << QString() << QStringLiteral("NAS");
     }
     void ipcComment()
@@ -683,9 +711,21 @@ private slots:
     {
         ServerEvidenceList list{
             ServerEvidence::failure(QStringLiteral("wirebenchd hello"), QStringLiteral("fs1 (10.0.0.5:5301): refused")),
-            {QStringLiteral("FTP greeting (220)"), QStringLiteral("220 (vsFTPd 3.0.3)"), QStringLiteral("Linux/Unix (vsftpd)"), {}, 30},
-            {QStringLiteral("SMB NTLMSSP version"), QStringLiteral("NTLMSSP 6.1 build 0"), QStringLiteral("Samba (Linux/Unix)"), {}, 60},
-            {QStringLiteral("FTP SYST (215)"), QStringLiteral("215 UNIX Type: L8"), QStringLiteral("Linux/Unix"), {}, 20},
+            {QStringLiteral("FTP greeting (220)"),
+             QStringLiteral("220 (vsFTPd 3.0.3)"),
+             QStringLiteral("Linux/Unix (vsftpd)"),
+             {},
+             30},
+            {QStringLiteral("SMB NTLMSSP version"),
+             QStringLiteral("NTLMSSP 6.1 build 0"),
+             QStringLiteral("Samba (Linux/Unix)"),
+             {},
+             60},
+            {QStringLiteral("FTP SYST (215)"),
+             QStringLiteral("215 UNIX Type: L8"),
+             QStringLiteral("Linux/Unix"),
+             {},
+             20},
         };
         QCOMPARE(bestOsLabel(list), QStringLiteral("Samba (Linux/Unix)"));
         QCOMPARE(bestEvidence(list)->source, QStringLiteral("SMB NTLMSSP version"));
@@ -696,25 +736,44 @@ private slots:
     void bestLabelWithSmb1()
     {
         // Windows Server 2003: NativeOS and the NTLMSSP build agree and rank alike; the first of equals wins.
-        ServerEvidence w2003Native{QStringLiteral("SMB1 NativeOS / NativeLanMan"), QStringLiteral("NativeOS ..."), {}, {}, 0};
+        ServerEvidence w2003Native{
+            QStringLiteral("SMB1 NativeOS / NativeLanMan"), QStringLiteral("NativeOS ..."), {}, {}, 0};
         w2003Native.suggests = Smb1SessionSetup::labelFor(QStringLiteral("Windows Server 2003 3790 Service Pack 2"),
                                                           QStringLiteral("Windows Server 2003 5.2"), &w2003Native.rank);
         const ServerEvidenceList w2003{
-            {QStringLiteral("FTP greeting (220)"), QStringLiteral("220 Microsoft FTP Service"), QStringLiteral("Windows (IIS FTP)"), {}, 30},
-            {QStringLiteral("SMB NTLMSSP version"), QStringLiteral("NTLMSSP 5.2 build 3790"), QStringLiteral("Windows Server 2003"), {}, 80},
+            {QStringLiteral("FTP greeting (220)"),
+             QStringLiteral("220 Microsoft FTP Service"),
+             QStringLiteral("Windows (IIS FTP)"),
+             {},
+             30},
+            {QStringLiteral("SMB NTLMSSP version"),
+             QStringLiteral("NTLMSSP 5.2 build 3790"),
+             QStringLiteral("Windows Server 2003"),
+             {},
+             80},
             w2003Native,
-            {QStringLiteral("SMB server string (IPC$ comment)"), QStringLiteral("Remote IPC"), QStringLiteral("Windows"), {}, 10},
+            {QStringLiteral("SMB server string (IPC$ comment)"),
+             QStringLiteral("Remote IPC"),
+             QStringLiteral("Windows"),
+             {},
+             10},
         };
         QCOMPARE(bestOsLabel(w2003), QStringLiteral("Windows Server 2003"));
         QCOMPARE(w2003Native.rank, 80);
         // Samba with SMB1 only: NativeLanMan's version outranks NTLMSSP build 0 and "Windows 6.1" in NativeOS.
-        ServerEvidence sambaNative{QStringLiteral("SMB1 NativeOS / NativeLanMan"), QStringLiteral("NativeOS ..."), {}, {}, 0};
-        sambaNative.suggests = Smb1SessionSetup::labelFor(QStringLiteral("Windows 6.1"), QStringLiteral("Samba 4.17.12-Debian"),
-                                                          &sambaNative.rank);
+        ServerEvidence sambaNative{
+            QStringLiteral("SMB1 NativeOS / NativeLanMan"), QStringLiteral("NativeOS ..."), {}, {}, 0};
+        sambaNative.suggests = Smb1SessionSetup::labelFor(QStringLiteral("Windows 6.1"),
+                                                          QStringLiteral("Samba 4.17.12-Debian"), &sambaNative.rank);
         const ServerEvidenceList samba{
-            {QStringLiteral("SMB NTLMSSP version"), QStringLiteral("NTLMSSP 6.1 build 0"), QStringLiteral("Samba (Linux/Unix)"), {}, 60},
+            {QStringLiteral("SMB NTLMSSP version"),
+             QStringLiteral("NTLMSSP 6.1 build 0"),
+             QStringLiteral("Samba (Linux/Unix)"),
+             {},
+             60},
             sambaNative,
-            ServerEvidence::failure(QStringLiteral("SMB server string (IPC$ comment)"), QStringLiteral("fs1 (10.0.0.5:445): SMB ...")),
+            ServerEvidence::failure(QStringLiteral("SMB server string (IPC$ comment)"),
+                                    QStringLiteral("fs1 (10.0.0.5:445): SMB ...")),
         };
         QCOMPARE(bestOsLabel(samba), QStringLiteral("Samba 4.17.12-Debian (Linux/Unix)"));
         QCOMPARE(bestEvidence(samba)->source, QStringLiteral("SMB1 NativeOS / NativeLanMan"));

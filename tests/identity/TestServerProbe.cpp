@@ -33,7 +33,8 @@ QString installedSamba()
 void logEvidence(const ServerEvidenceList &list)
 {
     for (const ServerEvidence &e : list)
-        qInfo("  %s | %s | %s%s", qPrintable(e.source), qPrintable(e.said), qPrintable(e.suggests), qPrintable(e.error));
+        qInfo("  %s | %s | %s%s", qPrintable(e.source), qPrintable(e.said), qPrintable(e.suggests),
+              qPrintable(e.error));
 }
 
 /// host without the user and password of the protocol family (ftp, smb): as the host dialog's Detect on a new host.
@@ -58,7 +59,8 @@ private slots:
         m_why = m_peers.whyNoFileServers();
         m_smb1Why = m_why;
         if (m_ready) {
-            m_smb1.setExtraSmbConf({QStringLiteral("server min protocol = NT1"), QStringLiteral("server max protocol = NT1")});
+            m_smb1.setExtraSmbConf(
+                {QStringLiteral("server min protocol = NT1"), QStringLiteral("server max protocol = NT1")});
             m_smb1Ready = m_smb1.prepare(&m_smb1Why) && m_smb1.startSmb(&m_smb1Why);
         }
     }
@@ -113,10 +115,11 @@ private slots:
         WB_REQUIRE(m_ready, m_why);
         QFETCH(int, framing);
         QFETCH(QString, used);
-        const Host host = anonymous(m_fixture.smbHost(), QStringLiteral("smb")); // no credential goes into the challenge request
+        const Host host
+            = anonymous(m_fixture.smbHost(), QStringLiteral("smb")); // no credential goes into the challenge request
         NtlmChallenge c;
-        const ServerEvidence e =
-            SmbIdentityProbe::ntlmssp(host, SmbIdentityProbe::kTimeoutMs, &c, SmbIdentityProbe::Framing(framing));
+        const ServerEvidence e
+            = SmbIdentityProbe::ntlmssp(host, SmbIdentityProbe::kTimeoutMs, &c, SmbIdentityProbe::Framing(framing));
         qInfo("smbd NTLMSSP: %s", qPrintable(e.said));
         QVERIFY2(!e.failed(), qPrintable(e.error));
         QVERIFY(c.hasVersion);
@@ -193,7 +196,8 @@ private slots:
         QVERIFY2(comment.error.contains(QLatin1String("Allow SMB1 (NT1)")), qPrintable(comment.error));
 
         QCOMPARE(bestOsLabel(r.evidence), samba + QStringLiteral(" (Linux/Unix)"));
-        QVERIFY2(r.serverOs.startsWith(samba + QStringLiteral(" (NTLMSSP ")) && r.serverOs.endsWith(QLatin1String(" build 0)")),
+        QVERIFY2(r.serverOs.startsWith(samba + QStringLiteral(" (NTLMSSP "))
+                     && r.serverOs.endsWith(QLatin1String(" build 0)")),
                  qPrintable(r.serverOs));
         QCOMPARE(r.source, QStringLiteral("SMB1 NativeOS / NativeLanMan and SMB NTLMSSP version"));
     }
@@ -210,8 +214,8 @@ private slots:
                                               << QStringLiteral("[NTLMSSP in SPNEGO over SMB1]");
         QTest::newRow("SMB1 asked, raw") << int(P::Framing::RawThenSpnego) << int(P::Dialect::Smb1)
                                          << QStringLiteral("[raw NTLMSSP over SMB1]");
-        QTest::newRow("SMB1 asked, SPNEGO") << int(P::Framing::Spnego) << int(P::Dialect::Smb1)
-                                            << QStringLiteral("[NTLMSSP in SPNEGO over SMB1]");
+        QTest::newRow("SMB1 asked, SPNEGO")
+            << int(P::Framing::Spnego) << int(P::Dialect::Smb1) << QStringLiteral("[NTLMSSP in SPNEGO over SMB1]");
     }
     void smb1Handshake()
     {
@@ -272,14 +276,19 @@ private slots:
         QTest::addColumn<QString>("probe");
         QTest::addColumn<QString>("target"); // "closed", "ftp", "smb"
         QTest::addColumn<QString>("errorContains");
-        QTest::newRow("FTP, closed port") << QStringLiteral("ftp") << QStringLiteral("closed") << QStringLiteral("connection refused");
-        QTest::newRow("SMB, closed port") << QStringLiteral("smb") << QStringLiteral("closed") << QStringLiteral("connection refused");
-        QTest::newRow("hello, closed port") << QStringLiteral("hello") << QStringLiteral("closed") << QStringLiteral("connection refused");
+        QTest::newRow("FTP, closed port")
+            << QStringLiteral("ftp") << QStringLiteral("closed") << QStringLiteral("connection refused");
+        QTest::newRow("SMB, closed port")
+            << QStringLiteral("smb") << QStringLiteral("closed") << QStringLiteral("connection refused");
+        QTest::newRow("hello, closed port")
+            << QStringLiteral("hello") << QStringLiteral("closed") << QStringLiteral("connection refused");
         QTest::newRow("SMB at vsftpd") << QStringLiteral("smb") << QStringLiteral("ftp") << QStringLiteral("not SMB");
-        QTest::newRow("hello at vsftpd") << QStringLiteral("hello") << QStringLiteral("ftp") << QStringLiteral("no valid hello");
+        QTest::newRow("hello at vsftpd") << QStringLiteral("hello") << QStringLiteral("ftp")
+                                         << QStringLiteral("no valid hello");
         QTest::newRow("FTP at smbd") << QStringLiteral("ftp") << QStringLiteral("smb") << QStringLiteral("within");
         QTest::newRow("SMB1 at vsftpd") << QStringLiteral("smb1") << QStringLiteral("ftp") << QStringLiteral("not SMB");
-        QTest::newRow("SMB1 at SMB2-only smbd") << QStringLiteral("smb1") << QStringLiteral("smb") << QStringLiteral("refused SMB1");
+        QTest::newRow("SMB1 at SMB2-only smbd")
+            << QStringLiteral("smb1") << QStringLiteral("smb") << QStringLiteral("refused SMB1");
     }
     void failuresAreOneLine()
     {
@@ -288,9 +297,9 @@ private slots:
         QFETCH(QString, errorContains);
         if (target != QLatin1String("closed"))
             WB_REQUIRE(m_ready, m_why);
-        const quint16 port = target == QLatin1String("ftp")   ? m_fixture.ftpPort()
-                             : target == QLatin1String("smb") ? m_fixture.smbPort()
-                                                              : FileServerFixture::closedPort();
+        const quint16 port = target == QLatin1String("ftp") ? m_fixture.ftpPort()
+            : target == QLatin1String("smb")                ? m_fixture.smbPort()
+                                                            : FileServerFixture::closedPort();
         const Host host = IdentityPeers::onePort(QStringLiteral("nowhere"), port);
         ServerEvidence e;
         if (probe == QLatin1String("ftp"))
@@ -298,7 +307,9 @@ private slots:
         else if (probe == QLatin1String("smb"))
             e = SmbIdentityProbe::ntlmssp(host, 1500);
         else if (probe == QLatin1String("smb1"))
-            e = SmbIdentityProbe::handshake(host, 1500, SmbIdentityProbe::Framing::RawThenSpnego, SmbIdentityProbe::Dialect::Smb1).ntlm;
+            e = SmbIdentityProbe::handshake(host, 1500, SmbIdentityProbe::Framing::RawThenSpnego,
+                                            SmbIdentityProbe::Dialect::Smb1)
+                    .ntlm;
         else
             e = HelloIdentityProbe::probe(host, 1500);
         qInfo("%s", qPrintable(e.error));
@@ -321,9 +332,10 @@ private slots:
             QVERIFY2(!e.failed(), qPrintable(e.error));
             sources << e.source;
         }
-        QCOMPARE(sources, QStringList({QStringLiteral("wirebenchd hello"), QStringLiteral("FTP greeting (220)"),
-                                       QStringLiteral("FTP SYST (215)"), QStringLiteral("SMB NTLMSSP version"),
-                                       QStringLiteral("SMB server string (IPC$ comment)")}));
+        QCOMPARE(sources,
+                 QStringList({QStringLiteral("wirebenchd hello"), QStringLiteral("FTP greeting (220)"),
+                              QStringLiteral("FTP SYST (215)"), QStringLiteral("SMB NTLMSSP version"),
+                              QStringLiteral("SMB server string (IPC$ comment)")}));
         QCOMPARE(bestOsLabel(list), wire::qs(control::Hello::local("x").osName));
     }
 

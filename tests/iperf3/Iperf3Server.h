@@ -45,7 +45,8 @@ public:
             if (isListening())
                 return {};
             if (m_process.state() != QProcess::Running)
-                return QStringLiteral("iperf3 -s exited: %1").arg(QString::fromLocal8Bit(m_process.readAllStandardError()));
+                return QStringLiteral("iperf3 -s exited: %1")
+                    .arg(QString::fromLocal8Bit(m_process.readAllStandardError()));
             QTest::qWait(50);
         }
         return QStringLiteral("iperf3 -s did not listen on 127.0.0.1:%1 within 5 s").arg(m_port);
@@ -59,9 +60,10 @@ public:
         const QString exe = QStandardPaths::findExecutable(QStringLiteral("iperf3"));
         for (int attempt = 0; attempt < 10; ++attempt) {
             QProcess client;
-            client.start(exe, QStringList{QStringLiteral("-c"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"),
-                                          QString::number(m_port)}
-                                  + args);
+            client.start(exe,
+                         QStringList{QStringLiteral("-c"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"),
+                                     QString::number(m_port)}
+                             + args);
             if (!client.waitForFinished(30000))
                 return false;
             *report = QJsonDocument::fromJson(client.readAllStandardOutput()).object();
@@ -115,7 +117,8 @@ private:
         if (!f.open(QIODevice::ReadOnly))
             return false;
         // local_address 0100007F:PORT, state 0A = LISTEN
-        const QByteArray needle = QStringLiteral("0100007F:%1 00000000:0000 0A").arg(m_port, 4, 16, QLatin1Char('0')).toUpper().toLatin1();
+        const QByteArray needle
+            = QStringLiteral("0100007F:%1 00000000:0000 0A").arg(m_port, 4, 16, QLatin1Char('0')).toUpper().toLatin1();
         return f.readAll().contains(needle);
     }
 

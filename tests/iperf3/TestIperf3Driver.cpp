@@ -173,8 +173,8 @@ private slots:
         QVERIFY(r.bytes > 0);
         QVERIFY(r.seconds > 0);
         QCOMPARE(r.extra.value(QStringLiteral("streams")).toInt(), streams);
-        qInfo("%s: %.1f MB/s (%lld B in %.3f s), sender counted %lld B",
-              qPrintable(protocol), r.megabytesPerSecond(), r.bytes, r.seconds, r.senderBytes);
+        qInfo("%s: %.1f MB/s (%lld B in %.3f s), sender counted %lld B", qPrintable(protocol), r.megabytesPerSecond(),
+              r.bytes, r.seconds, r.senderBytes);
 
         const bool reverse = protocol == QLatin1String("iperf3-recv");
         // The live samples are the receiver's count: receiving, exactly our figure; sending, the bytes the server
@@ -188,7 +188,10 @@ private slots:
             QCOMPARE(sampled, r.bytes);
         } else {
             QVERIFY2(sampled <= r.senderBytes && qAbs(double(sampled) / double(r.bytes) - 1) < 0.01,
-                     qPrintable(QStringLiteral("samples %1 B, server %2 B, written %3 B").arg(sampled).arg(r.bytes).arg(r.senderBytes)));
+                     qPrintable(QStringLiteral("samples %1 B, server %2 B, written %3 B")
+                                    .arg(sampled)
+                                    .arg(r.bytes)
+                                    .arg(r.senderBytes)));
         }
         // The server's own report (its -J output), independently of the results exchange.
         QJsonObject report;
@@ -204,14 +207,17 @@ private slots:
         QCOMPARE(testStart.value(QLatin1String("blksize")).toInt(), 128 * 1024);
         QCOMPARE(start.value(QLatin1String("sock_bufsize")).toInt(), 256 * 1024);
         const QJsonObject end = report.value(QLatin1String("end")).toObject();
-        const qint64 serverReceived = qint64(end.value(QLatin1String("sum_received")).toObject().value(QLatin1String("bytes")).toDouble());
-        const qint64 serverSent = qint64(end.value(QLatin1String("sum_sent")).toObject().value(QLatin1String("bytes")).toDouble());
+        const qint64 serverReceived
+            = qint64(end.value(QLatin1String("sum_received")).toObject().value(QLatin1String("bytes")).toDouble());
+        const qint64 serverSent
+            = qint64(end.value(QLatin1String("sum_sent")).toObject().value(QLatin1String("bytes")).toDouble());
         qInfo("server report: received %lld B, sent %lld B", serverReceived, serverSent);
         if (!reverse) {
             // We send: the figure is what the server received; what we sent agrees within 1%.
             QCOMPARE(r.bytes, serverReceived);
-            QVERIFY2(std::abs(r.senderBytes - serverReceived) <= serverReceived / 100,
-                     qPrintable(QStringLiteral("sent %1 B, server received %2 B").arg(r.senderBytes).arg(serverReceived)));
+            QVERIFY2(
+                std::abs(r.senderBytes - serverReceived) <= serverReceived / 100,
+                qPrintable(QStringLiteral("sent %1 B, server received %2 B").arg(r.senderBytes).arg(serverReceived)));
         } else {
             // The server sends: the figure is what we received; it agrees with the server's count within 1%.
             QCOMPARE(r.senderBytes, serverSent);
@@ -222,10 +228,7 @@ private slots:
         QVERIFY(r.extra.value(QStringLiteral("server_seconds")).toDouble() > 0);
     }
 
-    void mssClamp_data()
-    {
-        test::directionRows(QStringLiteral("iperf3-send"), QStringLiteral("iperf3-recv"));
-    }
+    void mssClamp_data() { test::directionRows(QStringLiteral("iperf3-send"), QStringLiteral("iperf3-recv")); }
 
     void mssClamp()
     {
@@ -266,7 +269,8 @@ private slots:
         const RunResult second = runNow(makeSpec(m_server.port(), QStringLiteral("iperf3-send"), 1, 1000));
         qInfo("second client: %s", qPrintable(second.error));
         QCOMPARE(second.status, RunStatus::Failed);
-        QVERIFY(second.error.contains(QLatin1String("the server is busy running a test: iperf3 serves one client at a time")));
+        QVERIFY(second.error.contains(
+            QLatin1String("the server is busy running a test: iperf3 serves one client at a time")));
         QVERIFY(second.error.startsWith(QLatin1String("loopback-iperf3 (127.0.0.1:")));
         QVERIFY(!first.done.load());
         first.observer.stop = true;
@@ -356,16 +360,19 @@ private slots:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString key = dir.filePath(QStringLiteral("private.pem"));
-        QCOMPARE(QProcess::execute(openssl, {QStringLiteral("genrsa"), QStringLiteral("-traditional"),
-                                             QStringLiteral("-out"), key, QStringLiteral("2048")}), 0);
+        QCOMPARE(QProcess::execute(openssl,
+                                   {QStringLiteral("genrsa"), QStringLiteral("-traditional"), QStringLiteral("-out"),
+                                    key, QStringLiteral("2048")}),
+                 0);
         QFile users(dir.filePath(QStringLiteral("users.csv")));
         QVERIFY(users.open(QIODevice::WriteOnly));
         // user "mario", password "rossi": sha256("{mario}rossi")
         users.write("mario," + QCryptographicHash::hash("{mario}rossi", QCryptographicHash::Sha256).toHex() + "\n");
         users.close();
         Iperf3Server secured;
-        QVERIFY(startServer(secured, {QStringLiteral("--rsa-private-key-path"), key,
-                                      QStringLiteral("--authorized-users-path"), users.fileName()}));
+        QVERIFY(startServer(secured,
+                            {QStringLiteral("--rsa-private-key-path"), key, QStringLiteral("--authorized-users-path"),
+                             users.fileName()}));
         const RunResult r = runNow(makeSpec(secured.port(), QStringLiteral("iperf3-send")));
         qInfo("%s", qPrintable(r.error));
         QCOMPARE(r.status, RunStatus::Failed);
@@ -386,7 +393,8 @@ private slots:
         auto serverFigure = [this](qint64 *bytes) {
             QJsonObject report;
             lastServerReport(&report);
-            const QJsonObject rx = report.value(QLatin1String("end")).toObject().value(QLatin1String("sum_received")).toObject();
+            const QJsonObject rx
+                = report.value(QLatin1String("end")).toObject().value(QLatin1String("sum_received")).toObject();
             *bytes = qint64(rx.value(QLatin1String("bytes")).toDouble());
             return rx.value(QLatin1String("bytes")).toDouble() / rx.value(QLatin1String("seconds")).toDouble() / 1e6;
         };
@@ -403,8 +411,10 @@ private slots:
                 qInfo("wirebench: %.1f MB/s (%lld B), the server's report of the same test: %.1f MB/s (%lld B)",
                       r.megabytesPerSecond(), r.bytes, server, serverBytes);
                 QCOMPARE(r.bytes, serverBytes);
-                QVERIFY2(std::abs(r.megabytesPerSecond() / server - 1) < 0.01,
-                         qPrintable(QStringLiteral("wirebench %1 MB/s, server %2 MB/s").arg(r.megabytesPerSecond()).arg(server)));
+                QVERIFY2(
+                    std::abs(r.megabytesPerSecond() / server - 1) < 0.01,
+                    qPrintable(
+                        QStringLiteral("wirebench %1 MB/s, server %2 MB/s").arg(r.megabytesPerSecond()).arg(server)));
             };
             if (pair % 2 == 1) {
                 runOurs();
@@ -416,17 +426,19 @@ private slots:
             // the test does, as our driver does by itself.
             QJsonObject report;
             QVERIFY(m_server.clientReport({QStringLiteral("-t"), QStringLiteral("3"), QStringLiteral("-J")}, &report));
-            const QJsonObject rx = report.value(QLatin1String("end")).toObject().value(QLatin1String("sum_received")).toObject();
+            const QJsonObject rx
+                = report.value(QLatin1String("end")).toObject().value(QLatin1String("sum_received")).toObject();
             const double bps = rx.value(QLatin1String("bits_per_second")).toDouble();
-            QVERIFY2(bps > 0, qPrintable(QStringLiteral("iperf3 -c reported no figure: %1")
-                                             .arg(report.value(QLatin1String("error")).toString())));
+            QVERIFY2(bps > 0,
+                     qPrintable(QStringLiteral("iperf3 -c reported no figure: %1")
+                                    .arg(report.value(QLatin1String("error")).toString())));
             theirs << bps / 8 / 1e6;
             qint64 serverBytes = 0;
             const double server = serverFigure(&serverBytes);
             if (QTest::currentTestFailed())
                 return;
-            qInfo("iperf3 -c: %.1f MB/s (%lld B), the server's report of the same test: %.1f MB/s (%lld B)", theirs.last(),
-                  qint64(rx.value(QLatin1String("bytes")).toDouble()), server, serverBytes);
+            qInfo("iperf3 -c: %.1f MB/s (%lld B), the server's report of the same test: %.1f MB/s (%lld B)",
+                  theirs.last(), qint64(rx.value(QLatin1String("bytes")).toDouble()), server, serverBytes);
             QCOMPARE(qint64(rx.value(QLatin1String("bytes")).toDouble()), serverBytes);
 
             if (pair % 2 == 0) {

@@ -113,7 +113,8 @@ private:
               qPrintable(r.spec.protocol), r.bytes, r.seconds, r.bytes * 8 / r.seconds / 1e6, senderMbps, lost, packets,
               extra(r, "udp_loss_percent"), extra(r, "udp_jitter_ms"), extra(r, "cpu_local_percent"));
         QCOMPARE(packets * kLength, r.senderBytes);
-        QVERIFY2(senderMbps > kRateMbps * 0.95 && senderMbps < kRateMbps * 1.05, qPrintable(QString::number(senderMbps)));
+        QVERIFY2(senderMbps > kRateMbps * 0.95 && senderMbps < kRateMbps * 1.05,
+                 qPrintable(QString::number(senderMbps)));
         QCOMPARE(extra(r, "udp_target_Mbps"), double(kRateMbps));
         QCOMPARE(extra(r, "udp_loss_percent"), 100.0 * double(lost) / double(packets));
         QVERIFY(extra(r, "udp_jitter_ms") >= 0);
@@ -150,7 +151,7 @@ private slots:
         s.add(5, 0.2, 0.212); // 3 and 4 missing
         QCOMPARE(s.packets, std::int64_t(5));
         QCOMPARE(s.lost, std::int64_t(2));
-        s.add(3, 0.15, 0.3);  // late
+        s.add(3, 0.15, 0.3); // late
         QCOMPARE(s.outOfOrder, std::int64_t(1));
         QCOMPARE(s.lost, std::int64_t(1));
         QVERIFY(s.jitter > 0);
@@ -186,7 +187,8 @@ private slots:
         const QJsonObject received = endSum(report, "sum_received");
         // The receiver's count is the server's own.
         QCOMPARE(r.bytes, qint64(received.value(QLatin1String("bytes")).toDouble()));
-        QCOMPARE(qint64(extra(r, "udp_lost_packets")), qint64(received.value(QLatin1String("lost_packets")).toDouble()));
+        QCOMPARE(qint64(extra(r, "udp_lost_packets")),
+                 qint64(received.value(QLatin1String("lost_packets")).toDouble()));
         QCOMPARE(qint64(extra(r, "udp_packets")), qint64(received.value(QLatin1String("packets")).toDouble()));
     }
 
@@ -218,13 +220,15 @@ private slots:
         const QJsonObject theirSent = endSum(report, "sum_sent");
         QVERIFY2(theirs.value(QLatin1String("bytes")).toDouble() > 0,
                  qPrintable(report.value(QLatin1String("error")).toString()));
-        qInfo("iperf3 -c -u -b %dM: server received %.0f B = %.2f Mbit/s; sent %.2f Mbit/s; %.0f of %.0f datagrams lost "
-              "(%.3f %%), jitter %.4f ms",
-              kRateMbps, theirs.value(QLatin1String("bytes")).toDouble(),
-              theirs.value(QLatin1String("bits_per_second")).toDouble() / 1e6,
-              theirSent.value(QLatin1String("bits_per_second")).toDouble() / 1e6,
-              theirs.value(QLatin1String("lost_packets")).toDouble(), theirs.value(QLatin1String("packets")).toDouble(),
-              theirs.value(QLatin1String("lost_percent")).toDouble(), theirs.value(QLatin1String("jitter_ms")).toDouble());
+        qInfo(
+            "iperf3 -c -u -b %dM: server received %.0f B = %.2f Mbit/s; sent %.2f Mbit/s; %.0f of %.0f datagrams lost "
+            "(%.3f %%), jitter %.4f ms",
+            kRateMbps, theirs.value(QLatin1String("bytes")).toDouble(),
+            theirs.value(QLatin1String("bits_per_second")).toDouble() / 1e6,
+            theirSent.value(QLatin1String("bits_per_second")).toDouble() / 1e6,
+            theirs.value(QLatin1String("lost_packets")).toDouble(), theirs.value(QLatin1String("packets")).toDouble(),
+            theirs.value(QLatin1String("lost_percent")).toDouble(),
+            theirs.value(QLatin1String("jitter_ms")).toDouble());
         checkRun(runNow(makeSpec(m_server.port(), QStringLiteral("iperf3-udp-send"))));
         // Both tests' reports, so that the next test reads its own.
         QTRY_VERIFY_WITH_TIMEOUT((collectReports(), m_reports.size() >= 2), 10000);
@@ -253,8 +257,13 @@ private slots:
         QCOMPARE(qint64(extra(r, "udp_packets")) * 1472, r.senderBytes);
         QJsonObject report;
         lastServerReport(&report);
-        QCOMPARE(report.value(QLatin1String("start")).toObject().value(QLatin1String("test_start")).toObject()
-                     .value(QLatin1String("blksize")).toInt(), 1472);
+        QCOMPARE(report.value(QLatin1String("start"))
+                     .toObject()
+                     .value(QLatin1String("test_start"))
+                     .toObject()
+                     .value(QLatin1String("blksize"))
+                     .toInt(),
+                 1472);
     }
 
     void stopMidTest()

@@ -44,8 +44,8 @@ bool FileServerLab::makeReadFiles(const QList<qint64> &sizes, FileNamer fileName
     for (const qint64 size : sizes) {
         if (!m_servers->makeServerFile(m_fixture->ftpRoot() + QLatin1Char('/') + fileName(QStringLiteral("get"), size),
                                        size, why)
-            || !m_servers->makeServerFile(m_fixture->smbRoot() + QLatin1Char('/') + fileName(QStringLiteral("read"), size),
-                                          size, why))
+            || !m_servers->makeServerFile(
+                m_fixture->smbRoot() + QLatin1Char('/') + fileName(QStringLiteral("read"), size), size, why))
             return false;
     }
     return true;
@@ -65,7 +65,8 @@ Host FileServerLab::fileHost(const QString &protocol, qint64 size, FileNamer fil
     Host h = labHost();
     const bool reading = protocol == QLatin1String("ftp-get") || protocol == QLatin1String("smb-read");
     const bool ftp = protocol.startsWith(QLatin1String("ftp"));
-    const QString file = fileName(reading ? (ftp ? QStringLiteral("get") : QStringLiteral("read")) : QStringLiteral("put"), size);
+    const QString file
+        = fileName(reading ? (ftp ? QStringLiteral("get") : QStringLiteral("read")) : QStringLiteral("put"), size);
     h.options = ftp ? m_servers->ftpOptions(file) : m_servers->smbOptions(file);
     return h;
 }

@@ -16,12 +16,14 @@ namespace wb::test::LabBench {
 
 QString labScript()
 {
-    return qEnvironmentVariable("WIREBENCH_SOURCE_DIR", QStringLiteral(WB_SOURCE_DIR)) + QStringLiteral("/tests/lab/lab.sh");
+    return qEnvironmentVariable("WIREBENCH_SOURCE_DIR", QStringLiteral(WB_SOURCE_DIR))
+        + QStringLiteral("/tests/lab/lab.sh");
 }
 
 QString builtProgram(const QString &relativePath)
 {
-    return qEnvironmentVariable("WIREBENCH_BINARY_DIR", QStringLiteral(WB_BINARY_DIR)) + QLatin1Char('/') + relativePath;
+    return qEnvironmentVariable("WIREBENCH_BINARY_DIR", QStringLiteral(WB_BINARY_DIR)) + QLatin1Char('/')
+        + relativePath;
 }
 
 QString missing(const QStringList &programs, const QStringList &tools)
@@ -36,7 +38,8 @@ QString missing(const QStringList &programs, const QStringList &tools)
     const QString tool = LabSession::missingTool(QStringList{QStringLiteral("ip"), QStringLiteral("tc")} + tools);
     if (tool.isEmpty())
         return {};
-    const QString package = (tool == QLatin1String("ip") || tool == QLatin1String("tc")) ? QStringLiteral("iproute2") : tool;
+    const QString package
+        = (tool == QLatin1String("ip") || tool == QLatin1String("tc")) ? QStringLiteral("iproute2") : tool;
     return tool + QStringLiteral(" is missing: apt-get install ") + package;
 }
 

@@ -65,28 +65,28 @@ bool LabFileServers::writeConfigs(QString *why)
     const QString address = LabSession::serverAddress();
     // As the protocols fixture's servers, but listening on the lab's server address (inside its namespace).
     m_ftpConf = dir + QStringLiteral("/vsftpd-lab.conf");
-    const QByteArray ftp = QStringLiteral(
-                               "listen=YES\nlisten_ipv6=NO\nlisten_address=%1\nlisten_port=21\nbackground=NO\n"
-                               "seccomp_sandbox=NO\nanonymous_enable=NO\nlocal_enable=YES\nwrite_enable=YES\n"
-                               "local_umask=022\npasv_enable=YES\npasv_address=%1\nport_enable=YES\n"
-                               "connect_from_port_20=NO\npam_service_name=vsftpd\nsecure_chroot_dir=%2/empty\n"
-                               "xferlog_enable=NO\nvsftpd_log_file=%2/vsftpd-lab.log\nmax_clients=20\n")
-                               .arg(address, dir)
-                               .toUtf8();
+    const QByteArray ftp
+        = QStringLiteral("listen=YES\nlisten_ipv6=NO\nlisten_address=%1\nlisten_port=21\nbackground=NO\n"
+                         "seccomp_sandbox=NO\nanonymous_enable=NO\nlocal_enable=YES\nwrite_enable=YES\n"
+                         "local_umask=022\npasv_enable=YES\npasv_address=%1\nport_enable=YES\n"
+                         "connect_from_port_20=NO\npam_service_name=vsftpd\nsecure_chroot_dir=%2/empty\n"
+                         "xferlog_enable=NO\nvsftpd_log_file=%2/vsftpd-lab.log\nmax_clients=20\n")
+              .arg(address, dir)
+              .toUtf8();
     m_smbConf = dir + QStringLiteral("/smb-lab.conf");
-    QByteArray smb = QStringLiteral(
-                               "[global]\n  server role = standalone server\n  workgroup = %3\n"
-                               "  netbios name = WBLAB\n  interfaces = %1\n  bind interfaces only = yes\n"
-                               "  smb ports = 445\n  disable netbios = yes\n  private dir = %2/smb/private\n"
-                               "  lock directory = %2/smb/lock\n  state directory = %2/smb/state\n"
-                               "  cache directory = %2/smb/cache\n  pid directory = %2/smb/pid\n"
-                               "  ncalrpc dir = %2/smb/ncalrpc\n  log file = %2/smb/log/log.%m\n"
-                               "  passdb backend = tdbsam:%2/smb/private/passdb.tdb\n  server min protocol = SMB2_02\n"
-                               "  load printers = no\n  printing = bsd\n  printcap name = /dev/null\n"
-                               "  disable spoolss = yes\n  map to guest = never\n  server services = -s3fs\n"
-                               "[%4]\n  path = %2/share\n  read only = no\n  guest ok = no\n")
-                               .arg(address, dir, workgroup(), share())
-                               .toUtf8();
+    QByteArray smb
+        = QStringLiteral("[global]\n  server role = standalone server\n  workgroup = %3\n"
+                         "  netbios name = WBLAB\n  interfaces = %1\n  bind interfaces only = yes\n"
+                         "  smb ports = 445\n  disable netbios = yes\n  private dir = %2/smb/private\n"
+                         "  lock directory = %2/smb/lock\n  state directory = %2/smb/state\n"
+                         "  cache directory = %2/smb/cache\n  pid directory = %2/smb/pid\n"
+                         "  ncalrpc dir = %2/smb/ncalrpc\n  log file = %2/smb/log/log.%m\n"
+                         "  passdb backend = tdbsam:%2/smb/private/passdb.tdb\n  server min protocol = SMB2_02\n"
+                         "  load printers = no\n  printing = bsd\n  printcap name = /dev/null\n"
+                         "  disable spoolss = yes\n  map to guest = never\n  server services = -s3fs\n"
+                         "[%4]\n  path = %2/share\n  read only = no\n  guest ok = no\n")
+              .arg(address, dir, workgroup(), share())
+              .toUtf8();
     // For a look at what smbd did: WIREBENCH_LAB_SMB_LOG="10" (a log level) puts smbd's log, which the lab sends to
     // /run/wirebench-lab/ID/smbd.log (smbd --debug-stdout), at that level while the lab is up.
     if (const QByteArray level = qgetenv("WIREBENCH_LAB_SMB_LOG"); !level.isEmpty())
@@ -100,11 +100,13 @@ bool LabFileServers::writeConfigs(QString *why)
     }
     QProcess p;
     p.setProcessChannelMode(QProcess::MergedChannels);
-    p.start(QStringLiteral("smbpasswd"), {QStringLiteral("-c"), m_smbConf, QStringLiteral("-s"), QStringLiteral("-a"), m_fixture.user()});
+    p.start(QStringLiteral("smbpasswd"),
+            {QStringLiteral("-c"), m_smbConf, QStringLiteral("-s"), QStringLiteral("-a"), m_fixture.user()});
     p.write((m_fixture.password() + QLatin1Char('\n') + m_fixture.password() + QLatin1Char('\n')).toUtf8());
     p.closeWriteChannel();
     if (!p.waitForFinished(30000) || p.exitCode() != 0) {
-        *why = QStringLiteral("smbpasswd -a %1 failed: %2").arg(m_fixture.user(), QString::fromLocal8Bit(p.readAll()).trimmed());
+        *why = QStringLiteral("smbpasswd -a %1 failed: %2")
+                   .arg(m_fixture.user(), QString::fromLocal8Bit(p.readAll()).trimmed());
         return false;
     }
     return true;

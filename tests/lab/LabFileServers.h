@@ -17,7 +17,10 @@ class FileServerFixture;
 class LabFileServers
 {
 public:
-    explicit LabFileServers(const FileServerFixture &fixture) : m_fixture(fixture) {}
+    explicit LabFileServers(const FileServerFixture &fixture)
+        : m_fixture(fixture)
+    {
+    }
 
     /// Writes both configs into the fixture's folder and adds the fixture's user to Samba's passdb.
     bool writeConfigs(QString *why);

@@ -56,15 +56,18 @@ QString LabSession::run(const QStringList &args, bool *ok, int timeoutMs) const
     if (ok)
         *ok = good;
     else if (!good)
-        qWarning("lab.sh %s (lab %s) failed: %s", qPrintable(args.join(QLatin1Char(' '))), qPrintable(m_id), qPrintable(out));
+        qWarning("lab.sh %s (lab %s) failed: %s", qPrintable(args.join(QLatin1Char(' '))), qPrintable(m_id),
+                 qPrintable(out));
     return out;
 }
 
 bool LabSession::up(int mtu, const QString &rate, QString *why, const QStringList &extra)
 {
     bool ok = false;
-    const QString out = run(QStringList{QStringLiteral("up"), QStringLiteral("--mtu"), QString::number(mtu),
-                                        QStringLiteral("--rate"), rate} + extra, &ok);
+    const QString out = run(
+        QStringList{QStringLiteral("up"), QStringLiteral("--mtu"), QString::number(mtu), QStringLiteral("--rate"), rate}
+            + extra,
+        &ok);
     if (!ok) {
         *why = QStringLiteral("lab.sh up failed: ") + out;
         return false;
@@ -138,7 +141,8 @@ QString LabSession::missingTool(const QStringList &tools)
 double LabSession::iperf3Ratio(bool reverse, double theoryBytesPerSecond, int seconds, int streams)
 {
     QProcess p;
-    QStringList args{QStringLiteral("-c"), serverAddress(), QStringLiteral("-t"), QString::number(seconds), QStringLiteral("-J")};
+    QStringList args{QStringLiteral("-c"), serverAddress(), QStringLiteral("-t"), QString::number(seconds),
+                     QStringLiteral("-J")};
     if (reverse)
         args << QStringLiteral("-R");
     if (streams > 1)
@@ -153,7 +157,9 @@ double LabSession::iperf3Ratio(bool reverse, double theoryBytesPerSecond, int se
                                 .value(QStringLiteral("sum_received"))
                                 .toObject();
     const double secs = sum.value(QStringLiteral("seconds")).toDouble();
-    return secs > 0 && theoryBytesPerSecond > 0 ? sum.value(QStringLiteral("bytes")).toDouble() / secs / theoryBytesPerSecond : 0;
+    return secs > 0 && theoryBytesPerSecond > 0
+        ? sum.value(QStringLiteral("bytes")).toDouble() / secs / theoryBytesPerSecond
+        : 0;
 }
 
 } // namespace wb::test

@@ -9,9 +9,10 @@
 
 /// In a test's initTestCase: skips (developer machine) or fails (CI=true) when not root, as the lab
 /// creates network namespaces.
-#define WB_REQUIRE_LAB_ROOT()                                                                                      \
-    WB_REQUIRE(::geteuid() == 0, QStringLiteral("the lab needs root to create network namespaces: run as root "    \
-                                                "(CI runs everything as root)"))
+#define WB_REQUIRE_LAB_ROOT()                                                                                          \
+    WB_REQUIRE(::geteuid() == 0,                                                                                       \
+               QStringLiteral("the lab needs root to create network namespaces: run as root "                          \
+                              "(CI runs everything as root)"))
 
 namespace wb::test {
 

@@ -81,7 +81,7 @@ void checkPhases(const RunResult &r, const QString &method)
         if (s.loaded)
             QVERIFY2(s.seconds > -0.1, qPrintable(QString::number(s.seconds))); // from the first sample with bytes
         else
-            QVERIFY2(s.seconds < 0, qPrintable(QString::number(s.seconds)));     // before the driver started
+            QVERIFY2(s.seconds < 0, qPrintable(QString::number(s.seconds))); // before the driver started
     }
     QVERIFY(l.idle.medianMs > 0 && l.idle.medianMs <= l.idle.p90Ms && l.idle.p90Ms <= l.idle.p99Ms
             && l.idle.p99Ms <= l.idle.maxMs);
@@ -148,9 +148,10 @@ void TestLatencyProbe::olderWirebenchdHasANote()
     const RunResult &r = ran.results.first();
     QVERIFY2(r.ok(), qPrintable(r.error)); // the test itself runs as before
     QVERIFY(r.latency.method.isEmpty());
-    QCOMPARE(r.latency.note, QStringLiteral("latency not measured: wirebenchd on loop gave no echo token: it offers no "
-                                            "latency echo (a wirebenchd older than this Wirebench, or one whose UDP "
-                                            "port was taken)"));
+    QCOMPARE(r.latency.note,
+             QStringLiteral("latency not measured: wirebenchd on loop gave no echo token: it offers no "
+                            "latency echo (a wirebenchd older than this Wirebench, or one whose UDP "
+                            "port was taken)"));
     QCOMPARE(Bufferbloat::figures(r.latency), r.latency.note);
 }
 

@@ -38,7 +38,7 @@ private slots:
         QCOMPARE(Frame::timestampsFromMss(1460, false, {1500}, true), false);
         QCOMPARE(Frame::timestampsFromMss(1428, true, {1500}, false), true);
         QCOMPARE(Frame::timestampsFromMss(3948, false, {1500, 4000, 4000}, false), true); // SMB at MTU 4000
-        QCOMPARE(Frame::timestampsFromMss(1000, false, {1500}, true), true);  // none fits: the fallback
+        QCOMPARE(Frame::timestampsFromMss(1000, false, {1500}, true), true);              // none fits: the fallback
         QCOMPARE(Frame::timestampsFromMss(1000, false, {1500}, false), false);
     }
 

@@ -118,8 +118,12 @@ void TestRunLatency::exportAndImport()
     r.latency.samples = samplesOf({1.0, 1.2}, false, -1) + samplesOf({5.0}, true);
     r.latency.summarize();
     const QJsonObject withSamples = JsonExport::runToJson(r, true);
-    QCOMPARE(withSamples.value(QStringLiteral("latency")).toObject().value(QStringLiteral("samples")).toArray().size(), 3);
-    QVERIFY(!JsonExport::runToJson(r, false).value(QStringLiteral("latency")).toObject().contains(QStringLiteral("samples")));
+    QCOMPARE(withSamples.value(QStringLiteral("latency")).toObject().value(QStringLiteral("samples")).toArray().size(),
+             3);
+    QVERIFY(!JsonExport::runToJson(r, false)
+                 .value(QStringLiteral("latency"))
+                 .toObject()
+                 .contains(QStringLiteral("samples")));
     RunResultList back;
     QString error;
     QVERIFY2(JsonExport::fromJson(JsonExport::toJson({r}), &back, &error), qPrintable(error));

@@ -27,8 +27,8 @@ private slots:
         QTest::newRow("all carried") << QList<qint64>{10, 20, 30, 40} << QString();
         QTest::newRow("one stream") << QList<qint64>{0} << QString(); // one stream's 0 B is the plain "no data" case
         QTest::newRow("none given") << QList<qint64>{} << QString();
-        QTest::newRow("third of four") << QList<qint64>{10, 20, 0, 40}
-                                       << QStringLiteral("stream 3 of 4 carried no data in the time all streams shared");
+        QTest::newRow("third of four") << QList<qint64>{
+            10, 20, 0, 40} << QStringLiteral("stream 3 of 4 carried no data in the time all streams shared");
         QTest::newRow("two of four") << QList<qint64>{0, 20, 0, 40}
                                      << QStringLiteral("streams 1 and 3 of 4 carried no data in the time");
         QTest::newRow("three of eight") << QList<qint64>{5, 0, 0, 5, 5, 5, 5, 0}

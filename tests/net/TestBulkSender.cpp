@@ -89,7 +89,8 @@ class TestBulkSender : public QObject
         QCOMPARE(sender.sendBurst(p.fd[0], MSG_DONTWAIT, 10), ssize_t(-1));
         QVERIFY2(errno == EAGAIN || errno == EWOULDBLOCK, strerror(errno));
         QCOMPARE(sender.sent(), std::int64_t(3000 + more));
-        // The peer got the block over and over, in order, and no byte twice (the partial block went on where it stopped).
+        // The peer got the block over and over, in order, and no byte twice (the partial block went on where it
+        // stopped).
         const std::string got = drain(p.fd[1]);
         QCOMPARE(got.size(), std::size_t(sender.sent()));
         QVERIFY(got == expected(block, got.size()));

@@ -13,11 +13,12 @@ namespace {
 TestPlan shootout()
 {
     TestPlan plan;
-    Host linuxHost = test::namedHost(QStringLiteral("linux-srv"), QStringLiteral("192.0.2.10"), QStringLiteral("Debian 12"));
+    Host linuxHost
+        = test::namedHost(QStringLiteral("linux-srv"), QStringLiteral("192.0.2.10"), QStringLiteral("Debian 12"));
     linuxHost.options.insert(QStringLiteral("ftp.user"), QStringLiteral("bench"));
     linuxHost.options.insert(QStringLiteral("ftp.password"), QStringLiteral("hunter2"));
-    const Host windows =
-        test::namedHost(QStringLiteral("win-srv"), QStringLiteral("192.0.2.20"), QStringLiteral("Windows Server 2003"));
+    const Host windows = test::namedHost(QStringLiteral("win-srv"), QStringLiteral("192.0.2.20"),
+                                         QStringLiteral("Windows Server 2003"));
     plan.hosts = {linuxHost, windows};
     plan.protocols = {QStringLiteral("ftp-get"), QStringLiteral("ftp-put"), QStringLiteral("tcp-send")};
     plan.frameSizes = {1500, 9000};
@@ -66,7 +67,7 @@ void TestPlanFile::roundTrip()
     QVERIFY(raw.open(QIODevice::ReadOnly));
     const QByteArray text = raw.readAll();
     QVERIFY(text.contains("\"format\": \"wirebench-plan\""));
-    QVERIFY(!text.contains("hunter2"));       // passwords never reach the file
+    QVERIFY(!text.contains("hunter2")); // passwords never reach the file
     QVERIFY(!text.contains("ftp.password"));
 
     TestPlan back;

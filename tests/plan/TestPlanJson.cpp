@@ -59,18 +59,26 @@ private slots:
         o.insert(QLatin1String("options"), QJsonObject{{QStringLiteral("smb.password"), QStringLiteral("x")}});
         const Host h = PlanJson::hostFromJson(o);
         QCOMPARE(h.address, QStringLiteral("192.0.2.1"));
-        QCOMPARE(h.port, quint16(0));                       // out of range: the server type's default
+        QCOMPARE(h.port, quint16(0));                         // out of range: the server type's default
         QCOMPARE(h.serverType, QStringLiteral("wirebenchd")); // missing: the default
-        QVERIFY(h.options.isEmpty());                        // a secret is not read back either
+        QVERIFY(h.options.isEmpty());                         // a secret is not read back either
     }
 
     void paramsRoundTrip()
     {
         // The parameters, nearly all away from their defaults.
-        const TestParams p{.durationMs = 12000, .messageSize = 1472, .sendBufferBytes = 32768, .recvBufferBytes = 65536,
-                           .sampleIntervalMs = 250, .warmupMs = 2000, .streams = 4,
-                           .fileSizeBytes = 5LL * 1024 * 1024 * 1024, .stopOnError = true, .stableTargetPercent = 2.5,
-                           .minRepetitions = 3, .options = {{QStringLiteral("frames.set_interface_mtu"), true}}};
+        const TestParams p{.durationMs = 12000,
+                           .messageSize = 1472,
+                           .sendBufferBytes = 32768,
+                           .recvBufferBytes = 65536,
+                           .sampleIntervalMs = 250,
+                           .warmupMs = 2000,
+                           .streams = 4,
+                           .fileSizeBytes = 5LL * 1024 * 1024 * 1024,
+                           .stopOnError = true,
+                           .stableTargetPercent = 2.5,
+                           .minRepetitions = 3,
+                           .options = {{QStringLiteral("frames.set_interface_mtu"), true}}};
         const TestParams back = PlanJson::paramsFromJson(PlanJson::paramsToJson(p));
         QCOMPARE(back.durationMs, p.durationMs);
         QCOMPARE(back.messageSize, p.messageSize);
@@ -113,8 +121,10 @@ private slots:
     {
         // A plan file from before the length was kept, and hand-edited ones outside 0.1..60 s.
         QCOMPARE(PlanJson::planFromJson(QJsonObject()).referenceMs, TestPlan::kReferenceMs);
-        QCOMPARE(PlanJson::planFromJson(QJsonObject{{QLatin1String("reference_ms"), 5}}).referenceMs, TestPlan::kReferenceMinMs);
-        QCOMPARE(PlanJson::planFromJson(QJsonObject{{QLatin1String("reference_ms"), 999999}}).referenceMs, TestPlan::kReferenceMaxMs);
+        QCOMPARE(PlanJson::planFromJson(QJsonObject{{QLatin1String("reference_ms"), 5}}).referenceMs,
+                 TestPlan::kReferenceMinMs);
+        QCOMPARE(PlanJson::planFromJson(QJsonObject{{QLatin1String("reference_ms"), 999999}}).referenceMs,
+                 TestPlan::kReferenceMaxMs);
     }
 
     void missingFramesKeepTheDefault()

@@ -55,19 +55,17 @@ void TestTestPlan::expansionOrder_data()
 {
     QTest::addColumn<bool>("interleave");
     QTest::addColumn<QStringList>("order");
-    QTest::newRow("A A B B") << false
-                             << QStringList{"tcp-send/1500/A/1", "tcp-send/1500/A/2", "tcp-send/1500/B/1",
-                                            "tcp-send/1500/B/2", "tcp-send/9000/A/1", "tcp-send/9000/A/2",
-                                            "tcp-send/9000/B/1", "tcp-send/9000/B/2", "tcp-recv/1500/A/1",
-                                            "tcp-recv/1500/A/2", "tcp-recv/1500/B/1", "tcp-recv/1500/B/2",
-                                            "tcp-recv/9000/A/1", "tcp-recv/9000/A/2", "tcp-recv/9000/B/1",
-                                            "tcp-recv/9000/B/2"};
+    QTest::newRow("A A B B") << false << QStringList{"tcp-send/1500/A/1", "tcp-send/1500/A/2", "tcp-send/1500/B/1",
+                                                     "tcp-send/1500/B/2", "tcp-send/9000/A/1", "tcp-send/9000/A/2",
+                                                     "tcp-send/9000/B/1", "tcp-send/9000/B/2", "tcp-recv/1500/A/1",
+                                                     "tcp-recv/1500/A/2", "tcp-recv/1500/B/1", "tcp-recv/1500/B/2",
+                                                     "tcp-recv/9000/A/1", "tcp-recv/9000/A/2", "tcp-recv/9000/B/1",
+                                                     "tcp-recv/9000/B/2"};
     QTest::newRow("A B A B (interleaved)")
-        << true
-        << QStringList{"tcp-send/1500/A/1", "tcp-send/1500/B/1", "tcp-send/1500/A/2", "tcp-send/1500/B/2",
-                       "tcp-send/9000/A/1", "tcp-send/9000/B/1", "tcp-send/9000/A/2", "tcp-send/9000/B/2",
-                       "tcp-recv/1500/A/1", "tcp-recv/1500/B/1", "tcp-recv/1500/A/2", "tcp-recv/1500/B/2",
-                       "tcp-recv/9000/A/1", "tcp-recv/9000/B/1", "tcp-recv/9000/A/2", "tcp-recv/9000/B/2"};
+        << true << QStringList{"tcp-send/1500/A/1", "tcp-send/1500/B/1", "tcp-send/1500/A/2", "tcp-send/1500/B/2",
+                               "tcp-send/9000/A/1", "tcp-send/9000/B/1", "tcp-send/9000/A/2", "tcp-send/9000/B/2",
+                               "tcp-recv/1500/A/1", "tcp-recv/1500/B/1", "tcp-recv/1500/A/2", "tcp-recv/1500/B/2",
+                               "tcp-recv/9000/A/1", "tcp-recv/9000/B/1", "tcp-recv/9000/A/2", "tcp-recv/9000/B/2"};
 }
 
 void TestTestPlan::expansionOrder()
@@ -131,17 +129,28 @@ void TestTestPlan::validate_data()
 {
     QTest::addColumn<QString>("change");
     QTest::addColumn<QString>("problem");
-    QTest::newRow("no hosts") << "hosts=" << "at least one host";
-    QTest::newRow("no protocols") << "protocols=" << "at least one protocol";
-    QTest::newRow("no frame sizes") << "frames=" << "at least one frame size";
-    QTest::newRow("frame too small") << "frame=500" << "500 is outside";
-    QTest::newRow("frame too large") << "frame=70000" << "70000 is outside";
-    QTest::newRow("zero repetitions") << "reps=0" << "Repetitions";
-    QTest::newRow("too short") << "duration=50" << "at least 0.1 s";
-    QTest::newRow("message 0") << "message=0" << "Message size";
-    QTest::newRow("message 32 MiB") << "message=33554432" << "Message size";
-    QTest::newRow("unknown protocol") << "protocol=carrier-pigeon" << "Unknown protocol \"carrier-pigeon\"";
-    QTest::newRow("host without address") << "address=" << "has no address";
+    QTest::newRow("no hosts") << "hosts="
+                              << "at least one host";
+    QTest::newRow("no protocols") << "protocols="
+                                  << "at least one protocol";
+    QTest::newRow("no frame sizes") << "frames="
+                                    << "at least one frame size";
+    QTest::newRow("frame too small") << "frame=500"
+                                     << "500 is outside";
+    QTest::newRow("frame too large") << "frame=70000"
+                                     << "70000 is outside";
+    QTest::newRow("zero repetitions") << "reps=0"
+                                      << "Repetitions";
+    QTest::newRow("too short") << "duration=50"
+                               << "at least 0.1 s";
+    QTest::newRow("message 0") << "message=0"
+                               << "Message size";
+    QTest::newRow("message 32 MiB") << "message=33554432"
+                                    << "Message size";
+    QTest::newRow("unknown protocol") << "protocol=carrier-pigeon"
+                                      << "Unknown protocol \"carrier-pigeon\"";
+    QTest::newRow("host without address") << "address="
+                                          << "has no address";
 }
 
 void TestTestPlan::validate()

@@ -23,8 +23,9 @@ QString g_why;
 QString tool(const QString &name)
 {
     const QString inPath = QStandardPaths::findExecutable(name);
-    return inPath.isEmpty() ? QStandardPaths::findExecutable(name, {QStringLiteral("/usr/sbin"), QStringLiteral("/sbin")})
-                            : inPath;
+    return inPath.isEmpty()
+        ? QStandardPaths::findExecutable(name, {QStringLiteral("/usr/sbin"), QStringLiteral("/sbin")})
+        : inPath;
 }
 
 QString failed(const char *what)
@@ -60,8 +61,8 @@ void OwnNetwork::enter()
     const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
     ifreq ifr{};
     std::strcpy(ifr.ifr_name, "lo");
-    const bool up = fd >= 0 && ::ioctl(fd, SIOCGIFFLAGS, &ifr) == 0 &&
-                    (ifr.ifr_flags |= IFF_UP, ::ioctl(fd, SIOCSIFFLAGS, &ifr) == 0);
+    const bool up = fd >= 0 && ::ioctl(fd, SIOCGIFFLAGS, &ifr) == 0
+        && (ifr.ifr_flags |= IFF_UP, ::ioctl(fd, SIOCSIFFLAGS, &ifr) == 0);
     if (fd >= 0)
         ::close(fd);
     if (!up) {
@@ -88,7 +89,8 @@ bool OwnNetwork::ip(const QStringList &args, QString *error)
     p.start(tool(QStringLiteral("ip")), args);
     const bool ok = p.waitForFinished(30000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
     if (!ok && error)
-        *error = QStringLiteral("ip %1: %2").arg(args.join(QLatin1Char(' ')), QString::fromLocal8Bit(p.readAll()).trimmed());
+        *error = QStringLiteral("ip %1: %2")
+                     .arg(args.join(QLatin1Char(' ')), QString::fromLocal8Bit(p.readAll()).trimmed());
     return ok;
 }
 

@@ -30,11 +30,11 @@ public:
 #define WB_REQUIRE_OWN_NETWORK() WB_REQUIRE(::wb::test::OwnNetwork::entered(), ::wb::test::OwnNetwork::why())
 
 /// main() of a platform test: its own network first, then the Qt Test run.
-#define WB_OWN_NETWORK_TEST_MAIN(TestClass)                                                                       \
-    int main(int argc, char **argv)                                                                                \
-    {                                                                                                              \
-        ::wb::test::OwnNetwork::enter();                                                                           \
-        QCoreApplication app(argc, argv);                                                                          \
-        TestClass test;                                                                                            \
-        return QTest::qExec(&test, argc, argv);                                                                    \
+#define WB_OWN_NETWORK_TEST_MAIN(TestClass)                                                                            \
+    int main(int argc, char **argv)                                                                                    \
+    {                                                                                                                  \
+        ::wb::test::OwnNetwork::enter();                                                                               \
+        QCoreApplication app(argc, argv);                                                                              \
+        TestClass test;                                                                                                \
+        return QTest::qExec(&test, argc, argv);                                                                        \
     }

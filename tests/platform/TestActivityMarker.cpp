@@ -41,7 +41,9 @@ private slots:
             const ActivityMarker inner("history: refresh");
         }
         ActivityMarker::setSink(nullptr, nullptr);
-        { const ActivityMarker unseen("after the sink"); }
+        {
+            const ActivityMarker unseen("after the sink");
+        }
         QCOMPARE(seen.names, (std::vector<std::string>{"history: refresh", "store: add run"}));
         QVERIFY(seen.ns.at(0) >= 0);
         QVERIFY(seen.ns.at(1) >= seen.ns.at(0));
@@ -52,7 +54,9 @@ private slots:
         Seen seen;
         ActivityMarker::setSink(&record, &seen);
         std::thread([] { const ActivityMarker elsewhere("worker"); }).join();
-        { const ActivityMarker here("here"); }
+        {
+            const ActivityMarker here("here");
+        }
         ActivityMarker::setSink(nullptr, nullptr);
         QCOMPARE(seen.names, (std::vector<std::string>{"here"}));
     }

@@ -31,10 +31,11 @@ class TestDropCounters : public QObject
     /// `tc -s qdisc show dev IF`'s "dropped N" of the qdisc whose line starts with `qdisc KIND`.
     static qint64 tcDropped(const QString &dev, const QString &kind)
     {
-        const QString out = QString::fromLocal8Bit(OwnNetwork::runOutput(QStringLiteral("tc"), {"-s", "qdisc", "show", "dev", dev}));
-        const QRegularExpression re(QStringLiteral("^qdisc %1 [^\\n]*\\n Sent \\d+ bytes \\d+ pkt \\(dropped (\\d+)")
-                                        .arg(kind),
-                                    QRegularExpression::MultilineOption);
+        const QString out
+            = QString::fromLocal8Bit(OwnNetwork::runOutput(QStringLiteral("tc"), {"-s", "qdisc", "show", "dev", dev}));
+        const QRegularExpression re(
+            QStringLiteral("^qdisc %1 [^\\n]*\\n Sent \\d+ bytes \\d+ pkt \\(dropped (\\d+)").arg(kind),
+            QRegularExpression::MultilineOption);
         const QRegularExpressionMatch m = re.match(out);
         return m.hasMatch() ? m.captured(1).toLongLong() : -1;
     }
@@ -110,8 +111,8 @@ private slots:
         before.qdiscDrops = 10;
         after.qdiscDrops = 25;
         before.rxDropped = 7;
-        after.rxDropped = 2;        // went down: the interface was made anew
-        after.txDropped = 4;        // not read before
+        after.rxDropped = 2; // went down: the interface was made anew
+        after.txDropped = 4; // not read before
         before.qdiscBacklogBytes = 900;
         after.qdiscBacklogBytes = 300;
         after.netdevMaxBacklog = 1000;
@@ -203,7 +204,8 @@ private slots:
     void unknownInterface()
     {
         const DropReading r = read("wbnone0");
-        QCOMPARE(QString::fromStdString(r.error), QStringLiteral("interface wbnone0 does not exist in this network namespace"));
+        QCOMPARE(QString::fromStdString(r.error),
+                 QStringLiteral("interface wbnone0 does not exist in this network namespace"));
         QCOMPARE(r.qdiscDrops, std::int64_t(-1));
         QCOMPARE(r.rxDropped, std::int64_t(-1));
         QVERIFY(r.tcpBacklogDrop >= 0); // the stack's counters are read all the same

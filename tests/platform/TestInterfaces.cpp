@@ -94,9 +94,12 @@ private slots:
     {
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("error");
-        QTest::newRow("no such interface") << "wbnone0" << "interface wbnone0 does not exist in this network namespace";
-        QTest::newRow("empty") << "" << "no interface name";
-        QTest::newRow("a path") << "../lo" << "no interface name";
+        QTest::newRow("no such interface") << "wbnone0"
+                                           << "interface wbnone0 does not exist in this network namespace";
+        QTest::newRow("empty") << ""
+                               << "no interface name";
+        QTest::newRow("a path") << "../lo"
+                                << "no interface name";
     }
 
     void missingOrBadNames()
@@ -135,8 +138,9 @@ private slots:
                 return;
             }
             // Processes started from this thread are born in its namespace.
-            made = OwnNetwork::ip({"link", "add", "wbq0", "type", "veth", "peer", "name", "wbq1"}, &e) &&
-                   OwnNetwork::ip({"link", "set", "wbq0", "up"}, &e) && OwnNetwork::ip({"link", "set", "wbq1", "up"}, &e);
+            made = OwnNetwork::ip({"link", "add", "wbq0", "type", "veth", "peer", "name", "wbq1"}, &e)
+                && OwnNetwork::ip({"link", "set", "wbq0", "up"}, &e)
+                && OwnNetwork::ip({"link", "set", "wbq1", "up"}, &e);
             r = interfaces().read("wbq0");
             lo = interfaces().read("wbp0");
         });
@@ -149,7 +153,8 @@ private slots:
         QCOMPARE(QString::fromStdString(r.duplex), QStringLiteral("full"));
         QVERIFY(!r.loopback);
         // wbp0 is in sysfs but not in that namespace: not taken from sysfs.
-        QCOMPARE(QString::fromStdString(lo.error), QStringLiteral("interface wbp0 does not exist in this network namespace"));
+        QCOMPARE(QString::fromStdString(lo.error),
+                 QStringLiteral("interface wbp0 does not exist in this network namespace"));
     }
 };
 

@@ -23,7 +23,8 @@ class TestMtuControl : public QObject
 
     static int ipMtu(const QString &name)
     {
-        const QJsonArray links = QJsonDocument::fromJson(OwnNetwork::runOutput("ip", {"-j", "link", "show", name})).array();
+        const QJsonArray links
+            = QJsonDocument::fromJson(OwnNetwork::runOutput("ip", {"-j", "link", "show", name})).array();
         return links.isEmpty() ? -1 : links.first().toObject().value(QStringLiteral("mtu")).toInt(-1);
     }
 
@@ -65,7 +66,8 @@ private slots:
         QTest::newRow("name too long") << "a-name-far-too-long-for-linux" << 1500
                                        << "\"a-name-far-too-long-for-linux\" is not an interface name";
         QTest::newRow("no such interface")
-            << "wbnone0" << 1500 << "could not set the MTU of wbnone0 to 1500 bytes (No such device): no such interface here";
+            << "wbnone0" << 1500
+            << "could not set the MTU of wbnone0 to 1500 bytes (No such device): no such interface here";
     }
 
     void refusals()
@@ -84,7 +86,7 @@ private slots:
     void namespaceIsThisOne()
     {
         // The test runs in a namespace of its own: the id is that one's, not the machine's (pid 1's).
-        struct stat own {}, machine {};
+        struct stat own = {}, machine = {};
         QCOMPARE(::stat("/proc/self/ns/net", &own), 0);
         QCOMPARE(QString::fromStdString(control().namespaceId()), QString::number(quint64(own.st_ino)));
         if (::stat("/proc/1/ns/net", &machine) == 0)

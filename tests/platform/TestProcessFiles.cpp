@@ -42,7 +42,7 @@ private slots:
     {
         const int s = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
         QVERIFY(s >= 0);
-        struct stat st {};
+        struct stat st = {};
         QCOMPARE(::fstat(s, &st), 0);
         const std::vector<std::uint64_t> with = platform::Platform::processFiles().socketInodes();
         QVERIFY(has(with, std::uint64_t(st.st_ino)));

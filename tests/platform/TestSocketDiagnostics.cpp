@@ -37,8 +37,8 @@ struct LoopbackPair
             reinterpret_cast<sockaddr_in *>(&ss)->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
         }
         const int listener = ::socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        if (listener < 0 || ::bind(listener, reinterpret_cast<sockaddr *>(&ss), len) != 0 || ::listen(listener, 1) != 0 ||
-            ::getsockname(listener, reinterpret_cast<sockaddr *>(&ss), &len) != 0) {
+        if (listener < 0 || ::bind(listener, reinterpret_cast<sockaddr *>(&ss), len) != 0 || ::listen(listener, 1) != 0
+            || ::getsockname(listener, reinterpret_cast<sockaddr *>(&ss), &len) != 0) {
             ::close(listener);
             return;
         }
@@ -60,19 +60,21 @@ struct LoopbackPair
         sockaddr_storage ss{};
         socklen_t len = sizeof(ss);
         if ((peer ? ::getpeername(fd, reinterpret_cast<sockaddr *>(&ss), &len)
-                  : ::getsockname(fd, reinterpret_cast<sockaddr *>(&ss), &len)) != 0)
+                  : ::getsockname(fd, reinterpret_cast<sockaddr *>(&ss), &len))
+            != 0)
             return 0;
         return ntohs(ss.ss_family == AF_INET6 ? reinterpret_cast<sockaddr_in6 *>(&ss)->sin6_port
                                               : reinterpret_cast<sockaddr_in *>(&ss)->sin_port);
     }
     static std::uint64_t inode(int fd)
     {
-        struct stat st {};
+        struct stat st = {};
         return ::fstat(fd, &st) == 0 ? std::uint64_t(st.st_ino) : 0;
     }
 };
 
-const platform::TcpSocketReading *find(const std::vector<platform::TcpSocketReading> &all, quint16 local, quint16 remote)
+const platform::TcpSocketReading *find(const std::vector<platform::TcpSocketReading> &all, quint16 local,
+                                       quint16 remote)
 {
     for (const platform::TcpSocketReading &s : all) {
         if (s.localPort == local && s.remotePort == remote)
@@ -118,7 +120,8 @@ private slots:
                 got += n;
             }
             std::string error = "not cleared";
-            const std::vector<platform::TcpSocketReading> all = platform::Platform::socketDiagnostics().establishedTcp(&error);
+            const std::vector<platform::TcpSocketReading> all
+                = platform::Platform::socketDiagnostics().establishedTcp(&error);
             QCOMPARE(QString::fromStdString(error), QString());
             const platform::TcpSocketReading *client = find(all, pair.clientPort, pair.serverPort);
             const platform::TcpSocketReading *server = find(all, pair.serverPort, pair.clientPort);
@@ -126,7 +129,8 @@ private slots:
             QVERIFY(server);
             QCOMPARE(client->inode, LoopbackPair::inode(pair.client));
             QCOMPARE(server->inode, LoopbackPair::inode(pair.server));
-            const platform::IpAddress::Family family = v6 ? platform::IpAddress::Family::V6 : platform::IpAddress::Family::V4;
+            const platform::IpAddress::Family family
+                = v6 ? platform::IpAddress::Family::V6 : platform::IpAddress::Family::V4;
             QCOMPARE(int(client->remote.family), int(family));
             QCOMPARE(int(client->local.family), int(family));
             const std::uint8_t loop4[4] = {127, 0, 0, 1};
@@ -143,7 +147,8 @@ private slots:
         }
         // Closed: no longer established.
         std::string error;
-        const std::vector<platform::TcpSocketReading> after = platform::Platform::socketDiagnostics().establishedTcp(&error);
+        const std::vector<platform::TcpSocketReading> after
+            = platform::Platform::socketDiagnostics().establishedTcp(&error);
         QCOMPARE(QString::fromStdString(error), QString());
         QVERIFY(!find(after, clientPort, serverPort));
         QVERIFY(!find(after, serverPort, clientPort));

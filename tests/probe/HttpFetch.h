@@ -35,8 +35,10 @@ inline HttpAnswer httpExchange(quint16 port, const QByteArray &request, int time
     // To the close, or to the end of a body whose length the head gives (a server may keep the connection open).
     auto whole = [&bytes] {
         const qsizetype end = bytes.indexOf("\r\n\r\n");
-        static const QRegularExpression length(QStringLiteral("\r\ncontent-length:\\s*(\\d+)"), QRegularExpression::CaseInsensitiveOption);
-        const QRegularExpressionMatch m = end < 0 ? QRegularExpressionMatch() : length.match(QString::fromLatin1(bytes.left(end + 2)));
+        static const QRegularExpression length(QStringLiteral("\r\ncontent-length:\\s*(\\d+)"),
+                                               QRegularExpression::CaseInsensitiveOption);
+        const QRegularExpressionMatch m
+            = end < 0 ? QRegularExpressionMatch() : length.match(QString::fromLatin1(bytes.left(end + 2)));
         return m.hasMatch() && bytes.size() >= end + 4 + m.captured(1).toLongLong();
     };
     while (socket.state() == QAbstractSocket::ConnectedState && !deadline.hasExpired() && !whole()) {
@@ -46,8 +48,9 @@ inline HttpAnswer httpExchange(quint16 port, const QByteArray &request, int time
     bytes += socket.readAll();
     const qsizetype headEnd = bytes.indexOf("\r\n\r\n");
     if (headEnd < 0) {
-        answer.error = deadline.hasExpired() ? QStringLiteral("no whole answer within %1 ms").arg(timeoutMs)
-                                             : QStringLiteral("the connection closed without an answer (%1)").arg(socket.errorString());
+        answer.error = deadline.hasExpired()
+            ? QStringLiteral("no whole answer within %1 ms").arg(timeoutMs)
+            : QStringLiteral("the connection closed without an answer (%1)").arg(socket.errorString());
         return answer;
     }
     const QList<QByteArray> lines = bytes.left(headEnd).split('\n');
@@ -66,7 +69,8 @@ inline HttpAnswer httpExchange(quint16 port, const QByteArray &request, int time
 inline HttpAnswer httpGet(quint16 port, const QString &path, const QByteArray &headers = {}, int timeoutMs = 60000)
 {
     return httpExchange(port,
-                        "GET " + path.toUtf8() + " HTTP/1.1\r\nHost: 127.0.0.1:" + QByteArray::number(port) + "\r\nConnection: close\r\n" + headers + "\r\n",
+                        "GET " + path.toUtf8() + " HTTP/1.1\r\nHost: 127.0.0.1:" + QByteArray::number(port)
+                            + "\r\nConnection: close\r\n" + headers + "\r\n",
                         timeoutMs);
 }
 

@@ -41,10 +41,11 @@ public:
         for (int attempt = 0; attempt < 3; ++attempt) {
             m_port = freeLoopbackPort();
             m_process.setProcessChannelMode(QProcess::MergedChannels);
-            m_process.start(program(), {QStringLiteral("--config.file=%1").arg(f.fileName()),
-                                        QStringLiteral("--storage.tsdb.path=%1").arg(m_dir.filePath(QStringLiteral("data"))),
-                                        QStringLiteral("--web.listen-address=127.0.0.1:%1").arg(m_port),
-                                        QStringLiteral("--log.level=debug")});
+            m_process.start(program(),
+                            {QStringLiteral("--config.file=%1").arg(f.fileName()),
+                             QStringLiteral("--storage.tsdb.path=%1").arg(m_dir.filePath(QStringLiteral("data"))),
+                             QStringLiteral("--web.listen-address=127.0.0.1:%1").arg(m_port),
+                             QStringLiteral("--log.level=debug")});
             if (!m_process.waitForStarted(30000))
                 return fail(why, QStringLiteral("prometheus did not start: %1").arg(m_process.errorString()));
             if (waitReady(readyMs))
@@ -52,7 +53,10 @@ public:
             const bool portTaken = log().contains(QStringLiteral("address already in use"));
             stop();
             if (!portTaken)
-                return fail(why, QStringLiteral("prometheus was not ready within %1 s on 127.0.0.1:%2").arg(readyMs / 1000).arg(m_port));
+                return fail(why,
+                            QStringLiteral("prometheus was not ready within %1 s on 127.0.0.1:%2")
+                                .arg(readyMs / 1000)
+                                .arg(m_port));
         }
         return fail(why, QStringLiteral("prometheus found no free port in 3 tries"));
     }
@@ -81,12 +85,19 @@ public:
     /// The result vector of an instant query (/api/v1/query); empty when there is none yet or the query failed.
     QJsonArray query(const QString &promql, QString *error)
     {
-        const HttpAnswer a = httpGet(m_port, QStringLiteral("/api/v1/query?query=%1").arg(QString::fromLatin1(QUrl::toPercentEncoding(promql))));
+        const HttpAnswer a = httpGet(
+            m_port, QStringLiteral("/api/v1/query?query=%1").arg(QString::fromLatin1(QUrl::toPercentEncoding(promql))));
         if (a.status != 200) {
-            *error = a.error.isEmpty() ? QStringLiteral("HTTP %1: %2").arg(a.status).arg(QString::fromUtf8(a.body)) : a.error;
+            *error = a.error.isEmpty() ? QStringLiteral("HTTP %1: %2").arg(a.status).arg(QString::fromUtf8(a.body))
+                                       : a.error;
             return {};
         }
-        return QJsonDocument::fromJson(a.body).object().value(QStringLiteral("data")).toObject().value(QStringLiteral("result")).toArray();
+        return QJsonDocument::fromJson(a.body)
+            .object()
+            .value(QStringLiteral("data"))
+            .toObject()
+            .value(QStringLiteral("result"))
+            .toArray();
     }
 
 private:

@@ -38,9 +38,10 @@ public:
     {
         m_process.setProcessChannelMode(QProcess::MergedChannels);
         m_process.start(QStringLiteral(WIREBENCHD_PATH),
-                        QStringList{QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"), QStringLiteral("--probe-listen"),
-                                    QStringLiteral("127.0.0.1:0"), QStringLiteral("--probe-plans"), planDir,
-                                    QStringLiteral("--probe-cli"), QStringLiteral(WIREBENCH_CLI_PATH)}
+                        QStringList{QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
+                                    QStringLiteral("--probe-listen"), QStringLiteral("127.0.0.1:0"),
+                                    QStringLiteral("--probe-plans"), planDir, QStringLiteral("--probe-cli"),
+                                    QStringLiteral(WIREBENCH_CLI_PATH)}
                             + more);
         if (!m_process.waitForStarted(30000))
             return *why = QStringLiteral("wirebenchd did not start: %1").arg(m_process.errorString()), false;
@@ -109,7 +110,8 @@ double sampleValue(const QByteArray &body, const QString &start)
     return qQNaN();
 }
 
-const QByteArray kOpenMetricsAccept = "Accept: application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5\r\n";
+const QByteArray kOpenMetricsAccept
+    = "Accept: application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5\r\n";
 
 /// The processes whose command line holds text (pgrep -f), one pid a line.
 QString processesWith(const QString &text)
@@ -156,7 +158,8 @@ void TestProbeEndpoint::initTestCase()
     QVERIFY(m_plans.isValid());
     m_daemon = std::make_unique<ProbeDaemon>();
     QString why;
-    QVERIFY2(m_daemon->start(m_plans.path(), {QStringLiteral("--probe-max-duration"), QStringLiteral("20")}, &why), qPrintable(why));
+    QVERIFY2(m_daemon->start(m_plans.path(), {QStringLiteral("--probe-max-duration"), QStringLiteral("20")}, &why),
+             qPrintable(why));
     // The plans name the daemon's own control port: it probes itself over loopback.
     QVERIFY(writePlan(m_plans.path(), QStringLiteral("loop"), m_daemon->port(), 1));
     QVERIFY(writePlan(m_plans.path(), QStringLiteral("slow"), m_daemon->port(), 4));
@@ -175,11 +178,14 @@ void TestProbeEndpoint::badOptions_data()
 {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("says");
-    QTest::newRow("no plan folder") << QStringList{"--listen", "127.0.0.1:0", "--probe-listen", "127.0.0.1:0", "--probe-plans", "/nonexistent/plans"}
-                                    << "--probe-plans: /nonexistent/plans is not a folder (No such file or directory): make it";
+    QTest::newRow("no plan folder")
+        << QStringList{"--listen",    "127.0.0.1:0",   "--probe-listen",
+                       "127.0.0.1:0", "--probe-plans", "/nonexistent/plans"}
+        << "--probe-plans: /nonexistent/plans is not a folder (No such file or directory): make it";
     QTest::newRow("probe option alone") << QStringList{"--listen", "127.0.0.1:0", "--probe-plans", "/tmp"}
                                         << "--probe-plans goes with --probe-listen ADDR:PORT";
-    QTest::newRow("bad address") << QStringList{"--probe-listen", "probe-host:9531"} << "--probe-listen: \"probe-host\" is not an IPv4 or IPv6 address";
+    QTest::newRow("bad address") << QStringList{"--probe-listen", "probe-host:9531"}
+                                 << "--probe-listen: \"probe-host\" is not an IPv4 or IPv6 address";
     QTest::newRow("bad duration") << QStringList{"--probe-listen", "127.0.0.1:0", "--probe-max-duration", "0"}
                                   << "--probe-max-duration: \"0\" is not a number of seconds from 1 to 3600";
 }
@@ -203,16 +209,20 @@ void TestProbeEndpoint::probeAnswersMetrics()
     // OpenMetrics when asked for it, as Prometheus does.
     HttpAnswer a = httpGet(m_daemon->probePort(), probePath(QStringLiteral("loop")), kOpenMetricsAccept);
     QVERIFY2(a.status == 200, qPrintable(a.error + QString::fromUtf8(a.body) + m_daemon->log()));
-    QVERIFY2(a.headers.value("content-type").startsWith("application/openmetrics-text; version=1.0.0"), a.headers.value("content-type"));
+    QVERIFY2(a.headers.value("content-type").startsWith("application/openmetrics-text; version=1.0.0"),
+             a.headers.value("content-type"));
     QVERIFY2(a.body.endsWith("\n# EOF\n"), a.body.constData());
     QCOMPARE(sampleValue(a.body, QStringLiteral("wirebench_probe_success")), 1.0);
-    const double bytesPerSecond =
-        sampleValue(a.body, QStringLiteral("wirebench_throughput_bytes_per_second{protocol=\"tcp-send\",frame_size=\"1500\"}"));
+    const double bytesPerSecond = sampleValue(
+        a.body, QStringLiteral("wirebench_throughput_bytes_per_second{protocol=\"tcp-send\",frame_size=\"1500\"}"));
     QVERIFY2(bytesPerSecond > 1e6, a.body.constData()); // loopback moves far more than 1 MB/s
     QCOMPARE(sampleValue(a.body, QStringLiteral("wirebench_probe_runs{status=\"ok\"}")), 1.0);
-    QVERIFY2(a.body.contains("# TYPE wirebench_test info\nwirebench_test_info{protocol=\"tcp-send\",frame_size=\"1500\",bottleneck=\""),
-             a.body.constData());
-    QVERIFY2(!qIsNaN(sampleValue(a.body, QStringLiteral("wirebench_rtt_seconds{protocol=\"tcp-send\",frame_size=\"1500\"}"))),
+    QVERIFY2(
+        a.body.contains(
+            "# TYPE wirebench_test info\nwirebench_test_info{protocol=\"tcp-send\",frame_size=\"1500\",bottleneck=\""),
+        a.body.constData());
+    QVERIFY2(!qIsNaN(sampleValue(a.body,
+                                 QStringLiteral("wirebench_rtt_seconds{protocol=\"tcp-send\",frame_size=\"1500\"}"))),
              a.body.constData());
 
     // The classic text without an Accept (curl), which promtool reads.
@@ -221,14 +231,20 @@ void TestProbeEndpoint::probeAnswersMetrics()
     QCOMPARE(a.headers.value("content-type"), QByteArray("text/plain; version=0.0.4; charset=utf-8"));
     QVERIFY(!a.body.contains("# EOF"));
     QVERIFY2(a.body.contains("# TYPE wirebench_test_info gauge\n"), a.body.constData());
-    QVERIFY(sampleValue(a.body, QStringLiteral("wirebench_throughput_bytes_per_second{protocol=\"tcp-send\",frame_size=\"1500\"}")) > 1e6);
-    WB_REQUIRE(!promtoolPath().isEmpty(), QStringLiteral("promtool is not installed: apt-get install prometheus (scripts/install-deps.sh --test)"));
+    QVERIFY(
+        sampleValue(a.body,
+                    QStringLiteral("wirebench_throughput_bytes_per_second{protocol=\"tcp-send\",frame_size=\"1500\"}"))
+        > 1e6);
+    WB_REQUIRE(
+        !promtoolPath().isEmpty(),
+        QStringLiteral("promtool is not installed: apt-get install prometheus (scripts/install-deps.sh --test)"));
     QString said;
     QVERIFY2(promtoolAccepts(a.body, &said), qPrintable(said + QLatin1Char('\n') + QString::fromUtf8(a.body)));
     // The log says which probe ran, for whom, and how it ended; no child is left behind.
-    QTRY_VERIFY_WITH_TIMEOUT(m_daemon->log().contains(QRegularExpression(
-                                 QStringLiteral("probe endpoint: plan loop to 127\\.0\\.0\\.1:\\d+ for 127\\.0\\.0\\.1:\\d+: done in"))),
-                             10000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        m_daemon->log().contains(QRegularExpression(
+            QStringLiteral("probe endpoint: plan loop to 127\\.0\\.0\\.1:\\d+ for 127\\.0\\.0\\.1:\\d+: done in"))),
+        10000);
     QCOMPARE(processesWith(QStringLiteral("wirebenchd-probe-.*/loop.wbplan.json")), QString());
 }
 
@@ -244,16 +260,21 @@ void TestProbeEndpoint::refusals_data()
     QTest::newRow("plan as a path") << get("/probe?target=127.0.0.1&plan=%2Fetc%2Floop") << 400 << "not a path";
     QTest::newRow("broken escape") << get("/probe?target=%zz&plan=loop") << 400 << "broken %-escape";
     QTest::newRow("not http") << QByteArray("HELLO THERE\r\n\r\n") << 400 << "not an HTTP/1.x request line";
-    QTest::newRow("unknown plan") << get("/probe?target=127.0.0.1&plan=nope") << 404
-                                  << "no plan \"nope\" in %PLANS% (no file %PLANS%/nope.wbplan.json); the plans here: long, loop, slow";
+    QTest::newRow("unknown plan")
+        << get("/probe?target=127.0.0.1&plan=nope") << 404
+        << "no plan \"nope\" in %PLANS% (no file %PLANS%/nope.wbplan.json); the plans here: long, loop, slow";
     QTest::newRow("unknown path") << get("/metrics") << 404 << "no page /metrics here";
-    QTest::newRow("target not in the plan") << get("/probe?target=127.0.0.2&plan=loop") << 403
-                                            << "target 127.0.0.2 is not a host of plan loop (its hosts: 127.0.0.1 (loop))";
-    QTest::newRow("plan too long") << get("/probe?target=127.0.0.1&plan=long") << 403
-                                   << "plan long takes about 60 s, longer than a probe may run (--probe-max-duration 20 s)";
-    QTest::newRow("post") << QByteArray("POST /probe?target=127.0.0.1&plan=loop HTTP/1.1\r\nHost: %HOST%\r\nContent-Length: 0\r\n\r\n")
+    QTest::newRow("target not in the plan")
+        << get("/probe?target=127.0.0.2&plan=loop") << 403
+        << "target 127.0.0.2 is not a host of plan loop (its hosts: 127.0.0.1 (loop))";
+    QTest::newRow("plan too long")
+        << get("/probe?target=127.0.0.1&plan=long") << 403
+        << "plan long takes about 60 s, longer than a probe may run (--probe-max-duration 20 s)";
+    QTest::newRow("post") << QByteArray(
+        "POST /probe?target=127.0.0.1&plan=loop HTTP/1.1\r\nHost: %HOST%\r\nContent-Length: 0\r\n\r\n")
                           << 405 << "answers GET only, not POST";
-    QTest::newRow("head too long") << QByteArray("GET /probe?target=127.0.0.1&plan=loop HTTP/1.1\r\nX-Filler: " + QByteArray(9000, 'x') + "\r\n\r\n")
+    QTest::newRow("head too long") << QByteArray(
+        "GET /probe?target=127.0.0.1&plan=loop HTTP/1.1\r\nX-Filler: " + QByteArray(9000, 'x') + "\r\n\r\n")
                                    << 413 << "longer than 8192 bytes";
 }
 
@@ -265,22 +286,26 @@ void TestProbeEndpoint::refusals()
     request.replace("%HOST%", "127.0.0.1:" + QByteArray::number(m_daemon->probePort()));
     says.replace(QStringLiteral("%PLANS%"), m_plans.path());
     const HttpAnswer a = httpExchange(m_daemon->probePort(), request);
-    QVERIFY2(a.status == status, qPrintable(QStringLiteral("HTTP %1 %2 %3").arg(a.status).arg(a.error, QString::fromUtf8(a.body))));
+    QVERIFY2(a.status == status,
+             qPrintable(QStringLiteral("HTTP %1 %2 %3").arg(a.status).arg(a.error, QString::fromUtf8(a.body))));
     QVERIFY2(QString::fromUtf8(a.body).contains(says), a.body.constData());
     QVERIFY(a.body.startsWith("wirebenchd: "));
     if (status == 405)
         QCOMPARE(a.headers.value("allow"), QByteArray("GET"));
     // The log says it too, with who asked; no probe was run for it.
-    QTRY_VERIFY_WITH_TIMEOUT(m_daemon->log().contains(QStringLiteral(" from 127.0.0.1:")) && m_daemon->log().contains(says.left(30)), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        m_daemon->log().contains(QStringLiteral(" from 127.0.0.1:")) && m_daemon->log().contains(says.left(30)), 10000);
 }
 
 void TestProbeEndpoint::scrapeTimeoutTooShort()
 {
     // A 1 s plan and a scraper that waits 1.5 s: not run, said in the metrics so that the failure shows in Prometheus.
-    const HttpAnswer a = httpGet(m_daemon->probePort(), probePath(QStringLiteral("loop")), "X-Prometheus-Scrape-Timeout-Seconds: 1.5\r\n");
+    const HttpAnswer a = httpGet(m_daemon->probePort(), probePath(QStringLiteral("loop")),
+                                 "X-Prometheus-Scrape-Timeout-Seconds: 1.5\r\n");
     QCOMPARE(a.status, 200);
     QCOMPARE(sampleValue(a.body, QStringLiteral("wirebench_probe_success")), 0.0);
-    QVERIFY2(a.body.contains("more than the scrape timeout 1.5 s leaves it: raise this job's scrape_timeout"), a.body.constData());
+    QVERIFY2(a.body.contains("more than the scrape timeout 1.5 s leaves it: raise this job's scrape_timeout"),
+             a.body.constData());
     QCOMPARE(sampleValue(a.body, QStringLiteral("wirebench_probe_runs{status=\"ok\"}")), 0.0);
 }
 
@@ -290,7 +315,8 @@ void TestProbeEndpoint::unreachableTargetIsAFailedProbe()
     const quint16 nobody = freeLoopbackPort();
     QVERIFY(nobody != 0);
     QVERIFY(writePlan(m_plans.path(), QStringLiteral("down"), nobody, 1));
-    const HttpAnswer a = httpGet(m_daemon->probePort(), probePath(QStringLiteral("down"), QStringLiteral("127.0.0.1:%1").arg(nobody)));
+    const HttpAnswer a
+        = httpGet(m_daemon->probePort(), probePath(QStringLiteral("down"), QStringLiteral("127.0.0.1:%1").arg(nobody)));
     QFile::remove(QDir(m_plans.path()).filePath(QStringLiteral("down.wbplan.json")));
     QVERIFY2(a.status == 200, qPrintable(a.error + QString::fromUtf8(a.body)));
     QCOMPARE(sampleValue(a.body, QStringLiteral("wirebench_probe_success")), 0.0);
@@ -335,12 +361,14 @@ void TestProbeEndpoint::stopEndsTheProbesChild()
     probe.connectToHost(QStringLiteral("127.0.0.1"), daemon.probePort());
     QVERIFY(probe.waitForConnected(10000));
     probe.write(QStringLiteral("GET /probe?target=127.0.0.1&plan=%1 HTTP/1.1\r\n\r\n").arg(name).toUtf8());
-    QTRY_VERIFY_WITH_TIMEOUT(!processesWith(QStringLiteral("wirebenchd-probe-.*/%1.wbplan.json").arg(name)).isEmpty(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(!processesWith(QStringLiteral("wirebenchd-probe-.*/%1.wbplan.json").arg(name)).isEmpty(),
+                             30000);
     daemon.stop();
     QCOMPARE(daemon.process().exitStatus(), QProcess::NormalExit);
     QCOMPARE(daemon.process().exitCode(), 0);
     QCOMPARE(processesWith(QStringLiteral("wirebenchd-probe-.*/%1.wbplan.json").arg(name)), QString());
-    QVERIFY2(daemon.log().contains(QStringLiteral("failed in")) && daemon.log().contains(QStringLiteral("wirebenchd stopped during the probe")),
+    QVERIFY2(daemon.log().contains(QStringLiteral("failed in"))
+                 && daemon.log().contains(QStringLiteral("wirebenchd stopped during the probe")),
              qPrintable(daemon.log()));
 }
 
@@ -350,18 +378,21 @@ void TestProbeEndpoint::allowRefusesOtherScrapers()
     QVERIFY(plans.isValid());
     ProbeDaemon daemon;
     QString why;
-    QVERIFY2(daemon.start(plans.path(), {QStringLiteral("--allow"), QStringLiteral("192.0.2.0/24")}, &why), qPrintable(why));
+    QVERIFY2(daemon.start(plans.path(), {QStringLiteral("--allow"), QStringLiteral("192.0.2.0/24")}, &why),
+             qPrintable(why));
     const HttpAnswer a = httpGet(daemon.probePort(), QStringLiteral("/probe?target=127.0.0.1&plan=loop"));
     QCOMPARE(a.status, 403);
-    QVERIFY2(a.body.contains("wirebenchd: 127.0.0.1 is not in the networks allowed to ask for probes (--allow 192.0.2.0/24)"),
+    QVERIFY2(a.body.contains(
+                 "wirebenchd: 127.0.0.1 is not in the networks allowed to ask for probes (--allow 192.0.2.0/24)"),
              a.body.constData());
     QTRY_VERIFY_WITH_TIMEOUT(daemon.log().contains(QStringLiteral("403 Forbidden from 127.0.0.1:")), 10000);
 }
 
 void TestProbeEndpoint::prometheusScrapesAProbe()
 {
-    WB_REQUIRE(!PrometheusServer::program().isEmpty(),
-               QStringLiteral("prometheus is not installed: apt-get install prometheus (scripts/install-deps.sh --test)"));
+    WB_REQUIRE(
+        !PrometheusServer::program().isEmpty(),
+        QStringLiteral("prometheus is not installed: apt-get install prometheus (scripts/install-deps.sh --test)"));
     // Blackbox-exporter style: the target is the plan's host, the address scraped is the probe endpoint. A scrape
     // every 5 s with 5 s to answer: the 1 s plan and wirebench-cli's start fit in it on a busy machine too.
     const QString target = QStringLiteral("127.0.0.1:%1").arg(m_daemon->port());
@@ -391,15 +422,18 @@ scrape_configs:
     const bool started = prometheus.start(config, &why);
     auto printLogs = qScopeGuard([&] {
         if (QTest::currentTestFailed())
-            qWarning().noquote() << "prometheus's log:\n" << prometheus.log() << "\nwirebenchd's log:\n" << m_daemon->log();
+            qWarning().noquote() << "prometheus's log:\n"
+                                 << prometheus.log() << "\nwirebenchd's log:\n"
+                                 << m_daemon->log();
     });
     QVERIFY2(started, qPrintable(why));
     // Its first scrape comes within one interval of the start, at an offset of its own: poll the query API until
     // the series is there (a generous bound: a busy machine may miss a scrape or two), never a fixed wait.
     QJsonArray series;
     QString error;
-    QTRY_VERIFY2_WITH_TIMEOUT(!(series = prometheus.query(QStringLiteral("wirebench_throughput_bytes_per_second"), &error)).isEmpty(),
-                              qPrintable(QStringLiteral("no series within 120 s: %1").arg(error)), 120000);
+    QTRY_VERIFY2_WITH_TIMEOUT(
+        !(series = prometheus.query(QStringLiteral("wirebench_throughput_bytes_per_second"), &error)).isEmpty(),
+        qPrintable(QStringLiteral("no series within 120 s: %1").arg(error)), 120000);
     const QJsonObject first = series.first().toObject();
     const QJsonObject labels = first.value(QStringLiteral("metric")).toObject();
     QCOMPARE(labels.value(QStringLiteral("job")).toString(), QStringLiteral("wirebench"));
@@ -412,7 +446,8 @@ scrape_configs:
     const QJsonArray info = prometheus.query(QStringLiteral("wirebench_test_info"), &error);
     QVERIFY2(!info.isEmpty(), qPrintable(error));
     QVERIFY(info.first().toObject().value(QStringLiteral("metric")).toObject().contains(QStringLiteral("bottleneck")));
-    QTRY_VERIFY_WITH_TIMEOUT(m_daemon->log().contains(QStringLiteral("probe endpoint: plan loop to %1 for 127.0.0.1:").arg(target)), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        m_daemon->log().contains(QStringLiteral("probe endpoint: plan loop to %1 for 127.0.0.1:").arg(target)), 10000);
 }
 
 QTEST_GUILESS_MAIN(TestProbeEndpoint)

@@ -29,8 +29,8 @@ json run(const char *protocol, int frame, const char *status, json extra = json:
 
 json summary(const char *protocol, int frame, int okRuns, double medianMBps, json extra = json::object())
 {
-    json s = {{"protocol", protocol}, {"frame_size", frame}, {"ok_runs", okRuns}, {"median", medianMBps},
-              {"unit", "MB/s"}, {"errors", json::array()}};
+    json s = {{"protocol", protocol}, {"frame_size", frame}, {"ok_runs", okRuns},
+              {"median", medianMBps}, {"unit", "MB/s"},      {"errors", json::array()}};
     s.update(extra);
     return s;
 }
@@ -114,7 +114,10 @@ void TestProbeMetrics::acceptPicksTheFormat()
 void TestProbeMetrics::bothFormats()
 {
     const std::vector<MetricFamily> families{
-        {"wirebench_x_bytes", MetricFamily::Type::Gauge, "Bytes, with a \\ and a \"quote\"\nand a line", {{{{"a", "1"}}, 5}}},
+        {"wirebench_x_bytes",
+         MetricFamily::Type::Gauge,
+         "Bytes, with a \\ and a \"quote\"\nand a line",
+         {{{{"a", "1"}}, 5}}},
         {"wirebench_y", MetricFamily::Type::Info, "Words", {{{{"note", "say \"hi\"\\\n"}}, 1}}},
     };
     const std::string classic = MetricsText::render(families, TextFormat::Classic);
@@ -142,31 +145,40 @@ void TestProbeMetrics::bothFormats()
 
 void TestProbeMetrics::metricsOfTheCliJson_data()
 {
-    QTest::addColumn<QString>("cli");     // the CLI's JSON
-    QTest::addColumn<QString>("problem"); // the probe's own failure
-    QTest::addColumn<QStringList>("lines"); // sample lines that must be there (classic format)
+    QTest::addColumn<QString>("cli");        // the CLI's JSON
+    QTest::addColumn<QString>("problem");    // the probe's own failure
+    QTest::addColumn<QStringList>("lines");  // sample lines that must be there (classic format)
     QTest::addColumn<QStringList>("absent"); // sample starts that must not
 
-    json twoOk = {{"results", {run("tcp-send", 1500, "ok", {{"retransmits", 3}, {"rtt_us", 120}}),
-                               run("tcp-send", 1500, "ok", {{"retransmits", 4}, {"rtt_us", 80}, {"warnings", {"above the ceiling"}}})}},
-                  {"summary", {summary("tcp-send", 1500, 2, 117.5, {{"percent_of_ceiling", 94.23}, {"ceiling_MBps", 124.69},
-                                                                     {"bottleneck", "the link: 94 % of its \"ceiling\""}})}}};
+    json twoOk
+        = {{"results",
+            {run("tcp-send", 1500, "ok", {{"retransmits", 3}, {"rtt_us", 120}}),
+             run("tcp-send", 1500, "ok", {{"retransmits", 4}, {"rtt_us", 80}, {"warnings", {"above the ceiling"}}})}},
+           {"summary",
+            {summary("tcp-send", 1500, 2, 117.5,
+                     {{"percent_of_ceiling", 94.23},
+                      {"ceiling_MBps", 124.69},
+                      {"bottleneck", "the link: 94 % of its \"ceiling\""}})}}};
     QTest::newRow("two ok runs")
         << QString::fromStdString(twoOk.dump()) << QString()
-        << QStringList{"wirebench_probe_success 1", "wirebench_probe_duration_seconds 2.5",
-                       "wirebench_probe_runs{status=\"ok\"} 2", "wirebench_probe_runs{status=\"failed\"} 0",
+        << QStringList{"wirebench_probe_success 1",
+                       "wirebench_probe_duration_seconds 2.5",
+                       "wirebench_probe_runs{status=\"ok\"} 2",
+                       "wirebench_probe_runs{status=\"failed\"} 0",
                        "wirebench_probe_info{plan=\"lan\",problem=\"\"} 1",
                        "wirebench_throughput_bytes_per_second{protocol=\"tcp-send\",frame_size=\"1500\"} 117500000",
                        "wirebench_ceiling_ratio{protocol=\"tcp-send\",frame_size=\"1500\"} 0.9423",
                        "wirebench_ceiling_bytes_per_second{protocol=\"tcp-send\",frame_size=\"1500\"} 124690000",
                        "wirebench_retransmitted_segments{protocol=\"tcp-send\",frame_size=\"1500\"} 7",
                        "wirebench_rtt_seconds{protocol=\"tcp-send\",frame_size=\"1500\"} 0.0001",
-                       "wirebench_test_info{protocol=\"tcp-send\",frame_size=\"1500\",bottleneck=\"the link: 94 % of its "
+                       "wirebench_test_info{protocol=\"tcp-send\",frame_size=\"1500\",bottleneck=\"the link: 94 % of "
+                       "its "
                        "\\\"ceiling\\\"\",warnings=\"above the ceiling\",errors=\"\"} 1"}
         << QStringList();
 
-    json oneFailed = {{"results", {run("tcp-recv", 9000, "ok", {{"rtt_us", 50}}), run("tcp-recv", 9000, "failed")}},
-                      {"summary", {summary("tcp-recv", 9000, 1, 800, {{"errors", {"127.0.0.1: connection refused"}}})}}};
+    json oneFailed
+        = {{"results", {run("tcp-recv", 9000, "ok", {{"rtt_us", 50}}), run("tcp-recv", 9000, "failed")}},
+           {"summary", {summary("tcp-recv", 9000, 1, 800, {{"errors", {"127.0.0.1: connection refused"}}})}}};
     QTest::newRow("a run failed")
         << QString::fromStdString(oneFailed.dump()) << QString()
         << QStringList{"wirebench_probe_success 0", "wirebench_probe_runs{status=\"failed\"} 1",
@@ -177,17 +189,17 @@ void TestProbeMetrics::metricsOfTheCliJson_data()
         << QStringList{"wirebench_ceiling_ratio", "wirebench_retransmitted_segments"};
 
     json none = {{"results", {run("tcp-send", 1500, "failed")}}, {"summary", {summary("tcp-send", 1500, 0, 0)}}};
-    QTest::newRow("nothing measured")
-        << QString::fromStdString(none.dump()) << QString()
-        << QStringList{"wirebench_probe_success 0", "wirebench_probe_runs{status=\"ok\"} 0"}
-        << QStringList{"wirebench_throughput_bytes_per_second", "wirebench_rtt_seconds"};
+    QTest::newRow("nothing measured") << QString::fromStdString(
+        none.dump()) << QString() << QStringList{"wirebench_probe_success 0", "wirebench_probe_runs{status=\"ok\"} 0"}
+                                      << QStringList{"wirebench_throughput_bytes_per_second", "wirebench_rtt_seconds"};
 
     json bothWays = {{"results", {run("tcp-bidir", 1500, "ok")}},
                      {"summary", {summary("tcp-bidir", 1500, 1, 50, {{"reverse", {{"median", 40}}}})}}};
     QTest::newRow("both ways")
         << QString::fromStdString(bothWays.dump()) << QString()
         << QStringList{"wirebench_throughput_bytes_per_second{protocol=\"tcp-bidir\",frame_size=\"1500\"} 50000000",
-                       "wirebench_throughput_bytes_per_second{protocol=\"tcp-bidir\",frame_size=\"1500\",direction=\"reverse\"} 40000000"}
+                       "wirebench_throughput_bytes_per_second{protocol=\"tcp-bidir\",frame_size=\"1500\",direction="
+                       "\"reverse\"} 40000000"}
         << QStringList();
 
     QTest::newRow("no JSON, a deadline")
@@ -205,11 +217,14 @@ void TestProbeMetrics::metricsOfTheCliJson()
     QFETCH(QStringList, absent);
     const std::string text = rendered(json::parse(cli.toStdString()), TextFormat::Classic, problem.toStdString());
     for (const QString &line : lines)
-        QVERIFY2(QString::fromStdString(text).split(QLatin1Char('\n')).contains(line), qPrintable(line + QStringLiteral("\nnot in:\n") + QString::fromStdString(text)));
+        QVERIFY2(QString::fromStdString(text).split(QLatin1Char('\n')).contains(line),
+                 qPrintable(line + QStringLiteral("\nnot in:\n") + QString::fromStdString(text)));
     for (const QString &start : absent)
-        QVERIFY2(!QString::fromStdString(text).contains(QLatin1Char('\n') + start), qPrintable(start + QStringLiteral(" in:\n") + QString::fromStdString(text)));
+        QVERIFY2(!QString::fromStdString(text).contains(QLatin1Char('\n') + start),
+                 qPrintable(start + QStringLiteral(" in:\n") + QString::fromStdString(text)));
     // The same families in OpenMetrics: the info families are typed so, and it ends in # EOF.
-    const QString open = QString::fromStdString(rendered(json::parse(cli.toStdString()), TextFormat::OpenMetrics, problem.toStdString()));
+    const QString open = QString::fromStdString(
+        rendered(json::parse(cli.toStdString()), TextFormat::OpenMetrics, problem.toStdString()));
     QVERIFY(open.endsWith(QStringLiteral("\n# EOF\n")));
     QVERIFY2(open.contains(QStringLiteral("# TYPE wirebench_probe info\n")), qPrintable(open));
     QVERIFY(!sampleLine(open.toStdString(), QStringLiteral("wirebench_probe_success")).isEmpty());
@@ -222,27 +237,33 @@ void TestProbeMetrics::promtoolAcceptsTheClassicText_data()
 
 void TestProbeMetrics::promtoolAcceptsTheClassicText()
 {
-    WB_REQUIRE(!wb::test::promtoolPath().isEmpty(), QStringLiteral("promtool is not installed: apt-get install prometheus "
-                                                                   "(scripts/install-deps.sh --test)"));
+    WB_REQUIRE(!wb::test::promtoolPath().isEmpty(),
+               QStringLiteral("promtool is not installed: apt-get install prometheus "
+                              "(scripts/install-deps.sh --test)"));
     QFETCH(QString, cli);
     QFETCH(QString, problem);
     const std::string text = rendered(json::parse(cli.toStdString()), TextFormat::Classic, problem.toStdString());
     QString said;
-    QVERIFY2(wb::test::promtoolAccepts(QByteArray::fromStdString(text), &said), qPrintable(said + QStringLiteral("\n") + QString::fromStdString(text)));
+    QVERIFY2(wb::test::promtoolAccepts(QByteArray::fromStdString(text), &said),
+             qPrintable(said + QStringLiteral("\n") + QString::fromStdString(text)));
 }
 
 void TestProbeMetrics::examplesInResources()
 {
     // resources/prometheus: promtool checks the scrape configuration and the alerts it names.
-    WB_REQUIRE(!wb::test::promtoolPath().isEmpty(), QStringLiteral("promtool is not installed: apt-get install prometheus"));
+    WB_REQUIRE(!wb::test::promtoolPath().isEmpty(),
+               QStringLiteral("promtool is not installed: apt-get install prometheus"));
     const QString resources = qEnvironmentVariable("WIREBENCH_SOURCE_DIR") + QStringLiteral("/resources");
     QProcess promtool;
     promtool.setProcessChannelMode(QProcess::MergedChannels);
-    promtool.start(wb::test::promtoolPath(), {QStringLiteral("check"), QStringLiteral("config"), resources + QStringLiteral("/prometheus/wirebench-probes.yml")});
+    promtool.start(wb::test::promtoolPath(),
+                   {QStringLiteral("check"), QStringLiteral("config"),
+                    resources + QStringLiteral("/prometheus/wirebench-probes.yml")});
     QVERIFY(promtool.waitForFinished(60000));
     const QString said = QString::fromUtf8(promtool.readAll());
     QVERIFY2(promtool.exitCode() == 0, qPrintable(said));
-    QVERIFY2(said.contains(QStringLiteral("wirebench-alerts.yml")) && said.contains(QStringLiteral("4 rules found")), qPrintable(said));
+    QVERIFY2(said.contains(QStringLiteral("wirebench-alerts.yml")) && said.contains(QStringLiteral("4 rules found")),
+             qPrintable(said));
     // resources/grafana: the dashboard is JSON, and every metric its panels ask for is one that the probes write.
     QFile file(resources + QStringLiteral("/grafana/wirebench-probes.json"));
     QVERIFY(file.open(QIODevice::ReadOnly));
@@ -260,7 +281,8 @@ void TestProbeMetrics::examplesInResources()
             const QString expr = QString::fromStdString(target["expr"].get<std::string>());
             ++exprs;
             for (const QRegularExpressionMatch &m : metricName.globalMatch(expr))
-                QVERIFY2(written.count(m.captured().toStdString()), qPrintable(m.captured() + QStringLiteral(" in ") + expr));
+                QVERIFY2(written.count(m.captured().toStdString()),
+                         qPrintable(m.captured() + QStringLiteral(" in ") + expr));
         }
     }
     QCOMPARE(exprs, 9);

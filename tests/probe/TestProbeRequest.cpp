@@ -14,7 +14,10 @@ namespace {
 
 json planFile(const json &hosts, json extra = json::object())
 {
-    json plan = {{"hosts", hosts}, {"protocols", {"tcp-send"}}, {"frame_sizes", {1500}}, {"repetitions", 1},
+    json plan = {{"hosts", hosts},
+                 {"protocols", {"tcp-send"}},
+                 {"frame_sizes", {1500}},
+                 {"repetitions", 1},
                  {"params", {{"duration_ms", 1000}}}};
     plan.update(extra);
     return {{"format", "wirebench-plan"}, {"version", 1}, {"plan", plan}};
@@ -75,21 +78,71 @@ void TestProbeRequest::parse_data()
     QTest::newRow("prometheus")
         << "GET /probe?plan=lan&target=192.0.2.10 HTTP/1.1\r\nHost: 127.0.0.1:9531\r\nUser-Agent: Prometheus/2.42.0\r\n"
            "Accept: application/openmetrics-text;version=1.0.0\r\nX-Prometheus-Scrape-Timeout-Seconds: 10\r\n\r\n"
-        << true << "GET" << "/probe" << "192.0.2.10" << "lan" << "10";
+        << true << "GET"
+        << "/probe"
+        << "192.0.2.10"
+        << "lan"
+        << "10";
     QTest::newRow("escapes") << "GET /probe?target=%5B%3A%3A1%5D%3A5301&plan=my+plan HTTP/1.0\r\n\r\n"
-                             << true << "GET" << "/probe" << "[::1]:5301" << "my plan" << "";
+                             << true << "GET"
+                             << "/probe"
+                             << "[::1]:5301"
+                             << "my plan"
+                             << "";
     QTest::newRow("the first of a name") << "GET /probe?target=a&target=b&plan=x HTTP/1.1\r\n\r\n"
-                                         << true << "GET" << "/probe" << "a" << "x" << "";
+                                         << true << "GET"
+                                         << "/probe"
+                                         << "a"
+                                         << "x"
+                                         << "";
     QTest::newRow("header names in any case") << "POST / HTTP/1.1\r\nx-PROMETHEUS-scrape-timeout-seconds:  4.5 \r\n\r\n"
-                                              << true << "POST" << "/" << "" << "" << "4.5";
-    QTest::newRow("dot dot escaped") << "GET /probe?plan=%2e%2e%2Fetc HTTP/1.1\r\n\r\n" << true << "GET" << "/probe" << ""
-                                     << "../etc" << "";
-    QTest::newRow("broken escape") << "GET /probe?target=%zz HTTP/1.1\r\n\r\n" << false << "" << "" << "" << "" << "";
-    QTest::newRow("truncated escape") << "GET /probe?target=%2 HTTP/1.1\r\n\r\n" << false << "" << "" << "" << "" << "";
-    QTest::newRow("not http") << "HELLO\r\n\r\n" << false << "" << "" << "" << "" << "";
-    QTest::newRow("http/2 preface") << "PRI * HTTP/2.0\r\n\r\n" << false << "" << "" << "" << "" << "";
-    QTest::newRow("no slash") << "GET probe HTTP/1.1\r\n\r\n" << false << "" << "" << "" << "" << "";
-    QTest::newRow("header without colon") << "GET / HTTP/1.1\r\nnonsense\r\n\r\n" << false << "" << "" << "" << "" << "";
+                                              << true << "POST"
+                                              << "/"
+                                              << ""
+                                              << ""
+                                              << "4.5";
+    QTest::newRow("dot dot escaped") << "GET /probe?plan=%2e%2e%2Fetc HTTP/1.1\r\n\r\n"
+                                     << true << "GET"
+                                     << "/probe"
+                                     << ""
+                                     << "../etc"
+                                     << "";
+    QTest::newRow("broken escape") << "GET /probe?target=%zz HTTP/1.1\r\n\r\n"
+                                   << false << ""
+                                   << ""
+                                   << ""
+                                   << ""
+                                   << "";
+    QTest::newRow("truncated escape") << "GET /probe?target=%2 HTTP/1.1\r\n\r\n"
+                                      << false << ""
+                                      << ""
+                                      << ""
+                                      << ""
+                                      << "";
+    QTest::newRow("not http") << "HELLO\r\n\r\n"
+                              << false << ""
+                              << ""
+                              << ""
+                              << ""
+                              << "";
+    QTest::newRow("http/2 preface") << "PRI * HTTP/2.0\r\n\r\n"
+                                    << false << ""
+                                    << ""
+                                    << ""
+                                    << ""
+                                    << "";
+    QTest::newRow("no slash") << "GET probe HTTP/1.1\r\n\r\n"
+                              << false << ""
+                              << ""
+                              << ""
+                              << ""
+                              << "";
+    QTest::newRow("header without colon") << "GET / HTTP/1.1\r\nnonsense\r\n\r\n"
+                                          << false << ""
+                                          << ""
+                                          << ""
+                                          << ""
+                                          << "";
 }
 
 void TestProbeRequest::parse()
@@ -141,8 +194,9 @@ void TestProbeRequest::findsPlansInTheDirectory()
 {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    QVERIFY(writeFile(dir.filePath(QStringLiteral("lan.wbplan.json")),
-                      QByteArray::fromStdString(planFile(json::array({{{"address", "127.0.0.1"}, {"port", 5301}}})).dump())));
+    QVERIFY(writeFile(
+        dir.filePath(QStringLiteral("lan.wbplan.json")),
+        QByteArray::fromStdString(planFile(json::array({{{"address", "127.0.0.1"}, {"port", 5301}}})).dump())));
     QVERIFY(writeFile(dir.filePath(QStringLiteral("broken.wbplan.json")), "{not json"));
     QVERIFY(writeFile(dir.filePath(QStringLiteral("other.wbplan.json")), R"({"format": "something-else"})"));
     QVERIFY(writeFile(dir.filePath(QStringLiteral("notes.txt")), "not a plan"));
@@ -218,11 +272,13 @@ void TestProbeRequest::estimatedSeconds()
 
 void TestProbeRequest::withOnlyHostKeepsTheRest()
 {
-    const json file = planFile(json::array({{{"address", "192.0.2.10"}}, {{"address", "192.0.2.11"}, {"options", {{"a", 1}}}}}),
-                               {{"future_field", "kept"}});
+    const json file
+        = planFile(json::array({{{"address", "192.0.2.10"}}, {{"address", "192.0.2.11"}, {"options", {{"a", 1}}}}}),
+                   {{"future_field", "kept"}});
     const json only = ProbePlans::withOnlyHost(file, 1);
     QCOMPARE(only["plan"]["hosts"].size(), std::size_t(1));
-    QCOMPARE(QString::fromStdString(only["plan"]["hosts"][0]["address"].get<std::string>()), QStringLiteral("192.0.2.11"));
+    QCOMPARE(QString::fromStdString(only["plan"]["hosts"][0]["address"].get<std::string>()),
+             QStringLiteral("192.0.2.11"));
     QCOMPARE(only["plan"]["hosts"][0]["options"]["a"].get<int>(), 1);
     QCOMPARE(QString::fromStdString(only["plan"]["future_field"].get<std::string>()), QStringLiteral("kept"));
     QCOMPARE(QString::fromStdString(only["format"].get<std::string>()), QStringLiteral("wirebench-plan"));

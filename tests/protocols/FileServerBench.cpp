@@ -29,8 +29,8 @@ double runWirebench(const QString &protocol, const Host &host, const QString &pa
     RunSpec s;
     s.protocol = protocol;
     s.host = host;
-    s.host.options.insert(protocol.startsWith(QLatin1String("ftp")) ? QStringLiteral("ftp.path") : QStringLiteral("smb.path"),
-                          path);
+    s.host.options.insert(
+        protocol.startsWith(QLatin1String("ftp")) ? QStringLiteral("ftp.path") : QStringLiteral("smb.path"), path);
     s.frameSize = 0; // loopback: leave the MSS alone, as curl and smbclient do
     s.params.fileSizeBytes = size;
     TestObserver o;
@@ -89,15 +89,19 @@ int main(int argc, char **argv)
     QFile::setPermissions(localFile, QFileDevice::ReadOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther);
 
     std::printf("File-server shoot-out on 127.0.0.1 (vsftpd %s, smbd %s): %lld MiB file, %d alternating pairs\n",
-                qPrintable(QStringLiteral("port %1").arg(servers.ftpPort())), qPrintable(QStringLiteral("port %1").arg(port)),
-                a.sizeBytes / (1024 * 1024), a.reps);
+                qPrintable(QStringLiteral("port %1").arg(servers.ftpPort())),
+                qPrintable(QStringLiteral("port %1").arg(port)), a.sizeBytes / (1024 * 1024), a.reps);
     std::printf("Units: MB/s = 10^6 B/s. FTP figures: size / (total - pretransfer) for both tools; smbclient's\n"
                 "KiloBytes/sec (KiB/s) converted to MB/s.\n\n");
     std::fflush(stdout);
 
     struct Test
     {
-        Test(const QString &n, const QString &t) : name(n), tool(t) {}
+        Test(const QString &n, const QString &t)
+            : name(n)
+            , tool(t)
+        {
+        }
         QString name;
         QString tool;
         QList<double> wb;
@@ -115,37 +119,48 @@ int main(int argc, char **argv)
     for (int rep = 1; rep <= a.reps; ++rep) {
         // FTP PUT: Wirebench, then curl (each writes its own file).
         double whole = 0;
-        const double wbPut = runWirebench(QStringLiteral("ftp-put"), ftp, QStringLiteral("wb.bin"), a.sizeBytes, &error);
-        const QString cp = PeerTools::run(QStringLiteral("curl"), {QStringLiteral("-sS"), QStringLiteral("-u"), cred, QStringLiteral("-T"),
-                                                             localFile, ftpUrl + QStringLiteral("curl.bin"),
-                                                             QStringLiteral("-w"), putFormat}, &error);
+        const double wbPut
+            = runWirebench(QStringLiteral("ftp-put"), ftp, QStringLiteral("wb.bin"), a.sizeBytes, &error);
+        const QString cp
+            = PeerTools::run(QStringLiteral("curl"),
+                             {QStringLiteral("-sS"), QStringLiteral("-u"), cred, QStringLiteral("-T"), localFile,
+                              ftpUrl + QStringLiteral("curl.bin"), QStringLiteral("-w"), putFormat},
+                             &error);
         tests[1].wb << wbPut;
         tests[1].other << PeerTools::curlMBps(cp, &whole);
         tests[1].curlWhole << whole;
         // FTP GET of the same file.
-        const double wbGet = runWirebench(QStringLiteral("ftp-get"), ftp, QStringLiteral("wb.bin"), a.sizeBytes, &error);
-        const QString cg = PeerTools::run(QStringLiteral("curl"), {QStringLiteral("-sS"), QStringLiteral("-u"), cred,
-                                                             ftpUrl + QStringLiteral("wb.bin"), QStringLiteral("-o"),
-                                                             QStringLiteral("/dev/null"), QStringLiteral("-w"), getFormat}, &error);
+        const double wbGet
+            = runWirebench(QStringLiteral("ftp-get"), ftp, QStringLiteral("wb.bin"), a.sizeBytes, &error);
+        const QString cg
+            = PeerTools::run(QStringLiteral("curl"),
+                             {QStringLiteral("-sS"), QStringLiteral("-u"), cred, ftpUrl + QStringLiteral("wb.bin"),
+                              QStringLiteral("-o"), QStringLiteral("/dev/null"), QStringLiteral("-w"), getFormat},
+                             &error);
         tests[0].wb << wbGet;
         tests[0].other << PeerTools::curlMBps(cg, &whole);
         tests[0].curlWhole << whole;
         // SMB write and read.
-        const double wbWrite = runWirebench(QStringLiteral("smb-write"), smb, QStringLiteral("wb.bin"), a.sizeBytes, &error);
-        const QString sp = PeerTools::run(QStringLiteral("smbclient"), {share, QStringLiteral("-p"), port, QStringLiteral("-U"), smbCred,
-                                                                  QStringLiteral("-c"), QStringLiteral("put %1 smbclient.bin").arg(localFile)},
-                                   &error);
+        const double wbWrite
+            = runWirebench(QStringLiteral("smb-write"), smb, QStringLiteral("wb.bin"), a.sizeBytes, &error);
+        const QString sp = PeerTools::run(QStringLiteral("smbclient"),
+                                          {share, QStringLiteral("-p"), port, QStringLiteral("-U"), smbCred,
+                                           QStringLiteral("-c"), QStringLiteral("put %1 smbclient.bin").arg(localFile)},
+                                          &error);
         tests[3].wb << wbWrite;
         tests[3].other << PeerTools::smbclientMBps(sp);
-        const double wbRead = runWirebench(QStringLiteral("smb-read"), smb, QStringLiteral("wb.bin"), a.sizeBytes, &error);
-        const QString sg = PeerTools::run(QStringLiteral("smbclient"), {share, QStringLiteral("-p"), port, QStringLiteral("-U"), smbCred,
-                                                                  QStringLiteral("-c"), QStringLiteral("get wb.bin /dev/null")},
-                                   &error);
+        const double wbRead
+            = runWirebench(QStringLiteral("smb-read"), smb, QStringLiteral("wb.bin"), a.sizeBytes, &error);
+        const QString sg = PeerTools::run(QStringLiteral("smbclient"),
+                                          {share, QStringLiteral("-p"), port, QStringLiteral("-U"), smbCred,
+                                           QStringLiteral("-c"), QStringLiteral("get wb.bin /dev/null")},
+                                          &error);
         tests[2].wb << wbRead;
         tests[2].other << PeerTools::smbclientMBps(sg);
-        std::printf("pair %d: FTP GET %.1f vs %.1f | FTP PUT %.1f vs %.1f | SMB read %.1f vs %.1f | SMB write %.1f vs %.1f MB/s\n",
-                    rep, wbGet, tests[0].other.last(), wbPut, tests[1].other.last(), wbRead, tests[2].other.last(), wbWrite,
-                    tests[3].other.last());
+        std::printf("pair %d: FTP GET %.1f vs %.1f | FTP PUT %.1f vs %.1f | SMB read %.1f vs %.1f | SMB write %.1f vs "
+                    "%.1f MB/s\n",
+                    rep, wbGet, tests[0].other.last(), wbPut, tests[1].other.last(), wbRead, tests[2].other.last(),
+                    wbWrite, tests[3].other.last());
         if (!error.isEmpty()) {
             std::printf("  error: %s\n", qPrintable(error));
             error.clear();
@@ -164,8 +179,8 @@ int main(int argc, char **argv)
     }
     const double getWhole = Statistics::summarize(tests[0].curlWhole).median;
     const double putWhole = Statistics::summarize(tests[1].curlWhole).median;
-    std::printf("(curl's own speed_download/speed_upload, which also counts login time: GET %.1f, PUT %.1f MB/s)\n", getWhole,
-                putWhole);
+    std::printf("(curl's own speed_download/speed_upload, which also counts login time: GET %.1f, PUT %.1f MB/s)\n",
+                getWhole, putWhole);
     std::printf("target ratio >= 1.00 each: %s\n", allAtLeastOne ? "met" : "NOT met");
     return 0;
 }

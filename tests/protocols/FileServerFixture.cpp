@@ -130,9 +130,10 @@ bool FileServerFixture::prepare(QString *why)
         return false;
     }
     // The servers drop to the test user, who must be able to walk into the folder.
-    QFile::setPermissions(m_dir->path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
-                                             | QFileDevice::ReadGroup | QFileDevice::ExeGroup
-                                             | QFileDevice::ReadOther | QFileDevice::ExeOther);
+    QFile::setPermissions(m_dir->path(),
+                          QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
+                              | QFileDevice::ReadGroup | QFileDevice::ExeGroup | QFileDevice::ReadOther
+                              | QFileDevice::ExeOther);
     QDir d(m_dir->path());
     for (const char *sub : {"home", "share", "scratch", "empty", "smb/private", "smb/lock", "smb/state", "smb/cache",
                             "smb/pid", "smb/ncalrpc", "smb/log"})
@@ -142,13 +143,15 @@ bool FileServerFixture::prepare(QString *why)
     m_password = QStringLiteral("Pw-%1").arg(QRandomGenerator::global()->generate(), 0, 16);
     QString out;
     if (!run(QStringLiteral("useradd"),
-             {QStringLiteral("-M"), QStringLiteral("-d"), ftpRoot(), QStringLiteral("-s"), QStringLiteral("/bin/sh"), m_user},
+             {QStringLiteral("-M"), QStringLiteral("-d"), ftpRoot(), QStringLiteral("-s"), QStringLiteral("/bin/sh"),
+              m_user},
              {}, &out)) {
         *why = QStringLiteral("useradd %1 failed: %2").arg(m_user, out);
         return false;
     }
     m_userCreated = true;
-    if (!run(QStringLiteral("chpasswd"), {}, (m_user + QLatin1Char(':') + m_password + QLatin1Char('\n')).toUtf8(), &out)) {
+    if (!run(QStringLiteral("chpasswd"), {}, (m_user + QLatin1Char(':') + m_password + QLatin1Char('\n')).toUtf8(),
+             &out)) {
         *why = QStringLiteral("chpasswd failed: %1").arg(out);
         return false;
     }
@@ -166,8 +169,8 @@ bool FileServerFixture::waitForPort(quint16 port, QProcess &process, QString *wh
     QDeadlineTimer deadline(20000);
     while (!deadline.hasExpired()) {
         if (process.state() != QProcess::Running) {
-            *why = QStringLiteral("%1 exited: %2").arg(process.program(),
-                                                       QString::fromLocal8Bit(process.readAll()).trimmed());
+            *why = QStringLiteral("%1 exited: %2")
+                       .arg(process.program(), QString::fromLocal8Bit(process.readAll()).trimmed());
             return false;
         }
         QTcpSocket s;
@@ -246,15 +249,16 @@ bool FileServerFixture::startVsftpd(QProcess &process, quint16 port, const QStri
                                     QString *why)
 {
     const QString conf = m_dir->path() + QLatin1Char('/') + confName;
-    const QByteArray text = QStringLiteral(
-        "listen=YES\nlisten_ipv6=NO\nlisten_address=127.0.0.1\nlisten_port=%1\nbackground=NO\n"
-        "seccomp_sandbox=NO\nanonymous_enable=NO\nlocal_enable=YES\nwrite_enable=YES\nlocal_umask=022\n"
-        "pasv_enable=YES\npasv_address=127.0.0.1\nport_enable=YES\nconnect_from_port_20=NO\n"
-        "pam_service_name=vsftpd\nsecure_chroot_dir=%2/empty\nxferlog_enable=NO\n"
-        "vsftpd_log_file=%2/vsftpd.log\nmax_clients=50\n")
-                                .arg(port)
-                                .arg(m_dir->path())
-                                .toUtf8()
+    const QByteArray text
+        = QStringLiteral(
+              "listen=YES\nlisten_ipv6=NO\nlisten_address=127.0.0.1\nlisten_port=%1\nbackground=NO\n"
+              "seccomp_sandbox=NO\nanonymous_enable=NO\nlocal_enable=YES\nwrite_enable=YES\nlocal_umask=022\n"
+              "pasv_enable=YES\npasv_address=127.0.0.1\nport_enable=YES\nconnect_from_port_20=NO\n"
+              "pam_service_name=vsftpd\nsecure_chroot_dir=%2/empty\nxferlog_enable=NO\n"
+              "vsftpd_log_file=%2/vsftpd.log\nmax_clients=50\n")
+              .arg(port)
+              .arg(m_dir->path())
+              .toUtf8()
         + extra;
     if (!writeFile(conf, text)) {
         *why = QStringLiteral("cannot write %1").arg(conf);
@@ -315,12 +319,13 @@ void FileServerFixture::startServer(QProcess &process, const QString &program, c
                                 .arg(pw ? pw->pw_gid : 0);
     // unshare and sh both exec: the server keeps the pid that QProcess knows (killSessions, stopAll).
     // The namespace, and with it the tmpfs, ends with the server.
-    process.start(QStringLiteral("/usr/bin/unshare"),
-                  QStringList{QStringLiteral("-m"), QStringLiteral("--propagation"), QStringLiteral("private"),
-                              QStringLiteral("/bin/sh"), QStringLiteral("-c"),
-                              QStringLiteral("mount -t tmpfs -o %1 wbtest-full \"$1\" && shift && exec \"$@\"").arg(options),
-                              QStringLiteral("sh"), smallDisk(ftp), program}
-                      + args);
+    process.start(
+        QStringLiteral("/usr/bin/unshare"),
+        QStringList{QStringLiteral("-m"), QStringLiteral("--propagation"), QStringLiteral("private"),
+                    QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                    QStringLiteral("mount -t tmpfs -o %1 wbtest-full \"$1\" && shift && exec \"$@\"").arg(options),
+                    QStringLiteral("sh"), smallDisk(ftp), program}
+            + args);
 }
 
 bool FileServerFixture::startSmb(QString *why)
@@ -328,39 +333,42 @@ bool FileServerFixture::startSmb(QString *why)
     m_smbPort = freePort();
     const QString dir = m_dir->path();
     const QString conf = dir + QStringLiteral("/smb.conf");
-    const QByteArray text = QStringLiteral(
-        "[global]\n  server role = standalone server\n  workgroup = WBTEST\n  netbios name = WBTEST\n"
-        "  server string = Wirebench test Samba\n  interfaces = 127.0.0.1\n  bind interfaces only = yes\n"
-        "  smb ports = %1\n  disable netbios = yes\n  private dir = %2/smb/private\n  lock directory = %2/smb/lock\n"
-        "  state directory = %2/smb/state\n  cache directory = %2/smb/cache\n  pid directory = %2/smb/pid\n"
-        "  ncalrpc dir = %2/smb/ncalrpc\n  log file = %2/smb/log/log.%m\n"
-        "  passdb backend = tdbsam:%2/smb/private/passdb.tdb\n  server min protocol = SMB2_02\n"
-        "  load printers = no\n  printing = bsd\n  printcap name = /dev/null\n  disable spoolss = yes\n"
-        "  map to guest = never\n  server services = -s3fs\n%3"
-        "[wbshare]\n  path = %2/share\n  read only = no\n  guest ok = no\n")
-                                .arg(m_smbPort)
-                                .arg(dir)
-                                .arg(m_extraSmbConf.isEmpty() ? QString()
-                                                              : QStringLiteral("  ") + m_extraSmbConf.join(QStringLiteral("\n  "))
-                                                                    + QLatin1Char('\n'))
-                                .toUtf8();
+    const QByteArray text
+        = QStringLiteral(
+              "[global]\n  server role = standalone server\n  workgroup = WBTEST\n  netbios name = WBTEST\n"
+              "  server string = Wirebench test Samba\n  interfaces = 127.0.0.1\n  bind interfaces only = yes\n"
+              "  smb ports = %1\n  disable netbios = yes\n  private dir = %2/smb/private\n  lock directory = "
+              "%2/smb/lock\n"
+              "  state directory = %2/smb/state\n  cache directory = %2/smb/cache\n  pid directory = %2/smb/pid\n"
+              "  ncalrpc dir = %2/smb/ncalrpc\n  log file = %2/smb/log/log.%m\n"
+              "  passdb backend = tdbsam:%2/smb/private/passdb.tdb\n  server min protocol = SMB2_02\n"
+              "  load printers = no\n  printing = bsd\n  printcap name = /dev/null\n  disable spoolss = yes\n"
+              "  map to guest = never\n  server services = -s3fs\n%3"
+              "[wbshare]\n  path = %2/share\n  read only = no\n  guest ok = no\n")
+              .arg(m_smbPort)
+              .arg(dir)
+              .arg(m_extraSmbConf.isEmpty()
+                       ? QString()
+                       : QStringLiteral("  ") + m_extraSmbConf.join(QStringLiteral("\n  ")) + QLatin1Char('\n'))
+              .toUtf8();
     if (!writeFile(conf, text)) {
         *why = QStringLiteral("cannot write %1").arg(conf);
         return false;
     }
     QString out;
     const QByteArray pw = (m_password + QLatin1Char('\n') + m_password + QLatin1Char('\n')).toUtf8();
-    if (!run(QStringLiteral("smbpasswd"), {QStringLiteral("-c"), conf, QStringLiteral("-s"), QStringLiteral("-a"), m_user},
-             pw, &out)) {
+    if (!run(QStringLiteral("smbpasswd"),
+             {QStringLiteral("-c"), conf, QStringLiteral("-s"), QStringLiteral("-a"), m_user}, pw, &out)) {
         *why = QStringLiteral("smbpasswd -a failed: %1").arg(out);
         return false;
     }
     m_smb.setProcessChannelMode(QProcess::MergedChannels);
     // smbd signals its whole process group when it shuts down: give it a group of its own, not ours.
     m_smb.setChildProcessModifier([] { ::setpgid(0, 0); });
-    startServer(m_smb, QStringLiteral("/usr/sbin/smbd"),
-                {QStringLiteral("--foreground"), QStringLiteral("--no-process-group"), QStringLiteral("--configfile=") + conf},
-                false);
+    startServer(
+        m_smb, QStringLiteral("/usr/sbin/smbd"),
+        {QStringLiteral("--foreground"), QStringLiteral("--no-process-group"), QStringLiteral("--configfile=") + conf},
+        false);
     if (!m_smb.waitForStarted(10000)) {
         *why = QStringLiteral("smbd did not start: %1").arg(m_smb.errorString());
         return false;
@@ -464,7 +472,8 @@ QString faultProblem(const RunResult &r, const QString &fault, const QString &pr
     if (r.extra.value(QStringLiteral("fault")).toString() != fault)
         return QStringLiteral("fault %1, expected %2").arg(r.extra.value(QStringLiteral("fault")).toString(), fault);
     if (!r.error.startsWith(prefix) || !r.error.contains(phrase) || r.error.contains(QLatin1Char('\n')))
-        return QStringLiteral("the error line does not start with \"%1\" or lacks \"%2\": %3").arg(prefix, phrase, r.error);
+        return QStringLiteral("the error line does not start with \"%1\" or lacks \"%2\": %3")
+            .arg(prefix, phrase, r.error);
     if (r.bytes <= 0 || r.bytes >= fileBytes || r.samples.isEmpty() || r.seconds <= 0)
         return QStringLiteral("what was measured before the fault is lost (%1 B, %2 samples)")
             .arg(r.bytes)
@@ -523,9 +532,10 @@ QByteArray fileDigest(const QString &path)
 bool makeReadOnlyFolder(const QString &path)
 {
     return QDir().mkpath(path) && ::chown(QFile::encodeName(path).constData(), 0, 0) == 0
-        && QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
-                                           | QFileDevice::ReadGroup | QFileDevice::ExeGroup | QFileDevice::ReadOther
-                                           | QFileDevice::ExeOther);
+        && QFile::setPermissions(path,
+                                 QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
+                                     | QFileDevice::ReadGroup | QFileDevice::ExeGroup | QFileDevice::ReadOther
+                                     | QFileDevice::ExeOther);
 }
 
 } // namespace wb::test

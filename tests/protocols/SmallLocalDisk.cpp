@@ -49,7 +49,8 @@ bool SmallLocalDisk::mount(const QString &dir, qint64 bytes, QString *why)
     QDir().mkpath(dir);
     const QByteArray options = "size=" + QByteArray::number(bytes);
     if (::mount("wbtest-local-full", QFile::encodeName(dir).constData(), "tmpfs", 0, options.constData()) != 0) {
-        *why = QStringLiteral("mount -t tmpfs on %1 failed (%2)").arg(dir, QString::fromLocal8Bit(std::strerror(errno)));
+        *why
+            = QStringLiteral("mount -t tmpfs on %1 failed (%2)").arg(dir, QString::fromLocal8Bit(std::strerror(errno)));
         return false;
     }
     m_dir = dir;
@@ -63,7 +64,7 @@ bool SmallLocalDisk::privateMounts(QString *why)
 
 qint64 SmallLocalDisk::usedBytes() const
 {
-    struct statvfs st {};
+    struct statvfs st = {};
     if (m_dir.isEmpty() || ::statvfs(QFile::encodeName(m_dir).constData(), &st) != 0)
         return -1;
     return qint64(st.f_blocks - st.f_bfree) * qint64(st.f_frsize);

@@ -40,10 +40,7 @@ private slots:
 
 private:
     RunSpec spec(const QString &protocol, qint64 size, const QString &path) const;
-    static RunResult runSpec(const RunSpec &s, TestObserver &observer)
-    {
-        return runDriver(s, observer);
-    }
+    static RunResult runSpec(const RunSpec &s, TestObserver &observer) { return runDriver(s, observer); }
     QTemporaryDir m_mount;
 };
 
@@ -120,7 +117,9 @@ void TestCopyDriver::fileSourceAndSinkReportDiskSpeed()
     QCOMPARE(rr.extra.value(QStringLiteral("local_disk_rate_op")).toString(), QStringLiteral("write"));
     QVERIFY(rr.extra.value(QStringLiteral("local_disk_rate_MBps")).toDouble() > 0);
     QCOMPARE(rr.extra.value(QStringLiteral("local_disk_rate_bytes")).toLongLong(), size);
-    QVERIFY(QDir(m_mount.path()).entryList({QStringLiteral(".wirebench-disk-sample*")}, QDir::Files | QDir::Hidden).isEmpty());
+    QVERIFY(QDir(m_mount.path())
+                .entryList({QStringLiteral(".wirebench-disk-sample*")}, QDir::Files | QDir::Hidden)
+                .isEmpty());
     QCOMPARE(patternMismatchInFile(sinkFile, size), -1);
 }
 
@@ -172,7 +171,8 @@ void TestCopyDriver::stopMidTransfer()
 
 void TestCopyDriver::localDiskFull()
 {
-    const RunSpec s = spec(QStringLiteral("copy-read"), 16LL * 1024 * 1024, m_mount.path() + QStringLiteral("/to-full.bin"));
+    const RunSpec s
+        = spec(QStringLiteral("copy-read"), 16LL * 1024 * 1024, m_mount.path() + QStringLiteral("/to-full.bin"));
     WB_CHECK(localDiskFullProblem(s, QStringLiteral("mounted-share (127.0.0.1): copy read: ")));
 }
 
@@ -251,10 +251,10 @@ void TestCopyDriver::fullLocalDiskKeepsNoPartialFile()
     const RunResult r = runSpec(s, o);
     const QString removed = existed ? QStringLiteral("; the partial download in it was removed (the file is empty)")
                                     : QStringLiteral("; the partial file was removed");
-    const QString problem = faultProblem(r, QStringLiteral("local_disk_full"),
-                                         QStringLiteral("mounted-share (127.0.0.1): copy read: the local disk is full while writing %1 (").arg(local),
-                                         QStringLiteral("B received)") + removed + QStringLiteral(": free space on this computer"),
-                                         size);
+    const QString problem = faultProblem(
+        r, QStringLiteral("local_disk_full"),
+        QStringLiteral("mounted-share (127.0.0.1): copy read: the local disk is full while writing %1 (").arg(local),
+        QStringLiteral("B received)") + removed + QStringLiteral(": free space on this computer"), size);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
     QCOMPARE(QFile::exists(local), existed);
     if (existed)
@@ -270,8 +270,9 @@ void TestCopyDriver::writeKeepsForeignFile()
     TestObserver o;
     const RunResult r = runSpec(spec(QStringLiteral("copy-write"), 1024 * 1024, path), o);
     WB_CHECK(failedWith(r, QStringLiteral("foreign_file")));
-    QVERIFY2(r.error.contains(QStringLiteral("already exists on the server (12345 bytes) and is not a Wirebench test file")),
-             qPrintable(r.error));
+    QVERIFY2(
+        r.error.contains(QStringLiteral("already exists on the server (12345 bytes) and is not a Wirebench test file")),
+        qPrintable(r.error));
     QCOMPARE(fileDigest(path), digest);
     const QString own = m_mount.filePath(QStringLiteral("theirs/wirebench-own.bin"));
     QVERIFY(!makeTestPatternFile(own, 1000, QString()).isEmpty());

@@ -26,8 +26,14 @@ class TestFtpDriver : public TransferDriverSuite
 
 public:
     TestFtpDriver()
-        : TransferDriverSuite({true, QStringLiteral("ftp-get"), QStringLiteral("ftp-put"), QStringLiteral("test-vsftpd"),
-                               QStringLiteral("FTP GET"), QStringLiteral("FTP PUT"), QStringLiteral("slow.bin"), true,
+        : TransferDriverSuite({true,
+                               QStringLiteral("ftp-get"),
+                               QStringLiteral("ftp-put"),
+                               QStringLiteral("test-vsftpd"),
+                               QStringLiteral("FTP GET"),
+                               QStringLiteral("FTP PUT"),
+                               QStringLiteral("slow.bin"),
+                               true,
                                {QStringLiteral("left unchanged")}})
     {
     }
@@ -108,10 +114,11 @@ void TestFtpDriver::checkRefusedToReplace(const RunResult &r) const
 
 void TestFtpDriver::checkWrongService(const RunResult &r) const
 {
-    QVERIFY2(r.error.startsWith(QStringLiteral("test-vsftpd (127.0.0.1:%1): FTP GET: port %1 of 127.0.0.1 holds an SMB "
-                                               "server, not FTP: it sent no greeting within 3 s and answered an SMB NEGOTIATE: "
-                                               "check the port in the host's settings")
-                                    .arg(m_servers->smbPort())),
+    QVERIFY2(r.error.startsWith(
+                 QStringLiteral("test-vsftpd (127.0.0.1:%1): FTP GET: port %1 of 127.0.0.1 holds an SMB "
+                                "server, not FTP: it sent no greeting within 3 s and answered an SMB NEGOTIATE: "
+                                "check the port in the host's settings")
+                     .arg(m_servers->smbPort())),
              qPrintable(r.error));
 }
 
@@ -121,7 +128,7 @@ void TestFtpDriver::putThenGetByteExact()
     TestObserver put;
     const RunResult up = runDriver(spec(QStringLiteral("ftp-put"), FourMiB, QStringLiteral("put.bin")), put);
     QVERIFY2(up.ok(), qPrintable(up.error));
-    QCOMPARE(up.bytes, FourMiB);      // the server's SIZE
+    QCOMPARE(up.bytes, FourMiB); // the server's SIZE
     QCOMPARE(up.senderBytes, FourMiB);
     QVERIFY(up.seconds > 0);
     QVERIFY(!up.samples.isEmpty());
@@ -267,7 +274,8 @@ void TestFtpDriver::ftpsAcceptAnyCertificate()
     const RunResult r = runDriver(s);
     QVERIFY2(r.ok(), qPrintable(r.error));
     QCOMPARE(r.bytes, FourMiB);
-    QVERIFY2(r.warnings.join(QLatin1Char(' ')).contains(QStringLiteral("not checked")), qPrintable(r.warnings.join(QLatin1Char('|'))));
+    QVERIFY2(r.warnings.join(QLatin1Char(' ')).contains(QStringLiteral("not checked")),
+             qPrintable(r.warnings.join(QLatin1Char('|'))));
     QCOMPARE(patternMismatchInFile(m_servers->ftpRoot() + QStringLiteral("/tls-any.bin"), FourMiB), -1);
 }
 
@@ -275,12 +283,14 @@ void TestFtpDriver::ftpsUntrustedCertificate()
 {
     WB_REQUIRE(m_ftps, m_ftpsWhy);
     for (const QString &protocol : {QStringLiteral("ftp-put"), QStringLiteral("ftp-get")}) {
-        RunSpec s = ftpsSpec(protocol, FourMiB, QStringLiteral("untrusted.bin")); // system CAs: the test CA is not among them
+        RunSpec s
+            = ftpsSpec(protocol, FourMiB, QStringLiteral("untrusted.bin")); // system CAs: the test CA is not among them
         const RunResult r = runDriver(s);
         WB_CHECK(failedWith(r, QStringLiteral("tls_untrusted")));
         QVERIFY2(r.error.startsWith(QStringLiteral("test-vsftpd-tls (127.0.0.1:%1): FTP ").arg(m_servers->ftpsPort())),
                  qPrintable(r.error));
-        QVERIFY2(r.error.contains(QStringLiteral("certificate not trusted")) && r.error.contains(QStringLiteral("CA file")),
+        QVERIFY2(r.error.contains(QStringLiteral("certificate not trusted"))
+                     && r.error.contains(QStringLiteral("CA file")),
                  qPrintable(r.error));
         QVERIFY(!r.error.contains(QLatin1Char('\n')));
         QVERIFY(!r.error.contains(m_servers->password()));
@@ -311,7 +321,8 @@ void TestFtpDriver::ftpsRequiredButServerHasNoTls()
     QVERIFY2(r.error.startsWith(QStringLiteral("test-vsftpd (127.0.0.1:%1): FTP PUT: ").arg(m_servers->ftpPort())),
              qPrintable(r.error));
     QVERIFY2(r.error.contains(QStringLiteral("does not offer explicit FTPS")), qPrintable(r.error));
-    QVERIFY(!QFile::exists(m_servers->ftpRoot() + QStringLiteral("/plain-tls.bin"))); // the password never went out in clear
+    QVERIFY(!QFile::exists(m_servers->ftpRoot()
+                           + QStringLiteral("/plain-tls.bin"))); // the password never went out in clear
 }
 
 void TestFtpDriver::ftpsRemoteDiskFull()
@@ -324,9 +335,10 @@ void TestFtpDriver::ftpsRemoteDiskFull()
     TestObserver o;
     // vsftpd's "451 Failure writing to local file." is encrypted on the control connection libcurl drops:
     // the driver cannot prove a full disk here, and says so.
-    const QString problem = faultProblem(runDriver(s, o), QStringLiteral("closed_mid_transfer"),
-                                         QStringLiteral("test-vsftpd-tls (127.0.0.1:%1): FTP PUT: ").arg(m_servers->ftpsPort()),
-                                         QStringLiteral("a full disk on the server is a common one"), size);
+    const QString problem
+        = faultProblem(runDriver(s, o), QStringLiteral("closed_mid_transfer"),
+                       QStringLiteral("test-vsftpd-tls (127.0.0.1:%1): FTP PUT: ").arg(m_servers->ftpsPort()),
+                       QStringLiteral("a full disk on the server is a common one"), size);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
 }
 

@@ -35,8 +35,9 @@ void TestFtpsHostOptions::trustChoicesFollowFtps()
     QStringList items;
     for (int i = 0; i < trust->count(); ++i)
         items << trust->itemText(i);
-    QCOMPARE(items, QStringList({QStringLiteral("system CAs"), QStringLiteral("CA file"),
-                                 QStringLiteral("accept any certificate (insecure)")}));
+    QCOMPARE(items,
+             QStringList({QStringLiteral("system CAs"), QStringLiteral("CA file"),
+                          QStringLiteral("accept any certificate (insecure)")}));
     QCOMPARE(trust->currentText(), QStringLiteral("system CAs")); // the safe default
     QVERIFY(trust->toolTip().contains(QStringLiteral("insecure")));
 
@@ -57,7 +58,8 @@ void TestFtpsHostOptions::trustChoicesFollowFtps()
     const Host edited = dialog.host();
     QCOMPARE(edited.options.value(QStringLiteral("ftp.tls")).toBool(), true);
     QCOMPARE(edited.options.value(QStringLiteral("ftp.tls_trust")).toString(), QStringLiteral("CA file"));
-    QCOMPARE(edited.options.value(QStringLiteral("ftp.tls_ca_file")).toString(), QStringLiteral("/etc/wirebench/lab-ca.pem"));
+    QCOMPARE(edited.options.value(QStringLiteral("ftp.tls_ca_file")).toString(),
+             QStringLiteral("/etc/wirebench/lab-ca.pem"));
 
     trust->setCurrentIndex(trust->findText(QStringLiteral("accept any certificate (insecure)")));
     QVERIFY(!caFile->isEnabled());

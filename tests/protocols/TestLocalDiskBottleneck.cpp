@@ -100,8 +100,9 @@ void TestLocalDiskBottleneck::slowDiskIsTheBottleneck()
     QVERIFY2(r.ok(), qPrintable(r.error));
     const double disk = r.extra.value(QStringLiteral("local_disk_rate_MBps")).toDouble();
     qInfo("copy-read %.2f MB/s, the disk alone %.2f MB/s (%s)", r.megabytesPerSecond(), disk,
-          qPrintable(r.extra.value(QStringLiteral("local_disk_rate_unbuffered")).toBool() ? QStringLiteral("O_DIRECT")
-                                                                                           : QStringLiteral("buffered")));
+          qPrintable(r.extra.value(QStringLiteral("local_disk_rate_unbuffered")).toBool()
+                         ? QStringLiteral("O_DIRECT")
+                         : QStringLiteral("buffered")));
     QCOMPARE(r.extra.value(QStringLiteral("local_disk_rate_op")).toString(), QStringLiteral("write"));
     // The throttle holds both to at most about 8 MB/s (its first slice may let a little more through).
     QVERIFY2(disk > 0 && disk < 12, qPrintable(QString::number(disk)));
@@ -111,11 +112,12 @@ void TestLocalDiskBottleneck::slowDiskIsTheBottleneck()
     QCOMPARE(QDir(m_slow.path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("download.bin")});
     const QStringList said = diskSentences({m_tcp, r});
     QCOMPARE(said.size(), 1);
-    const QString expected = QStringLiteral("copy-read @ 1500 B %1 MB/s: the local disk was the bottleneck (writes %2 MB/s "
-                                            "on its own; the network carried %3 MB/s to this host in this session).")
-                                 .arg(r.megabytesPerSecond(), 0, 'f', 1)
-                                 .arg(disk, 0, 'f', 1)
-                                 .arg(m_tcp.megabytesPerSecond(), 0, 'f', 1);
+    const QString expected
+        = QStringLiteral("copy-read @ 1500 B %1 MB/s: the local disk was the bottleneck (writes %2 MB/s "
+                         "on its own; the network carried %3 MB/s to this host in this session).")
+              .arg(r.megabytesPerSecond(), 0, 'f', 1)
+              .arg(disk, 0, 'f', 1)
+              .arg(m_tcp.megabytesPerSecond(), 0, 'f', 1);
     QCOMPARE(said.first(), expected);
 }
 

@@ -99,7 +99,8 @@ private slots:
         for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
             QVERIFY(it->value > 0);
         for (const QString &tick : chart->tickLabels())
-            QVERIFY2(tick.contains(QStringLiteral("B frame")) && tick.contains(QStringLiteral("MSS")), qPrintable(tick));
+            QVERIFY2(tick.contains(QStringLiteral("B frame")) && tick.contains(QStringLiteral("MSS")),
+                     qPrintable(tick));
 
         // Each test has its verdict line.
         const QString verdict = window.summaryTable()->item(SummaryTable::verdictRow(0), 0)->text();
@@ -156,9 +157,10 @@ private slots:
             shown << table->item(row, ResultsTable::Error)->text();
         qInfo("%s", qPrintable(shown.join(QLatin1Char('\n'))));
         const QString all = shown.join(QLatin1Char('\n'));
-        QVERIFY2(all.contains(QStringLiteral("\"theirs-gui.bin\" on the server holds 2097153 bytes, not the plan's 1048576"))
-                     && all.contains(QStringLiteral("read as it is")),
-                 qPrintable(all));
+        QVERIFY2(
+            all.contains(QStringLiteral("\"theirs-gui.bin\" on the server holds 2097153 bytes, not the plan's 1048576"))
+                && all.contains(QStringLiteral("read as it is")),
+            qPrintable(all));
         QVERIFY2(all.contains(QStringLiteral("SMB read: port %1 of 127.0.0.1 answered with an FTP banner \"220 (vsFTPd")
                                   .arg(m_servers->ftpPort())),
                  qPrintable(all));

@@ -17,9 +17,7 @@ bool mapped(const char *name)
     return maps.readAll().contains(name);
 }
 
-void noCredentials(SMBCCTX *, const char *, const char *, char *, int, char *, int, char *, int)
-{
-}
+void noCredentials(SMBCCTX *, const char *, const char *, char *, int, char *, int, char *, int) { }
 
 } // namespace
 

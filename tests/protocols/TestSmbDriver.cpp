@@ -63,8 +63,14 @@ class TestSmbDriver : public TransferDriverSuite
 
 public:
     TestSmbDriver()
-        : TransferDriverSuite({false, QStringLiteral("smb-read"), QStringLiteral("smb-write"), QStringLiteral("test-samba"),
-                               QStringLiteral("SMB read"), QStringLiteral("SMB write"), QStringLiteral("slow2.bin"), false,
+        : TransferDriverSuite({false,
+                               QStringLiteral("smb-read"),
+                               QStringLiteral("smb-write"),
+                               QStringLiteral("test-samba"),
+                               QStringLiteral("SMB read"),
+                               QStringLiteral("SMB write"),
+                               QStringLiteral("slow2.bin"),
+                               false,
                                {}})
     {
     }
@@ -132,8 +138,9 @@ RunSpec TestSmbDriver::localDiskSpec(const QString &path) const
 void TestSmbDriver::checkEndedMidTransfer(const RunResult &r, bool) const
 {
     const bool write = r.spec.protocol == QLatin1String("smb-write");
-    QCOMPARE(r.extra.value(write ? QStringLiteral("smb_write_connections") : QStringLiteral("smb_read_connections")).toInt(),
-             write ? DefaultWriteConnections : DefaultReadConnections);
+    QCOMPARE(
+        r.extra.value(write ? QStringLiteral("smb_write_connections") : QStringLiteral("smb_read_connections")).toInt(),
+        write ? DefaultWriteConnections : DefaultReadConnections);
     QVERIFY(ownLaneProcesses().isEmpty());
 }
 
@@ -144,11 +151,12 @@ void TestSmbDriver::checkRefusedToReplace(const RunResult &r) const
 
 void TestSmbDriver::checkWrongService(const RunResult &r) const
 {
-    QVERIFY2(r.error.startsWith(QStringLiteral("test-samba (127.0.0.1:%1): SMB read: port %1 of 127.0.0.1 answered with "
-                                               "an FTP banner \"220 (vsFTPd ")
-                                    .arg(m_servers->ftpPort()))
-                 && r.error.contains(QStringLiteral("not SMB: check the port in the host's settings")),
-             qPrintable(r.error));
+    QVERIFY2(
+        r.error.startsWith(QStringLiteral("test-samba (127.0.0.1:%1): SMB read: port %1 of 127.0.0.1 answered with "
+                                          "an FTP banner \"220 (vsFTPd ")
+                               .arg(m_servers->ftpPort()))
+            && r.error.contains(QStringLiteral("not SMB: check the port in the host's settings")),
+        qPrintable(r.error));
     QVERIFY(!r.error.contains(QStringLiteral("stopped answering")));
 }
 
@@ -172,7 +180,8 @@ void TestSmbDriver::writeThenReadByteExact()
     QCOMPARE(down.bytes, size);
     QVERIFY(!down.extra.contains(QStringLiteral("seeded")));
     // A healthy run: no fault, no warning (a foreign file, SMB1 or another service would give one).
-    QVERIFY2(up.warnings.isEmpty() && down.warnings.isEmpty(), qPrintable(up.warnings.join(QLatin1Char('|')) + down.warnings.join(QLatin1Char('|'))));
+    QVERIFY2(up.warnings.isEmpty() && down.warnings.isEmpty(),
+             qPrintable(up.warnings.join(QLatin1Char('|')) + down.warnings.join(QLatin1Char('|'))));
     QVERIFY(!down.extra.contains(QStringLiteral("fault")) && !down.extra.contains(QStringLiteral("read_as_found")));
     QCOMPARE(sampledBytes(down), size);
 }
@@ -244,7 +253,8 @@ void TestSmbDriver::writeFromLocalFileByteExact()
     RunSpec s = spec(QStringLiteral("smb-write"), size, QStringLiteral("fromfile.bin"));
     s.host.options.insert(QStringLiteral("smb.io_size"), 256 * 1024);
     s.params.options.insert(QLatin1String(TransferSettings::SourceKey), QStringLiteral("file"));
-    s.params.options.insert(QLatin1String(TransferSettings::LocalPathKey), m_servers->scratch() + QStringLiteral("/smb-source.bin"));
+    s.params.options.insert(QLatin1String(TransferSettings::LocalPathKey),
+                            m_servers->scratch() + QStringLiteral("/smb-source.bin"));
     const RunResult r = runDriver(s);
     QVERIFY2(r.ok(), qPrintable(r.error));
     QCOMPARE(r.bytes, size);
@@ -293,7 +303,9 @@ void TestSmbDriver::overConnectionsByteExact()
     }
     const RunResult r = runDriver(s);
     QVERIFY2(r.ok(), qPrintable(r.error));
-    QCOMPARE(r.extra.value(write ? QStringLiteral("smb_write_connections") : QStringLiteral("smb_read_connections")).toInt(), used);
+    QCOMPARE(
+        r.extra.value(write ? QStringLiteral("smb_write_connections") : QStringLiteral("smb_read_connections")).toInt(),
+        used);
     // The live samples of several connections: the receiver's count on them (sock_diag).
     if (used > 1)
         QCOMPARE(r.extra.value(QStringLiteral("samples_from")).toString(),
@@ -338,10 +350,11 @@ void TestSmbDriver::connectionKilled()
     QCOMPARE(lanes.size(), connections);
     WB_CHECK(failedWith(r, QStringLiteral("closed_mid_transfer")));
     const QString verb = protocol == QLatin1String("smb-write") ? QStringLiteral("write") : QStringLiteral("read");
-    QVERIFY2(QRegularExpression(QStringLiteral("%1 connection [1-%2] of %2 ended by signal 9 ").arg(verb).arg(connections))
-                 .match(r.error)
-                 .hasMatch(),
-             qPrintable(r.error));
+    QVERIFY2(
+        QRegularExpression(QStringLiteral("%1 connection [1-%2] of %2 ended by signal 9 ").arg(verb).arg(connections))
+            .match(r.error)
+            .hasMatch(),
+        qPrintable(r.error));
     QVERIFY(!r.samples.isEmpty());
     QVERIFY(ownLaneProcesses().isEmpty());
 }
@@ -365,8 +378,9 @@ void TestSmbDriver::mssIsTheDataSegmentSize()
 void TestSmbDriver::wrongPassword()
 {
     WB_REQUIRE(m_ready, m_why);
-    const RunResult r = runDriver(withHostOption(spec(QStringLiteral("smb-write"), FourMiB, QStringLiteral("pw.bin")),
-                                                 QStringLiteral("smb.password"), QStringLiteral("not-the-password-42")));
+    const RunResult r
+        = runDriver(withHostOption(spec(QStringLiteral("smb-write"), FourMiB, QStringLiteral("pw.bin")),
+                                   QStringLiteral("smb.password"), QStringLiteral("not-the-password-42")));
     WB_CHECK(failedWith(r, QStringLiteral("login_refused")));
     QVERIFY(r.error.contains(QStringLiteral("test-samba")) && r.error.contains(QStringLiteral("SMB write")));
     QVERIFY(!r.error.contains(QStringLiteral("not-the-password-42")));
@@ -428,8 +442,9 @@ void TestSmbDriver::smb1OnlyServer()
     TestObserver o;
     const RunResult refused = runDriver(s, o);
     WB_CHECK(failedWith(refused, QStringLiteral("smb1_only")));
-    QVERIFY2(refused.error.startsWith(QStringLiteral("test-samba (127.0.0.1:%1): SMB read: the server speaks only SMB1 (NT1)")
-                                          .arg(smb1.smbPort()))
+    QVERIFY2(refused.error.startsWith(
+                 QStringLiteral("test-samba (127.0.0.1:%1): SMB read: the server speaks only SMB1 (NT1)")
+                     .arg(smb1.smbPort()))
                  && refused.error.contains(QStringLiteral("\"Allow SMB1 (NT1)\""))
                  && refused.error.contains(QStringLiteral("--set smb.allow_smb1=yes")),
              qPrintable(refused.error));

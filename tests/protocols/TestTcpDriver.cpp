@@ -60,8 +60,8 @@ public:
             const int c = ::accept(m_fd, nullptr, nullptr);
             if (c < 0)
                 return;
-            if (!greeting.isEmpty())
-                [[maybe_unused]] ssize_t n = ::send(c, greeting.constData(), size_t(greeting.size()), MSG_NOSIGNAL);
+            if (!greeting.isEmpty()) [[maybe_unused]]
+                ssize_t n = ::send(c, greeting.constData(), size_t(greeting.size()), MSG_NOSIGNAL);
             pollfd q{c, POLLIN, 0};
             char buf[4096];
             const qint64 end = QDateTime::currentMSecsSinceEpoch() + holdMs;
@@ -243,7 +243,8 @@ void TestTcpDriver::parallelStreams()
     }
     QCOMPARE(total, r.bytes);
     QVERIFY(r.seconds > 0);
-    // The window leaves out what no common second holds; the samples hold everything that arrived, as the sender sent it.
+    // The window leaves out what no common second holds; the samples hold everything that arrived, as the sender sent
+    // it.
     QVERIFY2(r.bytes <= r.senderBytes, qPrintable(QStringLiteral("%1 of %2 B").arg(r.bytes).arg(r.senderBytes)));
     QCOMPARE(sum(r.samples), r.senderBytes);
     QCOMPARE(sum(observer.samples), r.senderBytes);
@@ -253,12 +254,14 @@ void TestTcpDriver::parallelStreams()
         qint64 shares = 0;
         for (qint64 b : sample.streamBytes)
             shares += b;
-        QVERIFY2(qAbs(shares - sample.bytes) <= streams, qPrintable(QStringLiteral("%1 against %2").arg(shares).arg(sample.bytes)));
+        QVERIFY2(qAbs(shares - sample.bytes) <= streams,
+                 qPrintable(QStringLiteral("%1 against %2").arg(shares).arg(sample.bytes)));
     }
     for (const Sample &sample : r.samples)
         QVERIFY(sample.streamBytes.isEmpty());
     QVERIFY2(observer.said.contains(QStringLiteral("%1 with loopback (127.0.0.1:%2) over %3 streams")
-                                        .arg(protocol == QLatin1String("tcp-send") ? QStringLiteral("Sending") : QStringLiteral("Receiving"))
+                                        .arg(protocol == QLatin1String("tcp-send") ? QStringLiteral("Sending")
+                                                                                   : QStringLiteral("Receiving"))
                                         .arg(m_responder->port())
                                         .arg(streams)),
              qPrintable(observer.said.join(QLatin1Char('\n'))));
@@ -275,9 +278,11 @@ void TestTcpDriver::zeroCopy_data()
     QTest::addColumn<int>("messageSize");
     QTest::addColumn<QString>("how");
     QTest::newRow("send, sendfile") << QStringLiteral("tcp-send") << 1 << 128 * 1024 << QStringLiteral("sendfile");
-    QTest::newRow("send, sendfile, -m 1472, 4 streams") << QStringLiteral("tcp-send") << 4 << 1472 << QStringLiteral("sendfile");
+    QTest::newRow("send, sendfile, -m 1472, 4 streams")
+        << QStringLiteral("tcp-send") << 4 << 1472 << QStringLiteral("sendfile");
     QTest::newRow("recv, MSG_TRUNC") << QStringLiteral("tcp-recv") << 1 << 128 * 1024 << QStringLiteral("MSG_TRUNC");
-    QTest::newRow("recv, MSG_TRUNC, 4 streams") << QStringLiteral("tcp-recv") << 4 << 128 * 1024 << QStringLiteral("MSG_TRUNC");
+    QTest::newRow("recv, MSG_TRUNC, 4 streams")
+        << QStringLiteral("tcp-recv") << 4 << 128 * 1024 << QStringLiteral("MSG_TRUNC");
 }
 
 void TestTcpDriver::zeroCopy()
@@ -329,8 +334,9 @@ void TestTcpDriver::olderServerRefusesStreams()
     older.maxStreams = 1;
     const QByteArray hello = wire::qb(control::encode(older.toJson()));
     QVERIFY(!hello.contains("max_streams"));
-    const QString sentence = QStringLiteral("wirebenchd 0.0.9 predates parallel streams (it serves one data connection per "
-                                            "test) and 4 streams were asked for: update wirebenchd there, or run 1 stream");
+    const QString sentence
+        = QStringLiteral("wirebenchd 0.0.9 predates parallel streams (it serves one data connection per "
+                         "test) and 4 streams were asked for: update wirebenchd there, or run 1 stream");
     {
         FakeServer fake(hello, 3000);
         RunSpec s = spec(QStringLiteral("tcp-send"), 1500);
@@ -352,7 +358,8 @@ void TestTcpDriver::olderServerRefusesStreams()
     }
     // Against today's wirebenchd, one stream and the healthy run say nothing of streams.
     Observer observer;
-    const RunResult one = TcpDriver(TcpDriver::Direction::Send).run(spec(QStringLiteral("tcp-send"), 1500, 300), observer);
+    const RunResult one
+        = TcpDriver(TcpDriver::Direction::Send).run(spec(QStringLiteral("tcp-send"), 1500, 300), observer);
     QVERIFY2(one.ok(), qPrintable(one.error));
     QVERIFY(!one.extra.contains(QStringLiteral("streams")));
     QVERIFY(!one.extra.contains(QStringLiteral("stream_bytes")));
@@ -414,7 +421,8 @@ void TestTcpDriver::bothWaysAtOnce()
     QTRY_COMPARE_WITH_TIMEOUT(m_log.filter(QStringLiteral("tcp-bidir (both ways at once)")).size(), 1, 5000);
     const QString line = m_log.filter(QStringLiteral("tcp-bidir (both ways at once)")).first();
     QVERIFY2(line.contains(QStringLiteral(": received %1 B").arg(r.bytes)), qPrintable(line));
-    QVERIFY2(line.contains(QStringLiteral("; sent %1 B, client received %2 B").arg(r.reverse->senderBytes).arg(r.reverse->bytes)),
+    QVERIFY2(line.contains(
+                 QStringLiteral("; sent %1 B, client received %2 B").arg(r.reverse->senderBytes).arg(r.reverse->bytes)),
              qPrintable(line));
     qInfo("tcp-bidir, %d streams each way: send %.1f MB/s, receive %.1f MB/s", streams, r.megabytesPerSecond(),
           r.reverse->megabytesPerSecond());
@@ -429,7 +437,8 @@ void TestTcpDriver::olderServerRefusesBothWays()
     older.auth = "none";
     const QByteArray hello = wire::qb(control::encode(older.toJson()));
     QVERIFY(!hello.contains("bidir"));
-    const QString sentence = QStringLiteral("wirebenchd 0.0.9 predates tcp-bidir (both directions at once): update wirebenchd there");
+    const QString sentence
+        = QStringLiteral("wirebenchd 0.0.9 predates tcp-bidir (both directions at once): update wirebenchd there");
     {
         FakeServer fake(hello, 3000);
         RunSpec s = spec(QStringLiteral("tcp-bidir"), 1500);
@@ -472,7 +481,8 @@ void TestTcpDriver::warmupIsLeftOut()
     QVERIFY(r.bytes > 0);
     QVERIFY2(sampled > r.bytes, qPrintable(QStringLiteral("sampled %1 B, figure %2 B").arg(sampled).arg(r.bytes)));
     const double span = r.samples.last().endSeconds;
-    QVERIFY2(r.seconds < span, qPrintable(QStringLiteral("figure over %1 s, samples over %2 s").arg(r.seconds).arg(span)));
+    QVERIFY2(r.seconds < span,
+             qPrintable(QStringLiteral("figure over %1 s, samples over %2 s").arg(r.seconds).arg(span)));
     // Everything sent arrived: the sender's count covers both parts.
     QCOMPARE(r.senderBytes, sampled);
     qInfo("%s, warm-up 0.6 s: %lld of %lld B in %.3f of %.3f s = %.1f MB/s", qPrintable(protocol), r.bytes, sampled,
@@ -501,7 +511,9 @@ void TestTcpDriver::refusedPortGivesClearError()
         QTcpSocket probe;
         probe.connectToHost(QHostAddress(address), effective);
         if (probe.waitForConnected(2000))
-            QFAIL(qPrintable(QStringLiteral("something listens on %1:%2: this test needs that port closed").arg(address).arg(effective)));
+            QFAIL(qPrintable(QStringLiteral("something listens on %1:%2: this test needs that port closed")
+                                 .arg(address)
+                                 .arg(effective)));
         QCOMPARE(probe.error(), QAbstractSocket::ConnectionRefusedError);
     }
     RunSpec s = spec(QStringLiteral("tcp-send"), 1500);
@@ -510,14 +522,19 @@ void TestTcpDriver::refusedPortGivesClearError()
     Observer observer;
     const RunResult r = TcpDriver(TcpDriver::Direction::Send).run(s, observer);
     QCOMPARE(r.status, RunStatus::Failed);
-    QVERIFY2(r.error.startsWith(QStringLiteral("loopback (%1:%2): connection refused: nothing listens on port %2").arg(address).arg(effective)),
+    QVERIFY2(r.error.startsWith(QStringLiteral("loopback (%1:%2): connection refused: nothing listens on port %2")
+                                    .arg(address)
+                                    .arg(effective)),
              qPrintable(r.error));
     if (wirebenchdsPort) {
-        QVERIFY2(r.error.contains(QStringLiteral("start wirebenchd there (wirebenchd --listen 0.0.0.0:5301)")), qPrintable(r.error));
-    } else {
-        QVERIFY2(!r.error.contains(QStringLiteral("start wirebenchd")) && !r.error.contains(QStringLiteral("--listen 0.0.0.0")),
+        QVERIFY2(r.error.contains(QStringLiteral("start wirebenchd there (wirebenchd --listen 0.0.0.0:5301)")),
                  qPrintable(r.error));
-        for (const char *advice : {"check the port in the host's settings", "wirebenchd listens on 5301", "wirebenchd is running", "firewall"})
+    } else {
+        QVERIFY2(!r.error.contains(QStringLiteral("start wirebenchd"))
+                     && !r.error.contains(QStringLiteral("--listen 0.0.0.0")),
+                 qPrintable(r.error));
+        for (const char *advice : {"check the port in the host's settings", "wirebenchd listens on 5301",
+                                   "wirebenchd is running", "firewall"})
             QVERIFY2(r.error.contains(QLatin1String(advice)), qPrintable(r.error));
     }
     QVERIFY(!r.error.contains(QLatin1Char('\n')));
@@ -557,13 +574,16 @@ void TestTcpDriver::notAWirebenchd_data()
     QTest::addColumn<QByteArray>("greeting");
     QTest::addColumn<int>("holdMs");
     QTest::addColumn<QString>("errorContains");
-    QTest::newRow("ssh banner") << QByteArray("SSH-2.0-OpenSSH_9.2\r\n") << 8000 << QStringLiteral("is this port a wirebenchd");
+    QTest::newRow("ssh banner") << QByteArray("SSH-2.0-OpenSSH_9.2\r\n") << 8000
+                                << QStringLiteral("is this port a wirebenchd");
     QTest::newRow("silent") << QByteArray() << 8000 << QStringLiteral("no hello from wirebenchd within 5 s");
     QTest::newRow("closes at once") << QByteArray() << 0 << QStringLiteral("closed the control connection");
     control::Hello future = control::Hello::local("wirebenchd 9.0");
     future.version = 99;
-    QTest::newRow("newer protocol") << wire::qb(control::encode(future.toJson())) << 8000 << QStringLiteral("speaks control protocol version 99");
-    QTest::newRow("truncated hello") << wire::qb(control::encode(future.toJson())).left(30) << 0 << QStringLiteral("truncated");
+    QTest::newRow("newer protocol") << wire::qb(control::encode(future.toJson())) << 8000
+                                    << QStringLiteral("speaks control protocol version 99");
+    QTest::newRow("truncated hello") << wire::qb(control::encode(future.toJson())).left(30) << 0
+                                     << QStringLiteral("truncated");
 }
 
 void TestTcpDriver::notAWirebenchd()
@@ -588,7 +608,9 @@ void TestTcpDriver::serverStopsMidTest()
     for (const auto direction : {TcpDriver::Direction::Send, TcpDriver::Direction::Receive}) {
         const std::unique_ptr<Responder> responder = test::loopbackResponder();
         QVERIFY(responder->start());
-        RunSpec s = spec(direction == TcpDriver::Direction::Send ? QStringLiteral("tcp-send") : QStringLiteral("tcp-recv"), 1500, 20000);
+        RunSpec s
+            = spec(direction == TcpDriver::Direction::Send ? QStringLiteral("tcp-send") : QStringLiteral("tcp-recv"),
+                   1500, 20000);
         s.host.port = responder->port();
         Observer observer;
         RunResult r;
@@ -597,7 +619,8 @@ void TestTcpDriver::serverStopsMidTest()
         responder->stop();
         runner.join();
         QCOMPARE(r.status, RunStatus::Failed);
-        QVERIFY2(r.error.contains(QStringLiteral("mid-test")) || r.error.contains(QStringLiteral("ended the test")), qPrintable(r.error));
+        QVERIFY2(r.error.contains(QStringLiteral("mid-test")) || r.error.contains(QStringLiteral("ended the test")),
+                 qPrintable(r.error));
         QVERIFY2(!r.error.contains(QLatin1Char('\n')), qPrintable(r.error));
         qInfo("%s", qPrintable(r.error));
         if (direction == TcpDriver::Direction::Receive)

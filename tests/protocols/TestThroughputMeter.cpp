@@ -151,7 +151,8 @@ void TestThroughputMeter::overlappingCallsAreSummedNotSqueezed()
     {
         double from, to, settled;
     };
-    const Step steps[] = {{0, 200, 100}, {100, 300, 200}, {200, 400, 300}, {300, 500, 400}, {400, 600, 500}, {500, 700, 600}};
+    const Step steps[]
+        = {{0, 200, 100}, {100, 300, 200}, {200, 400, 300}, {300, 500, 400}, {400, 600, 500}, {500, 700, 600}};
     for (const Step &st : steps) {
         rig.at(st.to);
         spans.add(call, rig.ns(st.from), rig.ns(st.to));
@@ -206,7 +207,8 @@ void TestThroughputMeter::intervalsAreTheClocksNotTheCalls()
         QCOMPARE(s[k].intervalSeconds, 0.1);
         QVERIFY(qAbs(s[k].endSeconds - (k + 1) * 0.1) < 1e-9);
         // Whole bytes per sample: within 2 bytes of the rate's share.
-        QVERIFY2(qAbs(s[k].bytes - rate * 0.1) <= 2, qPrintable(QStringLiteral("sample %1: %2 B").arg(k).arg(s[k].bytes)));
+        QVERIFY2(qAbs(s[k].bytes - rate * 0.1) <= 2,
+                 qPrintable(QStringLiteral("sample %1: %2 B").arg(k).arg(s[k].bytes)));
     }
     QCOMPARE(sum(s), reported);
     QCOMPARE(rig.meter.total(), reported);
@@ -247,7 +249,8 @@ void TestThroughputMeter::lastSampleIsOverItsOwnDuration()
     QCOMPARE(s.size(), 13);
     QCOMPARE(sum(s), reported);
     QVERIFY(qAbs(s.last().intervalSeconds - 0.032) < 1e-9); // 1200 to 1232 ms, the last report with bytes
-    QVERIFY2(qAbs(s.last().bytesPerSecond() / 1.111e6 - 1) < 0.01, qPrintable(QString::number(s.last().bytesPerSecond())));
+    QVERIFY2(qAbs(s.last().bytesPerSecond() / 1.111e6 - 1) < 0.01,
+             qPrintable(QString::number(s.last().bytesPerSecond())));
     QCOMPARE(rig.meter.elapsedSeconds(), 1.3); // the figure's time is the finish, as before
 }
 

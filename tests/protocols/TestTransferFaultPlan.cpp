@@ -38,8 +38,8 @@ private:
 void TestTransferFaultPlan::initTestCase()
 {
     m_servers = std::make_unique<FileServerFixture>();
-    m_ready = m_servers->prepare(&m_why) && m_servers->useSmallDisk(SmallDiskBytes, &m_why)
-        && m_servers->startFtp(&m_why);
+    m_ready
+        = m_servers->prepare(&m_why) && m_servers->useSmallDisk(SmallDiskBytes, &m_why) && m_servers->startFtp(&m_why);
     if (!m_ready)
         qWarning("%s", qPrintable(m_why));
 }
@@ -94,9 +94,10 @@ void TestTransferFaultPlan::planGoesOnAfterDiskFull()
     QCOMPARE(failed.spec.host.name, QStringLiteral("vsftpd-small-disk"));
     QCOMPARE(failed.status, RunStatus::Failed);
     QCOMPARE(failed.extra.value(QStringLiteral("fault")).toString(), QStringLiteral("remote_disk_full"));
-    QVERIFY2(failed.error.startsWith(QStringLiteral("vsftpd-small-disk (127.0.0.1:%1): FTP PUT: the server's disk is full")
-                                         .arg(m_servers->ftpPort())),
-             qPrintable(failed.error));
+    QVERIFY2(
+        failed.error.startsWith(QStringLiteral("vsftpd-small-disk (127.0.0.1:%1): FTP PUT: the server's disk is full")
+                                    .arg(m_servers->ftpPort())),
+        qPrintable(failed.error));
     QVERIFY(failed.bytes > 0 && failed.bytes < FileBytes); // what moved before the disk filled up is kept
     QVERIFY(failed.seconds > 0);
     QVERIFY(!failed.samples.isEmpty());
@@ -138,7 +139,8 @@ void TestTransferFaultPlan::stopOnErrorEndsThePlan()
     QStringList lines;
     for (const QList<QVariant> &args : std::as_const(status))
         lines << args.first().toString();
-    QVERIFY2(lines.contains(QStringLiteral("Stopped after a failed run, as the plan asks.")), qPrintable(lines.join(QLatin1Char('|'))));
+    QVERIFY2(lines.contains(QStringLiteral("Stopped after a failed run, as the plan asks.")),
+             qPrintable(lines.join(QLatin1Char('|'))));
     QVERIFY(!QFile::exists(m_servers->ftpRoot() + QStringLiteral("/never-written.bin")));
 }
 

@@ -21,7 +21,8 @@ bool writeFile(const QString &path, const QByteArray &text, QString *why)
     QFile f(path);
     if (f.open(QIODevice::WriteOnly) && f.write(text) == text.size() && f.flush())
         return true;
-    *why = QStringLiteral("cannot write \"%1\" to %2 (%3)").arg(QString::fromLatin1(text.trimmed()), path, f.errorString());
+    *why = QStringLiteral("cannot write \"%1\" to %2 (%3)")
+               .arg(QString::fromLatin1(text.trimmed()), path, f.errorString());
     return false;
 }
 
@@ -30,9 +31,10 @@ bool tool(const QString &program, const QStringList &args, QString *out, QString
     QProcess p;
     p.start(program, args);
     if (!p.waitForFinished(60000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-        *why = QStringLiteral("%1 %2 failed: %3%4")
-                   .arg(program, args.join(QLatin1Char(' ')), QString::fromLocal8Bit(p.readAllStandardError()).trimmed(),
-                        p.error() == QProcess::FailedToStart ? QStringLiteral(" (not installed)") : QString());
+        *why
+            = QStringLiteral("%1 %2 failed: %3%4")
+                  .arg(program, args.join(QLatin1Char(' ')), QString::fromLocal8Bit(p.readAllStandardError()).trimmed(),
+                       p.error() == QProcess::FailedToStart ? QStringLiteral(" (not installed)") : QString());
         return false;
     }
     if (out)
@@ -49,7 +51,8 @@ QString ownCgroup(const char *controller)
     for (const QByteArray &line : f.readAll().split('\n')) {
         const QList<QByteArray> parts = line.split(':'); // id:controllers:path
         if (parts.size() == 3 && parts.at(1).split(',').contains(QByteArray(controller)))
-            return QString::fromLocal8Bit(parts.at(2)) == QLatin1String("/") ? QString() : QString::fromLocal8Bit(parts.at(2));
+            return QString::fromLocal8Bit(parts.at(2)) == QLatin1String("/") ? QString()
+                                                                             : QString::fromLocal8Bit(parts.at(2));
     }
     return {};
 }
@@ -97,7 +100,8 @@ bool ThrottledDisk::create(const QString &id, qint64 bytes, qint64 writeBytesPer
     const QString dir = m_image.filePath(QStringLiteral("mnt"));
     QDir().mkpath(dir);
     if (::mount(QFile::encodeName(m_loop).constData(), QFile::encodeName(dir).constData(), "ext4", 0, nullptr) != 0) {
-        *why = QStringLiteral("mount %1 on %2 failed (%3)").arg(m_loop, dir, QString::fromLocal8Bit(std::strerror(errno)));
+        *why = QStringLiteral("mount %1 on %2 failed (%3)")
+                   .arg(m_loop, dir, QString::fromLocal8Bit(std::strerror(errno)));
         return false;
     }
     m_mount = dir;
@@ -137,8 +141,8 @@ bool ThrottledDisk::limit(qint64 writeBytesPerSecond, QString *why)
     if (!writeFile(cgroup + QLatin1Char('/') + file, rule, why)
         || !writeFile(cgroup + QStringLiteral("/cgroup.procs"), QByteArray::number(::getpid()), why))
         return false;
-    m_how = QStringLiteral("cgroup %1 %2 %3 on %4").arg(v2 ? QStringLiteral("v2") : QStringLiteral("v1"), file,
-                                                          QString::fromLatin1(rule), m_loop);
+    m_how = QStringLiteral("cgroup %1 %2 %3 on %4")
+                .arg(v2 ? QStringLiteral("v2") : QStringLiteral("v1"), file, QString::fromLatin1(rule), m_loop);
     return true;
 }
 

@@ -29,11 +29,11 @@ private:
     bool limit(qint64 writeBytesPerSecond, QString *why);
 
     QTemporaryDir m_image{QStringLiteral("/dev/shm/wbtest-throttled-XXXXXX")};
-    QString m_loop;      ///< /dev/loopN
-    QString m_device;    ///< major:minor
+    QString m_loop;   ///< /dev/loopN
+    QString m_device; ///< major:minor
     QString m_mount;
-    QString m_cgroup;    ///< the cgroup's folder
-    QString m_parent;    ///< where the process goes back to
+    QString m_cgroup; ///< the cgroup's folder
+    QString m_parent; ///< where the process goes back to
     QString m_how;
     QString m_id;
 };

@@ -17,7 +17,10 @@ using namespace wb::control;
 struct RawMessage : QJsonObject
 {
     RawMessage() = default;
-    RawMessage(const QJsonObject &o) : QJsonObject(o) {} // NOLINT: a QJsonObject with one more face
+    RawMessage(const QJsonObject &o)
+        : QJsonObject(o)
+    {
+    }                                                     // NOLINT: a QJsonObject with one more face
     operator Json() const { return wire::fromQt(*this); } // NOLINT
 };
 

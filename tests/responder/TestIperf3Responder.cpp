@@ -22,7 +22,7 @@ namespace {
 class NullObserver : public RunObserver
 {
 public:
-    void sample(const Sample &) override {}
+    void sample(const Sample &) override { }
     bool stopRequested() const override { return false; }
 };
 
@@ -32,13 +32,18 @@ struct ClientRun
 {
     int exitCode = -1;
     QJsonObject report;
-    QString error;          ///< the report's "error", empty when none
+    QString error; ///< the report's "error", empty when none
     QString stderrText;
 
     /// A figure of one end's sum: which is "sum_sent" or "sum_received", key "bytes", "packets", ...
     double sum(const char *which, const char *key) const
     {
-        return report.value(QLatin1String("end")).toObject().value(QLatin1String(which)).toObject().value(QLatin1String(key)).toDouble();
+        return report.value(QLatin1String("end"))
+            .toObject()
+            .value(QLatin1String(which))
+            .toObject()
+            .value(QLatin1String(key))
+            .toDouble();
     }
     qint64 sumBytes(const char *which) const { return qint64(sum(which, "bytes")); }
 };
@@ -75,8 +80,8 @@ private:
     {
         QProcess process;
         process.setProgram(m_iperf3);
-        process.setArguments(QStringList{QStringLiteral("-c"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"), QString::number(port),
-                                         QStringLiteral("-J")}
+        process.setArguments(QStringList{QStringLiteral("-c"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"),
+                                         QString::number(port), QStringLiteral("-J")}
                              + args);
         process.start();
         ClientRun run;
@@ -117,10 +122,7 @@ private:
         return spec;
     }
 
-    bool requireIperf3()
-    {
-        return !m_iperf3.isEmpty();
-    }
+    bool requireIperf3() { return !m_iperf3.isEmpty(); }
 
 private slots:
     void initTestCase()
@@ -156,9 +158,11 @@ private slots:
         QTest::newRow("plain") << QStringList{} << false << 1 << 0;
         QTest::newRow("-R") << QStringList{QStringLiteral("-R")} << true << 1 << 0;
         QTest::newRow("-P 2") << QStringList{QStringLiteral("-P"), QStringLiteral("2")} << false << 2 << 0;
-        QTest::newRow("-R -P 2") << QStringList{QStringLiteral("-R"), QStringLiteral("-P"), QStringLiteral("2")} << true << 2 << 0;
+        QTest::newRow("-R -P 2") << QStringList{QStringLiteral("-R"), QStringLiteral("-P"), QStringLiteral("2")} << true
+                                 << 2 << 0;
         QTest::newRow("-M 1400") << QStringList{QStringLiteral("-M"), QStringLiteral("1400")} << false << 1 << 1400;
-        QTest::newRow("-R -M 1400") << QStringList{QStringLiteral("-R"), QStringLiteral("-M"), QStringLiteral("1400")} << true << 1 << 1400;
+        QTest::newRow("-R -M 1400") << QStringList{QStringLiteral("-R"), QStringLiteral("-M"), QStringLiteral("1400")}
+                                    << true << 1 << 1400;
     }
 
     void realClient()
@@ -170,7 +174,8 @@ private slots:
         QFETCH(int, streams);
         QFETCH(int, mss);
         const int before = m_responder->tests().size();
-        const ClientRun run = runClient(m_responder->port(), QStringList{QStringLiteral("-t"), QStringLiteral("2")} + args);
+        const ClientRun run
+            = runClient(m_responder->port(), QStringList{QStringLiteral("-t"), QStringLiteral("2")} + args);
         QVERIFY2(run.error.isEmpty(), qPrintable(run.error + run.stderrText));
         QCOMPARE(run.exitCode, 0);
         const qint64 sent = run.sumBytes("sum_sent");
@@ -187,12 +192,20 @@ private slots:
         // The client's own count: what it sent, or with -R what it received. Ours the other end of it.
         const qint64 clientOwn = reverse ? received : sent;
         const qint64 fromUs = reverse ? sent : received;
-        QCOMPARE(rec.clientBytes, clientOwn);   // the results exchange carried it to us intact
-        QCOMPARE(fromUs, rec.bytes);            // and ours to the client
-        qInfo("iperf3 -c %s: client %s %lld B, responder %s %lld B (%.3f %% apart), %.1f MB/s by the client's receiver line",
-              qPrintable(args.join(QLatin1Char(' '))), reverse ? "received" : "sent", clientOwn, reverse ? "sent" : "received", rec.bytes,
+        QCOMPARE(rec.clientBytes, clientOwn); // the results exchange carried it to us intact
+        QCOMPARE(fromUs, rec.bytes);          // and ours to the client
+        qInfo("iperf3 -c %s: client %s %lld B, responder %s %lld B (%.3f %% apart), %.1f MB/s by the client's receiver "
+              "line",
+              qPrintable(args.join(QLatin1Char(' '))), reverse ? "received" : "sent", clientOwn,
+              reverse ? "sent" : "received", rec.bytes,
               100.0 * std::abs(double(rec.bytes - clientOwn)) / double(clientOwn),
-              run.report.value(QLatin1String("end")).toObject().value(QLatin1String("sum_received")).toObject().value(QLatin1String("bits_per_second")).toDouble() / 8e6);
+              run.report.value(QLatin1String("end"))
+                      .toObject()
+                      .value(QLatin1String("sum_received"))
+                      .toObject()
+                      .value(QLatin1String("bits_per_second"))
+                      .toDouble()
+                  / 8e6);
         QVERIFY2(within(rec.bytes, clientOwn, 0.01),
                  qPrintable(QStringLiteral("responder %1 B vs client %2 B").arg(rec.bytes).arg(clientOwn)));
         if (mss > 0) {
@@ -208,8 +221,9 @@ private slots:
         const int before = m_responder->tests().size();
         QProcess first;
         first.setProgram(m_iperf3);
-        first.setArguments({QStringLiteral("-c"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"), QString::number(m_responder->port()),
-                            QStringLiteral("-t"), QStringLiteral("3"), QStringLiteral("-J")});
+        first.setArguments({QStringLiteral("-c"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"),
+                            QString::number(m_responder->port()), QStringLiteral("-t"), QStringLiteral("3"),
+                            QStringLiteral("-J")});
         first.start();
         QVERIFY(first.waitForStarted(5000));
         QTRY_VERIFY_WITH_TIMEOUT(m_responder->isBusy(), 5000);
@@ -231,7 +245,8 @@ private slots:
     {
         QTest::addColumn<QStringList>("args");
         QTest::newRow("--bidir") << QStringList{QStringLiteral("--bidir")};
-        QTest::newRow("--bidir -P 2") << QStringList{QStringLiteral("--bidir"), QStringLiteral("-P"), QStringLiteral("2")};
+        QTest::newRow("--bidir -P 2") << QStringList{QStringLiteral("--bidir"), QStringLiteral("-P"),
+                                                     QStringLiteral("2")};
     }
 
     void realClientBidir()
@@ -244,7 +259,8 @@ private slots:
         QFETCH(QStringList, args);
         const int before = m_responder->tests().size();
         m_log.clear();
-        const ClientRun run = runClient(m_responder->port(), QStringList{QStringLiteral("-t"), QStringLiteral("2")} + args);
+        const ClientRun run
+            = runClient(m_responder->port(), QStringList{QStringLiteral("-t"), QStringLiteral("2")} + args);
         QVERIFY2(run.error.isEmpty(), qPrintable(run.error + run.stderrText));
         const Iperf3TestRecord rec = waitForRecord(before);
         QVERIFY(rec.completed);
@@ -252,10 +268,11 @@ private slots:
         QCOMPARE(rec.streams, args.size() > 1 ? 2 : 1);
         const qint64 received = run.sumBytes("sum_received");
         const qint64 sent = run.sumBytes("sum_sent_bidir_reverse");
-        qInfo("iperf3 -c %s: client sent %lld B, we received %lld B (the client's report of us: %lld B); we sent %lld B "
-              "(its report: %lld B), it received %lld B",
-              qPrintable(args.join(QLatin1Char(' '))), run.sumBytes("sum_sent"), rec.bytes, received, rec.sentBytes, sent,
-              run.sumBytes("sum_received_bidir_reverse"));
+        qInfo(
+            "iperf3 -c %s: client sent %lld B, we received %lld B (the client's report of us: %lld B); we sent %lld B "
+            "(its report: %lld B), it received %lld B",
+            qPrintable(args.join(QLatin1Char(' '))), run.sumBytes("sum_sent"), rec.bytes, received, rec.sentBytes, sent,
+            run.sumBytes("sum_received_bidir_reverse"));
         QVERIFY(rec.bytes > 0 && rec.sentBytes > 0);
         QCOMPARE(received, qint64(rec.bytes));
         QCOMPARE(sent, qint64(rec.sentBytes));
@@ -263,7 +280,8 @@ private slots:
         QCOMPARE(qint64(rec.clientReceivedBytes), run.sumBytes("sum_received_bidir_reverse"));
         QTRY_VERIFY(!m_log.filter(QStringLiteral("iperf3 tcp-bidir (both ways at once, --bidir)")).isEmpty());
         const QString line = m_log.filter(QStringLiteral("tcp-bidir")).first();
-        QVERIFY2(line.contains(QStringLiteral("received %1 B").arg(rec.bytes)) && line.contains(QStringLiteral("; sent %1 B").arg(rec.sentBytes)),
+        QVERIFY2(line.contains(QStringLiteral("received %1 B").arg(rec.bytes))
+                     && line.contains(QStringLiteral("; sent %1 B").arg(rec.sentBytes)),
                  qPrintable(line));
     }
 
@@ -271,7 +289,9 @@ private slots:
     {
         if (!requireIperf3())
             QSKIP(qPrintable(m_missing));
-        const ClientRun bidir = runClient(m_responder->port(), {QStringLiteral("-u"), QStringLiteral("--bidir"), QStringLiteral("-t"), QStringLiteral("1")});
+        const ClientRun bidir
+            = runClient(m_responder->port(),
+                        {QStringLiteral("-u"), QStringLiteral("--bidir"), QStringLiteral("-t"), QStringLiteral("1")});
         qInfo("iperf3 -c -u --bidir: exit %d, error \"%s\"", bidir.exitCode, qPrintable(bidir.error));
         QVERIFY(bidir.error.contains(QLatin1String("not implemented")));
         QTRY_VERIFY(m_log.filter(QStringLiteral("a bidirectional UDP test (-u --bidir) was asked")).size() == 1);
@@ -290,7 +310,8 @@ private slots:
         // second ours of what it sent, each equal to the other end's record.
         const int before = m_responder->tests().size();
         NullObserver observer;
-        const RunResult r = DriverRegistry::create(QStringLiteral("iperf3-bidir"))->run(driverSpec(QStringLiteral("iperf3-bidir"), 2), observer);
+        const RunResult r = DriverRegistry::create(QStringLiteral("iperf3-bidir"))
+                                ->run(driverSpec(QStringLiteral("iperf3-bidir"), 2), observer);
         QVERIFY2(r.ok(), qPrintable(r.error));
         QVERIFY(r.bothWays());
         const Iperf3TestRecord rec = waitForRecord(before);
@@ -300,7 +321,8 @@ private slots:
         QCOMPARE(r.senderBytes, qint64(rec.clientSentBytes));
         QCOMPARE(r.reverse->bytes, qint64(rec.clientReceivedBytes));
         QCOMPARE(r.extra.value(QStringLiteral("streams")).toInt(), 2);
-        qInfo("iperf3-bidir against our port: send %.1f MB/s, receive %.1f MB/s", r.megabytesPerSecond(), r.reverse->megabytesPerSecond());
+        qInfo("iperf3-bidir against our port: send %.1f MB/s, receive %.1f MB/s", r.megabytesPerSecond(),
+              r.reverse->megabytesPerSecond());
     }
 
     void realClientUdp_data()
@@ -308,7 +330,7 @@ private slots:
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<bool>("reverse");
         QTest::addColumn<int>("streams");
-        QTest::addColumn<int>("length");   // the datagram payload, 0 = the client's choice
+        QTest::addColumn<int>("length"); // the datagram payload, 0 = the client's choice
         // With -R the client receives: -w 4M gives its socket room for a few hundred ms of datagrams, so
         // that a busy machine scheduling it late does not show as loss (and sets our buffers too).
         const QString u = QStringLiteral("-u"), b = QStringLiteral("-b"), rate = QStringLiteral("50M");
@@ -318,7 +340,8 @@ private slots:
         QTest::newRow("-u -b 50M") << QStringList{u, b, rate} << false << 1 << 0;
         QTest::newRow("-u -R -w 4M -b 50M") << QStringList{u, b, rate} + r << true << 1 << 0;
         QTest::newRow("-u -P 2 -l 1400 --udp-counters-64bit") << QStringList{u, b, rate} + wide << false << 2 << 1400;
-        QTest::newRow("-u -R -w 4M -P 2 -l 1400 --udp-counters-64bit") << QStringList{u, b, rate} + r + wide << true << 2 << 1400;
+        QTest::newRow("-u -R -w 4M -P 2 -l 1400 --udp-counters-64bit")
+            << QStringList{u, b, rate} + r + wide << true << 2 << 1400;
     }
 
     /// The real iperf3 -c -u against the responder: the figures the client prints for our end are the ones
@@ -332,7 +355,8 @@ private slots:
         QFETCH(int, streams);
         QFETCH(int, length);
         const int before = m_responder->tests().size();
-        const ClientRun run = runClient(m_responder->port(), QStringList{QStringLiteral("-t"), QStringLiteral("2")} + args);
+        const ClientRun run
+            = runClient(m_responder->port(), QStringList{QStringLiteral("-t"), QStringLiteral("2")} + args);
         QVERIFY2(run.error.isEmpty(), qPrintable(run.error + run.stderrText));
         QCOMPARE(run.exitCode, 0);
         const Iperf3TestRecord rec = waitForRecord(before);
@@ -351,11 +375,12 @@ private slots:
         const qint64 receivedPackets = qint64(run.sum("sum_received", "packets"));
         const qint64 lost = qint64(run.sum("sum_received", "lost_packets"));
         const double receivedMbps = run.sum("sum_received", "bits_per_second") / 1e6;
-        qInfo("iperf3 -c %s: sent %lld B in %lld datagrams, received %lld B at %.2f Mbit/s, lost %lld of %lld (%.3f %%), jitter %.4f ms; "
+        qInfo("iperf3 -c %s: sent %lld B in %lld datagrams, received %lld B at %.2f Mbit/s, lost %lld of %lld (%.3f "
+              "%%), jitter %.4f ms; "
               "responder %s %lld B, %lld datagrams, lost %lld, jitter %.4f ms",
-              qPrintable(args.join(QLatin1Char(' '))), sentBytes, sentPackets, receivedBytes, receivedMbps, lost, receivedPackets,
-              run.sum("sum_received", "lost_percent"), run.sum("sum_received", "jitter_ms"), reverse ? "sent" : "received", rec.bytes,
-              rec.udpPackets, rec.udpLost, rec.udpJitterMs);
+              qPrintable(args.join(QLatin1Char(' '))), sentBytes, sentPackets, receivedBytes, receivedMbps, lost,
+              receivedPackets, run.sum("sum_received", "lost_percent"), run.sum("sum_received", "jitter_ms"),
+              reverse ? "sent" : "received", rec.bytes, rec.udpPackets, rec.udpLost, rec.udpJitterMs);
         QVERIFY(sentBytes > 0);
         QVERIFY(receivedBytes > 0);
         QVERIFY(sentPackets > 0);
@@ -367,7 +392,8 @@ private slots:
             QCOMPARE(rec.udpLost, lost);
             // Paced to -b per stream: the client's receiver rate near the target (a check of the pacer,
             // far below what loopback carries; generous for a busy machine).
-            QVERIFY2(std::abs(receivedMbps - 50.0 * streams) <= 0.1 * 50.0 * streams, qPrintable(QString::number(receivedMbps)));
+            QVERIFY2(std::abs(receivedMbps - 50.0 * streams) <= 0.1 * 50.0 * streams,
+                     qPrintable(QString::number(receivedMbps)));
         } else {
             // We received: the client's receiver line is our count.
             QCOMPARE(receivedBytes, rec.bytes);
@@ -384,10 +410,15 @@ private slots:
             QCOMPARE(rec.bytes % length, qint64(0));
         }
         // No loss expected on loopback at 50 Mbit/s; a noisy machine may drop a few.
-        QVERIFY2(lost >= 0 && double(lost) <= 0.01 * double(receivedPackets), qPrintable(QStringLiteral("%1 of %2 lost").arg(lost).arg(receivedPackets)));
+        QVERIFY2(lost >= 0 && double(lost) <= 0.01 * double(receivedPackets),
+                 qPrintable(QStringLiteral("%1 of %2 lost").arg(lost).arg(receivedPackets)));
         // The log line names the direction and carries the loss (log lines arrive through the event loop).
-        const QString kind = reverse ? QStringLiteral("udp-recv (server → client, -R)") : QStringLiteral("udp-send (client → server)");
-        QTRY_COMPARE(m_log.filter(QString::fromStdString(rec.client) + QStringLiteral(": iperf3 ") + kind).filter(QStringLiteral("datagrams (")).size(), 1);
+        const QString kind
+            = reverse ? QStringLiteral("udp-recv (server → client, -R)") : QStringLiteral("udp-send (client → server)");
+        QTRY_COMPARE(m_log.filter(QString::fromStdString(rec.client) + QStringLiteral(": iperf3 ") + kind)
+                         .filter(QStringLiteral("datagrams ("))
+                         .size(),
+                     1);
     }
 
     void udpReverseIsPacedByMaxRate()
@@ -399,12 +430,15 @@ private slots:
         config.maxRateBytesPerSec = 1000000;
         Iperf3Responder capped(config);
         QVERIFY(capped.start());
-        const ClientRun run = runClient(capped.port(), {QStringLiteral("-u"), QStringLiteral("-R"), QStringLiteral("-b"), QStringLiteral("50M"),
-                                                        QStringLiteral("-l"), QStringLiteral("1400"), QStringLiteral("-t"), QStringLiteral("2")});
+        const ClientRun run
+            = runClient(capped.port(),
+                        {QStringLiteral("-u"), QStringLiteral("-R"), QStringLiteral("-b"), QStringLiteral("50M"),
+                         QStringLiteral("-l"), QStringLiteral("1400"), QStringLiteral("-t"), QStringLiteral("2")});
         QVERIFY2(run.error.isEmpty(), qPrintable(run.error));
         QTRY_COMPARE(capped.tests().size(), 1);
         const Iperf3TestRecord rec = capped.tests().constFirst();
-        qInfo("iperf3 -c -u -R -b 50M against --max-rate 1 MB/s: responder sent %lld B in %.3f s, client received %.2f Mbit/s",
+        qInfo("iperf3 -c -u -R -b 50M against --max-rate 1 MB/s: responder sent %lld B in %.3f s, client received %.2f "
+              "Mbit/s",
               rec.bytes, rec.seconds, run.sum("sum_received", "bits_per_second") / 1e6);
         QVERIFY(rec.completed);
         QVERIFY(rec.bytes > 0);
@@ -433,7 +467,10 @@ private slots:
         const ClientRun outsider = runClient(fenced.port(), {QStringLiteral("-t"), QStringLiteral("1")});
         qInfo("iperf3 -c from outside --allow: error \"%s\"", qPrintable(outsider.error));
         QVERIFY(outsider.error.contains(QLatin1String("authorization failed")));
-        QTRY_VERIFY(fencedLog.filter(QStringLiteral("is not in the networks this wirebenchd serves (--allow 192.0.2.0/24)")).size() == 1);
+        QTRY_VERIFY(
+            fencedLog.filter(QStringLiteral("is not in the networks this wirebenchd serves (--allow 192.0.2.0/24)"))
+                .size()
+            == 1);
     }
 
     void stopMidTestTerminatesTheClient()
@@ -444,9 +481,9 @@ private slots:
         QVERIFY(own.start());
         QProcess client;
         client.setProgram(m_iperf3);
-        client.setArguments({QStringLiteral("-c"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"), QString::number(own.port()),
-                             QStringLiteral("-t"), QStringLiteral("10"), QStringLiteral("-i"), QStringLiteral("0.2"),
-                             QStringLiteral("--forceflush")});
+        client.setArguments({QStringLiteral("-c"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"),
+                             QString::number(own.port()), QStringLiteral("-t"), QStringLiteral("10"),
+                             QStringLiteral("-i"), QStringLiteral("0.2"), QStringLiteral("--forceflush")});
         client.setProcessChannelMode(QProcess::MergedChannels);
         client.start();
         QVERIFY(client.waitForStarted(5000));
@@ -483,7 +520,9 @@ private slots:
         };
         auto errorCode = [](const QByteArray &reply) {
             // PARAM_EXCHANGE, then SERVER_ERROR with iperf3's error number.
-            return reply.size() == 10 && reply.at(0) == 9 && qint8(reply.at(1)) == -2 ? qFromBigEndian<qint32>(reply.constData() + 2) : -1;
+            return reply.size() == 10 && reply.at(0) == 9 && qint8(reply.at(1)) == -2
+                ? qFromBigEndian<qint32>(reply.constData() + 2)
+                : -1;
         };
         const QByteArray cookie(37, 'x');
         // A length prefix of -1: refused as "unable to receive parameters".
@@ -534,13 +573,14 @@ private slots:
         QCOMPARE(rec.reverse, protocol == QLatin1String("iperf3-recv"));
         QVERIFY(result.bytes > 0);
         if (rec.reverse) {
-            QCOMPARE(result.senderBytes, rec.bytes);   // our count reached the driver
-            QCOMPARE(rec.clientBytes, result.bytes);   // the driver's count reached us
+            QCOMPARE(result.senderBytes, rec.bytes); // our count reached the driver
+            QCOMPARE(rec.clientBytes, result.bytes); // the driver's count reached us
         } else {
-            QCOMPARE(result.bytes, rec.bytes);         // the driver reports the receiver's (our) count
+            QCOMPARE(result.bytes, rec.bytes); // the driver reports the receiver's (our) count
             QCOMPARE(rec.clientBytes, result.senderBytes);
         }
-        qInfo("%s: driver %lld B in %.3f s, responder %lld B", qPrintable(protocol), result.bytes, result.seconds, rec.bytes);
+        qInfo("%s: driver %lld B in %.3f s, responder %lld B", qPrintable(protocol), result.bytes, result.seconds,
+              rec.bytes);
         // Sender and receiver counts differ by what sat in the socket buffers when the receiver stopped
         // counting (a few MB per stream on loopback); a sanity bound, the exact checks are above.
         QVERIFY(within(result.senderBytes, result.bytes, 0.05));
@@ -582,11 +622,12 @@ private slots:
             QVERIFY2(result.extra.contains(QLatin1String(key)), key);
         const qint64 packets = qint64(result.extra.value(QLatin1String("udp_packets")).toDouble());
         const qint64 lost = qint64(result.extra.value(QLatin1String("udp_lost_packets")).toDouble());
-        qInfo("%s: driver %lld B in %.3f s, %lld of %lld datagrams lost, jitter %.4f ms; responder %lld B, %lld datagrams, lost %lld",
-              qPrintable(protocol), result.bytes, result.seconds, lost, packets, result.extra.value(QLatin1String("udp_jitter_ms")).toDouble(),
-              rec.bytes, rec.udpPackets, rec.udpLost);
+        qInfo("%s: driver %lld B in %.3f s, %lld of %lld datagrams lost, jitter %.4f ms; responder %lld B, %lld "
+              "datagrams, lost %lld",
+              qPrintable(protocol), result.bytes, result.seconds, lost, packets,
+              result.extra.value(QLatin1String("udp_jitter_ms")).toDouble(), rec.bytes, rec.udpPackets, rec.udpLost);
         QVERIFY(packets > 0);
-        QCOMPARE(lost, rec.udpLost);   // the receiving end's count, on both sides
+        QCOMPARE(lost, rec.udpLost); // the receiving end's count, on both sides
         if (reverse) {
             QCOMPARE(packets, rec.udpPackets); // the datagrams we sent
             QCOMPARE(result.senderBytes, rec.bytes);

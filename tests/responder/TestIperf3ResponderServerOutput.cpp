@@ -62,9 +62,10 @@ private:
     TextRun runClient(const QStringList &args)
     {
         QProcess process;
-        process.start(m_iperf3, QStringList{QStringLiteral("-c"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"),
-                                            QString::number(m_responder->port()), QStringLiteral("-t"), QStringLiteral("2")}
-                                    + args);
+        process.start(m_iperf3,
+                      QStringList{QStringLiteral("-c"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"),
+                                  QString::number(m_responder->port()), QStringLiteral("-t"), QStringLiteral("2")}
+                          + args);
         TextRun run;
         if (!process.waitForStarted(5000) || !process.waitForFinished(30000)) {
             process.kill();
@@ -113,13 +114,16 @@ private slots:
         QTest::addColumn<bool>("omit");
         QTest::newRow("plain") << QStringList{} << QStringLiteral("receiver") << 1 << false;
         QTest::newRow("-R") << QStringList{QStringLiteral("-R")} << QStringLiteral("sender") << 1 << false;
-        QTest::newRow("-P 2") << QStringList{QStringLiteral("-P"), QStringLiteral("2")} << QStringLiteral("receiver") << 2 << false;
-        QTest::newRow("-R -P 2") << QStringList{QStringLiteral("-R"), QStringLiteral("-P"), QStringLiteral("2")} << QStringLiteral("sender") << 2
-                                 << false;
-        QTest::newRow("-O 1") << QStringList{QStringLiteral("-O"), QStringLiteral("1")} << QStringLiteral("receiver") << 1 << true;
-        QTest::newRow("-u -b 50M") << QStringList{QStringLiteral("-u"), QStringLiteral("-b"), QStringLiteral("50M")} << QStringLiteral("receiver")
-                                   << 1 << false;
-        QTest::newRow("-u -R -b 50M") << QStringList{QStringLiteral("-u"), QStringLiteral("-R"), QStringLiteral("-b"), QStringLiteral("50M")}
+        QTest::newRow("-P 2") << QStringList{QStringLiteral("-P"), QStringLiteral("2")} << QStringLiteral("receiver")
+                              << 2 << false;
+        QTest::newRow("-R -P 2") << QStringList{QStringLiteral("-R"), QStringLiteral("-P"), QStringLiteral("2")}
+                                 << QStringLiteral("sender") << 2 << false;
+        QTest::newRow("-O 1") << QStringList{QStringLiteral("-O"), QStringLiteral("1")} << QStringLiteral("receiver")
+                              << 1 << true;
+        QTest::newRow("-u -b 50M") << QStringList{QStringLiteral("-u"), QStringLiteral("-b"), QStringLiteral("50M")}
+                                   << QStringLiteral("receiver") << 1 << false;
+        QTest::newRow("-u -R -b 50M") << QStringList{QStringLiteral("-u"), QStringLiteral("-R"), QStringLiteral("-b"),
+                                                     QStringLiteral("50M")}
                                       << QStringLiteral("sender") << 1 << false;
     }
 
@@ -143,7 +147,9 @@ private slots:
         QVERIFY2(rec.completed, rec.problem.c_str());
 
         QVERIFY2(server.contains(QStringLiteral("Accepted connection from 127.0.0.1, port ")), qPrintable(server));
-        QCOMPARE(server.count(QStringLiteral(" local 127.0.0.1 port %1 connected to 127.0.0.1 port ").arg(m_responder->port())), streams);
+        QCOMPARE(server.count(
+                     QStringLiteral(" local 127.0.0.1 port %1 connected to 127.0.0.1 port ").arg(m_responder->port())),
+                 streams);
         const QString ours = summaryOf(server, serverRole, streams > 1);
         QVERIFY2(!ours.isEmpty(), qPrintable(server));
         QCOMPARE(ours, summaryOf(client, serverRole, streams > 1));
@@ -152,8 +158,9 @@ private slots:
                  qPrintable(QStringLiteral("%1 vs %2 B").arg(ours).arg(rec.bytes)));
         QVERIFY2(ours.startsWith(QStringLiteral("0.00-%1 ").arg(rec.seconds, 0, 'f', 2)), qPrintable(ours));
         // A report per second of the 2 s; "(omitted)" only for the -O second.
-        static const QRegularExpression interval(QStringLiteral("^\\[\\s*\\d+\\]\\s+\\d+\\.\\d\\d-\\d+\\.\\d\\d\\s+sec\\s.*$"),
-                                                 QRegularExpression::MultilineOption);
+        static const QRegularExpression interval(
+            QStringLiteral("^\\[\\s*\\d+\\]\\s+\\d+\\.\\d\\d-\\d+\\.\\d\\d\\s+sec\\s.*$"),
+            QRegularExpression::MultilineOption);
         qsizetype reports = 0;
         for (auto it = interval.globalMatch(server); it.hasNext(); it.next())
             ++reports;
@@ -173,8 +180,12 @@ private slots:
         const QString server = report.value(QLatin1String("server_output_text")).toString();
         const Iperf3TestRecord rec = waitForRecord(before);
         QVERIFY2(rec.completed, rec.problem.c_str());
-        const qint64 received = qint64(report.value(QLatin1String("end")).toObject().value(QLatin1String("sum_received")).toObject()
-                                           .value(QLatin1String("bytes")).toDouble());
+        const qint64 received = qint64(report.value(QLatin1String("end"))
+                                           .toObject()
+                                           .value(QLatin1String("sum_received"))
+                                           .toObject()
+                                           .value(QLatin1String("bytes"))
+                                           .toDouble());
         QCOMPARE(received, rec.bytes);
         const QString ours = summaryOf(server, QStringLiteral("receiver"), false);
         QVERIFY2(!ours.isEmpty(), qPrintable(server));
@@ -186,12 +197,14 @@ private slots:
         // Without --get-server-output nothing of the kind: no "Server output:", no server_output_text.
         const TextRun text = runClient({});
         QCOMPARE(text.exitCode, 0);
-        QVERIFY2(text.out.contains(QStringLiteral("receiver")) && !text.out.contains(QStringLiteral("Server output")), qPrintable(text.out));
+        QVERIFY2(text.out.contains(QStringLiteral("receiver")) && !text.out.contains(QStringLiteral("Server output")),
+                 qPrintable(text.out));
         const TextRun json = runClient({QStringLiteral("-J")});
         QCOMPARE(json.exitCode, 0);
         const QJsonObject report = QJsonDocument::fromJson(json.out.toUtf8()).object();
         QVERIFY(report.contains(QLatin1String("end")));
-        QVERIFY(!report.contains(QLatin1String("server_output_text")) && !report.contains(QLatin1String("server_output_json")));
+        QVERIFY(!report.contains(QLatin1String("server_output_text"))
+                && !report.contains(QLatin1String("server_output_json")));
     }
 };
 

@@ -20,10 +20,9 @@ namespace {
 class Observer : public RunObserver
 {
 public:
-    void sample(const Sample &) override {}
+    void sample(const Sample &) override { }
     bool stopRequested() const override { return false; }
 };
-
 
 TestRequest goodRequest()
 {
@@ -88,9 +87,11 @@ bool TestResponder::helloed(RawClient &c)
     if (!c.connectTo(m_responder->port()))
         return false;
     const RawMessage hello = c.next();
-    if (typeOf(hello) != QLatin1String("hello")) qWarning() << "first message" << hello << m_log;
+    if (typeOf(hello) != QLatin1String("hello"))
+        qWarning() << "first message" << hello << m_log;
     Hello h;
-    return Hello::fromJson(hello, &h, nullptr) && h.version == kProtocolVersion && h.software.rfind("wirebenchd ", 0) == 0;
+    return Hello::fromJson(hello, &h, nullptr) && h.version == kProtocolVersion
+        && h.software.rfind("wirebenchd ", 0) == 0;
 }
 
 bool TestResponder::welcomed(RawClient &c)
@@ -123,11 +124,13 @@ void TestResponder::badFirstMessage_data()
         return QByteArray(1, char(n >> 24)) + char(n >> 16) + char(n >> 8) + char(n) + payload;
     };
     QTest::newRow("garbage json") << frame("\x7f\x01 not json at all") << QStringLiteral("not valid JSON");
-    QTest::newRow("http request") << QByteArray("GET / HTTP/1.1\r\nHost: x\r\n\r\n") << QStringLiteral("exceeds the limit");
+    QTest::newRow("http request") << QByteArray("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+                                  << QStringLiteral("exceeds the limit");
     QTest::newRow("oversized") << frame(QByteArray(5000, 'x')) << QStringLiteral("exceeds the limit");
     QTest::newRow("array") << frame("[]") << QStringLiteral("not a JSON object");
     QTest::newRow("no type") << frame(R"({"version":1})") << QStringLiteral("no \"type\"");
-    QTest::newRow("test before hello") << wire::qb(encode(goodRequest().toJson())) << QStringLiteral("expected a \"hello\"");
+    QTest::newRow("test before hello") << wire::qb(encode(goodRequest().toJson()))
+                                       << QStringLiteral("expected a \"hello\"");
     QTest::newRow("hello without version") << frame(R"({"type":"hello"})") << QStringLiteral("version");
     QTest::newRow("binary zeros") << QByteArray(16, '\0') << QStringLiteral("empty");
 }
@@ -177,15 +180,17 @@ void TestResponder::limits_data()
     QTest::addColumn<int>("streams");
     QTest::addColumn<QString>("code");
     QTest::newRow("too long") << 6000 << 1024 << QStringLiteral("at most 5 s") << 1 << QStringLiteral("limit");
-    QTest::newRow("too big") << 1000 << 2 * 1024 * 1024 << QStringLiteral("at most 1048576 bytes") << 1 << QStringLiteral("limit");
+    QTest::newRow("too big") << 1000 << 2 * 1024 * 1024 << QStringLiteral("at most 1048576 bytes") << 1
+                             << QStringLiteral("limit");
     // --max-connections (32) counts the data connections with the control connection that asks for them.
     QTest::newRow("more streams than connections")
         << 1000 << 1024
         << QStringLiteral("refused 32 data connections: this wirebenchd handles at most 32 connections at once "
                           "(--max-connections), with ") // 1 in use, or 2 while the previous test's is reaped
         << 32 << QStringLiteral("limit");
-    QTest::newRow("more streams than any test") << 1000 << 1024 << QStringLiteral("\"streams\" in a \"test\" message must be a whole number from 1 to 128")
-                                                << 129 << QStringLiteral("bad-message");
+    QTest::newRow("more streams than any test")
+        << 1000 << 1024 << QStringLiteral("\"streams\" in a \"test\" message must be a whole number from 1 to 128")
+        << 129 << QStringLiteral("bad-message");
 }
 
 void TestResponder::limits()
@@ -272,7 +277,8 @@ RunResult TestResponder::runTest(TcpDriver::Direction direction, int durationMs)
     QDeadlineTimer deadline(15000);
     do { // the previous session may still hold the slot
         r = TcpDriver(direction).run(spec, observer);
-    } while (!r.ok() && r.error.contains(QStringLiteral("busy")) && !deadline.hasExpired() && (QTest::qWait(200), true));
+    } while (!r.ok() && r.error.contains(QStringLiteral("busy")) && !deadline.hasExpired()
+             && (QTest::qWait(200), true));
     return r;
 }
 
@@ -294,7 +300,8 @@ void TestResponder::dropCountersComeWithTheResult()
     const QVariantMap drops = r.extra.value(QStringLiteral("remote_drops")).toMap();
     QCOMPARE(drops.value(QStringLiteral("version")).toInt(), 1);
     QCOMPARE(drops.value(QStringLiteral("interface")).toString(), QStringLiteral("lo"));
-    for (const char *counter : {"qdisc_drops", "backlog_drops", "rx_dropped", "tx_dropped", "TCPBacklogDrop", "TCPRcvQDrop"})
+    for (const char *counter :
+         {"qdisc_drops", "backlog_drops", "rx_dropped", "tx_dropped", "TCPBacklogDrop", "TCPRcvQDrop"})
         QVERIFY2(drops.value(QLatin1String(counter), -1).toLongLong() >= 0, counter);
 }
 

@@ -38,7 +38,7 @@ ResponderConfig keyedConfig()
 class Observer : public RunObserver
 {
 public:
-    void sample(const Sample &) override {}
+    void sample(const Sample &) override { }
     bool stopRequested() const override { return stop.load(); }
     void status(const QString &text) override
     {
@@ -143,7 +143,8 @@ void TestResponderSecurity::expectGoodClientServed()
     QDeadlineTimer deadline(20000);
     do {
         r = run(QStringLiteral("tcp-send"), kKey);
-    } while (!r.ok() && r.error.contains(QStringLiteral("busy")) && !deadline.hasExpired() && (QTest::qWait(200), true));
+    } while (!r.ok() && r.error.contains(QStringLiteral("busy")) && !deadline.hasExpired()
+             && (QTest::qWait(200), true));
     QVERIFY2(r.ok(), qPrintable(r.error));
     QVERIFY(r.bytes > 0);
 }
@@ -169,7 +170,8 @@ void TestResponderSecurity::wrongKey()
     const RunResult r = run(QStringLiteral("tcp-send"), QStringLiteral("not-the-key"));
     QCOMPARE(r.status, RunStatus::Failed);
     QVERIFY2(r.error.contains(QStringLiteral("authentication failed: wrong key")), qPrintable(r.error));
-    QTRY_VERIFY_WITH_TIMEOUT(m_log.join(QLatin1Char('\n')).contains(QStringLiteral("authentication failed: wrong key")), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_log.join(QLatin1Char('\n')).contains(QStringLiteral("authentication failed: wrong key")),
+                             5000);
     expectGoodClientServed();
 }
 
@@ -177,8 +179,9 @@ void TestResponderSecurity::noKey()
 {
     const RunResult r = run(QStringLiteral("tcp-recv"), QString());
     QCOMPARE(r.status, RunStatus::Failed);
-    QVERIFY2(r.error.contains(QStringLiteral("this wirebenchd requires a key: set it in the host's settings or use --key")),
-             qPrintable(r.error));
+    QVERIFY2(
+        r.error.contains(QStringLiteral("this wirebenchd requires a key: set it in the host's settings or use --key")),
+        qPrintable(r.error));
     expectGoodClientServed();
 }
 
@@ -200,7 +203,8 @@ void TestResponderSecurity::replayedHandshake()
     const QJsonObject welcome = first.next();
     QCOMPARE(typeOf(welcome), QStringLiteral("welcome"));
     const auto proof = QByteArray::fromBase64Encoding(welcome.value(QLatin1String("mac")).toString().toLatin1());
-    QVERIFY(proof && auth::sameBytes(wire::sb(*proof), auth::serverProof(kKey.toStdString(), serverHello.nonce, mine.nonce)));
+    QVERIFY(proof
+            && auth::sameBytes(wire::sb(*proof), auth::serverProof(kKey.toStdString(), serverHello.nonce, mine.nonce)));
     first.m_socket.abort();
 
     RawClient replay;
@@ -287,8 +291,9 @@ void TestResponderSecurity::oversizedBeforeAuth()
     c.sendRaw(frame + QByteArray(100, 'x'));
     const QJsonObject reply = c.next();
     QCOMPARE(reply.value(QLatin1String("code")).toString(), QStringLiteral("bad-message"));
-    QVERIFY2(reply.value(QLatin1String("message")).toString().contains(QStringLiteral("exceeds the limit of 4096 bytes")),
-             qPrintable(reply.value(QLatin1String("message")).toString()));
+    QVERIFY2(
+        reply.value(QLatin1String("message")).toString().contains(QStringLiteral("exceeds the limit of 4096 bytes")),
+        qPrintable(reply.value(QLatin1String("message")).toString()));
     QVERIFY(c.closedByServer());
     expectGoodClientServed();
 }
@@ -300,14 +305,14 @@ void TestResponderSecurity::malformedHello_data()
     QTest::addColumn<QString>("textContains");
     QTest::newRow("nonce not base64") << QByteArray(R"({"type":"hello","version":2,"nonce":"%%%","mac":"AAAA"})")
                                       << QStringLiteral("bad-message") << QStringLiteral("\"nonce\"");
-    QTest::newRow("mac a number") << QByteArray(R"({"type":"hello","version":2,"mac":5})") << QStringLiteral("bad-message")
-                                  << QStringLiteral("\"mac\"");
+    QTest::newRow("mac a number") << QByteArray(R"({"type":"hello","version":2,"mac":5})")
+                                  << QStringLiteral("bad-message") << QStringLiteral("\"mac\"");
     QTest::newRow("huge nonce") << QByteArray(R"({"type":"hello","version":2,"nonce":")" + QByteArray(400, 'A') + "\"}")
                                 << QStringLiteral("bad-message") << QStringLiteral("at most 64 bytes");
     QTest::newRow("short nonce") << QByteArray(R"({"type":"hello","version":2,"nonce":"AAAA","mac":"AAAA"})")
                                  << QStringLiteral("auth") << QStringLiteral("wrong key");
-    QTest::newRow("test before hello") << QByteArray(R"({"type":"test","direction":"send"})") << QStringLiteral("bad-message")
-                                       << QStringLiteral("expected a \"hello\"");
+    QTest::newRow("test before hello") << QByteArray(R"({"type":"test","direction":"send"})")
+                                       << QStringLiteral("bad-message") << QStringLiteral("expected a \"hello\"");
     QTest::newRow("old version") << QByteArray(R"({"type":"hello","version":1})") << QStringLiteral("version")
                                  << QStringLiteral("version 1");
 }
@@ -396,7 +401,8 @@ void TestResponderSecurity::clientOutsideAllowList()
     // Only 127.0.0.1/32 is served: a client from 127.0.0.2 (still loopback) is refused with the reason, before
     // any hello; the same responder then serves 127.0.0.1.
     ResponderConfig config = keyedConfig();
-    config.allow << QHostAddress::parseSubnet(QStringLiteral("10.0.0.0/8")) << QHostAddress::parseSubnet(QStringLiteral("127.0.0.1/32"));
+    config.allow << QHostAddress::parseSubnet(QStringLiteral("10.0.0.0/8"))
+                 << QHostAddress::parseSubnet(QStringLiteral("127.0.0.1/32"));
     QVERIFY(startResponder(config));
     RawClient outsider;
     QVERIFY(outsider.m_socket.bind(QHostAddress(QStringLiteral("127.0.0.2")), 0));
@@ -405,7 +411,8 @@ void TestResponderSecurity::clientOutsideAllowList()
     QCOMPARE(typeOf(reply), QStringLiteral("error"));
     QCOMPARE(reply.value(QLatin1String("code")).toString(), QStringLiteral("not-allowed"));
     const QString text = reply.value(QLatin1String("message")).toString();
-    QVERIFY2(text.contains(QStringLiteral("client 127.0.0.2 is not in the networks this wirebenchd serves (--allow 10.0.0.0/8, 127.0.0.1/32)")),
+    QVERIFY2(text.contains(QStringLiteral(
+                 "client 127.0.0.2 is not in the networks this wirebenchd serves (--allow 10.0.0.0/8, 127.0.0.1/32)")),
              qPrintable(text));
     QVERIFY(outsider.closedByServer());
     QTRY_VERIFY_WITH_TIMEOUT(m_log.join(QLatin1Char('\n')).contains(QStringLiteral("127.0.0.2")), 5000);
@@ -431,8 +438,12 @@ void TestResponderSecurity::queueThenBusy()
     // The second waits in the queue, on the driver's thread.
     Observer queuedObserver;
     RunResult queuedResult;
-    std::thread second([&] { queuedResult = TcpDriver(TcpDriver::Direction::Send).run(spec(QStringLiteral("tcp-send"), kKey), queuedObserver); });
-    QTRY_VERIFY_WITH_TIMEOUT(queuedObserver.seen().join(QLatin1Char('\n')).contains(QStringLiteral("queued at position 1")), 10000);
+    std::thread second([&] {
+        queuedResult
+            = TcpDriver(TcpDriver::Direction::Send).run(spec(QStringLiteral("tcp-send"), kKey), queuedObserver);
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(
+        queuedObserver.seen().join(QLatin1Char('\n')).contains(QStringLiteral("queued at position 1")), 10000);
     // The third finds the queue full: busy, with the reason.
     const RunResult third = run(QStringLiteral("tcp-send"), kKey);
     QCOMPARE(third.status, RunStatus::Failed);

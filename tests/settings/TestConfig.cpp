@@ -47,7 +47,8 @@ void TestConfig::defaults()
 void TestConfig::hostsRoundTrip()
 {
     const QString file = m_dir.filePath(QStringLiteral("hosts.ini"));
-    Host far = test::namedHost(QStringLiteral("fs1"), QStringLiteral("10.0.0.5"), QStringLiteral("Windows Server 2003"));
+    Host far
+        = test::namedHost(QStringLiteral("fs1"), QStringLiteral("10.0.0.5"), QStringLiteral("Windows Server 2003"));
     far.options.insert(QStringLiteral("ftp.user"), QStringLiteral("bob"));
     const QList<HostEntry> hosts{{Config::loopbackHost(), false}, {far, true}};
     {
@@ -166,8 +167,8 @@ void TestConfig::resultStoreRoundTrip()
     {
         Config config(file);
         QVERIFY(!config.resultStore().isServer()); // this computer's store by default
-        StoreLocation server = StoreLocation::server(QStringLiteral("db.example.org"), 5433, QStringLiteral("wirebench"),
-                                                     QStringLiteral("bench"));
+        StoreLocation server = StoreLocation::server(QStringLiteral("db.example.org"), 5433,
+                                                     QStringLiteral("wirebench"), QStringLiteral("bench"));
         server.setPassword(QStringLiteral("hunter2"));
         config.setResultStore(server);
         config.sync();

@@ -21,13 +21,18 @@ private slots:
         QTest::addColumn<qint64>("measuredBytes");
         QTest::addColumn<double>("measuredSeconds");
         QTest::addColumn<qint64>("totalBytes");
-        QTest::newRow("no warm-up: first to last byte") << qint64(0) << QList<int>{0, 100, 200, 300} << qint64(4000) << 0.3 << qint64(4000);
-        QTest::newRow("warm-up 150 ms") << qint64(150) << QList<int>{0, 100, 200, 300} << qint64(2000) << 0.2 << qint64(4000);
-        QTest::newRow("warm-up ends on an arrival") << qint64(200) << QList<int>{0, 100, 200, 300} << qint64(2000) << 0.2 << qint64(4000);
-        QTest::newRow("warm-up longer than the test") << qint64(1000) << QList<int>{0, 100, 200, 300} << qint64(0) << 0.0 << qint64(4000);
+        QTest::newRow("no warm-up: first to last byte")
+            << qint64(0) << QList<int>{0, 100, 200, 300} << qint64(4000) << 0.3 << qint64(4000);
+        QTest::newRow("warm-up 150 ms") << qint64(150) << QList<int>{0, 100, 200, 300} << qint64(2000) << 0.2
+                                        << qint64(4000);
+        QTest::newRow("warm-up ends on an arrival")
+            << qint64(200) << QList<int>{0, 100, 200, 300} << qint64(2000) << 0.2 << qint64(4000);
+        QTest::newRow("warm-up longer than the test")
+            << qint64(1000) << QList<int>{0, 100, 200, 300} << qint64(0) << 0.0 << qint64(4000);
         QTest::newRow("one arrival") << qint64(0) << QList<int>{50} << qint64(1000) << 0.0 << qint64(1000);
         QTest::newRow("nothing arrived") << qint64(100) << QList<int>{} << qint64(0) << 0.0 << qint64(0);
-        QTest::newRow("first arrival late, warm-up from it") << qint64(100) << QList<int>{500, 550, 650, 700} << qint64(2000) << 0.15 << qint64(4000);
+        QTest::newRow("first arrival late, warm-up from it")
+            << qint64(100) << QList<int>{500, 550, 650, 700} << qint64(2000) << 0.15 << qint64(4000);
     }
     void window()
     {

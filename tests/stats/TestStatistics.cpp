@@ -45,10 +45,8 @@ void TestStatistics::summarize_data()
     // even count: the mean of the two middle values; t(3) = 3.1824
     QTest::newRow("n=4 even") << QList<double>{4, 1, 3, 2} << 1.0 << 2.5 << 2.5 << 4.0 << 1.2909944 << 2.0542304;
     // population sd 2, sample sd sqrt(32/7); t(7) = 2.3646
-    QTest::newRow("n=8") << QList<double>{2, 4, 4, 4, 5, 5, 7, 9} << 2.0 << 4.5 << 5.0 << 9.0 << 2.1380899
-                         << 1.7874696;
-    QTest::newRow("identical") << QList<double>{117.7, 117.7, 117.7} << 117.7 << 117.7 << 117.7 << 117.7 << 0.0
-                               << 0.0;
+    QTest::newRow("n=8") << QList<double>{2, 4, 4, 4, 5, 5, 7, 9} << 2.0 << 4.5 << 5.0 << 9.0 << 2.1380899 << 1.7874696;
+    QTest::newRow("identical") << QList<double>{117.7, 117.7, 117.7} << 117.7 << 117.7 << 117.7 << 117.7 << 0.0 << 0.0;
     // t(4) = 2.7764
     QTest::newRow("n=5 around 4.86") << QList<double>{4.86, 4.9, 4.81, 4.88, 4.85} << 4.81 << 4.86 << 4.86 << 4.9
                                      << 0.0339116 << 0.0421062;

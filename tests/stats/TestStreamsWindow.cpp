@@ -32,23 +32,22 @@ private slots:
         QTest::addColumn<double>("seconds");
         QTest::addColumn<qint64>("totalBytes");
         // Two streams in step: from the arrival before the second stream's first (0 ms) to the first stream's end.
-        QTest::newRow("two in step") << 2 << qint64(0)
-                                     << QList<Arrival>{{0, 1000, 0}, {1, 1000, 1}, {0, 1000, 100}, {1, 1000, 101},
-                                                       {0, 1000, 200}, {1, 1000, 201}}
+        QTest::newRow("two in step") << 2 << qint64(0) << QList<Arrival>{{0, 1000, 0},   {1, 1000, 1},   {0, 1000, 100},
+                                                                         {1, 1000, 101}, {0, 1000, 200}, {1, 1000, 201}}
                                      << QList<qint64>{2000, 2000} << 0.2 << qint64(6000);
         // The second stream starts 100 ms late: the first stream's lone start is not in the figure.
         QTest::newRow("late starter") << 2 << qint64(0)
-                                      << QList<Arrival>{{0, 1000, 0}, {0, 1000, 50}, {0, 1000, 100}, {1, 1000, 100},
-                                                        {0, 1000, 200}, {1, 1000, 200}}
+                                      << QList<Arrival>{{0, 1000, 0},   {0, 1000, 50},  {0, 1000, 100},
+                                                        {1, 1000, 100}, {0, 1000, 200}, {1, 1000, 200}}
                                       << QList<qint64>{1000, 2000} << 0.1 << qint64(6000);
         // One stream ends at 100 ms, the other runs on alone to 300 ms: its tail is not in the figure.
         QTest::newRow("early finisher") << 2 << qint64(0)
-                                        << QList<Arrival>{{0, 1000, 0}, {1, 1000, 0}, {0, 1000, 100}, {1, 1000, 100},
-                                                          {1, 1000, 200}, {1, 1000, 300}}
+                                        << QList<Arrival>{{0, 1000, 0},   {1, 1000, 0},   {0, 1000, 100},
+                                                          {1, 1000, 100}, {1, 1000, 200}, {1, 1000, 300}}
                                         << QList<qint64>{1000, 2000} << 0.1 << qint64(6000);
         // Warm-up 150 ms from the first byte of any stream: the window begins at the arrival before it ended.
         QTest::newRow("warm-up") << 2 << qint64(150)
-                                 << QList<Arrival>{{0, 1000, 0}, {1, 1000, 0}, {0, 1000, 100}, {1, 1000, 100},
+                                 << QList<Arrival>{{0, 1000, 0},   {1, 1000, 0},   {0, 1000, 100}, {1, 1000, 100},
                                                    {0, 1000, 200}, {1, 1000, 200}, {0, 1000, 300}, {1, 1000, 300}}
                                  << QList<qint64>{2000, 2000} << 0.2 << qint64(8000);
         // A stream that never received anything: no common window, no figure.
@@ -63,9 +62,9 @@ private slots:
         QTest::newRow("one stream") << 1 << qint64(0)
                                     << QList<Arrival>{{0, 1000, 0}, {0, 1000, 100}, {0, 1000, 200}, {0, 1000, 300}}
                                     << QList<qint64>{4000} << 0.3 << qint64(4000);
-        QTest::newRow("one stream, warm-up") << 1 << qint64(150)
-                                             << QList<Arrival>{{0, 1000, 0}, {0, 1000, 100}, {0, 1000, 200}, {0, 1000, 300}}
-                                             << QList<qint64>{2000} << 0.2 << qint64(4000);
+        QTest::newRow("one stream, warm-up")
+            << 1 << qint64(150) << QList<Arrival>{{0, 1000, 0}, {0, 1000, 100}, {0, 1000, 200}, {0, 1000, 300}}
+            << QList<qint64>{2000} << 0.2 << qint64(4000);
     }
     void commonWindow()
     {

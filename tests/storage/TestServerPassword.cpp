@@ -75,7 +75,9 @@ void TestServerPassword::writePgpass(const QString &password, QFile::Permissions
 
 QString TestServerPassword::cannotConnect() const
 {
-    return QStringLiteral("wirebench-cli: Result store %1: cannot connect to 127.0.0.1 port %2 (").arg(m_url).arg(m_server.port());
+    return QStringLiteral("wirebench-cli: Result store %1: cannot connect to 127.0.0.1 port %2 (")
+        .arg(m_url)
+        .arg(m_server.port());
 }
 
 void TestServerPassword::fromPgpassword()
@@ -89,8 +91,9 @@ void TestServerPassword::fromPgpassword()
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.startsWith(cannotConnect()), qPrintable(r.err));
     QVERIFY2(r.err.contains(QStringLiteral("password authentication failed")), qPrintable(r.err));
-    QVERIFY2(r.err.contains(QStringLiteral("the server refused the password of wirebench: check the one in PGPASSWORD")),
-             qPrintable(r.err));
+    QVERIFY2(
+        r.err.contains(QStringLiteral("the server refused the password of wirebench: check the one in PGPASSWORD")),
+        qPrintable(r.err));
     QVERIFY2(!r.err.contains(QStringLiteral("wrong-h0rse")), qPrintable(r.err));
 }
 
@@ -153,10 +156,10 @@ void TestServerPassword::fromTheWindow()
 
     location.setPassword(QStringLiteral("wrong-h0rse"));
     QVERIFY(!store.open(location, &error));
-    QVERIFY2(error.startsWith(QStringLiteral("Result store %1: cannot connect to 127.0.0.1 port %2 (")
-                                  .arg(m_url)
-                                  .arg(m_server.port())),
-             qPrintable(error));
+    QVERIFY2(
+        error.startsWith(
+            QStringLiteral("Result store %1: cannot connect to 127.0.0.1 port %2 (").arg(m_url).arg(m_server.port())),
+        qPrintable(error));
     QVERIFY2(error.contains(QStringLiteral("the server refused the password of wirebench: check the one saved in "
                                            "Settings (the keychain)")),
              qPrintable(error));

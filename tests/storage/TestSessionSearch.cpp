@@ -109,10 +109,11 @@ void TestSessionSearch::compareForNeedles(const ResultStore &store)
 {
     const SessionInfoList all = store.sessions();
     QVERIFY(!all.isEmpty());
-    QSet<QString> needles{QStringLiteral("no-such-host"), QStringLiteral("zq"), QStringLiteral("ß"),
-                          QStringLiteral("1 = 0"), QStringLiteral("%"), QStringLiteral("_"), QStringLiteral("\""),
-                          QStringLiteral("\\"), QStringLiteral("50%"), QStringLiteral("a_b"), QStringLiteral("\"quoted\""),
-                          QStringLiteral("*"), QStringLiteral("OR"), QStringLiteral("NEAR("), QStringLiteral("  spaced  ")};
+    QSet<QString> needles{QStringLiteral("no-such-host"), QStringLiteral("zq"),         QStringLiteral("ß"),
+                          QStringLiteral("1 = 0"),        QStringLiteral("%"),          QStringLiteral("_"),
+                          QStringLiteral("\""),           QStringLiteral("\\"),         QStringLiteral("50%"),
+                          QStringLiteral("a_b"),          QStringLiteral("\"quoted\""), QStringLiteral("*"),
+                          QStringLiteral("OR"),           QStringLiteral("NEAR("),      QStringLiteral("  spaced  ")};
     for (const SessionInfo &s : all) {
         const QStringList fields = fieldsOf(s);
         for (qsizetype i = 0; i < fields.size(); ++i) {
@@ -123,7 +124,8 @@ void TestSessionSearch::compareForNeedles(const ResultStore &store)
                     << v.mid(v.size() / 2, 5);
             if (i + 1 < fields.size() && !fields.at(i + 1).isEmpty()) {
                 // Across two fields: never a match, with or without the line that parts them in the index.
-                needles << v.right(2) + fields.at(i + 1).left(2) << v.right(2) + QLatin1Char('\n') + fields.at(i + 1).left(2);
+                needles << v.right(2) + fields.at(i + 1).left(2)
+                        << v.right(2) + QLatin1Char('\n') + fields.at(i + 1).left(2);
             }
         }
     }
@@ -178,7 +180,8 @@ void TestSessionSearch::findsWhatItsFieldsHold()
     imported.host = wbtest::host(QStringLiteral("lab-srv"), QStringLiteral("127.0.0.9"), QStringLiteral("Debian 12"));
     imported.protocol = QStringLiteral("iperf3-recv");
     QVERIFY(store.importRuns(QStringLiteral("iperf3 import: 50% of a_b \"quoted\" back\\slash NEAR(x) * OR"),
-                             {wbtest::run(imported, 10, 2)}, &error) > 0);
+                             {wbtest::run(imported, 10, 2)}, &error)
+            > 0);
 
     // Deleted: not found any more.
     TestPlan ghost = b;
@@ -249,7 +252,9 @@ void TestSessionSearch::migratesFromTheSchemaBefore()
         const qint64 a = store.beginSession(wbtest::plan());
         QVERIFY(store.addRun(a, wbtest::run(wbtest::plan().expand().first(), 10, 2)) > 0);
         QVERIFY(store.endSession(a, SessionState::Finished));
-        QVERIFY(store.importRuns(QStringLiteral("iperf3 import: old.json"), {wbtest::run(wbtest::plan().expand().last(), 10, 2)}) > 0);
+        QVERIFY(store.importRuns(QStringLiteral("iperf3 import: old.json"),
+                                 {wbtest::run(wbtest::plan().expand().last(), 10, 2)})
+                > 0);
         before = store.sessions();
     }
     // The schema before the search's step is this one without session_search (and SQLite's index over it, which
@@ -267,8 +272,10 @@ void TestSessionSearch::migratesFromTheSchemaBefore()
         }
         QSqlQuery q(db);
         const QStringList downgrade = onServer()
-            ? QStringList{QStringLiteral("DROP TABLE session_search"), QStringLiteral("UPDATE wirebench_schema SET version = %1").arg(older)}
-            : QStringList{QStringLiteral("DROP TABLE session_search_index"), QStringLiteral("DROP TABLE session_search"),
+            ? QStringList{QStringLiteral("DROP TABLE session_search"),
+                          QStringLiteral("UPDATE wirebench_schema SET version = %1").arg(older)}
+            : QStringList{QStringLiteral("DROP TABLE session_search_index"),
+                          QStringLiteral("DROP TABLE session_search"),
                           QStringLiteral("PRAGMA user_version = %1").arg(older)};
         for (const QString &sql : downgrade)
             QVERIFY2(q.exec(sql), qPrintable(sql));

@@ -68,7 +68,7 @@ void TestStoreCorrupt::expectRefused(const QString &path, const QString &expecte
     QVERIFY(!store.isOpen());
     QVERIFY2(error.contains(expectedWords), qPrintable(error));
     QVERIFY2(error.contains(QDir::toNativeSeparators(path)), qPrintable(error)); // names the file
-    QVERIFY(!error.contains(QLatin1Char('\n')));                                  // one line
+    QVERIFY(!error.contains(QLatin1Char('\n')));                                 // one line
     QCOMPARE(store.lastError(), error);
 
     // The app goes on without a store: every call fails cleanly.

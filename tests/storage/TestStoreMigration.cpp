@@ -55,10 +55,11 @@ QStringList TestStoreMigration::layout(const QString &path)
         raw.setDatabaseName(path);
         raw.open();
         QSqlQuery q(raw);
-        q.exec(QStringLiteral("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name"));
+        q.exec(
+            QStringLiteral("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name"));
         while (q.next())
             out << q.value(0).toString() + QLatin1Char(' ') + q.value(1).toString() + QLatin1String(": ")
-                       + q.value(2).toString().simplified();
+                    + q.value(2).toString().simplified();
     }
     QSqlDatabase::removeDatabase(QStringLiteral("layout"));
     return out;
@@ -142,7 +143,7 @@ void TestStoreMigration::migratesAndKeepsData()
     QCOMPARE(runs.at(1).samples.size(), 2);
     QCOMPARE(runs.at(2).status, RunStatus::Failed);
     QVERIFY(runs.at(2).error.contains(QStringLiteral("connection refused")));
-    QVERIFY(runs.at(2).extra.isEmpty());           // new column, default
+    QVERIFY(runs.at(2).extra.isEmpty());                // new column, default
     QCOMPARE(runs.at(2).spec.params.durationMs, 10000); // default params for runs stored without them
 
     // The migrated store takes new data with the new fields.
@@ -157,7 +158,8 @@ void TestStoreMigration::migratesAndKeepsData()
     // Both directions at once (version 3): the second figure and its samples.
     RunResult both = more;
     both.spec.protocol = QStringLiteral("tcp-bidir");
-    both.reverse = RunResult::Reverse{34200000, 3.0, 34300000, {Sample{0, 1.0, 1.0, 11400000}, Sample{0, 2.0, 1.0, 11500000}}};
+    both.reverse
+        = RunResult::Reverse{34200000, 3.0, 34300000, {Sample{0, 1.0, 1.0, 11400000}, Sample{0, 2.0, 1.0, 11500000}}};
     QVERIFY(store.addRun(id, both, &error) > 0);
     const RunResult back = store.runs(id).last();
     QVERIFY(back.bothWays());

@@ -16,12 +16,12 @@ inline bool underCi()
 
 /// The one CI rule: when `ok` is false, fails under CI=true and skips elsewhere, saying `why` (what is
 /// missing and how to get it) either way. Use it in a test function or initTestCase.
-#define WB_REQUIRE(ok, why)                                                                                        \
-    do {                                                                                                           \
-        if (!(ok)) {                                                                                               \
-            const QString wbRequireWhy_ = (why);                                                                   \
-            if (::wb::test::underCi())                                                                             \
-                QFAIL(qPrintable(wbRequireWhy_));                                                                  \
-            QSKIP(qPrintable(wbRequireWhy_));                                                                      \
-        }                                                                                                          \
+#define WB_REQUIRE(ok, why)                                                                                            \
+    do {                                                                                                               \
+        if (!(ok)) {                                                                                                   \
+            const QString wbRequireWhy_ = (why);                                                                       \
+            if (::wb::test::underCi())                                                                                 \
+                QFAIL(qPrintable(wbRequireWhy_));                                                                      \
+            QSKIP(qPrintable(wbRequireWhy_));                                                                          \
+        }                                                                                                              \
     } while (false)

@@ -63,7 +63,8 @@ inline Outcome outcomeOf(QProcess &p, int timeoutMs)
     return o;
 }
 
-inline Outcome runCli(const QStringList &args, int timeoutMs = 120000, const QProcessEnvironment &env = defaultSandbox())
+inline Outcome runCli(const QStringList &args, int timeoutMs = 120000,
+                      const QProcessEnvironment &env = defaultSandbox())
 {
     QProcess p;
     p.setProcessEnvironment(env);
@@ -79,7 +80,8 @@ class Daemon
 public:
     Daemon() = default;
     Daemon(const QString &program, const QStringList &arguments, const QProcessEnvironment &env)
-        : m_program(program), m_arguments(arguments)
+        : m_program(program)
+        , m_arguments(arguments)
     {
         m_process.setProcessEnvironment(env);
     }

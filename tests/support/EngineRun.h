@@ -32,8 +32,8 @@ inline TestPlan withLabIdleLead(TestPlan plan)
     return plan;
 }
 
-/// Runs `plan` (withLabIdleLead) on an Engine made here (its worker thread starts in the calling thread's network namespace)
-/// until the plan ends or timeoutMs pass: the result of every run that finished, in order. error, when
+/// Runs `plan` (withLabIdleLead) on an Engine made here (its worker thread starts in the calling thread's network
+/// namespace) until the plan ends or timeoutMs pass: the result of every run that finished, in order. error, when
 /// given, says why the list may be short ("" when the plan ran to its end).
 inline RunResultList runPlanToEnd(const TestPlan &plan, int timeoutMs, QString *error = nullptr)
 {

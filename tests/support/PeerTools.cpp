@@ -43,26 +43,31 @@ double transfer(const QString &protocol, const PeerTransfer &peer, QString *erro
 {
     const QString cred = peer.user + QLatin1Char(':') + peer.password;
     const QString url = QStringLiteral("ftp://%1:%2/%3").arg(peer.address).arg(peer.ftpPort).arg(peer.remoteName);
-    const QStringList smb{QStringLiteral("//%1/%2").arg(peer.address, peer.share), QStringLiteral("-p"),
-                          QString::number(peer.smbPort), QStringLiteral("-U"), peer.user + QLatin1Char('%') + peer.password,
+    const QStringList smb{QStringLiteral("//%1/%2").arg(peer.address, peer.share),
+                          QStringLiteral("-p"),
+                          QString::number(peer.smbPort),
+                          QStringLiteral("-U"),
+                          peer.user + QLatin1Char('%') + peer.password,
                           QStringLiteral("-c")};
     if (protocol == QLatin1String("ftp-get"))
         return curlMBps(run(QStringLiteral("curl"),
-                            {QStringLiteral("-sS"), QStringLiteral("-u"), cred, url, QStringLiteral("-o"), QStringLiteral("/dev/null"),
-                             QStringLiteral("-w"),
+                            {QStringLiteral("-sS"), QStringLiteral("-u"), cred, url, QStringLiteral("-o"),
+                             QStringLiteral("/dev/null"), QStringLiteral("-w"),
                              QStringLiteral("%{size_download} %{time_pretransfer} %{time_total} %{speed_download}")},
                             error));
     if (protocol == QLatin1String("ftp-put"))
         return curlMBps(run(QStringLiteral("curl"),
-                            {QStringLiteral("-sS"), QStringLiteral("-u"), cred, QStringLiteral("-T"), peer.localFile, url,
-                             QStringLiteral("-w"), QStringLiteral("%{size_upload} %{time_pretransfer} %{time_total} %{speed_upload}")},
+                            {QStringLiteral("-sS"), QStringLiteral("-u"), cred, QStringLiteral("-T"), peer.localFile,
+                             url, QStringLiteral("-w"),
+                             QStringLiteral("%{size_upload} %{time_pretransfer} %{time_total} %{speed_upload}")},
                             error));
     if (protocol == QLatin1String("smb-read"))
-        return smbclientMBps(run(QStringLiteral("smbclient"), smb + QStringList{QStringLiteral("get %1 /dev/null").arg(peer.remoteName)},
-                                 error));
+        return smbclientMBps(run(QStringLiteral("smbclient"),
+                                 smb + QStringList{QStringLiteral("get %1 /dev/null").arg(peer.remoteName)}, error));
     if (protocol == QLatin1String("smb-write"))
         return smbclientMBps(run(QStringLiteral("smbclient"),
-                                 smb + QStringList{QStringLiteral("put %1 %2").arg(peer.localFile, peer.remoteName)}, error));
+                                 smb + QStringList{QStringLiteral("put %1 %2").arg(peer.localFile, peer.remoteName)},
+                                 error));
     *error = QStringLiteral("no peer tool for ") + protocol;
     return 0;
 }

@@ -9,10 +9,10 @@ namespace wb::test {
 /// a Wirebench figure is held against when the line's theory is out of reach of the server itself.
 struct PeerTransfer
 {
-    QString address;    ///< the server, e.g. 127.0.0.1 or a lab namespace's address
+    QString address; ///< the server, e.g. 127.0.0.1 or a lab namespace's address
     int ftpPort = 21;
     int smbPort = 445;
-    QString share;      ///< SMB share
+    QString share; ///< SMB share
     QString user;
     QString password;
     QString remoteName; ///< the file read, or the name a write creates (the caller removes it)

@@ -49,17 +49,24 @@ public:
     {
         m_bin = binDir();
         if (m_bin.isEmpty())
-            return fail(why, QStringLiteral("PostgreSQL's initdb is not installed (/usr/lib/postgresql/*/bin): "
-                                            "apt-get install postgresql"));
+            return fail(why,
+                        QStringLiteral("PostgreSQL's initdb is not installed (/usr/lib/postgresql/*/bin): "
+                                       "apt-get install postgresql"));
         if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QPSQL")))
-            return fail(why, QStringLiteral("Qt's PostgreSQL driver QPSQL is missing: apt-get install libqt6sql6-psql"));
+            return fail(why,
+                        QStringLiteral("Qt's PostgreSQL driver QPSQL is missing: apt-get install libqt6sql6-psql"));
         if (!m_dir.isValid())
             return fail(why, QStringLiteral("no temporary directory: %1").arg(m_dir.errorString()));
         if (::geteuid() == 0 && !giveToPostgres(why))
             return false;
         QString out;
-        QStringList initdb{QStringLiteral("-D"), dataDir(), QStringLiteral("-U"), QStringLiteral("wirebench"),
-                           QStringLiteral("-E"), QStringLiteral("UTF8"), QStringLiteral("--locale=C.UTF-8"),
+        QStringList initdb{QStringLiteral("-D"),
+                           dataDir(),
+                           QStringLiteral("-U"),
+                           QStringLiteral("wirebench"),
+                           QStringLiteral("-E"),
+                           QStringLiteral("UTF8"),
+                           QStringLiteral("--locale=C.UTF-8"),
                            QStringLiteral("-N")};
         if (m_password.isEmpty()) {
             initdb << QStringLiteral("--auth=trust");
@@ -94,7 +101,8 @@ public:
         }
         QFile log(m_dir.filePath(QStringLiteral("server.log")));
         log.open(QIODevice::ReadOnly);
-        return fail(why, QStringLiteral("pg_ctl start failed: %1 %2").arg(out, QString::fromUtf8(log.readAll().right(600))));
+        return fail(why,
+                    QStringLiteral("pg_ctl start failed: %1 %2").arg(out, QString::fromUtf8(log.readAll().right(600))));
     }
 
     void stop()
@@ -102,8 +110,9 @@ public:
         if (!m_running)
             return;
         QString out;
-        run(QStringLiteral("pg_ctl"), {QStringLiteral("-D"), dataDir(), QStringLiteral("-m"), QStringLiteral("immediate"),
-                                       QStringLiteral("-w"), QStringLiteral("stop")},
+        run(QStringLiteral("pg_ctl"),
+            {QStringLiteral("-D"), dataDir(), QStringLiteral("-m"), QStringLiteral("immediate"), QStringLiteral("-w"),
+             QStringLiteral("stop")},
             &out);
         m_running = false;
     }
@@ -115,7 +124,8 @@ public:
     /// *why when it cannot be made.
     QString createDatabase(QString *why)
     {
-        const QString name = QStringLiteral("t%1_%2").arg(++m_databases).arg(QUuid::createUuid().toString(QUuid::Id128).left(8));
+        const QString name
+            = QStringLiteral("t%1_%2").arg(++m_databases).arg(QUuid::createUuid().toString(QUuid::Id128).left(8));
         if (!exec(QStringLiteral("postgres"), QStringLiteral("CREATE DATABASE %1").arg(name), why))
             return QString();
         return url(name);
@@ -159,7 +169,8 @@ private:
     static QString binDir()
     {
         QStringList versions = QDir(QStringLiteral("/usr/lib/postgresql")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
-        std::sort(versions.begin(), versions.end(), [](const QString &a, const QString &b) { return a.toInt() > b.toInt(); });
+        std::sort(versions.begin(), versions.end(),
+                  [](const QString &a, const QString &b) { return a.toInt() > b.toInt(); });
         for (const QString &v : versions) {
             const QString bin = QStringLiteral("/usr/lib/postgresql/%1/bin").arg(v);
             if (QFile::exists(bin + QStringLiteral("/initdb")) && QFile::exists(bin + QStringLiteral("/pg_ctl")))
@@ -192,8 +203,9 @@ private:
     {
         const passwd *pw = ::getpwnam("postgres");
         if (!pw)
-            return fail(why, QStringLiteral("running as root, and there is no user postgres to run initdb as "
-                                            "(initdb refuses root): apt-get install postgresql"));
+            return fail(why,
+                        QStringLiteral("running as root, and there is no user postgres to run initdb as "
+                                       "(initdb refuses root): apt-get install postgresql"));
         if (::chown(QFile::encodeName(m_dir.path()).constData(), pw->pw_uid, pw->pw_gid) != 0)
             return fail(why, QStringLiteral("cannot give %1 to the user postgres").arg(m_dir.path()));
         m_asPostgres = true;
@@ -207,7 +219,9 @@ private:
         p.setWorkingDirectory(m_dir.path());
         const QString program = m_bin + QLatin1Char('/') + tool;
         if (m_asPostgres)
-            p.start(QStringLiteral("runuser"), QStringList{QStringLiteral("-u"), QStringLiteral("postgres"), QStringLiteral("--"), program} + arguments);
+            p.start(QStringLiteral("runuser"),
+                    QStringList{QStringLiteral("-u"), QStringLiteral("postgres"), QStringLiteral("--"), program}
+                        + arguments);
         else
             p.start(program, arguments);
         const bool done = p.waitForFinished(180000);

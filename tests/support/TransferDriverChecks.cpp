@@ -44,7 +44,8 @@ qint64 sampledBytes(const RunResult &r)
     return sampled;
 }
 
-RunSpec transferSpec(const QString &protocol, const Host &host, const QString &pathKey, const QString &path, qint64 size)
+RunSpec transferSpec(const QString &protocol, const Host &host, const QString &pathKey, const QString &path,
+                     qint64 size)
 {
     RunSpec s;
     s.protocol = protocol;
@@ -107,7 +108,7 @@ QString readAsFoundProblem(const RunResult &r, const QString &full, const QByteA
         return r.error;
     if (fileDigest(full) != digest || QFileInfo(full).lastModified() != modified)
         return QStringLiteral("%1 changed").arg(full); // it must stay byte-identical
-    if (r.bytes != found || r.senderBytes != found) // the file's real size is the transfer's
+    if (r.bytes != found || r.senderBytes != found)    // the file's real size is the transfer's
         return QStringLiteral("%1 B (sender %2 B), the file holds %3 B").arg(r.bytes).arg(r.senderBytes).arg(found);
     if (r.extra.contains(QStringLiteral("seeded")) || r.extra.contains(QStringLiteral("verified")))
         return QStringLiteral("the file was seeded or verified");
@@ -141,8 +142,9 @@ QString readsForeignFileAsItIsProblem(const std::function<RunSpec(qint64 size, c
     if (!r.extra.value(QStringLiteral("read_as_found")).toBool())
         return QStringLiteral("read_as_found is not set");
     const QString w = r.warnings.first();
-    QStringList says{QStringLiteral("\"%1\" on the server holds %2 bytes, not the plan's %3").arg(path).arg(found).arg(planned),
-                     QStringLiteral("not a Wirebench test file"), QStringLiteral("read as it is")};
+    QStringList says{
+        QStringLiteral("\"%1\" on the server holds %2 bytes, not the plan's %3").arg(path).arg(found).arg(planned),
+        QStringLiteral("not a Wirebench test file"), QStringLiteral("read as it is")};
     says << alsoSays << QStringLiteral("not verified");
     for (const QString &words : says) {
         if (!w.contains(words))
@@ -170,7 +172,8 @@ QString replacesOwnTestFileProblem(const std::function<RunSpec(qint64 size)> &sp
     if (big->bytes != size)
         return QStringLiteral("%1 B of %2").arg(big->bytes).arg(size);
     if (big->extra.value(QStringLiteral("replaced_test_file_bytes")).toLongLong() != 1024 * 1024)
-        return QStringLiteral("replaced_test_file_bytes is %1").arg(big->extra.value(QStringLiteral("replaced_test_file_bytes")).toLongLong());
+        return QStringLiteral("replaced_test_file_bytes is %1")
+            .arg(big->extra.value(QStringLiteral("replaced_test_file_bytes")).toLongLong());
     if (!big->extra.contains(QStringLiteral("verified")))
         return QStringLiteral("the second run did not verify");
     if (!big->warnings.isEmpty())
@@ -195,8 +198,9 @@ QString keepsForeignFileProblem(const std::function<RunSpec(const QString &path)
     const QString refused = failedWith(r, QStringLiteral("foreign_file"));
     if (!refused.isEmpty())
         return refused;
-    if (!r.error.startsWith(errorStart + QStringLiteral("\"theirs/keep.bin\" already exists on the server (12345 bytes) "
-                                                        "and is not a Wirebench test file"))
+    if (!r.error.startsWith(errorStart
+                            + QStringLiteral("\"theirs/keep.bin\" already exists on the server (12345 bytes) "
+                                             "and is not a Wirebench test file"))
         || !r.error.contains(QStringLiteral("Wirebench does not overwrite it: choose another file name")))
         return r.error;
     if (fileDigest(full) != digest)
@@ -222,10 +226,11 @@ QString fullLocalDiskProblem(RunSpec s, const SmallLocalDisk &disk, const QStrin
     const RunResult r = runDriver(s, o);
     if (ran)
         *ran = r;
-    const QString problem = faultProblem(r, QStringLiteral("local_disk_full"),
-                                         errorStart + QStringLiteral("the local disk is full while writing %1 (").arg(local),
-                                         QStringLiteral("B received); the partial file was removed: free space on this computer"),
-                                         s.params.fileSizeBytes);
+    const QString problem
+        = faultProblem(r, QStringLiteral("local_disk_full"),
+                       errorStart + QStringLiteral("the local disk is full while writing %1 (").arg(local),
+                       QStringLiteral("B received); the partial file was removed: free space on this computer"),
+                       s.params.fileSizeBytes);
     if (!problem.isEmpty())
         return problem;
     if (QFile::exists(local))

@@ -53,8 +53,8 @@ QString readsForeignFileAsItIsProblem(const std::function<RunSpec(qint64 size, c
                                       const QStringList &alsoSays);
 /// r read someone else's file at full (found bytes, SHA-256 digest, last modified) as it is: r ok, the file
 /// unchanged, the figure its real size, nothing seeded or verified, and one warning.
-QString readAsFoundProblem(const RunResult &r, const QString &full, const QByteArray &digest,
-                           const QDateTime &modified, qint64 found);
+QString readAsFoundProblem(const RunResult &r, const QString &full, const QByteArray &digest, const QDateTime &modified,
+                           qint64 found);
 
 /// A GET/read of Wirebench's own file `path` (at full on the server) at 1 MiB seeds it, and a second at 2 MiB + 3
 /// replaces it (replaced_test_file_bytes, verified, no warning, the pattern on the server). *small and *big are the
@@ -68,13 +68,14 @@ QString keepsForeignFileProblem(const std::function<RunSpec(const QString &path)
 /// s, a 16 MiB GET/read into download.bin on disk (4 MiB), fails with local_disk_full: its error starts with
 /// errorStart + "the local disk is full while writing <file> (" and removes the partial file, freeing the disk; the
 /// run in *ran when given.
-QString fullLocalDiskProblem(RunSpec s, const SmallLocalDisk &disk, const QString &errorStart, RunResult *ran = nullptr);
+QString fullLocalDiskProblem(RunSpec s, const SmallLocalDisk &disk, const QString &errorStart,
+                             RunResult *ran = nullptr);
 
 } // namespace wb::test
 
 /// Fails the test with the problem a check above found, if any.
-#define WB_CHECK(problem)                                                                                          \
-    do {                                                                                                           \
-        const QString wbProblem = (problem);                                                                       \
-        QVERIFY2(wbProblem.isEmpty(), qPrintable(wbProblem));                                                      \
+#define WB_CHECK(problem)                                                                                              \
+    do {                                                                                                               \
+        const QString wbProblem = (problem);                                                                           \
+        QVERIFY2(wbProblem.isEmpty(), qPrintable(wbProblem));                                                          \
     } while (false)

@@ -13,7 +13,10 @@
 
 namespace wb::test {
 
-TransferDriverSuite::TransferDriverSuite(Family family) : m_family(std::move(family)) {}
+TransferDriverSuite::TransferDriverSuite(Family family)
+    : m_family(std::move(family))
+{
+}
 
 TransferDriverSuite::~TransferDriverSuite() = default;
 
@@ -33,11 +36,11 @@ RunSpec TransferDriverSuite::localDiskSpec(const QString &path) const
     return spec(m_family.read, 16LL * 1024 * 1024, path);
 }
 
-void TransferDriverSuite::checkEndedMidTransfer(const RunResult &, bool) const {}
+void TransferDriverSuite::checkEndedMidTransfer(const RunResult &, bool) const { }
 
-void TransferDriverSuite::checkLocalDiskFull(const RunResult &) const {}
+void TransferDriverSuite::checkLocalDiskFull(const RunResult &) const { }
 
-void TransferDriverSuite::checkReplaced(const RunResult &, const RunResult &) const {}
+void TransferDriverSuite::checkReplaced(const RunResult &, const RunResult &) const { }
 
 QString TransferDriverSuite::root() const
 {
@@ -146,9 +149,9 @@ void TransferDriverSuite::readsForeignFileAsItIs()
     WB_REQUIRE(m_ready, m_why);
     QFETCH(QString, path);
     QFETCH(bool, readOnly);
-    WB_CHECK(readsForeignFileAsItIsProblem(
-        [&](qint64 size, const QString &file) { return spec(m_family.read, size, file); }, root(), m_servers->user(),
-        path, readOnly, m_family.foreignAlsoSays));
+    WB_CHECK(
+        readsForeignFileAsItIsProblem([&](qint64 size, const QString &file) { return spec(m_family.read, size, file); },
+                                      root(), m_servers->user(), path, readOnly, m_family.foreignAlsoSays));
 }
 
 void TransferDriverSuite::readReplacesItsOwnTestFile()
@@ -173,8 +176,9 @@ void TransferDriverSuite::readOwnTestFileInReadOnlyFolder()
     QVERIFY(!digest.isEmpty());
     const RunResult r = runDriver(spec(m_family.read, 2 * 1024 * 1024, path));
     WB_CHECK(failedWith(r, QStringLiteral("permission_denied")));
-    QVERIFY2(r.error.contains(QStringLiteral("while replacing Wirebench's 1048576-byte test file with a 2097152-byte one")),
-             qPrintable(r.error));
+    QVERIFY2(
+        r.error.contains(QStringLiteral("while replacing Wirebench's 1048576-byte test file with a 2097152-byte one")),
+        qPrintable(r.error));
     checkRefusedToReplace(r);
     if (QTest::currentTestFailed())
         return;
@@ -188,7 +192,8 @@ void TransferDriverSuite::fullLocalDiskKeepsNoPartialFile()
     WB_REQUIRE(m_ready, m_why);
     SmallLocalDisk disk;
     QString why;
-    const QString mountPoint = m_servers->scratch() + (m_family.ftp ? QStringLiteral("/small-ftp") : QStringLiteral("/small-smb"));
+    const QString mountPoint
+        = m_servers->scratch() + (m_family.ftp ? QStringLiteral("/small-ftp") : QStringLiteral("/small-smb"));
     WB_REQUIRE(disk.mount(mountPoint, 4LL * 1024 * 1024, &why), why);
     const RunSpec s = localDiskSpec(QStringLiteral("to-small-disk.bin"));
     RunResult r;

@@ -30,15 +30,15 @@ protected:
     /// One family's facts.
     struct Family
     {
-        bool ftp = false;    ///< FileServerFixture's FTP server (its root, port, sessions), else its SMB server
-        QString read;        ///< the protocol that reads: "ftp-get", "smb-read"
-        QString write;       ///< the protocol that writes: "ftp-put", "smb-write"
-        QString server;      ///< the host's name: "test-vsftpd", "test-samba"
-        QString readWords;   ///< a read in an error: "FTP GET", "SMB read"
-        QString writeWords;  ///< a write in an error: "FTP PUT", "SMB write"
-        QString killedPath;  ///< the file serverKilledMidTransfer moves
-        bool unbufferedSink = false;   ///< readToLocalFile writes its file unbuffered
-        QStringList foreignAlsoSays;   ///< what the warning on someone else's file says besides the common words
+        bool ftp = false;            ///< FileServerFixture's FTP server (its root, port, sessions), else its SMB server
+        QString read;                ///< the protocol that reads: "ftp-get", "smb-read"
+        QString write;               ///< the protocol that writes: "ftp-put", "smb-write"
+        QString server;              ///< the host's name: "test-vsftpd", "test-samba"
+        QString readWords;           ///< a read in an error: "FTP GET", "SMB read"
+        QString writeWords;          ///< a write in an error: "FTP PUT", "SMB write"
+        QString killedPath;          ///< the file serverKilledMidTransfer moves
+        bool unbufferedSink = false; ///< readToLocalFile writes its file unbuffered
+        QStringList foreignAlsoSays; ///< what the warning on someone else's file says besides the common words
     };
 
     explicit TransferDriverSuite(Family family);

@@ -18,7 +18,7 @@ inline void answerFileDialog(const QString &path)
     QObject::connect(timer, &QTimer::timeout, timer, [timer, path, attempts] {
         if (auto *dialog = qobject_cast<QFileDialog *>(QApplication::activeModalWidget())) {
             if (auto *name = dialog->findChild<QLineEdit *>(QStringLiteral("fileNameEdit")))
-                name->setText(path); // the file name box of Qt's own dialog
+                name->setText(path);                  // the file name box of Qt's own dialog
             static_cast<QDialog *>(dialog)->accept(); // QFileDialog::accept, as the Save or Open button
             timer->deleteLater();
         } else if (++*attempts >= 200) {

@@ -52,7 +52,8 @@ void TestFindingsPanel::placeholderThenSentences()
     QCOMPARE(expected.size(), 1);
     QCOMPARE(panel.findings().size(), 1);
     QCOMPARE(panel.findings().first().sentence, expected.first().sentence);
-    QVERIFY2(panel.text().contains(QStringLiteral("ftp-put @ 1500 B 42.7 MB/s: 36% of the 117.7 MB/s")), qPrintable(panel.text()));
+    QVERIFY2(panel.text().contains(QStringLiteral("ftp-put @ 1500 B 42.7 MB/s: 36% of the 117.7 MB/s")),
+             qPrintable(panel.text()));
     QVERIFY(label->text().contains(QStringLiteral("ftp-put @ 1500 B 42.7 MB/s")));
     panel.clearResults();
     QVERIFY(panel.findings().isEmpty());
@@ -86,7 +87,8 @@ void TestFindingsPanel::windowRunAtTwoFrames()
     const Finding &f = panel->findings().first();
     QCOMPARE(f.kind, Finding::Kind::FrameSizes);
     QCOMPARE(f.protocol, QStringLiteral("tcp-send"));
-    QVERIFY2(f.sentence.startsWith(QStringLiteral("This computer (loopback), tcp-send: 9000 B frames against 1500 B: throughput ")),
+    QVERIFY2(f.sentence.startsWith(
+                 QStringLiteral("This computer (loopback), tcp-send: 9000 B frames against 1500 B: throughput ")),
              qPrintable(f.sentence));
     // Both ends report CPU on loopback: the embedded responder is the far end.
     QVERIFY2(f.sentence.contains(QStringLiteral("CPU per GB on this computer")), qPrintable(f.sentence));

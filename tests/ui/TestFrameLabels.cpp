@@ -66,8 +66,9 @@ private slots:
     {
         ComparisonChart chart;
         chart.setResults(smbOverMtu4000());
-        QCOMPARE(chart.tickLabels(), (QStringList{QStringLiteral("smb-read\n4000 B frame\n(1500 B planned)\nMSS 3948 B"),
-                                                  QStringLiteral("smb-read\n4000 B frame\nMSS 3948 B")}));
+        QCOMPARE(chart.tickLabels(),
+                 (QStringList{QStringLiteral("smb-read\n4000 B frame\n(1500 B planned)\nMSS 3948 B"),
+                              QStringLiteral("smb-read\n4000 B frame\nMSS 3948 B")}));
     }
 
     void resultsTableFrame()
@@ -86,7 +87,8 @@ private slots:
     {
         SummaryTable table;
         table.setResults(smbOverMtu4000());
-        QCOMPARE(table.item(SummaryTable::figuresRow(0), SummaryTable::Frame)->text(), QStringLiteral("4000 (1500 planned)"));
+        QCOMPARE(table.item(SummaryTable::figuresRow(0), SummaryTable::Frame)->text(),
+                 QStringLiteral("4000 (1500 planned)"));
         QCOMPARE(table.item(SummaryTable::figuresRow(1), SummaryTable::Frame)->text(), QStringLiteral("4000"));
     }
 
@@ -105,7 +107,8 @@ private slots:
         const QJsonObject planned1500 = JsonExport::summaryToJson(tests.first(), tests.first().runsOf(runs));
         QCOMPARE(planned1500.value(QStringLiteral("frame_size")).toInt(), 1500);
         QCOMPARE(planned1500.value(QStringLiteral("frames_used")).toArray(), QJsonArray{4000});
-        QCOMPARE(qRound(planned1500.value(QStringLiteral("ceiling_MBps")).toDouble() * 1000), 122214); // 125e6 x 3948 / 4038 B/s
+        QCOMPARE(qRound(planned1500.value(QStringLiteral("ceiling_MBps")).toDouble() * 1000),
+                 122214); // 125e6 x 3948 / 4038 B/s
         QVERIFY2(planned1500.value(QStringLiteral("bottleneck")).toString().startsWith(QStringLiteral("at line rate")),
                  qPrintable(planned1500.value(QStringLiteral("bottleneck")).toString()));
         const QJsonObject run = JsonExport::runToJson(runs.first());

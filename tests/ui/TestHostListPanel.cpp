@@ -297,7 +297,9 @@ QString namesNotWhole(MainWindow &window)
         const QString name = table->item(row, HostListPanel::Name)->text();
         if (nameWidth <= metrics.horizontalAdvance(name) + indicator)
             problems << QStringLiteral("\"%1\" needs %2 px, its column is %3 px")
-                            .arg(name).arg(metrics.horizontalAdvance(name) + indicator).arg(nameWidth);
+                            .arg(name)
+                            .arg(metrics.horizontalAdvance(name) + indicator)
+                            .arg(nameWidth);
     }
     const int hint = static_cast<QAbstractItemView *>(table)->sizeHintForColumn(HostListPanel::Name);
     if (nameWidth < hint)

@@ -95,7 +95,8 @@ void TestLinkCheckPanel::oversizeFrameFlagged()
     QVERIFY2(reason.contains(QStringLiteral("path MTU")) && reason.contains(QString::number(pathMtu)),
              qPrintable(reason));
     QVERIFY(!panel.checks().first().allOk());
-    QVERIFY(panel.findChild<QLabel *>(QStringLiteral("linkCheckSummary"))->text().contains(QStringLiteral("cannot run")));
+    QVERIFY(
+        panel.findChild<QLabel *>(QStringLiteral("linkCheckSummary"))->text().contains(QStringLiteral("cannot run")));
     // The host's link on its first row only.
     QCOMPARE(cell(panel, 0, LinkCheckPanel::PathMtu), QString::number(pathMtu));
     QVERIFY(cell(panel, 1, LinkCheckPanel::PathMtu).isEmpty());
@@ -131,7 +132,8 @@ void TestLinkCheckPanel::emptyAndBadInput()
     panel.checkNow();
     QCOMPARE(spy.count(), 1);
     QCOMPARE(panel.table()->rowCount(), 0);
-    QVERIFY(panel.findChild<QLabel *>(QStringLiteral("linkCheckSummary"))->text().contains(QStringLiteral("Tick a host")));
+    QVERIFY(
+        panel.findChild<QLabel *>(QStringLiteral("linkCheckSummary"))->text().contains(QStringLiteral("Tick a host")));
 
     // A host without an address: one line saying so, no crash.
     Host blank;

@@ -60,7 +60,8 @@ private:
     /// plan's own, and the reference streams the shoot-out adds per frame size (TestPlan::referenceProtocols).
     static int runsOf(const TestPlan &p)
     {
-        return int(p.protocols.size() * p.frameSizes.size()) * p.repetitions + int(p.referenceProtocols().size() * p.frameSizes.size());
+        return int(p.protocols.size() * p.frameSizes.size()) * p.repetitions
+            + int(p.referenceProtocols().size() * p.frameSizes.size());
     }
 
     QTemporaryDir m_dir;
@@ -74,8 +75,10 @@ void TestMainWindowPreflight::initTestCase()
     for (quint16 port : {quint16(21), quint16(445)}) {
         QTcpSocket probe;
         probe.connectToHost(QStringLiteral("127.0.0.1"), port);
-        QVERIFY2(!probe.waitForConnected(3000),
-                 qPrintable(QStringLiteral("127.0.0.1:%1 answers: this test needs it closed (no FTP or SMB on loopback)").arg(port)));
+        QVERIFY2(
+            !probe.waitForConnected(3000),
+            qPrintable(QStringLiteral("127.0.0.1:%1 answers: this test needs it closed (no FTP or SMB on loopback)")
+                           .arg(port)));
     }
 }
 
@@ -110,7 +113,8 @@ void TestMainWindowPreflight::shootoutOnLoopbackShowsEveryProblemAtOnce()
     applyShootout(window, 5, false);
     // 4 transfers x 2 frames x 5, and the reference streams: tcp-send and tcp-recv at 1500 and 9000 B, which the
     // built-in responder answers.
-    QCOMPARE(window.planEditor()->plan().referenceProtocols(), (QStringList{QStringLiteral("tcp-send"), QStringLiteral("tcp-recv")}));
+    QCOMPARE(window.planEditor()->plan().referenceProtocols(),
+             (QStringList{QStringLiteral("tcp-send"), QStringLiteral("tcp-recv")}));
     QCOMPARE(runsOf(window.planEditor()->plan()), 40 + 4);
 
     QSignalSpy done(&window, &MainWindow::planDone);
@@ -130,18 +134,23 @@ void TestMainWindowPreflight::shootoutOnLoopbackShowsEveryProblemAtOnce()
     for (int row = 0; row < table->rowCount(); ++row) {
         QCOMPARE(table->item(row, PreflightDialog::HostColumn)->text(), QStringLiteral("This computer (loopback)"));
         rows << table->item(row, PreflightDialog::ProtocolColumn)->data(Qt::UserRole).toString() + QStringLiteral(": ")
-                    + table->item(row, PreflightDialog::ProblemColumn)->text();
+                + table->item(row, PreflightDialog::ProblemColumn)->text();
     }
     rows.sort(); // the plan runs the protocols in the registry's order: do not depend on it
     QVERIFY2(rows.at(0).startsWith(QStringLiteral("ftp-get: FTP GET: connection refused"))
                  && rows.at(0).endsWith(QStringLiteral("check that the server is running and listening on port 21")),
              qPrintable(rows.at(0)));
     QVERIFY2(rows.at(1).startsWith(QStringLiteral("ftp-put: FTP PUT: connection refused")), qPrintable(rows.at(1)));
-    QVERIFY2(rows.at(2).startsWith(QStringLiteral("smb-read: SMB connection refused: is the server running and listening on port 445?")), qPrintable(rows.at(2)));
-    QVERIFY2(rows.at(3).startsWith(QStringLiteral("smb-read: SMB read: no share is set for this host: check the share name")), qPrintable(rows.at(3)));
+    QVERIFY2(rows.at(2).startsWith(
+                 QStringLiteral("smb-read: SMB connection refused: is the server running and listening on port 445?")),
+             qPrintable(rows.at(2)));
+    QVERIFY2(rows.at(3).startsWith(
+                 QStringLiteral("smb-read: SMB read: no share is set for this host: check the share name")),
+             qPrintable(rows.at(3)));
     QVERIFY2(rows.at(4).startsWith(QStringLiteral("smb-write: SMB connection refused")), qPrintable(rows.at(4)));
     QVERIFY2(rows.at(5).startsWith(QStringLiteral("smb-write: SMB write: no share is set")), qPrintable(rows.at(5)));
-    QVERIFY2(dialog->summaryText().startsWith(QStringLiteral("The check before the first run found 6 problem(s); 40 of 44 runs cannot work"))
+    QVERIFY2(dialog->summaryText().startsWith(
+                 QStringLiteral("The check before the first run found 6 problem(s); 40 of 44 runs cannot work"))
                  && dialog->summaryText().contains(QStringLiteral("run the 4 other run(s)")),
              qPrintable(dialog->summaryText()));
     QCOMPARE(dialog->runRestButton()->text(), QStringLiteral("Run the other 4 run(s)"));
@@ -175,7 +184,8 @@ void TestMainWindowPreflight::shootoutOnLoopbackShowsEveryProblemAtOnce()
             continue;
         }
         QCOMPARE(r.status, RunStatus::NotRun);
-        QVERIFY2(r.error.startsWith(QStringLiteral("not run: the check before the first run found: This computer (loopback)")),
+        QVERIFY2(r.error.startsWith(
+                     QStringLiteral("not run: the check before the first run found: This computer (loopback)")),
                  qPrintable(r.error));
     }
     QVERIFY2(window.runControl()->statusText().startsWith(QStringLiteral("Done. 4 run(s) ok, 0 failed, 40 not run.")),
@@ -221,8 +231,11 @@ void TestMainWindowPreflight::runTheRestKeepsTheOthersAsNotRun()
         }
         QCOMPARE(r.status, RunStatus::NotRun);
         QCOMPARE(window.resultsTable()->item(row, ResultsTable::Status)->text(), QStringLiteral("not run"));
-        QVERIFY2(window.resultsTable()->item(row, ResultsTable::Error)->text().startsWith(
-                     QStringLiteral("not run: the check before the first run found: This computer (loopback) (127.0.0.1:")),
+        QVERIFY2(window.resultsTable()
+                     ->item(row, ResultsTable::Error)
+                     ->text()
+                     .startsWith(QStringLiteral(
+                         "not run: the check before the first run found: This computer (loopback) (127.0.0.1:")),
                  qPrintable(window.resultsTable()->item(row, ResultsTable::Error)->text()));
     }
     QVERIFY2(window.runControl()->statusText().startsWith(QStringLiteral("Done. 6 run(s) ok, 0 failed, 16 not run.")),

@@ -100,7 +100,8 @@ void TestMainWindowRun::repeatUntilStable()
     if (runs < 6)
         QVERIFY2(verdict.contains(QStringLiteral("Repetitions: stable after %1 runs").arg(runs)), qPrintable(verdict));
     else
-        QVERIFY2(verdict.contains(QStringLiteral("not stable after 6 runs")) || verdict.contains(QStringLiteral("stable after 6 runs")),
+        QVERIFY2(verdict.contains(QStringLiteral("not stable after 6 runs"))
+                     || verdict.contains(QStringLiteral("stable after 6 runs")),
                  qPrintable(verdict));
     qInfo("%d runs; %s", runs, qPrintable(verdict));
 }
@@ -157,8 +158,8 @@ void TestMainWindowRun::runAgainstEmbeddedResponder()
         bool ok = false;
         tableMBps << table->item(row, ResultsTable::MBps)->text().toDouble(&ok);
         QVERIFY(ok);
-        qInfo("run %d: %.2f MB/s (%lld bytes in %.3f s), MSS %d B", row + 1, r.megabytesPerSecond(), r.bytes,
-              r.seconds, r.mss);
+        qInfo("run %d: %.2f MB/s (%lld bytes in %.3f s), MSS %d B", row + 1, r.megabytesPerSecond(), r.bytes, r.seconds,
+              r.mss);
     }
 
     // The live graph: one line per repetition, holding exactly the samples the engine delivered, one point each,
@@ -258,8 +259,8 @@ void TestMainWindowRun::runAgainstEmbeddedResponder()
         info.start(pdfinfo, {pdf});
         QVERIFY(info.waitForFinished(30000));
         const QString out = QString::fromUtf8(info.readAllStandardOutput());
-        const QRegularExpressionMatch m =
-            QRegularExpression(QStringLiteral("Page size:\\s+([0-9.]+) x ([0-9.]+) pts")).match(out);
+        const QRegularExpressionMatch m
+            = QRegularExpression(QStringLiteral("Page size:\\s+([0-9.]+) x ([0-9.]+) pts")).match(out);
         QVERIFY2(m.hasMatch(), qPrintable(out));
         QCOMPARE(qRound(m.captured(1).toDouble()), 800);
         QCOMPARE(qRound(m.captured(2).toDouble()), 500);
@@ -343,10 +344,11 @@ void TestMainWindowRun::everyRunFailedSaysSo()
         QCOMPARE(hint,
                  QStringLiteral("No samples: of 4 run(s), %1 failed, %2 not run.").arg(failed).arg(notRun) + seeTable);
     else
-        QCOMPARE(hint, QStringLiteral("No samples: of 4 run(s), %1 %2.")
-                           .arg(failed + notRun)
-                           .arg(failed ? QStringLiteral("failed") : QStringLiteral("not run"))
-                           + seeTable);
+        QCOMPARE(hint,
+                 QStringLiteral("No samples: of 4 run(s), %1 %2.")
+                         .arg(failed + notRun)
+                         .arg(failed ? QStringLiteral("failed") : QStringLiteral("not run"))
+                     + seeTable);
     QVERIFY2(!hint.contains(QStringLiteral("Waiting")), qPrintable(hint));
     const QString shots = qEnvironmentVariable("WIREBENCH_SCREENSHOT_DIR");
     if (!shots.isEmpty()) {

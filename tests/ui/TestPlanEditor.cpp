@@ -43,7 +43,8 @@ private slots:
     void screenshot();
 
 private:
-    template<typename T> T *child(QWidget &w, const char *name)
+    template <typename T>
+    T *child(QWidget &w, const char *name)
     {
         T *c = w.findChild<T *>(QString::fromLatin1(name));
         if (!c)
@@ -109,7 +110,8 @@ void TestPlanEditor::parallelStreams()
     QVERIFY2(!summary->text().contains(QStringLiteral("stream")), qPrintable(summary->text()));
     streams->setValue(4);
     QCOMPARE(panel.plan().params.streams, 4);
-    QVERIFY2(summary->text().contains(QStringLiteral(", message 128 KiB, 4 streams each")), qPrintable(summary->text()));
+    QVERIFY2(summary->text().contains(QStringLiteral(", message 128 KiB, 4 streams each")),
+             qPrintable(summary->text()));
     TestPlan loaded = panel.plan();
     loaded.params.streams = 16;
     panel.setPlan(loaded);
@@ -125,7 +127,8 @@ void TestPlanEditor::latencyIdleLead()
     auto *idle = child<QSpinBox>(panel, "latencyIdleSpin");
     QCOMPARE(idle->value(), LatencyRecorder::kDefaultIdleMs);
     QVERIFY(!panel.plan().params.options.contains(LatencyRecorder::idleOption()));
-    QCOMPARE(LatencyRecorder::idleMsOf(panel.plan().params, QStringLiteral("tcp-send")), LatencyRecorder::kDefaultIdleMs);
+    QCOMPARE(LatencyRecorder::idleMsOf(panel.plan().params, QStringLiteral("tcp-send")),
+             LatencyRecorder::kDefaultIdleMs);
     idle->setValue(0);
     QCOMPARE(idle->text(), QStringLiteral("off (no latency probe)"));
     QCOMPARE(panel.plan().params.options.value(LatencyRecorder::idleOption()).toInt(), 0);
@@ -219,7 +222,8 @@ void TestPlanEditor::repeatOptions()
         QVERIFY(plan.interleaveHosts);
         QVERIFY(plan.params.stopOnError);
         const QString note = child<QLabel>(panel, "stableNoteLabel")->text();
-        QVERIFY2(note.contains(QStringLiteral("4 to 10 times")) && note.contains(QStringLiteral("2.5 %")), qPrintable(note));
+        QVERIFY2(note.contains(QStringLiteral("4 to 10 times")) && note.contains(QStringLiteral("2.5 %")),
+                 qPrintable(note));
         const QString summary = child<QLabel>(panel, "planSummaryLabel")->text();
         QVERIFY2(summary.contains(QStringLiteral("4 to 10 repetition(s)")), qPrintable(summary));
         QVERIFY(panel.problems().isEmpty());
@@ -318,8 +322,9 @@ void TestPlanEditor::shootoutPreset()
     QVERIFY(action);
     action->trigger();
     TestPlan plan = panel.plan();
-    QCOMPARE(plan.protocols, (QStringList{QStringLiteral("ftp-get"), QStringLiteral("ftp-put"),
-                                          QStringLiteral("smb-read"), QStringLiteral("smb-write")}));
+    QCOMPARE(plan.protocols,
+             (QStringList{QStringLiteral("ftp-get"), QStringLiteral("ftp-put"), QStringLiteral("smb-read"),
+                          QStringLiteral("smb-write")}));
     QCOMPARE(plan.frameSizes, (QList<int>{1500, 9000}));
     QCOMPARE(plan.repetitions, 5);
     QCOMPARE(plan.params.fileSizeBytes, 256LL * 1024 * 1024);
@@ -349,10 +354,11 @@ void TestPlanEditor::shootoutPreset()
         QCOMPARE(r.repetition, 1);
         reference << r.host.name + QLatin1Char(' ') + r.testKey();
     }
-    QCOMPARE(reference, (QStringList{QStringLiteral("fs-linux tcp-send @ 1500"), QStringLiteral("fs-linux tcp-recv @ 1500"),
-                                     QStringLiteral("fs-windows tcp-send @ 1500"), QStringLiteral("fs-windows tcp-recv @ 1500"),
-                                     QStringLiteral("fs-linux tcp-send @ 9000"), QStringLiteral("fs-linux tcp-recv @ 9000"),
-                                     QStringLiteral("fs-windows tcp-send @ 9000"), QStringLiteral("fs-windows tcp-recv @ 9000")}));
+    QCOMPARE(reference,
+             (QStringList{QStringLiteral("fs-linux tcp-send @ 1500"), QStringLiteral("fs-linux tcp-recv @ 1500"),
+                          QStringLiteral("fs-windows tcp-send @ 1500"), QStringLiteral("fs-windows tcp-recv @ 1500"),
+                          QStringLiteral("fs-linux tcp-send @ 9000"), QStringLiteral("fs-linux tcp-recv @ 9000"),
+                          QStringLiteral("fs-windows tcp-send @ 9000"), QStringLiteral("fs-windows tcp-recv @ 9000")}));
     QSet<QString> cells;
     for (const RunSpec &r : runs.mid(8)) {
         QVERIFY(!TestPlan::isReference(r));
@@ -367,7 +373,9 @@ void TestPlanEditor::shootoutPreset()
     seconds->setValue(7.5);
     plan = panel.plan();
     QCOMPARE(plan.referenceMs, 7500);
-    QVERIFY2(child<QLabel>(panel, "planSummaryLabel")->text().contains(QStringLiteral("reference stream(s) of 7.5 s per host")),
+    QVERIFY2(child<QLabel>(panel, "planSummaryLabel")
+                 ->text()
+                 .contains(QStringLiteral("reference stream(s) of 7.5 s per host")),
              qPrintable(child<QLabel>(panel, "planSummaryLabel")->text()));
     plan.hosts = {linux_};
     for (const RunSpec &r : plan.expand())
@@ -388,7 +396,8 @@ void TestPlanEditor::referenceOnlyForHostsThatAnswer()
     closed.close();
     Host linux_ = test::namedHost(QStringLiteral("fs-linux"), QStringLiteral("127.0.0.1"), QStringLiteral("Linux"));
     linux_.port = listening.serverPort();
-    Host windows = test::namedHost(QStringLiteral("fs-windows"), QStringLiteral("127.0.0.1"), QStringLiteral("Windows"));
+    Host windows
+        = test::namedHost(QStringLiteral("fs-windows"), QStringLiteral("127.0.0.1"), QStringLiteral("Windows"));
     windows.port = closedPort;
     Host loopback;
     loopback.name = QStringLiteral("This computer (loopback)");
@@ -404,10 +413,12 @@ void TestPlanEditor::referenceOnlyForHostsThatAnswer()
     QCOMPARE(plan.referenceSkipped.size(), 1);
     const ReferenceSkip &skip = plan.referenceSkipped.first();
     QCOMPARE(skip.name, QStringLiteral("fs-windows"));
-    QCOMPARE(skip.reason, QStringLiteral("its wirebenchd port %1 does not answer (Connection refused)").arg(closedPort));
+    QCOMPARE(skip.reason,
+             QStringLiteral("its wirebenchd port %1 does not answer (Connection refused)").arg(closedPort));
     const QString said = child<QLabel>(panel, "referenceStreamsLabel")->text();
     QVERIFY2(said.contains(QStringLiteral("No reference stream for fs-windows: its wirebenchd port %1 does not answer "
-                                          "(Connection refused)").arg(closedPort)),
+                                          "(Connection refused)")
+                               .arg(closedPort)),
              qPrintable(said));
     QVERIFY2(!said.contains(QStringLiteral("fs-linux")), qPrintable(said));
     // The plan as the window runs it: fs-linux and the loopback host get 2 x 2 reference runs each, fs-windows none.
@@ -430,8 +441,9 @@ void TestPlanEditor::referenceOnlyForHostsThatAnswer()
 void TestPlanEditor::netperfMenuPreset()
 {
     PlanEditorPanel panel(nullptr);
-    QAction *action = child<QToolButton>(panel, "presetButton")->menu()->findChild<QAction *>(
-        QStringLiteral("netperfPresetAction"));
+    QAction *action = child<QToolButton>(panel, "presetButton")
+                          ->menu()
+                          ->findChild<QAction *>(QStringLiteral("netperfPresetAction"));
     QVERIFY(action);
     action->trigger();
     const TestPlan plan = panel.plan();

@@ -87,7 +87,8 @@ void TestPlanFileActions::saveAndOpenOnThisComputer()
     const QString path = dir.filePath(QStringLiteral("shootout.wbplan.json"));
     QString message;
     QVERIFY2(actions.save(path, &message), qPrintable(message));
-    QVERIFY2(message.contains(QStringLiteral("2 host(s)")) && message.contains(QStringLiteral("passwords not included")),
+    QVERIFY2(message.contains(QStringLiteral("2 host(s)"))
+                 && message.contains(QStringLiteral("passwords not included")),
              qPrintable(message));
     QFile file(path);
     QVERIFY(file.open(QIODevice::ReadOnly));
@@ -101,7 +102,8 @@ void TestPlanFileActions::saveAndOpenOnThisComputer()
     hosts.setSelected(1, false);
     hosts.addHost(labHost(QStringLiteral("lab-b"), 5302));
     QVERIFY2(actions.open(path, &message), qPrintable(message));
-    QVERIFY2(message.contains(QStringLiteral("2 host(s)")) && message.contains(QStringLiteral("24 run(s)")), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("2 host(s)")) && message.contains(QStringLiteral("24 run(s)")),
+             qPrintable(message));
     QVERIFY2(!message.contains(QStringLiteral("added")), qPrintable(message));
 
     const TestPlan back = editor.plan();
@@ -115,7 +117,8 @@ void TestPlanFileActions::saveAndOpenOnThisComputer()
     // Exactly the plan's hosts are ticked; lab-b stays in the list, unticked; lab-a keeps its password.
     QCOMPARE(ticked(hosts), (QStringList{QStringLiteral("This computer (loopback)"), QStringLiteral("lab-a")}));
     QCOMPARE(hosts.entries().size(), 3);
-    QCOMPARE(hosts.credentials()->secret(QStringLiteral("lab-a"), QStringLiteral("ftp.password")), QStringLiteral("hunter2"));
+    QCOMPARE(hosts.credentials()->secret(QStringLiteral("lab-a"), QStringLiteral("ftp.password")),
+             QStringLiteral("hunter2"));
 }
 
 void TestPlanFileActions::openOnAnotherComputerAddsHosts()

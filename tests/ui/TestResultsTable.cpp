@@ -121,11 +121,13 @@ void TestResultsTable::smbConnectionsInTooltip()
         const char *key;
         int connections;
         QString tooltip;
-    } rows[] = {{"smb-write", "smb_write_connections", 2,
-                 QStringLiteral("Written over 2 connections at once, each with one write in flight (smb.write_connections)")},
-                {"smb-read", "smb_read_connections", 3,
-                 QStringLiteral("Read over 3 connections at once, each reading the next chunk of the file (smb.read_connections)")},
-                {"smb-read", "smb_read_connections", 1, QString()}};
+    } rows[] = {
+        {"smb-write", "smb_write_connections", 2,
+         QStringLiteral("Written over 2 connections at once, each with one write in flight (smb.write_connections)")},
+        {"smb-read", "smb_read_connections", 3,
+         QStringLiteral(
+             "Read over 3 connections at once, each reading the next chunk of the file (smb.read_connections)")},
+        {"smb-read", "smb_read_connections", 1, QString()}};
     for (const auto &row : rows) {
         RunResult r = run();
         r.spec.protocol = QString::fromLatin1(row.protocol);
@@ -147,9 +149,10 @@ void TestResultsTable::streamsInProtocol()
         table.addResult(r);
         const QTableWidgetItem *protocol = table.item(table.rowCount() - 1, ResultsTable::Protocol);
         QCOMPARE(protocol->text(), streams > 1 ? QStringLiteral("tcp-send (4 streams)") : QStringLiteral("tcp-send"));
-        QCOMPARE(protocol->toolTip(), streams > 1 ? QStringLiteral("4 streams at once; the figure is their sum over the time "
-                                                                   "common to all")
-                                                  : QString());
+        QCOMPARE(protocol->toolTip(),
+                 streams > 1 ? QStringLiteral("4 streams at once; the figure is their sum over the time "
+                                              "common to all")
+                             : QString());
     }
 }
 
@@ -169,8 +172,9 @@ void TestResultsTable::bothWaysSideBySide()
     QCOMPARE(cell(table, 0, ResultsTable::Mbps), QStringLiteral("91.5 \u2191 91.2 \u2193"));
     QCOMPARE(cell(table, 0, ResultsTable::PercentOfCeiling), QStringLiteral("100.0 \u2191 99.7 \u2193"));
     QCOMPARE(table.item(0, ResultsTable::MBps)->toolTip(),
-             QStringLiteral("Both directions at once: \u2191 send (client \u2192 server), \u2193 receive (server \u2192 client), "
-                            "each the receiver's count over its own time"));
+             QStringLiteral(
+                 "Both directions at once: \u2191 send (client \u2192 server), \u2193 receive (server \u2192 client), "
+                 "each the receiver's count over its own time"));
     QCOMPARE(table.item(0, ResultsTable::PercentOfCeiling)->toolTip(),
              QStringLiteral("Of what each direction carries while the other direction's ACKs share it (11.43 MB/s)"));
     table.addResult(run()); // one direction: one figure

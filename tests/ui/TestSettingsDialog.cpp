@@ -64,7 +64,8 @@ void TestSettingsDialog::savesTheServerAndKeepsThePasswordOutOfTheSettings()
     QCOMPARE(l.display(), QStringLiteral("postgresql://bench@db.example.org:5433/wirebench"));
     QCOMPARE(l.password(), QStringLiteral("hunter2"));
     QCOMPARE(config.resultStore().display(), l.display());
-    QCOMPARE(credentials.secret(SettingsDialog::passwordOwner(l), SettingsDialog::passwordKey()), QStringLiteral("hunter2"));
+    QCOMPARE(credentials.secret(SettingsDialog::passwordOwner(l), SettingsDialog::passwordKey()),
+             QStringLiteral("hunter2"));
     QFile f(file);
     QVERIFY(f.open(QIODevice::ReadOnly));
     QVERIFY(!f.readAll().contains("hunter2"));
@@ -74,7 +75,8 @@ void TestSettingsDialog::showsWhatIsSet()
 {
     QTemporaryDir dir;
     Config config(dir.filePath(QStringLiteral("settings.ini")));
-    const StoreLocation l = StoreLocation::server(QStringLiteral("db"), 6543, QStringLiteral("team"), QStringLiteral("ann"));
+    const StoreLocation l
+        = StoreLocation::server(QStringLiteral("db"), 6543, QStringLiteral("team"), QStringLiteral("ann"));
     config.setResultStore(l);
     CredentialStore credentials(CredentialStore::Mode::MemoryOnly);
     credentials.setSecret(SettingsDialog::passwordOwner(l), SettingsDialog::passwordKey(), QStringLiteral("s3"));
@@ -128,8 +130,8 @@ void TestSettingsDialog::unreachableServerAtStart()
     QTemporaryDir dir;
     Config config(dir.filePath(QStringLiteral("settings.ini")));
     const quint16 port = test::freeLoopbackPort();
-    config.setResultStore(StoreLocation::server(QStringLiteral("127.0.0.1"), port, QStringLiteral("wirebench"),
-                                                QStringLiteral("bench")));
+    config.setResultStore(
+        StoreLocation::server(QStringLiteral("127.0.0.1"), port, QStringLiteral("wirebench"), QStringLiteral("bench")));
     ResultStore store;
     QVERIFY(store.open(dir.filePath(QStringLiteral("results.sqlite"))));
     QVERIFY(store.beginSession(TestPlan()) > 0);
@@ -176,8 +178,8 @@ void TestSettingsDialog::reachableServerAtStart()
     QCOMPARE(window.historyPanel()->sessionTable()->rowCount(), 0);
     window.useConfiguredStore();
     auto *label = window.findChild<QLabel *>(QStringLiteral("storeStatusLabel"));
-    QTRY_COMPARE_WITH_TIMEOUT(label->text(),
-                              QStringLiteral("Result store: %1 (a team's store, sessions of every computer)").arg(url), 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        label->text(), QStringLiteral("Result store: %1 (a team's store, sessions of every computer)").arg(url), 30000);
     QVERIFY(store.isServer());
     QCOMPARE(window.historyPanel()->sessionTable()->rowCount(), 2);
 }

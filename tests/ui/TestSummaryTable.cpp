@@ -70,7 +70,7 @@ void TestSummaryTable::statisticsCells()
 {
     SummaryTable table;
     for (const RunResult &r : fourRuns())
-        table.addResult(r); // as runs end
+        table.addResult(r);        // as runs end
     QCOMPARE(table.rowCount(), 2); // figures and verdict
     QCOMPARE(cell(table, 0, SummaryTable::HostName), QStringLiteral("fs1"));
     QCOMPARE(cell(table, 0, SummaryTable::Os), QStringLiteral("Linux"));
@@ -85,7 +85,9 @@ void TestSummaryTable::statisticsCells()
     // Sample standard deviation sqrt(500/3) = 12.91; t(3) = 3.182 -> half-width 20.54 around 115.
     QCOMPARE(cell(table, 0, SummaryTable::StdDev), QStringLiteral("12.91"));
     QCOMPARE(cell(table, 0, SummaryTable::Ci95), QStringLiteral("94.46 - 135.54"));
-    QVERIFY(table.item(SummaryTable::figuresRow(0), SummaryTable::Ci95)->toolTip().contains(QStringLiteral("+/- 20.54 MB/s")));
+    QVERIFY(table.item(SummaryTable::figuresRow(0), SummaryTable::Ci95)
+                ->toolTip()
+                .contains(QStringLiteral("+/- 20.54 MB/s")));
     // Median of 100/117.685 .. 130/117.685 -> 97.7 %; CPU means; service demand.
     QCOMPARE(cell(table, 0, SummaryTable::PercentOfCeiling), QStringLiteral("97.7"));
     QCOMPARE(cell(table, 0, SummaryTable::CpuLocal), QStringLiteral("12.5"));
@@ -204,7 +206,8 @@ void TestSummaryTable::referenceStreamVerdict()
     SummaryTable table;
     table.setResults({r});
     const QString sentence = table.bottleneck(0);
-    QVERIFY2(sentence.startsWith(QStringLiteral("reference stream, not part of the comparison ") + says), qPrintable(sentence));
+    QVERIFY2(sentence.startsWith(QStringLiteral("reference stream, not part of the comparison ") + says),
+             qPrintable(sentence));
     QVERIFY2(sentence.endsWith(RunAnalyzer::bottleneckFor({r})), qPrintable(sentence));
     // An ordinary run of the same figures says only what limited it.
     r.spec.params.options.remove(QLatin1String(TestPlan::ReferenceKey));

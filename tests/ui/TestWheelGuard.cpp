@@ -32,8 +32,8 @@ private:
     static void wheelDown(QWidget *w)
     {
         const QPointF local = QPointF(w->rect().center());
-        QWheelEvent e(local, QPointF(w->mapToGlobal(local.toPoint())), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
-                      Qt::NoScrollPhase, false);
+        QWheelEvent e(local, QPointF(w->mapToGlobal(local.toPoint())), QPoint(), QPoint(0, -120), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
         QApplication::sendEvent(w, &e);
     }
 
@@ -128,7 +128,8 @@ void TestWheelGuard::planEditorDurationStays()
     const int scrolled = area.verticalScrollBar()->value();
     wheelDown(duration);
     QCOMPARE(duration->value(), before);
-    QVERIFY(area.verticalScrollBar()->value() > scrolled || area.verticalScrollBar()->value() == area.verticalScrollBar()->maximum());
+    QVERIFY(area.verticalScrollBar()->value() > scrolled
+            || area.verticalScrollBar()->value() == area.verticalScrollBar()->maximum());
 }
 
 QTEST_MAIN(TestWheelGuard)

@@ -33,7 +33,8 @@ QString winPath(const QString &path)
 }
 
 /// What a finished program said and its exit code (-1 when it did not end within timeoutMs).
-clitest::Outcome run(const QString &program, const QStringList &args, const QProcessEnvironment &env, int timeoutMs = 120000)
+clitest::Outcome run(const QString &program, const QStringList &args, const QProcessEnvironment &env,
+                     int timeoutMs = 120000)
 {
     QProcess p;
     p.setProcessEnvironment(env);
@@ -76,10 +77,12 @@ void TestWirebenchdWindows::initTestCase()
 {
     m_exe = kWinBuild + QStringLiteral("/app/daemon/wirebenchd.exe");
     m_wine = QStandardPaths::findExecutable(QStringLiteral("wine"));
-    WB_REQUIRE(!m_wine.isEmpty(), QStringLiteral("wine is not installed: scripts/install-deps.sh --test installs wine64"));
-    WB_REQUIRE(QFile::exists(m_exe), QStringLiteral("%1 was not built: the fixture WindowsBuild (tests/windows/cross_build.sh) "
-                                                    "needs g++-mingw-w64-x86-64-posix and nsis")
-                                         .arg(m_exe));
+    WB_REQUIRE(!m_wine.isEmpty(),
+               QStringLiteral("wine is not installed: scripts/install-deps.sh --test installs wine64"));
+    WB_REQUIRE(QFile::exists(m_exe),
+               QStringLiteral("%1 was not built: the fixture WindowsBuild (tests/windows/cross_build.sh) "
+                              "needs g++-mingw-w64-x86-64-posix and nsis")
+                   .arg(m_exe));
     QVERIFY(m_dir.isValid());
     // A prefix of our own, made anew: CI runs as root in a clean clone, with no ~/.wine.
     m_env = clitest::sandboxEnvironment(m_dir.filePath(QStringLiteral("home")));
@@ -89,7 +92,8 @@ void TestWirebenchdWindows::initTestCase()
     m_env.insert(QStringLiteral("WINEDLLOVERRIDES"), QStringLiteral("mscoree,mshtml=")); // no Mono or Gecko dialogs
     m_env.remove(QStringLiteral("DISPLAY"));
     const clitest::Outcome boot = run(m_wine, {QStringLiteral("wineboot"), QStringLiteral("--init")}, m_env, 240000);
-    QVERIFY2(boot.exitCode == 0, qPrintable(QStringLiteral("wineboot failed (%1): %2").arg(boot.exitCode).arg(boot.out + boot.err)));
+    QVERIFY2(boot.exitCode == 0,
+             qPrintable(QStringLiteral("wineboot failed (%1): %2").arg(boot.exitCode).arg(boot.out + boot.err)));
     m_keyFile = m_dir.filePath(QStringLiteral("wirebenchd.key"));
     QFile key(m_keyFile);
     QVERIFY(key.open(QIODevice::WriteOnly));
@@ -106,32 +110,39 @@ void TestWirebenchdWindows::cleanupTestCase()
 
 std::unique_ptr<clitest::Daemon> TestWirebenchdWindows::daemon(const QString &exe, const QStringList &more)
 {
-    return std::make_unique<clitest::Daemon>(m_wine, QStringList{exe, QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")} + more,
-                                             m_env);
+    return std::make_unique<clitest::Daemon>(
+        m_wine, QStringList{exe, QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")} + more, m_env);
 }
 
-clitest::Outcome TestWirebenchdWindows::runCli(const clitest::Daemon &daemon, const QString &protocol, const QString &keyFile,
-                                               QJsonObject *result, double seconds)
+clitest::Outcome TestWirebenchdWindows::runCli(const clitest::Daemon &daemon, const QString &protocol,
+                                               const QString &keyFile, QJsonObject *result, double seconds)
 {
     const QString json = m_dir.filePath(QStringLiteral("%1.json").arg(protocol));
     QFile::remove(json);
-    const clitest::Outcome o = clitest::runCli({QStringLiteral("run"), QStringLiteral("--host"), daemon.hostArgument(),
-                                                QStringLiteral("--protocol"), protocol, QStringLiteral("--reps"), QStringLiteral("1"),
-                                                QStringLiteral("--duration"), QString::number(seconds), QStringLiteral("--key-file"),
-                                                keyFile, QStringLiteral("--skip-check"), QStringLiteral("--no-store"),
-                                                QStringLiteral("--json"), json});
+    const clitest::Outcome o = clitest::runCli(
+        {QStringLiteral("run"), QStringLiteral("--host"), daemon.hostArgument(), QStringLiteral("--protocol"), protocol,
+         QStringLiteral("--reps"), QStringLiteral("1"), QStringLiteral("--duration"), QString::number(seconds),
+         QStringLiteral("--key-file"), keyFile, QStringLiteral("--skip-check"), QStringLiteral("--no-store"),
+         QStringLiteral("--json"), json});
     QFile f(json);
     if (result && f.open(QIODevice::ReadOnly))
-        *result = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("results")).toArray().first().toObject();
+        *result = QJsonDocument::fromJson(f.readAll())
+                      .object()
+                      .value(QStringLiteral("results"))
+                      .toArray()
+                      .first()
+                      .toObject();
     return o;
 }
 
 QString TestWirebenchdWindows::registryValue(const QString &name)
 {
     // reg query prints "    NAME    REG_SZ    VALUE".
-    const clitest::Outcome o = run(m_wine, {QStringLiteral("reg"), QStringLiteral("query"),
-                                            QStringLiteral("HKLM\\Software\\Microsoft\\Windows NT\\CurrentVersion"),
-                                            QStringLiteral("/v"), name}, m_env, 60000);
+    const clitest::Outcome o
+        = run(m_wine,
+              {QStringLiteral("reg"), QStringLiteral("query"),
+               QStringLiteral("HKLM\\Software\\Microsoft\\Windows NT\\CurrentVersion"), QStringLiteral("/v"), name},
+              m_env, 60000);
     static const QRegularExpression row(QStringLiteral("^(\\S+)\\s+REG_\\w+\\s+(.*)$"));
     for (const QString &line : o.out.split(QLatin1Char('\n'))) {
         const QRegularExpressionMatch m = row.match(line.trimmed());
@@ -161,7 +172,8 @@ void TestWirebenchdWindows::tcpSendAndRecvCountEveryByte()
     const qint64 recvBytes = qint64(r.value(QStringLiteral("bytes")).toDouble());
     QVERIFY2(recvBytes > 1000000, qPrintable(cli.out));
     QCOMPARE(qint64(r.value(QStringLiteral("sender_bytes")).toDouble()), recvBytes);
-    QVERIFY2(d->waitForLog(QStringLiteral(": sent %1 B, client received %1 B in ").arg(recvBytes)), qPrintable(d->log()));
+    QVERIFY2(d->waitForLog(QStringLiteral(": sent %1 B, client received %1 B in ").arg(recvBytes)),
+             qPrintable(d->log()));
     QVERIFY2(!d->log().contains(QStringLiteral("ended early")), qPrintable(d->log()));
 }
 
@@ -212,7 +224,8 @@ void TestWirebenchdWindows::wrongKeyIsRefused()
 void TestWirebenchdWindows::busyServerSaysSo()
 {
     // One test at a time and no queue: a client that proved the key holds the slot; the CLI is told "busy".
-    auto d = daemon(m_exe, {QStringLiteral("--key-file"), winPath(m_keyFile), QStringLiteral("--queue"), QStringLiteral("0")});
+    auto d = daemon(m_exe,
+                    {QStringLiteral("--key-file"), winPath(m_keyFile), QStringLiteral("--queue"), QStringLiteral("0")});
     CLITEST_START_DAEMON(*d);
     test::RawClient holder;
     QVERIFY(holder.connectTo(d->port()));
@@ -226,7 +239,8 @@ void TestWirebenchdWindows::busyServerSaysSo()
 
     const clitest::Outcome cli = runCli(*d, QStringLiteral("tcp-send"), m_keyFile);
     QCOMPARE(cli.exitCode, 1);
-    QVERIFY2((cli.out + cli.err).contains(QStringLiteral("is busy with another test; try again when it ends")), qPrintable(cli.out + cli.err));
+    QVERIFY2((cli.out + cli.err).contains(QStringLiteral("is busy with another test; try again when it ends")),
+             qPrintable(cli.out + cli.err));
     QVERIFY2(d->waitForLog(QStringLiteral("refused, busy with another test")), qPrintable(d->log()));
 }
 
@@ -257,23 +271,32 @@ void TestWirebenchdWindows::iperf3ClientIsServed()
     WB_REQUIRE(!iperf3.isEmpty(), QStringLiteral("iperf3 is not installed"));
     const quint16 iperf3Port = test::freeLoopbackPort();
     QVERIFY(iperf3Port != 0);
-    auto d = daemon(m_exe, {QStringLiteral("--key-file"), winPath(m_keyFile), QStringLiteral("--iperf3-port"), QString::number(iperf3Port)});
+    auto d = daemon(m_exe,
+                    {QStringLiteral("--key-file"), winPath(m_keyFile), QStringLiteral("--iperf3-port"),
+                     QString::number(iperf3Port)});
     CLITEST_START_DAEMON(*d);
     QVERIFY2(d->waitForLog(QStringLiteral("answers iperf3 clients")), qPrintable(d->log()));
     for (const bool reverse : {false, true}) {
-        QStringList args{QStringLiteral("-c"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"), QString::number(iperf3Port),
-                         QStringLiteral("-t"), QStringLiteral("1"), QStringLiteral("-J")};
+        QStringList args{QStringLiteral("-c"),        QStringLiteral("127.0.0.1"), QStringLiteral("-p"),
+                         QString::number(iperf3Port), QStringLiteral("-t"),        QStringLiteral("1"),
+                         QStringLiteral("-J")};
         if (reverse)
             args << QStringLiteral("-R");
         const clitest::Outcome o = run(iperf3, args, QProcessEnvironment::systemEnvironment(), 60000);
         QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err + d->log()));
-        const QJsonObject end = QJsonDocument::fromJson(o.out.toUtf8()).object().value(QStringLiteral("end")).toObject();
-        const qint64 sent = qint64(end.value(QStringLiteral("sum_sent")).toObject().value(QStringLiteral("bytes")).toDouble());
-        const qint64 received = qint64(end.value(QStringLiteral("sum_received")).toObject().value(QStringLiteral("bytes")).toDouble());
-        QVERIFY2(sent > 1000000 && received > 1000000, qPrintable(QStringLiteral("sent %1, received %2").arg(sent).arg(received)));
+        const QJsonObject end
+            = QJsonDocument::fromJson(o.out.toUtf8()).object().value(QStringLiteral("end")).toObject();
+        const qint64 sent
+            = qint64(end.value(QStringLiteral("sum_sent")).toObject().value(QStringLiteral("bytes")).toDouble());
+        const qint64 received
+            = qint64(end.value(QStringLiteral("sum_received")).toObject().value(QStringLiteral("bytes")).toDouble());
+        QVERIFY2(sent > 1000000 && received > 1000000,
+                 qPrintable(QStringLiteral("sent %1, received %2").arg(sent).arg(received)));
         // The far end's log line has its own count (iperf3 prints it as the server's) and the client's.
-        const QString line = reverse ? QStringLiteral(": sent %1 B in ").arg(sent) : QStringLiteral(": received %1 B in ").arg(received);
-        const QString theirs = reverse ? QStringLiteral(", client received %1 B in ").arg(received) : QStringLiteral(", client sent %1 B in ").arg(sent);
+        const QString line = reverse ? QStringLiteral(": sent %1 B in ").arg(sent)
+                                     : QStringLiteral(": received %1 B in ").arg(received);
+        const QString theirs = reverse ? QStringLiteral(", client received %1 B in ").arg(received)
+                                       : QStringLiteral(", client sent %1 B in ").arg(sent);
         QVERIFY2(d->waitForLog(line) && d->log().contains(theirs),
                  qPrintable(QStringLiteral("%1 / %2 in: %3").arg(line, theirs, d->log())));
     }
@@ -282,22 +305,25 @@ void TestWirebenchdWindows::iperf3ClientIsServed()
 void TestWirebenchdWindows::installerInstallsAndTheInstalledOneServes()
 {
     const QString setup = kWinBuild + QStringLiteral("/installer/windows/wirebenchd-setup.exe");
-    WB_REQUIRE(QFile::exists(setup), QStringLiteral("%1 was not built (makensis, the fixture WindowsBuild)").arg(setup));
+    WB_REQUIRE(QFile::exists(setup),
+               QStringLiteral("%1 was not built (makensis, the fixture WindowsBuild)").arg(setup));
     const clitest::Outcome install = run(m_wine, {setup, QStringLiteral("/S")}, m_env, 180000);
     QVERIFY2(install.exitCode == 0, qPrintable(install.out + install.err));
     const QString programFiles = m_dir.filePath(QStringLiteral("prefix/drive_c/Program Files/Wirebench"));
-    QVERIFY2(QFile::exists(programFiles + QStringLiteral("/wirebenchd.exe")), qPrintable(QDir(programFiles).entryList().join(QLatin1Char(' '))));
+    QVERIFY2(QFile::exists(programFiles + QStringLiteral("/wirebenchd.exe")),
+             qPrintable(QDir(programFiles).entryList().join(QLatin1Char(' '))));
     QVERIFY(QFile::exists(programFiles + QStringLiteral("/wirebenchd.conf")));
     QVERIFY(QFile::exists(programFiles + QStringLiteral("/uninstall.exe")));
 
     // The installed wirebenchd with the installed configuration; on 127.0.0.1 and a free port instead of the
     // configuration's 0.0.0.0:5301 (the command line comes after the file). Its first start makes the key and
     // shows it once; the CLI uses that key.
-    auto d = std::make_unique<clitest::Daemon>(m_wine, QStringList{QStringLiteral("C:\\Program Files\\Wirebench\\wirebenchd.exe"),
-                                                                   QStringLiteral("--config"),
-                                                                   QStringLiteral("C:\\Program Files\\Wirebench\\wirebenchd.conf"),
-                                                                   QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")},
-                                               m_env);
+    auto d = std::make_unique<clitest::Daemon>(
+        m_wine,
+        QStringList{QStringLiteral("C:\\Program Files\\Wirebench\\wirebenchd.exe"), QStringLiteral("--config"),
+                    QStringLiteral("C:\\Program Files\\Wirebench\\wirebenchd.conf"), QStringLiteral("--listen"),
+                    QStringLiteral("127.0.0.1:0")},
+        m_env);
     CLITEST_START_DAEMON(*d);
     // Its console output has Windows' line ends (CR LF).
     static const QRegularExpression shown(QStringLiteral("new key \\(shown once[^\\n]*\\n\\s+(\\S+)"));
@@ -318,9 +344,11 @@ void TestWirebenchdWindows::installerInstallsAndTheInstalledOneServes()
     QVERIFY2(d->waitForLog(QStringLiteral(": received %1 B in ").arg(bytes)), qPrintable(d->log()));
 
     // --service started from a console, not by the service control manager: refused, said in the service's log.
-    const clitest::Outcome service = run(m_wine, {QStringLiteral("C:\\Program Files\\Wirebench\\wirebenchd.exe"), QStringLiteral("--service"),
-                                                  QStringLiteral("--open"), QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")},
-                                         m_env, 60000);
+    const clitest::Outcome service
+        = run(m_wine,
+              {QStringLiteral("C:\\Program Files\\Wirebench\\wirebenchd.exe"), QStringLiteral("--service"),
+               QStringLiteral("--open"), QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")},
+              m_env, 60000);
     QCOMPARE(service.exitCode, 1);
     QFile log(m_dir.filePath(QStringLiteral("prefix/drive_c/ProgramData/Wirebench/wirebenchd.log")));
     QVERIFY(log.open(QIODevice::ReadOnly));

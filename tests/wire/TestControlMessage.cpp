@@ -57,16 +57,21 @@ void TestControlMessage::decodeOne_data()
 
     const QByteArray hello = R"({"type":"hello","version":1})";
     QTest::newRow("valid") << frame(hello) << 1024 << true << QString();
-    QTest::newRow("utf-8 text") << frame(R"({"type":"error","code":"x","message":"größe ✓"})") << 1024 << true << QString();
+    QTest::newRow("utf-8 text") << frame(R"({"type":"error","code":"x","message":"größe ✓"})") << 1024 << true
+                                << QString();
     QTest::newRow("empty buffer") << QByteArray() << 1024 << false << QStringLiteral("truncated");
     QTest::newRow("half a header") << QByteArray::fromHex("0000") << 1024 << false << QStringLiteral("truncated");
     QTest::newRow("truncated body") << frame(hello).left(12) << 1024 << false << QStringLiteral("truncated");
-    QTest::newRow("oversized declared") << frame(hello, 1 << 20) << 1024 << false << QStringLiteral("exceeds the limit");
-    QTest::newRow("oversized real") << frame(QByteArray(2000, ' ') + hello) << 1024 << false << QStringLiteral("exceeds the limit");
+    QTest::newRow("oversized declared") << frame(hello, 1 << 20) << 1024 << false
+                                        << QStringLiteral("exceeds the limit");
+    QTest::newRow("oversized real") << frame(QByteArray(2000, ' ') + hello) << 1024 << false
+                                    << QStringLiteral("exceeds the limit");
     QTest::newRow("length 0") << frame(QByteArray()) << 1024 << false << QStringLiteral("empty");
-    QTest::newRow("max length 0xffffffff") << QByteArray::fromHex("ffffffff") << 1024 << false << QStringLiteral("exceeds");
+    QTest::newRow("max length 0xffffffff")
+        << QByteArray::fromHex("ffffffff") << 1024 << false << QStringLiteral("exceeds");
     QTest::newRow("garbage") << frame("\x01\x02garbage\xff") << 1024 << false << QStringLiteral("not valid JSON");
-    QTest::newRow("http request") << QByteArray("GET / HTTP/1.1\r\nHost: x\r\n\r\n") << 1024 << false << QStringLiteral("exceeds");
+    QTest::newRow("http request") << QByteArray("GET / HTTP/1.1\r\nHost: x\r\n\r\n") << 1024 << false
+                                  << QStringLiteral("exceeds");
     QTest::newRow("array") << frame("[1,2,3]") << 1024 << false << QStringLiteral("not a JSON object");
     QTest::newRow("string") << frame("\"hello\"") << 1024 << false << QStringLiteral("not");
     QTest::newRow("no type") << frame(R"({"version":1})") << 1024 << false << QStringLiteral("no \"type\"");
@@ -128,8 +133,14 @@ void TestControlMessage::roundTrips()
     QCOMPARE(h2.cpus, h.cpus);
     QVERIFY(!h2.osSummary().empty());
 
-    const TestRequest t{.direction = TestRequest::Direction::Recv, .durationMs = 2500, .messageSize = 1472, .sendBuffer = 65536,
-                        .recvBuffer = 131072, .mss = 8960, .sampleIntervalMs = 250, .warmupMs = 2000};
+    const TestRequest t{.direction = TestRequest::Direction::Recv,
+                        .durationMs = 2500,
+                        .messageSize = 1472,
+                        .sendBuffer = 65536,
+                        .recvBuffer = 131072,
+                        .mss = 8960,
+                        .sampleIntervalMs = 250,
+                        .warmupMs = 2000};
     TestRequest t2;
     QVERIFY2(TestRequest::fromJson(control::decodeOne(encode(t.toJson()), 4096).message, &t2, &error), error.c_str());
     QCOMPARE(t2.direction, t.direction);
@@ -185,19 +196,22 @@ void TestControlMessage::requestValidation_data()
 {
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<QString>("errorContains");
-    const QByteArray good =
-        R"({"type":"test","direction":"send","duration_ms":1000,"message_size":131072,"send_buffer":0,"recv_buffer":0,"mss":1460,"sample_interval_ms":100})";
+    const QByteArray good
+        = R"({"type":"test","direction":"send","duration_ms":1000,"message_size":131072,"send_buffer":0,"recv_buffer":0,"mss":1460,"sample_interval_ms":100})";
     QTest::newRow("good") << good << QString();
-    QTest::newRow("wrong type") << QByteArray(good).replace("\"test\"", "\"hello\"") << QStringLiteral("expected a \"test\"");
+    QTest::newRow("wrong type") << QByteArray(good).replace("\"test\"", "\"hello\"")
+                                << QStringLiteral("expected a \"test\"");
     QTest::newRow("bad direction") << QByteArray(good).replace("\"send\"", "\"both\"") << QStringLiteral("direction");
-    QTest::newRow("missing duration") << QByteArray(good).replace("\"duration_ms\":1000,", "") << QStringLiteral("lacks \"duration_ms\"");
+    QTest::newRow("missing duration") << QByteArray(good).replace("\"duration_ms\":1000,", "")
+                                      << QStringLiteral("lacks \"duration_ms\"");
     QTest::newRow("negative size") << QByteArray(good).replace("131072", "-5") << QStringLiteral("message_size");
     QTest::newRow("fractional size") << QByteArray(good).replace("131072", "1.5") << QStringLiteral("whole number");
     QTest::newRow("string duration") << QByteArray(good).replace("1000", "\"1000\"") << QStringLiteral("duration_ms");
     QTest::newRow("huge mss") << QByteArray(good).replace("1460", "70000") << QStringLiteral("mss");
     QTest::newRow("zero duration") << QByteArray(good).replace("1000", "0") << QStringLiteral("duration_ms");
     QTest::newRow("warm-up") << QByteArray(good).replace("\"mss\"", "\"warmup_ms\":2000,\"mss\"") << QString();
-    QTest::newRow("negative warm-up") << QByteArray(good).replace("\"mss\"", "\"warmup_ms\":-1,\"mss\"") << QStringLiteral("warmup_ms");
+    QTest::newRow("negative warm-up") << QByteArray(good).replace("\"mss\"", "\"warmup_ms\":-1,\"mss\"")
+                                      << QStringLiteral("warmup_ms");
 }
 
 void TestControlMessage::requestValidation()
@@ -231,11 +245,14 @@ void TestControlMessage::printableText_data()
     QTest::addColumn<QString>("expected");
     QTest::newRow("plain") << QStringLiteral("tcp-send 1.5 MB/s") << 100 << QStringLiteral("tcp-send 1.5 MB/s");
     QTest::newRow("newline, return, tab") << QStringLiteral("a\nb\r\tc") << 100 << QStringLiteral("a\\nb\\r\\tc");
-    QTest::newRow("ESC sequences") << QStringLiteral("\x1b[2J\x1b]0;title\x07") << 100 << QStringLiteral("\\x1b[2J\\x1b]0;title\\x07");
-    QTest::newRow("NUL and DEL") << QStringLiteral("a") + QChar(0) + QStringLiteral("b\x7f") << 100 << QStringLiteral("a\\x00b\\x7f");
+    QTest::newRow("ESC sequences") << QStringLiteral("\x1b[2J\x1b]0;title\x07") << 100
+                                   << QStringLiteral("\\x1b[2J\\x1b]0;title\\x07");
+    QTest::newRow("NUL and DEL") << QStringLiteral("a") + QChar(0) + QStringLiteral("b\x7f") << 100
+                                 << QStringLiteral("a\\x00b\\x7f");
     QTest::newRow("C1 CSI") << QString::fromUtf16(u"\u009b31m") << 100 << QStringLiteral("\\x9b31m");
     QTest::newRow("bidi override") << QString::fromUtf16(u"abc\u202edef") << 100 << QStringLiteral("abc\\u202edef");
-    QTest::newRow("line separator") << QString::fromUtf16(u"a\u2028b\u2029c") << 100 << QStringLiteral("a\\u2028b\\u2029c");
+    QTest::newRow("line separator") << QString::fromUtf16(u"a\u2028b\u2029c") << 100
+                                    << QStringLiteral("a\\u2028b\\u2029c");
     QTest::newRow("zero width") << QString::fromUtf16(u"a\u200bb") << 100 << QStringLiteral("a\\u200bb");
     QTest::newRow("printable non-ASCII kept") << QString::fromUtf16(u"gr\u00f6\u00dfe \u2713 \U0001F600") << 100
                                               << QString::fromUtf16(u"gr\u00f6\u00dfe \u2713 \U0001F600");
@@ -243,10 +260,12 @@ void TestControlMessage::printableText_data()
                                         << QString::fromUtf16(u"a\ufffdb");
     QTest::newRow("exactly the cap") << QString(40, QLatin1Char('x')) << 40 << QString(40, QLatin1Char('x'));
     QTest::newRow("cut with a note") << QString(100, QLatin1Char('x')) << 40
-                                     << QString(7, QLatin1Char('x')) + QStringLiteral(" [... cut: 100 characters in all]");
+                                     << QString(7, QLatin1Char('x'))
+            + QStringLiteral(" [... cut: 100 characters in all]");
     // An escape is never cut in half: "\x1b" stays whole or goes.
-    QTest::newRow("cut before an escape") << QString(6, QLatin1Char('x')) + QStringLiteral("\x1b") + QString(100, QLatin1Char('y')) << 41
-                                          << QString(6, QLatin1Char('x')) + QStringLiteral(" [... cut: 107 characters in all]");
+    QTest::newRow("cut before an escape")
+        << QString(6, QLatin1Char('x')) + QStringLiteral("\x1b") + QString(100, QLatin1Char('y')) << 41
+        << QString(6, QLatin1Char('x')) + QStringLiteral(" [... cut: 107 characters in all]");
 }
 
 void TestControlMessage::printableText()
@@ -263,12 +282,14 @@ void TestControlMessage::printableText()
 void TestControlMessage::quotedTypeIsShortAndEscaped()
 {
     // What a peer puts in "type" is quoted in errors and log lines: escaped, and cut to kMaxQuotedTypeChars.
-    const QString hostile = QStringLiteral("hello\n2099-01-01T00:00:00 forged\x1b[2J") + QString(4000, QLatin1Char('A'));
+    const QString hostile
+        = QStringLiteral("hello\n2099-01-01T00:00:00 forged\x1b[2J") + QString(4000, QLatin1Char('A'));
     const Json m{{"type", hostile.toStdString()}};
     const QString quoted = QString::fromStdString(quotedType(m));
     QVERIFY2(quoted.size() <= kMaxQuotedTypeChars, qPrintable(quoted));
     QVERIFY2(quoted.startsWith(QStringLiteral("hello\\n2099-01-01T00:00:00 forged\\x1b[2J")), qPrintable(quoted));
-    QVERIFY2(quoted.endsWith(QStringLiteral("[... cut: %1 characters in all]").arg(hostile.size())), qPrintable(quoted));
+    QVERIFY2(quoted.endsWith(QStringLiteral("[... cut: %1 characters in all]").arg(hostile.size())),
+             qPrintable(quoted));
     std::string wireError;
     Hello h;
     QVERIFY(!Hello::fromJson(m, &h, &wireError));

@@ -37,7 +37,8 @@ bool ChartExporter::exportPlot(QCustomPlot *plot, const QString &path, QSize siz
         return fail(QStringLiteral("No file name given: choose a file ending in .png, .jpg or .pdf."));
     if (size.width() < 16 || size.height() < 16 || size.width() > 20000 || size.height() > 20000)
         return fail(QStringLiteral("Image size %1 x %2 px is outside 16..20000 px: choose another size.")
-                        .arg(size.width()).arg(size.height()));
+                        .arg(size.width())
+                        .arg(size.height()));
     const QFileInfo info(path);
     if (!info.absoluteDir().exists())
         return fail(QStringLiteral("Folder %1 does not exist: choose an existing folder.")
@@ -146,8 +147,8 @@ void ExportDialog::setPixelSize(QSize size)
 
 void ExportDialog::browse()
 {
-    const QString file = QFileDialog::getSaveFileName(this, tr("Export chart"), path(),
-                                                      tr("PNG image (*.png);;JPEG image (*.jpg *.jpeg);;PDF document (*.pdf)"));
+    const QString file = QFileDialog::getSaveFileName(
+        this, tr("Export chart"), path(), tr("PNG image (*.png);;JPEG image (*.jpg *.jpeg);;PDF document (*.pdf)"));
     if (!file.isEmpty())
         m_path->setText(file);
 }

@@ -46,8 +46,9 @@ QList<QCPAbstractLegendItem *> ChartLegendRow::entries() const
 void ChartLegendRow::useChartItems()
 {
     const QList<QCPAbstractLegendItem *> items = entries();
-    const bool foreign = std::any_of(items.cbegin(), items.cend(),
-                                     [](QCPAbstractLegendItem *item) { return !qobject_cast<ChartLegendItem *>(item); });
+    const bool foreign = std::any_of(items.cbegin(), items.cend(), [](QCPAbstractLegendItem *item) {
+        return !qobject_cast<ChartLegendItem *>(item);
+    });
     if (!foreign)
         return;
     // Taken out and put back in the same order, each plottable's entry now a ChartLegendItem.
@@ -77,7 +78,7 @@ void ChartLegendRow::fitTo(int width)
     for (QCPAbstractLegendItem *entry : items) {
         if (auto *item = qobject_cast<ChartLegendItem *>(entry)) {
             const int room = width - legendMargins.left() - legendMargins.right() - item->margins().left()
-                             - item->margins().right() - m_legend->iconSize().width() - m_legend->iconTextPadding();
+                - item->margins().right() - m_legend->iconSize().width() - m_legend->iconTextPadding();
             item->setMaxTextWidth(std::max(40, room));
         }
     }

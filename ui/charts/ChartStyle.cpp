@@ -19,9 +19,8 @@ namespace {
 const QList<QColor> &palette()
 {
     static const QList<QColor> colors{
-        QColor(0, 114, 178),  QColor(230, 159, 0),  QColor(0, 158, 115), QColor(204, 121, 167),
-        QColor(213, 94, 0),   QColor(86, 180, 233), QColor(120, 120, 120), QColor(240, 200, 40),
-        QColor(148, 103, 189), QColor(140, 86, 75),
+        QColor(0, 114, 178),  QColor(230, 159, 0),   QColor(0, 158, 115),  QColor(204, 121, 167), QColor(213, 94, 0),
+        QColor(86, 180, 233), QColor(120, 120, 120), QColor(240, 200, 40), QColor(148, 103, 189), QColor(140, 86, 75),
     };
     return colors;
 }

@@ -42,7 +42,7 @@ QString testKeyOf(const QString &protocol, int frameSize)
 bool sameTest(const TestSummary &t, const RunResult &r)
 {
     return t.host.displayName() == r.spec.host.displayName() && t.host.address == r.spec.host.address
-           && t.host.port == r.spec.host.port && t.protocol == r.spec.protocol && t.frameSize == r.spec.frameSize;
+        && t.host.port == r.spec.host.port && t.protocol == r.spec.protocol && t.frameSize == r.spec.frameSize;
 }
 
 double median(QList<double> v)
@@ -280,7 +280,7 @@ QString tickLabelOf(const TestGroups &g, int i)
         for (int f : used)
             usedText << QString::number(f);
         label = protocol + QLatin1Char('\n') + ComparisonChart::tr("%1 B frame").arg(usedText.join(QLatin1Char('/')))
-                + QLatin1Char('\n') + ComparisonChart::tr("(%1 B planned)").arg(frame);
+            + QLatin1Char('\n') + ComparisonChart::tr("(%1 B planned)").arg(frame);
     }
     if (!mss.isEmpty())
         label += QLatin1Char('\n') + ComparisonChart::tr("MSS %1 B").arg(mss.join(QLatin1Char('/')));
@@ -346,8 +346,8 @@ void ComparisonChart::rebuild()
     QStringList noteLines;
     for (const Host &host : groups.hosts) {
         const QString os = host.osLabel;
-        m_bars->addSeries(host.displayName(), os.isEmpty() ? host.displayName()
-                                                           : tr("%1 (%2)").arg(host.displayName(), os),
+        m_bars->addSeries(host.displayName(),
+                          os.isEmpty() ? host.displayName() : tr("%1 (%2)").arg(host.displayName(), os),
                           ChartStyle::hostColor(host.displayName()));
         for (const TestSummary &t : summaries) {
             if (hostKey(t.host) == hostKey(host))
@@ -446,7 +446,8 @@ void ComparisonChart::setNote(QStringList lines)
         lines = lines.mid(0, kNoteLines);
         // No "hover": the chart is also printed. The summary table and the report's Warnings list each in full.
         lines << tr("... and %n more bar(s) with a warning (red outline): each warning is in the summary per test "
-                    "and in the report's Warnings", nullptr, int(more));
+                    "and in the report's Warnings",
+                    nullptr, int(more));
     }
     m_note->setText(lines.join(QLatin1Char('\n')));
 }

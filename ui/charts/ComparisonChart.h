@@ -41,10 +41,10 @@ public:
     /// A bar that carries a warning (or a gap that was not run), for tooltips and tests.
     struct Marker
     {
-        QString host;   ///< display name
-        QString test;   ///< "tcp-send @ 1500"
-        QString text;   ///< the warnings (or the not-run reason), one per line
-        QRectF area;    ///< plot coordinates the tooltip answers in
+        QString host; ///< display name
+        QString test; ///< "tcp-send @ 1500"
+        QString text; ///< the warnings (or the not-run reason), one per line
+        QRectF area;  ///< plot coordinates the tooltip answers in
         bool notRun = false;
     };
 
@@ -118,4 +118,3 @@ private:
 };
 
 } // namespace wb
-

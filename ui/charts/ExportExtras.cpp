@@ -78,19 +78,22 @@ bool ExportExtras::exportChart(QCustomPlot *plot, const QString &path, const Cha
     const QString suffix = info.suffix().toLower();
     const QSize size = options.size;
     if (options.dpi < 24 || options.dpi > 2400)
-        return fail(error, QStringLiteral("Resolution %1 dpi is outside 24..2400 dpi: choose another resolution.")
-                               .arg(options.dpi));
+        return fail(
+            error,
+            QStringLiteral("Resolution %1 dpi is outside 24..2400 dpi: choose another resolution.").arg(options.dpi));
     FootnoteRow footnote(plot, options.footnote);
     if (suffix != QLatin1String("svg")) // PNG, JPEG, PDF: ChartExporter validates size, folder and suffix
         return ChartExporter::exportPlot(plot, path, size, options.dpi, error);
 
     if (size.width() < 16 || size.height() < 16 || size.width() > 20000 || size.height() > 20000)
-        return fail(error, QStringLiteral("Image size %1 x %2 px is outside 16..20000 px: choose another size.")
-                               .arg(size.width())
-                               .arg(size.height()));
+        return fail(error,
+                    QStringLiteral("Image size %1 x %2 px is outside 16..20000 px: choose another size.")
+                        .arg(size.width())
+                        .arg(size.height()));
     if (!info.absoluteDir().exists())
-        return fail(error, QStringLiteral("Folder %1 does not exist: choose an existing folder.")
-                               .arg(QDir::toNativeSeparators(info.absolutePath())));
+        return fail(error,
+                    QStringLiteral("Folder %1 does not exist: choose an existing folder.")
+                        .arg(QDir::toNativeSeparators(info.absolutePath())));
     plot->replot(QCustomPlot::rpImmediateRefresh);
     QSvgGenerator svg;
     svg.setFileName(path);
@@ -107,8 +110,9 @@ bool ExportExtras::exportChart(QCustomPlot *plot, const QString &path, const Cha
     }
     ok = ok && QFileInfo(path).size() > 0;
     if (!ok)
-        return fail(error, QStringLiteral("Could not write %1: check that the folder is writable and the disk not full.")
-                               .arg(QDir::toNativeSeparators(info.absoluteFilePath())));
+        return fail(error,
+                    QStringLiteral("Could not write %1: check that the folder is writable and the disk not full.")
+                        .arg(QDir::toNativeSeparators(info.absoluteFilePath())));
     return true;
 }
 
@@ -136,7 +140,8 @@ bool ExportExtras::copyToClipboard(QCustomPlot *plot, const ChartExportOptions &
     QImage image;
     image.loadFromData(renderPng(plot, options), "PNG");
     if (image.isNull())
-        return fail(error, QStringLiteral("The chart could not be drawn for the clipboard: export it to a file instead."));
+        return fail(error,
+                    QStringLiteral("The chart could not be drawn for the clipboard: export it to a file instead."));
     clipboard->setImage(image);
     return true;
 }
@@ -148,8 +153,8 @@ QString ExportExtras::footnoteFor(const RunResultList &runs)
     QDateTime first, last;
     for (const RunResult &r : runs) {
         const QString os = r.spec.host.osLabel.isEmpty() ? r.serverOs : r.spec.host.osLabel;
-        const QString host = os.isEmpty() ? r.spec.host.displayName()
-                                          : QStringLiteral("%1 (%2)").arg(r.spec.host.displayName(), os);
+        const QString host
+            = os.isEmpty() ? r.spec.host.displayName() : QStringLiteral("%1 (%2)").arg(r.spec.host.displayName(), os);
         if (!hosts.contains(host))
             hosts << host;
         if (r.spec.frameSize > 0 && !frames.contains(r.spec.frameSize))

@@ -14,9 +14,9 @@ namespace wb {
 /// footnote (hosts, frame sizes, date), SVG output and the clipboard.
 struct ChartExportOptions
 {
-    QSize size{1600, 1000};   ///< pixels (PNG, JPEG, SVG) or points (PDF)
-    int dpi = 96;             ///< resolution written into PNG/JPEG metadata
-    QString footnote;         ///< one line under the chart; empty = none
+    QSize size{1600, 1000}; ///< pixels (PNG, JPEG, SVG) or points (PDF)
+    int dpi = 96;           ///< resolution written into PNG/JPEG metadata
+    QString footnote;       ///< one line under the chart; empty = none
 };
 
 /// Builds on ChartExporter, which writes every PNG, JPEG and PDF, and adds SVG (QSvgGenerator), the footnote and
@@ -35,8 +35,7 @@ public:
     static QString footnoteFor(const RunResultList &runs);
 
     /// Shows the export dialog of ui (ExportDialog) with SVG added, asks the resolution, writes, reports errors.
-    static bool exportWithDialog(QWidget *parent, QCustomPlot *plot, const QString &baseName,
-                                 const QString &footnote);
+    static bool exportWithDialog(QWidget *parent, QCustomPlot *plot, const QString &baseName, const QString &footnote);
 };
 
 } // namespace wb

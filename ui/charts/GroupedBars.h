@@ -36,7 +36,7 @@ public:
         double top = 0;         ///< how high the bar reaches, for the y range
         double labelAt = 0;     ///< where its value label sits
         QString label;
-        QColor labelColor;      ///< invalid = the plot's default
+        QColor labelColor; ///< invalid = the plot's default
     };
 
     /// A group without a bar of this series: only a label at the axis ("failed", "not run").

@@ -27,7 +27,8 @@ double median(QList<double> v)
 
 } // namespace
 
-LatencyChart::LatencyChart(QWidget *parent) : QWidget(parent)
+LatencyChart::LatencyChart(QWidget *parent)
+    : QWidget(parent)
 {
     setObjectName(QStringLiteral("latencyChart"));
     m_plot = new QCustomPlot(this);
@@ -122,12 +123,16 @@ void LatencyChart::onPlanStarted()
 void LatencyChart::onRunStarted(const RunSpec &spec)
 {
     // The lines of one test side by side, as the throughput graph shows them.
-    const QString key = spec.host.displayName() + QLatin1Char('|') + spec.host.address + QLatin1Char('|') + spec.testKey();
+    const QString key
+        = spec.host.displayName() + QLatin1Char('|') + spec.host.address + QLatin1Char('|') + spec.testKey();
     if (key != m_testKey) {
         clear();
         m_testKey = key;
     }
-    m_title->setText(tr("Latency under load\n%1 @ %2 B frame - %3").arg(spec.protocol).arg(spec.frameSize).arg(spec.host.displayName()));
+    m_title->setText(tr("Latency under load\n%1 @ %2 B frame - %3")
+                         .arg(spec.protocol)
+                         .arg(spec.frameSize)
+                         .arg(spec.host.displayName()));
     Line line;
     line.graph = m_plot->addGraph();
     line.graph->setName(tr("rep %1").arg(spec.repetition));

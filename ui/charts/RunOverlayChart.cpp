@@ -85,8 +85,8 @@ void RunOverlayChart::rebuild()
     m_plot->clearGraphs();
     m_graphs.clear();
     m_plot->yAxis->setLabel(tr("Throughput (%1)").arg(Units::label(m_unit)));
-    static const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine,
-                                          Qt::DashDotDotLine};
+    static const Qt::PenStyle styles[]
+        = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine};
     // Few hosts: the host's colour (as in the bar charts), a dash pattern per line of that host. Many lines of one
     // host: a colour per test, so that tests stay apart; then the legend names each test once.
     QStringList hosts, tests;

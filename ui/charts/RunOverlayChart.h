@@ -24,7 +24,7 @@ class RunOverlayChart : public QWidget
 public:
     struct Line
     {
-        QString label;      ///< legend text; empty = "host protocol @ frame rep n"
+        QString label; ///< legend text; empty = "host protocol @ frame rep n"
         RunResult run;
     };
 

@@ -238,8 +238,8 @@ void ThroughputChart::onPlanStarted(int runCount)
 
 void ThroughputChart::onRunStarted(const RunSpec &spec)
 {
-    const QString key = spec.host.displayName() + QLatin1Char('|') + spec.host.address + QLatin1Char('|')
-        + spec.testKey();
+    const QString key
+        = spec.host.displayName() + QLatin1Char('|') + spec.host.address + QLatin1Char('|') + spec.testKey();
     if (key != m_testKey) {
         clear();
         m_testKey = key;
@@ -329,10 +329,18 @@ void ThroughputChart::onPlanFinished(bool cancelled)
 void ThroughputChart::RunCounts::add(RunStatus status)
 {
     switch (status) {
-    case RunStatus::Ok: ++ok; break;
-    case RunStatus::Failed: ++failed; break;
-    case RunStatus::NotRun: ++notRun; break;
-    case RunStatus::Cancelled: ++cancelled; break;
+    case RunStatus::Ok:
+        ++ok;
+        break;
+    case RunStatus::Failed:
+        ++failed;
+        break;
+    case RunStatus::NotRun:
+        ++notRun;
+        break;
+    case RunStatus::Cancelled:
+        ++cancelled;
+        break;
     }
 }
 
@@ -369,16 +377,16 @@ QString ThroughputChart::noSamplesText(bool planEnded, bool cancelled) const
         const QString before = describe(false);
         return (before.isEmpty() ? tr("Stopped before the first samples.")
                                  : tr("Stopped before the first samples: %1.").arg(before))
-               + seeTable;
+            + seeTable;
     }
     if (wholePlan && c.failed == m_planRuns && c.total() == m_planRuns)
         return (m_planRuns == 1 ? tr("No samples: the run failed.")
                                 : tr("No samples: all %1 runs failed.").arg(m_planRuns))
-               + seeTable;
+            + seeTable;
     if (wholePlan && c.notRun == m_planRuns && c.total() == m_planRuns)
         return tr("No samples: none of the %n run(s) could run.", nullptr, m_planRuns) + seeTable;
-    const QString of = wholePlan ? tr("No samples: of %n run(s), ", nullptr, m_planRuns)
-                                 : tr("No samples from this test: ");
+    const QString of
+        = wholePlan ? tr("No samples: of %n run(s), ", nullptr, m_planRuns) : tr("No samples from this test: ");
     return of + (parts.isEmpty() ? tr("none ended") : parts) + QLatin1Char('.') + seeTable;
 }
 

@@ -89,9 +89,9 @@ private:
     {
         int runIndex = 0;
         int repetition = 0;
-        bool reverse = false;     ///< the second direction of a run both ways at once
+        bool reverse = false; ///< the second direction of a run both ways at once
         QCPGraph *graph = nullptr;
-        QVector<double> end;      ///< seconds since the run's start
+        QVector<double> end; ///< seconds since the run's start
         QVector<double> bytes;
         QVector<double> interval; ///< seconds
         int stride = 1;           ///< raw samples per stored point after decimation
@@ -100,7 +100,7 @@ private:
         double pendingBytes = 0;
         double pendingInterval = 0;
         int pendingCount = 0;
-        StreamLines streams;      ///< each parallel stream's line, point for point with this one
+        StreamLines streams; ///< each parallel stream's line, point for point with this one
     };
 
     /// How the runs ended, for the hint when no sample came.
@@ -140,16 +140,16 @@ private:
     bool m_dirty = false;
     RateUnit m_unit = RateUnit::MBps;
     QString m_testLabel;
-    QString m_testKey;         ///< host + protocol + frame of the lines on screen
+    QString m_testKey; ///< host + protocol + frame of the lines on screen
     double m_durationSeconds = 0;
-    bool m_pointsShown = false;    ///< dots on the lines (file transfers)
+    bool m_pointsShown = false; ///< dots on the lines (file transfers)
     QList<Series> m_series;
     RunResultList m_shownRuns;     ///< spec and start of each line, for the export's footnote
     QHash<int, int> m_seriesByRun; ///< RunSpec::index (-1 - index: its second direction) -> m_series position
     int m_planRuns = 0;
-    bool m_planHadPoints = false;  ///< a line of this plan had a point (maybe of a test cleared since)
-    RunCounts m_planCounts;        ///< every run of the plan so far
-    RunCounts m_testCounts;        ///< the runs of the test on screen
+    bool m_planHadPoints = false; ///< a line of this plan had a point (maybe of a test cleared since)
+    RunCounts m_planCounts;       ///< every run of the plan so far
+    RunCounts m_testCounts;       ///< the runs of the test on screen
 };
 
 } // namespace wb

@@ -58,7 +58,8 @@ QList<ComparedRun> byDirection(const QList<ComparedRun> &runs)
         receive.run.spec.protocol += QStringLiteral(" receive");
         receive.run.bytes = r.run.reverse->bytes;
         receive.run.seconds = r.run.reverse->seconds;
-        receive.run.extra.insert(QStringLiteral("percent_of_ceiling"), r.run.extra.value(QStringLiteral("reverse_percent_of_ceiling")));
+        receive.run.extra.insert(QStringLiteral("percent_of_ceiling"),
+                                 r.run.extra.value(QStringLiteral("reverse_percent_of_ceiling")));
         if (!r.run.extra.contains(QStringLiteral("reverse_percent_of_ceiling")))
             receive.run.extra.remove(QStringLiteral("percent_of_ceiling"));
         out << send << receive;
@@ -120,7 +121,8 @@ void ComparisonView::buildUi()
     connect(m_ceilingCheck, &QCheckBox::toggled, this, &ComparisonView::scheduleRebuild);
     m_latencyCheck = new QCheckBox(tr("latency under load"), this);
     m_latencyCheck->setObjectName(QStringLiteral("latencyCheck"));
-    m_latencyCheck->setToolTip(tr("Add what the load added to the round trip (where the runs measured it) to the labels"));
+    m_latencyCheck->setToolTip(
+        tr("Add what the load added to the round trip (where the runs measured it) to the labels"));
     connect(m_latencyCheck, &QCheckBox::toggled, this, &ComparisonView::scheduleRebuild);
     m_unitCombo = new UnitComboBox(this);
     connect(m_unitCombo, &UnitComboBox::unitChanged, this, &ComparisonView::setUnit);
@@ -250,7 +252,8 @@ QList<ComparisonView::BarValue> ComparisonView::computeBars(const QList<Compared
 {
     // Frame sizes (also inside a test key) sort by size; everything else keeps the order it was first seen in.
     QList<ComparedRun> ordered = byDirection(runs);
-    if (groups == CompareDimension::FrameSize || groups == CompareDimension::Test || bars == CompareDimension::FrameSize)
+    if (groups == CompareDimension::FrameSize || groups == CompareDimension::Test
+        || bars == CompareDimension::FrameSize)
         std::stable_sort(ordered.begin(), ordered.end(), [](const ComparedRun &a, const ComparedRun &b) {
             return a.run.spec.frameSize < b.run.spec.frameSize;
         });
@@ -402,7 +405,8 @@ void ComparisonView::reload()
     if (sessions.size() >= kTreePage) {
         if (const qint64 total = m_store->sessionCount(); total > sessions.size()) {
             auto *more = new QTreeWidgetItem(m_tree);
-            more->setText(0, tr("%1 older sessions: pick them in History and press Compare").arg(total - sessions.size()));
+            more->setText(0,
+                          tr("%1 older sessions: pick them in History and press Compare").arg(total - sessions.size()));
             more->setData(0, kSessionRole, -1);
             more->setFlags(Qt::NoItemFlags);
         }
@@ -434,9 +438,10 @@ QTreeWidgetItem *ComparisonView::addSessionItem(const SessionInfo &info)
     item->setText(0, QStringLiteral("%1 - %2").arg(historytext::sessionLabel(info), historytext::hostsText(info)));
     item->setText(1, tr("%n run(s)", nullptr, info.runCount));
     item->setText(2, info.machineHostname);
-    item->setToolTip(0, tr("%1; protocols %2; frame sizes %3; %4")
-                            .arg(historytext::hostsText(info), info.protocols.join(QStringLiteral(", ")),
-                                 historytext::framesText(info), sessionStateName(info.state)));
+    item->setToolTip(0,
+                     tr("%1; protocols %2; frame sizes %3; %4")
+                         .arg(historytext::hostsText(info), info.protocols.join(QStringLiteral(", ")),
+                              historytext::framesText(info), sessionStateName(info.state)));
     item->setData(0, kSessionRole, info.id);
     item->setData(0, kRunRole, -1);
     item->setData(0, Qt::UserRole + 4, historytext::sessionLabel(info));
@@ -466,10 +471,11 @@ void ComparisonView::loadSessionChildren(QTreeWidgetItem *sessionItem)
         const RunResult &run = runs.at(i);
         compared << ComparedRun{id, label, run};
         auto *child = new QTreeWidgetItem(sessionItem);
-        child->setText(0, tr("%1 %2 @ %3 B rep %4")
-                              .arg(run.spec.host.displayName(), run.spec.protocol)
-                              .arg(run.spec.frameSize)
-                              .arg(run.spec.repetition));
+        child->setText(0,
+                       tr("%1 %2 @ %3 B rep %4")
+                           .arg(run.spec.host.displayName(), run.spec.protocol)
+                           .arg(run.spec.frameSize)
+                           .arg(run.spec.repetition));
         child->setText(1, run.ok() ? Units::format(run.bytesPerSecond(), m_unit) : runStatusName(run.status));
         if (!run.error.isEmpty())
             child->setToolTip(0, run.error);
@@ -641,8 +647,7 @@ void ComparisonView::rebuildBars()
         subtitle = tr("bar: median of the runs");
         break;
     }
-    m_title->setText(tr("%1 per %2\n%3")
-                         .arg(dimensionName(bDim), dimensionName(gDim).toLower(), subtitle));
+    m_title->setText(tr("%1 per %2\n%3").arg(dimensionName(bDim), dimensionName(gDim).toLower(), subtitle));
     m_hint->setVisible(values.isEmpty());
     m_plot->legend->setVisible(!values.isEmpty());
 
@@ -679,18 +684,19 @@ void ComparisonView::rebuildBars()
             bar.label = Units::format(v.value, m_unit);
             if (withCeiling && v.percentOfCeiling >= 0)
                 bar.label += (m_bars->narrow() ? QStringLiteral(" ") : QStringLiteral("\n"))
-                             + tr("%1% of line rate").arg(v.percentOfCeiling, 0, 'f', 0);
+                    + tr("%1% of line rate").arg(v.percentOfCeiling, 0, 'f', 0);
             if (withLatency && v.loadedLatencyMs >= 0) {
                 const double added = v.loadedLatencyMs - v.idleLatencyMs;
                 bar.label += (m_bars->narrow() ? QStringLiteral(" ") : QStringLiteral("\n"))
-                             + tr("latency %1%2 (idle %3)")
-                                   .arg(added >= 0 ? QStringLiteral("+") : QString(), Bufferbloat::ms(added),
-                                        Bufferbloat::ms(v.idleLatencyMs));
+                    + tr("latency %1%2 (idle %3)")
+                          .arg(added >= 0 ? QStringLiteral("+") : QString(), Bufferbloat::ms(added),
+                               Bufferbloat::ms(v.idleLatencyMs));
             }
             m_bars->addBar(bar);
         }
     }
-    m_bars->finish(m_bars->narrow() ? 1.5 : (withCeiling || withLatency ? 1.25 + (withCeiling && withLatency ? 0.1 : 0) : 1.15));
+    m_bars->finish(
+        m_bars->narrow() ? 1.5 : (withCeiling || withLatency ? 1.25 + (withCeiling && withLatency ? 0.1 : 0) : 1.15));
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -730,9 +736,9 @@ void ComparisonView::rebuildOverlay()
 void ComparisonView::exportBars()
 {
     const bool bars = m_tabs->currentIndex() == 0;
-    ExportExtras::exportWithDialog(this, bars ? m_plot : m_overlay->plot(),
-                                   bars ? QStringLiteral("wirebench-comparison") : QStringLiteral("wirebench-live-graphs"),
-                                   footnote());
+    ExportExtras::exportWithDialog(
+        this, bars ? m_plot : m_overlay->plot(),
+        bars ? QStringLiteral("wirebench-comparison") : QStringLiteral("wirebench-live-graphs"), footnote());
 }
 
 void ComparisonView::copyBars()

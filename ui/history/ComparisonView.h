@@ -36,7 +36,7 @@ class UnitComboBox;
 struct ComparedRun
 {
     qint64 sessionId = 0;
-    QString sessionLabel;     ///< "2024-05-01 14:03 (#12)" or the import's title
+    QString sessionLabel; ///< "2024-05-01 14:03 (#12)" or the import's title
     RunResult run;
 };
 
@@ -59,9 +59,9 @@ public:
         QString bar;
         int okRuns = 0;
         int failedRuns = 0;
-        double value = 0;         ///< bytes/s: the median (MinMax, None) or the mean (Ci95)
-        double low = 0;           ///< bytes/s: lower end of the error bar
-        double high = 0;          ///< bytes/s: upper end
+        double value = 0;             ///< bytes/s: the median (MinMax, None) or the mean (Ci95)
+        double low = 0;               ///< bytes/s: lower end of the error bar
+        double high = 0;              ///< bytes/s: upper end
         double percentOfCeiling = -1; ///< median of the runs' extra "percent_of_ceiling"; -1 = unknown
         double idleLatencyMs = -1;    ///< median of the runs' idle round-trip medians (RunLatency); -1 = none measured
         double loadedLatencyMs = -1;  ///< the same of their loaded medians
@@ -74,8 +74,8 @@ public:
     static QString dimensionName(CompareDimension dimension);
     static QString keyOf(const ComparedRun &run, CompareDimension dimension);
     /// The bars for a selection: groups in order (frame sizes ascending, others first seen), bars likewise.
-    static QList<BarValue> computeBars(const QList<ComparedRun> &runs, CompareDimension groups,
-                                       CompareDimension bars, ErrorBarMode mode, QStringList *groupKeys = nullptr,
+    static QList<BarValue> computeBars(const QList<ComparedRun> &runs, CompareDimension groups, CompareDimension bars,
+                                       ErrorBarMode mode, QStringList *groupKeys = nullptr,
                                        QStringList *barKeys = nullptr);
 
     QList<ComparedRun> selectedRuns() const { return m_selected; }
@@ -128,7 +128,6 @@ private:
     void rebuildOverlay();
     void exportBars();
     void copyBars();
-
 
     ResultStore *m_store = nullptr;
     QTreeWidget *m_tree = nullptr;

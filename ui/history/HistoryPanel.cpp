@@ -58,8 +58,8 @@ void HistoryPanel::buildUi()
     m_stateCombo = new QComboBox(this);
     m_stateCombo->setObjectName(QStringLiteral("historyStateCombo"));
     m_stateCombo->addItem(tr("All states"), -1);
-    for (SessionState s : {SessionState::Finished, SessionState::Running, SessionState::Cancelled,
-                           SessionState::Interrupted})
+    for (SessionState s :
+         {SessionState::Finished, SessionState::Running, SessionState::Cancelled, SessionState::Interrupted})
         m_stateCombo->addItem(sessionStateName(s), int(s));
     connect(m_stateCombo, &QComboBox::currentIndexChanged, this, [this] {
         m_pageLimit = kPage;
@@ -81,9 +81,8 @@ void HistoryPanel::buildUi()
 
     m_table = new QTableWidget(0, ColumnCount, this);
     m_table->setObjectName(QStringLiteral("historySessionTable"));
-    m_table->setHorizontalHeaderLabels(
-        {tr("Date"), tr("Hosts"), tr("Protocols"), tr("Frame sizes"), tr("State"), tr("Runs (ok/stored)"),
-         tr("Computer")});
+    m_table->setHorizontalHeaderLabels({tr("Date"), tr("Hosts"), tr("Protocols"), tr("Frame sizes"), tr("State"),
+                                        tr("Runs (ok/stored)"), tr("Computer")});
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
@@ -250,8 +249,9 @@ void HistoryPanel::refresh()
         QTableWidgetItem *stateItem = set(State, sessionStateName(info.state));
         if (info.state == SessionState::Interrupted)
             stateItem->setToolTip(tr("Wirebench ended while this session ran; the finished runs are kept"));
-        set(Runs, info.plannedRuns > 0 ? tr("%1/%2 of %3").arg(info.okRuns).arg(info.runCount).arg(info.plannedRuns)
-                                       : tr("%1/%2").arg(info.okRuns).arg(info.runCount),
+        set(Runs,
+            info.plannedRuns > 0 ? tr("%1/%2 of %3").arg(info.okRuns).arg(info.runCount).arg(info.plannedRuns)
+                                 : tr("%1/%2").arg(info.okRuns).arg(info.runCount),
             true);
         set(Computer, info.machineHostname); // the one that ran it: a team's store holds many
         if (info.id == keep)
@@ -300,12 +300,11 @@ bool HistoryPanel::openSession(qint64 sessionId)
         return false;
     }
     m_openId = sessionId;
-    m_sessionLabel->setText(tr("<b>%1</b> - %2 - %3 - %4 - %5 on %6")
-                                .arg(historytext::sessionLabel(info).toHtmlEscaped(),
-                                     historytext::hostsText(info).toHtmlEscaped(),
-                                     info.protocols.join(QStringLiteral(", ")).toHtmlEscaped(),
-                                     historytext::framesText(info), sessionStateName(info.state),
-                                     info.machineHostname.toHtmlEscaped()));
+    m_sessionLabel->setText(
+        tr("<b>%1</b> - %2 - %3 - %4 - %5 on %6")
+            .arg(historytext::sessionLabel(info).toHtmlEscaped(), historytext::hostsText(info).toHtmlEscaped(),
+                 info.protocols.join(QStringLiteral(", ")).toHtmlEscaped(), historytext::framesText(info),
+                 sessionStateName(info.state), info.machineHostname.toHtmlEscaped()));
     m_results->clearResults();
     for (const RunResult &run : std::as_const(m_openRuns))
         m_results->addResult(run);
@@ -319,10 +318,9 @@ bool HistoryPanel::openSession(qint64 sessionId)
         if (keys.contains(key))
             continue;
         keys << key;
-        m_testCombo->addItem(tr("%1 - %2 @ %3 B frame")
-                                 .arg(run.spec.host.displayName(), run.spec.protocol)
-                                 .arg(run.spec.frameSize),
-                             key);
+        m_testCombo->addItem(
+            tr("%1 - %2 @ %3 B frame").arg(run.spec.host.displayName(), run.spec.protocol).arg(run.spec.frameSize),
+            key);
     }
     showTest(m_testCombo->count() > 0 ? 0 : -1);
     updateButtons();
@@ -432,7 +430,8 @@ void HistoryPanel::askReport()
     if (!writeReport(html, pdf, &error))
         QMessageBox::warning(this, tr("Report failed"), error);
     else
-        m_status->setText(tr("Report written: %1 and %2").arg(QDir::toNativeSeparators(html), QDir::toNativeSeparators(pdf)));
+        m_status->setText(
+            tr("Report written: %1 and %2").arg(QDir::toNativeSeparators(html), QDir::toNativeSeparators(pdf)));
 }
 
 bool HistoryPanel::exportData(const QString &path, QString *error)
@@ -451,7 +450,8 @@ bool HistoryPanel::exportData(const QString &path, QString *error)
         return JsonExport::write(path, m_openRuns, options, error);
     }
     if (error)
-        *error = tr("Unknown data format \"%1\": use a file name ending in .csv or .json.").arg(QFileInfo(path).fileName());
+        *error = tr("Unknown data format \"%1\": use a file name ending in .csv or .json.")
+                     .arg(QFileInfo(path).fileName());
     return false;
 }
 

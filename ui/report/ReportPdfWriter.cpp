@@ -23,7 +23,8 @@ bool ReportPdfWriter::write(const QString &path, const ReportInput &input, QStri
     {
         QFile probe(path);
         if (!probe.open(QIODevice::WriteOnly))
-            return fail(QStringLiteral("cannot be written (%1); check the folder and free space").arg(probe.errorString()));
+            return fail(
+                QStringLiteral("cannot be written (%1); check the folder and free space").arg(probe.errorString()));
     }
 
     QTextDocument doc;
@@ -35,7 +36,8 @@ bool ReportPdfWriter::write(const QString &path, const ReportInput &input, QStri
     for (int i = 0; i < input.charts.size(); ++i) {
         QImage image;
         if (!image.loadFromData(input.charts.at(i).png, "PNG"))
-            return fail(QStringLiteral("chart \"%1\" is not a PNG image; render it again").arg(input.charts.at(i).title));
+            return fail(
+                QStringLiteral("chart \"%1\" is not a PNG image; render it again").arg(input.charts.at(i).title));
         // Laid out at 96 dots per inch. 620 px (about 165 x 90 mm for the 900 x 500 charts) leave room on page 1,
         // under the title, for the first sentences after the comparison chart; at 900 px it went to page 2 alone.
         if (image.width() > 620)

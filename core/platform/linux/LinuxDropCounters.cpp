@@ -80,11 +80,14 @@ void readQdiscs(unsigned index, DropReading *r, std::vector<std::string> *errors
     req.tcm_ifindex = int(index);
     std::vector<Qdisc> all;
     std::string error;
-    const bool ok = LinuxNetlink::dump(NETLINK_ROUTE, RTM_GETQDISC, req, "rtnetlink", [&](const nlmsghdr *h) {
-        if (h->nlmsg_type == RTM_NEWQDISC && h->nlmsg_len >= NLMSG_LENGTH(sizeof(tcmsg))
-            && unsigned(static_cast<const tcmsg *>(NLMSG_DATA(h))->tcm_ifindex) == index)
-            all.push_back(qdiscOf(h));
-    }, &error);
+    const bool ok = LinuxNetlink::dump(
+        NETLINK_ROUTE, RTM_GETQDISC, req, "rtnetlink",
+        [&](const nlmsghdr *h) {
+            if (h->nlmsg_type == RTM_NEWQDISC && h->nlmsg_len >= NLMSG_LENGTH(sizeof(tcmsg))
+                && unsigned(static_cast<const tcmsg *>(NLMSG_DATA(h))->tcm_ifindex) == index)
+                all.push_back(qdiscOf(h));
+        },
+        &error);
     if (!ok) {
         errors->push_back("the qdiscs: " + error);
         return;
@@ -113,27 +116,30 @@ void readLink(unsigned index, DropReading *r, std::vector<std::string> *errors)
     req.ifi_family = AF_UNSPEC;
     bool found = false;
     std::string error;
-    const bool ok = LinuxNetlink::dump(NETLINK_ROUTE, RTM_GETLINK, req, "rtnetlink", [&](const nlmsghdr *h) {
-        if (h->nlmsg_type != RTM_NEWLINK || h->nlmsg_len < NLMSG_LENGTH(sizeof(ifinfomsg)))
-            return;
-        const auto *i = static_cast<const ifinfomsg *>(NLMSG_DATA(h));
-        if (unsigned(i->ifi_index) != index)
-            return;
-        int len = int(IFLA_PAYLOAD(h));
-        for (auto *a = IFLA_RTA(i); RTA_OK(a, len); a = RTA_NEXT(a, len)) {
-            if (a->rta_type != IFLA_STATS64)
-                continue;
-            rtnl_link_stats64 s{};
-            std::memcpy(&s, RTA_DATA(a), std::min<size_t>(RTA_PAYLOAD(a), sizeof(s)));
-            r->rxDropped = std::int64_t(s.rx_dropped);
-            r->rxMissedErrors = std::int64_t(s.rx_missed_errors);
-            r->rxFifoErrors = std::int64_t(s.rx_fifo_errors);
-            r->txDropped = std::int64_t(s.tx_dropped);
-            r->rxCrcErrors = std::int64_t(s.rx_crc_errors);
-            r->rxFrameErrors = std::int64_t(s.rx_frame_errors);
-            found = true;
-        }
-    }, &error);
+    const bool ok = LinuxNetlink::dump(
+        NETLINK_ROUTE, RTM_GETLINK, req, "rtnetlink",
+        [&](const nlmsghdr *h) {
+            if (h->nlmsg_type != RTM_NEWLINK || h->nlmsg_len < NLMSG_LENGTH(sizeof(ifinfomsg)))
+                return;
+            const auto *i = static_cast<const ifinfomsg *>(NLMSG_DATA(h));
+            if (unsigned(i->ifi_index) != index)
+                return;
+            int len = int(IFLA_PAYLOAD(h));
+            for (auto *a = IFLA_RTA(i); RTA_OK(a, len); a = RTA_NEXT(a, len)) {
+                if (a->rta_type != IFLA_STATS64)
+                    continue;
+                rtnl_link_stats64 s{};
+                std::memcpy(&s, RTA_DATA(a), std::min<size_t>(RTA_PAYLOAD(a), sizeof(s)));
+                r->rxDropped = std::int64_t(s.rx_dropped);
+                r->rxMissedErrors = std::int64_t(s.rx_missed_errors);
+                r->rxFifoErrors = std::int64_t(s.rx_fifo_errors);
+                r->txDropped = std::int64_t(s.tx_dropped);
+                r->rxCrcErrors = std::int64_t(s.rx_crc_errors);
+                r->rxFrameErrors = std::int64_t(s.rx_frame_errors);
+                found = true;
+            }
+        },
+        &error);
     if (!ok)
         errors->push_back("the interface's counters: " + error);
     else if (!found)

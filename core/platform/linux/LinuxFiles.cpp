@@ -54,7 +54,7 @@ std::string LinuxFiles::canonical(const std::string &path)
 
 bool LinuxFiles::exists(const std::string &path)
 {
-    struct stat st {};
+    struct stat st = {};
     return ::stat(path.c_str(), &st) == 0;
 }
 

@@ -26,7 +26,7 @@ constexpr int kMaxDepth = 4; // VLAN on a macvlan on a bond is as deep as real s
 const std::string kClassNet = "/sys/class/net/";
 
 /// A whole number in text; false when the text is not exactly one.
-template<typename T>
+template <typename T>
 bool parseNumber(const std::string &text, T *value)
 {
     const char *end = text.data() + text.size();
@@ -195,8 +195,8 @@ InterfaceReading LinuxInterfaces::read(const std::string &name) const
                 dev = lower.front();
                 continue;
             }
-            static const std::array<const char *, 5> stacked = {"macvlan", "macvtap", "ipvlan", "ipvtap",
-                                                                 "802.1Q VLAN Support"};
+            static const std::array<const char *, 5> stacked
+                = {"macvlan", "macvtap", "ipvlan", "ipvtap", "802.1Q VLAN Support"};
             f.lowerMissing = lower.empty() && std::find(stacked.begin(), stacked.end(), f.driver) != stacked.end();
         }
         readSpeed(base, &f);
@@ -212,8 +212,8 @@ std::optional<InterfaceErrors> LinuxInterfaces::errors(const std::string &name) 
         return std::nullopt;
     const std::string base = kClassNet + name + "/statistics/";
     InterfaceErrors e;
-    if (!parseNumber(LinuxFiles::readTrimmed(base + "rx_crc_errors"), &e.crcErrors) ||
-        !parseNumber(LinuxFiles::readTrimmed(base + "rx_frame_errors"), &e.frameErrors))
+    if (!parseNumber(LinuxFiles::readTrimmed(base + "rx_crc_errors"), &e.crcErrors)
+        || !parseNumber(LinuxFiles::readTrimmed(base + "rx_frame_errors"), &e.frameErrors))
         return std::nullopt;
     return e;
 }
@@ -229,10 +229,12 @@ std::string LinuxInterfaces::holding(const IpAddress &asked) const
         if (!i->ifa_addr)
             continue;
         if (i->ifa_addr->sa_family == AF_INET && address.family == IpAddress::Family::V4) {
-            if (std::memcmp(&reinterpret_cast<const sockaddr_in *>(i->ifa_addr)->sin_addr, address.bytes.data(), 4) == 0)
+            if (std::memcmp(&reinterpret_cast<const sockaddr_in *>(i->ifa_addr)->sin_addr, address.bytes.data(), 4)
+                == 0)
                 name = i->ifa_name;
         } else if (i->ifa_addr->sa_family == AF_INET6 && address.family == IpAddress::Family::V6) {
-            if (std::memcmp(&reinterpret_cast<const sockaddr_in6 *>(i->ifa_addr)->sin6_addr, address.bytes.data(), 16) == 0)
+            if (std::memcmp(&reinterpret_cast<const sockaddr_in6 *>(i->ifa_addr)->sin6_addr, address.bytes.data(), 16)
+                == 0)
                 name = i->ifa_name;
         }
     }

@@ -80,12 +80,12 @@ bool LinuxMtuControl::setMtu(const std::string &iface, int mtu, std::string *err
     if (err == EPERM || err == EACCES)
         hint = ": run Wirebench as root (sudo) to set the interface MTU";
     else if (err == EINVAL)
-        hint = ": the interface or its driver does not accept this MTU (check its maximum with 'ip -d link show " +
-               iface + "')";
+        hint = ": the interface or its driver does not accept this MTU (check its maximum with 'ip -d link show "
+            + iface + "')";
     else if (err == ENODEV)
         hint = ": no such interface here";
-    *error = "could not set the MTU of " + iface + " to " + std::to_string(mtu) + " bytes (" + std::strerror(err) +
-             ")" + hint;
+    *error = "could not set the MTU of " + iface + " to " + std::to_string(mtu) + " bytes (" + std::strerror(err) + ")"
+        + hint;
     return false;
 }
 
@@ -96,7 +96,7 @@ bool LinuxMtuControl::privileged() const
 
 std::string LinuxMtuControl::namespaceId() const
 {
-    struct stat st {};
+    struct stat st = {};
     if (::stat("/proc/self/ns/net", &st) != 0)
         return {};
     return std::to_string(static_cast<unsigned long long>(st.st_ino));

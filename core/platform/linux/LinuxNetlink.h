@@ -20,7 +20,7 @@ public:
     static bool dump(int protocol, const void *request, std::size_t length, const char *name,
                      const std::function<void(const nlmsghdr *)> &each, std::string *error);
     /// A dump request of message type with body (a tcmsg, an ifinfomsg, an inet_diag_req_v2) after the header.
-    template<typename Body>
+    template <typename Body>
     static bool dump(int protocol, std::uint16_t type, const Body &body, const char *name,
                      const std::function<void(const nlmsghdr *)> &each, std::string *error)
     {

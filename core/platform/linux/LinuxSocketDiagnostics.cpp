@@ -47,7 +47,7 @@ TcpSocketReading readingOf(const nlmsghdr *h)
         s.advMss = int(info.tcpi_advmss);
         s.rttUs = info.tcpi_rtt;
         s.totalRetrans = info.tcpi_total_retrans;
-        s.bytesAcked = info.tcpi_bytes_acked; // 0 from a kernel before 4.1, whose tcp_info ends earlier
+        s.bytesAcked = info.tcpi_bytes_acked;       // 0 from a kernel before 4.1, whose tcp_info ends earlier
         s.bytesReceived = info.tcpi_bytes_received; // the same
         s.timestamps = (info.tcpi_options & TCPI_OPT_TIMESTAMPS) != 0;
     }
@@ -61,10 +61,13 @@ bool dumpFamily(int family, std::vector<TcpSocketReading> *out, std::string *err
     req.sdiag_protocol = IPPROTO_TCP;
     req.idiag_states = 1u << 1; // TCP_ESTABLISHED
     req.idiag_ext = 1u << (INET_DIAG_INFO - 1);
-    return LinuxNetlink::dump(NETLINK_SOCK_DIAG, SOCK_DIAG_BY_FAMILY, req, "sock_diag", [out](const nlmsghdr *h) {
-        if (h->nlmsg_len >= NLMSG_LENGTH(sizeof(inet_diag_msg)))
-            out->push_back(readingOf(h));
-    }, error);
+    return LinuxNetlink::dump(
+        NETLINK_SOCK_DIAG, SOCK_DIAG_BY_FAMILY, req, "sock_diag",
+        [out](const nlmsghdr *h) {
+            if (h->nlmsg_len >= NLMSG_LENGTH(sizeof(inet_diag_msg)))
+                out->push_back(readingOf(h));
+        },
+        error);
 }
 
 } // namespace

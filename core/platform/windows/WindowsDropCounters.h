@@ -4,7 +4,8 @@
 
 namespace wb::platform {
 
-/// GetIfEntry2's InDiscards and OutDiscards of the interface; Windows has no qdisc, input backlog or TcpExt counters to read.
+/// GetIfEntry2's InDiscards and OutDiscards of the interface; Windows has no qdisc, input backlog or TcpExt counters to
+/// read.
 class WindowsDropCounters : public DropCounters
 {
 public:

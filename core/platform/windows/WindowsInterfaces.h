@@ -4,7 +4,8 @@
 
 namespace wb::platform {
 
-/// GetIfTable2 (MIB_IF_ROW2: speed, type, hardware or not) by the interface's alias ("Ethernet"), and GetAdaptersAddresses for the interface that holds an address.
+/// GetIfTable2 (MIB_IF_ROW2: speed, type, hardware or not) by the interface's alias ("Ethernet"), and
+/// GetAdaptersAddresses for the interface that holds an address.
 class WindowsInterfaces : public Interfaces
 {
 public:

@@ -4,7 +4,8 @@
 
 namespace wb::platform {
 
-/// The MTU from GetIfTable2; setting one (SetIpInterfaceEntry) is not ported: the client side of Wirebench does not run on Windows yet.
+/// The MTU from GetIfTable2; setting one (SetIpInterfaceEntry) is not ported: the client side of Wirebench does not run
+/// on Windows yet.
 class WindowsMtuControl : public MtuControl
 {
 public:

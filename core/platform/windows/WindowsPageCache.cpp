@@ -10,12 +10,8 @@ int WindowsPageCache::openUncached(const char *, int, mode_t) const
     return -1;
 }
 
-void WindowsPageCache::endUncached(int) const
-{
-}
+void WindowsPageCache::endUncached(int) const { }
 
-void WindowsPageCache::evict(int) const
-{
-}
+void WindowsPageCache::evict(int) const { }
 
 } // namespace wb::platform

@@ -4,7 +4,8 @@
 
 namespace wb::platform {
 
-/// Not ported (GetTcpTable2 and GetPerTcpConnectionEStats): only the client reads other sockets, and it does not run on Windows yet.
+/// Not ported (GetTcpTable2 and GetPerTcpConnectionEStats): only the client reads other sockets, and it does not run on
+/// Windows yet.
 class WindowsSocketDiagnostics : public SocketDiagnostics
 {
 public:

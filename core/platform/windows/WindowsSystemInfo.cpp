@@ -16,8 +16,9 @@ bool realVersion(RTL_OSVERSIONINFOW *v)
 {
     using RtlGetVersionFn = LONG(WINAPI *)(RTL_OSVERSIONINFOW *);
     const HMODULE ntdll = ::GetModuleHandleW(L"ntdll.dll");
-    const auto get = ntdll ? reinterpret_cast<RtlGetVersionFn>(reinterpret_cast<void *>(::GetProcAddress(ntdll, "RtlGetVersion")))
-                           : nullptr;
+    const auto get = ntdll
+        ? reinterpret_cast<RtlGetVersionFn>(reinterpret_cast<void *>(::GetProcAddress(ntdll, "RtlGetVersion")))
+        : nullptr;
     v->dwOSVersionInfoSize = sizeof(*v);
     return get && get(v) == 0;
 }
@@ -41,7 +42,8 @@ SystemDescription WindowsSystemInfo::describe() const
     RTL_OSVERSIONINFOW v{};
     std::string version;
     if (realVersion(&v))
-        version = std::to_string(v.dwMajorVersion) + "." + std::to_string(v.dwMinorVersion) + "." + std::to_string(v.dwBuildNumber);
+        version = std::to_string(v.dwMajorVersion) + "." + std::to_string(v.dwMinorVersion) + "."
+            + std::to_string(v.dwBuildNumber);
     const std::string product = registryText(L"ProductName"); // "Windows Server 2022 Datacenter"
     d.osName = product.empty() ? "Windows" : product;
     if (!version.empty())

@@ -4,7 +4,8 @@
 
 namespace wb::platform {
 
-/// RtlGetVersion (the real version, which GetVersionEx hides from programs without a manifest) and the registry's ProductName: "Windows Server 2022 Datacenter (10.0.20348)".
+/// RtlGetVersion (the real version, which GetVersionEx hides from programs without a manifest) and the registry's
+/// ProductName: "Windows Server 2022 Datacenter (10.0.20348)".
 class WindowsSystemInfo : public SystemInfo
 {
 public:

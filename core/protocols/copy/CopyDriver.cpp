@@ -112,18 +112,21 @@ RunResult CopyRun::failErrno(int err, const QString &during)
     switch (err) {
     case ENOENT:
     case ENOTDIR:
-        return fail(TransferFault::NoSuchPath, QStringLiteral("no file or folder %1 %2 (is the share mounted?)").arg(file, during));
+        return fail(TransferFault::NoSuchPath,
+                    QStringLiteral("no file or folder %1 %2 (is the share mounted?)").arg(file, during));
     case EACCES:
     case EPERM:
     case EROFS:
-        return fail(TransferFault::PermissionDenied, QStringLiteral("access to %1 denied %2 (%3)").arg(file, during, sys));
+        return fail(TransferFault::PermissionDenied,
+                    QStringLiteral("access to %1 denied %2 (%3)").arg(file, during, sys));
     case ENOSPC:
     case EDQUOT:
     case EFBIG:
-        return fail(TransferFault::RemoteDiskFull, QStringLiteral("the disk behind the mounted path is full: no space "
-                                                                  "left on %1 %2 (%3 B written)")
-                                                       .arg(file, during)
-                                                       .arg(m_moved));
+        return fail(TransferFault::RemoteDiskFull,
+                    QStringLiteral("the disk behind the mounted path is full: no space "
+                                   "left on %1 %2 (%3 B written)")
+                        .arg(file, during)
+                        .arg(m_moved));
     case EIO:
     case ESTALE:
     case ENOTCONN:
@@ -150,7 +153,7 @@ bool CopyRun::prepareRead(qint64 planned, qint64 *expected)
     // The file to read: the plan's size as it is; missing, or another size and Wirebench's own, (re)written first
     // (if the plan lets us); anyone else's read as it is (TestFile).
     const QByteArray path = QFile::encodeName(m_path);
-    struct stat st {};
+    struct stat st = {};
     const bool exists = ::stat(path.constData(), &st) == 0;
     if (!exists && errno != ENOENT) {
         m_result = failErrno(errno, QStringLiteral("while looking for the file"));
@@ -160,8 +163,11 @@ bool CopyRun::prepareRead(qint64 planned, qint64 *expected)
         return true;
     if (!m_transfer.createSeed) {
         m_result = !exists ? failErrno(ENOENT, QStringLiteral("(or let Wirebench create it)"))
-                           : fail(TransferFault::Mismatch, QStringLiteral("\"%1\" has %2 bytes, the plan asks for %3")
-                                                               .arg(m_path).arg(qint64(st.st_size)).arg(planned));
+                           : fail(TransferFault::Mismatch,
+                                  QStringLiteral("\"%1\" has %2 bytes, the plan asks for %3")
+                                      .arg(m_path)
+                                      .arg(qint64(st.st_size))
+                                      .arg(planned));
         return false;
     }
     if (exists) {
@@ -198,7 +204,7 @@ bool CopyRun::readHead(QByteArray *head)
 bool CopyRun::checkWriteTarget()
 {
     // A write goes over the file at the path: only where there is none, or it is Wirebench's own (TestFile).
-    struct stat st {};
+    struct stat st = {};
     if (::stat(QFile::encodeName(m_path).constData(), &st) != 0 || !S_ISREG(st.st_mode))
         return true; // nothing there, or no file: the write's own open tells
     QByteArray head;
@@ -266,7 +272,8 @@ bool CopyRun::readBack(qint64 size, LocalSource &reference)
         if (off + r > size || !reference.reference(expected.data(), off, r, &error)
             || std::memcmp(expected.data(), buffer.data(), size_t(r)) != 0) {
             ::close(fd);
-            m_result = fail(TransferFault::Mismatch, QStringLiteral("the stored file differs from what was sent near byte %1").arg(off));
+            m_result = fail(TransferFault::Mismatch,
+                            QStringLiteral("the stored file differs from what was sent near byte %1").arg(off));
             return false;
         }
         off += r;
@@ -431,9 +438,10 @@ RunResult CopyRun::upload(qint64 size)
     if (closed != 0)
         return failErrno(closeErr, QStringLiteral("while closing the file"));
     noteSourceDisk(source);
-    struct stat st {};
+    struct stat st = {};
     if (::stat(QFile::encodeName(m_path).constData(), &st) == 0 && st.st_size != size)
-        return fail(TransferFault::Mismatch, QStringLiteral("the file holds %1 bytes of %2").arg(qint64(st.st_size)).arg(size));
+        return fail(TransferFault::Mismatch,
+                    QStringLiteral("the file holds %1 bytes of %2").arg(qint64(st.st_size)).arg(size));
     if (m_transfer.verify && !readBack(size, source))
         return m_result;
     return succeeded();
@@ -444,12 +452,17 @@ RunResult CopyRun::upload(qint64 size)
 QList<ProtocolInfo> CopyDriver::protocolInfos()
 {
     const QList<OptionSpec> options = {
-        {QStringLiteral("copy.path"), QStringLiteral("Mounted path"), OptionSpec::Type::Text, QString(), {},
+        {QStringLiteral("copy.path"),
+         QStringLiteral("Mounted path"),
+         OptionSpec::Type::Text,
+         QString(),
+         {},
          QStringLiteral("A file or folder on a mounted share (CIFS/NFS mount, mapped drive, UNC path); a folder gets ")
              + DefaultFileName},
     };
     // The OS's mount owns the connection: the driver sets no MSS.
-    return protocolPair<CopyDriver>(QStringLiteral("copy"), false, options,
+    return protocolPair<CopyDriver>(
+        QStringLiteral("copy"), false, options,
         {QStringLiteral("copy-read"), QStringLiteral("Copy from a mounted path (server → client)"),
          QStringLiteral("Reads one file from a path the OS has mounted, as robocopy from a mapped drive.")},
         {QStringLiteral("copy-write"), QStringLiteral("Copy to a mounted path (client → server)"),

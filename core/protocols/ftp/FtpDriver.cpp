@@ -43,8 +43,8 @@ const QString TrustSystem = QStringLiteral("system CAs");
 const QString TrustCaFile = QStringLiteral("CA file");
 const QString TrustAny = QStringLiteral("accept any certificate (insecure)");
 constexpr long TransferBufferBytes = 1024 * 1024; // libcurl caps the upload buffer at 2 MiB
-constexpr long StallSeconds = 30;                  // no byte for this long = the server is gone
-constexpr int CheckMs = 3000;                      // checkServer(): the wait for a greeting, and for an SMB answer
+constexpr long StallSeconds = 30;                 // no byte for this long = the server is gone
+constexpr int CheckMs = 3000;                     // checkServer(): the wait for a greeting, and for an SMB answer
 
 void globalInit()
 {
@@ -91,9 +91,12 @@ struct FtpSettings
     QString trustText() const
     {
         switch (trust) {
-        case Trust::System: return QStringLiteral("system CAs");
-        case Trust::CaFile: return QStringLiteral("CA file %1").arg(caFile);
-        case Trust::Any: return QStringLiteral("none (any certificate accepted)");
+        case Trust::System:
+            return QStringLiteral("system CAs");
+        case Trust::CaFile:
+            return QStringLiteral("CA file %1").arg(caFile);
+        case Trust::Any:
+            return QStringLiteral("none (any certificate accepted)");
         }
         return {};
     }
@@ -128,32 +131,32 @@ struct Transfer
     Mode mode = Mode::Download;
     LocalSink *sink = nullptr;
     LocalSource *source = nullptr;
-    qint64 uploadLimit = 0;            ///< bytes the read callback hands out
+    qint64 uploadLimit = 0; ///< bytes the read callback hands out
     qint64 handedOut = 0;
     qint64 received = 0;
-    qint64 uploaded = 0;               ///< ulnow as libcurl reports it
+    qint64 uploaded = 0; ///< ulnow as libcurl reports it
     bool meterStarted = false;
     bool stopped = false;
     bool localFailed = false;
     TransferFault localFault = TransferFault::None;
     QString localError;
     std::vector<char> reference;
-    QByteArray head;                   ///< Mode::Head: the file's first bytes
+    QByteArray head; ///< Mode::Head: the file's first bytes
 
     // Socket and identity, kept across the requests of one run.
-    int frameSize = 0;                 ///< the plan's; each connection's TCP_MAXSEG follows from it (Frame)
+    int frameSize = 0; ///< the plan's; each connection's TCP_MAXSEG follows from it (Frame)
     int mssWanted = 0;
     int lastFd = -1;
-    int controlFd = -1;                ///< the control connection's socket while it is open
-    bool plainControl = true;          ///< false under FTPS: the control bytes cannot be read beside libcurl
-    QString lateReply;                 ///< a reply the server sent as libcurl gave up on a broken upload
+    int controlFd = -1;       ///< the control connection's socket while it is open
+    bool plainControl = true; ///< false under FTPS: the control bytes cannot be read beside libcurl
+    QString lateReply;        ///< a reply the server sent as libcurl gave up on a broken upload
     int mss = 0;
     bool mssSetFailed = false;
     QString greeting;
     QString syst;
     QString lastReply;
-    int dataFd = -1;         ///< the timed transfer's data connection while it is open
-    qint64 dataFdBase = 0;   ///< its tcpi_bytes_acked before any data: 1 (our SYN) when we connected, 0 accepted
+    int dataFd = -1;       ///< the timed transfer's data connection while it is open
+    qint64 dataFdBase = 0; ///< its tcpi_bytes_acked before any data: 1 (our SYN) when we connected, 0 accepted
 
     void startMeter()
     {
@@ -182,9 +185,9 @@ struct Transfer
     }
 
     /// A timed download's samples: the bytes that have arrived, taken by libcurl or still waiting in the socket
-    /// (platform::SocketCalls::unreadBytes), when a callback runs. What libcurl has taken alone lags the line by however long libcurl was
-    /// kept from reading (a busy machine), and a callback then seemed to say that nothing had arrived. Under FTPS
-    /// the socket holds TLS records, not file bytes: libcurl's count alone.
+    /// (platform::SocketCalls::unreadBytes), when a callback runs. What libcurl has taken alone lags the line by
+    /// however long libcurl was kept from reading (a busy machine), and a callback then seemed to say that nothing had
+    /// arrived. Under FTPS the socket holds TLS records, not file bytes: libcurl's count alone.
     void sampleDownload()
     {
         if (!meter || !meterStarted)
@@ -287,8 +290,8 @@ int closeSocketCallback(void *clientp, curl_socket_t fd)
         // libcurl drops the control connection without reading it when the data connection of an upload
         // breaks; the server's reason (vsftpd: "451 Failure writing to local file." on a full disk) is
         // waiting there. Read it before the socket goes, where the bytes are plain text.
-        const bool brokenUpload = t->mode == Transfer::Mode::Upload && t->handedOut > 0
-            && t->uploaded < t->uploadLimit && !t->stopped && !t->localFailed;
+        const bool brokenUpload = t->mode == Transfer::Mode::Upload && t->handedOut > 0 && t->uploaded < t->uploadLimit
+            && !t->stopped && !t->localFailed;
         if (brokenUpload && t->plainControl)
             t->lateReply = pendingReply(fd, *t->observer);
         t->controlFd = -1;
@@ -409,7 +412,8 @@ class FtpRun : public TransferRun
 {
 public:
     FtpRun(const RunSpec &spec, RunObserver &observer, TransferDriver::Direction direction)
-        : TransferRun(spec, observer, direction, commandOf(direction)), m_ftp(FtpSettings::fromHost(spec.host))
+        : TransferRun(spec, observer, direction, commandOf(direction))
+        , m_ftp(FtpSettings::fromHost(spec.host))
     {
         m_port = m_ftp.port;
         m_state.observer = &observer;
@@ -520,7 +524,8 @@ CURLcode FtpRun::perform(Transfer::Mode mode, ThroughputMeter *meter, qint64 upl
     // libcurl reads up to 100 buffers in a row while the socket has data and checks the rate only between such
     // rounds: with 1 MiB buffers a fast server got 100 MiB through a 4 MiB/s limit in one burst. A buffer of
     // 1/100 of a second's worth keeps a round within about one second of the limit.
-    const long recvBuffer = rate > 0 ? long(std::clamp<curl_off_t>(rate / 100, 16 * 1024, TransferBufferBytes)) : TransferBufferBytes;
+    const long recvBuffer
+        = rate > 0 ? long(std::clamp<curl_off_t>(rate / 100, 16 * 1024, TransferBufferBytes)) : TransferBufferBytes;
     curl_easy_setopt(m_curl, CURLOPT_BUFFERSIZE, recvBuffer);
     curl_easy_setopt(m_curl, CURLOPT_NOBODY, 0L);
     curl_easy_setopt(m_curl, CURLOPT_QUOTE, nullptr);
@@ -582,9 +587,14 @@ bool FtpRun::prepareGet(qint64 planned, qint64 *expected)
     if (!missing && remote == planned)
         return true;
     if (!m_transfer.createSeed) {
-        m_result = missing ? fail(TransferFault::NoSuchPath, QStringLiteral("no file \"%1\" on the server (or let Wirebench create it)").arg(m_ftp.path))
-                           : fail(TransferFault::Mismatch, QStringLiteral("the server's \"%1\" has %2 bytes, the plan asks for %3")
-                                                               .arg(m_ftp.path).arg(remote).arg(planned));
+        m_result = missing
+            ? fail(TransferFault::NoSuchPath,
+                   QStringLiteral("no file \"%1\" on the server (or let Wirebench create it)").arg(m_ftp.path))
+            : fail(TransferFault::Mismatch,
+                   QStringLiteral("the server's \"%1\" has %2 bytes, the plan asks for %3")
+                       .arg(m_ftp.path)
+                       .arg(remote)
+                       .arg(planned));
         return false;
     }
     if (!missing) {
@@ -601,10 +611,9 @@ bool FtpRun::prepareGet(qint64 planned, qint64 *expected)
             return true;
         }
     }
-    const QString during = missing ? QStringLiteral("while uploading the seed file")
-                                   : QStringLiteral("while replacing Wirebench's %1-byte test file with a %2-byte one")
-                                         .arg(remote)
-                                         .arg(planned);
+    const QString during = missing
+        ? QStringLiteral("while uploading the seed file")
+        : QStringLiteral("while replacing Wirebench's %1-byte test file with a %2-byte one").arg(remote).arg(planned);
     m_observer.status(QStringLiteral("uploading the seed file %1 (%2 bytes)").arg(m_ftp.path).arg(planned));
     TransferSettings memory;
     QString localError;
@@ -648,16 +657,18 @@ bool FtpRun::checkServer()
         const SmbIdentityProbe::Speaks speaks = SmbIdentityProbe::speaks(asSmb, CheckMs, &smb);
         if (speaks == SmbIdentityProbe::Speaks::NotSmb || speaks == SmbIdentityProbe::Speaks::Unknown)
             return true;
-        m_result = fail(TransferFault::WrongService,
-                        QStringLiteral("port %1 of %2 holds an SMB server, not FTP: it sent no greeting within %3 s and "
-                                       "answered an SMB NEGOTIATE")
-                            .arg(m_ftp.port)
-                            .arg(m_spec.host.address)
-                            .arg(CheckMs / 1000));
+        m_result
+            = fail(TransferFault::WrongService,
+                   QStringLiteral("port %1 of %2 holds an SMB server, not FTP: it sent no greeting within %3 s and "
+                                  "answered an SMB NEGOTIATE")
+                       .arg(m_ftp.port)
+                       .arg(m_spec.host.address)
+                       .arg(CheckMs / 1000));
         return false;
     }
-    m_result = fail(TransferFault::WrongService,
-                    QStringLiteral("port %1 of %2 answered with %3, not FTP").arg(m_ftp.port).arg(m_spec.host.address, what));
+    m_result = fail(
+        TransferFault::WrongService,
+        QStringLiteral("port %1 of %2 answered with %3, not FTP").arg(m_ftp.port).arg(m_spec.host.address, what));
     return false;
 }
 
@@ -697,7 +708,8 @@ void FtpRun::finishIdentity()
     m_result.serverOs = os;
     m_result.extra.insert(QStringLiteral("server_greeting"), m_state.greeting);
     m_result.extra.insert(QStringLiteral("server_syst"), m_state.syst);
-    m_result.extra.insert(QStringLiteral("server_identity_source"), QStringLiteral("FTP greeting (220) and SYST (215)"));
+    m_result.extra.insert(QStringLiteral("server_identity_source"),
+                          QStringLiteral("FTP greeting (220) and SYST (215)"));
 }
 
 void FtpRun::fillTiming(qint64 bytes, bool completed)
@@ -732,13 +744,12 @@ RunResult FtpRun::failCurl(CURLcode code, const QString &during)
     curl_easy_getinfo(m_curl, CURLINFO_OS_ERRNO, &osErrno);
     const QString path = QLatin1Char('"') + m_ftp.path + QLatin1Char('"');
     const QString user = m_ftp.user.isEmpty() ? QStringLiteral("anonymous") : m_ftp.user;
-    const QString said = m_state.lastReply.isEmpty()
-        ? QString()
-        : QStringLiteral(" (server said \"%1\")").arg(m_state.lastReply);
+    const QString said
+        = m_state.lastReply.isEmpty() ? QString() : QStringLiteral(" (server said \"%1\")").arg(m_state.lastReply);
     const bool moved = m_state.received > 0 || m_state.uploaded > 0 || m_state.handedOut > 0;
     // libcurl's own detail ("SSL certificate problem: unable to get local issuer certificate") beats its generic text.
-    const QString detail = m_curlError[0] ? QString::fromUtf8(m_curlError).trimmed()
-                                          : QString::fromUtf8(curl_easy_strerror(code));
+    const QString detail
+        = m_curlError[0] ? QString::fromUtf8(m_curlError).trimmed() : QString::fromUtf8(curl_easy_strerror(code));
     if (!m_state.lateReply.isEmpty()) {
         const int late = m_state.lateReply.left(3).toInt();
         const QString lateSaid = QStringLiteral(" (server said \"%1\")").arg(m_state.lateReply);
@@ -771,7 +782,8 @@ RunResult FtpRun::failCurl(CURLcode code, const QString &during)
         if (!m_ftp.tls
             && m_state.lastReply.contains(QRegularExpression(QStringLiteral("encrypt|\\bTLS\\b|\\bSSL\\b|secure"),
                                                              QRegularExpression::CaseInsensitiveOption)))
-            return fail(TransferFault::TlsRequired, QStringLiteral("the server only takes logins over TLS%1").arg(said));
+            return fail(TransferFault::TlsRequired,
+                        QStringLiteral("the server only takes logins over TLS%1").arg(said));
         return fail(TransferFault::LoginRefused, QStringLiteral("login refused for user \"%1\"%2").arg(user, said));
     case CURLE_REMOTE_ACCESS_DENIED:
         return fail(TransferFault::NoSuchPath,
@@ -783,14 +795,15 @@ RunResult FtpRun::failCurl(CURLcode code, const QString &during)
         if (reply == 452 || reply == 552)
             return fail(TransferFault::RemoteDiskFull,
                         QStringLiteral("the server's disk is full: it cannot store %1%2").arg(path, said));
-        return fail(TransferFault::PermissionDenied, QStringLiteral("the server refused to store %1 %2%3").arg(path, during, said));
+        return fail(TransferFault::PermissionDenied,
+                    QStringLiteral("the server refused to store %1 %2%3").arg(path, during, said));
     case CURLE_USE_SSL_FAILED:
         return fail(TransferFault::TlsNotOffered,
                     QStringLiteral("the server does not offer explicit FTPS: it refused AUTH TLS%1").arg(said));
     case CURLE_PEER_FAILED_VERIFICATION:
     case CURLE_SSL_CACERT_BADFILE:
-        return fail(TransferFault::TlsUntrusted, QStringLiteral("certificate not trusted (%1): %2")
-                                                     .arg(m_ftp.trustText(), detail));
+        return fail(TransferFault::TlsUntrusted,
+                    QStringLiteral("certificate not trusted (%1): %2").arg(m_ftp.trustText(), detail));
     case CURLE_SSL_CONNECT_ERROR:
     case CURLE_SSL_CIPHER:
     case CURLE_SSL_CERTPROBLEM:
@@ -809,21 +822,23 @@ RunResult FtpRun::failCurl(CURLcode code, const QString &during)
                         .arg(path)
                         .arg(qMax(m_state.uploaded, m_state.handedOut))
                         .arg(said));
-    if (code == CURLE_PARTIAL_FILE || code == CURLE_RECV_ERROR || code == CURLE_SEND_ERROR
-        || code == CURLE_GOT_NOTHING || code == CURLE_FTP_WEIRD_SERVER_REPLY || code == CURLE_WEIRD_SERVER_REPLY
-        || code == CURLE_FTP_ACCEPT_FAILED || code == CURLE_FTP_ACCEPT_TIMEOUT || moved) {
+    if (code == CURLE_PARTIAL_FILE || code == CURLE_RECV_ERROR || code == CURLE_SEND_ERROR || code == CURLE_GOT_NOTHING
+        || code == CURLE_FTP_WEIRD_SERVER_REPLY || code == CURLE_WEIRD_SERVER_REPLY || code == CURLE_FTP_ACCEPT_FAILED
+        || code == CURLE_FTP_ACCEPT_TIMEOUT || moved) {
         const qint64 n = qMax(m_state.received, qMax(m_state.uploaded, m_state.handedOut));
         // Under FTPS the server's reason for ending an upload sits in the encrypted control connection that
         // libcurl drops unread (see closeSocketCallback), so say what it most often is.
         const QString hint = m_ftp.tls && m_state.mode == Transfer::Mode::Upload
-            ? QStringLiteral("; under FTPS the server's reason cannot be read: a full disk on the server is a common one")
+            ? QStringLiteral(
+                "; under FTPS the server's reason cannot be read: a full disk on the server is a common one")
             : QString();
         return fail(TransferFault::ClosedMidTransfer,
                     QStringLiteral("the server closed the connection after %1 bytes %2 (%3%4)")
                         .arg(n)
                         .arg(during, QString::fromUtf8(curl_easy_strerror(code)), hint));
     }
-    return fail(TransferFault::Other, QStringLiteral("%1 %2%3").arg(QString::fromUtf8(curl_easy_strerror(code)), during, said));
+    return fail(TransferFault::Other,
+                QStringLiteral("%1 %2%3").arg(QString::fromUtf8(curl_easy_strerror(code)), during, said));
 }
 
 bool FtpRun::open()
@@ -873,7 +888,8 @@ RunResult FtpRun::checkRun(int timeoutMs)
     remoteSize(&code); // connect, TLS, login, CWD into the file's folder, SIZE: what every run starts with
     if (code == CURLE_OPERATION_TIMEDOUT)
         return fail(TransferFault::TimedOut, QStringLiteral("no answer within %1 s %2").arg(seconds).arg(during));
-    if (code == CURLE_REMOTE_FILE_NOT_FOUND && m_direction == TransferDriver::Direction::Download && !m_transfer.createSeed)
+    if (code == CURLE_REMOTE_FILE_NOT_FOUND && m_direction == TransferDriver::Direction::Download
+        && !m_transfer.createSeed)
         return fail(TransferFault::NoSuchPath,
                     QStringLiteral("no file \"%1\" on the server (or let Wirebench create it)").arg(m_ftp.path));
     if (code != CURLE_OK && code != CURLE_REMOTE_FILE_NOT_FOUND)
@@ -890,7 +906,8 @@ bool FtpRun::start()
         m_result.extra.insert(QStringLiteral("ftps"), QStringLiteral("explicit (AUTH TLS), control and data"));
         m_result.extra.insert(QStringLiteral("tls_trust"), m_ftp.trustText());
         if (m_ftp.trust == FtpSettings::Trust::Any)
-            m_result.warnings << QStringLiteral("the server's TLS certificate was not checked (accept any certificate)");
+            m_result.warnings << QStringLiteral(
+                "the server's TLS certificate was not checked (accept any certificate)");
     }
     return true;
 }
@@ -956,35 +973,60 @@ QList<ProtocolInfo> FtpDriver::protocolInfos()
 {
     using T = OptionSpec::Type;
     const QList<OptionSpec> options = {
-        {QStringLiteral("ftp.user"), QStringLiteral("FTP user"), T::Text, QString(), {},
+        {QStringLiteral("ftp.user"),
+         QStringLiteral("FTP user"),
+         T::Text,
+         QString(),
+         {},
          QStringLiteral("Empty: anonymous login")},
         {QStringLiteral("ftp.password"), QStringLiteral("FTP password"), T::Secret, QString(), {}, QString()},
-        {QStringLiteral("ftp.path"), QStringLiteral("FTP remote file"), T::Text, DefaultFileName, {},
+        {QStringLiteral("ftp.path"),
+         QStringLiteral("FTP remote file"),
+         T::Text,
+         DefaultFileName,
+         {},
          QStringLiteral("Relative to the login folder; a leading / makes it absolute; a trailing / adds ")
              + DefaultFileName},
         {QStringLiteral("ftp.port"), QStringLiteral("FTP port"), T::Integer, 21, {}, QString()},
-        {QStringLiteral("ftp.active"), QStringLiteral("FTP active mode (PORT/EPRT)"), T::Bool, false, {},
+        {QStringLiteral("ftp.active"),
+         QStringLiteral("FTP active mode (PORT/EPRT)"),
+         T::Bool,
+         false,
+         {},
          QStringLiteral("Off: passive mode (EPSV, then PASV)")},
-        {QStringLiteral("ftp.tls"), QStringLiteral("Explicit FTPS (AUTH TLS)"), T::Bool, false, {},
+        {QStringLiteral("ftp.tls"),
+         QStringLiteral("Explicit FTPS (AUTH TLS)"),
+         T::Bool,
+         false,
+         {},
          QStringLiteral("Control and data connections in TLS; the run fails if the server does not offer it")},
-        {QStringLiteral("ftp.tls_trust"), QStringLiteral("FTPS certificate trust"), T::Choice, TrustSystem,
+        {QStringLiteral("ftp.tls_trust"),
+         QStringLiteral("FTPS certificate trust"),
+         T::Choice,
+         TrustSystem,
          {TrustSystem, TrustCaFile, TrustAny},
          QStringLiteral("system CAs: the certificate must be signed by a CA this computer trusts; CA file: also "
                         "trust the CA in the file below; accept any certificate: no check at all (insecure: "
                         "anyone on the path can read the password and the data)")},
-        {QStringLiteral("ftp.tls_ca_file"), QStringLiteral("FTPS CA file (PEM)"), T::Text, QString(), {},
+        {QStringLiteral("ftp.tls_ca_file"),
+         QStringLiteral("FTPS CA file (PEM)"),
+         T::Text,
+         QString(),
+         {},
          QStringLiteral("The PEM file of the CA that signed the server's certificate (or the certificate itself)")},
     };
     // Each connection's TCP_MAXSEG follows the frame size (sockoptCallback).
-    QList<ProtocolInfo> pair = protocolPair<FtpDriver>(QStringLiteral("ftp"), true, options,
+    QList<ProtocolInfo> pair = protocolPair<FtpDriver>(
+        QStringLiteral("ftp"), true, options,
         {QStringLiteral("ftp-get"), QStringLiteral("FTP GET (server → client)"),
          QStringLiteral("Downloads one file of the chosen size by FTP (uploads it first if missing).")},
         {QStringLiteral("ftp-put"), QStringLiteral("FTP PUT (client → server)"),
          QStringLiteral("Uploads one generated file of the chosen size by FTP.")});
     for (ProtocolInfo &info : pair) {
-        info.optionDependencies = {{QStringLiteral("ftp.tls_trust"), QStringLiteral("ftp.tls"), true},
-                                   {QStringLiteral("ftp.tls_ca_file"), QStringLiteral("ftp.tls"), true},
-                                   {QStringLiteral("ftp.tls_ca_file"), QStringLiteral("ftp.tls_trust"), QStringLiteral("CA file")}};
+        info.optionDependencies
+            = {{QStringLiteral("ftp.tls_trust"), QStringLiteral("ftp.tls"), true},
+               {QStringLiteral("ftp.tls_ca_file"), QStringLiteral("ftp.tls"), true},
+               {QStringLiteral("ftp.tls_ca_file"), QStringLiteral("ftp.tls_trust"), QStringLiteral("CA file")}};
         info.latencyProbe = ProtocolInfo::LatencyProbe::Connect;
         info.servicePortOption = QStringLiteral("ftp.port");
         info.defaultServicePort = 21;

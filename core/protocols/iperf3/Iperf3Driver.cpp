@@ -79,7 +79,8 @@ public:
         , m_bidir(bidir)
         , m_udp(udp)
         , m_port(spec.host.port ? spec.host.port : kDefaultPort)
-        , m_timeoutMs(qMax(500, spec.params.options.value(QStringLiteral("iperf3.timeout_ms"), kDefaultTimeoutMs).toInt()))
+        , m_timeoutMs(
+              qMax(500, spec.params.options.value(QStringLiteral("iperf3.timeout_ms"), kDefaultTimeoutMs).toInt()))
         , m_meter(spec.index, spec.params.sampleIntervalMs, observer)
         , m_reverseMeter(spec.index, spec.params.sampleIntervalMs, observer)
         , m_stop([&observer] { return observer.stopRequested(); })
@@ -125,8 +126,8 @@ private:
     QString hostLabel() const
     {
         const QString addr = m_spec.host.address.contains(QLatin1Char(':'))
-                                 ? QStringLiteral("[%1]").arg(m_spec.host.address)
-                                 : m_spec.host.address;
+            ? QStringLiteral("[%1]").arg(m_spec.host.address)
+            : m_spec.host.address;
         return QStringLiteral("%1 (%2:%3)").arg(m_spec.host.displayName(), addr).arg(m_port);
     }
     QDeadlineTimer deadline() const { return QDeadlineTimer(m_timeoutMs); }
@@ -150,20 +151,20 @@ private:
     int m_mss = 0;
     DeadlineSocket m_control;
     std::vector<DeadlineSocket> m_streams;
-    std::vector<qint64> m_measured;      ///< per stream, after the omitted seconds
-    std::vector<qint64> m_retransBase;   ///< per stream, TCP_INFO at the start of the measurement
+    std::vector<qint64> m_measured;    ///< per stream, after the omitted seconds
+    std::vector<qint64> m_retransBase; ///< per stream, TCP_INFO at the start of the measurement
     std::vector<qint64> m_retrans;
     TcpInfo m_firstStats;
     double m_localSeconds = 0;
-    CpuTimes m_cpu;                      ///< used during the measurement
-    CpuTimes m_cpuStart;                 ///< at the start of the measurement
-    QElapsedTimer m_dataClock;           ///< from TEST_RUNNING: the omitted seconds, then the measured duration
+    CpuTimes m_cpu;            ///< used during the measurement
+    CpuTimes m_cpuStart;       ///< at the start of the measurement
+    QElapsedTimer m_dataClock; ///< from TEST_RUNNING: the omitted seconds, then the measured duration
     qint64 m_omitNs = 0;
     qint64 m_endNs = 0;
     double m_cpuWallSeconds = 0;
     Results m_server;
-    bool m_measuring = false;            ///< the meter has been started
-    bool m_busy = false;                 ///< the last failure may clear by itself (ACCESS_DENIED, early close)
+    bool m_measuring = false; ///< the meter has been started
+    bool m_busy = false;      ///< the last failure may clear by itself (ACCESS_DENIED, early close)
     // UDP, per stream: datagrams we sent (the counter of the last one), and the receiver's bookkeeping;
     // the *Base copies are taken when the omitted seconds end.
     std::vector<qint64> m_udpSent;
@@ -235,8 +236,10 @@ Outcome Session::cancel()
 Outcome Session::ioFailure(IoStatus status, const DeadlineSocket &socket, const QString &what)
 {
     switch (status) {
-    case IoStatus::Ok: return Outcome::Continue;
-    case IoStatus::Stopped: return cancel();
+    case IoStatus::Ok:
+        return Outcome::Continue;
+    case IoStatus::Stopped:
+        return cancel();
     case IoStatus::Timeout:
         return fail(QStringLiteral("no answer within %1 s while %2").arg(m_timeoutMs / 1000.0).arg(what),
                     QStringLiteral("check that iperf3 -s is running there and that no firewall drops the traffic"));
@@ -268,14 +271,18 @@ Outcome Session::prepare()
     m_params.omitSeconds = int(std::ceil(qMax(0, p.warmupMs) / 1000.0));
     if (m_params.omitSeconds * 1000 != qMax(0, p.warmupMs))
         m_result.warnings << QStringLiteral("iperf3 omits whole seconds: the warm-up of %1 ms was rounded up to %2 s")
-                                 .arg(p.warmupMs).arg(m_params.omitSeconds);
+                                 .arg(p.warmupMs)
+                                 .arg(m_params.omitSeconds);
     m_params.blockSize = qBound(1, p.messageSize, kMaxBlockSize);
     if (m_udp) {
         if (Outcome o = prepareUdp(); o != Outcome::Continue)
             return o;
     } else if (m_params.blockSize != p.messageSize)
-        m_result.warnings << QStringLiteral("iperf3 writes at most %1 B at a time: the message size of %2 B was set to %3 B")
-                                 .arg(kMaxBlockSize).arg(p.messageSize).arg(m_params.blockSize);
+        m_result.warnings << QStringLiteral(
+                                 "iperf3 writes at most %1 B at a time: the message size of %2 B was set to %3 B")
+                                 .arg(kMaxBlockSize)
+                                 .arg(p.messageSize)
+                                 .arg(m_params.blockSize);
     // The server sets one size for both of its buffers (-w): the one for its role.
     const int serverSide = m_reverse ? p.sendBufferBytes : p.recvBufferBytes;
     m_params.window = serverSide > 0 ? serverSide : qMax(p.sendBufferBytes, p.recvBufferBytes);
@@ -284,7 +291,8 @@ Outcome Session::prepare()
         if (m_mss < 88 || m_mss > kMaxMss)
             return fail(QStringLiteral("frame size %1 B gives an MSS of %2 B").arg(m_spec.frameSize).arg(m_mss),
                         QStringLiteral("iperf3 accepts an MSS of 88 to %1 B; pick a frame size of 128 to %2 B")
-                            .arg(kMaxMss).arg(Frame::frameOf(kMaxMss, false, false)));
+                            .arg(kMaxMss)
+                            .arg(Frame::frameOf(kMaxMss, false, false)));
         m_params.mss = m_mss;
     }
     m_cookie = wire::qb(makeCookie());
@@ -322,7 +330,9 @@ Outcome Session::prepareUdp()
     if (length < kMinUdpBlockSize || length > kMaxUdpBlockSize)
         return fail(QStringLiteral("a UDP datagram of %1 B was requested (%2)").arg(length).arg(source),
                     QStringLiteral("iperf3 sends %1 to %2 B per datagram; set %3 or a frame size of %4 to 65535 B")
-                        .arg(kMinUdpBlockSize).arg(kMaxUdpBlockSize).arg(QLatin1String(kUdpLengthOption))
+                        .arg(kMinUdpBlockSize)
+                        .arg(kMaxUdpBlockSize)
+                        .arg(QLatin1String(kUdpLengthOption))
                         .arg(Frame::frameOfDatagram(kMinUdpBlockSize)));
     m_params.udp = true;
     m_params.bandwidth = rateMbps * 1000000;
@@ -343,7 +353,8 @@ Outcome Session::connectControl()
     const int rc = ::getaddrinfo(node.constData(), service.constData(), &hints, &list);
     if (rc != 0 || !list) {
         m_result.extra.insert(QStringLiteral("fault"), transferFaultName(TransferFault::Unreachable));
-        return fail(QStringLiteral("cannot resolve \"%1\" (%2)").arg(m_spec.host.address, QString::fromLocal8Bit(gai_strerror(rc))),
+        return fail(QStringLiteral("cannot resolve \"%1\" (%2)")
+                        .arg(m_spec.host.address, QString::fromLocal8Bit(gai_strerror(rc))),
                     QStringLiteral("check the host's address"));
     }
     IoStatus status = IoStatus::Failed;
@@ -407,7 +418,8 @@ Outcome Session::readState(int *state, const QString &expected, bool drain, int 
         fds[0] = {m_control.fd(), POLLIN, 0};
         for (size_t i = 1; i < fds.size(); ++i)
             fds[i] = {m_streams[i - 1].fd(), POLLIN, 0};
-        const int n = ::poll(fds.data(), nfds_t(fds.size()), int(qBound(qint64(1), until.remainingTime(), qint64(100))));
+        const int n
+            = ::poll(fds.data(), nfds_t(fds.size()), int(qBound(qint64(1), until.remainingTime(), qint64(100))));
         if (n < 0 && errno != EINTR)
             return fail(QStringLiteral("poll failed (%1)").arg(QString::fromLocal8Bit(std::strerror(errno))),
                         QStringLiteral("run again"));
@@ -458,10 +470,11 @@ Outcome Session::unexpectedState(int state, const QString &expected)
         if (m_control.readExact(codes.data() + 4, 4, QDeadlineTimer(500), m_stop) == IoStatus::Ok)
             sysErrno = qFromBigEndian<qint32>(codes.constData() + 4);
         if (code == ErrAuthTest)
-            return fail(QStringLiteral("the iperf3 server refused the test's authorization: it requires iperf3's RSA "
-                                       "authentication (--rsa-private-key-path), which Wirebench does not support yet, or "
-                                       "its allow-list (wirebenchd --allow) leaves this computer out"),
-                        QStringLiteral("run iperf3 -s without authentication for this host, or allow this computer's network"));
+            return fail(
+                QStringLiteral("the iperf3 server refused the test's authorization: it requires iperf3's RSA "
+                               "authentication (--rsa-private-key-path), which Wirebench does not support yet, or "
+                               "its allow-list (wirebenchd --allow) leaves this computer out"),
+                QStringLiteral("run iperf3 -s without authentication for this host, or allow this computer's network"));
         if (code == ErrAccessDenied)
             return unexpectedState(AccessDenied, expected);
         QString what = wire::qs(serverErrorText(code));
@@ -471,10 +484,12 @@ Outcome Session::unexpectedState(int state, const QString &expected)
     }
     default:
         if (!isKnownState(state))
-            return fail(QStringLiteral("unexpected reply (byte %1) where iperf3 sends %2").arg(state).arg(expected),
-                        QStringLiteral("this is not an iperf3 server, or a version that speaks differently; check the port"));
-        return fail(QStringLiteral("the server sent %1 where %2 was expected").arg(wire::qs(stateName(state)), expected),
-                    QStringLiteral("this iperf3 version speaks differently; report its version (iperf3 --version)"));
+            return fail(
+                QStringLiteral("unexpected reply (byte %1) where iperf3 sends %2").arg(state).arg(expected),
+                QStringLiteral("this is not an iperf3 server, or a version that speaks differently; check the port"));
+        return fail(
+            QStringLiteral("the server sent %1 where %2 was expected").arg(wire::qs(stateName(state)), expected),
+            QStringLiteral("this iperf3 version speaks differently; report its version (iperf3 --version)"));
     }
 }
 
@@ -484,16 +499,17 @@ Outcome Session::handshake()
     bool paramsSent = false;
     bool streamsCreated = false;
     for (;;) {
-        const QString expected = wire::qs(!paramsSent ? stateName(ParamExchange)
-                                          : !streamsCreated ? stateName(CreateStreams)
-                                                            : stateName(TestRunning));
+        const QString expected = wire::qs(!paramsSent           ? stateName(ParamExchange)
+                                              : !streamsCreated ? stateName(CreateStreams)
+                                                                : stateName(TestRunning));
         int state = 0;
         if (Outcome o = readState(&state, expected, false, paramsSent ? 0 : kFirstStateMs); o != Outcome::Continue)
             return o;
         if (state == ParamExchange && !paramsSent) {
             const QByteArray message = wire::qb(frameJson(m_params.toJson()));
             const IoStatus s = m_control.writeAll(message.constData(), message.size(), deadline(), m_stop);
-            if (Outcome o = ioFailure(s, m_control, QStringLiteral("sending the test parameters")); o != Outcome::Continue)
+            if (Outcome o = ioFailure(s, m_control, QStringLiteral("sending the test parameters"));
+                o != Outcome::Continue)
                 return o;
             paramsSent = true;
         } else if (state == CreateStreams && paramsSent && !streamsCreated) {
@@ -553,13 +569,17 @@ Outcome Session::createUdpStreams()
         QByteArray reply(4, '\0');
         const IoStatus status = s.readExact(reply.data(), reply.size(), deadline(), m_stop);
         if (status == IoStatus::Timeout)
-            return fail(QStringLiteral("no answer to the connect datagram of %1 within %2 s").arg(which).arg(m_timeoutMs / 1000.0),
+            return fail(QStringLiteral("no answer to the connect datagram of %1 within %2 s")
+                            .arg(which)
+                            .arg(m_timeoutMs / 1000.0),
                         QStringLiteral("check that no firewall drops UDP to port %1 on the host").arg(m_port));
         if (status != IoStatus::Ok)
             return ioFailure(status, s, QStringLiteral("opening %1").arg(which));
         if (!isUdpConnectReply(wire::sb(reply)))
-            return fail(QStringLiteral("unexpected answer to the connect datagram of %1 (bytes %2)").arg(which, QString::fromLatin1(reply.toHex())),
-                        QStringLiteral("this iperf3 version speaks differently; report its version (iperf3 --version)"));
+            return fail(
+                QStringLiteral("unexpected answer to the connect datagram of %1 (bytes %2)")
+                    .arg(which, QString::fromLatin1(reply.toHex())),
+                QStringLiteral("this iperf3 version speaks differently; report its version (iperf3 --version)"));
         if (!s.optionWarning().isEmpty() && i == 0)
             m_result.warnings << s.optionWarning();
         m_streams.push_back(std::move(s));
@@ -642,7 +662,9 @@ Outcome Session::transfer()
 {
     if (m_udp)
         return transferUdp();
-    const QString doing = m_bidir ? QStringLiteral("sending to and receiving from") : m_reverse ? QStringLiteral("receiving from") : QStringLiteral("sending to");
+    const QString doing = m_bidir ? QStringLiteral("sending to and receiving from")
+        : m_reverse               ? QStringLiteral("receiving from")
+                                  : QStringLiteral("sending to");
     m_observer.status(QStringLiteral("iperf3 %1 %2").arg(doing, hostLabel()));
     const size_t n = m_streams.size();
     const int chunk = m_reverse || m_bidir ? qMax(m_params.blockSize, 128 * 1024) : m_params.blockSize;
@@ -676,7 +698,8 @@ Outcome Session::transfer()
                 theirs[other++] = m_measured[i];
             } else if (sampleAcks && weSend(i)) {
                 // What was in flight when the measurement began counts once.
-                ours[mine++] = qMin(qMax<qint64>(0, TcpInfo::of(m_streams[i].fd()).bytesAcked - ackedBase[i]), m_measured[i]);
+                ours[mine++]
+                    = qMin(qMax<qint64>(0, TcpInfo::of(m_streams[i].fd()).bytesAcked - ackedBase[i]), m_measured[i]);
             } else {
                 ours[mine++] = m_measured[i];
             }
@@ -707,8 +730,9 @@ Outcome Session::transfer()
                     break;
                 if (got < 0) {
                     const QString why = got == -2 ? QStringLiteral("closed") : s.lastError();
-                    return fail(QStringLiteral("data stream %1 was cut in the middle of the test (%2)").arg(i + 1).arg(why),
-                                QStringLiteral("the iperf3 server stopped or the path failed; check it and run again"));
+                    return fail(
+                        QStringLiteral("data stream %1 was cut in the middle of the test (%2)").arg(i + 1).arg(why),
+                        QStringLiteral("the iperf3 server stopped or the path failed; check it and run again"));
                 }
                 if (m_measuring)
                     m_measured[i] += got;
@@ -779,8 +803,11 @@ Outcome Session::transferUdp()
                         break;
                     }
                     if (sent < 0)
-                        return fail(QStringLiteral("UDP data stream %1 failed in the middle of the test (%2)").arg(i + 1).arg(m_streams[i].lastError()),
-                                    QStringLiteral("the iperf3 server stopped or the path failed; check it and run again"));
+                        return fail(
+                            QStringLiteral("UDP data stream %1 failed in the middle of the test (%2)")
+                                .arg(i + 1)
+                                .arg(m_streams[i].lastError()),
+                            QStringLiteral("the iperf3 server stopped or the path failed; check it and run again"));
                     ++m_udpSent[i];
                     credit[i] -= length;
                     round += sent;
@@ -809,12 +836,15 @@ Outcome Session::transferUdp()
                 if (got == -2)
                     continue; // an empty datagram: nothing iperf3 sends, nothing to count
                 if (got < 0)
-                    return fail(QStringLiteral("UDP data stream %1 failed in the middle of the test (%2)").arg(i + 1).arg(m_streams[i].lastError()),
+                    return fail(QStringLiteral("UDP data stream %1 failed in the middle of the test (%2)")
+                                    .arg(i + 1)
+                                    .arg(m_streams[i].lastError()),
                                 QStringLiteral("the iperf3 server stopped or the path failed; check it and run again"));
                 const timespec arrival = monotonicNow();
                 UdpHeader header;
                 if (UdpHeader::read(datagram.constData(), got, false, &header))
-                    m_udpStats[i].add(header.counter, header.sec + header.usec / 1e6, arrival.tv_sec + arrival.tv_nsec / 1e9);
+                    m_udpStats[i].add(header.counter, header.sec + header.usec / 1e6,
+                                      arrival.tv_sec + arrival.tv_nsec / 1e9);
                 round += got;
                 if (m_measuring)
                     m_measured[i] += got;
@@ -832,18 +862,21 @@ Outcome Session::transferUdp()
 Outcome Session::finishTest()
 {
     const char end = char(TestEnd);
-    if (Outcome o = ioFailure(m_control.writeAll(&end, 1, deadline(), m_stop), m_control, QStringLiteral("ending the test"));
+    if (Outcome o
+        = ioFailure(m_control.writeAll(&end, 1, deadline(), m_stop), m_control, QStringLiteral("ending the test"));
         o != Outcome::Continue)
         return o;
     m_observer.status(QStringLiteral("collecting iperf3 results from %1").arg(hostLabel()));
     int state = 0;
-    if (Outcome o = readState(&state, wire::qs(stateName(ExchangeResults)), m_reverse || m_bidir); o != Outcome::Continue)
+    if (Outcome o = readState(&state, wire::qs(stateName(ExchangeResults)), m_reverse || m_bidir);
+        o != Outcome::Continue)
         return o;
     if (state != ExchangeResults)
         return unexpectedState(state, wire::qs(stateName(ExchangeResults)));
     if (Outcome o = exchangeResults(); o != Outcome::Continue)
         return o;
-    if (Outcome o = readState(&state, wire::qs(stateName(DisplayResults)), m_reverse || m_bidir); o != Outcome::Continue)
+    if (Outcome o = readState(&state, wire::qs(stateName(DisplayResults)), m_reverse || m_bidir);
+        o != Outcome::Continue)
         return o;
     if (state != DisplayResults)
         return unexpectedState(state, wire::qs(stateName(DisplayResults)));
@@ -947,7 +980,8 @@ void Session::composeResult()
     }
     if (qsizetype(m_server.streams.size()) != qsizetype(m_streams.size()))
         m_result.warnings << QStringLiteral("the server reported %1 streams, we ran %2")
-                                 .arg(m_server.streams.size()).arg(m_streams.size());
+                                 .arg(m_server.streams.size())
+                                 .arg(m_streams.size());
     m_result.status = RunStatus::Ok;
 }
 
@@ -1035,13 +1069,18 @@ void Session::composeUdpResult()
     m_result.extra.insert(QStringLiteral("udp_packets"), packets);
     m_result.extra.insert(QStringLiteral("udp_lost_packets"), lost);
     m_result.extra.insert(QStringLiteral("udp_loss_percent"), lossPercent);
-    m_result.extra.insert(QStringLiteral("udp_jitter_ms"), jitterStreams > 0 ? 1000.0 * jitterSum / jitterStreams : 0.0);
+    m_result.extra.insert(QStringLiteral("udp_jitter_ms"),
+                          jitterStreams > 0 ? 1000.0 * jitterSum / jitterStreams : 0.0);
     if (m_reverse)
         m_result.extra.insert(QStringLiteral("udp_out_of_order"), outOfOrder);
     if (lossPercent > kUdpLossWarnPercent)
-        m_result.warnings << QStringLiteral("UDP loss of %1 % (%2 of %3 datagrams) at a target of %4 Mbit/s: the path or "
-                                            "the receiver cannot keep up; lower %5 to find the rate it sustains")
-                                 .arg(lossPercent, 0, 'f', 2).arg(lost).arg(packets).arg(targetMbps)
+        m_result.warnings << QStringLiteral(
+                                 "UDP loss of %1 % (%2 of %3 datagrams) at a target of %4 Mbit/s: the path or "
+                                 "the receiver cannot keep up; lower %5 to find the rate it sustains")
+                                 .arg(lossPercent, 0, 'f', 2)
+                                 .arg(lost)
+                                 .arg(packets)
+                                 .arg(targetMbps)
                                  .arg(QLatin1String(kUdpRateOption));
 }
 
@@ -1050,9 +1089,17 @@ void Session::composeUdpResult()
 QList<ProtocolInfo> Iperf3Driver::protocolInfos()
 {
     const QList<OptionSpec> udpOptions = {
-        {QLatin1String(kUdpRateOption), QStringLiteral("iperf3 UDP rate"), OptionSpec::Type::Integer, kDefaultUdpRateMbps, {},
+        {QLatin1String(kUdpRateOption),
+         QStringLiteral("iperf3 UDP rate"),
+         OptionSpec::Type::Integer,
+         kDefaultUdpRateMbps,
+         {},
          QStringLiteral("Target rate of each UDP stream in Mbit/s (10^6 bit/s), as iperf3 -b; default 100 Mbit/s")},
-        {QLatin1String(kUdpLengthOption), QStringLiteral("iperf3 UDP datagram size"), OptionSpec::Type::Integer, 0, {},
+        {QLatin1String(kUdpLengthOption),
+         QStringLiteral("iperf3 UDP datagram size"),
+         OptionSpec::Type::Integer,
+         0,
+         {},
          QStringLiteral("UDP payload per datagram in bytes (B), as iperf3 -l; 0 = the plan's frame size minus 28 B "
                         "(IPv4 20 B + UDP 8 B), or 1460 B without a frame size")},
     };
@@ -1076,11 +1123,24 @@ QList<ProtocolInfo> Iperf3Driver::protocolInfos()
         return p;
     };
     return {
-        info("iperf3-send", "iperf3 TCP send (client → server)", "A timed TCP test against an iperf3 server, as \"iperf3 -c\": this computer sends.", Direction::Send, Transport::Tcp),
-        info("iperf3-recv", "iperf3 TCP receive (server → client)", "A timed TCP test against an iperf3 server, as \"iperf3 -c -R\": the server sends.", Direction::Receive, Transport::Tcp),
-        info("iperf3-bidir", "iperf3 TCP both ways at once (client ⇄ server)", "A timed TCP test in both directions at once against an iperf3 server, as \"iperf3 -c --bidir\": a figure for each direction.", Direction::Both, Transport::Tcp),
-        info("iperf3-udp-send", "iperf3 UDP send (client → server)", "A timed UDP test at a target rate against an iperf3 server, as \"iperf3 -c -u -b RATE\": this computer sends; loss and jitter as the server counts them.", Direction::Send, Transport::Udp),
-        info("iperf3-udp-recv", "iperf3 UDP receive (server → client)", "A timed UDP test at a target rate against an iperf3 server, as \"iperf3 -c -u -R -b RATE\": the server sends; loss and jitter as we count them.", Direction::Receive, Transport::Udp),
+        info("iperf3-send", "iperf3 TCP send (client → server)",
+             "A timed TCP test against an iperf3 server, as \"iperf3 -c\": this computer sends.", Direction::Send,
+             Transport::Tcp),
+        info("iperf3-recv", "iperf3 TCP receive (server → client)",
+             "A timed TCP test against an iperf3 server, as \"iperf3 -c -R\": the server sends.", Direction::Receive,
+             Transport::Tcp),
+        info("iperf3-bidir", "iperf3 TCP both ways at once (client ⇄ server)",
+             "A timed TCP test in both directions at once against an iperf3 server, as \"iperf3 -c --bidir\": a figure "
+             "for each direction.",
+             Direction::Both, Transport::Tcp),
+        info("iperf3-udp-send", "iperf3 UDP send (client → server)",
+             "A timed UDP test at a target rate against an iperf3 server, as \"iperf3 -c -u -b RATE\": this computer "
+             "sends; loss and jitter as the server counts them.",
+             Direction::Send, Transport::Udp),
+        info("iperf3-udp-recv", "iperf3 UDP receive (server → client)",
+             "A timed UDP test at a target rate against an iperf3 server, as \"iperf3 -c -u -R -b RATE\": the server "
+             "sends; loss and jitter as we count them.",
+             Direction::Receive, Transport::Udp),
     };
 }
 

@@ -18,7 +18,10 @@ public:
     enum class Direction { Send, Receive, Both };
     enum class Transport { Tcp, Udp };
     explicit Iperf3Driver(Direction direction, Transport transport = Transport::Tcp)
-        : m_direction(direction), m_transport(transport) {}
+        : m_direction(direction)
+        , m_transport(transport)
+    {
+    }
 
     static QList<ProtocolInfo> protocolInfos();
     RunResult run(const RunSpec &spec, RunObserver &observer) override;

@@ -16,7 +16,7 @@ struct Loaded
     QString error;
 };
 
-template<typename Fn>
+template <typename Fn>
 bool resolve(QLibrary &lib, Fn &slot, const char *name, QString *missing)
 {
     slot = reinterpret_cast<Fn>(lib.resolve(name));
@@ -122,7 +122,8 @@ SMBCCTX *SmbClientLibrary::newContext(const SmbContextOptions &options, QString 
         const int err = errno;
         c.free_context(ctx, 1);
         if (error)
-            *error = QStringLiteral("libsmbclient could not start (%1)").arg(QString::fromLocal8Bit(std::strerror(err)));
+            *error
+                = QStringLiteral("libsmbclient could not start (%1)").arg(QString::fromLocal8Bit(std::strerror(err)));
         return nullptr;
     }
     return ctx;

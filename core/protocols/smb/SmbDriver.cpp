@@ -24,7 +24,6 @@
 #include <QHostAddress>
 #include <QUrl>
 
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -103,8 +102,8 @@ struct SmbSettings
             s.port = 445;
         const qint64 io = o.value(QStringLiteral("smb.io_size"), DefaultIoBytes).toLongLong();
         s.ioBytes = qBound<qint64>(MinIoBytes, io, 64LL * 1024 * 1024);
-        s.writeConnections = qBound(1, o.value(QStringLiteral("smb.write_connections"), DefaultWriteConnections).toInt(),
-                                    SmbLanes::MaxLanes);
+        s.writeConnections = qBound(
+            1, o.value(QStringLiteral("smb.write_connections"), DefaultWriteConnections).toInt(), SmbLanes::MaxLanes);
         s.readConnections = qBound(1, o.value(QStringLiteral("smb.read_connections"), DefaultReadConnections).toInt(),
                                    SmbLanes::MaxLanes);
         return s;
@@ -171,7 +170,7 @@ int findServerSocket(const QString &address, int port, const std::vector<int> &s
     for (const int fd : platform::Platform::processFiles().openDescriptors()) {
         if (std::find(skip.begin(), skip.end(), fd) != skip.end())
             continue;
-        struct stat st {};
+        struct stat st = {};
         if (fstat(fd, &st) != 0 || !S_ISSOCK(st.st_mode))
             continue;
         sockaddr_storage peer{};
@@ -297,7 +296,7 @@ private:
     SMBCCTX *m_ctx = nullptr;
     SMBCFILE *m_file = nullptr;
     qint64 m_io;
-    qint64 m_lanesEndNs = 0; ///< on the meter's clock: the last lane's close answered (writes over lanes)
+    qint64 m_lanesEndNs = 0;    ///< on the meter's clock: the last lane's close answered (writes over lanes)
     std::vector<char> m_buffer; ///< the timed transfer's, of the host's I/O size (reach() makes it)
     RateLimiter m_limiter;
     TransferFault m_pendingFault = TransferFault::None;
@@ -312,15 +311,17 @@ bool SmbRun::checkServer()
     QString said;
     switch (SmbIdentityProbe::speaks(m_spec.host, SmbIdentityProbe::kTimeoutMs, &said)) {
     case SmbIdentityProbe::Speaks::NotSmb:
-        m_result = fail(TransferFault::WrongService,
-                        QStringLiteral("port %1 of %2 answered with %3, not SMB").arg(m_smb.port).arg(m_spec.host.address, said));
+        m_result = fail(
+            TransferFault::WrongService,
+            QStringLiteral("port %1 of %2 answered with %3, not SMB").arg(m_smb.port).arg(m_spec.host.address, said));
         return false;
     case SmbIdentityProbe::Speaks::Smb1Only:
         if (m_smb.allowSmb1)
             return true;
         m_result = fail(TransferFault::Smb1Only,
                         QStringLiteral("the server speaks only SMB1 (NT1), which this host does not allow "
-                                       "(smb.allow_smb1 is off; the server %1)").arg(said));
+                                       "(smb.allow_smb1 is off; the server %1)")
+                            .arg(said));
         return false;
     case SmbIdentityProbe::Speaks::Unknown:
         m_checkNote = said;
@@ -411,7 +412,8 @@ bool SmbRun::warmUp(qint64 size, char *buffer, LocalSource *source)
         shrinkAfterSlowCall(nowNs() - t0, &m_io);
     }
     if (smbc().getFunctionLseek(m_ctx)(m_ctx, m_file, 0, SEEK_SET) != 0) {
-        m_result = failErrno(errno, QStringLiteral("while seeking back to the start after the untimed first calls"), false);
+        m_result
+            = failErrno(errno, QStringLiteral("while seeking back to the start after the untimed first calls"), false);
         return false;
     }
     m_result.extra.insert(QStringLiteral("smb_warmup_bytes"), done);
@@ -429,15 +431,18 @@ bool SmbRun::prepareRead(qint64 planned, qint64 *expected)
         return false;
     }
     qint64 remote = -1;
-    struct stat st {};
+    struct stat st = {};
     if (m_file && smbc().getFunctionFstat(m_ctx)(m_ctx, m_file, &st) == 0)
         remote = st.st_size;
     if (m_file && remote == planned)
         return true;
     if (!m_transfer.createSeed) {
         m_result = !m_file ? failErrno(err, QStringLiteral("while opening the file"), true)
-                           : fail(TransferFault::Mismatch, QStringLiteral("the server's \"%1\" has %2 bytes, the plan asks for %3")
-                                                               .arg(m_smb.path).arg(remote).arg(planned));
+                           : fail(TransferFault::Mismatch,
+                                  QStringLiteral("the server's \"%1\" has %2 bytes, the plan asks for %3")
+                                      .arg(m_smb.path)
+                                      .arg(remote)
+                                      .arg(planned));
         return false;
     }
     if (m_file) {
@@ -467,21 +472,23 @@ bool SmbRun::checkWriteTarget()
     int err = 0;
     m_file = open(O_RDONLY, &err);
     if (!m_file) {
-        struct stat st {};
+        struct stat st = {};
         const bool exists = err != ENOENT && err != ENOTDIR
-            && smbc().getFunctionStat(m_ctx)(m_ctx, m_smb.url(m_spec.host.address).constData(), &st) == 0 && S_ISREG(st.st_mode);
+            && smbc().getFunctionStat(m_ctx)(m_ctx, m_smb.url(m_spec.host.address).constData(), &st) == 0
+            && S_ISREG(st.st_mode);
         if (!exists)
             return true; // no file (or no access at all): the write's own open tells
-        m_result = fail(TransferFault::ForeignFile,
-                        QStringLiteral("\"%1\" already exists on the server (%2 bytes) and cannot be read to check that "
-                                       "it is a Wirebench test file (%3): Wirebench does not overwrite it")
-                            .arg(m_smb.path)
-                            .arg(qint64(st.st_size))
-                            .arg(QString::fromLocal8Bit(std::strerror(err))));
+        m_result
+            = fail(TransferFault::ForeignFile,
+                   QStringLiteral("\"%1\" already exists on the server (%2 bytes) and cannot be read to check that "
+                                  "it is a Wirebench test file (%3): Wirebench does not overwrite it")
+                       .arg(m_smb.path)
+                       .arg(qint64(st.st_size))
+                       .arg(QString::fromLocal8Bit(std::strerror(err))));
         return false;
     }
     qint64 remote = -1;
-    struct stat st {};
+    struct stat st = {};
     if (smbc().getFunctionFstat(m_ctx)(m_ctx, m_file, &st) == 0)
         remote = st.st_size;
     QByteArray head;
@@ -623,8 +630,9 @@ bool SmbRun::count(SmbIoPump &pump)
 
 RunResult SmbRun::failErrno(int err, const QString &during, bool opening)
 {
-    const QString target = QStringLiteral("\\\\%1\\%2\\%3")
-                               .arg(m_spec.host.address, m_smb.share, QString(m_smb.path).replace(QLatin1Char('/'), QLatin1Char('\\')));
+    const QString target
+        = QStringLiteral("\\\\%1\\%2\\%3")
+              .arg(m_spec.host.address, m_smb.share, QString(m_smb.path).replace(QLatin1Char('/'), QLatin1Char('\\')));
     const QString user = m_smb.user.isEmpty() ? QStringLiteral("guest") : m_smb.user;
     const QString sys = QString::fromLocal8Bit(std::strerror(err));
     switch (err) {
@@ -636,13 +644,14 @@ RunResult SmbRun::failErrno(int err, const QString &during, bool opening)
     case ETIMEDOUT:
         return fail(m_moved > 0 ? TransferFault::ClosedMidTransfer : TransferFault::TimedOut,
                     QStringLiteral("the server stopped answering %1%2")
-                        .arg(during, m_moved > 0 || m_checkNote.isEmpty() ? QString()
-                                                                          : QStringLiteral(" (before: %1)").arg(m_checkNote)));
+                        .arg(during,
+                             m_moved > 0 || m_checkNote.isEmpty() ? QString()
+                                                                  : QStringLiteral(" (before: %1)").arg(m_checkNote)));
     case ENOSPC:
     case EDQUOT:
-        return fail(TransferFault::RemoteDiskFull, QStringLiteral("the server's disk is full %1 of %2 (%3 B written)")
-                                                       .arg(during, target)
-                                                       .arg(m_moved));
+        return fail(
+            TransferFault::RemoteDiskFull,
+            QStringLiteral("the server's disk is full %1 of %2 (%3 B written)").arg(during, target).arg(m_moved));
     default:
         break;
     }
@@ -691,7 +700,8 @@ PreflightProblemList SmbRun::check(int timeoutMs)
     const auto problem = &TransferRun::problemOf;
     if (m_smb.share.isEmpty()) {
         // Nothing to open without a share, but whether an SMB server listens is worth knowing at the same time.
-        PreflightProblemList problems{problem(fail(TransferFault::NoSuchShare, QStringLiteral("no share is set for this host")))};
+        PreflightProblemList problems{
+            problem(fail(TransferFault::NoSuchShare, QStringLiteral("no share is set for this host")))};
         IdentityProbeSocket socket(m_spec.host, quint16(m_smb.port), QStringLiteral("SMB"), timeoutMs);
         if (!socket.connect())
             problems << PreflightProblem{{}, {}, {}, socket.error()};
@@ -730,12 +740,13 @@ PreflightProblemList SmbRun::check(int timeoutMs)
             return {problem(failErrno(err, during, true))};
     }
     if (m_direction == TransferDriver::Direction::Download && !m_transfer.createSeed) {
-        struct stat st {};
+        struct stat st = {};
         errno = 0;
         if (smbc().getFunctionStat(m_ctx)(m_ctx, m_smb.url(m_spec.host.address).constData(), &st) != 0)
             return {problem(failErrno(errno ? errno : EIO, during, true))};
     }
-    if (m_direction == TransferDriver::Direction::Upload && !checkWriteTarget()) // reads; never writes over a foreign file
+    if (m_direction == TransferDriver::Direction::Upload
+        && !checkWriteTarget()) // reads; never writes over a foreign file
         return {problem(m_result)};
     return {};
 }
@@ -775,29 +786,31 @@ RunResult SmbRun::download(qint64 size)
     m_observer.status(QStringLiteral("reading %1").arg(m_smb.path));
     IoFailure failure;
     qint64 received = 0; // the pump thread's own count, for the rate limiter
-    SmbIoPump pump([&](SmbIoPump::Span &io) -> qint64 {
-        if (failure.localFault != TransferFault::None)
-            return -1;
-        const qint64 t0 = nowNs();
-        io.fromNs = m_meter.now();
-        const ssize_t r = read(m_ctx, m_file, m_buffer.data(), size_t(m_io));
-        io.toNs = m_meter.now(); // not the sink's work and the rate limit's wait below
-        if (r < 0) {
-            failure.err = errno;
-            return -1;
-        }
-        if (r == 0)
-            return 0;
-        shrinkAfterSlowCall(nowNs() - t0, &m_io);
-        // The chunk has crossed the network whatever the sink makes of it: it counts as received, and
-        // the pump ends with the next call.
-        received += r;
-        if (!sink.write(m_buffer.data(), r, &failure.localError))
-            failure.localFault = sinkFault(sink);
-        else
-            m_limiter.throttle(received);
-        return r;
-    }, [this] { return m_meter.now(); });
+    SmbIoPump pump(
+        [&](SmbIoPump::Span &io) -> qint64 {
+            if (failure.localFault != TransferFault::None)
+                return -1;
+            const qint64 t0 = nowNs();
+            io.fromNs = m_meter.now();
+            const ssize_t r = read(m_ctx, m_file, m_buffer.data(), size_t(m_io));
+            io.toNs = m_meter.now(); // not the sink's work and the rate limit's wait below
+            if (r < 0) {
+                failure.err = errno;
+                return -1;
+            }
+            if (r == 0)
+                return 0;
+            shrinkAfterSlowCall(nowNs() - t0, &m_io);
+            // The chunk has crossed the network whatever the sink makes of it: it counts as received, and
+            // the pump ends with the next call.
+            received += r;
+            if (!sink.write(m_buffer.data(), r, &failure.localError))
+                failure.localFault = sinkFault(sink);
+            else
+                m_limiter.throttle(received);
+            return r;
+        },
+        [this] { return m_meter.now(); });
     m_limiter.start();
     const bool stopped = count(pump);
     if (stopped || pump.lastReturn() < 0) {
@@ -829,33 +842,36 @@ RunResult SmbRun::upload(qint64 size)
     m_observer.status(QStringLiteral("writing %1").arg(m_smb.path));
     IoFailure failure;
     qint64 sent = 0; // the pump thread's own count
-    SmbIoPump pump([&](SmbIoPump::Span &io) -> qint64 {
-        if (sent >= size)
-            return 0;
-        const char *data = nullptr;
-        const qint64 n = feed.next(m_io, &data, &failure.localError);
-        if (n <= 0) {
-            failure.localFault = TransferFault::LocalError;
-            if (n == 0)
-                failure.localError = QStringLiteral("the local source ended after %1 bytes of %2").arg(sent).arg(size);
-            return -1;
-        }
-        const qint64 t0 = nowNs();
-        io.fromNs = m_meter.now(); // not the wait for the next buffer above and the rate limit's below
-        for (qint64 done = 0; done < n;) {
-            const ssize_t w = write(m_ctx, m_file, data + done, size_t(n - done));
-            if (w <= 0) {
-                failure.err = w < 0 ? errno : EIO;
+    SmbIoPump pump(
+        [&](SmbIoPump::Span &io) -> qint64 {
+            if (sent >= size)
+                return 0;
+            const char *data = nullptr;
+            const qint64 n = feed.next(m_io, &data, &failure.localError);
+            if (n <= 0) {
+                failure.localFault = TransferFault::LocalError;
+                if (n == 0)
+                    failure.localError
+                        = QStringLiteral("the local source ended after %1 bytes of %2").arg(sent).arg(size);
                 return -1;
             }
-            done += w;
-        }
-        io.toNs = m_meter.now();
-        shrinkAfterSlowCall(nowNs() - t0, &m_io);
-        sent += n;
-        m_limiter.throttle(sent);
-        return n;
-    }, [this] { return m_meter.now(); });
+            const qint64 t0 = nowNs();
+            io.fromNs = m_meter.now(); // not the wait for the next buffer above and the rate limit's below
+            for (qint64 done = 0; done < n;) {
+                const ssize_t w = write(m_ctx, m_file, data + done, size_t(n - done));
+                if (w <= 0) {
+                    failure.err = w < 0 ? errno : EIO;
+                    return -1;
+                }
+                done += w;
+            }
+            io.toNs = m_meter.now();
+            shrinkAfterSlowCall(nowNs() - t0, &m_io);
+            sent += n;
+            m_limiter.throttle(sent);
+            return n;
+        },
+        [this] { return m_meter.now(); });
     m_limiter.start();
     const bool stopped = count(pump);
     if (stopped || pump.lastReturn() < 0) {
@@ -887,7 +903,8 @@ std::optional<RunResult> SmbRun::overLanes(SmbLanes &lanes, const SmbLanes::Body
     lanes.setRate(m_transfer.maxRateBytesPerSecond);
     QString why;
     if (!lanes.start(body, &why))
-        return fail(TransferFault::LocalError, why + QStringLiteral("; set smb.%1_connections to 1 to %1 over one").arg(verb));
+        return fail(TransferFault::LocalError,
+                    why + QStringLiteral("; set smb.%1_connections to 1 to %1 over one").arg(verb));
     if (!lanes.waitReady(LaneReadyTimeoutMs, [this] { return m_observer.stopRequested(); }))
         return lanes.failure().failed ? lanesFailed(lanes.failure()) : cancelled();
     m_observer.status(QStringLiteral("%1 %2 over %3 connections")
@@ -905,9 +922,10 @@ std::optional<RunResult> SmbRun::overLanes(SmbLanes &lanes, const SmbLanes::Body
     const qint64 toMeter = m_meter.now() - SmbLanes::clockNs();
     lanes.go();
     m_result.extra.insert(QStringLiteral("smb_%1_connections").arg(verb), count);
-    m_result.extra.insert(QStringLiteral("samples_from"), !counted ? QStringLiteral("call_spans")
-                                                          : reading ? QStringLiteral("tcp_bytes_received")
-                                                                    : QStringLiteral("tcp_bytes_acked"));
+    m_result.extra.insert(QStringLiteral("samples_from"),
+                          !counted      ? QStringLiteral("call_spans")
+                              : reading ? QStringLiteral("tcp_bytes_received")
+                                        : QStringLiteral("tcp_bytes_acked"));
     ConcurrentSpans spans; // the lanes' calls overlap in time
     const auto take = [&](const SmbLanes::Call &call) {
         m_moved += call.bytes;
@@ -983,8 +1001,8 @@ RunResult SmbRun::uploadOverLanes(qint64 size, LocalSource &source, int count)
     SmbLanes lanes(SmbLanes::Direction::Write, count, m_io, size);
     const QByteArray url = m_smb.url(m_spec.host.address);
     const auto nothingToDrain = [](TransferFault *, QString *) { return true; };
-    if (std::optional<RunResult> ended = overLanes(lanes, [&](SmbLanes::Lane &lane) { writeLane(lane, url, source, size); },
-                                                   nothingToDrain))
+    if (std::optional<RunResult> ended = overLanes(
+            lanes, [&](SmbLanes::Lane &lane) { writeLane(lane, url, source, size); }, nothingToDrain))
         return *ended;
     // Every lane closed its handle before it said done, inside the timed part. This one's wrote the untimed
     // warm-up only.
@@ -1015,7 +1033,8 @@ RunResult SmbRun::downloadOverLanes(qint64 size, LocalSink &sink, int count)
         }
         return true;
     };
-    if (std::optional<RunResult> ended = overLanes(lanes, [&](SmbLanes::Lane &lane) { readLane(lane, url, size); }, drain))
+    if (std::optional<RunResult> ended = overLanes(
+            lanes, [&](SmbLanes::Lane &lane) { readLane(lane, url, size); }, drain))
         return *ended;
     return endRead(sink, size);
 }
@@ -1073,7 +1092,8 @@ qint64 SmbRun::laneWarmUpBytes(qint64 size) const
     return m_smb.warmUp ? qMin(size, WarmUpCalls * m_io) : 0;
 }
 
-qint64 SmbRun::laneCalls(SmbLanes::Lane &lane, const LaneCall &call, qint64 offset, qint64 length, bool timed, qint64 *io)
+qint64 SmbRun::laneCalls(SmbLanes::Lane &lane, const LaneCall &call, qint64 offset, qint64 length, bool timed,
+                         qint64 *io)
 {
     const bool reading = m_direction == TransferDriver::Direction::Download;
     if (call.seek(call.ctx, call.file, off_t(offset), SEEK_SET) < 0) {
@@ -1088,8 +1108,8 @@ qint64 SmbRun::laneCalls(SmbLanes::Lane &lane, const LaneCall &call, qint64 offs
         const std::int64_t t0 = SmbLanes::clockNs();
         const ssize_t moved = call.io(done, n);
         if (moved < 0 || (moved == 0 && !reading)) {
-            lane.fail(moved < 0 ? errno : EIO, reading ? QStringLiteral("during the read") : QStringLiteral("during the write"),
-                      false, false);
+            lane.fail(moved < 0 ? errno : EIO,
+                      reading ? QStringLiteral("during the read") : QStringLiteral("during the write"), false, false);
             return -1;
         }
         const std::int64_t t1 = SmbLanes::clockNs();
@@ -1181,13 +1201,14 @@ bool SmbRun::lanesCounted(const std::vector<int> &ports, bool received, qint64 *
     *sum = 0;
     for (const platform::TcpSocketReading &r : platform::Platform::socketDiagnostics().establishedTcp(&error)) {
         const std::uint64_t bytes = received ? r.bytesReceived : r.bytesAcked;
-        if (r.remotePort != m_smb.port || bytes == 0 || std::find(ports.begin(), ports.end(), int(r.localPort)) == ports.end())
+        if (r.remotePort != m_smb.port || bytes == 0
+            || std::find(ports.begin(), ports.end(), int(r.localPort)) == ports.end())
             continue;
         const quint32 remote4 = quint32(r.remote.bytes[0]) << 24 | quint32(r.remote.bytes[1]) << 16
-                                | quint32(r.remote.bytes[2]) << 8 | quint32(r.remote.bytes[3]);
+            | quint32(r.remote.bytes[2]) << 8 | quint32(r.remote.bytes[3]);
         const bool same = r.remote.family == platform::IpAddress::Family::V4
-                              ? v4 && remote4 == host4
-                              : !v4 && std::memcmp(r.remote.bytes.data(), host6.c, 16) == 0;
+            ? v4 && remote4 == host4
+            : !v4 && std::memcmp(r.remote.bytes.data(), host6.c, 16) == 0;
         if (!same)
             continue;
         *sum += qint64(bytes);
@@ -1217,7 +1238,7 @@ RunResult SmbRun::pumpFailed(bool stopped, const IoFailure &failure, const QStri
 RunResult SmbRun::endUpload(qint64 size)
 {
     // The server's own count.
-    struct stat st {};
+    struct stat st = {};
     if (smbc().getFunctionStat(m_ctx)(m_ctx, m_smb.url(m_spec.host.address).constData(), &st) == 0) {
         m_result.bytes = st.st_size;
         if (st.st_size != size)
@@ -1243,37 +1264,64 @@ QList<ProtocolInfo> SmbDriver::protocolInfos()
 {
     using T = OptionSpec::Type;
     const QList<OptionSpec> options = {
-        {QStringLiteral("smb.share"), QStringLiteral("SMB share"), T::Text, QString(), {},
+        {QStringLiteral("smb.share"),
+         QStringLiteral("SMB share"),
+         T::Text,
+         QString(),
+         {},
          QStringLiteral("The share name, as in \\\\host\\share")},
-        {QStringLiteral("smb.path"), QStringLiteral("SMB file in the share"), T::Text, DefaultFileName, {},
+        {QStringLiteral("smb.path"),
+         QStringLiteral("SMB file in the share"),
+         T::Text,
+         DefaultFileName,
+         {},
          QStringLiteral("A path inside the share; a trailing / adds ") + DefaultFileName},
         {QStringLiteral("smb.user"), QStringLiteral("SMB user"), T::Text, QString(), {}, QString()},
         {QStringLiteral("smb.password"), QStringLiteral("SMB password"), T::Secret, QString(), {}, QString()},
         {QStringLiteral("smb.domain"), QStringLiteral("SMB domain or workgroup"), T::Text, QString(), {}, QString()},
         {QStringLiteral("smb.port"), QStringLiteral("SMB port"), T::Integer, 445, {}, QString()},
-        {QStringLiteral("smb.allow_smb1"), QStringLiteral("Allow SMB1 (NT1)"), T::Bool, false, {},
+        {QStringLiteral("smb.allow_smb1"),
+         QStringLiteral("Allow SMB1 (NT1)"),
+         T::Bool,
+         false,
+         {},
          QStringLiteral("Off: SMB2 and SMB3 only")},
-        {QStringLiteral("smb.io_size"), QStringLiteral("SMB I/O size (bytes)"), T::Integer, DefaultIoBytes, {},
+        {QStringLiteral("smb.io_size"),
+         QStringLiteral("SMB I/O size (bytes)"),
+         T::Integer,
+         DefaultIoBytes,
+         {},
          QStringLiteral("Bytes per read or write call")},
-        {QStringLiteral("smb.write_connections"), QStringLiteral("SMB write connections"), T::Integer,
-         DefaultWriteConnections, {},
+        {QStringLiteral("smb.write_connections"),
+         QStringLiteral("SMB write connections"),
+         T::Integer,
+         DefaultWriteConnections,
+         {},
          QStringLiteral("Connections a write uses at once, each writing the next chunk of the same file (1 to 8). "
                         "libsmbclient sends one write at a time per connection and waits for its answer, which "
                         "leaves the line idle meanwhile; Windows and smbclient keep several writes in flight on "
                         "one. 1: one connection. Recorded as smb_write_connections")},
-        {QStringLiteral("smb.read_connections"), QStringLiteral("SMB read connections"), T::Integer,
-         DefaultReadConnections, {},
+        {QStringLiteral("smb.read_connections"),
+         QStringLiteral("SMB read connections"),
+         T::Integer,
+         DefaultReadConnections,
+         {},
          QStringLiteral("Connections a read uses at once, each reading the next chunk of the same file (1 to 8). "
                         "libsmbclient keeps reads in flight only within one call, so the line idles between two "
                         "calls; smbclient keeps them in flight over the whole file. 1: one connection. Recorded as "
                         "smb_read_connections")},
-        {QStringLiteral("smb.warm_up"), QStringLiteral("Untimed first I/O calls"), T::Bool, true, {},
+        {QStringLiteral("smb.warm_up"),
+         QStringLiteral("Untimed first I/O calls"),
+         T::Bool,
+         true,
+         {},
          QStringLiteral("Three reads or writes of the I/O size from the start of the file before the timing starts "
                         "(as iperf3 -O): a fresh connection's first calls are slow while it ramps up. Their byte "
                         "count is recorded as smb_warmup_bytes")},
     };
     // libsmbclient connects its own socket; the MSS is read and recorded.
-    QList<ProtocolInfo> pair = protocolPair<SmbDriver>(QStringLiteral("smb"), false, options,
+    QList<ProtocolInfo> pair = protocolPair<SmbDriver>(
+        QStringLiteral("smb"), false, options,
         {QStringLiteral("smb-read"), QStringLiteral("SMB read (server → client)"),
          QStringLiteral("Reads one file of the chosen size from an SMB share (writes it first if missing).")},
         {QStringLiteral("smb-write"), QStringLiteral("SMB write (client → server)"),

@@ -41,7 +41,7 @@ private:
     LocalSource &m_source;
     qint64 m_total;
     std::vector<char> m_buffers[2];
-    int m_current = 0; ///< the buffer handed out last
+    int m_current = 0;         ///< the buffer handed out last
     std::future<Fill> m_ahead; ///< fills buffer 1 - m_current
 };
 

@@ -53,7 +53,7 @@ constexpr int kHandshakeTimeoutMs = 5000;
 constexpr int kStopGraceMs = 800;          // after Stop, how long a sender waits for the receiver's count
 constexpr int kMinRecvBuffer = 256 * 1024; // read at least this much per recv(): fewer syscalls
 constexpr qint64 kMsNs = 1000000;
-constexpr int kSendBurst = 10;           // sends after one poll() while the socket takes whole blocks (iperf3: 10)
+constexpr int kSendBurst = 10;         // sends after one poll() while the socket takes whole blocks (iperf3: 10)
 constexpr int kMaxSettableMss = 32767; // Linux: TCP_MAXSEG above MAX_TCP_WINDOW is EINVAL
 
 /// Socket options the driver sets before connect().
@@ -81,11 +81,13 @@ Fd connectTo(const sockaddr *addr, socklen_t len, const SocketSetup &setup, cons
         return {};
     }
     if (setup.sendBuffer > 0 && !setIntOption(fd.get(), SOL_SOCKET, SO_SNDBUF, setup.sendBuffer, &e)) {
-        *optionError = QStringLiteral("cannot set the send buffer to %1 bytes (%2)").arg(setup.sendBuffer).arg(wire::qs(e));
+        *optionError
+            = QStringLiteral("cannot set the send buffer to %1 bytes (%2)").arg(setup.sendBuffer).arg(wire::qs(e));
         return {};
     }
     if (setup.recvBuffer > 0 && !setIntOption(fd.get(), SOL_SOCKET, SO_RCVBUF, setup.recvBuffer, &e)) {
-        *optionError = QStringLiteral("cannot set the receive buffer to %1 bytes (%2)").arg(setup.recvBuffer).arg(wire::qs(e));
+        *optionError
+            = QStringLiteral("cannot set the receive buffer to %1 bytes (%2)").arg(setup.recvBuffer).arg(wire::qs(e));
         return {};
     }
     if (::connect(fd.get(), addr, len) != 0) {
@@ -127,8 +129,9 @@ QString streamsRefusal(const control::Hello &hello, int streams)
         return {};
     const QString software = hello.software.empty() ? QStringLiteral("the server") : wire::qs(hello.software);
     if (hello.maxStreams <= 1)
-        return QStringLiteral("%1 predates parallel streams (it serves one data connection per test) and %2 streams were "
-                              "asked for: update wirebenchd there, or run 1 stream")
+        return QStringLiteral(
+                   "%1 predates parallel streams (it serves one data connection per test) and %2 streams were "
+                   "asked for: update wirebenchd there, or run 1 stream")
             .arg(software)
             .arg(streams);
     return QStringLiteral("%1 serves at most %2 streams per test and %3 were asked for: ask for fewer streams")
@@ -177,8 +180,13 @@ QList<ProtocolInfo> TcpDriver::protocolInfos()
     both.bothWays = true;
     both.create = [] { return std::make_unique<TcpDriver>(Direction::Both); };
     const QList<OptionSpec> options = {
-        {QLatin1String(kKeyOption), QStringLiteral("wirebenchd key"), OptionSpec::Type::Secret, QString(), {},
-         QStringLiteral("The key wirebenchd printed on its first start (its key file); empty for a wirebenchd in --open mode")},
+        {QLatin1String(kKeyOption),
+         QStringLiteral("wirebenchd key"),
+         OptionSpec::Type::Secret,
+         QString(),
+         {},
+         QStringLiteral(
+             "The key wirebenchd printed on its first start (its key file); empty for a wirebenchd in --open mode")},
     };
     send.hostOptions = options;
     recv.hostOptions = options;
@@ -281,7 +289,7 @@ private:
     QString m_key;
     control::Hello m_mine;
     control::TestRequest m_req;
-    std::vector<Fd> m_data; // one data connection per stream
+    std::vector<Fd> m_data;            // one data connection per stream
     std::vector<qint64> m_streamBytes; // the receiver's bytes of each stream over the common window (streams > 1)
     // Zero copy: how this end avoided copying the data ("sendfile", "MSG_TRUNC"; empty: it copied), and why it copied
     // although the plan asked. The receive side is chosen before the data phase (tcp-bidir receives on a thread).
@@ -291,7 +299,7 @@ private:
 
     std::optional<ThroughputMeter> m_meter;
     SampleQueue *m_reverseQueue = nullptr; ///< tcp-bidir: the receiving thread's live samples, while it runs
-    std::atomic_bool m_halt{false}; // tcp-bidir: the sending side ended early, the receiving thread stops too
+    std::atomic_bool m_halt{false};        // tcp-bidir: the sending side ended early, the receiving thread stops too
     double m_cpu0 = -1;
     qint64 m_start = 0;
     bool m_stopped = false;
@@ -313,10 +321,10 @@ bool TcpRun::nameTheServer()
     if (m_address.startsWith(QLatin1Char('[')) && m_address.endsWith(QLatin1Char(']')))
         m_address = m_address.mid(1, m_address.size() - 2);
     const QString hostPort = m_address.contains(QLatin1Char(':')) ? QStringLiteral("[%1]:%2").arg(m_address).arg(m_port)
-                                                                   : QStringLiteral("%1:%2").arg(m_address).arg(m_port);
+                                                                  : QStringLiteral("%1:%2").arg(m_address).arg(m_port);
     m_where = m_spec.host.name.isEmpty() || m_spec.host.name == m_address
-                  ? hostPort
-                  : QStringLiteral("%1 (%2)").arg(m_spec.host.name, hostPort);
+        ? hostPort
+        : QStringLiteral("%1 (%2)").arg(m_spec.host.name, hostPort);
     if (m_address.isEmpty())
         return failed(QStringLiteral("no address given: enter the host name or IP address of the wirebenchd host"));
     return true;
@@ -332,8 +340,9 @@ bool TcpRun::connectControl()
     const int gai = ::getaddrinfo(m_address.toUtf8().constData(), QByteArray::number(m_port).constData(), &hints, &res);
     if (gai != 0) {
         r.extra.insert(QStringLiteral("fault"), transferFaultName(TransferFault::Unreachable));
-        return failed(QStringLiteral("cannot resolve the name \"%1\" (%2): check the spelling, DNS, or use an IP address")
-                          .arg(m_address, QString::fromLocal8Bit(gai_strerror(gai))));
+        return failed(
+            QStringLiteral("cannot resolve the name \"%1\" (%2): check the spelling, DNS, or use an IP address")
+                .arg(m_address, QString::fromLocal8Bit(gai_strerror(gai))));
     }
     int connectErr = 0;
     QString optionError;
@@ -354,10 +363,12 @@ bool TcpRun::connectControl()
         if (connectErr == ECONNREFUSED)
             return failed(wirebenchdRefusedText(m_port));
         if (connectErr == ETIMEDOUT)
-            return failed(QStringLiteral("no answer within %1 s: check the address, the network and the firewall (TCP port %2)")
-                              .arg(kConnectTimeoutMs / 1000)
-                              .arg(m_port));
-        return failed(QStringLiteral("cannot connect: %1: check the address and the network").arg(wire::qs(errnoText(connectErr))));
+            return failed(
+                QStringLiteral("no answer within %1 s: check the address, the network and the firewall (TCP port %2)")
+                    .arg(kConnectTimeoutMs / 1000)
+                    .arg(m_port));
+        return failed(QStringLiteral("cannot connect: %1: check the address and the network")
+                          .arg(wire::qs(errnoText(connectErr))));
     }
     // Control messages are small and want to go out at once. The data connection keeps Nagle, as netperf
     // does, so that small message sizes (-m 1472) behave as they do there.
@@ -370,7 +381,8 @@ bool TcpRun::connectControl()
 // Reads the next message, turning busy, error and a closed connection into the run's error.
 bool TcpRun::readMessage(int timeoutMs, const QString &waitingFor)
 {
-    const ControlChannel::Read rr = m_ch->read(&m, timeoutMs, &m_wireErr, [this] { return m_observer.stopRequested(); });
+    const ControlChannel::Read rr
+        = m_ch->read(&m, timeoutMs, &m_wireErr, [this] { return m_observer.stopRequested(); });
     switch (rr) {
     case ControlChannel::Read::Message: {
         const QString type = wire::qs(control::typeOf(m));
@@ -392,10 +404,12 @@ bool TcpRun::readMessage(int timeoutMs, const QString &waitingFor)
                     .arg(timeoutMs / 1000.0);
         return false;
     case ControlChannel::Read::Closed:
-        m_err = QStringLiteral("wirebenchd closed the control connection while we waited for %1: check its log").arg(waitingFor);
+        m_err = QStringLiteral("wirebenchd closed the control connection while we waited for %1: check its log")
+                    .arg(waitingFor);
         return false;
     case ControlChannel::Read::Error:
-        m_err = QStringLiteral("bad control message from the server (%1): is this port a wirebenchd?").arg(wire::qs(m_wireErr));
+        m_err = QStringLiteral("bad control message from the server (%1): is this port a wirebenchd?")
+                    .arg(wire::qs(m_wireErr));
         return false;
     case ControlChannel::Read::Stopped:
         m_err.clear();
@@ -409,12 +423,15 @@ bool TcpRun::handshake()
     if (!readMessage(kHandshakeTimeoutMs, QStringLiteral("hello")))
         return failedOrStopped();
     if (!control::Hello::fromJson(m, &m_hello, &m_wireErr))
-        return failed(QStringLiteral("unexpected first message from the server (%1): is this port a wirebenchd?").arg(wire::qs(m_wireErr)));
+        return failed(QStringLiteral("unexpected first message from the server (%1): is this port a wirebenchd?")
+                          .arg(wire::qs(m_wireErr)));
     if (m_hello.version != control::kProtocolVersion) {
-        return failed(QStringLiteral("%1 speaks control protocol version %2, this Wirebench speaks version %3: install matching versions")
-                          .arg(m_hello.software.empty() ? QStringLiteral("the server") : wire::qs(m_hello.software))
-                          .arg(m_hello.version)
-                          .arg(control::kProtocolVersion));
+        return failed(
+            QStringLiteral(
+                "%1 speaks control protocol version %2, this Wirebench speaks version %3: install matching versions")
+                .arg(m_hello.software.empty() ? QStringLiteral("the server") : wire::qs(m_hello.software))
+                .arg(m_hello.version)
+                .arg(control::kProtocolVersion));
     }
     if (const QString refusal = streamsRefusal(m_hello, requestedStreams(m_spec)); !refusal.isEmpty())
         return failed(refusal);
@@ -442,7 +459,8 @@ bool TcpRun::authenticate()
     if (serverWantsKey && !m_key.isEmpty())
         m_mine.mac = auth::clientProof(m_key.toStdString(), m_hello.nonce, m_mine.nonce);
     if (!m_ch->write(m_mine.toJson(), &m_wireErr))
-        return failed(QStringLiteral("wirebenchd closed the control connection (%1): check its log").arg(wire::qs(m_wireErr)));
+        return failed(
+            QStringLiteral("wirebenchd closed the control connection (%1): check its log").arg(wire::qs(m_wireErr)));
     for (;;) {
         // A queued client waits as long as the tests before it run; Stop still ends the wait.
         if (!readMessage(kHandshakeTimeoutMs, QStringLiteral("welcome"))) {
@@ -465,10 +483,12 @@ bool TcpRun::authenticate()
         break;
     }
     if (wire::qs(control::typeOf(m)) != QLatin1String(control::kWelcome))
-        return failed(QStringLiteral("unexpected \"%1\" from wirebenchd instead of \"welcome\"").arg(wire::qs(control::typeOf(m)).left(40)));
+        return failed(QStringLiteral("unexpected \"%1\" from wirebenchd instead of \"welcome\"")
+                          .arg(wire::qs(control::typeOf(m)).left(40)));
     if (!m_mine.mac.empty()) {
         const std::optional<std::string> theirProof = wire::fromBase64(control::textAt(m, "mac"));
-        if (!theirProof || !auth::sameBytes(*theirProof, auth::serverProof(m_key.toStdString(), m_hello.nonce, m_mine.nonce)))
+        if (!theirProof
+            || !auth::sameBytes(*theirProof, auth::serverProof(m_key.toStdString(), m_hello.nonce, m_mine.nonce)))
             return failed(QStringLiteral("the server did not prove that it knows the key: it is not the wirebenchd you "
                                          "configured (or its key changed); check the address and the key"));
     }
@@ -496,7 +516,8 @@ bool TcpRun::requestTest()
     m_req.warmupMs = qBound(0, m_spec.params.warmupMs, 600000);
     m_req.streams = requestedStreams(m_spec);
     if (!m_ch->write(m_req.toJson(), &m_wireErr)) {
-        return failed(QStringLiteral("wirebenchd closed the control connection (%1): check its log").arg(wire::qs(m_wireErr)));
+        return failed(
+            QStringLiteral("wirebenchd closed the control connection (%1): check its log").arg(wire::qs(m_wireErr)));
     }
     return true;
 }
@@ -521,14 +542,16 @@ bool TcpRun::openData()
     while (int(m_data.size()) < m_req.dataConnections()) {
         int connectErr = 0;
         QString optionError;
-        Fd data = connectTo(reinterpret_cast<sockaddr *>(&dataAddr), m_serverLen, setup, m_observer, &connectErr, &optionError);
+        Fd data = connectTo(reinterpret_cast<sockaddr *>(&dataAddr), m_serverLen, setup, m_observer, &connectErr,
+                            &optionError);
         if (!data.valid()) {
             if (!optionError.isEmpty())
                 return failed(optionError + QStringLiteral(": choose another frame size or buffer size"));
             if (connectErr == ECANCELED)
                 return cancelled();
-            return failed(QStringLiteral("cannot open the data connection to %1 port %2 (%3): a firewall may let the control port "
-                                         "through but not others")
+            return failed(QStringLiteral(
+                              "cannot open the data connection to %1 port %2 (%3): a firewall may let the control port "
+                              "through but not others")
                               .arg(m_serverIp)
                               .arg(ready.dataPort)
                               .arg(wire::qs(errnoText(connectErr))));
@@ -536,8 +559,11 @@ bool TcpRun::openData()
         setIoTimeouts(data.get(), 100);
         m_data.push_back(std::move(data));
     }
-    const QString streams = m_req.streams > 1 ? QStringLiteral(" over %1").arg(Streams::label(m_req.streams)) : QString();
-    const QString doing = m_both ? QStringLiteral("Sending and receiving") : m_send ? QStringLiteral("Sending") : QStringLiteral("Receiving");
+    const QString streams
+        = m_req.streams > 1 ? QStringLiteral(" over %1").arg(Streams::label(m_req.streams)) : QString();
+    const QString doing = m_both ? QStringLiteral("Sending and receiving")
+        : m_send                 ? QStringLiteral("Sending")
+                                 : QStringLiteral("Receiving");
     m_observer.status(QStringLiteral("%1 with %2%3").arg(doing, m_where, streams));
     return true;
 }
@@ -584,7 +610,8 @@ void TcpRun::drainControl(int timeoutMs)
         if (rr == ControlChannel::Read::Timeout)
             return;
         if (rr == ControlChannel::Read::Closed) {
-            m_problem = QStringLiteral("wirebenchd closed the connection mid-test (stopped or crashed?): check its log");
+            m_problem
+                = QStringLiteral("wirebenchd closed the connection mid-test (stopped or crashed?): check its log");
             return;
         }
         if (rr != ControlChannel::Read::Message) {
@@ -632,7 +659,8 @@ void TcpRun::sendData()
             sum += sender.sent();
         return sum;
     };
-    const qint64 end = m_start + (qint64(m_req.durationMs) + m_req.warmupMs) * kMsNs; // the receiver leaves the warm-up out
+    const qint64 end
+        = m_start + (qint64(m_req.durationMs) + m_req.warmupMs) * kMsNs; // the receiver leaves the warm-up out
     qint64 nextCheck = m_start + 10 * kMsNs;
     // The samples are the receiver's count, read as the bytes it has acknowledged (TCP_INFO, every stream) at
     // least 10 ms after the last reading: not the bytes handed to send() (the socket buffer takes megabytes at once
@@ -645,7 +673,8 @@ void TcpRun::sendData()
     std::vector<qint64> acked(streams);
     auto sampleAcked = [&] {
         for (std::size_t i = 0; i < streams; ++i) // the FIN counts one
-            acked[i] = qBound<qint64>(0, TcpInfo::of(m_data[i].get()).bytesAcked - ackedBase[i], qint64(senders[i].sent()));
+            acked[i]
+                = qBound<qint64>(0, TcpInfo::of(m_data[i].get()).bytesAcked - ackedBase[i], qint64(senders[i].sent()));
         m_meter->setReceived(acked);
     };
     while (m_problem.isEmpty()) {
@@ -660,8 +689,10 @@ void TcpRun::sendData()
         for (std::size_t i = 0; ready > 0 && i < streams && m_problem.isEmpty(); ++i) {
             if (fds[i].revents == 0)
                 continue;
-            if (senders[i].sendBurst(fds[i].fd, MSG_DONTWAIT, kSendBurst) < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
-                m_problem = QStringLiteral("the data connection failed mid-test (%1): check the server's log").arg(wire::qs(errnoText(errno)));
+            if (senders[i].sendBurst(fds[i].fd, MSG_DONTWAIT, kSendBurst) < 0 && errno != EAGAIN && errno != EWOULDBLOCK
+                && errno != EINTR)
+                m_problem = QStringLiteral("the data connection failed mid-test (%1): check the server's log")
+                                .arg(wire::qs(errnoText(errno)));
         }
         if (now >= nextCheck && m_problem.isEmpty()) {
             nextCheck = now + 10 * kMsNs;
@@ -710,7 +741,8 @@ Fd TcpRun::zeroCopySource(std::vector<BulkSender> &senders, const BulkSender::Bl
     Fd file(platform::Platform::socketCalls().memoryFile(block->data(), block->size()));
     if (!file.valid()) {
         m_zeroCopyNotes << QStringLiteral("zero copy was asked for, but this system cannot send from memory (%1): "
-                                          "the data was copied").arg(wire::qs(errnoText(errno)));
+                                          "the data was copied")
+                               .arg(wire::qs(errnoText(errno)));
         return file;
     }
     m_zeroCopy << QStringLiteral("sendfile");
@@ -762,7 +794,8 @@ TcpRun::Received TcpRun::receiveOn(std::size_t first, std::size_t streams, Throu
     // ways at once take every arrival too: SO_RCVLOWAT clamps the window, and the ACKs wait behind our own data.
     const bool lowWater = streams == 1 && !m_both;
     const BulkReceiver::Wake wake = lowWater ? BulkReceiver::Wake::LowWater : BulkReceiver::Wake::EveryArrival;
-    std::vector<BulkReceiver> receivers(streams, BulkReceiver(qMax(m_req.messageSize, kMinRecvBuffer), wake, m_req.recvBuffer));
+    std::vector<BulkReceiver> receivers(streams,
+                                        BulkReceiver(qMax(m_req.messageSize, kMinRecvBuffer), wake, m_req.recvBuffer));
     StreamsWindow window(int(streams), qint64(m_req.warmupMs) * kMsNs);
     std::vector<pollfd> fds(streams);
     for (std::size_t i = 0; i < streams; ++i)
@@ -790,13 +823,15 @@ TcpRun::Received TcpRun::receiveOn(std::size_t first, std::size_t streams, Throu
                 fds[i].fd = -1; // the server's half-close: the end of this stream
                 --open;
             } else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-                out.problem = QStringLiteral("the data connection failed mid-test (%1): check the server's log").arg(wire::qs(errnoText(errno)));
+                out.problem = QStringLiteral("the data connection failed mid-test (%1): check the server's log")
+                                  .arg(wire::qs(errnoText(errno)));
             }
         }
         if (ready <= 0) {
             meter.add(0);
             if (now - lastData > 10000 * kMsNs)
-                out.problem = QStringLiteral("no data from wirebenchd for 10 s: check the network and the server's log");
+                out.problem
+                    = QStringLiteral("no data from wirebenchd for 10 s: check the network and the server's log");
         }
         if (watchControl && now >= nextCheck && !m_haveResult && out.problem.isEmpty()) {
             nextCheck = now + 100 * kMsNs;
@@ -831,7 +866,8 @@ void TcpRun::receiveData()
         if (m_haveResult)
             answerWithOurCount(ours);
         else if (m_problem.isEmpty() && !m_observer.stopRequested())
-            m_problem = QStringLiteral("no result from wirebenchd within %1 s after the data: check its log").arg(kHandshakeTimeoutMs / 1000);
+            m_problem = QStringLiteral("no result from wirebenchd within %1 s after the data: check its log")
+                            .arg(kHandshakeTimeoutMs / 1000);
     }
     if (m_haveResult) {
         r.senderBytes = m_theirs.senderBytes;
@@ -889,7 +925,8 @@ void TcpRun::exchangeData()
     }
     r.reverse = reverse;
     if (m_problem.isEmpty() && !m_stopped) {
-        if (const QString silent = Streams::silentProblem(QList<qint64>(theirs.streamBytes.begin(), theirs.streamBytes.end()));
+        if (const QString silent
+            = Streams::silentProblem(QList<qint64>(theirs.streamBytes.begin(), theirs.streamBytes.end()));
             !silent.isEmpty())
             m_problem = QStringLiteral("receiving: ") + silent;
     }
@@ -926,19 +963,22 @@ RunResult TcpRun::finish()
     const double cpu1 = threadCpuSeconds();
     const double wall = (nowNs() - m_start) / 1e9;
     if (m_cpu0 >= 0 && cpu1 >= 0 && wall > 0)
-        r.extra.insert(QStringLiteral("cpu_thread_percent"), (cpu1 - m_cpu0) / wall * 100); // this driver's thread, % of one core
+        r.extra.insert(QStringLiteral("cpu_thread_percent"),
+                       (cpu1 - m_cpu0) / wall * 100); // this driver's thread, % of one core
     if (m_haveResult && m_theirs.cpuPercent >= 0)
         r.extra.insert(QStringLiteral("cpu_remote_percent"), m_theirs.cpuPercent);
     if (m_haveResult && !m_theirs.drops.empty())
-        r.extra.insert(QStringLiteral("remote_drops"), wire::toQt(m_theirs.drops).toVariantMap()); // RunAnalyzer reads it
+        r.extra.insert(QStringLiteral("remote_drops"),
+                       wire::toQt(m_theirs.drops).toVariantMap()); // RunAnalyzer reads it
     if (m_senderInfo.valid) {
         r.extra.insert(QStringLiteral("rtt_us"), qint64(m_senderInfo.rttUs));
         r.extra.insert(QStringLiteral("rttvar_us"), qint64(m_senderInfo.rttVarUs));
         r.extra.insert(QStringLiteral("retransmits"), qint64(m_senderInfo.totalRetrans));
     }
     if (m_req.mss > 0 && r.mss > m_req.mss) {
-        r.warnings << QStringLiteral("the MSS in use (%1 bytes) is larger than the %2 bytes asked for frame size %3: the "
-                                     "system ignored TCP_MAXSEG")
+        r.warnings << QStringLiteral(
+                          "the MSS in use (%1 bytes) is larger than the %2 bytes asked for frame size %3: the "
+                          "system ignored TCP_MAXSEG")
                           .arg(r.mss)
                           .arg(m_req.mss)
                           .arg(m_spec.frameSize);
@@ -981,7 +1021,9 @@ PreflightProblemList TcpDriver::check(const RunSpec &spec, int timeoutMs)
     const quint16 port = spec.host.port ? spec.host.port : control::kDefaultPort;
     const QString where = IdentityProbeSocket(spec.host, port, QStringLiteral("wirebenchd"), timeoutMs).where();
     if (hello.version != control::kProtocolVersion) {
-        return {{{}, {}, transferFaultName(TransferFault::Other),
+        return {{{},
+                 {},
+                 transferFaultName(TransferFault::Other),
                  QStringLiteral("%1: %2 speaks control protocol version %3, this Wirebench speaks version %4: install "
                                 "matching versions")
                      .arg(where, hello.software.empty() ? QStringLiteral("the server") : wire::qs(hello.software))
@@ -994,7 +1036,9 @@ PreflightProblemList TcpDriver::check(const RunSpec &spec, int timeoutMs)
         return {{{}, {}, transferFaultName(TransferFault::Other), where + QStringLiteral(": ") + bidirRefusal(hello)}};
     const bool hasKey = !spec.host.options.value(QLatin1String(kKeyOption)).toString().trimmed().isEmpty();
     if (hello.auth == auth::kAuthHmac && !hasKey) {
-        return {{{}, {}, transferFaultName(TransferFault::LoginRefused),
+        return {{{},
+                 {},
+                 transferFaultName(TransferFault::LoginRefused),
                  QStringLiteral("%1: this wirebenchd requires a key and the host has none: enter the key wirebenchd "
                                 "printed at its first start in the host's settings (wirebench-cli: --key-file FILE)")
                      .arg(where)}};

@@ -11,7 +11,10 @@ class TcpDriver : public ProtocolDriver
 {
 public:
     enum class Direction { Send, Receive, Both };
-    explicit TcpDriver(Direction direction) : m_direction(direction) {}
+    explicit TcpDriver(Direction direction)
+        : m_direction(direction)
+    {
+    }
 
     /// Host option (a secret, kept in the keychain by the UI) with wirebenchd's key.
     static constexpr const char *kKeyOption = "wirebenchd.secret";

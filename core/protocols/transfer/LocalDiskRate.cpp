@@ -43,7 +43,8 @@ qint64 sampleSize(qint64 bytes)
 
 } // namespace
 
-LocalDiskRate::Rate LocalDiskRate::readOf(const QString &path, qint64 bytes, bool wantDirect, const std::function<bool()> &stop)
+LocalDiskRate::Rate LocalDiskRate::readOf(const QString &path, qint64 bytes, bool wantDirect,
+                                          const std::function<bool()> &stop)
 {
     const QByteArray name = QFile::encodeName(path);
     // The transfer just read the file: without this the page cache, not the disk, would answer.
@@ -71,11 +72,13 @@ LocalDiskRate::Rate LocalDiskRate::readOf(const QString &path, qint64 bytes, boo
     const qint64 ns = LocalFileIo::nowNs() - start;
     ::close(fd);
     if (got < want)
-        return problem(stop() ? QStringLiteral("stopped") : QStringLiteral("read %1 of %2 bytes of %3").arg(got).arg(want).arg(path));
+        return problem(stop() ? QStringLiteral("stopped")
+                              : QStringLiteral("read %1 of %2 bytes of %3").arg(got).arg(want).arg(path));
     return measured(got, ns, direct);
 }
 
-LocalDiskRate::Rate LocalDiskRate::writeBeside(const QString &path, qint64 bytes, bool wantDirect, const std::function<bool()> &stop)
+LocalDiskRate::Rate LocalDiskRate::writeBeside(const QString &path, qint64 bytes, bool wantDirect,
+                                               const std::function<bool()> &stop)
 {
     const QFileInfo sink(path);
     // A name of its own (O_EXCL), so that only what this wrote is removed.
@@ -83,13 +86,15 @@ LocalDiskRate::Rate LocalDiskRate::writeBeside(const QString &path, qint64 bytes
     int fd = -1;
     bool direct = false;
     for (int n = 0; fd < 0 && n < 100; ++n) {
-        sample = QFile::encodeName(sink.absolutePath() + QStringLiteral("/.wirebench-disk-sample-%1-%2").arg(::getpid()).arg(n));
+        sample = QFile::encodeName(sink.absolutePath()
+                                   + QStringLiteral("/.wirebench-disk-sample-%1-%2").arg(::getpid()).arg(n));
         fd = LocalFileIo::openMaybeDirect(sample, O_WRONLY | O_CREAT | O_EXCL, wantDirect, &direct, 0600);
         if (fd < 0 && errno != EEXIST)
             break;
     }
     if (fd < 0)
-        return problem(QStringLiteral("cannot create a sample file in %1 (%2)").arg(sink.absolutePath(), LocalFileIo::errnoText(errno)));
+        return problem(QStringLiteral("cannot create a sample file in %1 (%2)")
+                           .arg(sink.absolutePath(), LocalFileIo::errnoText(errno)));
     AlignedBuffer buffer(LocalFileIo::StageBytes);
     const qint64 want = sampleSize(bytes);
     qint64 written = 0;
@@ -113,7 +118,8 @@ LocalDiskRate::Rate LocalDiskRate::writeBeside(const QString &path, qint64 bytes
     ::close(fd);
     ::unlink(sample.constData());
     if (err != 0)
-        return problem(QStringLiteral("writing a sample in %1 failed (%2)").arg(sink.absolutePath(), LocalFileIo::errnoText(err)));
+        return problem(
+            QStringLiteral("writing a sample in %1 failed (%2)").arg(sink.absolutePath(), LocalFileIo::errnoText(err)));
     if (written < want)
         return problem(QStringLiteral("stopped"));
     return measured(written, ns, direct);

@@ -19,10 +19,10 @@ public:
 
     struct Rate
     {
-        double MBps = 0;   ///< 10^6 bytes/s; 0 when not measured
-        qint64 bytes = 0;  ///< what was read or written
+        double MBps = 0;  ///< 10^6 bytes/s; 0 when not measured
+        qint64 bytes = 0; ///< what was read or written
         bool direct = false;
-        QString problem;   ///< why it was not measured (empty when it was)
+        QString problem; ///< why it was not measured (empty when it was)
     };
 
     /// Reads up to `bytes` of `path` (kMaxSampleBytes at most) from its start, after asking the kernel to

@@ -28,7 +28,7 @@ QString LocalSink::discard()
 {
     if (m_fd < 0)
         return {};
-    struct stat st {};
+    struct stat st = {};
     const bool regular = ::fstat(m_fd, &st) == 0 && S_ISREG(st.st_mode);
     QString done;
     if (m_created) {
@@ -87,9 +87,10 @@ bool LocalSink::write(const char *data, qint64 length, QString *error)
         const qint64 at = TestPattern::firstMismatch(data, m_position, length);
         if (at >= 0) {
             m_mismatch = at;
-            *error = QStringLiteral("content differs from the Wirebench test pattern at byte %1: the file was "
-                                    "corrupted in transit or was not made by Wirebench (delete it to have it re-created)")
-                         .arg(at);
+            *error
+                = QStringLiteral("content differs from the Wirebench test pattern at byte %1: the file was "
+                                 "corrupted in transit or was not made by Wirebench (delete it to have it re-created)")
+                      .arg(at);
             return false;
         }
     }
@@ -129,8 +130,9 @@ bool LocalSink::flushBuffer(bool final, QString *error)
                 continue;
             const int err = errno;
             m_diskFull = LocalFileIo::isDiskFull(err);
-            *error = m_diskFull ? diskFullError(QStringLiteral("writing"), m_disk.bytes + done)
-                                : QStringLiteral("writing the local file %1 failed (%2)").arg(m_path, LocalFileIo::errnoText(err));
+            *error = m_diskFull
+                ? diskFullError(QStringLiteral("writing"), m_disk.bytes + done)
+                : QStringLiteral("writing the local file %1 failed (%2)").arg(m_path, LocalFileIo::errnoText(err));
             return false;
         }
         done += w;
@@ -140,8 +142,9 @@ bool LocalSink::flushBuffer(bool final, QString *error)
     if (final && ::fdatasync(m_fd) != 0) {
         const int err = errno;
         m_diskFull = LocalFileIo::isDiskFull(err);
-        *error = m_diskFull ? diskFullError(QStringLiteral("flushing"), m_disk.bytes)
-                            : QStringLiteral("flushing the local file %1 failed (%2)").arg(m_path, LocalFileIo::errnoText(err));
+        *error = m_diskFull
+            ? diskFullError(QStringLiteral("flushing"), m_disk.bytes)
+            : QStringLiteral("flushing the local file %1 failed (%2)").arg(m_path, LocalFileIo::errnoText(err));
         m_disk.nanoseconds += LocalFileIo::nowNs() - t0;
         return false;
     }

@@ -37,7 +37,7 @@ bool LocalSource::open(const TransferSettings &settings, qint64 size, QString *e
         return false;
     }
     const QByteArray path = QFile::encodeName(m_path);
-    struct stat st {};
+    struct stat st = {};
     if (::stat(path.constData(), &st) != 0 || st.st_size < size) {
         // Make the source file once, outside the timed transfer.
         const int fd = ::open(path.constData(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -59,7 +59,8 @@ bool LocalSource::open(const TransferSettings &settings, qint64 size, QString *e
                           .arg(m_path)
                           .arg(off)
                           .arg(size)
-                    : QStringLiteral("cannot write the local source file %1 (%2)").arg(m_path, LocalFileIo::errnoText(err));
+                    : QStringLiteral("cannot write the local source file %1 (%2)")
+                          .arg(m_path, LocalFileIo::errnoText(err));
                 return false;
             }
             off += w;
@@ -92,7 +93,8 @@ bool LocalSource::refill(QString *error)
         if (r < 0) {
             if (errno == EINTR)
                 continue;
-            *error = QStringLiteral("reading the local source file %1 failed (%2)").arg(m_path, LocalFileIo::errnoText(errno));
+            *error = QStringLiteral("reading the local source file %1 failed (%2)")
+                         .arg(m_path, LocalFileIo::errnoText(errno));
             return false;
         }
         if (r == 0)

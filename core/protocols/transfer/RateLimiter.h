@@ -8,7 +8,10 @@ namespace wb {
 class RateLimiter
 {
 public:
-    explicit RateLimiter(qint64 bytesPerSecond) : m_rate(bytesPerSecond) {}
+    explicit RateLimiter(qint64 bytesPerSecond)
+        : m_rate(bytesPerSecond)
+    {
+    }
     void start();
     /// Blocks at most maxWaitMs so that callers can keep polling Stop.
     void throttle(qint64 totalBytes, int maxWaitMs = 100);

@@ -11,7 +11,8 @@ QString sizeText(qint64 found)
     return found >= 0 ? QStringLiteral("%1 bytes").arg(found) : QStringLiteral("a size the server did not say");
 }
 
-const QString NotOurs = QStringLiteral("is not a Wirebench test file (it does not start with Wirebench's test-data mark)");
+const QString NotOurs
+    = QStringLiteral("is not a Wirebench test file (it does not start with Wirebench's test-data mark)");
 
 } // namespace
 
@@ -35,7 +36,8 @@ bool TestFile::isOwn(const QByteArray &head)
 
 QString TestFile::readAsFoundWarning(const QString &path, qint64 found, qint64 planned, bool verifySkipped)
 {
-    const QString runSize = found >= 0 ? QStringLiteral("the file's %1 bytes").arg(found) : QStringLiteral("what arrived");
+    const QString runSize
+        = found >= 0 ? QStringLiteral("the file's %1 bytes").arg(found) : QStringLiteral("what arrived");
     QString text = QStringLiteral("\"%1\" on the server holds %2, not the plan's %3, and %4: it was read as it is and "
                                   "left unchanged, so this run's size is %5")
                        .arg(path, sizeText(found))

@@ -16,7 +16,10 @@ class TransferDriver : public ProtocolDriver
 public:
     /// Download: server → client (GET, read); Upload: client → server (PUT, write).
     enum class Direction { Download, Upload };
-    explicit TransferDriver(Direction direction) : m_direction(direction) {}
+    explicit TransferDriver(Direction direction)
+        : m_direction(direction)
+    {
+    }
     ~TransferDriver() override;
 
     RunResult run(const RunSpec &spec, RunObserver &observer) override;
@@ -36,9 +39,11 @@ protected:
     static QList<ProtocolInfo> protocolPair(const QString &family, bool setsMss, const QList<OptionSpec> &options,
                                             const Side &download, const Side &upload)
     {
-        ProtocolInfo get = sideInfo(family, setsMss, options, download, [] { return std::make_unique<Driver>(Direction::Download); });
+        ProtocolInfo get = sideInfo(family, setsMss, options, download,
+                                    [] { return std::make_unique<Driver>(Direction::Download); });
         get.flow = ProtocolInfo::Flow::FromServer;
-        return {get, sideInfo(family, setsMss, options, upload, [] { return std::make_unique<Driver>(Direction::Upload); })};
+        return {get,
+                sideInfo(family, setsMss, options, upload, [] { return std::make_unique<Driver>(Direction::Upload); })};
     }
 
     virtual std::unique_ptr<TransferRun> makeRun(const RunSpec &spec, RunObserver &observer) const = 0;

@@ -9,7 +9,7 @@ namespace wb {
 /// The faults a file transfer can meet, each with its own advice to the user.
 enum class TransferFault {
     None,
-    LoginRefused,       ///< wrong password or unknown user (servers do not say which)
+    LoginRefused, ///< wrong password or unknown user (servers do not say which)
     NoSuchPath,
     NoSuchShare,
     PermissionDenied,
@@ -20,14 +20,14 @@ enum class TransferFault {
     RemoteDiskFull,
     LocalDiskFull,
     LocalError,
-    TlsFailed,          ///< the TLS handshake failed for another reason (versions, ciphers, session reuse)
-    TlsUntrusted,       ///< the server's certificate is not trusted (or names another host)
-    TlsNotOffered,      ///< TLS was required and the server does not offer it
-    TlsRequired,        ///< the server only takes logins over TLS and TLS was not asked for
-    Mismatch,           ///< byte count or content differs
-    WrongService,       ///< another service answers on the port (an FTP banner on the SMB port, ...)
-    Smb1Only,           ///< the SMB server speaks only SMB1 and the host does not allow it
-    ForeignFile,        ///< a PUT/write would overwrite a file that Wirebench did not write (TestFile)
+    TlsFailed,     ///< the TLS handshake failed for another reason (versions, ciphers, session reuse)
+    TlsUntrusted,  ///< the server's certificate is not trusted (or names another host)
+    TlsNotOffered, ///< TLS was required and the server does not offer it
+    TlsRequired,   ///< the server only takes logins over TLS and TLS was not asked for
+    Mismatch,      ///< byte count or content differs
+    WrongService,  ///< another service answers on the port (an FTP banner on the SMB port, ...)
+    Smb1Only,      ///< the SMB server speaks only SMB1 and the host does not allow it
+    ForeignFile,   ///< a PUT/write would overwrite a file that Wirebench did not write (TestFile)
     Other,
 };
 

@@ -110,10 +110,9 @@ bool TransferRun::mayOverwrite(const QByteArray &head, const QString &path, qint
 QString TransferRun::seedDuring(const QString &path, qint64 size, qint64 replacing)
 {
     m_observer.status(QStringLiteral("writing the seed file %1 (%2 bytes)").arg(path).arg(size));
-    return replacing < 0 ? QStringLiteral("while creating the seed file")
-                         : QStringLiteral("while replacing Wirebench's %1-byte test file with a %2-byte one")
-                               .arg(replacing)
-                               .arg(size);
+    return replacing < 0
+        ? QStringLiteral("while creating the seed file")
+        : QStringLiteral("while replacing Wirebench's %1-byte test file with a %2-byte one").arg(replacing).arg(size);
 }
 
 void TransferRun::noteSeeded(qint64 replacing)
@@ -133,7 +132,8 @@ bool TransferRun::endDownload(const LocalSink &sink, bool sinkOk, const QString 
     if (sink.isFile())
         m_result.extra.insert(QStringLiteral("disk_MBps"), sink.disk().megabytesPerSecond());
     if (expected >= 0 && received != expected) {
-        m_result = fail(TransferFault::Mismatch, QStringLiteral("%1 %2 bytes of %3").arg(countVerb).arg(received).arg(expected));
+        m_result = fail(TransferFault::Mismatch,
+                        QStringLiteral("%1 %2 bytes of %3").arg(countVerb).arg(received).arg(expected));
         return false;
     }
     if (m_transfer.verify)
@@ -163,25 +163,30 @@ void TransferRun::noteLocalDisk()
     if (upload ? !m_transfer.fileSource : !m_transfer.fileSink)
         return;
     // After the timed transfer, so that it costs the figure nothing: the disk alone on the same file.
-    m_observer.status(upload ? QStringLiteral("reading %1 again to measure the local disk (not part of the figure)").arg(m_transfer.localPath)
-                             : QStringLiteral("writing a sample beside %1 to measure the local disk (not part of the figure)").arg(m_transfer.localPath));
+    m_observer.status(
+        upload ? QStringLiteral("reading %1 again to measure the local disk (not part of the figure)")
+                     .arg(m_transfer.localPath)
+               : QStringLiteral("writing a sample beside %1 to measure the local disk (not part of the figure)")
+                     .arg(m_transfer.localPath));
     const auto stop = [this] { return m_observer.stopRequested(); };
     const qint64 bytes = std::max(m_result.bytes, qint64(1));
-    const LocalDiskRate::Rate rate = upload ? LocalDiskRate::readOf(m_transfer.localPath, bytes, m_transfer.unbuffered, stop)
-                                            : LocalDiskRate::writeBeside(m_transfer.localPath, bytes, m_transfer.unbuffered, stop);
+    const LocalDiskRate::Rate rate = upload
+        ? LocalDiskRate::readOf(m_transfer.localPath, bytes, m_transfer.unbuffered, stop)
+        : LocalDiskRate::writeBeside(m_transfer.localPath, bytes, m_transfer.unbuffered, stop);
     if (!rate.problem.isEmpty()) {
         m_result.extra.insert(QStringLiteral("local_disk_rate_note"), rate.problem);
         return;
     }
     m_result.extra.insert(QStringLiteral("local_disk_rate_MBps"), rate.MBps);
-    m_result.extra.insert(QStringLiteral("local_disk_rate_op"), upload ? QStringLiteral("read") : QStringLiteral("write"));
+    m_result.extra.insert(QStringLiteral("local_disk_rate_op"),
+                          upload ? QStringLiteral("read") : QStringLiteral("write"));
     m_result.extra.insert(QStringLiteral("local_disk_rate_bytes"), rate.bytes);
     m_result.extra.insert(QStringLiteral("local_disk_rate_unbuffered"), rate.direct);
 }
 
 TransferFault TransferRun::sinkFault(const LocalSink &sink)
 {
-    return sink.localDiskFull() ? TransferFault::LocalDiskFull
+    return sink.localDiskFull()  ? TransferFault::LocalDiskFull
         : sink.mismatchAt() >= 0 ? TransferFault::Mismatch
                                  : TransferFault::LocalError;
 }

@@ -43,9 +43,9 @@ protected:
     virtual RunResult download(qint64 size) = 0;
     virtual RunResult upload(qint64 size) = 0;
     /// What a successful run adds to the result before its status turns Ok.
-    virtual void noteSuccess() {}
+    virtual void noteSuccess() { }
     /// What every ending adds (FTP: the server's identity); fail(), cancelled() and succeeded() call it.
-    virtual void noteEnd() {}
+    virtual void noteEnd() { }
 
     RunResult fail(TransferFault fault, const QString &what);
     RunResult cancelled();
@@ -85,7 +85,7 @@ protected:
     ThroughputMeter m_meter;
     RunResult m_result;
     QString m_title;
-    int m_port = 0;    ///< the server's port in error lines (0: none, a local path)
+    int m_port = 0;     ///< the server's port in error lines (0: none, a local path)
     qint64 m_moved = 0; ///< bytes of the timed transfer so far
 };
 

@@ -1,6 +1,5 @@
 #include "TransferSettings.h"
 
-
 namespace wb {
 
 TransferSettings TransferSettings::fromParams(const TestParams &params)
@@ -21,22 +20,50 @@ QList<OptionSpec> TransferSettings::planOptions()
 {
     using T = OptionSpec::Type;
     return {
-        {QLatin1String(SourceKey), QStringLiteral("Upload source"), T::Choice, QStringLiteral("memory"),
+        {QLatin1String(SourceKey),
+         QStringLiteral("Upload source"),
+         T::Choice,
+         QStringLiteral("memory"),
          {QStringLiteral("memory"), QStringLiteral("file")},
          QStringLiteral("memory: generated test data; file: read the local file (its own read speed is reported)")},
-        {QLatin1String(SinkKey), QStringLiteral("Download sink"), T::Choice, QStringLiteral("memory"),
+        {QLatin1String(SinkKey),
+         QStringLiteral("Download sink"),
+         T::Choice,
+         QStringLiteral("memory"),
          {QStringLiteral("memory"), QStringLiteral("file")},
          QStringLiteral("memory: data is discarded on arrival; file: written to the local file (its write speed is "
                         "reported)")},
-        {QLatin1String(LocalPathKey), QStringLiteral("Local file"), T::Text, QString(), {},
+        {QLatin1String(LocalPathKey),
+         QStringLiteral("Local file"),
+         T::Text,
+         QString(),
+         {},
          QStringLiteral("The local file used as source or sink")},
-        {QLatin1String(UnbufferedKey), QStringLiteral("Unbuffered I/O (O_DIRECT)"), T::Bool, false, {},
-         QStringLiteral("Bypass the page cache for local files and copy paths, so the cache does not flatter the figure")},
-        {QLatin1String(VerifyKey), QStringLiteral("Verify content"), T::Bool, false, {},
-         QStringLiteral("Compare every byte that arrived with what was sent (PUT/write: reads the file back afterwards)")},
-        {QLatin1String(CreateSeedKey), QStringLiteral("Create the file on GET/read if missing"), T::Bool, true, {},
+        {QLatin1String(UnbufferedKey),
+         QStringLiteral("Unbuffered I/O (O_DIRECT)"),
+         T::Bool,
+         false,
+         {},
+         QStringLiteral(
+             "Bypass the page cache for local files and copy paths, so the cache does not flatter the figure")},
+        {QLatin1String(VerifyKey),
+         QStringLiteral("Verify content"),
+         T::Bool,
+         false,
+         {},
+         QStringLiteral(
+             "Compare every byte that arrived with what was sent (PUT/write: reads the file back afterwards)")},
+        {QLatin1String(CreateSeedKey),
+         QStringLiteral("Create the file on GET/read if missing"),
+         T::Bool,
+         true,
+         {},
          QStringLiteral("Uploads a test file of the chosen size first when the server has none")},
-        {QLatin1String(MaxRateKey), QStringLiteral("Rate limit (B/s, 0 = none)"), T::Integer, 0, {},
+        {QLatin1String(MaxRateKey),
+         QStringLiteral("Rate limit (B/s, 0 = none)"),
+         T::Integer,
+         0,
+         {},
          QStringLiteral("Caps the transfer rate in bytes per second")},
     };
 }

@@ -104,20 +104,34 @@ ThreadCpuTimes ThreadCpuTimes::now()
 std::string stateName(int state)
 {
     switch (state) {
-    case TestStart: return "TEST_START";
-    case TestRunning: return "TEST_RUNNING";
-    case TestEnd: return "TEST_END";
-    case ParamExchange: return "PARAM_EXCHANGE";
-    case CreateStreams: return "CREATE_STREAMS";
-    case ServerTerminate: return "SERVER_TERMINATE";
-    case ClientTerminate: return "CLIENT_TERMINATE";
-    case ExchangeResults: return "EXCHANGE_RESULTS";
-    case DisplayResults: return "DISPLAY_RESULTS";
-    case IperfStart: return "IPERF_START";
-    case IperfDone: return "IPERF_DONE";
-    case AccessDenied: return "ACCESS_DENIED";
-    case ServerError: return "SERVER_ERROR";
-    default: return format("state %d", state);
+    case TestStart:
+        return "TEST_START";
+    case TestRunning:
+        return "TEST_RUNNING";
+    case TestEnd:
+        return "TEST_END";
+    case ParamExchange:
+        return "PARAM_EXCHANGE";
+    case CreateStreams:
+        return "CREATE_STREAMS";
+    case ServerTerminate:
+        return "SERVER_TERMINATE";
+    case ClientTerminate:
+        return "CLIENT_TERMINATE";
+    case ExchangeResults:
+        return "EXCHANGE_RESULTS";
+    case DisplayResults:
+        return "DISPLAY_RESULTS";
+    case IperfStart:
+        return "IPERF_START";
+    case IperfDone:
+        return "IPERF_DONE";
+    case AccessDenied:
+        return "ACCESS_DENIED";
+    case ServerError:
+        return "SERVER_ERROR";
+    default:
+        return format("state %d", state);
     }
 }
 
@@ -129,22 +143,36 @@ bool isKnownState(int state)
 std::string serverErrorText(int code)
 {
     switch (code) {
-    case 6: return "the server refused the number of parallel streams";
-    case 7: return "the server refused the message length";
-    case 8: return "the server refused the socket buffer size";
-    case 10: return "the server refused the MSS";
-    case 102: return "the server could not listen for the data connections";
-    case 104: return "the server could not accept a data connection";
-    case 114: return "the server could not read our test parameters";
-    case 117: return "the server could not read our results";
-    case ErrAccessDenied: return "the server is busy running a test";
-    case ErrSetMss: return "the server could not set the MSS";
+    case 6:
+        return "the server refused the number of parallel streams";
+    case 7:
+        return "the server refused the message length";
+    case 8:
+        return "the server refused the socket buffer size";
+    case 10:
+        return "the server refused the MSS";
+    case 102:
+        return "the server could not listen for the data connections";
+    case 104:
+        return "the server could not accept a data connection";
+    case 114:
+        return "the server could not read our test parameters";
+    case 117:
+        return "the server could not read our results";
+    case ErrAccessDenied:
+        return "the server is busy running a test";
+    case ErrSetMss:
+        return "the server could not set the MSS";
     case ErrSetBuf:
     case 130:
-    case 141: return "the server could not set the socket buffer size";
-    case ErrAuthTest: return "the server requires authentication";
-    case 208: return "the server did not recognise our stream ids";
-    default: return format("the server reported iperf3 error %d", code);
+    case 141:
+        return "the server could not set the socket buffer size";
+    case ErrAuthTest:
+        return "the server requires authentication";
+    case 208:
+        return "the server did not recognise our stream ids";
+    default:
+        return format("the server reported iperf3 error %d", code);
     }
 }
 
@@ -226,7 +254,8 @@ bool ClientParameters::fromJson(const std::string &json, ClientParameters *out, 
     if (!parseObject(json, "parameters", &o, error))
         return false;
     // Numbers must be numbers: a string where iperf3 puts a number is not an iperf3 client.
-    static const char *const numeric[] = {"omit", "time", "num", "blockcount", "MSS", "parallel", "window", "len", "bandwidth"};
+    static const char *const numeric[]
+        = {"omit", "time", "num", "blockcount", "MSS", "parallel", "window", "len", "bandwidth"};
     for (const char *key : numeric) {
         const Json *v = member(o, key);
         if (v && (!v->is_number() || v->get<double>() < 0 || v->get<double>() > 9e18))

@@ -17,7 +17,8 @@ std::string generateKey()
 
 namespace {
 
-std::string proof(const char *label, const std::string &key, const std::string &serverNonce, const std::string &clientNonce)
+std::string proof(const char *label, const std::string &key, const std::string &serverNonce,
+                  const std::string &clientNonce)
 {
     return hmacSha256(trimmed(key), std::string(label) + "\n" + serverNonce + clientNonce);
 }

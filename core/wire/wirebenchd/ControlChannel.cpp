@@ -19,7 +19,8 @@ bool ControlChannel::write(const Json &message, std::string *error, int timeoutM
     std::size_t off = 0;
     const std::int64_t deadline = nowNs() + std::int64_t(timeoutMs) * 1000000;
     while (off < frame.size()) {
-        const ssize_t n = platform::Platform::socketCalls().send(m_fd, frame.data() + off, frame.size() - off, MSG_DONTWAIT);
+        const ssize_t n
+            = platform::Platform::socketCalls().send(m_fd, frame.data() + off, frame.size() - off, MSG_DONTWAIT);
         if (n > 0) {
             off += std::size_t(n);
             continue;
@@ -96,7 +97,8 @@ ControlChannel::Read ControlChannel::read(Json *message, int timeoutMs, std::str
         }
         if (nowNs() >= deadline) {
             if (error)
-                *error = m_in.empty() ? wire::format("no control message within %d ms", timeoutMs) : decodeOne(m_in, m_max).error;
+                *error = m_in.empty() ? wire::format("no control message within %d ms", timeoutMs)
+                                      : decodeOne(m_in, m_max).error;
             return Read::Timeout;
         }
     }

@@ -12,7 +12,11 @@ class ControlChannel
 {
 public:
     enum class Read { Message, Timeout, Closed, Error, Stopped };
-    ControlChannel(int fd, int maxMessageBytes) : m_fd(fd), m_max(maxMessageBytes) {}
+    ControlChannel(int fd, int maxMessageBytes)
+        : m_fd(fd)
+        , m_max(maxMessageBytes)
+    {
+    }
 
     /// Writes one message (waiting at most timeoutMs for room). False with *error on failure.
     bool write(const Json &message, std::string *error = nullptr, int timeoutMs = 5000);

@@ -98,7 +98,8 @@ Decoded decodeOne(std::string_view buffer, int maxBytes)
         if (buffer.size() < std::size_t(kHeaderBytes))
             d.error = format("truncated control message: %zu of the %d header bytes", buffer.size(), kHeaderBytes);
         else
-            d.error = format("truncated control message: %zu of %u bytes", buffer.size() - kHeaderBytes, lengthOf(buffer));
+            d.error
+                = format("truncated control message: %zu of %u bytes", buffer.size() - kHeaderBytes, lengthOf(buffer));
     } else if (d.status == Decoded::Status::Message && d.consumed != buffer.size()) {
         d.status = Decoded::Status::Error;
         d.error = format("%zu stray bytes after the control message", buffer.size() - d.consumed);
@@ -147,8 +148,9 @@ bool readInt(const Json &message, const char *key, std::int64_t *value, std::str
     const double dv = v->is_number() ? v->get<double>() : std::nan("");
     if (std::isnan(dv) || dv != std::floor(dv) || dv < double(minValue) || dv > double(maxValue)) {
         if (error)
-            *error = format("\"%s\" in a \"%s\" message must be a whole number from %lld to %lld", key, quotedType(message).c_str(),
-                            static_cast<long long>(minValue), static_cast<long long>(maxValue));
+            *error = format("\"%s\" in a \"%s\" message must be a whole number from %lld to %lld", key,
+                            quotedType(message).c_str(), static_cast<long long>(minValue),
+                            static_cast<long long>(maxValue));
         return false;
     }
     *value = std::int64_t(dv);
@@ -205,8 +207,8 @@ int intAt(const Json &o, const char *key, int fallback)
 
 Json Hello::toJson() const
 {
-    Json o{{"type", kHello},       {"version", version},  {"software", software}, {"os_name", osName},
-           {"os_version", osVersion}, {"kernel", kernel}, {"hostname", hostname}, {"cpus", cpus}};
+    Json o{{"type", kHello},          {"version", version}, {"software", software}, {"os_name", osName},
+           {"os_version", osVersion}, {"kernel", kernel},   {"hostname", hostname}, {"cpus", cpus}};
     if (!nonce.empty())
         o["nonce"] = wire::toBase64(nonce);
     if (!auth.empty())
@@ -275,11 +277,16 @@ std::string Hello::osSummary() const
 
 Json TestRequest::toJson() const
 {
-    return Json{{"type", kTest},         {"direction", directionName(direction)},
-                {"duration_ms", durationMs}, {"message_size", messageSize},
-                {"send_buffer", sendBuffer}, {"recv_buffer", recvBuffer},
-                {"mss", mss},                {"sample_interval_ms", sampleIntervalMs},
-                {"warmup_ms", warmupMs}, {"streams", streams}};
+    return Json{{"type", kTest},
+                {"direction", directionName(direction)},
+                {"duration_ms", durationMs},
+                {"message_size", messageSize},
+                {"send_buffer", sendBuffer},
+                {"recv_buffer", recvBuffer},
+                {"mss", mss},
+                {"sample_interval_ms", sampleIntervalMs},
+                {"warmup_ms", warmupMs},
+                {"streams", streams}};
 }
 
 bool TestRequest::fromJson(const Json &o, TestRequest *out, std::string *error)
@@ -298,13 +305,16 @@ bool TestRequest::fromJson(const Json &o, TestRequest *out, std::string *error)
         r.direction = Direction::Bidir;
     } else {
         if (error)
-            *error = format("\"direction\" must be \"send\", \"recv\" or \"bidir\", not \"%s\"", wire::printableText(dir, kMaxQuotedTypeChars).c_str());
+            *error = format("\"direction\" must be \"send\", \"recv\" or \"bidir\", not \"%s\"",
+                            wire::printableText(dir, kMaxQuotedTypeChars).c_str());
         return false;
     }
     std::int64_t duration = 0, size = 0, sndbuf = 0, rcvbuf = 0, mss = 0, interval = 0;
-    if (!readInt(o, "duration_ms", &duration, error, 1, kIntMax) || !readInt(o, "message_size", &size, error, 1, kIntMax)
-        || !readInt(o, "send_buffer", &sndbuf, error, 0, kIntMax) || !readInt(o, "recv_buffer", &rcvbuf, error, 0, kIntMax)
-        || !readInt(o, "mss", &mss, error, 0, 65535) || !readInt(o, "sample_interval_ms", &interval, error, 10, 60000))
+    if (!readInt(o, "duration_ms", &duration, error, 1, kIntMax)
+        || !readInt(o, "message_size", &size, error, 1, kIntMax)
+        || !readInt(o, "send_buffer", &sndbuf, error, 0, kIntMax)
+        || !readInt(o, "recv_buffer", &rcvbuf, error, 0, kIntMax) || !readInt(o, "mss", &mss, error, 0, 65535)
+        || !readInt(o, "sample_interval_ms", &interval, error, 10, 60000))
         return false;
     r.durationMs = int(duration);
     r.messageSize = int(size);
@@ -348,7 +358,8 @@ Json Progress::toJson() const
 bool Progress::fromJson(const Json &o, Progress *out, std::string *error)
 {
     Progress p;
-    if (!isType(o, kProgress, error) || !readInt(o, "bytes", &p.bytes, error) || !readDouble(o, "seconds", &p.seconds, error))
+    if (!isType(o, kProgress, error) || !readInt(o, "bytes", &p.bytes, error)
+        || !readDouble(o, "seconds", &p.seconds, error))
         return false;
     *out = p;
     return true;
@@ -356,8 +367,8 @@ bool Progress::fromJson(const Json &o, Progress *out, std::string *error)
 
 Json Result::toJson() const
 {
-    Json o{{"type", kResult}, {"bytes", bytes},    {"seconds", seconds},   {"sender_bytes", senderBytes},
-           {"mss", mss},      {"rtt_us", rttUs},   {"rttvar_us", rttVarUs}, {"retransmits", retransmits}};
+    Json o{{"type", kResult}, {"bytes", bytes},  {"seconds", seconds},    {"sender_bytes", senderBytes},
+           {"mss", mss},      {"rtt_us", rttUs}, {"rttvar_us", rttVarUs}, {"retransmits", retransmits}};
     if (cpuPercent >= 0)
         o["cpu_percent"] = cpuPercent;
     if (warmupMs > 0)
@@ -375,8 +386,9 @@ bool Result::fromJson(const Json &o, Result *out, std::string *error)
 {
     Result r;
     std::int64_t mss = 0;
-    if (!isType(o, kResult, error) || !readInt(o, "bytes", &r.bytes, error) || !readDouble(o, "seconds", &r.seconds, error)
-        || !readInt(o, "sender_bytes", &r.senderBytes, error) || !readInt(o, "mss", &mss, error, 0, 65535))
+    if (!isType(o, kResult, error) || !readInt(o, "bytes", &r.bytes, error)
+        || !readDouble(o, "seconds", &r.seconds, error) || !readInt(o, "sender_bytes", &r.senderBytes, error)
+        || !readInt(o, "mss", &mss, error, 0, 65535))
         return false;
     r.mss = int(mss);
     // TCP facts are optional: not every platform has TCP_INFO.
@@ -388,7 +400,8 @@ bool Result::fromJson(const Json &o, Result *out, std::string *error)
     if (member(o, "total_bytes") && !readInt(o, "total_bytes", &r.totalBytes, error))
         return false;
     r.drops = objectAt(o, "drops"); // optional: an older wirebenchd sends none
-    if (const Json *list = member(o, "stream_bytes"); list && list->is_array() && list->size() <= std::size_t(kMaxStreams)) {
+    if (const Json *list = member(o, "stream_bytes");
+        list && list->is_array() && list->size() <= std::size_t(kMaxStreams)) {
         for (const Json &b : *list) {
             if (!b.is_number() || b.get<double>() < 0 || b.get<double>() != std::floor(b.get<double>())) {
                 if (error)

@@ -80,17 +80,18 @@ bool readString(const Json &message, const char *key, std::string *value, std::s
 struct Hello
 {
     int version = kProtocolVersion;
-    std::string software;   ///< "wirebenchd 0.1.0" / "wirebench 0.1.0"
-    std::string osName;     ///< "Debian GNU/Linux 12 (bookworm)"
-    std::string osVersion;  ///< "12"
-    std::string kernel;     ///< "Linux 6.1.0-18-amd64"
+    std::string software;  ///< "wirebenchd 0.1.0" / "wirebench 0.1.0"
+    std::string osName;    ///< "Debian GNU/Linux 12 (bookworm)"
+    std::string osVersion; ///< "12"
+    std::string kernel;    ///< "Linux 6.1.0-18-amd64"
     std::string hostname;
     int cpus = 0;
-    std::string nonce;      ///< fresh random bytes of this connection (base64 in JSON)
-    std::string auth;       ///< server: "hmac-sha256" (a key is required) or "none" (open mode)
-    std::string mac;        ///< client: HMAC proof of the key (auth::clientProof), empty without a key
-    std::string want;       ///< client: "echo" asks for a latency-echo token instead of a test (wire/wirebenchd/EchoWire.h)
-    double linkSpeedMbps = 0; ///< server: speed of the interface that serves this client, Mbit/s, 0 = unknown or not trusted
+    std::string nonce; ///< fresh random bytes of this connection (base64 in JSON)
+    std::string auth;  ///< server: "hmac-sha256" (a key is required) or "none" (open mode)
+    std::string mac;   ///< client: HMAC proof of the key (auth::clientProof), empty without a key
+    std::string want;  ///< client: "echo" asks for a latency-echo token instead of a test (wire/wirebenchd/EchoWire.h)
+    double linkSpeedMbps
+        = 0; ///< server: speed of the interface that serves this client, Mbit/s, 0 = unknown or not trusted
     /// server: facts of that interface (kind, driver, speed; the JSON of wb::InterfaceFacts, its own "version"),
     /// so that the client judges the far speed by the same rule as its own; optional, empty from older servers.
     Json link = Json::object();
@@ -118,12 +119,12 @@ struct TestRequest
     Direction direction = Direction::Send;
     int durationMs = 10000;
     int messageSize = 128 * 1024;
-    int sendBuffer = 0;       ///< SO_SNDBUF for the server's data socket, 0 = system default
-    int recvBuffer = 0;       ///< SO_RCVBUF for the server's data socket, 0 = system default
-    int mss = 0;              ///< TCP_MAXSEG for the server's data socket, 0 = system default
+    int sendBuffer = 0; ///< SO_SNDBUF for the server's data socket, 0 = system default
+    int recvBuffer = 0; ///< SO_RCVBUF for the server's data socket, 0 = system default
+    int mss = 0;        ///< TCP_MAXSEG for the server's data socket, 0 = system default
     int sampleIntervalMs = 100;
-    int warmupMs = 0;         ///< leading time the receiver leaves out of its count; the sender adds it to the duration
-    int streams = 1;          ///< parallel data connections, 1..kMaxStreams (absent from older clients: 1)
+    int warmupMs = 0; ///< leading time the receiver leaves out of its count; the sender adds it to the duration
+    int streams = 1;  ///< parallel data connections, 1..kMaxStreams (absent from older clients: 1)
 
     Json toJson() const;
     static bool fromJson(const Json &o, TestRequest *out, std::string *error);
@@ -156,16 +157,16 @@ struct Progress
 /// answers with its own (receiver's) count so that the server's log holds the figure too.
 struct Result
 {
-    std::int64_t bytes = 0;         ///< counted by the receiver (0 when the sender reports)
-    double seconds = 0;             ///< receiver's first byte to last byte
-    std::int64_t senderBytes = 0;   ///< counted by the sender (0 when unknown)
-    int mss = 0;                    ///< TCP_INFO tcpi_snd_mss of this side's data socket
+    std::int64_t bytes = 0;       ///< counted by the receiver (0 when the sender reports)
+    double seconds = 0;           ///< receiver's first byte to last byte
+    std::int64_t senderBytes = 0; ///< counted by the sender (0 when unknown)
+    int mss = 0;                  ///< TCP_INFO tcpi_snd_mss of this side's data socket
     std::int64_t rttUs = 0;
     std::int64_t rttVarUs = 0;
     std::int64_t retransmits = 0;
-    double cpuPercent = -1;         ///< CPU time of this side's data thread over the test, -1 = unknown
-    int warmupMs = 0;               ///< the warm-up this side left out (absent from a wirebenchd that predates it)
-    std::int64_t totalBytes = -1;   ///< the receiver's count with the warm-up, -1 = same as bytes
+    double cpuPercent = -1;       ///< CPU time of this side's data thread over the test, -1 = unknown
+    int warmupMs = 0;             ///< the warm-up this side left out (absent from a wirebenchd that predates it)
+    std::int64_t totalBytes = -1; ///< the receiver's count with the warm-up, -1 = same as bytes
     /// What this side's kernel dropped during the test (the JSON of wb::DropCounts, its own "version"): its qdisc,
     /// input backlog, interface and TCP counters. Empty from a wirebenchd that predates it: unknown, not zero.
     Json drops = Json::object();

@@ -15,12 +15,12 @@ namespace wb::echo {
 /// answer, within a rate limit. A datagram without a valid token is dropped unanswered, and an answer is never
 /// larger than the request, so the echo reflects nothing for a stranger.
 
-inline constexpr char kWantEcho[] = "echo";   ///< the client hello's "want"
-inline constexpr char kEchoType[] = "echo";   ///< the server's answer: token, port, expiry
+inline constexpr char kWantEcho[] = "echo"; ///< the client hello's "want"
+inline constexpr char kEchoType[] = "echo"; ///< the server's answer: token, port, expiry
 constexpr int kTokenBytes = 32;
 constexpr int kDatagramBytes = 4 + 8 + kTokenBytes + 8; ///< magic, expiry, token, sequence number: 52 bytes
 constexpr int kTokenLifetimeSeconds = 600;
-constexpr int kMaxPerSecondPerClient = 50;    ///< answers per second to one address (the probe sends 20)
+constexpr int kMaxPerSecondPerClient = 50; ///< answers per second to one address (the probe sends 20)
 constexpr int kMaxPerSecondTotal = 2000;
 
 /// The token for one client address until expirySeconds (the server's steady clock): HMAC-SHA256 with the

@@ -15,17 +15,19 @@ std::string hmacSha256(std::string_view key, std::string_view message)
     // One provider for the process: opening it loads the algorithm (cheap once, not per proof).
     static BCRYPT_ALG_HANDLE alg = [] {
         BCRYPT_ALG_HANDLE h = nullptr;
-        if (!BCRYPT_SUCCESS(::BCryptOpenAlgorithmProvider(&h, BCRYPT_SHA256_ALGORITHM, nullptr, BCRYPT_ALG_HANDLE_HMAC_FLAG)))
+        if (!BCRYPT_SUCCESS(
+                ::BCryptOpenAlgorithmProvider(&h, BCRYPT_SHA256_ALGORITHM, nullptr, BCRYPT_ALG_HANDLE_HMAC_FLAG)))
             std::abort(); // no HMAC: a proof must never be skipped
         return h;
     }();
     unsigned char out[32] = {};
     BCRYPT_HASH_HANDLE hash = nullptr;
-    const bool ok = BCRYPT_SUCCESS(::BCryptCreateHash(alg, &hash, nullptr, 0,
-                                                      reinterpret_cast<PUCHAR>(const_cast<char *>(key.data())), ULONG(key.size()), 0))
-                    && BCRYPT_SUCCESS(::BCryptHashData(hash, reinterpret_cast<PUCHAR>(const_cast<char *>(message.data())),
-                                                       ULONG(message.size()), 0))
-                    && BCRYPT_SUCCESS(::BCryptFinishHash(hash, out, sizeof(out), 0));
+    const bool ok
+        = BCRYPT_SUCCESS(::BCryptCreateHash(
+              alg, &hash, nullptr, 0, reinterpret_cast<PUCHAR>(const_cast<char *>(key.data())), ULONG(key.size()), 0))
+        && BCRYPT_SUCCESS(::BCryptHashData(hash, reinterpret_cast<PUCHAR>(const_cast<char *>(message.data())),
+                                           ULONG(message.size()), 0))
+        && BCRYPT_SUCCESS(::BCryptFinishHash(hash, out, sizeof(out), 0));
     if (hash)
         ::BCryptDestroyHash(hash);
     if (!ok)

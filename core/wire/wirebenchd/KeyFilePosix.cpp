@@ -22,7 +22,8 @@ using wire::trimmed;
 std::string defaultKeyFilePath()
 {
     const char *stateEnv = std::getenv("STATE_DIRECTORY");
-    const std::string state = stateEnv ? std::string(stateEnv).substr(0, std::string(stateEnv).find(':')) : std::string();
+    const std::string state
+        = stateEnv ? std::string(stateEnv).substr(0, std::string(stateEnv).find(':')) : std::string();
     if (!state.empty())
         return state + "/wirebenchd.key";
     if (::geteuid() == 0)
@@ -52,7 +53,7 @@ bool readKeyFile(const std::string &path, std::string *key, std::string *error)
         *error = format("the key file %s is empty: delete it to get a new key", path.c_str());
         return false;
     }
-    struct stat st{};
+    struct stat st = {};
     if (::stat(path.c_str(), &st) == 0 && (st.st_mode & (S_IRGRP | S_IROTH))) {
         *error = format("the key file %s is readable by other users: chmod 600 it", path.c_str());
         return false;

@@ -28,8 +28,8 @@ std::string lastErrorText()
 
 bool readKeyFile(const std::string &path, std::string *key, std::string *error)
 {
-    const HANDLE h = ::CreateFileW(WindowsText::wide(path).c_str(), GENERIC_READ, FILE_SHARE_READ, nullptr, OPEN_EXISTING,
-                                   FILE_ATTRIBUTE_NORMAL, nullptr);
+    const HANDLE h = ::CreateFileW(WindowsText::wide(path).c_str(), GENERIC_READ, FILE_SHARE_READ, nullptr,
+                                   OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
     if (h == INVALID_HANDLE_VALUE) {
         *error = format("cannot read the key file %s: %s", path.c_str(), lastErrorText().c_str());
         return false;
@@ -72,8 +72,8 @@ bool loadOrCreateKeyFile(const std::string &path, std::string *key, bool *create
     }
     // Full control for the owner, SYSTEM and the Administrators; nothing else, nothing inherited.
     SECURITY_ATTRIBUTES sa{sizeof(SECURITY_ATTRIBUTES), nullptr, FALSE};
-    if (!::ConvertStringSecurityDescriptorToSecurityDescriptorW(L"D:P(A;;FA;;;OW)(A;;FA;;;SY)(A;;FA;;;BA)", SDDL_REVISION_1,
-                                                                &sa.lpSecurityDescriptor, nullptr)) {
+    if (!::ConvertStringSecurityDescriptorToSecurityDescriptorW(L"D:P(A;;FA;;;OW)(A;;FA;;;SY)(A;;FA;;;BA)",
+                                                                SDDL_REVISION_1, &sa.lpSecurityDescriptor, nullptr)) {
         *error = format("cannot make the key file's access list: %s", lastErrorText().c_str());
         return false;
     }

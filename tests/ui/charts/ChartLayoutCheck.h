@@ -25,18 +25,29 @@ inline QString chartTextOutside(QCustomPlot *plot, const QRect &area)
         const QString what = QStringLiteral("\"%1\"").arg(text.left(40));
         if (!area.contains(outer))
             problems << QStringLiteral("%1: rect (%2,%3 %4x%5) leaves the chart (%6x%7)")
-                            .arg(what).arg(outer.x()).arg(outer.y()).arg(outer.width()).arg(outer.height())
-                            .arg(area.width()).arg(area.height());
+                            .arg(what)
+                            .arg(outer.x())
+                            .arg(outer.y())
+                            .arg(outer.width())
+                            .arg(outer.height())
+                            .arg(area.width())
+                            .arg(area.height());
         if (wanted.width() > outer.width() || wanted.height() > outer.height())
             problems << QStringLiteral("%1: needs %2x%3, has %4x%5")
-                            .arg(what).arg(wanted.width()).arg(wanted.height()).arg(outer.width()).arg(outer.height());
+                            .arg(what)
+                            .arg(wanted.width())
+                            .arg(wanted.height())
+                            .arg(outer.width())
+                            .arg(outer.height());
         if (squeezed(shown) != squeezed(text))
             problems << QStringLiteral("%1: drawn as \"%2\"").arg(what, shown);
         const QFontMetrics metrics(font);
         for (const QString &line : shown.split(QLatin1Char('\n'))) {
             if (metrics.horizontalAdvance(line) > textWidth)
                 problems << QStringLiteral("%1: line \"%2\" is %3 px wide in %4 px")
-                                .arg(what, line).arg(metrics.horizontalAdvance(line)).arg(textWidth);
+                                .arg(what, line)
+                                .arg(metrics.horizontalAdvance(line))
+                                .arg(textWidth);
         }
     };
     for (QCPLayoutElement *element : plot->plotLayout()->elements(true)) {

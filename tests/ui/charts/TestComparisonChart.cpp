@@ -261,7 +261,8 @@ void TestComparisonChart::notRunGap()
 {
     ComparisonChart chart;
     RunResultList list = sampleResults();
-    const QString reason = QStringLiteral("jumbo frames are not enabled end to end: path MTU to far (far.lan) is 1500 bytes");
+    const QString reason
+        = QStringLiteral("jumbo frames are not enabled end to end: path MTU to far (far.lan) is 1500 bytes");
     for (int rep = 1; rep <= 3; ++rep) {
         RunResult r = result(QStringLiteral("far"), QStringLiteral("Linux"), QStringLiteral("tcp-send"), 9000, rep, 0,
                              RunStatus::NotRun);
@@ -294,8 +295,9 @@ void TestComparisonChart::ticksSayFrameAndMss()
     for (RunResult &r : list)
         r.mss = r.spec.frameSize - 52;
     chart.setResults(list);
-    QCOMPARE(chart.tickLabels(), (QStringList{QStringLiteral("tcp-send\n1500 B frame\nMSS 1448 B"),
-                                              QStringLiteral("tcp-send\n9000 B frame\nMSS 8948 B")}));
+    QCOMPARE(chart.tickLabels(),
+             (QStringList{QStringLiteral("tcp-send\n1500 B frame\nMSS 1448 B"),
+                          QStringLiteral("tcp-send\n9000 B frame\nMSS 8948 B")}));
     // Unknown MSS: the frame alone.
     chart.setResults(sampleResults());
     QCOMPARE(chart.tickLabels().first(), QStringLiteral("tcp-send\n1500 B frame"));
@@ -323,8 +325,10 @@ void TestComparisonChart::percentOfCeilingLabels()
 void TestComparisonChart::bothWaysAreTwoBars()
 {
     RunResultList list;
-    for (auto [rep, send, receive] : QList<std::tuple<int, double, double>>{{1, 11.40, 11.30}, {2, 11.42, 11.20}, {3, 11.38, 11.35}}) {
-        RunResult r = result(QStringLiteral("lab"), QStringLiteral("Linux"), QStringLiteral("tcp-bidir"), 1500, rep, send);
+    for (auto [rep, send, receive] :
+         QList<std::tuple<int, double, double>>{{1, 11.40, 11.30}, {2, 11.42, 11.20}, {3, 11.38, 11.35}}) {
+        RunResult r
+            = result(QStringLiteral("lab"), QStringLiteral("Linux"), QStringLiteral("tcp-bidir"), 1500, rep, send);
         r.reverse = RunResult::Reverse{qRound64(receive * 1e6 * 2.0), 2.0, qRound64(receive * 1e6 * 2.0), {}};
         r.extra.insert(QStringLiteral("percent_of_ceiling"), send / 11.434 * 100);
         r.extra.insert(QStringLiteral("reverse_percent_of_ceiling"), receive / 11.434 * 100);
@@ -333,8 +337,9 @@ void TestComparisonChart::bothWaysAreTwoBars()
     list << result(QStringLiteral("lab"), QStringLiteral("Linux"), QStringLiteral("tcp-send"), 1500, 1, 11.7);
     ComparisonChart chart;
     chart.setResults(list);
-    QCOMPARE(chart.testKeys(), (QStringList{QStringLiteral("tcp-bidir send @ 1500"), QStringLiteral("tcp-bidir receive @ 1500"),
-                                            QStringLiteral("tcp-send @ 1500")}));
+    QCOMPARE(chart.testKeys(),
+             (QStringList{QStringLiteral("tcp-bidir send @ 1500"), QStringLiteral("tcp-bidir receive @ 1500"),
+                          QStringLiteral("tcp-send @ 1500")}));
     QCPBars *bars = chart.barsForHost(QStringLiteral("lab"));
     QVERIFY(bars);
     QCOMPARE(bars->dataCount(), 3);
@@ -421,9 +426,9 @@ void TestComparisonChart::longNamesAndWarningsStayInside()
     QTemporaryDir dir;
     const QString footnote = ExportExtras::footnoteFor(list);
     for (const auto &[file, size] : QList<std::pair<QString, QSize>>{{QStringLiteral("small.png"), QSize(640, 480)},
-                                                                    {QStringLiteral("wide.png"), QSize(1600, 1000)},
-                                                                    {QStringLiteral("chart.pdf"), QSize(800, 500)},
-                                                                    {QStringLiteral("chart.svg"), QSize(640, 480)}}) {
+                                                                     {QStringLiteral("wide.png"), QSize(1600, 1000)},
+                                                                     {QStringLiteral("chart.pdf"), QSize(800, 500)},
+                                                                     {QStringLiteral("chart.svg"), QSize(640, 480)}}) {
         ChartExportOptions options;
         options.size = size;
         options.footnote = footnote;

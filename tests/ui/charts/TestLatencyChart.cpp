@@ -57,8 +57,13 @@ void TestLatencyChart::holdsLoadedRoundTrips()
     LatencyChart chart;
     chart.onPlanStarted();
     chart.onRunStarted(specOf(4, 1));
-    chart.addSamples({{4, -1.0, 0.5, false}, {4, -0.5, 0.3, false}, {4, -0.1, 0.4, false}, {4, 0.05, 20.0, true},
-                      {4, 0.10, -1, true}, {4, 0.15, 22.5, true}, {9, 0.2, 99.0, true}}); // run 9 is not on screen
+    chart.addSamples({{4, -1.0, 0.5, false},
+                      {4, -0.5, 0.3, false},
+                      {4, -0.1, 0.4, false},
+                      {4, 0.05, 20.0, true},
+                      {4, 0.10, -1, true},
+                      {4, 0.15, 22.5, true},
+                      {9, 0.2, 99.0, true}}); // run 9 is not on screen
     chart.replotNow();
     QCPGraph *g = chart.graphForRun(4);
     QVERIFY(g);

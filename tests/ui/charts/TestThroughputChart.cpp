@@ -264,8 +264,9 @@ void TestThroughputChart::hintSaysWhatBecameOfTheRuns()
         chart.onRunStarted(spec(i, i + 1));
         chart.onRunFinished(finished(spec(i, i + 1), RunStatus::Failed));
     }
-    QCOMPARE(chart.hint(), QStringLiteral("Waiting for the first samples of 3 run(s)...\nSo far: 3 failed.\n"
-                                          "See the results table for the reasons."));
+    QCOMPARE(chart.hint(),
+             QStringLiteral("Waiting for the first samples of 3 run(s)...\nSo far: 3 failed.\n"
+                            "See the results table for the reasons."));
     chart.onPlanFinished(false);
     QCOMPARE(chart.hint(), QStringLiteral("No samples: all 3 runs failed.\nSee the results table for the reasons."));
 
@@ -276,8 +277,9 @@ void TestThroughputChart::hintSaysWhatBecameOfTheRuns()
     for (int i = 1; i < 4; ++i)
         chart.onRunFinished(finished(spec(i, i + 1, QStringLiteral("tcp-send"), 9000), RunStatus::NotRun));
     chart.onPlanFinished(false);
-    QCOMPARE(chart.hint(), QStringLiteral("No samples: of 4 run(s), 1 failed, 3 not run.\n"
-                                          "See the results table for the reasons."));
+    QCOMPARE(chart.hint(),
+             QStringLiteral("No samples: of 4 run(s), 1 failed, 3 not run.\n"
+                            "See the results table for the reasons."));
 
     // Stopped before anything came.
     chart.onPlanStarted(5);
@@ -355,8 +357,8 @@ void TestThroughputChart::longHostNameStaysInside()
 
     QTemporaryDir dir;
     for (const auto &[file, size] : QList<std::pair<QString, QSize>>{{QStringLiteral("live.png"), QSize(480, 360)},
-                                                                    {QStringLiteral("live.pdf"), QSize(800, 500)},
-                                                                    {QStringLiteral("live.svg"), QSize(400, 400)}}) {
+                                                                     {QStringLiteral("live.pdf"), QSize(800, 500)},
+                                                                     {QStringLiteral("live.svg"), QSize(400, 400)}}) {
         ChartExportOptions options;
         options.size = size;
         options.footnote = chart.exportFootnote();
@@ -402,7 +404,8 @@ void TestThroughputChart::warmupShaded()
                  && footnote.contains(QString::number(QDate::currentDate().year())),
              qPrintable(footnote));
     // The time axis covers warm-up and measurement.
-    QVERIFY2(chart.plot()->xAxis->range().upper >= 3.5, qPrintable(QString::number(chart.plot()->xAxis->range().upper)));
+    QVERIFY2(chart.plot()->xAxis->range().upper >= 3.5,
+             qPrintable(QString::number(chart.plot()->xAxis->range().upper)));
     QString label;
     for (int i = 0; i < chart.plot()->itemCount(); ++i) {
         auto *text = qobject_cast<QCPItemText *>(chart.plot()->item(i));
@@ -411,7 +414,8 @@ void TestThroughputChart::warmupShaded()
     }
     QVERIFY2(label.contains(QStringLiteral("1.5 s")) && label.contains(QStringLiteral("left out")), qPrintable(label));
     if (!qEnvironmentVariableIsEmpty("WIREBENCH_SCREENSHOT_DIR"))
-        chart.plot()->savePng(qEnvironmentVariable("WIREBENCH_SCREENSHOT_DIR") + QStringLiteral("/warmup.png"), 800, 450);
+        chart.plot()->savePng(qEnvironmentVariable("WIREBENCH_SCREENSHOT_DIR") + QStringLiteral("/warmup.png"), 800,
+                              450);
 
     // A file transfer has no warm-up to shade, and the next test clears the band.
     RunSpec ftp = spec(1, 1, QStringLiteral("ftp-get"));

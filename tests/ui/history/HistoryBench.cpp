@@ -43,8 +43,8 @@ int main(int argc, char **argv)
         panel.searchEdit()->blockSignals(false);
         t.restart();
         panel.refresh();
-        std::printf("history: search \"%s\": %d sessions listed in %.0f ms\n", argv[i], panel.sessionTable()->rowCount(),
-                    t.nsecsElapsed() / 1e6);
+        std::printf("history: search \"%s\": %d sessions listed in %.0f ms\n", argv[i],
+                    panel.sessionTable()->rowCount(), t.nsecsElapsed() / 1e6);
     }
     t.restart();
     const auto view = std::make_unique<ComparisonView>(&store);

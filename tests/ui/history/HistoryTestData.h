@@ -77,7 +77,10 @@ inline qint64 addSession(wb::ResultStore &store, const wb::TestPlan &p, const QD
     return id;
 }
 
-inline wb::Host linuxHost() { return host(QStringLiteral("linux-fs"), QStringLiteral("127.0.0.2"), QStringLiteral("Linux")); }
+inline wb::Host linuxHost()
+{
+    return host(QStringLiteral("linux-fs"), QStringLiteral("127.0.0.2"), QStringLiteral("Linux"));
+}
 inline wb::Host windowsHost()
 {
     return host(QStringLiteral("win-fs"), QStringLiteral("127.0.0.3"), QStringLiteral("Windows Server 2003"));

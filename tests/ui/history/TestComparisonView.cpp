@@ -70,7 +70,8 @@ void TestComparisonView::initTestCase()
     QString error;
     QVERIFY2(m_store.open(m_dir.filePath(QStringLiteral("results.sqlite")), &error), qPrintable(error));
     const QDateTime t0(QDate(2026, 3, 2), QTime(9, 0), Qt::UTC);
-    m_a = histtest::addSession(m_store, histtest::plan({histtest::linuxHost(), histtest::windowsHost()}, {1500, 9000}), t0);
+    m_a = histtest::addSession(m_store, histtest::plan({histtest::linuxHost(), histtest::windowsHost()}, {1500, 9000}),
+                               t0);
     m_b = histtest::addSession(m_store, histtest::plan({histtest::linuxHost()}, {1500}), t0.addDays(7));
     QVERIFY(m_a > 0 && m_b > 0);
 }
@@ -85,12 +86,13 @@ void TestComparisonView::testByHostThenByOs()
     QCOMPARE(view.selectedRuns().size(), 24);
     QVERIFY(selection.count() >= 1);
     // Default: groups = test, bars = host. Tests ordered by frame size.
-    QCOMPARE(view.groupKeys(), QStringList({QStringLiteral("tcp-send @ 1500"), QStringLiteral("tcp-recv @ 1500"),
-                                            QStringLiteral("tcp-send @ 9000"), QStringLiteral("tcp-recv @ 9000")}));
+    QCOMPARE(view.groupKeys(),
+             QStringList({QStringLiteral("tcp-send @ 1500"), QStringLiteral("tcp-recv @ 1500"),
+                          QStringLiteral("tcp-send @ 9000"), QStringLiteral("tcp-recv @ 9000")}));
     QCOMPARE(view.barKeys(), QStringList({QStringLiteral("linux-fs"), QStringLiteral("win-fs")}));
-    QCOMPARE(barValue(view, QStringLiteral("linux-fs"), QStringLiteral("tcp-send @ 1500")), 102.0);  // MB/s, median
-    QCOMPARE(barValue(view, QStringLiteral("win-fs"), QStringLiteral("tcp-send @ 9000")), 92.0);     // 60*1.5 + 2
-    QCOMPARE(barValue(view, QStringLiteral("win-fs"), QStringLiteral("tcp-recv @ 1500")), 56.0);     // 60*.9 + 2
+    QCOMPARE(barValue(view, QStringLiteral("linux-fs"), QStringLiteral("tcp-send @ 1500")), 102.0); // MB/s, median
+    QCOMPARE(barValue(view, QStringLiteral("win-fs"), QStringLiteral("tcp-send @ 9000")), 92.0);    // 60*1.5 + 2
+    QCOMPARE(barValue(view, QStringLiteral("win-fs"), QStringLiteral("tcp-recv @ 1500")), 56.0);    // 60*.9 + 2
     // Min-max error bars around the median: 101..103.
     QCPErrorBars *errors = view.errorBarsFor(QStringLiteral("linux-fs"));
     QVERIFY(errors);
@@ -154,7 +156,8 @@ void TestComparisonView::linuxVersusWindowsPerTestAt1500And9000()
     const FindingsPanel *findings = view.findingsPanel();
     QVERIFY(findings);
     QVERIFY(!findings->findings().isEmpty());
-    QVERIFY2(findings->text().contains(QStringLiteral("tcp-send: 9000 B frames against 1500 B: throughput ")), qPrintable(findings->text()));
+    QVERIFY2(findings->text().contains(QStringLiteral("tcp-send: 9000 B frames against 1500 B: throughput ")),
+             qPrintable(findings->text()));
     QVERIFY2(findings->text().contains(QStringLiteral("tcp-send @ 9000 B: ")), qPrintable(findings->text()));
     const QLabel *label = findings->findChild<QLabel *>(QStringLiteral("findingsLabel"));
     QVERIFY(label && label->text().contains(QStringLiteral("What the compared runs show together")));
@@ -327,9 +330,10 @@ void TestComparisonView::bothWaysAreTwoBars()
         runs << c;
     }
     QStringList groups, bars;
-    const QList<ComparisonView::BarValue> values =
-        ComparisonView::computeBars(runs, CompareDimension::Test, CompareDimension::Host, ErrorBarMode::MinMax, &groups, &bars);
-    QCOMPARE(groups, QStringList({QStringLiteral("tcp-bidir send @ 1500"), QStringLiteral("tcp-bidir receive @ 1500")}));
+    const QList<ComparisonView::BarValue> values = ComparisonView::computeBars(
+        runs, CompareDimension::Test, CompareDimension::Host, ErrorBarMode::MinMax, &groups, &bars);
+    QCOMPARE(groups,
+             QStringList({QStringLiteral("tcp-bidir send @ 1500"), QStringLiteral("tcp-bidir receive @ 1500")}));
     QCOMPARE(values.size(), 2);
     QCOMPARE(values.at(0).value, 11.4e6);
     QCOMPARE(values.at(1).value, 11.3e6);

@@ -78,8 +78,9 @@ void TestExportFormats::initTestCase()
     QVERIFY(m_dir.isValid());
     QString error;
     QVERIFY2(m_store.open(m_dir.filePath(QStringLiteral("results.sqlite")), &error), qPrintable(error));
-    m_session = histtest::addSession(m_store, histtest::plan({histtest::linuxHost(), histtest::windowsHost()}, {1500, 9000}),
-                                     QDateTime(QDate(2026, 3, 2), QTime(9, 0), Qt::UTC));
+    m_session
+        = histtest::addSession(m_store, histtest::plan({histtest::linuxHost(), histtest::windowsHost()}, {1500, 9000}),
+                               QDateTime(QDate(2026, 3, 2), QTime(9, 0), Qt::UTC));
     QVERIFY(m_session > 0);
     m_view = std::make_unique<ComparisonView>(&m_store);
     m_view->resize(1000, 700);
@@ -195,7 +196,8 @@ void TestExportFormats::badPathsFailWithReason()
 {
     ChartExportOptions options;
     QString error;
-    QVERIFY(!ExportExtras::exportChart(m_view->barPlot(), m_dir.filePath(QStringLiteral("no/such/dir/a.svg")), options, &error));
+    QVERIFY(!ExportExtras::exportChart(m_view->barPlot(), m_dir.filePath(QStringLiteral("no/such/dir/a.svg")), options,
+                                       &error));
     QVERIFY2(error.contains(QStringLiteral("does not exist")), qPrintable(error));
     QVERIFY(!ExportExtras::exportChart(m_view->barPlot(), m_dir.filePath(QStringLiteral("a.bmp")), options, &error));
     QVERIFY2(error.contains(QStringLiteral("Unknown image format")), qPrintable(error));

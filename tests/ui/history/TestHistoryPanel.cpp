@@ -53,7 +53,8 @@ void TestHistoryPanel::init()
     QString error;
     QVERIFY2(m_store->open(m_dir->filePath(QStringLiteral("results.sqlite")), &error), qPrintable(error));
     const QDateTime t0(QDate(2026, 3, 2), QTime(9, 0), Qt::UTC);
-    m_big = histtest::addSession(*m_store, histtest::plan({histtest::linuxHost(), histtest::windowsHost()}, {1500, 9000}), t0);
+    m_big = histtest::addSession(*m_store,
+                                 histtest::plan({histtest::linuxHost(), histtest::windowsHost()}, {1500, 9000}), t0);
     m_small = histtest::addSession(*m_store, histtest::plan({histtest::linuxHost()}, {1500}, 2), t0.addDays(1),
                                    SessionState::Interrupted);
     QVERIFY(m_big > 0);
@@ -85,7 +86,8 @@ void TestHistoryPanel::listsSessions()
     SessionInfo big;
     QVERIFY(m_store->session(m_big, &big));
     QCOMPARE(table->item(1, HistoryPanel::Date)->text(),
-             big.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")) + QStringLiteral(" (#%1)").arg(m_big));
+             big.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"))
+                 + QStringLiteral(" (#%1)").arg(m_big));
     // The computer that ran each session: a team's store holds many.
     QCOMPARE(table->horizontalHeaderItem(HistoryPanel::Computer)->text(), QStringLiteral("Computer"));
     QCOMPARE(table->item(1, HistoryPanel::Computer)->text(), QSysInfo::machineHostName());
@@ -93,7 +95,8 @@ void TestHistoryPanel::listsSessions()
         QSqlDatabase raw = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw-computer"));
         raw.setDatabaseName(m_store->path());
         QVERIFY(raw.open());
-        QVERIFY(QSqlQuery(raw).exec(QStringLiteral("UPDATE sessions SET machine_hostname = 'lab-desk-2' WHERE id = %1").arg(m_small)));
+        QVERIFY(QSqlQuery(raw).exec(
+            QStringLiteral("UPDATE sessions SET machine_hostname = 'lab-desk-2' WHERE id = %1").arg(m_small)));
     }
     QSqlDatabase::removeDatabase(QStringLiteral("raw-computer"));
     HistoryPanel other(m_store.get());
@@ -131,7 +134,9 @@ void TestHistoryPanel::marksScheduledSessions()
     HistoryPanel panel(m_store.get());
     QTableWidget *table = panel.sessionTable();
     QCOMPARE(table->rowCount(), 2);
-    QVERIFY2(table->item(1, HistoryPanel::Date)->text().endsWith(QStringLiteral(" Scheduled every 6h: nightly.wbplan.json (#%1)").arg(m_big)),
+    QVERIFY2(table->item(1, HistoryPanel::Date)
+                 ->text()
+                 .endsWith(QStringLiteral(" Scheduled every 6h: nightly.wbplan.json (#%1)").arg(m_big)),
              qPrintable(table->item(1, HistoryPanel::Date)->text()));
     QVERIFY(!table->item(0, HistoryPanel::Date)->text().contains(QStringLiteral("Scheduled")));
     panel.searchEdit()->setText(QStringLiteral("scheduled"));

@@ -85,7 +85,8 @@ void TestStoreCli::initTestCase()
     QString error;
     QVERIFY2(store.open(m_storePath, &error), qPrintable(error));
     const QDateTime t0(QDate(2026, 3, 2), QTime(9, 0), Qt::UTC);
-    m_a = histtest::addSession(store, histtest::plan({histtest::linuxHost(), histtest::windowsHost()}, {1500, 9000}), t0);
+    m_a = histtest::addSession(store, histtest::plan({histtest::linuxHost(), histtest::windowsHost()}, {1500, 9000}),
+                               t0);
     m_b = histtest::addSession(store, histtest::plan({histtest::linuxHost()}, {9000}, 2), t0.addDays(1),
                                SessionState::Cancelled);
     QVERIFY(m_a > 0 && m_b > 0);
@@ -117,8 +118,10 @@ void TestStoreCli::showText()
 {
     const Result r = cli({QStringLiteral("show"), QString::number(m_a), QStringLiteral("--store=") + m_storePath});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-    QVERIFY(r.out.contains(QStringLiteral("linux-fs (Linux)  tcp-send  frame 1500 B  rep 1  101.0 MB/s  808.0 Mbit/s")));
-    QVERIFY2(r.out.contains(QStringLiteral("linux-fs  tcp-send @ 1500 B  n=3  min 101.0  median 102.0  mean 102.0  max 103.0")),
+    QVERIFY(
+        r.out.contains(QStringLiteral("linux-fs (Linux)  tcp-send  frame 1500 B  rep 1  101.0 MB/s  808.0 Mbit/s")));
+    QVERIFY2(r.out.contains(
+                 QStringLiteral("linux-fs  tcp-send @ 1500 B  n=3  min 101.0  median 102.0  mean 102.0  max 103.0")),
              qPrintable(r.out));
 }
 
@@ -129,7 +132,8 @@ void TestStoreCli::showJson()
     QString prefix = m_uuidA.left(8);
     for (int n = 8; n < m_uuidA.size() && !prefix.contains(QRegularExpression(QStringLiteral("[a-f-]"))); ++n)
         prefix = m_uuidA.left(n + 1);
-    const Result r = cli({QStringLiteral("show"), prefix, QStringLiteral("--json"), QStringLiteral("--store"), m_storePath});
+    const Result r
+        = cli({QStringLiteral("show"), prefix, QStringLiteral("--json"), QStringLiteral("--store"), m_storePath});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(r.out.toUtf8(), &error);
@@ -153,7 +157,9 @@ void TestStoreCli::showJson()
     const QJsonObject l = QJsonDocument::fromJson(latest.out.toUtf8()).object();
     QCOMPARE(l.value(QStringLiteral("session")).toObject().value(QStringLiteral("id")).toInteger(), m_b);
     QCOMPARE(l.value(QStringLiteral("results")).toArray().size(), 4);
-    QCOMPARE(l.value(QStringLiteral("results")).toArray().at(0).toObject().value(QStringLiteral("samples")).toArray().size(), 10);
+    QCOMPARE(
+        l.value(QStringLiteral("results")).toArray().at(0).toObject().value(QStringLiteral("samples")).toArray().size(),
+        10);
 }
 
 void TestStoreCli::unknownSession()
@@ -165,7 +171,8 @@ void TestStoreCli::unknownSession()
     QCOMPARE(r.err.count(QLatin1Char('\n')), 1); // one line
     const Result usage = cli({QStringLiteral("show"), QStringLiteral("--store"), m_storePath});
     QCOMPARE(usage.exitCode, 2);
-    const Result bad = cli({QStringLiteral("sessions"), QStringLiteral("--bogus"), QStringLiteral("--store"), m_storePath});
+    const Result bad
+        = cli({QStringLiteral("sessions"), QStringLiteral("--bogus"), QStringLiteral("--store"), m_storePath});
     QCOMPARE(bad.exitCode, 2);
     QVERIFY(bad.err.contains(QStringLiteral("unknown option --bogus")));
 }
@@ -188,7 +195,8 @@ void TestStoreCli::report()
     QProcess info;
     info.start(QStringLiteral("pdfinfo"), {pdf});
     QVERIFY(info.waitForFinished(60000));
-    const auto m = QRegularExpression(QStringLiteral("Pages:\\s*(\\d+)")).match(QString::fromUtf8(info.readAllStandardOutput()));
+    const auto m
+        = QRegularExpression(QStringLiteral("Pages:\\s*(\\d+)")).match(QString::fromUtf8(info.readAllStandardOutput()));
     QVERIFY(m.hasMatch());
     QVERIFY(m.captured(1).toInt() >= 1);
 
@@ -204,8 +212,9 @@ void TestStoreCli::importRealIperf3()
     const quint16 port = test::freeLoopbackPort();
     QVERIFY(port != 0);
     QProcess server;
-    server.start(iperf3, {QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-B"), QStringLiteral("127.0.0.1"),
-                          QStringLiteral("-p"), QString::number(port)});
+    server.start(iperf3,
+                 {QStringLiteral("-s"), QStringLiteral("-1"), QStringLiteral("-B"), QStringLiteral("127.0.0.1"),
+                  QStringLiteral("-p"), QString::number(port)});
     WB_REQUIRE(server.waitForStarted(10000), QStringLiteral("iperf3 -s could not be started"));
     // Wait until it listens. (A probe connection would count as its one client under -1, so look at /proc/net/tcp.)
     const QString hexPort = QStringLiteral(":%1 ").arg(port, 4, 16, QLatin1Char('0')).toUpper();
@@ -224,8 +233,9 @@ void TestStoreCli::importRealIperf3()
     QTRY_VERIFY_WITH_TIMEOUT(listening(), 15000);
 
     QProcess client;
-    client.start(iperf3, {QStringLiteral("-c"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"), QString::number(port),
-                          QStringLiteral("-t"), QStringLiteral("1"), QStringLiteral("-J")});
+    client.start(iperf3,
+                 {QStringLiteral("-c"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"), QString::number(port),
+                  QStringLiteral("-t"), QStringLiteral("1"), QStringLiteral("-J")});
     QVERIFY(client.waitForFinished(60000));
     const QByteArray json = client.readAllStandardOutput();
     QVERIFY2(client.exitCode() == 0, json.left(400).constData());
@@ -236,8 +246,12 @@ void TestStoreCli::importRealIperf3()
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(json);
     }
-    const QJsonObject received = QJsonDocument::fromJson(json).object().value(QStringLiteral("end")).toObject()
-                                     .value(QStringLiteral("sum_received")).toObject();
+    const QJsonObject received = QJsonDocument::fromJson(json)
+                                     .object()
+                                     .value(QStringLiteral("end"))
+                                     .toObject()
+                                     .value(QStringLiteral("sum_received"))
+                                     .toObject();
     const double iperfMbps = received.value(QStringLiteral("bits_per_second")).toDouble() / 1e6;
     QVERIFY(iperfMbps > 0);
 
@@ -250,8 +264,8 @@ void TestStoreCli::importRealIperf3()
     // the sessions this test made in the same second, so it need not be the `latest`.
     const QRegularExpressionMatch m = QRegularExpression(QStringLiteral(" as session (\\d+) ")).match(r.out);
     QVERIFY2(m.hasMatch(), qPrintable(r.out));
-    const Result show = cli({QStringLiteral("show"), m.captured(1), QStringLiteral("--json"),
-                             QStringLiteral("--store"), m_storePath});
+    const Result show = cli(
+        {QStringLiteral("show"), m.captured(1), QStringLiteral("--json"), QStringLiteral("--store"), m_storePath});
     QVERIFY2(show.exitCode == 0, qPrintable(show.err));
     const QJsonObject root = QJsonDocument::fromJson(show.out.toUtf8()).object();
     const QJsonArray results = root.value(QStringLiteral("results")).toArray();
@@ -262,8 +276,12 @@ void TestStoreCli::importRealIperf3()
     QCOMPARE(run.value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
     // The same figure as iperf3's receiver (bytes over seconds), within rounding of the export.
     const double ours = run.value(QStringLiteral("throughput_Mbps")).toDouble();
-    QVERIFY2(qAbs(ours - iperfMbps) / iperfMbps < 1e-3, qPrintable(QStringLiteral("%1 vs %2").arg(ours).arg(iperfMbps)));
-    QVERIFY(root.value(QStringLiteral("session")).toObject().value(QStringLiteral("title")).toString()
+    QVERIFY2(qAbs(ours - iperfMbps) / iperfMbps < 1e-3,
+             qPrintable(QStringLiteral("%1 vs %2").arg(ours).arg(iperfMbps)));
+    QVERIFY(root.value(QStringLiteral("session"))
+                .toObject()
+                .value(QStringLiteral("title"))
+                .toString()
                 .contains(QStringLiteral("iperf3-real.json")));
     qInfo("iperf3 on loopback: %.1f Mbit/s (iperf3 receiver), imported as %.1f Mbit/s", iperfMbps, ours);
 
@@ -274,7 +292,8 @@ void TestStoreCli::importRealIperf3()
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("{\"hello\": 1}");
     }
-    const Result bad = cli({QStringLiteral("import"), QStringLiteral("iperf3"), junk, QStringLiteral("--store"), m_storePath});
+    const Result bad
+        = cli({QStringLiteral("import"), QStringLiteral("iperf3"), junk, QStringLiteral("--store"), m_storePath});
     QCOMPARE(bad.exitCode, 1);
     QCOMPARE(bad.err.count(QLatin1Char('\n')), 1);
 }
@@ -317,7 +336,8 @@ void TestStoreCli::sessionsPage()
     QCOMPARE(lines.size(), 1 + 50 + 1); // header, 50 sessions, the count
     QCOMPARE(lines.last(), countLine.arg(50).arg(total));
     QVERIFY(!lines.at(50).contains(QString::number(m_a).rightJustified(5) + QLatin1Char(' ')));
-    const Result all = cli({QStringLiteral("sessions"), QStringLiteral("--limit"), QStringLiteral("0"), QStringLiteral("--store"), m_storePath});
+    const Result all = cli({QStringLiteral("sessions"), QStringLiteral("--limit"), QStringLiteral("0"),
+                            QStringLiteral("--store"), m_storePath});
     QVERIFY2(all.exitCode == 0, qPrintable(all.err));
     lines = all.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 1 + total); // no count line when all are listed
@@ -326,9 +346,9 @@ void TestStoreCli::sessionsPage()
     QVERIFY2(lines.last().trimmed().startsWith(QString::number(m_a) + QLatin1Char(' '))
                  || lines.last().contains(QStringLiteral("iperf3 import")),
              qPrintable(lines.last()));
-    const Result ten = cli({QStringLiteral("sessions"), QStringLiteral("--limit"), QStringLiteral("10"), QStringLiteral("--store"), m_storePath});
-    QCOMPARE(ten.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts).last(),
-             countLine.arg(10).arg(total));
+    const Result ten = cli({QStringLiteral("sessions"), QStringLiteral("--limit"), QStringLiteral("10"),
+                            QStringLiteral("--store"), m_storePath});
+    QCOMPARE(ten.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts).last(), countLine.arg(10).arg(total));
 }
 
 // Every store command against a team's store on a PostgreSQL server that this test starts on 127.0.0.1.
@@ -358,12 +378,14 @@ void TestStoreCli::serverStore()
     r = cli({QStringLiteral("show"), QStringLiteral("latest"), QStringLiteral("--store=") + url});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.out.contains(QStringLiteral("on the computer %1").arg(QSysInfo::machineHostName())), qPrintable(r.out));
-    QVERIFY(r.out.contains(QStringLiteral("linux-fs (Linux)  tcp-send  frame 1500 B  rep 1  101.0 MB/s  808.0 Mbit/s")));
+    QVERIFY(
+        r.out.contains(QStringLiteral("linux-fs (Linux)  tcp-send  frame 1500 B  rep 1  101.0 MB/s  808.0 Mbit/s")));
     r = cli({QStringLiteral("show"), QString::number(id), QStringLiteral("--json"), QStringLiteral("--store"), url});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QCOMPARE(QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("results")).toArray().size(), 24);
     const QString html = m_dir.filePath(QStringLiteral("server.html"));
-    r = cli({QStringLiteral("report"), QString::number(id), QStringLiteral("--html"), html, QStringLiteral("--store"), url});
+    r = cli({QStringLiteral("report"), QString::number(id), QStringLiteral("--html"), html, QStringLiteral("--store"),
+             url});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY(QFile::exists(html));
     const QString iperf3 = QStringLiteral(WIREBENCH_SOURCE_DIR "/tests/data/iperf3-3.12-send.json");
@@ -378,13 +400,15 @@ void TestStoreCli::serverThatCannotBeReached()
 {
     const quint16 port = test::freeLoopbackPort();
     const QString url = QStringLiteral("postgresql://bench@127.0.0.1:%1/wirebench").arg(port);
-    for (const QStringList &command : {QStringList{QStringLiteral("sessions")}, QStringList{QStringLiteral("show"), QStringLiteral("latest")}}) {
+    for (const QStringList &command :
+         {QStringList{QStringLiteral("sessions")}, QStringList{QStringLiteral("show"), QStringLiteral("latest")}}) {
         const Result r = cli(command + QStringList{QStringLiteral("--store"), url});
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.err.startsWith(QStringLiteral("wirebench-cli: Result store %1: cannot connect to 127.0.0.1 port %2 (")
-                                      .arg(url)
-                                      .arg(port)),
-                 qPrintable(r.err));
+        QVERIFY2(
+            r.err.startsWith(QStringLiteral("wirebench-cli: Result store %1: cannot connect to 127.0.0.1 port %2 (")
+                                 .arg(url)
+                                 .arg(port)),
+            qPrintable(r.err));
         QVERIFY2(r.err.contains(QStringLiteral("check the server's name and port")), qPrintable(r.err));
     }
     const Result r = cli({QStringLiteral("sessions"), QStringLiteral("--store"),
