@@ -18,11 +18,10 @@ if [ "${1:-}" = --fix ]; then
 fi
 status=0
 for f in $files; do
-    if ! clang-format "$f" | diff -u "$f" - >/tmp/check-format.$$ 2>&1; then
+    if ! difference=$(clang-format "$f" | diff -u "$f" -); then
         echo "not in the house format: $f (scripts/check-format.sh --fix rewrites it)"
-        sed -n '3,14p' /tmp/check-format.$$ | sed 's/^/    /'
+        printf '%s\n' "$difference" | sed -n '3,14p' | sed 's/^/    /'
         status=1
     fi
 done
-rm -f /tmp/check-format.$$
 exit $status
