@@ -271,7 +271,8 @@ private:
     RunResult lanesFailed(const SmbLanes::Failure &failure);
     /// The receiver's count on the lanes' connections (sock_diag): the bytes that arrived here (received) or that
     /// the server acknowledged, in *sum; false unless every lane's connection was found with a count.
-    bool lanesCounted(const std::vector<int> &ports, bool received, qint64 *sum) const;
+    /// *dataMss (when given): the largest data MSS (TcpSocketDiag::dataMss) among those connections.
+    bool lanesCounted(const std::vector<int> &ports, bool received, qint64 *sum, int *dataMss = nullptr) const;
     void noteSuccess() override;
     /// The end of a timed call's failure (failure: what the pump met) or Stop.
     RunResult pumpFailed(bool stopped, const IoFailure &failure, const QString &during);
@@ -296,6 +297,7 @@ private:
     SMBCCTX *m_ctx = nullptr;
     SMBCFILE *m_file = nullptr;
     qint64 m_io;
+    int m_lanesMss = 0;         ///< the lanes' connections' data MSS, from the sock_diag looks (runs over lanes)
     qint64 m_lanesEndNs = 0;    ///< on the meter's clock: the last lane's close answered (writes over lanes)
     std::vector<char> m_buffer; ///< the timed transfer's, of the host's I/O size (reach() makes it)
     RateLimiter m_limiter;
@@ -361,6 +363,12 @@ void SmbRun::noteMss()
     // The larger of the two is the segment size of the data (TcpSocketDiag::dataMss, docs/FRAMES.md).
     // libsmbclient connects before we could set TCP_MAXSEG, and Linux applies it at connect time only, so
     // the MSS is the path's: the frame size is the interface's MTU.
+    // Over lanes the data went on their connections, not this one (a read's parent receives almost nothing: its
+    // tcpi_rcv_mss read 32741 once on loopback where the lanes' segments were 65483).
+    if (m_lanesMss > 0) {
+        m_result.mss = m_lanesMss;
+        return;
+    }
     const int fd = findServerSocket(m_spec.host.address, m_smb.port);
     if (fd < 0)
         return;
@@ -939,7 +947,8 @@ std::optional<RunResult> SmbRun::overLanes(SmbLanes &lanes, const SmbLanes::Body
         if (!end && !reading && counted && m_moved >= lanes.totalBytes() && lanes.inProgressBytes() == 0)
             return;
         qint64 now = 0;
-        if (counted && lanesCounted(ports, reading, &now)) // at most what the calls so far carried (not their headers)
+        if (counted
+            && lanesCounted(ports, reading, &now, &m_lanesMss)) // at most what the calls so far carried (not headers)
             m_meter.setReceived(qMin(now - counterBase, m_moved + lanes.inProgressBytes()));
         const std::int64_t settled = lanes.settledNs();
         if (end)
@@ -1190,7 +1199,7 @@ void SmbRun::readLane(SmbLanes::Lane &lane, const QByteArray &url, qint64 size)
     });
 }
 
-bool SmbRun::lanesCounted(const std::vector<int> &ports, bool received, qint64 *sum) const
+bool SmbRun::lanesCounted(const std::vector<int> &ports, bool received, qint64 *sum, int *dataMss) const
 {
     const QHostAddress host(m_spec.host.address);
     const bool v4 = host.protocol() == QAbstractSocket::IPv4Protocol;
@@ -1213,6 +1222,8 @@ bool SmbRun::lanesCounted(const std::vector<int> &ports, bool received, qint64 *
             continue;
         *sum += qint64(bytes);
         ++found;
+        if (dataMss)
+            *dataMss = qMax(*dataMss, qMax(r.sndMss, r.rcvMss));
     }
     return found == ports.size() && std::find(ports.begin(), ports.end(), 0) == ports.end();
 }
