@@ -35,6 +35,12 @@ public:
     /// All established TCP sockets, IPv4 and IPv6. When the OS answers for neither family: empty, with
     /// *error saying why; otherwise *error is cleared.
     virtual std::vector<TcpSocketReading> establishedTcp(std::string *error) const = 0;
+    /// One TCP socket by its addresses and ports, as its own end sees them: a look-up, where establishedTcp()
+    /// walks the kernel's whole table (on Linux 1.9 ms with the 262,144 buckets of a 24 GiB machine, which SMB's
+    /// live samples paid 50 times a second). False when there is no such socket (*error says so) or the OS cannot
+    /// tell.
+    virtual bool tcpSocket(const IpAddress &local, std::uint16_t localPort, const IpAddress &remote,
+                           std::uint16_t remotePort, TcpSocketReading *out, std::string *error) const = 0;
 };
 
 } // namespace wb::platform

@@ -18,17 +18,23 @@ std::string failure(const char *name, const char *what, int err)
 
 } // namespace
 
-bool LinuxNetlink::dump(int protocol, const void *request, std::size_t length, const char *name,
-                        const std::function<void(const nlmsghdr *)> &each, std::string *error)
+bool LinuxNetlink::exchange(int protocol, const void *request, std::size_t length, const char *name,
+                            const std::function<void(const nlmsghdr *)> &each, std::string *error, int *err)
 {
+    if (err)
+        *err = 0;
     const int fd = ::socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, protocol);
     if (fd < 0) {
+        if (err)
+            *err = errno;
         *error = std::string(name) + " netlink is not available (" + std::strerror(errno) + ")";
         return false;
     }
     sockaddr_nl kernel{};
     kernel.nl_family = AF_NETLINK;
     if (::sendto(fd, request, length, 0, reinterpret_cast<sockaddr *>(&kernel), sizeof(kernel)) < 0) {
+        if (err)
+            *err = errno;
         *error = failure(name, "request failed", errno);
         ::close(fd);
         return false;
@@ -41,6 +47,8 @@ bool LinuxNetlink::dump(int protocol, const void *request, std::size_t length, c
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
+            if (err)
+                *err = n < 0 ? errno : EPIPE;
             *error = failure(name, "answer could not be read", n < 0 ? errno : EPIPE);
             ok = false;
             break;
@@ -51,11 +59,15 @@ bool LinuxNetlink::dump(int protocol, const void *request, std::size_t length, c
                 done = true;
                 break;
             }
-            if (h->nlmsg_type == NLMSG_ERROR) {
+            if (h->nlmsg_type == NLMSG_ERROR) { // error 0: the acknowledgement of a single request
                 const auto *e = static_cast<const nlmsgerr *>(NLMSG_DATA(h));
-                *error = failure(name, "refused the request", -e->error);
                 done = true;
-                ok = false;
+                if (e->error != 0) {
+                    *error = failure(name, "refused the request", -e->error);
+                    if (err)
+                        *err = -e->error;
+                    ok = false;
+                }
                 break;
             }
             each(h);

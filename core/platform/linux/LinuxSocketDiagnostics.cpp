@@ -3,6 +3,7 @@
 #include "platform/linux/LinuxNetlink.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 
 #include <linux/inet_diag.h>
@@ -70,7 +71,53 @@ bool dumpFamily(int family, std::vector<TcpSocketReading> *out, std::string *err
         error);
 }
 
+void putAddress(const IpAddress &a, __be32 *into)
+{
+    std::memcpy(into, a.bytes.data(), a.family == IpAddress::Family::V4 ? 4 : 16);
+}
+
 } // namespace
+
+bool LinuxSocketDiagnostics::tcpSocket(const IpAddress &local, std::uint16_t localPort, const IpAddress &remote,
+                                       std::uint16_t remotePort, TcpSocketReading *out, std::string *error) const
+{
+    std::string why;
+    if (local.family == IpAddress::Family::None || local.family != remote.family) {
+        if (error)
+            *error = "sock_diag: the socket's two addresses are not of one family";
+        return false;
+    }
+    inet_diag_req_v2 req{};
+    req.sdiag_family = std::uint8_t(local.family == IpAddress::Family::V4 ? AF_INET : AF_INET6);
+    req.sdiag_protocol = IPPROTO_TCP;
+    req.idiag_ext = 1u << (INET_DIAG_INFO - 1);
+    req.idiag_states = ~0u;
+    req.id.idiag_sport = htons(localPort);
+    req.id.idiag_dport = htons(remotePort);
+    putAddress(local, req.id.idiag_src);
+    putAddress(remote, req.id.idiag_dst);
+    req.id.idiag_if = local.scopeId; // a link-local socket is bound to its interface, and found only with it
+    req.id.idiag_cookie[0] = INET_DIAG_NOCOOKIE;
+    req.id.idiag_cookie[1] = INET_DIAG_NOCOOKIE;
+    bool found = false;
+    int err = 0;
+    const bool ok = LinuxNetlink::request(
+        NETLINK_SOCK_DIAG, SOCK_DIAG_BY_FAMILY, req, "sock_diag",
+        [&](const nlmsghdr *h) {
+            if (h->nlmsg_type == SOCK_DIAG_BY_FAMILY && h->nlmsg_len >= NLMSG_LENGTH(sizeof(inet_diag_msg))) {
+                *out = readingOf(h);
+                found = true;
+            }
+        },
+        &why, &err);
+    if (ok && !found)
+        why = "sock_diag answered without the socket";
+    else if (!ok && err == ENOENT)
+        why = "no such TCP socket";
+    if (error)
+        *error = ok && found ? std::string() : why;
+    return ok && found;
+}
 
 std::vector<TcpSocketReading> LinuxSocketDiagnostics::establishedTcp(std::string *error) const
 {

@@ -10,6 +10,8 @@ class LinuxSocketDiagnostics : public SocketDiagnostics
 {
 public:
     std::vector<TcpSocketReading> establishedTcp(std::string *error) const override;
+    bool tcpSocket(const IpAddress &local, std::uint16_t localPort, const IpAddress &remote, std::uint16_t remotePort,
+                   TcpSocketReading *out, std::string *error) const override;
 };
 
 } // namespace wb::platform

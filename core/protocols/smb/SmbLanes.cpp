@@ -50,7 +50,7 @@ struct SmbLanes::Shared
         char text[480] = {};
         std::atomic<std::uint32_t> head{0}; ///< calls the lane wrote
         std::atomic<std::uint32_t> tail{0}; ///< calls the parent took
-        std::atomic<int> localPort{0};
+        Connection connection;              ///< written before ready, which the parent waits for
         std::atomic<std::int64_t> inProgress{0};
         std::atomic<std::int64_t> closedNs{0};
         std::atomic<std::int64_t> sourceBytes{0};
@@ -361,12 +361,12 @@ void SmbLanes::sourceReads(qint64 *bytes, qint64 *nanoseconds) const
     }
 }
 
-std::vector<int> SmbLanes::localPorts() const
+std::vector<SmbLanes::Connection> SmbLanes::connections() const
 {
-    std::vector<int> ports;
+    std::vector<Connection> all;
     for (int i = 0; i < m_lanes; ++i)
-        ports.push_back(m_shared->lanes[i].localPort.load(std::memory_order_acquire));
-    return ports;
+        all.push_back(m_shared->lanes[i].connection);
+    return all;
 }
 
 qint64 SmbLanes::inProgressBytes() const
@@ -382,9 +382,9 @@ QString SmbLanes::Lane::name() const
     return QStringLiteral("%1 connection %2 of %3").arg(m_owner.verb()).arg(m_index + 1).arg(m_owner.m_lanes);
 }
 
-void SmbLanes::Lane::setLocalPort(int port)
+void SmbLanes::Lane::setConnection(const Connection &connection)
 {
-    m_owner.m_shared->lanes[m_index].localPort.store(port, std::memory_order_release);
+    m_owner.m_shared->lanes[m_index].connection = connection;
 }
 
 std::int64_t SmbLanes::closedNs() const

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "platform/IpAddress.h"
+
 #include <QString>
 #include <QtGlobal>
 
@@ -89,8 +91,16 @@ public:
     std::int64_t settledNs() const;
     /// The end of the last call poll() handed out (clockNs()), 0 before the first.
     std::int64_t lastCallEndNs() const;
-    /// Each lane's local port (0 when it could not tell), once ready.
-    std::vector<int> localPorts() const;
+    /// A lane's TCP connection to the server, as the lane's end sees it.
+    struct Connection
+    {
+        platform::IpAddress local;
+        platform::IpAddress remote;
+        std::uint16_t localPort = 0; ///< 0 when the lane could not tell
+        std::uint16_t remotePort = 0;
+    };
+    /// Each lane's connection, once ready (for the parent's look at its TCP counters).
+    std::vector<Connection> connections() const;
     /// The bytes of the calls the lanes are in now.
     qint64 inProgressBytes() const;
     /// When the server answered the last lane's close (clockNs()), as that lane read its clock: the end of a
@@ -136,8 +146,8 @@ public:
         void deliver(qint64 bytes);
         /// bytes of one I/O call crossed the line between fromNs and toNs (clockNs()).
         void record(qint64 bytes, std::int64_t fromNs, std::int64_t toNs);
-        /// The local port of this lane's connection, for the parent's look at its TCP counters.
-        void setLocalPort(int port);
+        /// This lane's connection, for the parent's look at its TCP counters.
+        void setConnection(const Connection &connection);
         /// The length of the I/O call about to start (0 once it ended): bounds what the receiver can have.
         void setInProgress(qint64 bytes);
         /// The server answered this lane's close of the file now.
