@@ -17,6 +17,7 @@
 
 #include <QCoreApplication>
 #include <QFile>
+#include <QThread>
 #include <QStringList>
 
 #include <cstdio>
@@ -37,6 +38,7 @@ struct Args
     int reps = 3;
     int warmUp = 1; ///< pairs run first in each cell and not counted
     double seconds = 3;
+    double settle = 3;       ///< seconds of pause after each written file is removed, before the next run
     QVariantMap hostOptions; ///< --set smb.KEY=VALUE
     QVariantMap planOptions; ///< --set any other KEY=VALUE (e.g. latency.idle_ms=0)
 };
@@ -108,6 +110,8 @@ bool parse(const QStringList &args, Args *a)
             a->warmUp = qMax(0, value.toInt());
         else if (key == QLatin1String("--seconds"))
             a->seconds = qMax(0.5, value.toDouble());
+        else if (key == QLatin1String("--settle"))
+            a->settle = qMax(0.0, value.toDouble());
         else if (key == QLatin1String("--set") && value.contains(QLatin1Char('=')))
             (value.startsWith(QLatin1String("smb.")) ? a->hostOptions : a->planOptions)
                 .insert(value.section(QLatin1Char('='), 0, 0), value.section(QLatin1Char('='), 1));
@@ -208,19 +212,33 @@ Cell Bench::measure(const QString &rate, int mtu, const QString &protocol, int c
     QList<double> tool;
     // The first pairs of a cell are not counted: the first Wirebench run after a cell's set-up (the line reshaped,
     // files made) found the machine 58-60% busy at 2.5 Gbit/s where the others found 26-43%, and it always goes first.
+    // Each tool's written file goes after its run, and the next run waits --settle seconds: the file Wirebench
+    // wrote used to stay until its next run truncated it, 0.3-0.5 s before go(), so that 2 x 928 MB (smbclient's
+    // removed file and its own) had just been freed when a 2.5 Gbit/s Wirebench run began and none before
+    // smbclient's. In that sweep 13 of 15 such runs had their slowest 0.3 s in their last (270-290 MB/s against
+    // 309); removed after each run, MTU 1500 and 4000 had none in 10, MTU 9000 3 of 5; with 3 s of pause too,
+    // none in 10 (slowest 298 MB/s, not at the end). This machine, a VM with free page reporting, hands freed
+    // memory back to its host about 2 s after it is freed; that work, and taking the memory back, most likely
+    // fell in those runs' last half second.
+    const auto removeWritten = [&](const QString &name) {
+        if (reading)
+            return;
+        QFile::remove(m_rig.fixture().smbRoot() + QLatin1Char('/') + name);
+        QThread::msleep(static_cast<unsigned long>(m_args.settle * 1000));
+    };
     for (int rep = -m_args.warmUp; rep < m_args.reps; ++rep) {
         const bool counted = rep >= 0;
         const platform::CpuTicks before = machineTicks();
         const RunResult r = m_rig.servers().runOne(plan, fileName(QStringLiteral("put"), size));
         const QString profile = profileOf(r, before, machineTicks());
+        removeWritten(fileName(QStringLiteral("put"), size));
         if (!r.ok())
             c.error = r.error;
         else if (counted)
             wb << r.megabytesPerSecond();
         QString why;
         const double mbps = PeerTools::transfer(protocol, peer, &why);
-        if (!reading)
-            QFile::remove(m_rig.fixture().smbRoot() + QLatin1Char('/') + peer.remoteName);
+        removeWritten(peer.remoteName);
         if (mbps <= 0)
             c.error = QStringLiteral("smbclient: ") + why;
         else if (counted)
@@ -251,8 +269,9 @@ int Bench::run()
     }
     std::printf(
         "SMB through lab %s (smbd in its server namespace, folders on a tmpfs): %d pair(s) per cell after %d "
-        "not counted, Wirebench then smbclient; about %.1f s per run; MB/s = 10^6 B/s, smbclient's KiB/s converted\n",
-        qPrintable(m_rig.lab().id()), m_args.reps, m_args.warmUp, m_args.seconds);
+        "not counted, Wirebench then smbclient; about %.1f s per run, %.1f s of pause after each written file is "
+        "removed; MB/s = 10^6 B/s, smbclient's KiB/s converted\n",
+        qPrintable(m_rig.lab().id()), m_args.reps, m_args.warmUp, m_args.seconds, m_args.settle);
     QList<Cell> cells;
     for (const QString &rate : m_args.rates) {
         for (const int mtu : m_args.mtus) {
@@ -297,7 +316,7 @@ int main(int argc, char **argv)
         std::fprintf(stderr,
                      "usage: wirebench-smb-bench [--rates 100mbit,250mbit,1gbit,2500mbit] [--mtus 1500,4000,9000]\n"
                      "       [--protocols smb-write,smb-read] [--write-connections 4[,2,...]] [--read-connections 2]\n"
-                     "       [--reps 3] [--warm-up 1] [--seconds 3] [--set KEY=VALUE ...]\n");
+                     "       [--reps 3] [--warm-up 1] [--seconds 3] [--settle 3] [--set KEY=VALUE ...]\n");
         return 2;
     }
     return Bench(args).run();
