@@ -12,6 +12,7 @@
 #     --write-connections 4[,2,3]   --read-connections 2[,...]   (default: the driver's, 4 and 2)   --reps 3   --seconds 3
 #     --warm-up 1 (pairs run first in each cell and not counted)
 #     --settle 3 (seconds of pause after each written file is removed, before the next run; 0 for none)
+#     --warm-memory 3000 (MB touched and freed after that pause, so the server's tmpfs gets memory the VM backs)
 #
 # Example: the connection counts of a cell that falls short, one after the other:
 #   bench/smb_vs_smbclient.sh build -- --rates 250mbit --mtus 4000 --write-connections 1,2,3,4
