@@ -5,6 +5,7 @@
 #include <QTest>
 
 #include <cstring>
+#include <vector>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -53,6 +54,22 @@ struct LoopbackPair
     {
         ::close(client);
         ::close(server);
+    }
+
+    /// Sends that many zero bytes from the client and reads them all at the server: false if either end fails.
+    bool carry(qsizetype bytes) const
+    {
+        const std::vector<char> data(static_cast<size_t>(bytes), 0);
+        if (::send(client, data.data(), data.size(), 0) != ssize_t(data.size()))
+            return false;
+        std::vector<char> in(static_cast<size_t>(bytes));
+        for (qsizetype got = 0; got < bytes;) {
+            const ssize_t n = ::recv(server, in.data(), in.size(), 0);
+            if (n <= 0)
+                return false;
+            got += n;
+        }
+        return true;
     }
 
     static quint16 port(int fd, bool peer)
@@ -110,15 +127,8 @@ private slots:
             serverPort = pair.serverPort;
             QVERIFY(pair.client >= 0 && pair.server >= 0);
             // Some data, so that the connection has an RTT and its MSS figures.
-            const char data[4096] = {};
-            QCOMPARE(::send(pair.client, data, sizeof(data), 0), ssize_t(sizeof(data)));
-            char in[4096];
-            qsizetype got = 0;
-            while (got < qsizetype(sizeof(in))) {
-                const ssize_t n = ::recv(pair.server, in, sizeof(in), 0);
-                QVERIFY(n > 0);
-                got += n;
-            }
+            const qsizetype data = 4096;
+            QVERIFY(pair.carry(data));
             std::string error = "not cleared";
             const std::vector<platform::TcpSocketReading> all
                 = platform::Platform::socketDiagnostics().establishedTcp(&error);
@@ -140,7 +150,7 @@ private slots:
             QVERIFY(client->advMss > 0);
             QVERIFY(server->rcvMss > 0);
             // The server read every byte: they all arrived in order (its SYN, if counted, is one more).
-            QVERIFY2(server->bytesReceived >= sizeof(data) && server->bytesReceived <= sizeof(data) + 1,
+            QVERIFY2(server->bytesReceived >= std::uint64_t(data) && server->bytesReceived <= std::uint64_t(data) + 1,
                      qPrintable(QString::number(server->bytesReceived)));
             QVERIFY(client->rttUs > 0);
             QVERIFY(client->timestamps); // loopback negotiates timestamps (tcp_timestamps defaults to on)
@@ -174,15 +184,8 @@ private slots:
             QVERIFY(pair.client >= 0 && pair.server >= 0);
             clientPort = pair.clientPort;
             serverPort = pair.serverPort;
-            const char data[8192] = {};
-            QCOMPARE(::send(pair.client, data, sizeof(data), 0), ssize_t(sizeof(data)));
-            char in[8192];
-            qsizetype got = 0;
-            while (got < qsizetype(sizeof(in))) {
-                const ssize_t n = ::recv(pair.server, in, sizeof(in), 0);
-                QVERIFY(n > 0);
-                got += n;
-            }
+            const qsizetype data = 8192;
+            QVERIFY(pair.carry(data));
             platform::TcpSocketReading client, server;
             std::string error = "not cleared";
             QVERIFY(diagnostics.tcpSocket(loopback, serverPort, loopback, clientPort, &server, &error));
@@ -190,13 +193,13 @@ private slots:
             QCOMPARE(server.inode, LoopbackPair::inode(pair.server));
             QCOMPARE(server.localPort, serverPort);
             QCOMPARE(server.remotePort, clientPort);
-            QVERIFY2(server.bytesReceived >= sizeof(data) && server.bytesReceived <= sizeof(data) + 1,
+            QVERIFY2(server.bytesReceived >= std::uint64_t(data) && server.bytesReceived <= std::uint64_t(data) + 1,
                      qPrintable(QString::number(server.bytesReceived)));
             // The server's acknowledgement of the last bytes may be delayed: the client's count reaches them.
             QTRY_VERIFY(diagnostics.tcpSocket(loopback, clientPort, loopback, serverPort, &client, &error)
-                        && client.bytesAcked >= sizeof(data));
+                        && client.bytesAcked >= std::uint64_t(data));
             QCOMPARE(client.inode, LoopbackPair::inode(pair.client));
-            QVERIFY2(client.bytesAcked <= sizeof(data) + 1, qPrintable(QString::number(client.bytesAcked)));
+            QVERIFY2(client.bytesAcked <= std::uint64_t(data) + 1, qPrintable(QString::number(client.bytesAcked)));
             QVERIFY(client.sndMss > 0);
             // The same socket as the walk over all of them reads.
             const std::vector<platform::TcpSocketReading> all = diagnostics.establishedTcp(&error);

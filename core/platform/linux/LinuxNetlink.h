@@ -26,22 +26,21 @@ public:
     static bool dump(int protocol, std::uint16_t type, const Body &body, const char *name,
                      const std::function<void(const nlmsghdr *)> &each, std::string *error)
     {
-        struct
-        {
-            nlmsghdr nlh;
-            Body body;
-        } req{};
-        req.nlh.nlmsg_len = sizeof(req);
-        req.nlh.nlmsg_type = type;
-        req.nlh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-        req.body = body;
-        return exchange(protocol, &req, sizeof(req), name, each, error);
+        return send(protocol, type, NLM_F_DUMP, body, name, each, error, nullptr);
     }
     /// A single request of message type with body (one object the body names, not a walk over all of them): its
     /// answers to each, then the kernel's acknowledgement. *err: the errno of a refusal (ENOENT: no such object).
     template <typename Body>
     static bool request(int protocol, std::uint16_t type, const Body &body, const char *name,
                         const std::function<void(const nlmsghdr *)> &each, std::string *error, int *err)
+    {
+        return send(protocol, type, NLM_F_ACK, body, name, each, error, err);
+    }
+
+private:
+    template <typename Body>
+    static bool send(int protocol, std::uint16_t type, std::uint16_t flags, const Body &body, const char *name,
+                     const std::function<void(const nlmsghdr *)> &each, std::string *error, int *err)
     {
         struct
         {
@@ -50,7 +49,7 @@ public:
         } req{};
         req.nlh.nlmsg_len = sizeof(req);
         req.nlh.nlmsg_type = type;
-        req.nlh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+        req.nlh.nlmsg_flags = std::uint16_t(NLM_F_REQUEST | flags);
         req.body = body;
         return exchange(protocol, &req, sizeof(req), name, each, error, err);
     }
