@@ -93,6 +93,8 @@ QList<int> numbers(const QString &list)
 
 bool parse(const QStringList &args, Args *a)
 {
+    if (args.size() % 2 == 0) // an option without its value (a lone "--help" too): the usage, not a whole sweep
+        return false;
     for (int i = 1; i + 1 < args.size(); i += 2) {
         const QString &key = args[i];
         const QString &value = args[i + 1];
@@ -219,15 +221,10 @@ Cell Bench::measure(const QString &rate, int mtu, const QString &protocol, int c
     // Each tool's written file goes after its run, and the next run waits --settle seconds: the file Wirebench
     // wrote used to stay until its next run truncated it, 0.3-0.5 s before go(), so that 2 x 928 MB (smbclient's
     // removed file and its own) had just been freed when a 2.5 Gbit/s Wirebench run began and none before
-    // smbclient's. In that sweep 13 of 15 such runs had their slowest 0.3 s in their last (270-290 MB/s against
-    // 309); removed after each run, MTU 1500 and 4000 had none in 10, MTU 9000 3 of 5; with 3 s of pause too,
-    // none in 10 (slowest 298 MB/s, not at the end). This machine, a VM with free page reporting, hands freed
-    // memory back to its host about 2 s after it is freed; that work, and taking the memory back, most likely
-    // fell in those runs' last half second. Then --warm-memory MB are touched and freed, so that the server's
-    // tmpfs gets memory this VM has just used (it initialises its memory lazily and hands freed memory back):
-    // at 2.5 Gbit/s MTU 9000, 5 pairs a cell, without: 4 of 5 Wirebench runs had their slowest 0.3 s last
-    // (261-283 MB/s against 309), then 0 of 5; with 3000 MB (each page written), 1 of 10 (293 MB/s), ratios 1.003
-    // and 1.004.
+    // smbclient's. Then --warm-memory MB are touched and freed, so that the server's tmpfs gets memory this VM has
+    // just used (it initialises its memory lazily and hands freed memory back to its host). Counted 2.5 Gbit/s
+    // Wirebench runs that lost 3% or more in their last 0.3 s, whole sweeps of 15: 10 before, 8 with the removal
+    // and the pause, 0 with the touch too (docs/FILESERVERS.md). The same for both tools.
     const auto removeWritten = [&](const QString &name) {
         if (reading)
             return;
