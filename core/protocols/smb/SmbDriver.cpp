@@ -7,6 +7,7 @@
 #include "identity/IdentityProbeSocket.h"
 #include "identity/SmbIdentityProbe.h"
 #include "net/Address.h"
+#include "net/Socket.h"
 #include "net/TcpInfo.h"
 #include "platform/Platform.h"
 #include "protocols/ConcurrentSpans.h"
@@ -157,12 +158,6 @@ SMBCCTX *newContext(SmbSettings *settings, QString *error)
     return SmbClientLibrary::newContext(options, error);
 }
 
-int portOf(const sockaddr_storage &a)
-{
-    return a.ss_family == AF_INET6 ? ntohs(reinterpret_cast<const sockaddr_in6 *>(&a)->sin6_port)
-                                   : ntohs(reinterpret_cast<const sockaddr_in *>(&a)->sin_port);
-}
-
 /// libsmbclient opens its own sockets: find the one to the server (the newest, leaving out those in skip).
 int findServerSocket(const QString &address, int port, const std::vector<int> &skip = {})
 {
@@ -179,7 +174,7 @@ int findServerSocket(const QString &address, int port, const std::vector<int> &s
         if (getpeername(fd, reinterpret_cast<sockaddr *>(&peer), &len) != 0)
             continue;
         QHostAddress addr(reinterpret_cast<sockaddr *>(&peer));
-        if (portOf(peer) == port && (want.isNull() || addr.isEqual(want, QHostAddress::TolerantConversion)))
+        if (net::portOf(peer) == port && (want.isNull() || addr.isEqual(want, QHostAddress::TolerantConversion)))
             found = fd;
     }
     return found;
@@ -1090,8 +1085,8 @@ void SmbRun::laneSession(SmbLanes::Lane &lane, const QByteArray &url, int flags,
             SmbLanes::Connection connection;
             connection.local = net::peerAddress(local);
             connection.remote = net::peerAddress(remote);
-            connection.localPort = std::uint16_t(portOf(local));
-            connection.remotePort = std::uint16_t(portOf(remote));
+            connection.localPort = net::portOf(local);
+            connection.remotePort = net::portOf(remote);
             lane.setConnection(connection);
         }
     }
