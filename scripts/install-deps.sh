@@ -10,7 +10,7 @@ RUN_PKGS=(fonts-dejavu-core xvfb xauth)
 TEST_PKGS=(vsftpd samba smbclient iperf3 iputils-ping curl iproute2 ethtool imagemagick poppler-utils
     desktop-file-utils appstream dpkg-dev file clang clang-format libclang-rt-14-dev procps psmisc
     openssl util-linux universal-ctags postgresql
-    g++-mingw-w64-x86-64-posix wine wine64 nsis systemd prometheus)
+    g++-mingw-w64-x86-64-posix wine wine64 nsis systemd prometheus tcl)
 
 want=("${BUILD_PKGS[@]}" "${RUN_PKGS[@]}")
 if [ "${1:-}" = "--test" ]; then
