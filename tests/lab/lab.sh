@@ -9,12 +9,14 @@
 #                                       between them rather than on either end
 #   lab.sh down                         stop its servers and remove everything, also after a crash
 #   lab.sh mtu N                        set the MTU on both ends (and re-shape for it)
-#   lab.sh shape RATE|off [--frame F] [--queue-ms MS]
+#   lab.sh shape RATE|off [--frame F] [--queue-ms MS] [--end cli|srv|both]
 #                                       emulate an Ethernet line of RATE (e.g. 1gbit, 100mbit, 10gbit, 2500000000);
 #                                       --frame: the frames on the wire are F bytes (an MSS clamped below the
 #                                       MTU), so the shaper is scaled for F instead of the MTU; --queue-ms: the
 #                                       shaper's queue holds MS ms at the shaped rate (a bufferbloat of MS ms),
-#                                       instead of 1000 frames
+#                                       instead of 1000 frames; --end: the tbf goes on the client's end only, the
+#                                       server's end only (a shaper on the far host: what it sends is held to
+#                                       RATE, what it receives is not), or both (the default, a line)
 #   lab.sh status                       what exists and how it is set
 #   lab.sh env                          shell variables for tests (eval "$(lab.sh env)")
 #   lab.sh exec cli|srv|rtr CMD [ARGS...]
@@ -129,7 +131,13 @@ apply_shape() {
         limit=$(awk -v r="$tbf_rate" -v q="$queue_ms" 'BEGIN { printf "%.0f", r / 8 * q / 1000 }')
         echo "lab $id: tbf rate ${tbf_rate} bit/s, limit ${limit} bytes = ${queue_ms} ms at ${tbf_rate} bit/s (${tbf_rate} / 8 x ${queue_ms} / 1000), burst ${burst} bytes"
     fi
-    for spec in "$cli_ns $cli_if" "$srv_ns $srv_if"; do
+    local ends
+    case $(saved end) in
+        cli) ends=("$cli_ns $cli_if") ;;
+        srv) ends=("$srv_ns $srv_if") ;;
+        *) ends=("$cli_ns $cli_if" "$srv_ns $srv_if") ;;
+    esac
+    for spec in "${ends[@]}"; do
         set -- $spec
         ip netns exec "$1" tc qdisc add dev "$2" root tbf rate "${tbf_rate}bit" burst "$burst" limit "$limit"
     done
@@ -243,7 +251,7 @@ cmd_mtu() {
 }
 
 cmd_shape() {
-    local arg=${1:-} frame="" queue_ms=""
+    local arg=${1:-} frame="" queue_ms="" end=""
     [ -n "$arg" ] || die "shape: give a rate (1gbit, 100mbit, ...) or 'off'"
     shift
     while [ $# -gt 0 ]; do
@@ -253,11 +261,14 @@ cmd_shape() {
             --queue-ms) queue_ms=${2:-}; shift 2
                 [[ $queue_ms =~ ^[0-9]+$ ]] && [ "$queue_ms" -ge 1 ] && [ "$queue_ms" -le 10000 ] \
                     || die "shape: --queue-ms '$queue_ms' is not a number of ms from 1 to 10000" ;;
-            *) die "shape: unknown option '$1' (use --frame F, --queue-ms MS)" ;;
+            --end) end=${2:-}; shift 2
+                [[ $end =~ ^(cli|srv|both)$ ]] || die "shape: --end '$end' is not cli, srv or both" ;;
+            *) die "shape: unknown option '$1' (use --frame F, --queue-ms MS, --end cli|srv|both)" ;;
         esac
     done
     need_root; require_up
     if [ -n "$frame" ]; then echo "$frame" >"$state/frame"; else rm -f "$state/frame"; fi
+    if [ -n "$end" ] && [ "$end" != both ]; then echo "$end" >"$state/end"; else rm -f "$state/end"; fi
     if [ -n "$queue_ms" ]; then echo "$queue_ms" >"$state/queue_ms"; else rm -f "$state/queue_ms"; fi
     if [ "$arg" = off ]; then
         apply_shape off
@@ -267,7 +278,9 @@ cmd_shape() {
     local rate; rate=$(parse_rate "$arg") || die "shape: rate '$arg' is not like 1gbit, 100mbit or a number of bit/s (100 kbit/s to 100 Gbit/s)"
     apply_shape "$rate"
     local f; f=$(saved frame); [ -n "$f" ] || f=$(saved mtu)
-    echo "lab $id: Ethernet line rate $rate bit/s at MTU $(saved mtu), shaped for $f-byte frames (theoretical TCP goodput $(theory "$rate" "$f") bytes/s)"
+    local on="both ends"
+    case $(saved end) in cli) on="$cli_if only" ;; srv) on="$srv_if only" ;; esac
+    echo "lab $id: Ethernet line rate $rate bit/s at MTU $(saved mtu), shaped for $f-byte frames on $on (theoretical TCP goodput $(theory "$rate" "$f") bytes/s)"
 }
 
 # Theoretical TCP goodput with timestamps on an Ethernet line, in bytes/s.
