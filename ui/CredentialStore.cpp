@@ -163,7 +163,9 @@ bool meansNoKeychain(QKeychain::Error error)
 
 void CredentialStore::probe()
 {
-    auto *job = new QKeychain::ReadPasswordJob(QLatin1String(ServiceName), this);
+    // No parent: a job the store deleted with itself while the keychain (libsecret) still had its call in flight
+    // would be called back after its deletion (a crash when a window closes quickly); autoDelete ends it when done.
+    auto *job = new QKeychain::ReadPasswordJob(QLatin1String(ServiceName), nullptr);
     job->setAutoDelete(true);
     job->setInsecureFallback(false); // never the plain-text QSettings store
     job->setKey(kProbeKey);
@@ -184,7 +186,7 @@ void CredentialStore::readOne(const QString &hostName, const QString &key)
 {
     ++m_pendingReads;
     const QString entry = entryKey(hostName, key);
-    auto *job = new QKeychain::ReadPasswordJob(QLatin1String(ServiceName), this);
+    auto *job = new QKeychain::ReadPasswordJob(QLatin1String(ServiceName), nullptr);
     job->setAutoDelete(true);
     job->setInsecureFallback(false);
     job->setKey(entry);
@@ -210,9 +212,9 @@ void CredentialStore::writeOne(const QString &hostName, const QString &key, cons
     const QString entry = entryKey(hostName, key);
     QKeychain::Job *job = nullptr;
     if (value.isEmpty()) {
-        job = new QKeychain::DeletePasswordJob(QLatin1String(ServiceName), this);
+        job = new QKeychain::DeletePasswordJob(QLatin1String(ServiceName), nullptr);
     } else {
-        auto *write = new QKeychain::WritePasswordJob(QLatin1String(ServiceName), this);
+        auto *write = new QKeychain::WritePasswordJob(QLatin1String(ServiceName), nullptr);
         write->setTextData(value);
         job = write;
     }

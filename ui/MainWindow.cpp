@@ -19,6 +19,7 @@
 #include "SummaryTable.h"
 #include "LatencyChart.h"
 #include "ThroughputChart.h"
+#include "WindowMenus.h"
 #include "history/ComparisonView.h"
 #include "history/HistoryPanel.h"
 #include "storage/ResultStore.h"
@@ -32,6 +33,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QStatusBar>
 #include <QTabWidget>
 
@@ -88,12 +90,30 @@ MainWindow::MainWindow(Config *config, ResultStore *store, QWidget *parent)
 
     startEmbeddedResponder();
     connectStore(store);
+    WindowMenus::add(menuBar(), m_measure, m_pages);
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Wirebench"), this, &MainWindow::showAbout)->setObjectName(QStringLiteral("aboutAction"));
     updateStartEnabled();
 
-    if (!restoreGeometry(config->windowGeometry()))
-        resize(1600, 1000);
+    placeOnScreen(config->windowGeometry());
     restoreState(config->windowState());
     m_measure->restoreLayout(*config);
+}
+
+void MainWindow::placeOnScreen(const QByteArray &saved)
+{
+    // The window fits a 1280x720 screen (1920x1080 at 150%): nothing below this asks for more.
+    setMinimumSize(1000, 560);
+    const QRect area = screen()->availableGeometry();
+    if (restoreGeometry(saved) && area.contains(frameGeometry()))
+        return;
+    // First start, or a window saved on a larger screen: the screen's available area decides, up to 1600x1000
+    // (a laptop's smaller screen is used whole).
+    const bool small = area.width() < 1700 || area.height() < 1060;
+    resize(small ? area.size() : QSize(std::min(1900, area.width() * 9 / 10), std::min(1150, area.height() * 9 / 10)));
+    move(area.center() - rect().center());
+    if (small)
+        setWindowState(windowState() | Qt::WindowMaximized); // the window manager fits its frame in
 }
 
 void MainWindow::connectStore(ResultStore *store)
@@ -200,11 +220,13 @@ void MainWindow::buildMenus()
                                        ExportExtras::footnoteFor(m_measure->tabs()->results()->results()));
     });
     exportLive->setObjectName(QStringLiteral("exportLiveAction"));
+    exportLive->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     QAction *exportComparison = file->addAction(tr("Export &comparison chart..."), this, [this] {
         ExportExtras::exportWithDialog(this, m_measure->comparison()->plot(), QStringLiteral("wirebench-comparison"),
                                        ExportExtras::footnoteFor(m_measure->tabs()->results()->results()));
     });
     exportComparison->setObjectName(QStringLiteral("exportComparisonAction"));
+    exportComparison->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     file->addAction(tr("Copy comparison chart to clipboard"), this, [this] {
         ChartExportOptions options;
         options.footnote = ExportExtras::footnoteFor(m_measure->tabs()->results()->results());
@@ -219,6 +241,7 @@ void MainWindow::buildMenus()
             m_history->askReport();
     });
     m_reportAction->setObjectName(QStringLiteral("reportAction"));
+    m_reportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
     m_exportDataAction = file->addAction(tr("Export this session's &data (CSV, JSON)..."), this, [this] {
         if (openCurrentSessionInHistory())
             m_history->askExportData();
@@ -232,9 +255,6 @@ void MainWindow::buildMenus()
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
     quit->setObjectName(QStringLiteral("quitAction"));
-
-    QMenu *help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About Wirebench"), this, &MainWindow::showAbout)->setObjectName(QStringLiteral("aboutAction"));
 }
 
 void MainWindow::startEmbeddedResponder()

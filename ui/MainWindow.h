@@ -68,6 +68,8 @@ public slots:
     bool startPlan();
     void stopPlan();
     void showAbout();
+    /// The saved geometry when it fits this screen, else a size from the screen's available area, centred.
+    void placeOnScreen(const QByteArray &saved);
 
 signals:
     void planDone(bool cancelled);

@@ -9,10 +9,16 @@
 #include "ThroughputChart.h"
 #include "settings/Config.h"
 
+#include "ResultsTable.h"
+
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QHeaderView>
+#include <QResizeEvent>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QStackedLayout>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 namespace wb {
@@ -63,12 +69,26 @@ MeasurePage::MeasurePage(Config *config, QWidget *parent)
     m_chartSplitter = splitter(Qt::Horizontal, "chartSplitter", this);
     m_chartSplitter->addWidget(m_liveSplitter);
     m_chartSplitter->addWidget(m_comparison);
+    m_chartSplitter->setChildrenCollapsible(false);
+    m_chartTabs = new QTabWidget(this);
+    m_chartTabs->setObjectName(QStringLiteral("chartTabs"));
+    m_chartTabs->setDocumentMode(true);
+    m_chartTabs->setAccessibleName(tr("Charts"));
     auto *right = new QWidget(this);
     auto *rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
     m_rightSplitter = splitter(Qt::Vertical, "rightSplitter", right);
-    m_rightSplitter->addWidget(m_chartSplitter);
+    auto *chartArea = new QWidget(m_rightSplitter);
+    chartArea->setObjectName(QStringLiteral("chartArea"));
+    auto *chartStack = new QStackedLayout(chartArea);
+    chartStack->addWidget(m_chartSplitter);
+    chartStack->addWidget(m_chartTabs);
+    m_rightSplitter->addWidget(chartArea);
     m_rightSplitter->addWidget(m_tabs);
+    m_rightSplitter->setChildrenCollapsible(false);
+    // The results table keeps at least five rows in sight under its header and tab bar, however small the screen.
+    const int row = m_tabs->results()->verticalHeader()->defaultSectionSize();
+    m_tabs->setMinimumHeight(7 * row + 12); // five rows, the table's header and the tab bar
     m_rightSplitter->setStretchFactor(0, 3);
     m_rightSplitter->setStretchFactor(1, 1);
     rightLayout->addWidget(m_run);
@@ -84,6 +104,38 @@ MeasurePage::MeasurePage(Config *config, QWidget *parent)
     layout->addWidget(m_mainSplitter);
 }
 
+void MeasurePage::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    setCompact(event->size().width() < kCompactWidth);
+}
+
+void MeasurePage::setCompact(bool compact)
+{
+    if (compact == m_compact)
+        return;
+    m_compact = compact;
+    auto *stack = static_cast<QStackedLayout *>(m_chartTabs->parentWidget()->layout());
+    if (compact) {
+        m_chartTabs->addTab(m_liveSplitter, tr("Live"));
+        m_chartTabs->addTab(m_comparison, tr("Comparison"));
+        stack->setCurrentWidget(m_chartTabs);
+        if (!m_layoutRestored) { // the user's own splitter positions stay as they were saved
+            m_liveSplitter->setSizes({3000, 2000});
+            m_rightSplitter->setSizes({3000, 1}); // the results table at its minimum: five rows
+        }
+    } else {
+        const QList<int> sizes = m_chartSplitter->sizes();
+        m_chartTabs->clear();
+        m_chartSplitter->insertWidget(0, m_liveSplitter);
+        m_chartSplitter->insertWidget(1, m_comparison);
+        m_liveSplitter->show();
+        m_comparison->show();
+        m_chartSplitter->setSizes(sizes);
+        stack->setCurrentWidget(m_chartSplitter);
+    }
+}
+
 QList<QSplitter *> MeasurePage::splitters() const
 {
     return {m_mainSplitter, m_rightSplitter, m_chartSplitter, m_liveSplitter};
@@ -92,7 +144,7 @@ QList<QSplitter *> MeasurePage::splitters() const
 void MeasurePage::restoreLayout(const Config &config)
 {
     for (QSplitter *s : splitters())
-        s->restoreState(config.splitterState(s->objectName()));
+        m_layoutRestored = s->restoreState(config.splitterState(s->objectName())) || m_layoutRestored;
 }
 
 void MeasurePage::saveLayout(Config &config) const

@@ -3,6 +3,7 @@
 #include <QWidget>
 
 class QSplitter;
+class QTabWidget;
 
 namespace wb {
 
@@ -35,7 +36,20 @@ public:
     void restoreLayout(const Config &config);
     void saveLayout(Config &config) const;
 
+    /// Below this width the live graph and the comparison chart share one place as two tabs ("Live", "Comparison")
+    /// instead of standing side by side: narrower, side by side, the comparison chart's
+    /// controls fall off its edge (a 1366 or 1280 px wide screen, 1920 at 150% or 1920 with a 1600 px window).
+    static constexpr int kCompactWidth = 1800;
+    bool isCompact() const { return m_compact; }
+    /// The tabs of the compact layout (hidden in the wide one).
+    QTabWidget *chartTabs() const { return m_chartTabs; }
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    void setCompact(bool compact);
+
     QList<QSplitter *> splitters() const;
 
     HostListPanel *m_hosts = nullptr;
@@ -45,6 +59,9 @@ private:
     LatencyChart *m_latency = nullptr; ///< under m_live, on its time axis
     ComparisonChart *m_comparison = nullptr;
     ResultTabs *m_tabs = nullptr; ///< runs, summary per test, findings, link check
+    QTabWidget *m_chartTabs = nullptr;
+    bool m_compact = false;
+    bool m_layoutRestored = false; ///< the splitters came from the settings: no default sizes over them
     QSplitter *m_mainSplitter = nullptr;
     QSplitter *m_rightSplitter = nullptr;
     QSplitter *m_chartSplitter = nullptr;

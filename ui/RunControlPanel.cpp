@@ -1,5 +1,6 @@
 #include "RunControlPanel.h"
 
+#include <QAction>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
@@ -21,10 +22,8 @@ RunControlPanel::RunControlPanel(QWidget *parent)
     setAutoFillBackground(true);
     m_start = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Start"), this);
     m_start->setObjectName(QStringLiteral("startButton"));
-    m_start->setToolTip(tr("Run the plan: every chosen host x protocol x frame size, repeated"));
     m_stop = new QPushButton(style()->standardIcon(QStyle::SP_MediaStop), tr("Stop"), this);
     m_stop->setObjectName(QStringLiteral("stopButton"));
-    m_stop->setToolTip(tr("End the current run within a second; finished runs stay"));
     m_progress = new QProgressBar(this);
     m_progress->setObjectName(QStringLiteral("progressBar"));
     m_progress->setRange(0, 1);
@@ -43,6 +42,17 @@ RunControlPanel::RunControlPanel(QWidget *parent)
 
     connect(m_start, &QPushButton::clicked, this, &RunControlPanel::startRequested);
     connect(m_stop, &QPushButton::clicked, this, &RunControlPanel::stopRequested);
+    m_startAction = new QAction(m_start->icon(), tr("&Start"), this);
+    m_startAction->setObjectName(QStringLiteral("startAction"));
+    m_startAction->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R)});
+    m_stopAction = new QAction(m_stop->icon(), tr("S&top"), this);
+    m_stopAction->setObjectName(QStringLiteral("stopAction"));
+    m_stopAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    // Through the buttons, so that a key does exactly what a click does, and nothing when the button is disabled.
+    connect(m_startAction, &QAction::triggered, m_start, &QPushButton::click);
+    connect(m_stopAction, &QAction::triggered, m_stop, &QPushButton::click);
+    m_start->setToolTip(tr("Run the plan: every chosen host x protocol x frame size, repeated (F5)"));
+    m_stop->setToolTip(tr("End the current run within a second; finished runs stay (Esc)"));
 
     auto *row = new QHBoxLayout;
     row->addWidget(m_start);
@@ -102,13 +112,17 @@ void RunControlPanel::setRunning(bool running)
     m_running = running;
     m_start->setEnabled(!running && m_startAllowed);
     m_stop->setEnabled(running);
+    m_startAction->setEnabled(m_start->isEnabled());
+    m_stopAction->setEnabled(running);
 }
 
 void RunControlPanel::setStartEnabled(bool enabled, const QString &reason)
 {
     m_startAllowed = enabled;
     m_start->setEnabled(!m_running && enabled);
-    m_start->setToolTip(enabled ? tr("Run the plan: every chosen host x protocol x frame size, repeated") : reason);
+    m_startAction->setEnabled(m_start->isEnabled());
+    m_start->setToolTip(enabled ? tr("Run the plan: every chosen host x protocol x frame size, repeated (F5)")
+                                : reason);
 }
 
 void RunControlPanel::setProgress(int runsDone, int runsTotal, double secondsLeft)

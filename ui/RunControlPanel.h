@@ -6,6 +6,7 @@
 
 class QLabel;
 class QProgressBar;
+class QAction;
 class QPushButton;
 class QSpacerItem;
 
@@ -26,6 +27,9 @@ public:
     QString progressText() const;
     /// "1:05"; "0:07"; "1:02:03" for an hour and more.
     static QString formatDuration(double seconds);
+    /// Start (F5, Ctrl+R) and Stop (Esc) for the menus: enabled exactly when their buttons are.
+    QAction *startAction() const { return m_startAction; }
+    QAction *stopAction() const { return m_stopAction; }
 
 public slots:
     void setRunning(bool running);
@@ -51,6 +55,8 @@ private:
 
     QPushButton *m_start = nullptr;
     QPushButton *m_stop = nullptr;
+    QAction *m_startAction = nullptr;
+    QAction *m_stopAction = nullptr;
     QProgressBar *m_progress = nullptr;
     QLabel *m_status = nullptr;           ///< outside the layout, placed under the row by fitStatus()
     QSpacerItem *m_statusSpace = nullptr; ///< the label's height in the layout

@@ -55,7 +55,7 @@ void TestMeasurePage::splittersComeBack()
     {
         Config config(file);
         MeasurePage page(&config);
-        page.resize(1400, 900);
+        page.resize(1900, 900); // wide: the live graph and the comparison chart side by side
         page.show();
         QVERIFY(QTest::qWaitForWindowExposed(&page));
         auto *live = page.findChild<QSplitter *>(QStringLiteral("liveSplitter"));
@@ -70,7 +70,7 @@ void TestMeasurePage::splittersComeBack()
     }
     Config config(file);
     MeasurePage page(&config);
-    page.resize(1400, 900);
+    page.resize(1900, 900); // wide: the live graph and the comparison chart side by side
     page.restoreLayout(config);
     page.show();
     QVERIFY(QTest::qWaitForWindowExposed(&page));

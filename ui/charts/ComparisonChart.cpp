@@ -61,7 +61,7 @@ ComparisonChart::ComparisonChart(QWidget *parent)
     setObjectName(QStringLiteral("comparisonChart"));
     m_plot = new QCustomPlot(this);
     m_plot->setObjectName(QStringLiteral("comparisonPlot"));
-    m_plot->setMinimumSize(320, 200);
+    m_plot->setMinimumSize(320, 170); // 170 px: the window must fit a 1280x720 screen
     m_title = ChartStyle::addTitle(m_plot, tr("Throughput per test"));
     ChartStyle::styleAxes(m_plot);
     m_plot->xAxis->setLabel(tr("Test (protocol, Ethernet frame size, TCP MSS used)"));

@@ -33,7 +33,7 @@ LatencyChart::LatencyChart(QWidget *parent)
     setObjectName(QStringLiteral("latencyChart"));
     m_plot = new QCustomPlot(this);
     m_plot->setObjectName(QStringLiteral("latencyPlot"));
-    m_plot->setMinimumSize(320, 140);
+    m_plot->setMinimumSize(320, 120);
     m_title = ChartStyle::addTitle(m_plot, tr("Latency under load"));
     ChartStyle::styleAxes(m_plot);
     m_plot->setPlottingHint(QCP::phFastPolylines, true);
@@ -41,7 +41,9 @@ LatencyChart::LatencyChart(QWidget *parent)
     m_plot->yAxis->setLabel(tr("Round trip (ms)"));
     m_plot->xAxis->setRange(0, 10);
     m_plot->yAxis->setRange(0, 1);
+    m_plot->yAxis->ticker()->setTickCount(3); // a short graph: more ticks would overlap their labels
     m_hint = ChartStyle::addHint(m_plot, kIdleHint);
+    m_hintText = kIdleHint;
     m_idleLine = new QCPItemStraightLine(m_plot);
     m_idleLine->setPen(QPen(QColor(90, 90, 90), 1, Qt::DashLine));
     m_idleLine->setVisible(false);
@@ -109,10 +111,26 @@ void LatencyChart::clear()
     m_testKey.clear();
     m_idleLine->setVisible(false);
     m_idleText->setVisible(false);
-    m_hint->setText(kIdleHint);
-    m_hint->setVisible(true);
+    showHint(kIdleHint);
     m_plot->yAxis->setRange(0, 1);
     m_dirty = true;
+}
+
+void LatencyChart::showHint(const QString &text)
+{
+    m_hintText = text;
+    m_hint->setText(ChartStyle::wrapText(text, m_hint->font(), qMax(120, m_plot->width() - 40)));
+    m_hint->setVisible(true);
+}
+
+void LatencyChart::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    // The hint is wrapped to the plot's width: on a narrow screen it must not run past the panel's edge.
+    if (m_hint->visible() && !m_hintText.isEmpty()) {
+        m_hint->setText(ChartStyle::wrapText(m_hintText, m_hint->font(), qMax(120, m_plot->width() - 40)));
+        m_dirty = true;
+    }
 }
 
 void LatencyChart::onPlanStarted()
@@ -129,7 +147,8 @@ void LatencyChart::onRunStarted(const RunSpec &spec)
         clear();
         m_testKey = key;
     }
-    m_title->setText(tr("Latency under load\n%1 @ %2 B frame - %3")
+    // One line: the graph is short, and a second title line would lie over its plot.
+    m_title->setText(tr("Latency under load: %1 @ %2 B frame - %3")
                          .arg(spec.protocol)
                          .arg(spec.frameSize)
                          .arg(spec.host.displayName()));
@@ -184,8 +203,7 @@ void LatencyChart::onRunFinished(const RunResult &result)
     if (result.latency.idle.valid())
         showIdle(result.latency.idle.medianMs);
     if (it->graph->data()->isEmpty() && !result.latency.note.isEmpty()) {
-        m_hint->setText(ChartStyle::wrapText(result.latency.note, m_hint->font(), qMax(200, m_plot->width() - 40)));
-        m_hint->setVisible(true);
+        showHint(result.latency.note);
     }
     m_dirty = true;
 }

@@ -51,7 +51,13 @@ public slots:
     void onRunFinished(const wb::RunResult &result);
     void replotNow();
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    /// Shows `text` over the plot, wrapped to its width.
+    void showHint(const QString &text);
+
     struct Line
     {
         QCPGraph *graph = nullptr;
@@ -65,6 +71,7 @@ private:
     QCustomPlot *m_plot = nullptr;
     QCPTextElement *m_title = nullptr;
     QCPItemText *m_hint = nullptr;
+    QString m_hintText; ///< the hint before wrapping, wrapped again at each resize
     QCPItemStraightLine *m_idleLine = nullptr;
     QCPItemText *m_idleText = nullptr;
     QTimer m_replotTimer;

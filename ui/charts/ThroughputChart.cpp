@@ -29,7 +29,7 @@ ThroughputChart::ThroughputChart(QWidget *parent)
     setObjectName(QStringLiteral("throughputChart"));
     m_plot = new QCustomPlot(this);
     m_plot->setObjectName(QStringLiteral("throughputPlot"));
-    m_plot->setMinimumSize(320, 200);
+    m_plot->setMinimumSize(320, 170); // 170 px: the window must fit a 1280x720 screen
     m_title = ChartStyle::addTitle(m_plot, tr("Live throughput"));
     ChartStyle::styleAxes(m_plot);
     // One polyline per graph rather than a line per segment (QCustomPlot draws segments one by one otherwise).
