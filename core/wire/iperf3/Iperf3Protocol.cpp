@@ -26,6 +26,10 @@ bool parseObject(const std::string &json, const char *what, Json *out, std::stri
     } catch (const Json::parse_error &e) {
         why = format("syntax error at offset %zu", e.byte > 0 ? e.byte - 1 : 0);
         *out = Json();
+    } catch (const Json::exception &) {
+        // out_of_range 406 for a number such as 1e999 (from a client or a far server): refused, never an abort.
+        why = "a number out of range";
+        *out = Json();
     }
     if (!out->is_object()) {
         if (error)

@@ -75,6 +75,10 @@ Decoded decode(std::string_view buffer, int maxBytes)
     } catch (const Json::parse_error &e) {
         d.error = format("control message is not valid JSON (syntax error at offset %zu)", e.byte > 0 ? e.byte - 1 : 0);
         return d;
+    } catch (const Json::exception &) {
+        // out_of_range 406 for a number such as 1e999: a refusal like any other bad message, never an abort.
+        d.error = "control message holds a number out of range";
+        return d;
     }
     if (!doc.is_object()) {
         d.error = "control message is not a JSON object";
