@@ -78,8 +78,8 @@ void TestControlMessage::decodeOne_data()
     QTest::newRow("numeric type") << frame(R"({"type":5})") << 1024 << false << QStringLiteral("no \"type\"");
     QTest::newRow("stray bytes") << frame(hello) + "xx" << 1024 << false << QStringLiteral("stray");
     // nlohmann reports these as out_of_range, not parse_error: they once ended wirebenchd.
-    QTest::newRow("number overflow 1e999") << frame(R"({"type":"hello","x":1e999})") << 1024 << false
-                                           << QStringLiteral("number out of range");
+    QTest::newRow("number overflow 1e999")
+        << frame(R"({"type":"hello","x":1e999})") << 1024 << false << QStringLiteral("number out of range");
     QTest::newRow("negative overflow") << frame(R"({"type":"hello","x":-1e999})") << 1024 << false
                                        << QStringLiteral("number out of range");
 }
