@@ -315,7 +315,8 @@ QString namesNotWhole(MainWindow &window)
 
 void TestHostListPanel::longOsLabelKeepsNamesReadable()
 {
-    // The window at its default size, a host added through the dialog with an OS label as Detect can write it.
+    // The window at 1600x1000 (offscreen's own screen is 800x600, which the window's first size would follow), a host
+    // added through the dialog with an OS label as Detect can write it.
     Config config(m_file);
     const QString os = QStringLiteral("Windows Server 2022 Datacenter 21H2 (NTLMSSP 10.0 build 20348), "
                                       "SMB 3.1.1 dialect, signing required, AES-128-GCM ciphers");
@@ -323,6 +324,8 @@ void TestHostListPanel::longOsLabelKeepsNamesReadable()
     const QString shots = qEnvironmentVariable("WIREBENCH_SCREENSHOT_DIR");
     {
         MainWindow window(&config);
+        window.setWindowState(Qt::WindowNoState); // not maximized to the small screen
+        window.resize(1600, 1000);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         fillNextDialog(QStringLiteral("fs-linux-01"), QStringLiteral("127.0.0.2"), 5301, os);
@@ -334,6 +337,8 @@ void TestHostListPanel::longOsLabelKeepsNamesReadable()
     }
     // The next start reads the host from the settings: the same.
     MainWindow window(&config);
+    window.setWindowState(Qt::WindowNoState); // not maximized to the small screen
+    window.resize(1600, 1000);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QApplication::processEvents();
