@@ -231,15 +231,20 @@ build_qt6_base() {
     cmake --install "$bld"
 }
 
-build_qt6_svg() {
+# A CMake project built against the prefix's Qt (its toolchain file, Debian's host tools) and installed into the prefix.
+build_on_prefix_qt() {
     local src=$1 bld=$2
+    shift 2
     cmake -S "$src" -B "$bld" -G Ninja -Wno-dev \
         -DCMAKE_TOOLCHAIN_FILE="$stage/lib/cmake/Qt6/qt.toolchain.cmake" -DCMAKE_BUILD_TYPE=Release \
         -DCMAKE_INSTALL_PREFIX="$stage" -DQT_HOST_PATH=/usr \
-        -DQT_HOST_PATH_CMAKE_DIR=/usr/lib/x86_64-linux-gnu/cmake \
-        -DQT_BUILD_EXAMPLES=OFF -DQT_BUILD_TESTS=OFF
+        -DQT_HOST_PATH_CMAKE_DIR=/usr/lib/x86_64-linux-gnu/cmake "$@"
     cmake --build "$bld" --parallel "$jobs"
     cmake --install "$bld"
+}
+
+build_qt6_svg() {
+    build_on_prefix_qt "$1" "$2" -DQT_BUILD_EXAMPLES=OFF -DQT_BUILD_TESTS=OFF
 }
 
 build_qcustomplot() {
@@ -271,11 +276,7 @@ endif()
 ")
 install(FILES "\${CMAKE_BINARY_DIR}/QCustomPlotQt6Config.cmake" DESTINATION lib/cmake/QCustomPlotQt6)
 EOF
-    cmake -S "$bld" -B "$bld/build" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$stage/lib/cmake/Qt6/qt.toolchain.cmake" \
-        -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$stage" -DQT_HOST_PATH=/usr \
-        -DQT_HOST_PATH_CMAKE_DIR=/usr/lib/x86_64-linux-gnu/cmake
-    cmake --build "$bld/build" --parallel "$jobs"
-    cmake --install "$bld/build"
+    build_on_prefix_qt "$bld" "$bld/build"
 }
 
 build_curl() {
@@ -294,14 +295,8 @@ build_curl() {
 }
 
 build_qtkeychain() {
-    local src=$1 bld=$2
-    cmake -S "$src" -B "$bld" -G Ninja -Wno-dev \
-        -DCMAKE_TOOLCHAIN_FILE="$stage/lib/cmake/Qt6/qt.toolchain.cmake" -DCMAKE_BUILD_TYPE=Release \
-        -DCMAKE_INSTALL_PREFIX="$stage" -DQT_HOST_PATH=/usr \
-        -DQT_HOST_PATH_CMAKE_DIR=/usr/lib/x86_64-linux-gnu/cmake \
-        -DBUILD_WITH_QT6=ON -DBUILD_TRANSLATIONS=OFF -DBUILD_TEST_APPLICATION=OFF -DUSE_CREDENTIAL_STORE=ON
-    cmake --build "$bld" --parallel "$jobs"
-    cmake --install "$bld"
+    build_on_prefix_qt "$1" "$2" -DBUILD_WITH_QT6=ON -DBUILD_TRANSLATIONS=OFF -DBUILD_TEST_APPLICATION=OFF \
+        -DUSE_CREDENTIAL_STORE=ON
 }
 
 for pkg in "${order[@]}"; do

@@ -80,9 +80,9 @@ MeasurePage::MeasurePage(Config *config, QWidget *parent)
     m_rightSplitter = splitter(Qt::Vertical, "rightSplitter", right);
     auto *chartArea = new QWidget(m_rightSplitter);
     chartArea->setObjectName(QStringLiteral("chartArea"));
-    auto *chartStack = new QStackedLayout(chartArea);
-    chartStack->addWidget(m_chartSplitter);
-    chartStack->addWidget(m_chartTabs);
+    m_chartStack = new QStackedLayout(chartArea);
+    m_chartStack->addWidget(m_chartSplitter);
+    m_chartStack->addWidget(m_chartTabs);
     m_rightSplitter->addWidget(chartArea);
     m_rightSplitter->addWidget(m_tabs);
     m_rightSplitter->setChildrenCollapsible(false);
@@ -115,11 +115,10 @@ void MeasurePage::setCompact(bool compact)
     if (compact == m_compact)
         return;
     m_compact = compact;
-    auto *stack = static_cast<QStackedLayout *>(m_chartTabs->parentWidget()->layout());
     if (compact) {
         m_chartTabs->addTab(m_liveSplitter, tr("Live"));
         m_chartTabs->addTab(m_comparison, tr("Comparison"));
-        stack->setCurrentWidget(m_chartTabs);
+        m_chartStack->setCurrentWidget(m_chartTabs);
         if (!m_layoutRestored) { // the user's own splitter positions stay as they were saved
             m_liveSplitter->setSizes({3000, 2000});
             m_rightSplitter->setSizes({3000, 1}); // the results table at its minimum: five rows
@@ -132,7 +131,7 @@ void MeasurePage::setCompact(bool compact)
         m_liveSplitter->show();
         m_comparison->show();
         m_chartSplitter->setSizes(sizes);
-        stack->setCurrentWidget(m_chartSplitter);
+        m_chartStack->setCurrentWidget(m_chartSplitter);
     }
 }
 

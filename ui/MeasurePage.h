@@ -3,6 +3,7 @@
 #include <QWidget>
 
 class QSplitter;
+class QStackedLayout;
 class QTabWidget;
 
 namespace wb {
@@ -60,6 +61,7 @@ private:
     ComparisonChart *m_comparison = nullptr;
     ResultTabs *m_tabs = nullptr; ///< runs, summary per test, findings, link check
     QTabWidget *m_chartTabs = nullptr;
+    QStackedLayout *m_chartStack = nullptr; ///< m_chartSplitter (wide) or m_chartTabs (compact)
     bool m_compact = false;
     bool m_layoutRestored = false; ///< the splitters came from the settings: no default sizes over them
     QSplitter *m_mainSplitter = nullptr;

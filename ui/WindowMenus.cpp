@@ -14,32 +14,30 @@ namespace wb {
 
 void WindowMenus::add(QMenuBar *bar, MeasurePage *page, QTabWidget *pages)
 {
-    QMenu *run = bar->addMenu(QMenu::tr("&Run"));
+    QMenu *run = bar->addMenu(tr("&Run"));
     run->setObjectName(QStringLiteral("runMenu"));
     run->addAction(page->run()->startAction());
     run->addAction(page->run()->stopAction());
     run->addSeparator();
-    QAction *shootout = run->addAction(QMenu::tr("Preset: &file-server shoot-out"), page->plan(),
-                                       &PlanEditorPanel::applyShootoutPreset);
+    QAction *shootout
+        = run->addAction(tr("Preset: &file-server shoot-out"), page->plan(), &PlanEditorPanel::applyShootoutPreset);
     shootout->setObjectName(QStringLiteral("shootoutMenuAction"));
     QAction *netperf
-        = run->addAction(QMenu::tr("Preset: &netperf TCP_STREAM"), page->plan(), &PlanEditorPanel::applyNetperfPreset);
+        = run->addAction(tr("Preset: &netperf TCP_STREAM"), page->plan(), &PlanEditorPanel::applyNetperfPreset);
     netperf->setObjectName(QStringLiteral("netperfMenuAction"));
 
-    QMenu *hosts = bar->addMenu(QMenu::tr("H&osts"));
+    QMenu *hosts = bar->addMenu(tr("H&osts"));
     hosts->setObjectName(QStringLiteral("hostsMenu"));
-    QAction *addHost = hosts->addAction(QMenu::tr("&Add host..."), page->hosts(), &HostListPanel::addWithDialog);
+    QAction *addHost = hosts->addAction(tr("&Add host..."), page->hosts(), &HostListPanel::addWithDialog);
     addHost->setObjectName(QStringLiteral("addHostAction"));
     addHost->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_N));
-    QAction *editHost
-        = hosts->addAction(QMenu::tr("&Edit selected host..."), page->hosts(), &HostListPanel::editWithDialog);
+    QAction *editHost = hosts->addAction(tr("&Edit selected host..."), page->hosts(), &HostListPanel::editWithDialog);
     editHost->setObjectName(QStringLiteral("editHostAction"));
     editHost->setShortcut(QKeySequence(Qt::Key_F2));
-    QAction *removeHost
-        = hosts->addAction(QMenu::tr("&Remove selected host"), page->hosts(), &HostListPanel::removeCurrent);
+    QAction *removeHost = hosts->addAction(tr("&Remove selected host"), page->hosts(), &HostListPanel::removeCurrent);
     removeHost->setObjectName(QStringLiteral("removeHostAction"));
 
-    QMenu *view = bar->addMenu(QMenu::tr("&View"));
+    QMenu *view = bar->addMenu(tr("&View"));
     view->setObjectName(QStringLiteral("viewMenu"));
     for (int i = 0; i < pages->count() && i < 9; ++i) {
         QAction *a = view->addAction(pages->tabText(i).remove(QLatin1Char('&')), pages,
@@ -48,7 +46,7 @@ void WindowMenus::add(QMenuBar *bar, MeasurePage *page, QTabWidget *pages)
         a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
     }
     view->addSeparator();
-    const QStringList charts{QMenu::tr("Live graph (narrow window)"), QMenu::tr("Comparison chart (narrow window)")};
+    const QStringList charts{tr("Live graph (narrow window)"), tr("Comparison chart (narrow window)")};
     for (int i = 0; i < charts.size(); ++i) {
         QAction *a = view->addAction(charts.at(i), page, [page, pages, i] {
             pages->setCurrentWidget(page);

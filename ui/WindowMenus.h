@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QCoreApplication>
+
 class QMenuBar;
 class QTabWidget;
 
@@ -12,6 +14,8 @@ class MeasurePage;
 /// Ctrl+1..3, the charts' tabs Ctrl+Shift+1..2 where the window is narrow).
 class WindowMenus
 {
+    Q_DECLARE_TR_FUNCTIONS(WindowMenus)
+
 public:
     static void add(QMenuBar *bar, MeasurePage *page, QTabWidget *pages);
 };

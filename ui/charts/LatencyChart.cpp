@@ -128,7 +128,7 @@ void LatencyChart::resizeEvent(QResizeEvent *event)
     QWidget::resizeEvent(event);
     // The hint is wrapped to the plot's width: on a narrow screen it must not run past the panel's edge.
     if (m_hint->visible() && !m_hintText.isEmpty()) {
-        m_hint->setText(ChartStyle::wrapText(m_hintText, m_hint->font(), qMax(120, m_plot->width() - 40)));
+        showHint(m_hintText);
         m_dirty = true;
     }
 }
