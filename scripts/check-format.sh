@@ -7,7 +7,7 @@
 set -u
 cd "$(dirname "$0")/.."
 command -v clang-format >/dev/null || { echo "check-format.sh: clang-format is missing (apt-get install clang-format)" >&2; exit 2; }
-if [ -d .git ] && command -v git >/dev/null; then
+if command -v git >/dev/null && git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     files=$(git ls-files '*.cpp' '*.h')
 else
     files=$(find app core ui tests bench -name '*.cpp' -o -name '*.h')

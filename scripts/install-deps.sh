@@ -10,7 +10,8 @@ RUN_PKGS=(fonts-dejavu-core xvfb xauth)
 TEST_PKGS=(vsftpd samba smbclient iperf3 iputils-ping curl iproute2 ethtool imagemagick poppler-utils
     desktop-file-utils appstream dpkg-dev file clang clang-format libclang-rt-14-dev procps psmisc
     openssl util-linux universal-ctags postgresql
-    g++-mingw-w64-x86-64-posix wine wine64 nsis systemd prometheus tcl)
+    g++-mingw-w64-x86-64-posix wine wine64 nsis systemd prometheus tcl python3-impacket
+    dbus-daemon gnome-keyring libsecret-1-0)
 
 want=("${BUILD_PKGS[@]}" "${RUN_PKGS[@]}")
 if [ "${1:-}" = "--test" ]; then

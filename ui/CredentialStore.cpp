@@ -35,7 +35,7 @@ CredentialStore::~CredentialStore() = default;
 
 QString CredentialStore::entryKey(const QString &hostName, const QString &key)
 {
-    return QStringLiteral("wirebench/") + hostName + QLatin1Char('/') + key;
+    return Secrets::keychainEntry(hostName, key);
 }
 
 QStringList CredentialStore::secretKeys()

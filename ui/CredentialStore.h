@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/Host.h"
+#include "plan/Secrets.h"
 
 #include <QHash>
 #include <QObject>
@@ -27,13 +28,13 @@ public:
     };
     enum class Mode { Auto, MemoryOnly };
 
-    static constexpr const char *ServiceName = "wirebench";
+    static constexpr const char *ServiceName = Secrets::kKeychainService;
 
     /// Auto uses the keychain when one answers (env WIREBENCH_NO_KEYCHAIN=1 forces MemoryOnly).
     explicit CredentialStore(Mode mode = Mode::Auto, QObject *parent = nullptr);
     ~CredentialStore() override;
 
-    /// "wirebench/<host>/<key>"
+    /// "wirebench/<host>/<key>" (Secrets::keychainEntry, which wirebench-cli reads too)
     static QString entryKey(const QString &hostName, const QString &key);
     /// Every secret option key (Secrets::keys: Type::Secret of any registered protocol, the wirebenchd key too).
     static QStringList secretKeys();

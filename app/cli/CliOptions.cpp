@@ -1,5 +1,6 @@
 #include "CliOptions.h"
 
+#include "plan/HostSecrets.h"
 #include "plan/PlanFile.h"
 #include "plan/PlanOptions.h"
 #include "plan/Secrets.h"
@@ -30,9 +31,9 @@ QString usageLines()
         "                    --reps N --duration SECONDS --message-size BYTES [--send-buffer B] [--recv-buffer B]\n"
         "                    [--server wirebenchd|iperf3] [--json FILE] [--csv FILE] [--chart FILE.png|.pdf|.jpg]\n"
         "                    [--unit MBps|MiBps|Mbps] [--stop-on-error] [--interleave] [--warmup SECONDS]\n"
-        "                    [--stable PERCENT [--min-reps N]] [--file-size SIZE] [--set KEY=VALUE ...]\n"
+        "                    [--stable PERCENT [--min-reps N]] [--file-size SIZE] [--set [HOST:]KEY=VALUE ...]\n"
         "                    [--save-plan FILE] [--skip-check | --strict-check] [--reference-streams]\n"
-        "                    [--reference-duration SECONDS] [--streams N]\n"
+        "                    [--reference-duration SECONDS] [--streams N] [--secrets FILE]\n"
         "  wirebench-cli run --plan FILE [any option above overrides that part of the plan, e.g. --reps 1]\n"
         "  wirebench-cli protocols        list the protocols this build offers and the --set keys they read\n"
         "  wirebench-cli schedule --plan FILE --every 1h   run a plan repeatedly (a systemd user timer; --remove)\n"
@@ -41,7 +42,8 @@ QString usageLines()
         "Hosts: ADDR, ADDR:PORT, [IPv6]:PORT or NAME=ADDR[:PORT]; the port defaults to the server's\n"
         "(wirebenchd 5301, iperf3 5201). Traffic goes only to the hosts named with --host or in the plan file.\n"
         "Plan files (.wbplan.json, as the GUI's File > Save plan writes them) hold hosts, protocols, frame sizes,\n"
-        "repetitions and parameters, never passwords or keys: give those with --set KEY=@FILE or --key-file.\n"
+        "repetitions and parameters, never passwords or keys: give those with --set [HOST:]KEY=@FILE, --secrets FILE\n"
+        "(one line per host and key) or --key-file; without them, those the window saved in the keychain are read.\n"
         "`wirebench-cli show SESSION --save-plan FILE` writes the plan of a stored session.\n"
         "Before the first run each host and protocol is checked (listening, login, share, folder): every problem\n"
         "is printed at once and the runs it stands in the way of are not run (--strict-check: nothing runs).\n"
@@ -75,75 +77,83 @@ bool findOption(const QString &key, OptionSpec *spec, bool *hostOption)
     return false;
 }
 
-/// KEY=VALUE (or KEY=@FILE) into every host's options or the plan's, typed as the option declares.
-bool applySetting(const QString &setting, TestPlan *plan, QString *why)
+/// A --set's value typed as its option declares: yes/no, a whole number, one of the choices; text and secrets as
+/// given. False with the reason (a secret's value never is one: it is taken as it is).
+bool typedValue(const OptionSpec &spec, const QString &text, QVariant *value, QString *why)
 {
-    const qsizetype eq = setting.indexOf(QLatin1Char('='));
-    if (eq <= 0) {
-        *why = QStringLiteral("write KEY=VALUE, e.g. --set ftp.user=bench");
-        return false;
-    }
-    const QString key = setting.left(eq).trimmed();
-    QString text = setting.mid(eq + 1);
-    OptionSpec spec;
-    bool hostOption = false;
-    if (!findOption(key, &spec, &hostOption)) {
-        *why = QStringLiteral("no protocol reads this key; 'wirebench-cli protocols' lists the keys");
-        return false;
-    }
-    if (text.startsWith(QLatin1Char('@'))) {
-        QFile f(text.mid(1));
-        if (!f.open(QIODevice::ReadOnly)) {
-            *why = QStringLiteral("cannot read %1: %2").arg(f.fileName(), f.errorString());
-            return false;
-        }
-        text = QString::fromUtf8(f.read(64 * 1024)).section(QLatin1Char('\n'), 0, 0).trimmed();
-    }
-    QVariant value;
     using T = OptionSpec::Type;
     switch (spec.type) {
     case T::Bool: {
         const QString t = text.trimmed().toLower();
         if (QStringList{QStringLiteral("1"), QStringLiteral("true"), QStringLiteral("yes"), QStringLiteral("on")}
                 .contains(t))
-            value = true;
+            *value = true;
         else if (QStringList{QStringLiteral("0"), QStringLiteral("false"), QStringLiteral("no"), QStringLiteral("off")}
                      .contains(t))
-            value = false;
-        else {
-            *why = QStringLiteral("\"%1\" is not yes or no (true/false, on/off, 1/0)").arg(text);
-            return false;
-        }
-        break;
+            *value = false;
+        else
+            return *why = QStringLiteral("\"%1\" is not yes or no (true/false, on/off, 1/0)").arg(text), false;
+        return true;
     }
     case T::Integer: {
         bool ok = false;
         const qlonglong n = text.trimmed().toLongLong(&ok);
-        if (!ok || n < 0) {
-            *why = QStringLiteral("\"%1\" is not a whole number of 0 or more").arg(text);
-            return false;
-        }
-        value = n;
-        break;
+        if (!ok || n < 0)
+            return *why = QStringLiteral("\"%1\" is not a whole number of 0 or more").arg(text), false;
+        *value = n;
+        return true;
     }
     case T::Choice:
-        if (!spec.choices.contains(text.trimmed())) {
-            *why = QStringLiteral("\"%1\" is not one of: %2").arg(text, spec.choices.join(QLatin1String(", ")));
-            return false;
-        }
-        value = text.trimmed();
-        break;
+        if (!spec.choices.contains(text.trimmed()))
+            return *why = QStringLiteral("\"%1\" is not one of: %2").arg(text, spec.choices.join(QLatin1String(", "))),
+                   false;
+        *value = text.trimmed();
+        return true;
     case T::Text:
     case T::Secret:
-        value = text;
         break;
     }
-    if (hostOption) {
-        for (Host &h : plan->hosts)
-            h.options.insert(key, value);
-    } else {
-        plan->params.options.insert(key, value);
+    *value = text;
+    return true;
+}
+
+/// KEY=VALUE (or KEY=@FILE) into every host's options or the plan's; HOST:KEY=VALUE into that host's alone.
+bool applySetting(const HostSecrets::Setting &setting, TestPlan *plan, QString *why)
+{
+    OptionSpec spec;
+    bool hostOption = false;
+    if (!findOption(setting.key, &spec, &hostOption)) {
+        *why = QStringLiteral("no protocol reads this key; 'wirebench-cli protocols' lists the keys");
+        return false;
     }
+    QList<int> hosts;
+    if (setting.host.isEmpty()) {
+        for (int i = 0; i < plan->hosts.size(); ++i)
+            hosts << i;
+    } else if (!hostOption) {
+        *why = QStringLiteral("%1 is a setting of the whole plan, not of one host: write --set %1=VALUE")
+                   .arg(setting.key);
+        return false;
+    } else {
+        hosts = HostSecrets::hostsNamed(*plan, setting.host);
+        if (hosts.isEmpty()) {
+            *why = QStringLiteral("the plan has no host \"%1\" (its hosts: %2): name one by its name or address")
+                       .arg(setting.host, HostSecrets::hostsText(*plan));
+            return false;
+        }
+    }
+    QString text = setting.value;
+    if (text.startsWith(QLatin1Char('@')) && !HostSecrets::readValueFile(text.mid(1), &text, why))
+        return false;
+    QVariant value;
+    if (!typedValue(spec, text, &value, why))
+        return false;
+    if (!hostOption) {
+        plan->params.options.insert(setting.key, value);
+        return true;
+    }
+    for (int i : hosts)
+        plan->hosts[i].options.insert(setting.key, value);
     return true;
 }
 
@@ -188,10 +198,16 @@ constexpr OptionText kOptionTexts[] = {
      "interval is within +/-PERCENT of the mean; --reps is the maximum."},
     {"min-reps", "N", "With --stable: runs before the rule judges (netperf -i max,min); default 3."},
     {"file-size", "SIZE", "Size of the file FTP, SMB and copy move (K, M, G binary); default 256M."},
-    {"set", "KEY=VALUE",
+    {"set", "[HOST:]KEY=VALUE",
      "A protocol setting for every host, or a file-transfer setting of the plan (keys: "
-     "'protocols'); repeatable. KEY=@FILE reads the value from FILE (passwords: other users can "
-     "see the command line)."},
+     "'protocols'); repeatable. HOST:KEY=VALUE sets it for that host alone (its name in the plan or its "
+     "address). KEY=@FILE reads the value from FILE's first line (passwords: other users can see the "
+     "command line)."},
+    {"secrets", "FILE",
+     "Passwords and keys host by host, one line per host and key: 'linux-server smb.password=...' "
+     "(HOST: its name in the plan or its address). Refused when other users may read FILE (chmod 600 "
+     "FILE). --set wins over it; lines of hosts the plan does not have are left. Without either, the "
+     "passwords the window saved in the system keychain are read."},
     {"store", "FILE|URL",
      "Keep the results in the SQLite result store FILE, or in a team's store on a PostgreSQL "
      "server: postgresql://USER@HOST[:PORT]/DATABASE, the password from PGPASSWORD or ~/.pgpass "
@@ -257,6 +273,7 @@ struct Parser
     QCommandLineOption minReps = option("min-reps");
     QCommandLineOption fileSize = option("file-size");
     QCommandLineOption set = option("set");
+    QCommandLineOption secrets = option("secrets");
     QCommandLineOption store = option("store");
     QCommandLineOption noStore = option("no-store");
     QCommandLineOption plan = option("plan");
@@ -298,6 +315,7 @@ struct Parser
                       minReps,
                       fileSize,
                       set,
+                      secrets,
                       store,
                       noStore,
                       plan,
@@ -429,6 +447,8 @@ struct RunParse
     bool timing();
     bool sizes();
     bool settings();
+    bool setSettings();
+    bool secretsFile();
     bool stability();
     bool outputs();
     bool chart();
@@ -561,7 +581,7 @@ bool RunParse::sizes()
         && sizeOption(parser.recvBuffer, QStringLiteral("recv-buffer"), 0, 1024 * 1024 * 1024, &params.recvBufferBytes);
 }
 
-// --file-size, --set and --warmup.
+// --file-size, --set, --secrets and --warmup.
 bool RunParse::settings()
 {
     TestPlan &plan = o.plan;
@@ -573,15 +593,53 @@ bool RunParse::settings()
                             .arg(value(parser.fileSize)));
         plan.params.fileSizeBytes = v;
     }
-    for (const QString &setting : parser.p.values(parser.set)) {
-        QString reason;
-        if (!applySetting(setting, &plan, &reason))
-            return fail(QStringLiteral("--set \"%1\": %2").arg(setting.section(QLatin1Char('='), 0, 0), reason));
-    }
+    if (!setSettings() || !secretsFile())
+        return false;
     if (isSet(parser.warmup)) {
         if (!PlanOptions::secondsToMs(value(parser.warmup), 0, 600, &plan.params.warmupMs))
             return fail(QStringLiteral("--warmup must be a number of seconds from 0 to 600"));
     }
+    return true;
+}
+
+// --set: those for every host first, so that a HOST:KEY=VALUE wins over KEY=VALUE whatever their order.
+bool RunParse::setSettings()
+{
+    QList<HostSecrets::Setting> all;
+    QList<HostSecrets::Setting> perHost;
+    for (const QString &text : parser.p.values(parser.set)) {
+        HostSecrets::Setting setting;
+        QString reason;
+        const QString what = text.section(QLatin1Char('='), 0, 0); // never the value: it may be a password
+        if (!HostSecrets::splitSetting(text, &setting, &reason))
+            return fail(QStringLiteral("--set \"%1\": %2").arg(what, reason));
+        (setting.host.isEmpty() ? all : perHost) << setting;
+    }
+    for (const HostSecrets::Setting &setting : all + perHost) {
+        QString reason;
+        if (!applySetting(setting, &o.plan, &reason))
+            return fail(
+                QStringLiteral("--set \"%1%2\": %3")
+                    .arg(setting.host.isEmpty() ? QString() : setting.host + QLatin1Char(':'), setting.key, reason));
+    }
+    return true;
+}
+
+// --secrets FILE: each host's passwords and keys that --set did not give.
+bool RunParse::secretsFile()
+{
+    if (!isSet(parser.secrets))
+        return true;
+    const QString path = value(parser.secrets);
+    QList<HostSecrets::Setting> settings;
+    QString reason;
+    if (!HostSecrets::readFile(path, &settings, &reason))
+        return fail(QStringLiteral("--secrets: ") + reason);
+    QStringList unmatched;
+    HostSecrets::apply(settings, &o.plan, &unmatched);
+    if (!unmatched.isEmpty())
+        o.notes << QStringLiteral("note: --secrets %1: the plan has no host %2 (its hosts: %3); those lines are left")
+                       .arg(path, unmatched.join(QStringLiteral(", ")), HostSecrets::hostsText(o.plan));
     return true;
 }
 

@@ -3,6 +3,7 @@
 #include "ChartOutput.h"
 #include "Console.h"
 #include "FindingsOutput.h"
+#include "KeychainSecrets.h"
 #include "PreflightOutput.h"
 #include "StoreCommands.h"
 #include "analysis/Bottleneck.h"
@@ -21,6 +22,7 @@
 #include <QSet>
 
 #include <csignal>
+#include <unistd.h>
 #include <functional>
 
 namespace wb::cli {
@@ -28,9 +30,16 @@ namespace wb::cli {
 namespace {
 
 volatile std::sig_atomic_t g_interrupted = 0;
+volatile std::sig_atomic_t g_checking = 0; ///< the check before the first run: no event loop looks at the flag
 
-extern "C" void onInterruptSignal(int)
+extern "C" void onInterruptSignal(int sig)
 {
+    if (g_checking) {
+        // Nothing has run and nothing is kept yet: end now, as the signal asks (write and _exit are signal-safe).
+        static const char message[] = "wirebench-cli: interrupted while checking the plan's hosts; nothing was run\n";
+        [[maybe_unused]] const auto written = ::write(STDERR_FILENO, message, sizeof message - 1);
+        ::_exit(128 + sig);
+    }
     g_interrupted = 1;
     // A second Ctrl-C ends the process at once.
     std::signal(SIGINT, SIG_DFL);
@@ -148,6 +157,9 @@ int RunCommand::exec()
     std::signal(SIGTERM, onInterruptSignal);
     for (const QString &note : m_options.notes)
         Console::out(note);
+    // The passwords the command line and --secrets did not give: those the window saved, if a keychain answers.
+    for (const QString &note : KeychainSecrets::fill(&m_options.plan))
+        Console::out(note);
     if (!m_options.savePlanPath.isEmpty()) {
         QString error;
         QStringList notes;
@@ -160,7 +172,9 @@ int RunCommand::exec()
             Console::out(note);
     }
     if (!m_options.skipCheck && m_options.plan.validate().isEmpty()) {
+        g_checking = 1;
         m_checked = Preflight::check(m_options.plan); // every host and protocol at once, a few seconds at most
+        g_checking = 0;
         m_options.plan = m_checked.planToRun(m_options.plan);
         if (!PreflightOutput::print(m_checked, m_options.plan, m_options.strictCheck))
             return 1;

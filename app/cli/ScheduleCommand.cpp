@@ -2,6 +2,7 @@
 
 #include "Console.h"
 #include "SystemdUnits.h"
+#include "plan/HostSecrets.h"
 #include "plan/PlanFile.h"
 #include "storage/StoreLocation.h"
 
@@ -22,7 +23,7 @@ struct Request
     QString name;     ///< the units' name without "wirebench-"
     qint64 everySeconds = 0;
     QString every;      ///< as typed, for the session's title
-    QStringList passOn; ///< --store, --key-file, --set as the service gives them to `run`
+    QStringList passOn; ///< --store, --key-file, --secrets, --set as the service gives them to `run`
     bool remove = false;
 };
 
@@ -42,9 +43,10 @@ bool parse(const QStringList &arguments, Request *request, bool *help, QString *
     const QCommandLineOption store(QStringLiteral("store"), QString(), QStringLiteral("FILE"));
     const QCommandLineOption keyFile(QStringLiteral("key-file"), QString(), QStringLiteral("FILE"));
     const QCommandLineOption set(QStringLiteral("set"), QString(), QStringLiteral("KEY=VALUE"));
+    const QCommandLineOption secrets(QStringLiteral("secrets"), QString(), QStringLiteral("FILE"));
     const QCommandLineOption remove(QStringLiteral("remove"));
     const QCommandLineOption helpOption(QStringList{QStringLiteral("h"), QStringLiteral("help")});
-    p.addOptions({plan, every, name, store, keyFile, set, remove, helpOption});
+    p.addOptions({plan, every, name, store, keyFile, set, secrets, remove, helpOption});
     if (!p.parse(QStringList{QStringLiteral("wirebench-cli")} + arguments.mid(1))) {
         *error = p.errorText();
         return false;
@@ -84,6 +86,15 @@ bool parse(const QStringList &arguments, Request *request, bool *help, QString *
                         << (StoreLocation::isServerUrl(p.value(store)) ? p.value(store) : absolute(p.value(store)));
     if (p.isSet(keyFile))
         request->passOn << QStringLiteral("--key-file") << absolute(p.value(keyFile));
+    if (p.isSet(secrets)) {
+        // Refused now rather than at every run of the timer: a file others may read, or one with a bad line.
+        QList<HostSecrets::Setting> settings;
+        if (!HostSecrets::readFile(p.value(secrets), &settings, error)) {
+            *error = QStringLiteral("--secrets: ") + *error;
+            return false;
+        }
+        request->passOn << QStringLiteral("--secrets") << absolute(p.value(secrets));
+    }
     for (QString setting : p.values(set)) {
         const qsizetype at = setting.indexOf(QStringLiteral("=@"));
         if (at > 0)
@@ -210,8 +221,8 @@ QString ScheduleCommand::helpText()
     return QStringLiteral(
                "Repeated runs (systemd user timer):\n"
                "  wirebench-cli schedule --plan FILE --every INTERVAL [--name NAME] [--store FILE] [--key-file FILE]\n"
-               "                         [--set KEY=@FILE ...]    run the plan every INTERVAL (15m, 1h, 6h, 1d, "
-               "2h30m)\n"
+               "                         [--secrets FILE] [--set [HOST:]KEY=@FILE ...]\n"
+               "                         run the plan every INTERVAL (15m, 1h, 6h, 1d, 2h30m)\n"
                "  wirebench-cli schedule --plan FILE --remove    (or --name NAME --remove) remove that schedule\n"
                "  Writes wirebench-NAME.service and .timer (NAME: the plan file's name) in %1;\n"
                "  `systemctl --user enable --now wirebench-NAME.timer` starts it.")

@@ -6,8 +6,8 @@
 namespace wb::cli {
 
 /// Repeated runs from a desktop, on the user's own systemd (no scheduler of ours):
-///   wirebench-cli schedule --plan FILE --every 1h [--name NAME] [--store FILE] [--key-file FILE] [--set K=@FILE]
-///   wirebench-cli schedule --plan FILE --remove     (or --name NAME --remove)
+///   wirebench-cli schedule --plan FILE --every 1h [--name NAME] [--store FILE] [--key-file FILE] [--secrets FILE]
+///   [--set K=@FILE] wirebench-cli schedule --plan FILE --remove     (or --name NAME --remove)
 /// writes (or removes) wirebench-NAME.service and wirebench-NAME.timer in the user's systemd folder
 /// ($XDG_CONFIG_HOME/systemd/user, ~/.config/systemd/user). The service runs `wirebench-cli run --plan FILE
 /// --scheduled EVERY`: its session goes to the store, titled as scheduled. Enabling is the user's

@@ -47,11 +47,11 @@ void listProtocols()
         if (o.defaultValue.isValid() && !o.defaultValue.toString().isEmpty())
             line += QStringLiteral(", default %1").arg(o.defaultValue.toString());
         if (o.type == OptionSpec::Type::Secret)
-            line += QStringLiteral(" - secret: give KEY=@FILE");
+            line += QStringLiteral(" - secret: give KEY=@FILE, HOST:KEY=@FILE or --secrets FILE");
         return line;
     };
     QStringList seen;
-    Console::out(QStringLiteral("\nSettings for --set KEY=VALUE (every host):"));
+    Console::out(QStringLiteral("\nSettings for --set KEY=VALUE (every host) or --set HOST:KEY=VALUE (one host):"));
     for (const ProtocolInfo &info : DriverRegistry::protocols()) {
         for (const OptionSpec &o : info.hostOptions) {
             if (seen.contains(o.key))

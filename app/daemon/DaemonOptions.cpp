@@ -50,6 +50,9 @@ constexpr OptionText kOptions[] = {
      "Largest control message accepted, in bytes (default 65536; before authentication at "
      "most 4096)."},
     {"max-connections", "N", "Connections handled at once, at any stage (default 32); more are closed at once."},
+    {"max-unproven-per-address", "N",
+     "Connections one client address may hold before they prove the key (in --open mode: before their hello), so "
+     "that a flood from one address leaves room for the others (default 4); more from it are closed at once."},
     {"probe-listen", "ADDR:PORT",
      "Also answer Prometheus on this address and port (e.g. 0.0.0.0:9531): GET "
      "/probe?target=HOST&plan=NAME runs the plan NAME of --probe-plans from this host to "
@@ -63,7 +66,15 @@ constexpr OptionText kOptions[] = {
     {"probe-key-file", "PATH",
      "The key of the targets' wirebenchd, which the probes' wirebench-cli proves (default: "
      "none, for targets in open mode)."},
+    {"probe-secrets", "PATH",
+     "The targets' passwords and keys, one line per host and key ('lab-srv smb.password=...'), "
+     "which the probes' wirebench-cli reads (its --secrets: mode 0600 or it refuses; default: none)."},
     {"probe-cli", "PATH", "The wirebench-cli that runs the probes (default: the one beside wirebenchd)."},
+    {"probe-request-timeout", "SECONDS",
+     "Seconds a scraper has to send its whole request head (default 5); a slower one gets 408."},
+    {"probe-max-per-address", "N",
+     "Requests one address may have in flight at the probe endpoint (default 2; 8 from all addresses); more from "
+     "it get 429 at once, so that slow requests from one address leave Prometheus its scrapes."},
     {"service", "",
      "Windows: run as the service wirebenchd of the service control manager (sc.exe create wirebenchd "
      "binPath= \"...\\wirebenchd.exe --service --config ...\"); the log goes to "
@@ -326,11 +337,13 @@ bool DaemonOptions::readLimits(ServerConfig *config) const
     config->maxQueued = 4;
     double rateMBps = 0, concurrent = config->maxConcurrent, queue = config->maxQueued,
            handshake = config->handshakeTimeoutMs / 1000.0, idle = config->idleTimeoutMs / 1000.0,
-           maxMessage = config->maxControlMessageBytes, maxConnections = config->maxConnections;
+           maxMessage = config->maxControlMessageBytes, maxConnections = config->maxConnections,
+           unprovenPerAddress = config->maxUnprovenPerAddress;
     if (!readNumber("max-rate", 0.001, 1e6, &rateMBps) || !readNumber("max-concurrent", 1, 64, &concurrent)
         || !readNumber("queue", 0, 1000, &queue) || !readNumber("handshake-timeout", 0.1, 600, &handshake)
         || !readNumber("idle-timeout", 1, 3600, &idle) || !readNumber("max-message", 256, 16 * 1024 * 1024, &maxMessage)
-        || !readNumber("max-connections", 1, 10000, &maxConnections))
+        || !readNumber("max-connections", 1, 10000, &maxConnections)
+        || !readNumber("max-unproven-per-address", 1, 10000, &unprovenPerAddress))
         return false;
     config->maxRateBytesPerSec = std::int64_t(rateMBps * 1e6);
     config->maxConcurrent = int(concurrent);
@@ -339,6 +352,7 @@ bool DaemonOptions::readLimits(ServerConfig *config) const
     config->idleTimeoutMs = int(idle * 1000);
     config->maxControlMessageBytes = int(maxMessage);
     config->maxConnections = int(maxConnections);
+    config->maxUnprovenPerAddress = int(unprovenPerAddress);
     if (has("allow")) {
         for (const std::string &cidr : m_values.at("allow")) {
             const auto net = net::Subnet::parse(wire::trimmed(cidr));
@@ -362,7 +376,8 @@ bool DaemonOptions::toProbeConfig(const ServerConfig &server, probe::ProbeConfig
 {
     *enabled = has("probe-listen");
     if (!*enabled) {
-        for (const char *name : {"probe-plans", "probe-max-duration", "probe-key-file", "probe-cli"})
+        for (const char *name : {"probe-plans", "probe-max-duration", "probe-key-file", "probe-secrets", "probe-cli",
+                                 "probe-request-timeout", "probe-max-per-address"})
             if (has(name)) {
                 std::fprintf(stderr, "wirebenchd: --%s goes with --probe-listen ADDR:PORT\n", name);
                 return false;
@@ -378,8 +393,15 @@ bool DaemonOptions::toProbeConfig(const ServerConfig &server, probe::ProbeConfig
     if (!readNumber("probe-max-duration", 1, 3600, &seconds, "a number of seconds"))
         return false;
     config->maxDurationMs = int(seconds * 1000);
+    double perAddress = config->maxPerAddress, requestTimeout = config->requestTimeoutMs / 1000.0;
+    if (!readNumber("probe-max-per-address", 1, 1000, &perAddress)
+        || !readNumber("probe-request-timeout", 0.1, 600, &requestTimeout, "a number of seconds"))
+        return false;
+    config->maxPerAddress = int(perAddress);
+    config->requestTimeoutMs = int(requestTimeout * 1000);
     config->planDirectory = has("probe-plans") ? value("probe-plans") : kDefaultProbePlans;
     config->keyFile = has("probe-key-file") ? value("probe-key-file") : std::string();
+    config->secretsFile = has("probe-secrets") ? value("probe-secrets") : std::string();
     // wirebench-cli from wirebenchd's own folder; a wirebenchd found through PATH finds it there too.
     const std::size_t slash = m_program.find_last_of('/');
     config->cliPath = has("probe-cli") ? value("probe-cli")

@@ -3,8 +3,10 @@
 #include "BothWays.h"
 #include "Ceiling.h"
 #include "LossPlace.h"
+#include "ShaperLimit.h"
 #include "model/Frame.h"
 #include "model/Streams.h"
+#include "protocols/DriverRegistry.h"
 
 #include <QHash>
 
@@ -155,6 +157,9 @@ QList<Cause> causes(const Evidence &e, const AnalysisThresholds &t)
                          .arg(iface),
                      QStringLiteral("%1 runs at half duplex (collisions; set both ends to full duplex)").arg(iface)});
     }
+    if (const QString shaper = ShaperLimit::sentence(e, t); !shaper.isEmpty())
+        list.append({shaper, ShaperLimit::reason(e, t)});
+
     const double bufferLimit = e.bufferLimitBytesPerSecond();
     if (sitsAt(e, bufferLimit, t) && (ceiling <= 0 || bufferLimit < ceiling)) {
         const QString perStream
@@ -198,6 +203,12 @@ QList<Cause> causes(const Evidence &e, const AnalysisThresholds &t)
     }
     if (const QString lost = LossPlace::withoutRetransmissionFigure(e); !lost.isEmpty())
         list.append({lost, LossPlace::lostPacketsReason(e)});
+    // A queue that held the data back while its rate is unknown: a guess, after what the counters show.
+    if (ShaperLimit::sentence(e, t).isEmpty()) {
+        if (const QString held = ShaperLimit::heldBackWithoutRate(e); !held.isEmpty())
+            list.append({QStringLiteral("limited by a shaper, most likely: %1").arg(held),
+                         QStringLiteral("a shaper, most likely (%1)").arg(held)});
+    }
     // The whole machine busy while the test's own thread was not: other programs took the CPU. After the lost
     // packets: TCP that resends is held back by that whatever else runs, and where they were dropped says more.
     if (e.localSystemCpuPercent >= t.cpuBusyPercent && !(e.localCpuPercent >= t.cpuBusyPercent)) {
@@ -250,8 +261,13 @@ QString Bottleneck::sentence(const Evidence &e, const AnalysisThresholds &t)
     }
     if (!found.isEmpty())
         return found.first().sentence;
-    return QStringLiteral("below expectation with no evident cause: %1 (%2 of the %3 ceiling)")
-        .arg(checkList(e), Ceiling::formatPercent(percent), Ceiling::formatLinkSpeed(e.linkSpeedMbps));
+    const QString against = LossPlace::againstTheData(e);
+    return QStringLiteral("below expectation with no evident cause: %1 (%2 of the %3 ceiling)%4")
+        .arg(checkList(e), Ceiling::formatPercent(percent), Ceiling::formatLinkSpeed(e.linkSpeedMbps),
+             against.isEmpty() ? QString()
+                               : QStringLiteral("; only packets against the data's direction were dropped, which do "
+                                                "not hold the data back (%1)")
+                                     .arg(against));
 }
 
 QStringList Bottleneck::warnings(const Evidence &e, const AnalysisThresholds &t)
@@ -401,6 +417,8 @@ Evidence Bottleneck::evidenceFrom(const RunResultList &results)
     e.retransmits = num("retransmits", -1);
     e.segments = num("segments", 0);
     e.hostName = last->spec.host.displayName();
+    if (const ProtocolInfo *info = DriverRegistry::find(last->spec.protocol))
+        e.dataFromServer = info->flow == ProtocolInfo::Flow::FromServer && !e.bothWays;
     for (const RunResult &r : results) {
         if (!r.ok())
             continue;

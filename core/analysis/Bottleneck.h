@@ -61,6 +61,9 @@ struct Evidence
     /// receive direction's (median over runs); the ceiling is each direction's while the other's ACKs share it.
     bool bothWays = false;
     double reverseBytesPerSecond = 0;
+    /// The test's data came from the far host (a download: tcp-recv, ftp-get, smb-read): this computer's queue
+    /// then carries only its ACKs and requests (ProtocolInfo::Flow).
+    bool dataFromServer = false;
 
     double ceilingBytesPerSecond() const; ///< 0 = unknown
     /// One direction alone on the link (the one-way TCP ceiling, whatever bothWays says). 0 = unknown.

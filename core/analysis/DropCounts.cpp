@@ -76,6 +76,7 @@ DropCounts DropCounts::fromJson(const QJsonObject &o)
     c.known = true;
     c.interfaceName = peerText(o.value(QLatin1String("interface")));
     c.qdiscKinds = peerText(o.value(QLatin1String("qdisc")));
+    c.shaper = peerText(o.value(QLatin1String("shaper")));
     const QString duplex = o.value(QLatin1String("duplex")).toString();
     if (duplex == QLatin1String("full") || duplex == QLatin1String("half"))
         c.duplex = duplex;
@@ -84,11 +85,15 @@ DropCounts DropCounts::fromJson(const QJsonObject &o)
         const double n = v.toDouble(-1);
         if (!v.isDouble() || n < 0 || n != qint64(n))
             continue;
-        if (f.kind == platform::DropReading::Kind::Setting)
+        if (f.member == &platform::DropReading::netdevMaxBacklog)
             c.netdevMaxBacklog = n;
+        else if (f.member == &platform::DropReading::shaperRateBytesPerSecond)
+            c.shaperRateBytesPerSecond = n;
         else
             c.counters.insert(QLatin1String(f.name), n);
     }
+    if (c.shaper.isEmpty())
+        c.shaperRateBytesPerSecond = -1; // a rate without its qdisc is no shaper to name
     return c;
 }
 
@@ -105,6 +110,8 @@ void DropCounts::add(const DropCounts &other)
     qdiscKinds = other.qdiscKinds;
     duplex = other.duplex;
     netdevMaxBacklog = other.netdevMaxBacklog;
+    shaper = other.shaper;
+    shaperRateBytesPerSecond = other.shaperRateBytesPerSecond;
 }
 
 platform::DropReading DropCounts::readLocal(const QString &interfaceName)

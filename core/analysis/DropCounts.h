@@ -23,8 +23,10 @@ struct DropCounts
     QString interfaceName; ///< the interface towards the other end
     QString qdiscKinds;    ///< "tbf", "mq fq_codel"
     QString duplex = QStringLiteral("unknown");
-    double netdevMaxBacklog = -1;   ///< net.core.netdev_max_backlog; -1 = not readable (not the first namespace)
-    QMap<QString, double> counters; ///< every counter read, by its JSON name (DropReading::fields)
+    double netdevMaxBacklog = -1;         ///< net.core.netdev_max_backlog; -1 = not readable (not the first namespace)
+    QString shaper;                       ///< the qdisc whose rate caps what the interface sends ("tbf"); empty: none
+    double shaperRateBytesPerSecond = -1; ///< that rate (DropReading::shaperRateBytesPerSecond); -1 = none
+    QMap<QString, double> counters;       ///< every counter read, by its JSON name (DropReading::fields)
 
     double qdisc() const;       ///< qdisc_drops
     double backlog() const;     ///< backlog_drops (softnet_stat)
@@ -32,6 +34,8 @@ struct DropCounts
     double interfaceTx() const; ///< tx_dropped
     double tcp() const; ///< TCPBacklogDrop + RcvPruned + OfoPruned + TCPRcvQDrop + ListenDrops + TCPReqQFullDrop
     double total() const { return qdisc() + backlog() + interfaceRx() + interfaceTx() + tcp(); }
+    /// A shaper's rate caps what this end's interface sends.
+    bool shaped() const { return known && shaperRateBytesPerSecond > 0; }
     /// The counters among names that counted something, "TCPBacklogDrop 12, TCPRcvQDrop 3": the evidence of a
     /// place in the sentence.
     QString detail(const QStringList &names) const;

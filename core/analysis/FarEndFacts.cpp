@@ -86,6 +86,8 @@ nlohmann::json FarEndFacts::dropsJson(const platform::DropReading &d)
         if (d.*f.member >= 0)
             o[f.name] = d.*f.member;
     }
+    if (!d.shaper.empty())
+        o["shaper"] = d.shaper;
     if (!d.error.empty())
         o["error"] = d.error;
     return o;

@@ -44,45 +44,86 @@ QString rateText(double bytesPerSecond)
     return Ceiling::formatMBps(bytesPerSecond);
 }
 
+/// What one end does with the test's data: its queue and its interface's transmit side carry the data only at the
+/// end that sends it; at the other end they carry ACKs and requests, and its receive side carries the data.
+enum class Role { Sends, Receives, Both };
+
+Role localRole(const Evidence &e)
+{
+    return e.bothWays || e.noWire() ? Role::Both : e.dataFromServer ? Role::Receives : Role::Sends;
+}
+
+Role remoteRole(const Evidence &e)
+{
+    const Role local = localRole(e);
+    return local == Role::Both ? Role::Both : local == Role::Sends ? Role::Receives : Role::Sends;
+}
+
+struct Place
+{
+    double n;
+    QString text;
+    bool dataPath; ///< the test's data went through this place (not only its ACKs and requests)
+};
+
 /// The places of one end that counted drops, the biggest first, each with its counters. onlyPath: the qdisc and
 /// the interface alone (what belongs to the interface towards the host, not to the whole namespace or machine).
-QStringList placesOf(const DropCounts &d, const QString &whose, bool onlyPath = false)
+QList<Place> placesAt(const DropCounts &d, const QString &whose, Role role, bool onlyPath)
 {
-    struct Place
-    {
-        double n;
-        QString text;
-    };
     QList<Place> places;
     const QString iface = d.interfaceName.isEmpty() ? QStringLiteral("the interface") : d.interfaceName;
+    const bool sendsData = role != Role::Receives, receivesData = role != Role::Sends;
+    // Against the data's direction only ACKs and requests pass: said, so that a download is not blamed on them.
+    const QString acksOut = QStringLiteral(": ACKs and requests, as the data came the other way");
+    const QString acksIn = QStringLiteral(": ACKs, as the data went the other way");
     if (d.qdisc() > 0) {
         const QString q
             = d.qdiscKinds.isEmpty() ? QStringLiteral("the qdisc") : QStringLiteral("the qdisc ") + d.qdiscKinds;
         places.append({d.qdisc(),
-                       QStringLiteral("%1 of %2 dropped %3 packets, its queue full (%4)")
-                           .arg(q, iface, count(d.qdisc()), d.detail(kQdiscCounters))});
+                       QStringLiteral("%1 of %2 dropped %3 packets, its queue full (%4)%5")
+                           .arg(q, iface, count(d.qdisc()), d.detail(kQdiscCounters), sendsData ? QString() : acksOut),
+                       sendsData});
     }
     if (d.interfaceRx() > 0)
-        places.append({d.interfaceRx(),
-                       QStringLiteral("%1 dropped %2 received packets (%3)")
-                           .arg(iface, count(d.interfaceRx()), d.detail(kRxCounters))});
+        places.append(
+            {d.interfaceRx(),
+             QStringLiteral("%1 dropped %2 received packets (%3)%4")
+                 .arg(iface, count(d.interfaceRx()), d.detail(kRxCounters), receivesData ? QString() : acksIn),
+             receivesData});
     if (d.interfaceTx() > 0)
         places.append({d.interfaceTx(),
-                       QStringLiteral("%1 dropped %2 packets it was to send (tx_dropped %2)")
-                           .arg(iface, count(d.interfaceTx()))});
+                       QStringLiteral("%1 dropped %2 packets it was to send (tx_dropped %2)%3")
+                           .arg(iface, count(d.interfaceTx()), sendsData ? QString() : acksOut),
+                       sendsData});
     if (!onlyPath && d.backlog() > 0)
         places.append({d.backlog(),
                        QStringLiteral("%1 input backlog dropped %2 packets (%3; %4)")
-                           .arg(whose, count(d.backlog()), d.detail(kBacklogCounters), backlogSetting(d))});
+                           .arg(whose, count(d.backlog()), d.detail(kBacklogCounters), backlogSetting(d)),
+                       true});
     if (!onlyPath && d.tcp() > 0)
-        places.append({d.tcp(),
-                       QStringLiteral("%1 TCP stack dropped %2 segments (%3)")
-                           .arg(whose, count(d.tcp()), d.detail(kTcpCounters))});
-    std::stable_sort(places.begin(), places.end(), [](const Place &a, const Place &b) { return a.n > b.n; });
+        places.append(
+            {d.tcp(),
+             QStringLiteral("%1 TCP stack dropped %2 segments (%3)").arg(whose, count(d.tcp()), d.detail(kTcpCounters)),
+             true});
+    // The data's places first, then the biggest count.
+    std::stable_sort(places.begin(), places.end(),
+                     [](const Place &a, const Place &b) { return a.dataPath != b.dataPath ? a.dataPath : a.n > b.n; });
+    return places;
+}
+
+QStringList texts(const QList<Place> &places, bool dataPathOnly)
+{
     QStringList out;
-    for (const Place &p : places)
-        out << p.text;
+    for (const Place &p : places) {
+        if (p.dataPath || !dataPathOnly)
+            out << p.text;
+    }
     return out;
+}
+
+QStringList placesOf(const DropCounts &d, const QString &whose, Role role = Role::Both, bool onlyPath = false)
+{
+    return texts(placesAt(d, whose, role, onlyPath), false);
 }
 
 /// "eth0 counted 12 CRC and 0 frame errors during the run", "eth0 runs at half duplex", joined.
@@ -173,10 +214,10 @@ QString LossPlace::afterRetransmissions(const Evidence &e)
     QStringList where;
     if (local.total() > 0)
         where << QStringLiteral("on this computer: %1")
-                     .arg(placesOf(local, QStringLiteral("its")).join(QStringLiteral("; ")));
+                     .arg(placesOf(local, QStringLiteral("its"), localRole(e)).join(QStringLiteral("; ")));
     if (remote.known && remote.total() > 0)
         where << QStringLiteral("on %1: %2")
-                     .arg(hostOf(e), placesOf(remote, QStringLiteral("its")).join(QStringLiteral("; ")));
+                     .arg(hostOf(e), placesOf(remote, QStringLiteral("its"), remoteRole(e)).join(QStringLiteral("; ")));
     if (!where.isEmpty())
         return QStringLiteral(": dropped %1").arg(where.join(QStringLiteral("; and ")));
     const QString qdisc = QStringLiteral("qdisc_drops");
@@ -193,26 +234,66 @@ QString LossPlace::afterRetransmissions(const Evidence &e)
         .arg(overInterface(e), hostOf(e));
 }
 
+namespace {
+
+/// The drops on the data's path, "on this computer: ...; and on fs1: ...", and the direction the data went
+/// (" on the way from fs1 to this computer"; empty both ways). False when none was dropped there.
+bool lostOnDataPath(const Evidence &e, QString *way, QString *where)
+{
+    QStringList at;
+    const QStringList local = texts(placesAt(e.localDrops, QStringLiteral("its"), localRole(e), true), true);
+    if (!local.isEmpty())
+        at << QStringLiteral("on this computer: %1").arg(local.join(QStringLiteral("; ")));
+    if (!e.noWire()) {
+        const QStringList r = texts(placesAt(e.remoteDrops, QStringLiteral("its"), remoteRole(e), true), true);
+        if (!r.isEmpty())
+            at << QStringLiteral("on %1: %2").arg(hostOf(e), r.join(QStringLiteral("; ")));
+    }
+    if (at.isEmpty())
+        return false;
+    *where = at.join(QStringLiteral("; and "));
+    *way = localRole(e) == Role::Both ? QString()
+        : e.dataFromServer            ? QStringLiteral(" on the way from %1 to this computer").arg(hostOf(e))
+                                      : QStringLiteral(" on the way from this computer to %1").arg(hostOf(e));
+    return true;
+}
+
+} // namespace
+
 QString LossPlace::withoutRetransmissionFigure(const Evidence &e)
 {
     if (e.retransmits >= 0)
         return {};
-    QStringList where;
-    if (const QStringList l = placesOf(e.localDrops, QStringLiteral("its"), true); !l.isEmpty())
-        where << QStringLiteral("on this computer: %1").arg(l.join(QStringLiteral("; ")));
-    if (const QStringList r = placesOf(e.remoteDrops, QStringLiteral("its"), true); !r.isEmpty() && !e.noWire())
-        where << QStringLiteral("on %1: %2").arg(hostOf(e), r.join(QStringLiteral("; ")));
-    if (where.isEmpty())
+    QString way, where;
+    if (!lostOnDataPath(e, &way, &where))
         return {};
-    return QStringLiteral("limited by lost packets: dropped %1").arg(where.join(QStringLiteral("; and ")));
+    return QStringLiteral("limited by lost packets%1: dropped %2").arg(way, where);
+}
+
+QString LossPlace::againstTheData(const Evidence &e)
+{
+    if (localRole(e) == Role::Both)
+        return {};
+    QStringList where;
+    for (const Place &p : placesAt(e.localDrops, QStringLiteral("its"), localRole(e), true)) {
+        if (!p.dataPath)
+            where << QStringLiteral("on this computer, %1").arg(p.text);
+    }
+    for (const Place &p : placesAt(e.remoteDrops, QStringLiteral("its"), remoteRole(e), true)) {
+        if (!p.dataPath)
+            where << QStringLiteral("on %1, %2").arg(hostOf(e), p.text);
+    }
+    return where.join(QStringLiteral("; "));
 }
 
 QString LossPlace::lostPacketsReason(const Evidence &e)
 {
-    const QString s = withoutRetransmissionFigure(e);
-    return s.isEmpty()
-        ? s
-        : QStringLiteral("lost packets (%1)").arg(s.mid(QStringLiteral("limited by lost packets: ").size()));
+    if (e.retransmits >= 0)
+        return {};
+    QString way, where;
+    if (!lostOnDataPath(e, &way, &where))
+        return {};
+    return QStringLiteral("lost packets%1 (dropped %2)").arg(way, where);
 }
 
 } // namespace wb

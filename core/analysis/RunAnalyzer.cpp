@@ -27,6 +27,7 @@ void RunAnalyzer::reset()
     m_links.clear();
     m_history.clear();
     m_started = false;
+    m_stopped = false;
     m_leftoversChecked = false;
     m_notRun.clear();
     m_pendingWarnings.clear();
@@ -148,13 +149,28 @@ void RunAnalyzer::startMeters()
     m_haveDropsBefore = true;
     m_cpu.start();
     m_started = true;
+    m_stopped = false;
+}
+
+void RunAnalyzer::stopMeters()
+{
+    if (!m_started)
+        return;
+    const LinkInfo &link = m_links[m_currentAddress];
+    m_cpuAtEnd = m_cpu.stop();
+    m_dropsAtEnd = DropCounts::readLocal(link.interfaceName);
+    if (!InterfaceFacts::readErrorCounters(link.device.isEmpty() ? link.interfaceName : link.device, &m_crcAtEnd,
+                                           &m_frameErrorsAtEnd))
+        m_crcAtEnd = m_frameErrorsAtEnd = -1;
+    m_stopped = true;
 }
 
 void RunAnalyzer::recordErrorCounters(QVariantMap &x, const LinkInfo &link)
 {
-    qint64 crc = 0, frame = 0;
+    qint64 crc = m_crcAtEnd, frame = m_frameErrorsAtEnd;
     const QString dev = link.device.isEmpty() ? link.interfaceName : link.device;
-    if (m_crcBefore >= 0 && InterfaceFacts::readErrorCounters(dev, &crc, &frame)) {
+    const bool read = m_stopped ? crc >= 0 : InterfaceFacts::readErrorCounters(dev, &crc, &frame);
+    if (m_crcBefore >= 0 && read) {
         x.insert(QStringLiteral("interface_crc_errors"), qMax<qint64>(0, crc - m_crcBefore));
         x.insert(QStringLiteral("interface_frame_errors"), qMax<qint64>(0, frame - m_frameErrorsBefore));
     }
@@ -168,7 +184,7 @@ void RunAnalyzer::recordDrops(RunResult &result, const LinkInfo &link)
     m_haveDropsBefore = false;
     if (result.status == RunStatus::NotRun)
         return;
-    const platform::DropReading after = DropCounts::readLocal(link.interfaceName);
+    const platform::DropReading after = m_stopped ? m_dropsAtEnd : DropCounts::readLocal(link.interfaceName);
     result.extra.insert(QStringLiteral("drops"),
                         DropCounts::toJson(platform::DropReading::delta(m_dropsBefore, after)).toVariantMap());
 }
@@ -289,7 +305,7 @@ void RunAnalyzer::recordCpu(RunResult &result)
         x.insert(QStringLiteral("cpu_thread_percent"), x.take(QStringLiteral("cpu_local_percent")));
     if (m_started) {
         m_started = false;
-        const CpuUsage cpu = m_cpu.stop();
+        const CpuUsage cpu = m_stopped ? m_cpuAtEnd : m_cpu.stop();
         if (cpu.valid && result.status != RunStatus::NotRun) { // nothing ran: no cost to report
             x.insert(QStringLiteral("cpu_process_percent"), cpu.processPercent);
             if (cpu.threadPercent >= 0 && !x.contains(QStringLiteral("cpu_thread_percent")))
@@ -431,6 +447,7 @@ void RunAnalyzer::afterRun(RunResult &result)
     history.append(result);
     x.insert(QStringLiteral("bottleneck"), Bottleneck::sentence(Bottleneck::evidenceFrom(history), m_thresholds));
     history.last().extra = x;
+    m_stopped = false;
 }
 
 QString RunAnalyzer::bottleneckFor(const RunResultList &testResults, const AnalysisThresholds &t)

@@ -28,6 +28,10 @@ public:
     /// Reads the error and drop counters again and restarts the CPU meter, for an engine that waited between
     /// beforeRun and the driver (the latency probe's idle lead): they then count the run alone.
     void startMeters();
+    /// Reads the CPU, error and drop counters at the end of the run's timed part (the driver's meter finished):
+    /// what the driver does after it (reading a file back to check it) is not the run's. Without this call,
+    /// afterRun reads them.
+    void stopMeters();
     void afterRun(RunResult &result);
     /// Forgets the cached links and the repetitions seen (call at the start of a plan).
     void reset();
@@ -88,6 +92,12 @@ private:
     CpuMeter m_cpu;
     QString m_currentAddress;
     bool m_started = false;
+    // What stopMeters() read at the end of the timed part, for afterRun.
+    bool m_stopped = false;
+    CpuUsage m_cpuAtEnd;
+    platform::DropReading m_dropsAtEnd;
+    qint64 m_crcAtEnd = -1;
+    qint64 m_frameErrorsAtEnd = -1;
 
     // Frame sizes (docs/FRAMES.md).
     QString m_notRun;                ///< this run's not-run reason

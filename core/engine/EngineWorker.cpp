@@ -206,6 +206,16 @@ void EngineWorker::status(const QString &text)
     emit statusChanged(text);
 }
 
+void EngineWorker::timedPartStarts()
+{
+    m_analyzer.startMeters();
+}
+
+void EngineWorker::timedPartEnds()
+{
+    m_analyzer.stopMeters();
+}
+
 void EngineWorker::flushSamples()
 {
     if (const LatencySampleList live = m_latency.takeLive(); !live.isEmpty())

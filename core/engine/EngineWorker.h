@@ -45,6 +45,8 @@ private:
     void sample(const Sample &sample) override;
     bool stopRequested() const override { return m_stop.load(); }
     void status(const QString &text) override;
+    void timedPartStarts() override;
+    void timedPartEnds() override;
     void flushSamples();
     RunResult runOne(const RunSpec &spec);
     static QString stabilityKey(const RunSpec &spec);

@@ -2,6 +2,8 @@
 
 #include "protocols/DriverRegistry.h"
 
+#include <QHash>
+#include <QSet>
 #include <QThreadPool>
 
 #include <algorithm>
@@ -30,18 +32,34 @@ PreflightProblemList checkPair(const RunSpec &spec, int timeoutMs)
 /// tcp-send is iperf3-send), at the plan's first frame size.
 QList<RunSpec> pairsOf(const TestPlan &plan)
 {
-    QList<RunSpec> firsts;
+    // Linear in the runs: hosts are found by a key (equal hosts have equal keys), then compared in full.
+    auto keyOf = [](const Host &h) {
+        return h.name + QLatin1Char('\n') + h.address + QLatin1Char('\n') + QString::number(h.port);
+    };
+    QHash<QString, QList<qsizetype>> hostsByKey;
+    for (qsizetype i = 0; i < plan.hosts.size(); ++i)
+        hostsByKey[keyOf(plan.hosts.at(i))] << i;
+    auto hostIndex = [&](const Host &h) {
+        for (qsizetype i : hostsByKey.value(keyOf(h)))
+            if (plan.hosts.at(i) == h)
+                return i;
+        return qsizetype(-1);
+    };
+    QList<std::pair<qsizetype, RunSpec>> firsts;
+    QSet<QString> seen;
     for (const RunSpec &spec : plan.expand()) {
-        const bool seen = std::any_of(firsts.cbegin(), firsts.cend(), [&spec](const RunSpec &f) {
-            return f.protocol == spec.protocol && f.host == spec.host;
-        });
-        if (!seen)
-            firsts << spec;
+        const qsizetype index = hostIndex(spec.host);
+        if (!seen.contains(QString::number(index) + QLatin1Char('\n') + spec.protocol)) {
+            seen.insert(QString::number(index) + QLatin1Char('\n') + spec.protocol);
+            firsts.append({index, spec});
+        }
     }
-    auto hostIndex = [&plan](const RunSpec &spec) { return plan.hosts.indexOf(spec.host); };
-    std::stable_sort(firsts.begin(), firsts.end(),
-                     [&hostIndex](const RunSpec &a, const RunSpec &b) { return hostIndex(a) < hostIndex(b); });
-    return firsts;
+    std::stable_sort(firsts.begin(), firsts.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    QList<RunSpec> out;
+    out.reserve(firsts.size());
+    for (const auto &f : firsts)
+        out << f.second;
+    return out;
 }
 
 } // namespace

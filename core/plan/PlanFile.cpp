@@ -3,6 +3,7 @@
 #include "PlanJson.h"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSaveFile>
@@ -74,6 +75,13 @@ bool PlanFile::read(const QString &path, TestPlan *plan, QString *error)
     }
     if (!planObject.value(QLatin1String("protocols")).isArray())
         return fail(error, QStringLiteral("plan file %1 lists no protocols").arg(path));
+    const qsizetype hostCount = planObject.value(QLatin1String("hosts")).toArray().size();
+    if (hostCount > TestPlan::kMaxHosts)
+        return fail(error,
+                    QStringLiteral("plan file %1 names %2 hosts; at most %3 are allowed: split it into several plans")
+                        .arg(path)
+                        .arg(hostCount)
+                        .arg(TestPlan::kMaxHosts));
     *plan = PlanJson::planFromJson(planObject);
     return true;
 }

@@ -8,6 +8,24 @@
 
 namespace wb {
 
+QString Secrets::keychainEntry(const QString &owner, const QString &key)
+{
+    return QStringLiteral("wirebench/") + owner + QLatin1Char('/') + key;
+}
+
+QStringList Secrets::keysOf(const QStringList &protocols)
+{
+    QStringList keys;
+    for (const QString &id : protocols) {
+        const ProtocolInfo *info = DriverRegistry::find(id);
+        for (const OptionSpec &option : info ? info->hostOptions : QList<OptionSpec>()) {
+            if (option.type == OptionSpec::Type::Secret && !keys.contains(option.key))
+                keys << option.key;
+        }
+    }
+    return keys;
+}
+
 QStringList Secrets::keys()
 {
     QStringList keys;
@@ -59,9 +77,16 @@ QStringList Secrets::notes(const TestPlan &plan, bool secretsRemoved)
         if (isSecret(it.key()) && !it.value().toString().isEmpty())
             holders[it.key()] << QStringLiteral("the plan");
     }
-    auto howToGive = [](const QString &key) {
-        return key == QLatin1String(TcpDriver::kKeyOption) ? QStringLiteral("--key-file FILE")
-                                                           : QStringLiteral("--set %1=@FILE").arg(key);
+    // A plan of several hosts, each with its own password, gives them host by host (HostSecrets).
+    const bool severalHosts = plan.hosts.size() > 1;
+    auto howToGive = [severalHosts](const QString &key) {
+        if (key == QLatin1String(TcpDriver::kKeyOption))
+            return QStringLiteral("--key-file FILE");
+        return severalHosts
+            ? QStringLiteral("--set %1=@FILE (every host), --set HOST:%1=@FILE (one host) or --secrets FILE (one line "
+                             "per host and key)")
+                  .arg(key)
+            : QStringLiteral("--set %1=@FILE or --secrets FILE").arg(key);
     };
     QStringList lines;
     for (auto it = holders.cbegin(); it != holders.cend(); ++it) {

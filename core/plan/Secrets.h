@@ -17,8 +17,16 @@ struct TestPlan;
 class Secrets
 {
 public:
+    /// The system keychain's service under which the window saves every secret (QtKeychain's service name).
+    static constexpr const char *kKeychainService = "wirebench";
+    /// The keychain entry of one secret: "wirebench/<owner>/<key>", the owner a host's display name (its name,
+    /// else its address) or another owner (the result store's server). The window writes it, the CLI reads it.
+    static QString keychainEntry(const QString &owner, const QString &key);
+
     /// Every secret option key, in registration order.
     static QStringList keys();
+    /// The secret keys that the given protocols read (a host of a plan running them may need each).
+    static QStringList keysOf(const QStringList &protocols);
     static bool isSecret(const QString &key);
     /// options without the secret keys.
     static QVariantMap without(QVariantMap options);

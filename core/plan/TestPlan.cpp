@@ -43,6 +43,25 @@ int TestPlan::runCount() const
     return int(hosts.size() * protocols.size() * frameSizes.size()) * repetitions + referenceRunCount();
 }
 
+QString TestPlan::limitProblem() const
+{
+    if (hosts.size() > kMaxHosts)
+        return QStringLiteral("the plan names %1 hosts; at most %2 are allowed: split it into several plans")
+            .arg(hosts.size())
+            .arg(kMaxHosts);
+    const qint64 runs = qint64(hosts.size()) * protocols.size() * frameSizes.size() * qMax(1, repetitions);
+    if (runs > kMaxRuns)
+        return QStringLiteral("the plan has %1 runs (%2 hosts x %3 protocols x %4 frame sizes x %5 repetitions); "
+                              "at most %6 are allowed: name fewer hosts, protocols, frame sizes or repetitions")
+            .arg(runs)
+            .arg(hosts.size())
+            .arg(protocols.size())
+            .arg(frameSizes.size())
+            .arg(repetitions)
+            .arg(kMaxRuns);
+    return {};
+}
+
 QList<RunSpec> TestPlan::expand() const
 {
     QList<RunSpec> runs;
@@ -92,6 +111,8 @@ QList<RunSpec> TestPlan::expand() const
 QStringList TestPlan::validate() const
 {
     QStringList problems;
+    if (const QString limit = limitProblem(); !limit.isEmpty())
+        return {limit.left(1).toUpper() + limit.mid(1) + QLatin1Char('.')}; // before any loop over the hosts
     if (hosts.isEmpty())
         problems << QStringLiteral("Choose at least one host.");
     if (protocols.isEmpty())

@@ -41,6 +41,12 @@ struct TestPlan
     static constexpr int kReferenceMinMs = 100;
     static constexpr int kReferenceMaxMs = 60000;
     /// TestParams::options key that marks a reference run (kept with the run in the store and the JSON).
+    /// What one plan may hold: checked before any work that grows with the plan (issue 32, item 9).
+    static constexpr int kMaxHosts = 1000;
+    static constexpr qint64 kMaxRuns = 100000;
+    /// Why the plan is too large (hosts, or hosts x protocols x frame sizes x repetitions), or empty.
+    QString limitProblem() const;
+
     static constexpr const char *ReferenceKey = "plan.reference_stream";
     static bool isReference(const RunSpec &spec);
     /// The protocols the reference adds: TCP both ways, less those the plan has.

@@ -10,6 +10,7 @@ const std::vector<DropReading::Field> &DropReading::fields()
         {"qdisc_overlimits", &DropReading::qdiscOverlimits, K::Counter},
         {"qdisc_backlog_bytes", &DropReading::qdiscBacklogBytes, K::Level},
         {"qdisc_backlog_packets", &DropReading::qdiscBacklogPackets, K::Level},
+        {"shaper_rate_bytes_per_second", &DropReading::shaperRateBytesPerSecond, K::Setting},
         {"backlog_drops", &DropReading::backlogDrops, K::Counter},
         {"time_squeeze", &DropReading::timeSqueeze, K::Counter},
         {"netdev_max_backlog", &DropReading::netdevMaxBacklog, K::Setting},

@@ -15,6 +15,8 @@ struct DropReading
 {
     std::string interfaceName; ///< the interface the qdisc and interface figures are of
     std::string qdiscKinds;    ///< the qdiscs counted ("tbf", "mq fq_codel"); empty when none was read
+    /// The qdisc whose rate caps what the interface sends ("tbf", "htb", "cake", "netem"); empty when none does.
+    std::string shaper;
 
     // The qdisc: the queues no other queue of the interface sits under, and the ingress queue (a classful parent
     // counts its children's drops again, mq sums them), as `tc -s qdisc show dev IF` prints them.
@@ -22,6 +24,10 @@ struct DropReading
     std::int64_t qdiscOverlimits = -1;
     std::int64_t qdiscBacklogBytes = -1;   ///< a level, not a counter: what was queued when read
     std::int64_t qdiscBacklogPackets = -1; ///< a level, not a counter
+    /// A setting: the lowest rate a shaper of the interface lets out, in bytes per second of the packets as the
+    /// qdisc counts them (link-layer header included, no preamble or FCS): tbf's rate, the highest ceil of an htb's
+    /// classes, cake's bandwidth, netem's rate. -1 when no qdisc of the interface has a rate.
+    std::int64_t shaperRateBytesPerSecond = -1;
 
     // The input backlog of every CPU (not of one interface: the kernel keeps it per CPU, for all namespaces).
     std::int64_t backlogDrops = -1;     ///< packets dropped because a CPU's backlog was full

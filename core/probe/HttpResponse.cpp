@@ -29,6 +29,8 @@ std::string HttpResponse::statusText(int status)
         return "408 Request Timeout";
     case 413:
         return "413 Content Too Large";
+    case 429:
+        return "429 Too Many Requests";
     case 500:
         return "500 Internal Server Error";
     case 503:

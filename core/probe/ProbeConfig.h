@@ -16,10 +16,12 @@ struct ProbeConfig
     std::string planDirectory;             ///< --probe-plans: the plans a scraper may name
     std::string cliPath = "wirebench-cli"; ///< beside wirebenchd, else from PATH (--probe-cli)
     std::string keyFile;                   ///< --probe-key-file: the targets' wirebenchd key, for wirebench-cli
+    std::string secretsFile;               ///< --probe-secrets: the targets' passwords, wirebench-cli's --secrets
     int maxDurationMs = 30000;             ///< --probe-max-duration: the longest plan a probe runs
     std::vector<net::Subnet> allow;        ///< scrapers served (--allow); empty = all
     int requestTimeoutMs = 5000;           ///< a request's head must come whole within this
     int maxConnections = 8;                ///< connections at once; more are closed at once
+    int maxPerAddress = 2;                 ///< --probe-max-per-address: requests in flight from one address; more: 429
 };
 
 } // namespace wb::probe

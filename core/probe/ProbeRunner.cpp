@@ -246,6 +246,8 @@ HttpResponse ProbeRunner::runPlan(const ProbePlan &plan, int hostIndex, std::int
     std::vector<std::string> argv{m_config.cliPath, "run", "--plan", planPath, "--json", resultPath, "--no-store"};
     if (!m_config.keyFile.empty())
         argv.insert(argv.end(), {"--key-file", m_config.keyFile});
+    if (!m_config.secretsFile.empty()) // lines of the plan's other hosts are left by wirebench-cli
+        argv.insert(argv.end(), {"--secrets", m_config.secretsFile});
     log(Arg("probe endpoint: running %1").arg(what));
     const ProcessResult child = ProbeProcess::run(argv, deadlineNs, m_stop);
     ProbeOutcome outcome{plan.name, double(net::nowNs() - startNs) / double(kSecondNs), readJson(resultPath), {}};

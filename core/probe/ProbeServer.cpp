@@ -5,6 +5,7 @@
 #include "ProbeRunner.h"
 #include "net/ConnectionThreads.h"
 #include "net/ListenSocket.h"
+#include "net/PerAddressLimit.h"
 #include "net/Socket.h"
 #include "net/WakeUp.h"
 #include "platform/Platform.h"
@@ -31,10 +32,18 @@ public:
         : cfg(config)
         , sink(sink)
         , runner(config, sink)
+        , perAddress(config.maxPerAddress)
     {
     }
 
     void acceptLoop();
+    /// The limits a new connection meets before it has a thread: its address's requests in flight, then all of
+    /// them. False when it was turned away (answered and closed).
+    bool admit(Fd &client, const sockaddr_storage &peer);
+    /// The answer in one non-blocking write, then the close: a flood gets no thread.
+    void turnAway(Fd client, const HttpResponse &response);
+    /// A request of `address` was answered: it counts no more against --probe-max-per-address.
+    void release(const std::string &address);
     void serve(Fd client, const sockaddr_storage &peer);
     /// The request's head, read within the request timeout; an empty string with the answer to send in *refusal
     /// when it does not come whole (413 too long, 408 too slow, 400 closed early).
@@ -53,6 +62,8 @@ public:
     WakeUp wake;
     std::thread acceptThread;
     ConnectionThreads connections;
+    PerAddressLimit perAddress; ///< --probe-max-per-address: requests in flight of each address
+    int refusedAtLimit = 0;     ///< connections turned away at the limit of all since the last one let in
     std::atomic_bool stopping{false};
     bool running = false;
     std::uint16_t boundPort = 0;
@@ -145,22 +156,85 @@ void ProbeServer::Private::acceptLoop()
                                                            false));
         if (!client.valid())
             continue;
-        const int inUse = int(connections.working()); // only this thread adds: no race with the count
-        if (inUse >= cfg.maxConnections) {
-            // A flood: no thread. One non-blocking write of the reason, and close.
-            const std::string bytes = HttpResponse::text(503,
-                                                         Arg("wirebenchd: %1 connections to the probe endpoint "
-                                                             "at once already: try again later")
-                                                             .arg(inUse))
-                                          .bytes();
-            [[maybe_unused]] ssize_t w
-                = platform::Platform::socketCalls().send(client.get(), bytes.data(), bytes.size(), MSG_DONTWAIT);
-            log(Arg("probe endpoint: %1 refused: %2 connections already (the limit)")
+        if (!admit(client, peer))
+            continue;
+        const std::string address = addressText(peerAddress(peer));
+        connections.start([this, fd = client.release(), peer, address] {
+            serve(Fd(fd), peer);
+            release(address);
+        });
+    }
+}
+
+bool ProbeServer::Private::admit(Fd &client, const sockaddr_storage &peer)
+{
+    // One address may have a few requests in flight (a scraper needs one at a time), so that slow requests from it
+    // leave the others their room under the limit of all. A flood is logged at its first refusal and when it is over.
+    const std::string address = addressText(peerAddress(peer));
+    const PerAddressLimit::Taken taken = perAddress.take(address);
+    if (!taken.ok) {
+        turnAway(std::move(client),
+                 HttpResponse::text(429,
+                                    Arg("wirebenchd: %1 has %2 requests to the probe endpoint in flight already, the "
+                                        "most one address may have (--probe-max-per-address): wait for their answers")
+                                        .arg(address)
+                                        .arg(taken.held)));
+        if (taken.firstRefusal) {
+            log(Arg("probe endpoint: %1 refused (429): its address has %2 requests in flight (the limit, "
+                    "--probe-max-per-address); its further refusals are counted until it has none")
+                    .arg(endpointText(peer))
+                    .arg(taken.held));
+        }
+        return false;
+    }
+    const int inUse = int(connections.working()); // only this thread adds: no race with the count
+    if (inUse >= cfg.maxConnections) {
+        release(address);
+        turnAway(
+            std::move(client),
+            HttpResponse::text(
+                503,
+                Arg("wirebenchd: %1 connections to the probe endpoint at once already: try again later").arg(inUse)));
+        if (refusedAtLimit++ == 0) {
+            log(Arg("probe endpoint: %1 refused: %2 connections already (the limit); further refusals are counted "
+                    "until one is let in")
                     .arg(endpointText(peer))
                     .arg(inUse));
-            continue;
         }
-        connections.start([this, fd = client.release(), peer] { serve(Fd(fd), peer); });
+        return false;
+    }
+    if (refusedAtLimit > 0) {
+        log(Arg("probe endpoint: %1 connections, under the limit of %2 again: %3 were refused at it")
+                .arg(inUse)
+                .arg(cfg.maxConnections)
+                .arg(refusedAtLimit));
+        refusedAtLimit = 0;
+    }
+    return true;
+}
+
+void ProbeServer::Private::turnAway(Fd client, const HttpResponse &response)
+{
+    const std::string bytes = response.bytes();
+    [[maybe_unused]] ssize_t w
+        = platform::Platform::socketCalls().send(client.get(), bytes.data(), bytes.size(), MSG_DONTWAIT);
+    // The request that came already is read and dropped, without waiting: closing with it unread would reset the
+    // connection, and the reset could overtake the answer.
+    shutdownSend(client.get());
+    char sink[4096];
+    for (int i = 0; i < 16 && receive(client.get(), sink, sizeof(sink), MSG_DONTWAIT) > 0; ++i) {
+    }
+}
+
+void ProbeServer::Private::release(const std::string &address)
+{
+    const int refused = perAddress.release(address);
+    if (refused > 0) {
+        log(Arg("probe endpoint: %1 has no request in flight any more: %2 of its requests were refused at the "
+                "limit of %3 (--probe-max-per-address)")
+                .arg(address)
+                .arg(refused)
+                .arg(perAddress.limit()));
     }
 }
 

@@ -14,7 +14,8 @@ namespace wb::probe {
 /// answers its figures as metrics (ProbeMetrics), in OpenMetrics when the scraper's Accept asks for it, else in the
 /// classic text format. The refusals, each with its reason in the body and the log: 400 a broken request or plan
 /// name, 403 a scraper outside --allow, a target the plan does not name or a plan longer than --probe-max-duration,
-/// 404 an unknown path or plan, 405 not GET, 413 a request head over 8 KiB, 503 a probe already running.
+/// 404 an unknown path or plan, 405 not GET, 413 a request head over 8 KiB, 429 an address with
+/// --probe-max-per-address requests in flight already, 503 a probe already running or 8 connections at once.
 /// Standard C++ and the sockets of core/net: a thread accepts, one thread per connection answers.
 class ProbeServer
 {

@@ -18,6 +18,11 @@ public:
     virtual bool stopRequested() const = 0;
     /// A short status line for the user ("uploading the seed file", "connecting").
     virtual void status(const QString &text) { Q_UNUSED(text) }
+    /// The run's timed part starts (its ThroughputMeter started) or ends (it finished): what a driver does
+    /// before it (writing the seed file a download needs) or after it (reading a file back) is not the run's,
+    /// so the counters of CPU, errors and drops are read at these two moments.
+    virtual void timedPartStarts() { }
+    virtual void timedPartEnds() { }
 };
 
 /// For a driver's work outside a run (ProtocolDriver::check): it samples nothing and is never stopped.

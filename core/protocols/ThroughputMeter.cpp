@@ -26,6 +26,7 @@ ThroughputMeter::ThroughputMeter(int runIndex, int intervalMs, RunObserver &obse
 
 void ThroughputMeter::start()
 {
+    m_observer.timedPartStarts(); // first: its counter reads are not the run's time
     m_startNs = m_clock();
     m_finishedNs = -1;
     m_coveredNs = 0;
@@ -35,9 +36,22 @@ void ThroughputMeter::start()
     m_total = 0;
     m_emitted = 0;
     m_samples.clear();
+    m_drawn.clear();
+    m_released = 0;
+    m_heldMerged = false;
+    m_fastestFull = 0;
     std::fill(m_streamTotal.begin(), m_streamTotal.end(), 0);
     std::fill(m_streamSpread.begin(), m_streamSpread.end(), 0.0);
     std::fill(m_streamEmitted.begin(), m_streamEmitted.end(), 0);
+}
+
+void ThroughputMeter::setLine(double linkSpeedMbps, int frameBytes)
+{
+    // Ethernet's 38 bytes a frame on the wire: preamble, header, FCS and the gap between frames.
+    constexpr double kEthernetOverheadBytes = 38;
+    m_lineBps = linkSpeedMbps > 0 && frameBytes > 0
+        ? linkSpeedMbps * 1e6 / 8 * double(frameBytes) / (double(frameBytes) + kEthernetOverheadBytes)
+        : 0;
 }
 
 void ThroughputMeter::setStreams(int streams)
@@ -148,7 +162,7 @@ void ThroughputMeter::spread(double bytes, qint64 from, qint64 to, bool withShar
     m_coveredNs = qMax(m_coveredNs, to);
 }
 
-void ThroughputMeter::emitInterval(qint64 endNs)
+void ThroughputMeter::emitInterval(qint64 endNs, bool last)
 {
     // Whole bytes per sample, rounded from the running sum, so that the samples add up exactly.
     const qint64 spreadSoFar = std::llround(m_spread);
@@ -167,9 +181,95 @@ void ThroughputMeter::emitInterval(qint64 endNs)
         }
     }
     m_samples.append(s);
-    m_observer.sample(s);
     m_emitted = spreadSoFar;
     ++m_index;
+    draw(s, last);
+}
+
+namespace {
+
+/// n bytes of `from` go to `to`; each stream's share in proportion to what it holds in `from`.
+void moveBytes(Sample &to, Sample &from, qint64 n)
+{
+    n = qBound<qint64>(0, n, from.bytes);
+    if (!from.streamBytes.isEmpty() && from.streamBytes.size() == to.streamBytes.size() && from.bytes > 0) {
+        qint64 left = n;
+        for (qsizetype j = 0; j < from.streamBytes.size(); ++j) {
+            const bool lastStream = j == from.streamBytes.size() - 1;
+            const qint64 share = qMin(from.streamBytes[j],
+                                      lastStream ? left : std::llround(double(n) * from.streamBytes[j] / from.bytes));
+            from.streamBytes[j] -= share;
+            to.streamBytes[j] += share;
+            left -= share;
+        }
+    }
+    from.bytes -= n;
+    to.bytes += n;
+}
+
+/// `next` drawn with `into`: one sample over both intervals.
+void merge(Sample &into, const Sample &next)
+{
+    into.bytes += next.bytes;
+    into.endSeconds = next.endSeconds;
+    into.intervalSeconds += next.intervalSeconds;
+    for (qsizetype j = 0; j < into.streamBytes.size() && j < next.streamBytes.size(); ++j)
+        into.streamBytes[j] += next.streamBytes[j];
+}
+
+} // namespace
+
+void ThroughputMeter::draw(const Sample &made, bool last)
+{
+    Sample s = made;
+    const double full = m_intervalNs / 1e9;
+    const bool isFull = std::abs(s.intervalSeconds - full) < 1e-9;
+    const bool held = m_drawn.size() > m_released;
+    bool merged = false;
+    if (held) {
+        Sample &h = m_drawn.last();
+        const double over = m_lineBps > 0 ? double(s.bytes) - m_lineBps * s.intervalSeconds : 0;
+        // The last, shorter sample faster than any full interval: what a buffer held, read at the end.
+        const bool fastTail = last && !isFull && m_fastestFull > 0 && s.bytesPerSecond() > m_fastestFull * 1.05;
+        if (fastTail || over > 0) {
+            const double room = m_lineBps * h.intervalSeconds - double(h.bytes);
+            if (!fastTail && room >= over) {
+                moveBytes(h, s, qint64(std::ceil(over)));
+            } else if (fastTail || !m_heldMerged) {
+                merge(h, s);
+                merged = true;
+            }
+        }
+    }
+    if (isFull)
+        m_fastestFull = std::max(m_fastestFull, s.bytesPerSecond());
+    if (!merged)
+        m_drawn.append(s);
+    m_heldMerged = merged;
+    release(last ? m_drawn.size() : m_drawn.size() - 1);
+}
+
+void ThroughputMeter::release(qsizetype upTo)
+{
+    for (; m_released < upTo; ++m_released) {
+        if (!m_quiet)
+            m_observer.sample(m_drawn.at(m_released));
+    }
+}
+
+void ThroughputMeter::redraw(bool last)
+{
+    const qsizetype released = m_released;
+    m_drawn.clear();
+    m_released = 0;
+    m_heldMerged = false;
+    m_fastestFull = 0;
+    m_quiet = true;
+    for (qsizetype k = 0; k < m_samples.size(); ++k)
+        draw(m_samples.at(k), last && k == m_samples.size() - 1);
+    m_quiet = false;
+    m_released = qMin(m_released, released);
+    release(last ? m_drawn.size() : m_drawn.size() - 1);
 }
 
 void ThroughputMeter::finish()
@@ -208,6 +308,8 @@ bool ThroughputMeter::takeBackAfter(qint64 endNs)
     m_emitted = m_total;
     m_index = last + 1;
     m_finishedNs = endNs;
+    m_observer.timedPartEnds();
+    redraw(true);
     return true;
 }
 
@@ -216,6 +318,7 @@ void ThroughputMeter::stopAt(qint64 endNs)
     if (m_finishedNs >= 0)
         return;
     m_finishedNs = endNs;
+    m_observer.timedPartEnds();
     // A report after the end stamped its bytes with its own time; they had arrived by the end.
     m_lastArrivalNs = qMin(m_lastArrivalNs, m_finishedNs);
     // The last interval ends where its last byte arrived: the time after it (waiting for the far end's word,
@@ -225,8 +328,9 @@ void ThroughputMeter::stopAt(qint64 endNs)
         m_spread = double(m_total);
         for (std::size_t i = 0; i < m_streamSpread.size(); ++i)
             m_streamSpread[i] = double(m_streamTotal[i]);
-        emitInterval(qMax(m_lastArrivalNs, begin + 1));
+        emitInterval(qMax(m_lastArrivalNs, begin + 1), true);
     }
+    release(m_drawn.size()); // the one held, when the last interval had no bytes of its own
 }
 
 double ThroughputMeter::elapsedSeconds() const

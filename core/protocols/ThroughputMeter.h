@@ -19,8 +19,17 @@ namespace wb {
 /// - The last, shorter sample ends at the last byte's arrival and is divided by its own duration.
 /// - The samples add up exactly to total().
 ///
-/// An interval is emitted once the reports cover it; a stall that the driver reports (add(0) while it
+/// An interval is made once the reports cover it; a stall that the driver reports (add(0) while it
 /// waits) shows as intervals of 0 bytes.
+///
+/// What is drawn (samples(), and what observers get) is a sample of what moved in its interval, never more than the
+/// line carries in it:
+/// - With the line known (setLine), a sample above it holds bytes that moved before and were counted late (a reader
+///   kept from reading, a shaper's burst let through at once): the excess goes to the sample before it, where that
+///   one has room below the line; else the two are drawn as one (one sample over both intervals).
+/// - The last, shorter sample faster than every full interval of the run (a receive buffer read at the end, at the
+///   speed of memory) is drawn with the sample before it.
+/// So observers get each sample one interval late: the next may still give it bytes. The sum stays total().
 class ThroughputMeter
 {
 public:
@@ -34,6 +43,10 @@ public:
     /// start(). Reports then name their stream (add(bytes, stream), setReceived(counts)); a report without one
     /// counts in the sum only.
     void setStreams(int streams);
+    /// The line the bytes cross: linkSpeedMbps (0: not known) in frames of frameBytes (the IP packet). A sample is
+    /// drawn at most at the rate of the IP packets the line carries (any payload is less). Call before start().
+    void setLine(double linkSpeedMbps, int frameBytes);
+    double lineBytesPerSecond() const { return m_lineBps; } ///< 0: not known
     /// Its samples are of the second direction of a run both ways at once (Sample::reverse).
     void setReverse(bool reverse) { m_reverse = reverse; }
     /// bytes reached the receiver between the previous report and now.
@@ -61,14 +74,18 @@ public:
     qint64 now() const { return m_clock(); } ///< the meter's clock, for addSpan()
     qint64 total() const { return m_total; } ///< bytes reported so far: what the samples add up to
     double elapsedSeconds() const;
-    const SampleList &samples() const { return m_samples; }
+    const SampleList &samples() const { return m_drawn; } ///< what is drawn (see the top)
 
 private:
     qint64 intervalEnd() const { return (m_index + 1) * m_intervalNs; }
     void addShared(qint64 bytes, qint64 fromNs, qint64 toNs); ///< bytes over the span; the streams' shares in m_shares
     void spread(double bytes, qint64 from, qint64 to, bool withShares);
-    void emitInterval(qint64 endNs);
-    void stopAt(qint64 endNs); ///< endNs since start()
+    void emitInterval(qint64 endNs, bool last = false);
+    /// s (an interval just made) into m_drawn, by the rules at the top; observers get all but the one held.
+    void draw(const Sample &s, bool last);
+    void release(qsizetype upTo); ///< observers get m_drawn up to there
+    void redraw(bool last);       ///< m_drawn again from m_samples (after takeBackAfter changed them)
+    void stopAt(qint64 endNs);    ///< endNs since start()
     bool
     takeBackAfter(qint64 endNs); ///< finish(endNs) inside an emitted interval; false where one after it holds bytes
 
@@ -84,7 +101,13 @@ private:
     double m_spread = 0;        ///< bytes given to intervals so far (fractions of split spans included)
     qint64 m_total = 0;         ///< bytes reported
     qint64 m_emitted = 0;       ///< bytes in emitted samples
-    SampleList m_samples;
+    SampleList m_samples;       ///< each interval as it was counted
+    SampleList m_drawn;         ///< what is drawn: m_samples by the rules at the top
+    qsizetype m_released = 0;   ///< m_drawn's samples that observers have
+    bool m_heldMerged = false;  ///< the held sample is two drawn as one already
+    bool m_quiet = false;       ///< redraw(): observers had these
+    double m_lineBps = 0;
+    double m_fastestFull = 0; ///< the fastest full interval counted so far, bytes/s
     bool m_reverse = false;
     // Parallel streams (empty for one): each stream's bytes reported, given to intervals, and emitted so far.
     std::vector<qint64> m_streamTotal;

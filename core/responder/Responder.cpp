@@ -33,6 +33,7 @@ ServerConfig ResponderConfig::toServerConfig() const
     c.maxConcurrent = maxConcurrent;
     c.maxQueued = maxQueued;
     c.maxConnections = maxConnections;
+    c.maxUnprovenPerAddress = maxUnprovenPerAddress;
     c.maxRateBytesPerSec = maxRateBytesPerSec;
     c.echo = echo;
     return c;

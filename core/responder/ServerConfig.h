@@ -27,6 +27,8 @@ struct ServerConfig
     int maxConcurrent = 1;               ///< tests run at the same time
     int maxQueued = 0;                   ///< clients that wait for a slot ("queued"); the next one gets "busy"
     int maxConnections = 32;             ///< connections handled at once (any stage); more are closed at once
+    int maxUnprovenPerAddress = 4;       ///< connections one address holds before they prove the key (open mode:
+                                         ///< send a valid hello); more from it are closed at once
     std::int64_t maxRateBytesPerSec = 0; ///< pace what this responder sends (tcp-recv), 0 = no cap
     bool echo = true;                    ///< the latency echo on UDP (EchoServer); off: as a wirebenchd without it
 

@@ -9,6 +9,7 @@
 #include "net/ConnectionThreads.h"
 #include "net/ListenSocket.h"
 #include "net/Pacer.h"
+#include "net/PerAddressLimit.h"
 #include "net/Socket.h"
 #include "net/TcpInfo.h"
 #include "net/WakeUp.h"
@@ -80,12 +81,20 @@ public:
     Private(const ServerConfig &config, LogSink sink)
         : cfg(config)
         , sink(std::move(sink))
+        , unproven(config.maxUnprovenPerAddress)
     {
     }
 
     enum class Slot { Got, Busy, Left, Stopped };
 
     void acceptLoop();
+    /// The limits a new connection meets before it has a thread: what its address holds unproven, then every
+    /// connection. False when it was turned away (and closed).
+    bool admit(Fd &client, const sockaddr_storage &peer);
+    /// "busy" with the reason in one non-blocking write, then the close: a flood gets no thread and no waiting.
+    void turnAway(Fd client, const std::string &reason);
+    /// A connection of `address` proved the key or ended: it counts no more against --max-unproven-per-address.
+    void releaseUnproven(const std::string &address);
     class Session;
     void session(Fd client, sockaddr_storage peer);
     Slot acquireSlot(int fd, ControlChannel &ch);
@@ -106,6 +115,8 @@ public:
     std::thread acceptThread;
     std::mutex connMutex; ///< held while the connections are counted against --max-connections and one is added
     ConnectionThreads connections;
+    PerAddressLimit unproven; ///< --max-unproven-per-address: connections of each address that have not proved the key
+    int refusedAtLimit = 0; ///< connections turned away at --max-connections since the last one let in (accept thread)
     std::atomic_bool m_stopping{false};
     // Test slots and the queue of clients waiting for one.
     std::mutex slotMutex;
@@ -211,20 +222,74 @@ void WirebenchdServer::Private::acceptLoop()
                                                            false));
         if (!client.valid())
             continue; // EAGAIN, ECONNABORTED, EMFILE: try again on the next wake-up
-        std::lock_guard lk(connMutex);
-        const int inUse = int(connections.working()) + dataConnections.load();
-        if (inUse >= std::max(1, cfg.maxConnections)) {
-            // A flood: no thread, no waiting. One non-blocking write of "busy" and close.
-            setNonBlocking(client.get(), true);
-            const std::string frame = control::encode(control::busyMessage(
-                Arg("wirebenchd is busy handling %1 connections, its limit (--max-connections): try again later")
-                    .arg(inUse)));
-            [[maybe_unused]] ssize_t w = platform::Platform::socketCalls().send(client.get(), frame.data(),
-                                                                                size_t(frame.size()), MSG_DONTWAIT);
-            log(Arg("%1: refused, %2 connections already (the limit)").arg(endpointText(peer)).arg(inUse));
-            continue;
+        if (admit(client, peer))
+            connections.start([this, fd = client.release(), peer] { session(Fd(fd), peer); });
+    }
+}
+
+bool WirebenchdServer::Private::admit(Fd &client, const sockaddr_storage &peer)
+{
+    // One address may hold a few connections that have proved nothing, so that a flood from it leaves the others
+    // their room under --max-connections. A flood is logged at its first refusal and when it is over (with its count).
+    const std::string address = addressText(peerAddress(peer));
+    const PerAddressLimit::Taken taken = unproven.take(address);
+    if (!taken.ok) {
+        turnAway(std::move(client),
+                 Arg("wirebenchd holds %1 connections from %2 that have not proved the key yet, the most it takes from "
+                     "one address (--max-unproven-per-address): finish or close those, then try again")
+                     .arg(taken.held)
+                     .arg(address));
+        if (taken.firstRefusal) {
+            log(Arg("%1: refused, its address holds %2 connections that have not proved the key (the limit, "
+                    "--max-unproven-per-address); its further refusals are counted until it holds none")
+                    .arg(endpointText(peer))
+                    .arg(taken.held));
         }
-        connections.start([this, fd = client.release(), peer] { session(Fd(fd), peer); });
+        return false;
+    }
+    std::lock_guard lk(connMutex);
+    const int inUse = int(connections.working()) + dataConnections.load();
+    const int limit = std::max(1, cfg.maxConnections);
+    if (inUse >= limit) {
+        releaseUnproven(address);
+        turnAway(std::move(client),
+                 Arg("wirebenchd is busy handling %1 connections, its limit (--max-connections): try again later")
+                     .arg(inUse));
+        if (refusedAtLimit++ == 0) {
+            log(Arg("%1: refused, %2 connections already (the limit); further refusals are counted until one is "
+                    "let in (--max-connections)")
+                    .arg(endpointText(peer))
+                    .arg(inUse));
+        }
+        return false;
+    }
+    if (refusedAtLimit > 0) {
+        log(Arg("%1 connections in use, under the limit of %2 again (--max-connections): %3 were refused at it")
+                .arg(inUse)
+                .arg(limit)
+                .arg(refusedAtLimit));
+        refusedAtLimit = 0;
+    }
+    return true;
+}
+
+void WirebenchdServer::Private::turnAway(Fd client, const std::string &reason)
+{
+    setNonBlocking(client.get(), true);
+    const std::string frame = control::encode(control::busyMessage(reason));
+    [[maybe_unused]] ssize_t w
+        = platform::Platform::socketCalls().send(client.get(), frame.data(), size_t(frame.size()), MSG_DONTWAIT);
+}
+
+void WirebenchdServer::Private::releaseUnproven(const std::string &address)
+{
+    const int refused = unproven.release(address);
+    if (refused > 0) {
+        log(Arg("%1 holds no connection that has not proved the key any more: %2 of its connections were refused "
+                "at the limit of %3 (--max-unproven-per-address)")
+                .arg(address)
+                .arg(refused)
+                .arg(unproven.limit()));
     }
 }
 
@@ -323,6 +388,7 @@ public:
         , m_client(std::move(client))
         , m_peer(peer)
         , m_who(endpointText(peer))
+        , m_unproven{d, addressText(peerAddress(peer))}
         ,
         // Before the key is proven, messages are small: the cap keeps a stranger from making us buffer much.
         m_ch(m_client.get(), std::min(d->cfg.maxControlMessageBytes, auth::kMaxPreAuthBytes))
@@ -362,6 +428,21 @@ private:
             count = 0;
         }
         ~DataReservation() { release(); }
+    };
+
+    // The connection's place under --max-unproven-per-address (admit() took it), given back at the key's proof.
+    struct UnprovenMark
+    {
+        Private *d;
+        std::string address;
+        bool held = true;
+        void release()
+        {
+            if (held)
+                d->releaseUnproven(address);
+            held = false;
+        }
+        ~UnprovenMark() { release(); }
     };
 
     struct SlotGuard
@@ -452,6 +533,7 @@ private:
         const auth::ClientHelloCheck check = auth::checkClientHello(m_msg, cfg.key, self.nonce, self.software);
         if (!check.ok())
             return refuse(check.code, check.error);
+        m_unproven.release(); // proved: its address may open others, and this one is bounded by the test limits now
         if (cfg.echo && check.hello.want == echo::kWantEcho)
             return grantEcho(self.nonce, check.clientNonce);
 
@@ -908,6 +990,7 @@ private:
     Fd m_client;
     sockaddr_storage m_peer;
     std::string m_who;
+    UnprovenMark m_unproven;
     ControlChannel m_ch;
     SlotGuard m_slot{d};
     DataReservation m_dataReserved{d};

@@ -10,6 +10,7 @@
 #include "plan/PlanJson.h"
 
 #include <QCoreApplication>
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -21,6 +22,7 @@
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QStandardPaths>
+#include <QStorageInfo>
 #include <QSysInfo>
 #include <QThread>
 #include <QUrl>
@@ -138,6 +140,135 @@ QString integrityCheck(const QFileInfo &file)
     return QStringLiteral("SELECT CASE WHEN COUNT(*) > 0 THEN 'ok' ELSE 'it has no tables' END FROM sqlite_master");
 }
 
+/// How long open() tries to switch a file to WAL mode while another process holds it (the busy timeout of its
+/// connections, StoreConnections).
+constexpr int kWalSwitchWaitMs = 10000;
+
+/// Free room a file store needs to be opened and to keep a session: its -shm (32 KiB) and a -wal with a session's
+/// pages.
+constexpr qint64 kStoreNeedsBytes = 1024 * 1024;
+
+/// The sentence for SQLite's error `sqlError` on the store `path` when its filesystem is full, empty otherwise. SQLite
+/// says "database or disk is full" (SQLITE_FULL) when a write of the database finds no room, but only "disk I/O
+/// error" when its -shm cannot grow (ENOSPC from the mmap'ed file): that one is the disk only when the store's
+/// filesystem has less free room than the store needs. A full disk is never damage: moving the healthy file away
+/// would be harmful advice.
+QString diskFullMessage(const QString &path, const QString &sqlError)
+{
+    const bool sqliteFull = sqlError.contains(QLatin1String("disk is full"), Qt::CaseInsensitive);
+    const bool ioError = sqlError.contains(QLatin1String("disk I/O error"), Qt::CaseInsensitive);
+    if (!sqliteFull && !ioError)
+        return QString();
+    QStorageInfo disk(QFileInfo(path).absolutePath());
+    disk.refresh();
+    const qint64 freeBytes = disk.isValid() ? disk.bytesAvailable() : -1;
+    if (!sqliteFull && (freeBytes < 0 || freeBytes >= kStoreNeedsBytes))
+        return QString();
+    const QString freeText = freeBytes < 0
+        ? QStringLiteral("no room")
+        : QStringLiteral("%1 KiB free").arg(QString::number(freeBytes / 1024.0, 'f', 1));
+    return QStringLiteral(
+               "cannot be written because its disk is full: the filesystem on %1 has %2, and the store needs "
+               "at least %3 KiB for its journal (%4); the store itself is not damaged: free space on that "
+               "disk (delete or move other files there) and run again")
+        .arg(QDir::toNativeSeparators(disk.isValid() ? disk.rootPath() : QFileInfo(path).absolutePath()), freeText)
+        .arg(kStoreNeedsBytes / 1024)
+        .arg(sqlError);
+}
+
+/// Said after a store that cannot be used as it is.
+const QString kMoveAwayAdvice = QStringLiteral("Wirebench runs without saved history; move the file away or choose "
+                                               "another store file");
+
+/// How long open() waits for another process that is opening the same file (reading, backing up and updating its
+/// layout): longer than that process's own wait for the WAL switch and its migration's busy timeout.
+constexpr int kOpenTurnWaitMs = 30000;
+
+/// Why the store file `path` must not be handed to SQLite, empty when it may be. Checked by hand so that SQLite
+/// never gets a chance to write to a file that is not ours: an empty file is a new database; anything else must
+/// start with SQLite's magic string.
+QString refuseFileBeforeOpen(const QString &path)
+{
+    const QFileInfo info(path);
+    if (!QDir().mkpath(info.absolutePath()))
+        return QStringLiteral("cannot create the folder %1; check its permissions")
+            .arg(QDir::toNativeSeparators(info.absolutePath()));
+    if (!info.exists())
+        return QString();
+    if (info.isDir())
+        return QStringLiteral("is a folder, not a database file; choose a file name");
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return QStringLiteral("cannot be read (%1); check its permissions").arg(f.errorString());
+    const QByteArray head = f.read(16);
+    if (!head.isEmpty() && head != StoreSchema::sqliteMagic())
+        return QStringLiteral("is not an SQLite database (it starts with other data); %1").arg(kMoveAwayAdvice);
+    if (!info.isWritable())
+        return QStringLiteral("is read-only; check its permissions or choose another store file");
+    return QString();
+}
+
+/// The process that holds `lock`, as the error names it.
+QString lockHolder(const QLockFile &lock)
+{
+    qint64 pid = 0;
+    QString host;
+    QString app;
+    if (!lock.getLockInfo(&pid, &host, &app))
+        return QStringLiteral("unknown");
+    return QStringLiteral("%1 on %2").arg(pid).arg(host);
+}
+
+/// Reads the layout's version and the integrity check's verdict; false with SQLite's error in `why` when the file
+/// cannot be read as a database.
+bool readLayout(QSqlDatabase &d, const QFileInfo &file, int *version, QString *verdict, QString *why)
+{
+    QSqlQuery q(d);
+    if (q.exec(integrityCheck(file)) && q.next()) {
+        *verdict = q.value(0).toString().simplified();
+        if (q.exec(QStringLiteral("PRAGMA user_version")) && q.next()) {
+            *version = q.value(0).toInt();
+            return true;
+        }
+    }
+    *why = StoreRows::sqlError(q);
+    return false;
+}
+
+/// Keeps the file at `path` as it was before its layout (schema `version`) changes; the copy's path, empty if it
+/// could not be made.
+QString keepOldLayout(QSqlDatabase &d, const QString &path, int version)
+{
+    QSqlQuery(d).exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
+    const QString backup = path + QStringLiteral(".v%1.bak").arg(version);
+    QFile::remove(backup);
+    return QFile::copy(path, backup) ? backup : QString();
+}
+
+/// Switches the connection's file to WAL mode; false with the reason in `why`. A second Wirebench switching the same
+/// new file at once gets "database is locked" at once: SQLite does not wait for a change of journal mode (no busy
+/// handler there). It tries again up to the connections' busy timeout; the one that wins leaves the file in WAL
+/// mode, which the other then finds.
+bool switchToWal(QSqlDatabase &d, QString *why)
+{
+    QDeadlineTimer deadline(kWalSwitchWaitMs);
+    for (;;) {
+        QSqlQuery q(d);
+        if (q.exec(QStringLiteral("PRAGMA journal_mode = WAL")) && q.next()) {
+            const QString mode = q.value(0).toString();
+            if (mode.compare(QLatin1String("wal"), Qt::CaseInsensitive) == 0)
+                return true;
+            *why = mode;
+            return false;
+        }
+        *why = StoreRows::sqlError(q);
+        const bool busy = why->contains(QLatin1String("locked"), Qt::CaseInsensitive)
+            || why->contains(QLatin1String("busy"), Qt::CaseInsensitive);
+        if (!busy || deadline.hasExpired())
+            return false;
+        QThread::msleep(10);
+    }
+}
 } // namespace
 
 bool ResultStore::open(const QString &pathOrUrl, QString *error)
@@ -171,30 +302,22 @@ bool ResultStore::open(const StoreLocation &location, QString *error)
 
 bool ResultStore::openFile(QString *error)
 {
-    const QString tryThis = QStringLiteral("Wirebench runs without saved history; move the file away or choose "
-                                           "another store file");
+    const QString refusal = refuseFileBeforeOpen(m_path);
+    if (!refusal.isEmpty())
+        return fail(error, refusal);
 
-    const QFileInfo info(m_path);
-    if (!QDir().mkpath(info.absolutePath()))
+    // Two Wirebenches opening one file at once (the window and a scheduled run, two CLI runs) take turns from the
+    // first read of the layout to the end of its update: without that, the second one reads a layout that the
+    // first is halfway through updating and keeps a needless backup of it. A killed holder leaves a stale lock
+    // (its process is gone); one that cannot be made (a read-only folder) is no reason to refuse the store.
+    QLockFile turn(m_path + QStringLiteral(".open.lock"));
+    turn.setStaleLockTime(0);
+    if (!turn.tryLock(kOpenTurnWaitMs) && turn.error() == QLockFile::LockFailedError)
         return fail(error,
-                    QStringLiteral("cannot create the folder %1; check its permissions")
-                        .arg(QDir::toNativeSeparators(info.absolutePath())));
-    if (info.exists()) {
-        if (info.isDir())
-            return fail(error, QStringLiteral("is a folder, not a database file; choose a file name"));
-        QFile f(m_path);
-        if (!f.open(QIODevice::ReadOnly))
-            return fail(error, QStringLiteral("cannot be read (%1); check its permissions").arg(f.errorString()));
-        const QByteArray head = f.read(16);
-        f.close();
-        // An empty file is a new database; anything else must start with SQLite's magic string. Checked by hand
-        // so that SQLite never gets a chance to write to a file that is not ours.
-        if (!head.isEmpty() && head != StoreSchema::sqliteMagic())
-            return fail(error,
-                        QStringLiteral("is not an SQLite database (it starts with other data); %1").arg(tryThis));
-        if (!info.isWritable())
-            return fail(error, QStringLiteral("is read-only; check its permissions or choose another store file"));
-    }
+                    QStringLiteral("is being opened by another Wirebench (process %1) for more than %2 s; wait "
+                                   "for it to start or end, then try again")
+                        .arg(lockHolder(turn))
+                        .arg(kOpenTurnWaitMs / 1000));
 
     // Every early return drops the connection first, so that nothing of ours stays attached to the file.
     QSqlDatabase d = db();
@@ -203,60 +326,42 @@ bool ResultStore::openFile(QString *error)
         close();
         return fail(error, message);
     };
+    // SQLite's error `sqlError` led to `message`, unless it was the disk being full (then nothing is damaged).
+    auto refuseUnlessFull = [&](const QString &sqlError, const QString &message) {
+        const QString full = diskFullMessage(m_path, sqlError);
+        return refuse(full.isEmpty() ? message : full);
+    };
     if (!d.isOpen())
-        return refuse(QStringLiteral("cannot be opened (%1); %2").arg(d.lastError().text().simplified(), tryThis));
+        return refuseUnlessFull(
+            d.lastError().text().simplified(),
+            QStringLiteral("cannot be opened (%1); %2").arg(d.lastError().text().simplified(), kMoveAwayAdvice));
 
+    int version = 0;
     QString verdict;
     QString why;
-    bool readable = false;
-    int version = 0;
-    {
-        QSqlQuery q(d);
-        if (q.exec(integrityCheck(info)) && q.next()) {
-            verdict = q.value(0).toString().simplified();
-            if (q.exec(QStringLiteral("PRAGMA user_version")) && q.next()) {
-                version = q.value(0).toInt();
-                readable = true;
-            }
-        }
-        if (!readable)
-            why = StoreRows::sqlError(q);
-    }
-    if (!readable)
-        return refuse(QStringLiteral("is damaged (%1); %2").arg(why, tryThis));
+    if (!readLayout(d, QFileInfo(m_path), &version, &verdict, &why))
+        return refuseUnlessFull(why, QStringLiteral("is damaged (%1); %2").arg(why, kMoveAwayAdvice));
     if (verdict != QLatin1String("ok"))
-        return refuse(QStringLiteral("is damaged (integrity check: %1); %2").arg(verdict.left(300), tryThis));
+        return refuse(QStringLiteral("is damaged (integrity check: %1); %2").arg(verdict.left(300), kMoveAwayAdvice));
     m_versionAtOpen = version;
     if (version > kSchemaVersion)
         return refuse(QStringLiteral("was written by a newer Wirebench (schema %1, this one knows %2); update "
                                      "Wirebench or choose another store file")
                           .arg(version)
                           .arg(kSchemaVersion));
-    if (version > 0 && version < kSchemaVersion) {
-        // Keep the old file as it was before changing its layout.
-        QSqlQuery(d).exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
-        const QString backup = m_path + QStringLiteral(".v%1.bak").arg(version);
-        QFile::remove(backup);
-        if (QFile::copy(m_path, backup))
-            m_backupPath = backup;
-    }
-    QString mode;
-    {
-        QSqlQuery q(d);
-        if (q.exec(QStringLiteral("PRAGMA journal_mode = WAL")) && q.next())
-            mode = q.value(0).toString();
-        else
-            why = StoreRows::sqlError(q);
-    }
-    if (mode.compare(QLatin1String("wal"), Qt::CaseInsensitive) != 0)
-        return refuse(QStringLiteral("cannot switch to WAL mode (%1); check that the folder is writable and on a "
-                                     "local disk")
-                          .arg(why.isEmpty() ? mode : why));
-    if (!StoreSchema::migrate(d, version, &why))
-        return refuse(QStringLiteral("cannot update its layout from schema %1 to %2 (%3); %4")
-                          .arg(version)
-                          .arg(kSchemaVersion)
-                          .arg(why, tryThis));
+    if (version > 0 && version < kSchemaVersion)
+        m_backupPath = keepOldLayout(d, m_path, version);
+    if (!switchToWal(d, &why))
+        return refuseUnlessFull(why,
+                                QStringLiteral("cannot switch to WAL mode (%1); check that the folder is writable "
+                                               "and on a local disk")
+                                    .arg(why));
+    if (!StoreSchema::migrate(d, &why))
+        return refuseUnlessFull(why,
+                                QStringLiteral("cannot update its layout from schema %1 to %2 (%3); %4")
+                                    .arg(version)
+                                    .arg(kSchemaVersion)
+                                    .arg(why, kMoveAwayAdvice));
     m_open = true;
 
     // Only the first process on the file may decide that a running session is dead: a second Wirebench (the

@@ -117,7 +117,7 @@ bool ServerStore::open(QSqlDatabase &db, const StoreLocation &store, int *versio
                      .arg(*version)
                      .arg(StoreSchema::kVersion);
         ok = false;
-    } else if (!StoreSchema::migrate(db, *version, &why)) {
+    } else if (!StoreSchema::migrate(db, &why)) {
         *error = QStringLiteral("cannot update its layout from schema %1 to %2 (%3); check that the user %4 may create "
                                 "tables in the database %5")
                      .arg(*version)

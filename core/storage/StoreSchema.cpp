@@ -273,13 +273,43 @@ QByteArray StoreSchema::sqliteMagic()
     return QByteArray(kSqliteMagic, sizeof(kSqliteMagic));
 }
 
-bool StoreSchema::migrate(QSqlDatabase &d, int from, QString *error)
+bool StoreSchema::migrate(QSqlDatabase &d, QString *error)
 {
-    for (int version = from + 1; version <= kVersion; ++version) {
-        if (!d.transaction()) {
-            *error = d.lastError().text().simplified();
+    // Two Wirebenches that meet a new file at once (two wirebench-cli run) would both create its tables: each step
+    // takes SQLite's write lock first (BEGIN EXCLUSIVE waits out the other one up to the connection's busy timeout)
+    // and reads the version again under it, so that the second one finds the steps the first one made. On a
+    // server the caller holds an advisory lock around the whole of it (ServerStore::open).
+    const bool sqlite = StoreDialect::of(d) == StoreDialect::Kind::SQLite;
+    for (;;) {
+        bool begun = false;
+        QString why;
+        if (sqlite) {
+            QSqlQuery begin(d);
+            begun = begin.exec(QStringLiteral("BEGIN EXCLUSIVE"));
+            if (!begun)
+                why = StoreRows::sqlError(begin);
+        } else {
+            begun = d.transaction();
+            if (!begun)
+                why = d.lastError().text().simplified();
+        }
+        if (!begun) {
+            *error = why;
             return false;
         }
+        const int current = StoreDialect::readVersion(d, error);
+        if (current < 0) {
+            d.rollback();
+            return false;
+        }
+        if (current >= kVersion) {
+            if (d.commit())
+                break;
+            *error = d.lastError().text().simplified();
+            d.rollback();
+            return false;
+        }
+        const int version = current + 1;
         bool ok = step(d, version, error) && StoreDialect::writeVersion(d, version, error);
         if (!ok || !d.commit()) {
             if (ok)

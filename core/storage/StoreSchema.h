@@ -16,8 +16,10 @@ public:
     /// take the number before it.
     static constexpr int kSearchVersion = 5;
 
-    /// Takes the database from version `from` (0 = empty) to kVersion, one transaction per step.
-    static bool migrate(QSqlDatabase &db, int from, QString *error);
+    /// Takes the database from the version it has (0 = empty) to kVersion, one transaction per step; each step reads
+    /// the version under the write lock (SQLite: BEGIN EXCLUSIVE), so that a second process migrating the same new
+    /// file at once waits and finds what the first one made.
+    static bool migrate(QSqlDatabase &db, QString *error);
     /// Reads `PRAGMA user_version` of a file without changing it; -1 when it cannot be read.
     static int fileVersion(const QString &path, QString *error = nullptr);
     /// The first 16 bytes of every SQLite 3 file ("SQLite format 3" and a NUL).

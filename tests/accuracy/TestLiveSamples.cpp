@@ -22,21 +22,20 @@ using namespace wb;
 // namespace (the engine's thread inherits it). For tcp-send, tcp-recv, ftp-get, ftp-put, smb-read and
 // smb-write at 100 and 250 Mbit/s (MTU 1500), every run's samples must be what the receiver got on the plan's
 // interval:
-// - every sample but the last covers exactly the plan's 100 ms and ends on the k-th multiple of it (to 1 us:
-//   the meter's boundaries are computed from a nanosecond clock, so only rounding to seconds is left);
-// - the last covers at most the interval and ends at the last byte;
-// - no sample, the last one included, holds more than the line can carry in its time. The emulated line is
-//   not quite a wire: its tbf bucket (lab.sh: 2 ms of line rate, at least 32 KiB) lets that many bytes through
-//   at once after an idle moment, and on this loaded machine the two hosts' packet processing is late now and
-//   then (measured through ftp-get's kernel count at 100 Mbit/s: 4.3 MB/s, then 19.4 MB/s in two 5 ms windows
-//   on either side of a boundary). So a sample may hold the bucket and 3 ms of the line's goodput more than its
-//   100 ms: +5.8% at 100 Mbit/s, +5.1% at 250 Mbit/s; the last, shorter sample is held to the same rate.
-//   On a machine busier still, a reader is kept from reading for longer than that (seen with load 8 on 2
-//   cores: ftp-get's samples 10.916 then 12.621 MB/s at 100 Mbit/s): bytes that arrived at the end of one
-//   interval are counted in the next. Such a sample passes only as a late one: with the sample before it,
-//   it holds no more than the line can show in their two intervals (moved, not invented), and it is named. Before the
-//   fix tcp-send's samples went to 13.1 MB/s
-//   (+11%, on 0.115-0.202 s intervals) and the last one of an SMB transfer to 25-28 MB/s (+110-140%);
+// - every sample but the last covers exactly the plan's 100 ms, or two of them drawn as one, and starts where the one
+//   before ended, on a multiple of it (to 1 us: the meter's boundaries are computed from a nanosecond clock, so only
+//   rounding to seconds is left);
+// - the last covers at most the interval (two, drawn with the one before) and ends at the last byte;
+// - no sample, the last one included, holds more than the line carries in its time: IP packets of 1500 bytes at
+//   the line's rate (issue 32, item 5: SMB read and write on 100 Mbit/s showed samples of 14.13 and 14.71 MB/s,
+//   11.77 MB/s of goodput). The emulated line is not quite a wire: its tbf bucket (lab.sh: 2 ms of line rate, at
+//   least 32 KiB) lets that many bytes through at once after an idle moment, and on a loaded machine a reader is
+//   kept from reading now and then (seen with load 8 on 2 cores: ftp-get's samples 10.916 then 12.621 MB/s at
+//   100 Mbit/s). The meter knows the line (the host's link speed): bytes counted above it in one interval moved in
+//   the one before, where it had room, and go there; else the two are drawn as one sample over both intervals,
+//   which the test accepts and names. Nothing else is tolerated but the tbf's own 1% (a tbf scaled for the frame
+//   overstates the line by about that for packets shorter than it). Before the fix tcp-send's samples went to
+//   13.1 MB/s (+11%, on 0.115-0.202 s intervals) and the last one of an SMB transfer to 25-28 MB/s (+110-140%);
 // - the samples add up to the receiver's count.
 // Servers' folders on a tmpfs and the client's memory source and sink, as in TestFileServerAccuracy, so that
 // no disk takes part.
@@ -60,8 +59,7 @@ namespace {
 
 constexpr int IntervalMs = 100;
 constexpr int TcpDurationMs = 2500;
-constexpr double Tolerance = 1e-6;    // seconds: rounding, not load
-constexpr double LateSeconds = 0.003; // the hosts' late packet processing (see the top)
+constexpr double Tolerance = 1e-6; // seconds: rounding, not load
 const double Rates[] = {100e6, 250e6};
 
 /// About 2.5 s of the line's goodput, in whole MB.
@@ -73,12 +71,6 @@ qint64 fileSize(double rateBps)
 QString fileName(const QString &kind, qint64 size)
 {
     return QStringLiteral("%1-%2.bin").arg(kind).arg(size);
-}
-
-/// What lab.sh's tbf lets through at once: 2 ms of the Ethernet line rate, at least 32 KiB.
-double bucketBytes(double rateBps)
-{
-    return std::max(32768.0, std::round(rateBps / 8 * 0.002));
 }
 
 } // namespace
@@ -148,10 +140,14 @@ void TestLiveSamples::samplesFollowTheLine()
     const SampleList &s = r.samples;
     QVERIFY2(s.size() >= 15, qPrintable(QStringLiteral("%1 samples").arg(s.size())));
 
-    const double highest = goodput + (bucketBytes(rateBps) + goodput * LateSeconds) / (IntervalMs / 1000.0);
+    // What the line carries: its IP packets of 1500 bytes, and the tbf's 1% (see the top).
+    const double highest = rateBps / 8 * 1500 / 1538 * 1.01;
+    const double interval = IntervalMs / 1000.0;
     double lo = 1e30;
     double hi = 0;
     qint64 sum = 0;
+    int drawnAsOne = 0;
+    double intervalsSoFar = 0; // where the next sample starts, in intervals
     for (qsizetype k = 0; k < s.size(); ++k) {
         const Sample &x = s.at(k);
         const bool last = k == s.size() - 1;
@@ -161,40 +157,42 @@ void TestLiveSamples::samplesFollowTheLine()
                                   .arg(x.bytes)
                                   .arg(x.intervalSeconds, 0, 'f', 6)
                                   .arg(x.endSeconds, 0, 'f', 6);
+        // Each starts where the one before ended, on a boundary.
+        QVERIFY2(qAbs(x.endSeconds - x.intervalSeconds - intervalsSoFar * interval) <= Tolerance, qPrintable(where));
+        const bool two = qAbs(x.intervalSeconds - 2 * interval) <= Tolerance;
         if (!last) {
-            QVERIFY2(qAbs(x.intervalSeconds - IntervalMs / 1000.0) <= Tolerance, qPrintable(where));
-            QVERIFY2(qAbs(x.endSeconds - (k + 1) * IntervalMs / 1000.0) <= Tolerance, qPrintable(where));
+            // One interval, or two drawn as one.
+            QVERIFY2(qAbs(x.intervalSeconds - interval) <= Tolerance || two, qPrintable(where));
             lo = std::min(lo, x.bytesPerSecond());
             hi = std::max(hi, x.bytesPerSecond());
         } else {
-            QVERIFY2(x.intervalSeconds > 0 && x.intervalSeconds <= IntervalMs / 1000.0 + Tolerance, qPrintable(where));
-            QVERIFY2(qAbs(x.endSeconds - x.intervalSeconds - k * IntervalMs / 1000.0) <= Tolerance, qPrintable(where));
+            // At most an interval, or one and the last shorter part drawn as one.
+            QVERIFY2(x.intervalSeconds > 0 && x.intervalSeconds <= 2 * interval + Tolerance, qPrintable(where));
+        }
+        intervalsSoFar += std::round(x.intervalSeconds / interval);
+        if (x.intervalSeconds > interval + Tolerance) {
+            ++drawnAsOne;
+            qInfo("drawn as one: %s = %.3f MB/s", qPrintable(where), x.bytesPerSecond() / 1e6);
         }
         // A rate, also for the shorter last sample: its bytes over its own time.
-        const bool within = x.bytesPerSecond() <= highest;
-        const bool late = !within && k > 0
-            && double(x.bytes + s.at(k - 1).bytes) / (x.intervalSeconds + s.at(k - 1).intervalSeconds) <= highest;
-        if (late)
-            qInfo("late: %s = %.3f MB/s after %.3f MB/s: bytes the reader was kept from counting in the sample before",
-                  qPrintable(where), x.bytesPerSecond() / 1e6, s.at(k - 1).bytesPerSecond() / 1e6);
-        QVERIFY2(within || late,
-                 qPrintable(
-                     QStringLiteral("%1 = %2 MB/s, above the %3 MB/s the line can show in a sample (goodput %4 "
-                                    "MB/s), also with the sample before; the samples before and after: %5 and %6 MB/s")
-                         .arg(where)
-                         .arg(x.bytesPerSecond() / 1e6, 0, 'f', 3)
-                         .arg(highest / 1e6, 0, 'f', 3)
-                         .arg(goodput / 1e6, 0, 'f', 3)
-                         .arg(k > 0 ? s.at(k - 1).bytesPerSecond() / 1e6 : 0, 0, 'f', 3)
-                         .arg(last ? 0 : s.at(k + 1).bytesPerSecond() / 1e6, 0, 'f', 3)));
+        QVERIFY2(x.bytesPerSecond() <= highest,
+                 qPrintable(QStringLiteral("%1 = %2 MB/s, above the %3 MB/s the line carries (goodput %4 MB/s); the "
+                                           "samples before and after: %5 and %6 MB/s")
+                                .arg(where)
+                                .arg(x.bytesPerSecond() / 1e6, 0, 'f', 3)
+                                .arg(highest / 1e6, 0, 'f', 3)
+                                .arg(goodput / 1e6, 0, 'f', 3)
+                                .arg(k > 0 ? s.at(k - 1).bytesPerSecond() / 1e6 : 0, 0, 'f', 3)
+                                .arg(last ? 0 : s.at(k + 1).bytesPerSecond() / 1e6, 0, 'f', 3)));
         sum += x.bytes;
     }
     // The receiver's count: all of a file; for TCP without a warm-up, the figure's bytes.
     QCOMPARE(sum, protocol.startsWith(QLatin1String("tcp")) ? r.bytes : size);
-    qInfo("%s at %.0f Mbit/s: %d samples, full ones %.3f-%.3f MB/s, the last %.3f MB/s over %.4f s; goodput %.3f MB/s, "
-          "figure %.3f MB/s",
-          qPrintable(protocol), rateBps / 1e6, int(s.size()), lo / 1e6, hi / 1e6, s.last().bytesPerSecond() / 1e6,
-          s.last().intervalSeconds, goodput / 1e6, r.megabytesPerSecond());
+    qInfo("%s at %.0f Mbit/s: %d samples (%d drawn as one of two intervals), full ones %.3f-%.3f MB/s, the last %.3f "
+          "MB/s over %.4f s; the line %.3f MB/s of packets, goodput %.3f MB/s, figure %.3f MB/s",
+          qPrintable(protocol), rateBps / 1e6, int(s.size()), drawnAsOne, lo / 1e6, hi / 1e6,
+          s.last().bytesPerSecond() / 1e6, s.last().intervalSeconds, highest / 1.01 / 1e6, goodput / 1e6,
+          r.megabytesPerSecond());
 }
 
 QTEST_GUILESS_MAIN(TestLiveSamples)

@@ -86,9 +86,19 @@ private slots:
             << kResent
                 + QStringLiteral(": dropped on this computer: the qdisc tbf of wbc-1 dropped 312 packets, its "
                                  "queue full (qdisc_drops 312)");
+        QTest::newRow("the far host's qdisc during an upload: its ACKs")
+            << lossy(38,
+                     [](Evidence &e) {
+                         e.remoteDrops = drops(QStringLiteral("wbs-1"), QStringLiteral("tbf"),
+                                               {{QStringLiteral("qdisc_drops"), 77}});
+                     })
+            << kResent
+                + QStringLiteral(": dropped on fs1: the qdisc tbf of wbs-1 dropped 77 packets, its queue full "
+                                 "(qdisc_drops 77): ACKs and requests, as the data came the other way");
         QTest::newRow("the far host's qdisc")
             << lossy(38,
                      [](Evidence &e) {
+                         e.dataFromServer = true; // tcp-recv: the far host sends the data
                          e.remoteDrops = drops(QStringLiteral("wbs-1"), QStringLiteral("tbf"),
                                                {{QStringLiteral("qdisc_drops"), 77}});
                      })
@@ -98,6 +108,7 @@ private slots:
         QTest::newRow("both ends, the biggest place first")
             << lossy(38,
                      [](Evidence &e) {
+                         e.dataFromServer = true; // what this computer's interface received was the data
                          e.localDrops = drops(QStringLiteral("wbc-1"), QStringLiteral("tbf"),
                                               {{QStringLiteral("TCPBacklogDrop"), 40},
                                                {QStringLiteral("rx_dropped"), 90},
@@ -203,7 +214,8 @@ private slots:
                          e.localDrops = drops(QStringLiteral("wbc-1"), QStringLiteral("tbf"),
                                               {{QStringLiteral("qdisc_drops"), 312}});
                      })
-            << QStringLiteral("limited by lost packets: dropped on this computer: the qdisc tbf of wbc-1 dropped 312 "
+            << QStringLiteral("limited by lost packets on the way from this computer to fs1: dropped on this "
+                              "computer: the qdisc tbf of wbc-1 dropped 312 "
                               "packets, its queue full (qdisc_drops 312)");
     }
     void sentence()
@@ -257,8 +269,9 @@ private slots:
         const QStringList w = Bottleneck::warnings(e);
         QCOMPARE(w.size(), 1);
         QVERIFY2(
-            w.first().endsWith(QLatin1String("Likely causes: lost packets (dropped on this computer: the qdisc tbf "
-                                             "of wbc-1 dropped 312 packets, its queue full (qdisc_drops 312))")),
+            w.first().endsWith(QLatin1String("Likely causes: lost packets on the way from this computer to fs1 "
+                                             "(dropped on this computer: the qdisc tbf of wbc-1 dropped 312 packets, "
+                                             "its queue full (qdisc_drops 312))")),
             qPrintable(w.first()));
     }
 

@@ -30,6 +30,10 @@ private slots:
     void planErrors();
     void savePlanRoundTrips();
     void stablePlanWithOneRep();
+    void perHostSettings_data();
+    void perHostSettings();
+    void perHostSettingErrors_data();
+    void perHostSettingErrors();
 
 private:
     /// A plan of two hosts (one with an FTP user), two protocols, two frames, 3 reps, written to `path`.
@@ -256,7 +260,8 @@ void TestCliOptions::usageErrors_data()
          {"bad buffer", {"--send-buffer", "lots"}, "--send-buffer"},
          {"bad interval", {"--interval", "1"}, "--interval"}},
         // settings
-        {{"warmup negative", {"--warmup", "-1"}, "--warmup"}},
+        {{"warmup negative", {"--warmup", "-1"}, "--warmup"},
+         {"secrets missing", {"--secrets", "/nonexistent/secrets"}, "--secrets: cannot read /nonexistent/secrets"}},
         // the stable rule
         {{"stable 0", {"--stable", "0"}, "--stable"},
          {"min-reps alone", {"--min-reps", "3"}, "goes with --stable"},
@@ -567,6 +572,77 @@ void TestCliOptions::stablePlanWithOneRep()
     QVERIFY2(o.notes.first().contains(QStringLiteral("repeat until stable")), qPrintable(o.notes.first()));
     QVERIFY(CliOptions::parse({"run", "--plan", path, "--min-reps", "2"}, &o, &error)); // the file's --stable counts
     QCOMPARE(o.plan.params.minRepetitions, 2);
+}
+
+void TestCliOptions::perHostSettings_data()
+{
+    // Two file servers, each with its own FTP password: what each host ends up with.
+    QTest::addColumn<QStringList>("sets");
+    QTest::addColumn<QString>("linux");
+    QTest::addColumn<QString>("windows");
+    QTest::newRow("every host") << QStringList{"ftp.password=same"} << "same"
+                                << "same";
+    QTest::newRow("each its own") << QStringList{"linux-server:ftp.password=L", "windows-server:ftp.password=W"} << "L"
+                                  << "W";
+    QTest::newRow("by address") << QStringList{"127.0.0.3:ftp.password=W"} << ""
+                                << "W";
+    QTest::newRow("name in any case") << QStringList{"LINUX-SERVER:ftp.password=L"} << "L"
+                                      << "";
+    QTest::newRow("host wins, given before") << QStringList{"linux-server:ftp.password=L", "ftp.password=all"} << "L"
+                                             << "all";
+    QTest::newRow("host wins, given after") << QStringList{"ftp.password=all", "linux-server:ftp.password=L"} << "L"
+                                            << "all";
+    QTest::newRow("from a file") << QStringList{"windows-server:ftp.password=@PWFILE"} << ""
+                                 << "from file";
+}
+
+void TestCliOptions::perHostSettings()
+{
+    QFETCH(QStringList, sets);
+    const QString pwFile = m_dir.filePath(QStringLiteral("pw"));
+    QFile f(pwFile);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("from file\n");
+    f.close();
+    QStringList args{"run",        "--host", "linux-server=127.0.0.2", "--host", "windows-server=127.0.0.3",
+                     "--protocol", "ftp-get"};
+    for (const QString &set : sets)
+        args << "--set" << QString(set).replace(QStringLiteral("PWFILE"), pwFile);
+    CliOptions o;
+    QString error;
+    QVERIFY2(CliOptions::parse(args, &o, &error), qPrintable(error));
+    QTEST(o.plan.hosts.at(0).options.value("ftp.password").toString(), "linux");
+    QTEST(o.plan.hosts.at(1).options.value("ftp.password").toString(), "windows");
+}
+
+void TestCliOptions::perHostSettingErrors_data()
+{
+    QTest::addColumn<QStringList>("options");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("unknown host") << QStringList{"--set", "mac-server:ftp.password=x"}
+                                  << "--set \"mac-server:ftp.password\": the plan has no host \"mac-server\" (its "
+                                     "hosts: linux-server (127.0.0.2), windows-server (127.0.0.3))";
+    QTest::newRow("plan-wide key") << QStringList{"--set", "linux-server:transfer.verify=yes"}
+                                   << "transfer.verify is a setting of the whole plan, not of one host";
+    QTest::newRow("unknown key") << QStringList{"--set", "linux-server:ftp.colour=red"} << "no protocol reads this key";
+    QTest::newRow("no host") << QStringList{"--set", ":ftp.user=x"} << "no host before the ':'";
+    QTest::newRow("bad value") << QStringList{"--set", "linux-server:ftp.port=ftp"} << "not a whole number";
+    QTest::newRow("missing file") << QStringList{"--set", "linux-server:ftp.password=@/nonexistent/pw"}
+                                  << "cannot read /nonexistent/pw";
+}
+
+void TestCliOptions::perHostSettingErrors()
+{
+    QFETCH(QStringList, options);
+    QFETCH(QString, reason);
+    CliOptions o;
+    QString error;
+    QVERIFY(!CliOptions::parse(QStringList{"run", "--host", "linux-server=127.0.0.2", "--host",
+                                           "windows-server=127.0.0.3", "--protocol", "ftp-get"}
+                                   + options,
+                               &o, &error));
+    QVERIFY2(error.contains(reason), qPrintable(error));
+    QVERIFY2(!error.contains(QStringLiteral("=x")), qPrintable(error)); // never the value
 }
 
 QTEST_GUILESS_MAIN(TestCliOptions)

@@ -75,6 +75,7 @@ private slots:
     void everyIsChecked();
     void removeTakesThemAway();
     void serverStoreKeptAsTyped();
+    void secretsFilePassedOnAndChecked();
 
 private:
     /// The CLI's environment: HOME and XDG_CONFIG_HOME in the test's folder, so no unit lands in the user's.
@@ -258,6 +259,34 @@ void TestCliSchedule::serverStoreKeptAsTyped()
     const QStringList words = execWords(
         keyValue(readText(unitPath(QStringLiteral("wirebench-team.service"))), QStringLiteral("ExecStart")));
     QCOMPARE(words.mid(words.indexOf(QStringLiteral("--store")) + 1, 1), QStringList{url});
+}
+
+// The hosts' passwords of a scheduled plan: the service gets the secrets file by its absolute path, and a file
+// other users may read is refused when the schedule is written, not at each run of the timer.
+void TestCliSchedule::secretsFilePassedOnAndChecked()
+{
+    const QString secrets = m_dir.filePath(QStringLiteral("lab.secrets"));
+    QFile f(secrets);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("lab-srv smb.password=Pw-sched\n");
+    f.close();
+    QVERIFY(f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+    const Outcome o = runCli({"schedule", "--plan", m_plan, "--every", "1h", "--name", "secret", "--secrets", secrets},
+                             60000, env());
+    QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
+    const QString service = unitPath(QStringLiteral("wirebench-secret.service"));
+    const QStringList words = execWords(keyValue(readText(service), QStringLiteral("ExecStart")));
+    QCOMPARE(words.mid(words.indexOf(QStringLiteral("--secrets")), 2), (QStringList{"--secrets", secrets}));
+    QVERIFY(!readText(service).contains(QStringLiteral("Pw-sched")));
+    QVERIFY(runCli({"schedule", "--name", "secret", "--remove"}, 60000, env()).exitCode == 0);
+
+    QVERIFY(f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup));
+    const Outcome open = runCli(
+        {"schedule", "--plan", m_plan, "--every", "1h", "--name", "secret", "--secrets", secrets}, 60000, env());
+    QCOMPARE(open.exitCode, 2);
+    QVERIFY2(open.err.contains(QStringLiteral("(mode 0640): make it yours alone with chmod 600 ") + secrets),
+             qPrintable(open.err));
+    QVERIFY(!QFile::exists(service));
 }
 
 QTEST_GUILESS_MAIN(TestCliSchedule)

@@ -33,7 +33,7 @@ bin="$out/fuzz_preauth"
     -I"$root/core" \
     "$here/fuzz_preauth.cpp" "$root/core/wire/wirebenchd/ControlMessage.cpp" "$root/core/wire/wirebenchd/Auth.cpp" \
     "$root/core/wire/wirebenchd/HmacNettle.cpp" "$root/core/wire/PrintableText.cpp" "$root/core/wire/Text.cpp" \
-    "$root/core/wire/Base64.cpp" $(pkg-config --cflags --libs nettle) -o "$bin"
+    "$root/core/wire/Base64.cpp" "$root/core/wire/PeerJson.cpp" $(pkg-config --cflags --libs nettle) -o "$bin"
 
 work="$out/corpus"
 rm -rf "$work"

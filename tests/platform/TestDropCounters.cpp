@@ -126,7 +126,7 @@ private slots:
         QStringList names;
         for (const DropReading::Field &f : DropReading::fields())
             names << QString::fromLatin1(f.name);
-        QCOMPARE(names.size(), 21);
+        QCOMPARE(names.size(), 22);
         QCOMPARE(names.removeDuplicates(), 0);
     }
 
@@ -199,6 +199,54 @@ private slots:
         QVERIFY2(child > 100, qPrintable(QString::number(child)));
         QCOMPARE(tcDropped(QStringLiteral("wbq0"), QStringLiteral("htb")), child);
         QCOMPARE(r.qdiscDrops, child);
+    }
+
+    void shaperRate_data()
+    {
+        QTest::addColumn<QList<QStringList>>("commands");
+        QTest::addColumn<QString>("shaper");
+        QTest::addColumn<qint64>("rate"); // bytes/s: tc's bits/s over 8
+        QTest::newRow("tbf 40mbit") << QList<QStringList>{{"qdisc", "add", "dev", "wbq0", "root", "tbf", "rate",
+                                                           "40mbit", "burst", "5000", "limit", "30000"}}
+                                    << QStringLiteral("tbf") << qint64(5000000);
+        // Above 4 GB/s the kernel sends the rate in TCA_TBF_RATE64; the 32-bit field is capped.
+        QTest::newRow("tbf 40gbit") << QList<QStringList>{{"qdisc", "add", "dev", "wbq0", "root", "tbf", "rate",
+                                                           "40gbit", "burst", "5000000", "limit", "30000000"}}
+                                    << QStringLiteral("tbf") << qint64(5000000000);
+        // No traffic through an htb leaves faster than its classes' highest ceil.
+        QTest::newRow("htb, two classes")
+            << QList<QStringList>{{"qdisc", "add", "dev", "wbq0", "root", "handle", "1:", "htb", "default", "10"},
+                                  {"class", "add", "dev", "wbq0", "parent", "1:", "classid", "1:1", "htb", "rate",
+                                   "80mbit", "ceil", "80mbit"},
+                                  {"class", "add", "dev", "wbq0", "parent", "1:1", "classid", "1:10", "htb", "rate",
+                                   "20mbit", "ceil", "30mbit"},
+                                  {"class", "add", "dev", "wbq0", "parent", "1:1", "classid", "1:20", "htb", "rate",
+                                   "20mbit", "ceil", "60mbit"}}
+            << QStringLiteral("htb") << qint64(10000000);
+        QTest::newRow("htb with a tbf under it: the lower rate")
+            << QList<QStringList>{{"qdisc", "add", "dev", "wbq0", "root", "handle", "1:", "htb", "default", "1"},
+                                  {"class", "add", "dev", "wbq0", "parent", "1:", "classid", "1:1", "htb", "rate",
+                                   "80mbit", "ceil", "80mbit"},
+                                  {"qdisc", "add", "dev", "wbq0", "parent", "1:1", "handle", "10:", "tbf", "rate",
+                                   "24mbit", "burst", "5000", "limit", "30000"}}
+            << QStringLiteral("tbf") << qint64(3000000);
+        QTest::newRow("no shaper: pfifo")
+            << QList<QStringList>{{"qdisc", "add", "dev", "wbq0", "root", "pfifo"}} << QString() << qint64(-1);
+    }
+    void shaperRate()
+    {
+        QFETCH(QList<QStringList>, commands);
+        QFETCH(QString, shaper);
+        QFETCH(qint64, rate);
+        tc({"qdisc", "del", "dev", "wbq0", "root"});
+        for (const QStringList &c : commands) {
+            const QByteArray out = OwnNetwork::runOutput(QStringLiteral("tc"), c);
+            QVERIFY2(out.isEmpty(), out.constData());
+        }
+        const DropReading r = read("wbq0");
+        QCOMPARE(QString::fromStdString(r.shaper), shaper);
+        QCOMPARE(qint64(r.shaperRateBytesPerSecond), rate);
+        tc({"qdisc", "del", "dev", "wbq0", "root"});
     }
 
     void unknownInterface()

@@ -140,6 +140,7 @@ private slots:
     void stopEndsTheProbesChild();
     void allowRefusesOtherScrapers();
     void prometheusScrapesAProbe();
+    void secretsFileGoesToTheCli();
     void cleanupTestCase();
 
 private:
@@ -164,6 +165,35 @@ void TestProbeEndpoint::initTestCase()
     QVERIFY(writePlan(m_plans.path(), QStringLiteral("loop"), m_daemon->port(), 1));
     QVERIFY(writePlan(m_plans.path(), QStringLiteral("slow"), m_daemon->port(), 4));
     QVERIFY(writePlan(m_plans.path(), QStringLiteral("long"), m_daemon->port(), 60));
+}
+
+void TestProbeEndpoint::secretsFileGoesToTheCli()
+{
+    // --probe-secrets is the probes' wirebench-cli --secrets: a file others may read is refused by the CLI, which
+    // the answer says; one of the owner's alone serves the plan (its line of another host is left).
+    QTemporaryDir dir;
+    const QString secrets = dir.filePath(QStringLiteral("targets.secrets"));
+    QFile f(secrets);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("file-server smb.password=Pw-probe\n");
+    f.close();
+    QVERIFY(f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadOther));
+    ProbeDaemon daemon;
+    QString why;
+    QVERIFY2(daemon.start(m_plans.path(), {QStringLiteral("--probe-secrets"), secrets}, &why), qPrintable(why));
+    QVERIFY(writePlan(m_plans.path(), QStringLiteral("keyed"), daemon.port(), 1));
+    const QString path = QStringLiteral("/probe?target=127.0.0.1:%1&plan=keyed").arg(daemon.port());
+    HttpAnswer a = httpGet(daemon.probePort(), path);
+    QCOMPARE(a.status, 500);
+    QVERIFY2(a.body.contains(
+                 ("other users can read it (mode 0604): make it yours alone with chmod 600 " + secrets).toUtf8()),
+             a.body.constData());
+    QVERIFY(f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+    a = httpGet(daemon.probePort(), path);
+    QFile::remove(QDir(m_plans.path()).filePath(QStringLiteral("keyed.wbplan.json")));
+    QVERIFY2(a.status == 200, qPrintable(a.error + QString::fromUtf8(a.body)));
+    QCOMPARE(sampleValue(a.body, QStringLiteral("wirebench_probe_success")), 1.0);
+    QVERIFY(!daemon.log().contains(QStringLiteral("Pw-probe")) && !a.body.contains("Pw-probe"));
 }
 
 void TestProbeEndpoint::cleanupTestCase()

@@ -24,7 +24,7 @@ struct Outcome
 };
 
 /// The environment of a CLI under test: HOME is `home` and no XDG_* folder is inherited (XDG_DATA_HOME is
-/// `xdgDataHome` when given), so that it never reads or writes the user's settings or result store.
+/// `xdgDataHome` when given), so that it never reads or writes the user's settings, result store or keychain.
 inline QProcessEnvironment sandboxEnvironment(const QString &home, const QString &xdgDataHome = QString())
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -33,6 +33,8 @@ inline QProcessEnvironment sandboxEnvironment(const QString &home, const QString
             env.remove(name);
     }
     env.insert(QStringLiteral("HOME"), home);
+    // Nor the user's keychain: a test that reads one starts its own (tests/protocols/TestCliHostSecrets).
+    env.insert(QStringLiteral("WIREBENCH_NO_KEYCHAIN"), QStringLiteral("1"));
     if (!xdgDataHome.isEmpty())
         env.insert(QStringLiteral("XDG_DATA_HOME"), xdgDataHome);
     return env;

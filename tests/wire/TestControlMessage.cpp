@@ -37,6 +37,7 @@ private slots:
     void printableText_data();
     void printableText();
     void quotedTypeIsShortAndEscaped();
+    void hugeNumbersInAResult();
 };
 
 void TestControlMessage::encodeHeader()
@@ -82,6 +83,15 @@ void TestControlMessage::decodeOne_data()
         << frame(R"({"type":"hello","x":1e999})") << 1024 << false << QStringLiteral("number out of range");
     QTest::newRow("negative overflow") << frame(R"({"type":"hello","x":-1e999})") << 1024 << false
                                        << QStringLiteral("number out of range");
+    QTest::newRow("nested 40 deep") << frame("{\"type\":\"hello\",\"x\":" + QByteArray(39, '[') + QByteArray(39, ']')
+                                             + "}")
+                                    << 1024 << false << QStringLiteral("nested deeper than 32 levels");
+    QTest::newRow("nested 60000 deep") << frame("{\"type\":\"hello\",\"x\":" + QByteArray(60000, '[')
+                                                + QByteArray(60000, ']') + "}")
+                                       << (1 << 20) << false << QStringLiteral("nested deeper than 32 levels");
+    QTest::newRow("nested 31 deep") << frame("{\"type\":\"hello\",\"x\":" + QByteArray(31, '[') + QByteArray(31, ']')
+                                             + "}")
+                                    << 1024 << true << QString();
 }
 
 void TestControlMessage::decodeOne()
@@ -217,6 +227,18 @@ void TestControlMessage::requestValidation_data()
     QTest::newRow("warm-up") << QByteArray(good).replace("\"mss\"", "\"warmup_ms\":2000,\"mss\"") << QString();
     QTest::newRow("negative warm-up") << QByteArray(good).replace("\"mss\"", "\"warmup_ms\":-1,\"mss\"")
                                       << QStringLiteral("warmup_ms");
+    // Finite but beyond every range: refused by the range check, never cast.
+    QTest::newRow("duration 1e300") << QByteArray(good).replace("1000", "1e300") << QStringLiteral("duration_ms");
+    QTest::newRow("duration 2^63") << QByteArray(good).replace("1000", "9223372036854775808")
+                                   << QStringLiteral("duration_ms");
+    QTest::newRow("duration 2^64") << QByteArray(good).replace("1000", "18446744073709551616")
+                                   << QStringLiteral("duration_ms");
+    QTest::newRow("size -1e300") << QByteArray(good).replace("131072", "-1e300") << QStringLiteral("message_size");
+    QTest::newRow("size 4.9e-324") << QByteArray(good).replace("131072", "4.9e-324") << QStringLiteral("whole number");
+    QTest::newRow("streams 1e19") << QByteArray(good).replace("\"mss\"", "\"streams\":1e19,\"mss\"")
+                                  << QStringLiteral("streams");
+    QTest::newRow("direction a list") << QByteArray(good).replace("\"send\"", "[\"send\"]")
+                                      << QStringLiteral("direction");
 }
 
 void TestControlMessage::requestValidation()
@@ -305,3 +327,25 @@ void TestControlMessage::quotedTypeIsShortAndEscaped()
 
 QTEST_GUILESS_MAIN(TestControlMessage)
 #include "TestControlMessage.moc"
+
+void TestControlMessage::hugeNumbersInAResult()
+{
+    // A far wirebenchd's result with finite numbers beyond int64: counters clamp, required ones refuse.
+    const QByteArray base = R"({"type":"result","bytes":1000,"seconds":1.5,"sender_bytes":1000,"mss":1448)";
+    Result r;
+    std::string error;
+    QVERIFY2(Result::fromJson(
+                 control::decodeOne(sb(frame(base + R"(,"rtt_us":1e300,"rttvar_us":-1e300,"retransmits":1e19})")), 4096)
+                     .message,
+                 &r, &error),
+             error.c_str());
+    QCOMPARE(r.rttUs, std::numeric_limits<std::int64_t>::max());
+    QCOMPARE(r.rttVarUs, std::int64_t(0));
+    QCOMPARE(r.retransmits, std::numeric_limits<std::int64_t>::max());
+    QVERIFY(!Result::fromJson(control::decodeOne(sb(frame(base + R"(,"stream_bytes":[1e300]})")), 4096).message, &r,
+                              &error));
+    QVERIFY2(error.find("stream_bytes") != std::string::npos, error.c_str());
+    const QByteArray huge = R"({"type":"result","bytes":9223372036854775808,"seconds":1,"sender_bytes":1,"mss":1448})";
+    QVERIFY(!Result::fromJson(control::decodeOne(sb(frame(huge)), 4096).message, &r, &error));
+    QVERIFY2(error.find("\"bytes\"") != std::string::npos, error.c_str());
+}

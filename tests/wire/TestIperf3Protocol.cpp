@@ -163,6 +163,10 @@ private slots:
         QTest::newRow("stream without bytes") << QByteArray(R"({"streams":[{"id":1}]})");
         QTest::newRow("negative bytes") << QByteArray(R"({"streams":[{"id":1,"bytes":-5}]})");
         QTest::newRow("truncated") << QByteArray(R"({"streams":[{"id":1,"bytes":5)");
+        QTest::newRow("bytes 1e999") << QByteArray(R"({"streams":[{"id":1,"bytes":1e999}]})");
+        QTest::newRow("bytes 1e300") << QByteArray(R"({"streams":[{"id":1,"bytes":1e300}]})");
+        QTest::newRow("nested 10000 deep") << QByteArray(R"({"streams":[{"id":1,"bytes":5}],"x":)")
+                + QByteArray(10000, '[') + QByteArray(10000, ']') + "}";
     }
     void malformedResults()
     {
@@ -171,6 +175,25 @@ private slots:
         std::string error;
         QVERIFY(!Results::fromJson(sb(json), &r, &error));
         QVERIFY(!error.empty());
+    }
+
+    void hugeCountersClamp()
+    {
+        // A far server's counters beyond int64 (finite): clamped, never cast out of range.
+        Results r;
+        std::string error;
+        QVERIFY2(Results::fromJson(
+                     R"({"streams":[{"id":1,"bytes":5,"errors":1e300,"packets":-1e300,"omitted_errors":1e19}]})", &r,
+                     &error),
+                 error.c_str());
+        QCOMPARE(r.streams.at(0).errors, std::numeric_limits<std::int64_t>::max());
+        QCOMPARE(r.streams.at(0).packets, std::int64_t(0));
+        QCOMPARE(r.streams.at(0).omittedErrors, std::numeric_limits<std::int64_t>::max());
+        ClientParameters p;
+        QVERIFY(!ClientParameters::fromJson(R"({"tcp":true,"time":1e999})", &p, &error));
+        QVERIFY2(error.find("number out of range") != std::string::npos, error.c_str());
+        QVERIFY(!ClientParameters::fromJson(R"({"tcp":true,"time":1e300})", &p, &error));
+        QVERIFY2(error.find("\"time\"") != std::string::npos, error.c_str());
     }
 
     void serverErrorTexts()

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdint>
 #include <cstring>
 #include <set>
 #include <vector>
@@ -30,7 +31,101 @@ struct Qdisc
     std::uint32_t parent = 0;
     gnet_stats_queue queue{};
     bool haveQueue = false;
+    std::uint64_t rate = 0; ///< bytes/s that it lets out (tbf, cake, netem); 0 = no rate of its own
 };
+
+/// The nested attributes of one rtattr's payload, from offset skip (netem puts its struct first).
+template <typename F>
+void eachNested(const rtattr *a, std::size_t skip, F &&f)
+{
+    if (RTA_PAYLOAD(a) < RTA_ALIGN(skip))
+        return;
+    int len = int(RTA_PAYLOAD(a) - RTA_ALIGN(skip));
+    for (auto *n = reinterpret_cast<const rtattr *>(static_cast<const char *>(RTA_DATA(a)) + RTA_ALIGN(skip));
+         RTA_OK(n, len); n = RTA_NEXT(n, len))
+        f(n);
+}
+
+template <typename T>
+bool payloadAs(const rtattr *a, T *out)
+{
+    if (RTA_PAYLOAD(a) < sizeof(T))
+        return false;
+    std::memcpy(out, RTA_DATA(a), sizeof(T));
+    return true;
+}
+
+/// The rate in a qdisc's TCA_OPTIONS, as tc prints it ("rate 40Mbit"): the 64-bit attribute when the kernel
+/// sent one (rates from 4 GB/s), else the 32-bit field of its parameters.
+std::uint64_t rateOf(const std::string &kind, const rtattr *options)
+{
+    std::uint64_t rate32 = 0, rate64 = 0;
+    if (kind == "tbf") {
+        eachNested(options, 0, [&](const rtattr *n) {
+            tc_tbf_qopt q{};
+            std::uint64_t r = 0;
+            if (n->rta_type == TCA_TBF_PARMS && payloadAs(n, &q))
+                rate32 = q.rate.rate;
+            else if (n->rta_type == TCA_TBF_RATE64 && payloadAs(n, &r))
+                rate64 = r;
+        });
+    } else if (kind == "netem") {
+        eachNested(options, sizeof(tc_netem_qopt), [&](const rtattr *n) {
+            tc_netem_rate q{};
+            std::uint64_t r = 0;
+            if (n->rta_type == TCA_NETEM_RATE && payloadAs(n, &q))
+                rate32 = q.rate;
+            else if (n->rta_type == TCA_NETEM_RATE64 && payloadAs(n, &r))
+                rate64 = r;
+        });
+    } else if (kind == "cake") {
+        eachNested(options, 0, [&](const rtattr *n) {
+            std::uint64_t r = 0;
+            if (n->rta_type == TCA_CAKE_BASE_RATE64 && payloadAs(n, &r))
+                rate64 = r;
+        });
+    }
+    return rate64 > 0 ? rate64 : rate32;
+}
+
+/// The highest ceil of the htb classes of interface index: no traffic through that htb leaves faster. 0 when
+/// the classes cannot be read or none has a ceil.
+std::uint64_t htbCeiling(unsigned index, std::uint32_t htbHandle)
+{
+    tcmsg req{};
+    req.tcm_family = AF_UNSPEC;
+    req.tcm_ifindex = int(index);
+    std::uint64_t highest = 0;
+    std::string error;
+    LinuxNetlink::dump(
+        NETLINK_ROUTE, RTM_GETTCLASS, req, "rtnetlink",
+        [&](const nlmsghdr *h) {
+            if (h->nlmsg_type != RTM_NEWTCLASS || h->nlmsg_len < NLMSG_LENGTH(sizeof(tcmsg)))
+                return;
+            const auto *t = static_cast<const tcmsg *>(NLMSG_DATA(h));
+            if (unsigned(t->tcm_ifindex) != index || TC_H_MAJ(t->tcm_handle) != TC_H_MAJ(htbHandle))
+                return;
+            std::uint64_t ceil32 = 0, ceil64 = 0;
+            int len = int(h->nlmsg_len - NLMSG_LENGTH(sizeof(*t)));
+            for (auto *a
+                 = reinterpret_cast<const rtattr *>(reinterpret_cast<const char *>(t) + NLMSG_ALIGN(sizeof(*t)));
+                 RTA_OK(a, len); a = RTA_NEXT(a, len)) {
+                if (a->rta_type != TCA_OPTIONS)
+                    continue;
+                eachNested(a, 0, [&](const rtattr *n) {
+                    tc_htb_opt o{};
+                    std::uint64_t r = 0;
+                    if (n->rta_type == TCA_HTB_PARMS && payloadAs(n, &o))
+                        ceil32 = o.ceil.rate;
+                    else if (n->rta_type == TCA_HTB_CEIL64 && payloadAs(n, &r))
+                        ceil64 = r;
+                });
+            }
+            highest = std::max(highest, ceil64 > 0 ? ceil64 : ceil32);
+        },
+        &error);
+    return highest;
+}
 
 void readQdiscStats(const rtattr *stats2, Qdisc *q)
 {
@@ -57,6 +152,8 @@ Qdisc qdiscOf(const nlmsghdr *h)
             q.kind = std::string(data, ::strnlen(data, RTA_PAYLOAD(a)));
         else if (a->rta_type == TCA_STATS2)
             readQdiscStats(a, &q);
+        else if (a->rta_type == TCA_OPTIONS)
+            q.rate = rateOf(q.kind, a);                      // TCA_KIND comes first in the kernel's message
         else if (a->rta_type == TCA_STATS && !q.haveQueue) { // kernels without TCA_STATS2
             tc_stats s{};
             std::memcpy(&s, RTA_DATA(a), std::min<size_t>(RTA_PAYLOAD(a), sizeof(s)));
@@ -96,6 +193,17 @@ void readQdiscs(unsigned index, DropReading *r, std::vector<std::string> *errors
     for (const Qdisc &q : all) {
         if (q.parent != TC_H_ROOT && q.parent != TC_H_INGRESS)
             parents.insert(TC_H_MAJ(q.parent));
+    }
+    // The shaper: the lowest rate among the qdiscs that have one (a netem under a tbf, say); an htb's is its
+    // classes' highest ceil.
+    for (Qdisc &q : all) {
+        if (q.kind == "htb")
+            q.rate = htbCeiling(index, q.handle);
+        if (q.rate > 0 && q.parent != TC_H_INGRESS
+            && (r->shaperRateBytesPerSecond < 0 || q.rate < std::uint64_t(r->shaperRateBytesPerSecond))) {
+            r->shaperRateBytesPerSecond = std::int64_t(std::min<std::uint64_t>(q.rate, INT64_MAX));
+            r->shaper = q.kind;
+        }
     }
     r->qdiscDrops = r->qdiscOverlimits = r->qdiscBacklogBytes = r->qdiscBacklogPackets = 0;
     for (const Qdisc &q : all) {

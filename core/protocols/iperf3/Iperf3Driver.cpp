@@ -88,6 +88,8 @@ public:
         m_result.spec = spec;
         m_result.startedAt = QDateTime::currentDateTime();
         m_reverseMeter.setReverse(true); // --bidir: the live graph's second line
+        m_meter.setLine(spec.host.linkSpeedMbps, spec.frameSize);
+        m_reverseMeter.setLine(spec.host.linkSpeedMbps, spec.frameSize);
     }
 
     RunResult run();

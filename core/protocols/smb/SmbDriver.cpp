@@ -23,6 +23,7 @@
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <QHash>
 #include <QHostAddress>
 #include <QUrl>
 
@@ -66,6 +67,41 @@ constexpr int DefaultWriteConnections = 4;
 constexpr int DefaultReadConnections = 2;
 // A write connection has this long to connect, log in, open the file and make its untimed first write.
 constexpr int LaneReadyTimeoutMs = 60000;
+// The look before a write's timed part over several connections: another connection writes up to this many bytes, up
+// to this far past the end of the file (where the untimed first writes ended). impacket's smbserver (0.10) answers
+// such a write as done and stores nothing ("If we're trying to write past the file end we just skip the write call"),
+// so over 4 connections the chunk a lane wrote ahead of the others was lost, and every chunk after it: 9437184 (as
+// reported) or 13238272 (on loopback here) bytes of 16777216 stored.
+constexpr qint64 PastEndProbeBytes = 64 * 1024;
+
+/// The servers (address and port) that did not keep writes from several connections to one file, with why: their
+/// later writes from this process go over one connection without another look.
+class OneConnectionServers
+{
+public:
+    static void remember(const QString &server, const QString &why)
+    {
+        const std::lock_guard<std::mutex> lock(mutex());
+        known().insert(server, why);
+    }
+    static QString why(const QString &server)
+    {
+        const std::lock_guard<std::mutex> lock(mutex());
+        return known().value(server);
+    }
+
+private:
+    static std::mutex &mutex()
+    {
+        static std::mutex m;
+        return m;
+    }
+    static QHash<QString, QString> &known()
+    {
+        static QHash<QString, QString> servers;
+        return servers;
+    }
+};
 
 struct SmbSettings
 {
@@ -232,13 +268,39 @@ private:
     /// After each look at the lanes: what the parent does with what they moved (a read's chunks into the sink);
     /// false, with the local fault and its error, when the local side failed.
     using LanesDrain = std::function<bool(TransferFault *fault, QString *error)>;
+    /// Once every lane is ready, or one failed before its timed calls (failure): true to go on, false to give the
+    /// lanes up before the timing starts (a write then goes over the run's own connection).
+    using LanesReady = std::function<bool(const SmbLanes::Failure &failure)>;
     /// The timed part over several connections (SmbLanes): the lanes started with body, the live samples, Stop,
-    /// a lane's failure. The run's end (failed, stopped), its timing filled; nothing once every lane is done.
-    std::optional<RunResult> overLanes(SmbLanes &lanes, const SmbLanes::Body &body, const LanesDrain &drain);
+    /// a lane's failure. The run's end (failed, stopped), its timing filled; nothing once every lane is done, or when
+    /// ready gave them up (m_lanesDeclined).
+    std::optional<RunResult> overLanes(SmbLanes &lanes, const SmbLanes::Body &body, const LanesDrain &drain,
+                                       const LanesReady &ready);
+    /// Starts the lanes and waits until they are ready: false with the run's end in *ended (a lane failed, Stop),
+    /// or with *ended empty when ready gave them up.
+    bool startLanes(SmbLanes &lanes, const SmbLanes::Body &body, const LanesReady &ready,
+                    std::optional<RunResult> *ended);
     /// The timing of a run over lanes (and a write's senderBytes).
     void endLanesTiming();
-    /// A write over several connections; m_file open, warmed up.
-    RunResult uploadOverLanes(qint64 size, LocalSource &source, int lanes);
+    /// A write over several connections; m_file open, warmed up. Nothing when the server did not keep the lanes'
+    /// look past the end of the file, or refused a lane before its timed writes (the write goes over one, said in
+    /// the warnings).
+    std::optional<RunResult> uploadOverLanes(qint64 size, LocalSource &source, int lanes);
+    /// The lanes' look: does another connection's write past the end of the file stay (m_pastEnd, written by lane
+    /// 0 after its untimed writes)? False: m_result.warnings says why the write goes over one connection.
+    bool lanesKeepWrites(const SmbLanes::Failure &failure, int lanes);
+    /// A write over the run's own connection; m_file open, warmed up.
+    RunResult uploadOverOne(qint64 size, LocalSource &source);
+    /// Connections for a write of size bytes: the host's, or one for a server already found not to keep writes
+    /// from several (said in the warnings).
+    int writeLaneCount(qint64 size);
+    /// The write goes over one connection because the server did not keep writes from several (why); remembered
+    /// for its later writes. A lane's failure, which may have been one of the moment, is only said (refused).
+    void writeOverOne(const QString &why, bool refused = false);
+    /// "address:port": the server, as OneConnectionServers knows it.
+    QString serverAddress() const;
+    /// "name (address:port)", as the error lines name the server.
+    QString serverName() const;
     /// A read of size bytes over several connections into sink; m_file open, warmed up.
     RunResult downloadOverLanes(qint64 size, LocalSink &sink, int lanes);
     /// The end of a read into sink: its flush, the count against expected (-1: unknown), the pattern check.
@@ -294,9 +356,18 @@ private:
     SMBCCTX *m_ctx = nullptr;
     SMBCFILE *m_file = nullptr;
     qint64 m_io;
-    int m_lanesMss = 0;         ///< the lanes' connections' data MSS, from the sock_diag looks (runs over lanes)
-    qint64 m_lanesEndNs = 0;    ///< on the meter's clock: the last lane's close answered (writes over lanes)
-    std::vector<char> m_buffer; ///< the timed transfer's, of the host's I/O size (reach() makes it)
+    int m_lanesMss = 0;      ///< the lanes' connections' data MSS, from the sock_diag looks (runs over lanes)
+    qint64 m_lanesEndNs = 0; ///< on the meter's clock: the last lane's close answered (writes over lanes)
+    /// A write's look past the end of the file (uploadOverLanes): offset and length of lane 0's untimed write there.
+    struct PastEnd
+    {
+        qint64 fileEnd = 0; ///< where the file ends before it
+        qint64 offset = 0;
+        qint64 length = 0; ///< 0: no look (the untimed writes reach the file's end)
+    } m_pastEnd;
+    bool m_lanesDeclined = false; ///< the lanes were given up before the timed part (LanesReady)
+    int m_writeLanes = 1;         ///< connections the timed write went over
+    std::vector<char> m_buffer;   ///< the timed transfer's, of the host's I/O size (reach() makes it)
     RateLimiter m_limiter;
     TransferFault m_pendingFault = TransferFault::None;
     QString m_pendingError;
@@ -840,8 +911,15 @@ RunResult SmbRun::upload(qint64 size)
     if (!warmUp(size, m_buffer.data(), &source))
         return m_result;
     m_result.extra.insert(QStringLiteral("smb_write_connections"), 1);
-    if (const int lanes = laneCount(size, m_smb.writeConnections); lanes > 1)
-        return uploadOverLanes(size, source, lanes);
+    if (const int lanes = writeLaneCount(size); lanes > 1) {
+        if (std::optional<RunResult> ended = uploadOverLanes(size, source, lanes))
+            return *ended;
+    }
+    return uploadOverOne(size, source);
+}
+
+RunResult SmbRun::uploadOverOne(qint64 size, LocalSource &source)
+{
     auto write = smbc().getFunctionWrite(m_ctx);
     SmbWriteFeed feed(source, size, m_io);
     m_observer.status(QStringLiteral("writing %1").arg(m_smb.path));
@@ -899,19 +977,84 @@ int SmbRun::laneCount(qint64 size, int connections) const
     return int(qBound<qint64>(1, chunks, qint64(connections)));
 }
 
-std::optional<RunResult> SmbRun::overLanes(SmbLanes &lanes, const SmbLanes::Body &body, const LanesDrain &drain)
+QString SmbRun::serverAddress() const
+{
+    const QString address = m_spec.host.address.contains(QLatin1Char(':'))
+        ? QStringLiteral("[%1]").arg(m_spec.host.address)
+        : m_spec.host.address;
+    return QStringLiteral("%1:%2").arg(address).arg(m_smb.port);
+}
+
+QString SmbRun::serverName() const
+{
+    return m_spec.host.name.isEmpty() || m_spec.host.name == m_spec.host.address
+        ? serverAddress()
+        : QStringLiteral("%1 (%2)").arg(m_spec.host.name, serverAddress());
+}
+
+int SmbRun::writeLaneCount(qint64 size)
+{
+    const int lanes = laneCount(size, m_smb.writeConnections);
+    if (lanes <= 1)
+        return lanes;
+    if (const QString why = OneConnectionServers::why(serverAddress()); !why.isEmpty()) {
+        writeOverOne(QStringLiteral("%1, found on an earlier write").arg(why));
+        return 1;
+    }
+    return lanes;
+}
+
+void SmbRun::writeOverOne(const QString &why, bool refused)
+{
+    // Remembered with the reason as first found, so that a later run says what was seen rather than only that it was.
+    if (!refused && OneConnectionServers::why(serverAddress()).isEmpty())
+        OneConnectionServers::remember(serverAddress(), why);
+    m_result.warnings
+        << QStringLiteral("wrote over one connection: %1 did not %2 several connections to one file (%3); %4")
+               .arg(serverName(), refused ? QStringLiteral("take") : QStringLiteral("keep writes from"), why,
+                    refused ? QStringLiteral("smb.write_connections 1 for this host writes over one from the start")
+                            : QStringLiteral("Wirebench writes to it over one until it restarts, and "
+                                             "smb.write_connections 1 for this host skips the look"));
+}
+
+bool SmbRun::startLanes(SmbLanes &lanes, const SmbLanes::Body &body, const LanesReady &ready,
+                        std::optional<RunResult> *ended)
+{
+    const QString verb = lanes.verb();
+    m_observer.status(QStringLiteral("opening %1 connections to %2 %3").arg(lanes.lanes()).arg(verb, m_smb.path));
+    lanes.setRate(m_transfer.maxRateBytesPerSecond);
+    QString why;
+    if (!lanes.start(body, &why)) {
+        *ended = fail(TransferFault::LocalError,
+                      why + QStringLiteral("; set smb.%1_connections to 1 to %1 over one").arg(verb));
+        return false;
+    }
+    const bool allReady = lanes.waitReady(LaneReadyTimeoutMs, [this] { return m_observer.stopRequested(); });
+    if (!allReady && !lanes.failure().failed) {
+        *ended = cancelled();
+        return false;
+    }
+    if (ready && !ready(allReady ? SmbLanes::Failure{} : lanes.failure())) {
+        lanes.stop(); // the lanes end without a timed call
+        m_lanesDeclined = true;
+        ended->reset();
+        return false;
+    }
+    if (!allReady) {
+        *ended = lanesFailed(lanes.failure());
+        return false;
+    }
+    return true;
+}
+
+std::optional<RunResult> SmbRun::overLanes(SmbLanes &lanes, const SmbLanes::Body &body, const LanesDrain &drain,
+                                           const LanesReady &ready)
 {
     const bool reading = m_direction == TransferDriver::Direction::Download;
     const QString verb = lanes.verb();
     const int count = lanes.lanes();
-    m_observer.status(QStringLiteral("opening %1 connections to %2 %3").arg(count).arg(verb, m_smb.path));
-    lanes.setRate(m_transfer.maxRateBytesPerSecond);
-    QString why;
-    if (!lanes.start(body, &why))
-        return fail(TransferFault::LocalError,
-                    why + QStringLiteral("; set smb.%1_connections to 1 to %1 over one").arg(verb));
-    if (!lanes.waitReady(LaneReadyTimeoutMs, [this] { return m_observer.stopRequested(); }))
-        return lanes.failure().failed ? lanesFailed(lanes.failure()) : cancelled();
+    if (std::optional<RunResult> ended; !startLanes(lanes, body, ready, &ended))
+        return ended;
     m_observer.status(QStringLiteral("%1 %2 over %3 connections")
                           .arg(reading ? QStringLiteral("reading") : QStringLiteral("writing"), m_smb.path)
                           .arg(count));
@@ -1003,14 +1146,23 @@ void SmbRun::endLanesTiming()
         m_result.senderBytes = m_moved;
 }
 
-RunResult SmbRun::uploadOverLanes(qint64 size, LocalSource &source, int count)
+std::optional<RunResult> SmbRun::uploadOverLanes(qint64 size, LocalSource &source, int count)
 {
+    // The file ends where the run's untimed first writes ended (the lanes' own write the same bytes again), and the
+    // lanes' chunks start past it. Lane 0 writes the source's bytes a little past that end first: where the server
+    // does not keep them, the lanes would lose chunks, and the write goes over one connection instead.
+    const qint64 end = m_result.extra.value(QStringLiteral("smb_warmup_bytes")).toLongLong();
+    const qint64 gap = qMin(PastEndProbeBytes, (size - end) / 2);
+    m_pastEnd = gap > 0 ? PastEnd{end, end + gap, qMin(PastEndProbeBytes, size - end - gap)} : PastEnd{};
     SmbLanes lanes(SmbLanes::Direction::Write, count, m_io, size);
     const QByteArray url = m_smb.url(m_spec.host.address);
     const auto nothingToDrain = [](TransferFault *, QString *) { return true; };
-    if (std::optional<RunResult> ended = overLanes(
-            lanes, [&](SmbLanes::Lane &lane) { writeLane(lane, url, source, size); }, nothingToDrain))
-        return *ended;
+    std::optional<RunResult> ended = overLanes(
+        lanes, [&](SmbLanes::Lane &lane) { writeLane(lane, url, source, size); }, nothingToDrain,
+        [this, count](const SmbLanes::Failure &failure) { return lanesKeepWrites(failure, count); });
+    if (ended || m_lanesDeclined)
+        return ended;
+    m_writeLanes = count;
     // Every lane closed its handle before it said done, inside the timed part. This one's wrote the untimed
     // warm-up only.
     endLanesTiming();
@@ -1021,6 +1173,36 @@ RunResult SmbRun::uploadOverLanes(qint64 size, LocalSource &source, int count)
         m_result.extra.insert(QStringLiteral("disk_MBps"), reads.megabytesPerSecond());
     }
     return endUpload(size);
+}
+
+bool SmbRun::lanesKeepWrites(const SmbLanes::Failure &failure, int lanes)
+{
+    if (failure.failed) {
+        // The server refused another connection to the file, or its untimed writes: one connection may still
+        // write (and if not, says why itself). A local failure, or a lane that ended abnormally, is this computer's
+        // and fails the run. Not remembered: the next write looks again.
+        if (failure.local || failure.err == 0)
+            return true;
+        const QString text = failure.text.contains(QStringLiteral(" connection "))
+            ? failure.text
+            : QStringLiteral("%1 on write connection %2 of %3").arg(failure.text).arg(failure.lane + 1).arg(lanes);
+        writeOverOne(QStringLiteral("%1: %2").arg(text, QString::fromLocal8Bit(std::strerror(failure.err))), true);
+        return false;
+    }
+    if (m_pastEnd.length == 0)
+        return true;
+    struct stat st = {};
+    if (smbc().getFunctionFstat(m_ctx)(m_ctx, m_file, &st) != 0)
+        return true; // no answer to tell by: the stored size after the write still does
+    if (qint64(st.st_size) >= m_pastEnd.offset + m_pastEnd.length)
+        return true;
+    writeOverOne(QStringLiteral("another connection's write of %1 bytes at byte %2, past the end of the file at %3 "
+                                "bytes, was answered but not stored: the file had %4 bytes")
+                     .arg(m_pastEnd.length)
+                     .arg(m_pastEnd.offset)
+                     .arg(m_pastEnd.fileEnd)
+                     .arg(qint64(st.st_size)));
+    return false;
 }
 
 RunResult SmbRun::downloadOverLanes(qint64 size, LocalSink &sink, int count)
@@ -1040,8 +1222,8 @@ RunResult SmbRun::downloadOverLanes(qint64 size, LocalSink &sink, int count)
         }
         return true;
     };
-    if (std::optional<RunResult> ended = overLanes(
-            lanes, [&](SmbLanes::Lane &lane) { readLane(lane, url, size); }, drain))
+    if (std::optional<RunResult> ended
+        = overLanes(lanes, [&](SmbLanes::Lane &lane) { readLane(lane, url, size); }, drain, {}))
         return *ended;
     return endRead(sink, size);
 }
@@ -1164,6 +1346,10 @@ void SmbRun::writeLane(SmbLanes::Lane &lane, const QByteArray &url, LocalSource 
         bool ok = true;
         for (qint64 offset = 0; ok && offset < laneWarmUpBytes(size); offset += m_io)
             ok = writeAt(offset, qMin(m_io, size - offset), false);
+        // The look past the end of the file (uploadOverLanes): the source's bytes there, which the timed part writes
+        // again.
+        if (ok && lane.index() == 0 && m_pastEnd.length > 0)
+            ok = writeAt(m_pastEnd.offset, m_pastEnd.length, false);
         if (ok) {
             lane.ready();
             ok = lane.waitGo();
@@ -1252,6 +1438,21 @@ RunResult SmbRun::endUpload(qint64 size)
     struct stat st = {};
     if (smbc().getFunctionStat(m_ctx)(m_ctx, m_smb.url(m_spec.host.address).constData(), &st) == 0) {
         m_result.bytes = st.st_size;
+        if (st.st_size != size && m_writeLanes > 1) {
+            // The look before the timed part found nothing wrong, yet the chunks were not all kept.
+            const QString why = QStringLiteral("it stored %1 bytes of %2 written over %3 connections")
+                                    .arg(qint64(st.st_size))
+                                    .arg(size)
+                                    .arg(m_writeLanes);
+            OneConnectionServers::remember(serverAddress(), why);
+            return fail(TransferFault::Mismatch,
+                        QStringLiteral("the server stored %1 bytes of %2 written over %3 connections: it does not "
+                                       "keep writes from several connections to one file; the next writes to it go "
+                                       "over one connection")
+                            .arg(qint64(st.st_size))
+                            .arg(size)
+                            .arg(m_writeLanes));
+        }
         if (st.st_size != size)
             return fail(TransferFault::Mismatch,
                         QStringLiteral("the server stored %1 bytes of %2").arg(qint64(st.st_size)).arg(size));

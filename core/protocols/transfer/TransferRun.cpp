@@ -27,6 +27,7 @@ TransferRun::TransferRun(const RunSpec &spec, RunObserver &observer, TransferDri
 {
     m_result.spec = spec;
     m_result.startedAt = QDateTime::currentDateTimeUtc();
+    m_meter.setLine(spec.host.linkSpeedMbps, spec.frameSize);
 }
 
 RunResult TransferRun::run()

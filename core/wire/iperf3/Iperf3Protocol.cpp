@@ -1,6 +1,7 @@
 #include "Iperf3Protocol.h"
 
 #include "platform/Platform.h"
+#include "wire/PeerJson.h"
 #include "wire/Text.h"
 #include "wire/wirebenchd/Hmac.h"
 
@@ -21,16 +22,8 @@ namespace {
 bool parseObject(const std::string &json, const char *what, Json *out, std::string *error)
 {
     std::string why = "not an object";
-    try {
-        *out = Json::parse(json);
-    } catch (const Json::parse_error &e) {
-        why = format("syntax error at offset %zu", e.byte > 0 ? e.byte - 1 : 0);
-        *out = Json();
-    } catch (const Json::exception &) {
-        // out_of_range 406 for a number such as 1e999 (from a client or a far server): refused, never an abort.
-        why = "a number out of range";
-        *out = Json();
-    }
+    // Every exception the parser can raise (1e999, deep nesting) is a refusal, from a client or a far server.
+    wire::parsePeerJson(json, out, &why);
     if (!out->is_object()) {
         if (error)
             *error = format("the %s are not valid JSON (%s)", what, why.c_str());
@@ -356,12 +349,12 @@ bool Results::fromJson(const std::string &json, Results *out, std::string *error
         s.bytes = std::int64_t(bytes);
         s.retransmits = intOf(j, "retransmits", -1);
         s.jitter = numberOf(j, "jitter");
-        s.errors = std::int64_t(numberOf(j, "errors"));
-        s.packets = std::int64_t(numberOf(j, "packets"));
+        s.errors = wire::countAt(j, "errors", 0);
+        s.packets = wire::countAt(j, "packets", 0);
         s.startTime = numberOf(j, "start_time");
         s.endTime = numberOf(j, "end_time");
-        s.omittedErrors = std::int64_t(numberOf(j, "omitted_errors"));
-        s.omittedPackets = std::int64_t(numberOf(j, "omitted_packets"));
+        s.omittedErrors = wire::countAt(j, "omitted_errors", 0);
+        s.omittedPackets = wire::countAt(j, "omitted_packets", 0);
         r.streams.push_back(s);
     }
     *out = r;

@@ -1,6 +1,7 @@
 #include "ControlMessage.h"
 
 #include "wire/Base64.h"
+#include "wire/PeerJson.h"
 #include "wire/PrintableText.h"
 #include "wire/Text.h"
 
@@ -70,14 +71,11 @@ Decoded decode(std::string_view buffer, int maxBytes)
     d.status = Decoded::Status::Error;
     d.consumed = std::size_t(kHeaderBytes) + n;
     Json doc;
-    try {
-        doc = Json::parse(buffer.substr(kHeaderBytes, n));
-    } catch (const Json::parse_error &e) {
-        d.error = format("control message is not valid JSON (syntax error at offset %zu)", e.byte > 0 ? e.byte - 1 : 0);
-        return d;
-    } catch (const Json::exception &) {
-        // out_of_range 406 for a number such as 1e999: a refusal like any other bad message, never an abort.
-        d.error = "control message holds a number out of range";
+    std::string why;
+    if (!wire::parsePeerJson(buffer.substr(kHeaderBytes, n), &doc, &why)) {
+        // Every exception the parser can raise is a refusal like any other bad message, never an abort.
+        d.error = why.rfind("syntax error", 0) == 0 ? format("control message is not valid JSON (%s)", why.c_str())
+                                                    : format("control message is not valid JSON: %s", why.c_str());
         return d;
     }
     if (!doc.is_object()) {
@@ -150,14 +148,13 @@ bool readInt(const Json &message, const char *key, std::int64_t *value, std::str
         return false;
     }
     const double dv = v->is_number() ? v->get<double>() : std::nan("");
-    if (std::isnan(dv) || dv != std::floor(dv) || dv < double(minValue) || dv > double(maxValue)) {
+    if (!wire::wholeNumberIn(dv, minValue, maxValue, value)) {
         if (error)
             *error = format("\"%s\" in a \"%s\" message must be a whole number from %lld to %lld", key,
                             quotedType(message).c_str(), static_cast<long long>(minValue),
                             static_cast<long long>(maxValue));
         return false;
     }
-    *value = std::int64_t(dv);
     return true;
 }
 
@@ -396,9 +393,9 @@ bool Result::fromJson(const Json &o, Result *out, std::string *error)
         return false;
     r.mss = int(mss);
     // TCP facts are optional: not every platform has TCP_INFO.
-    r.rttUs = std::int64_t(numberAt(o, "rtt_us", 0));
-    r.rttVarUs = std::int64_t(numberAt(o, "rttvar_us", 0));
-    r.retransmits = std::int64_t(numberAt(o, "retransmits", 0));
+    r.rttUs = wire::countAt(o, "rtt_us", 0);
+    r.rttVarUs = wire::countAt(o, "rttvar_us", 0);
+    r.retransmits = wire::countAt(o, "retransmits", 0);
     r.cpuPercent = numberAt(o, "cpu_percent", -1);
     r.warmupMs = std::clamp(intAt(o, "warmup_ms", 0), 0, 600000);
     if (member(o, "total_bytes") && !readInt(o, "total_bytes", &r.totalBytes, error))
@@ -407,12 +404,13 @@ bool Result::fromJson(const Json &o, Result *out, std::string *error)
     if (const Json *list = member(o, "stream_bytes");
         list && list->is_array() && list->size() <= std::size_t(kMaxStreams)) {
         for (const Json &b : *list) {
-            if (!b.is_number() || b.get<double>() < 0 || b.get<double>() != std::floor(b.get<double>())) {
+            std::int64_t bytes = 0;
+            if (!b.is_number() || !wire::wholeNumberIn(b.get<double>(), 0, INT64_MAX, &bytes)) {
                 if (error)
                     *error = "\"stream_bytes\" in a \"result\" message must hold whole numbers of bytes";
                 return false;
             }
-            r.streamBytes.push_back(std::int64_t(b.get<double>()));
+            r.streamBytes.push_back(bytes);
         }
     }
     *out = r;
