@@ -14,6 +14,10 @@ namespace wb {
 namespace {
 
 constexpr int kMaxThreads = 32; // a check mostly waits on the network: a thread per pair, within reason
+// At once to one address: a server facing a network takes only a few connections from one address before they prove
+// anything (wirebenchd's --max-unproven-per-address, 4 by default); a plan that names one server as several hosts, or
+// checks several protocols on it, must not be turned away by its own check.
+constexpr int kPerAddress = 3;
 
 PreflightProblemList checkPair(const RunSpec &spec, int timeoutMs)
 {
@@ -103,10 +107,29 @@ PreflightReport Preflight::check(const TestPlan &plan, int timeoutMs)
 {
     const QList<RunSpec> pairs = pairsOf(plan);
     std::vector<PreflightProblemList> found(size_t(pairs.size()));
-    QThreadPool pool;
-    pool.setMaxThreadCount(qBound(1, int(pairs.size()), kMaxThreads));
+    // Each address's pairs one after another in kPerAddress lanes (one connection to spare under the server's limit),
+    // the addresses side by side.
+    QHash<QString, QList<qsizetype>> byAddress;
     for (qsizetype i = 0; i < pairs.size(); ++i)
-        pool.start([&pairs, &found, i, timeoutMs] { found[size_t(i)] = checkPair(pairs.at(i), timeoutMs); });
+        byAddress[pairs.at(i).host.address.trimmed().toLower()] << i;
+    QList<QList<qsizetype>> lanes;
+    for (const QList<qsizetype> &indexes : std::as_const(byAddress)) {
+        const qsizetype count = qMin<qsizetype>(kPerAddress, indexes.size());
+        for (qsizetype lane = 0; lane < count; ++lane) {
+            QList<qsizetype> mine;
+            for (qsizetype k = lane; k < indexes.size(); k += count)
+                mine << indexes.at(k);
+            lanes << mine;
+        }
+    }
+    QThreadPool pool;
+    pool.setMaxThreadCount(qBound(1, int(lanes.size()), kMaxThreads));
+    for (const QList<qsizetype> &lane : std::as_const(lanes)) {
+        pool.start([&pairs, &found, lane, timeoutMs] {
+            for (qsizetype i : lane)
+                found[size_t(i)] = checkPair(pairs.at(i), timeoutMs);
+        });
+    }
     pool.waitForDone();
 
     PreflightReport report;

@@ -46,6 +46,9 @@ namespace {
 
 constexpr int kMinDataBuffer = 128 * 1024; // read at least this much per recv(): fewer syscalls
 constexpr std::int64_t kMsNs = 1000000;
+// A refusal under --max-unproven-per-address passes once the address's own connections prove the key or close
+// (a hello's round trip): a client may try again after this.
+constexpr int kUnprovenRetryAfterMs = 100;
 
 std::string mbps(std::int64_t bytes, double seconds)
 {
@@ -92,7 +95,7 @@ public:
     /// connection. False when it was turned away (and closed).
     bool admit(Fd &client, const sockaddr_storage &peer);
     /// "busy" with the reason in one non-blocking write, then the close: a flood gets no thread and no waiting.
-    void turnAway(Fd client, const std::string &reason);
+    void turnAway(Fd client, const std::string &reason, int retryAfterMs = 0);
     /// A connection of `address` proved the key or ended: it counts no more against --max-unproven-per-address.
     void releaseUnproven(const std::string &address);
     class Session;
@@ -238,7 +241,8 @@ bool WirebenchdServer::Private::admit(Fd &client, const sockaddr_storage &peer)
                  Arg("wirebenchd holds %1 connections from %2 that have not proved the key yet, the most it takes from "
                      "one address (--max-unproven-per-address): finish or close those, then try again")
                      .arg(taken.held)
-                     .arg(address));
+                     .arg(address),
+                 kUnprovenRetryAfterMs);
         if (taken.firstRefusal) {
             log(Arg("%1: refused, its address holds %2 connections that have not proved the key (the limit, "
                     "--max-unproven-per-address); its further refusals are counted until it holds none")
@@ -273,10 +277,10 @@ bool WirebenchdServer::Private::admit(Fd &client, const sockaddr_storage &peer)
     return true;
 }
 
-void WirebenchdServer::Private::turnAway(Fd client, const std::string &reason)
+void WirebenchdServer::Private::turnAway(Fd client, const std::string &reason, int retryAfterMs)
 {
     setNonBlocking(client.get(), true);
-    const std::string frame = control::encode(control::busyMessage(reason));
+    const std::string frame = control::encode(control::busyMessage(reason, retryAfterMs));
     [[maybe_unused]] ssize_t w
         = platform::Platform::socketCalls().send(client.get(), frame.data(), size_t(frame.size()), MSG_DONTWAIT);
 }

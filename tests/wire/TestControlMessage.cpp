@@ -27,6 +27,7 @@ class TestControlMessage : public QObject
     Q_OBJECT
 private slots:
     void encodeHeader();
+    void busyMaySayWhenToTryAgain();
     void decodeOne_data();
     void decodeOne();
     void streamDecoding();
@@ -323,6 +324,25 @@ void TestControlMessage::quotedTypeIsShortAndEscaped()
     const QString error = QString::fromStdString(wireError);
     QVERIFY2(error.contains(quoted) && !error.contains(QLatin1Char('\n')) && error.size() < 200, qPrintable(error));
     QCOMPARE(quotedType(Json{{"type", "hello"}}), std::string("hello"));
+}
+
+void TestControlMessage::busyMaySayWhenToTryAgain()
+{
+    // A refusal that passes by itself says after how long (wirebenchd's --max-unproven-per-address: 100 ms); a full
+    // queue says nothing, and a client then does not try again.
+    const Json passes = busyMessage("wirebenchd holds 4 connections from 127.0.0.1 ...", 100);
+    QCOMPARE(typeOf(passes), std::string(kBusy));
+    QCOMPARE(retryAfterMs(passes), 100);
+    QCOMPARE(retryAfterMs(busyMessage("wirebenchd on x is busy with another test")), 0);
+    QVERIFY(!busyMessage("full").contains("retry_after_ms"));
+    // What a far end sends is bounded: nothing below 1 ms, nothing above 10 s, nothing that is not a number.
+    for (const char *bad :
+         {R"({"type":"busy","retry_after_ms":-5})", R"({"type":"busy","retry_after_ms":1e999})",
+          R"({"type":"busy","retry_after_ms":86400000})", R"({"type":"busy","retry_after_ms":"soon"})"}) {
+        const Json j = Json::parse(bad, nullptr, false);
+        if (!j.is_discarded())
+            QCOMPARE(retryAfterMs(j), 0);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestControlMessage)

@@ -26,6 +26,7 @@
 #include <QJsonObject>
 
 #include <atomic>
+#include <chrono>
 #include <cerrno>
 #include <cstring>
 #include <thread>
@@ -219,7 +220,7 @@ public:
 
     RunResult run()
     {
-        if (!nameTheServer() || !connectControl() || !handshake() || !requestTest() || !openData())
+        if (!nameTheServer() || !greet() || !requestTest() || !openData())
             return r;
         measure();
         return finish();
@@ -241,6 +242,9 @@ private:
 
     bool nameTheServer();
     bool connectControl();
+    /// connectControl() and handshake(), once more after a refusal that passes by itself (busy with
+    /// "retry_after_ms": this address's own connections, a check's say, still closing), within a few seconds.
+    bool greet();
     bool readMessage(int timeoutMs, const QString &waitingFor);
     bool handshake();
     bool authenticate();
@@ -294,6 +298,7 @@ private:
     // Zero copy: how this end avoided copying the data ("sendfile", "MSG_TRUNC"; empty: it copied), and why it copied
     // although the plan asked. The receive side is chosen before the data phase (tcp-bidir receives on a thread).
     int m_receiveFlags = MSG_DONTWAIT;
+    int m_retryAfterMs = 0; ///< the last busy's "retry_after_ms" (0: none)
     QStringList m_zeroCopy;
     QStringList m_zeroCopyNotes;
 
@@ -389,6 +394,7 @@ bool TcpRun::readMessage(int timeoutMs, const QString &waitingFor)
         // The server's own words: "busy" means a full queue or a connection limit, and only it knows which.
         const QString said = wire::printableText(wire::qs(control::textAt(m, "message")).trimmed(), kMaxPeerTextChars);
         if (type == QLatin1String(control::kBusy)) {
+            m_retryAfterMs = control::retryAfterMs(m);
             m_err = said.isEmpty() ? QStringLiteral("wirebenchd is busy: try again later") : said;
             return false;
         }
@@ -416,6 +422,25 @@ bool TcpRun::readMessage(int timeoutMs, const QString &waitingFor)
         return false;
     }
     return false;
+}
+
+bool TcpRun::greet()
+{
+    const qint64 until = nowNs() + 3000 * kMsNs;
+    for (;;) {
+        m_retryAfterMs = 0;
+        if (!connectControl())
+            return false;
+        if (handshake())
+            return true;
+        if (m_retryAfterMs <= 0 || nowNs() + m_retryAfterMs * kMsNs >= until || m_observer.stopRequested())
+            return false;
+        m_ch.reset();
+        m_ctrl = Fd();
+        std::this_thread::sleep_for(std::chrono::milliseconds(m_retryAfterMs));
+        r.status = RunStatus::Failed;
+        r.error.clear();
+    }
 }
 
 bool TcpRun::handshake()

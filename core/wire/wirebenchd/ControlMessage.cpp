@@ -422,9 +422,18 @@ Json errorMessage(const std::string &code, const std::string &text)
     return Json{{"type", kError}, {"code", code}, {"message", text}};
 }
 
-Json busyMessage(const std::string &text)
+Json busyMessage(const std::string &text, int retryAfterMs)
 {
-    return Json{{"type", kBusy}, {"message", text}};
+    Json o{{"type", kBusy}, {"message", text}};
+    if (retryAfterMs > 0)
+        o["retry_after_ms"] = retryAfterMs;
+    return o;
+}
+
+int retryAfterMs(const Json &busy)
+{
+    const double ms = numberAt(busy, "retry_after_ms", 0);
+    return ms > 0 && ms <= 10000 ? int(ms) : 0;
 }
 
 Json stopMessage()

@@ -180,7 +180,11 @@ struct Result
 
 /// error: code is a short word ("bad-message", "too-long", "version", "limit", "socket", "timeout").
 Json errorMessage(const std::string &code, const std::string &text);
-Json busyMessage(const std::string &text);
+/// retryAfterMs > 0: the refusal passes by itself (the client's own connections close): "retry_after_ms", after which a
+/// client may try once more (see docs/PROTOCOL.md). 0: a full queue or a limit that waits for a test to end.
+Json busyMessage(const std::string &text, int retryAfterMs = 0);
+/// A busy message's "retry_after_ms" (0 when it has none, or none that makes sense: at most 10 s).
+int retryAfterMs(const Json &busy);
 Json stopMessage();
 /// welcome: the server accepted the client (after its hello); mac = auth::serverProof when a key is in use.
 Json welcomeMessage(const std::string &mac);
