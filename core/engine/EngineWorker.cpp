@@ -11,6 +11,12 @@
 namespace wb {
 
 namespace {
+
+constexpr int kFarCountersTimeoutMs = 1000; // a LAN's round trip many times over; a host without wirebenchd refuses
+
+} // namespace
+
+namespace {
 constexpr qint64 kFlushIntervalMs = 100; // batch live samples for the GUI at this rhythm at most
 }
 
@@ -128,10 +134,18 @@ RunResult EngineWorker::runOne(const RunSpec &spec)
                                        .arg(idleMs / 1000.0));
             m_latency.begin(spec, [this] { return m_stop.load(); });
             m_analyzer.startMeters();
+            greetFarEnd(spec);
             m_latency.driverStarts();
             m_leadMs = m_runClock.elapsed();
             result = driver->run(spec, *this);
             result.latency = m_latency.finish();
+            m_far.close();
+            // What the far end dropped in the timed part, where its wirebenchd could tell and the driver did not.
+            if (!m_farDrops.isEmpty() && !result.extra.contains(QStringLiteral("remote_drops"))) {
+                result.extra.insert(QStringLiteral("remote_drops"), m_farDrops);
+                result.extra.insert(QStringLiteral("remote_drops_source"), QStringLiteral("wirebenchd counters"));
+            }
+            m_farDrops.clear();
         }
         result.spec = spec; // drivers may not rewrite what was asked
     }
@@ -209,11 +223,32 @@ void EngineWorker::status(const QString &text)
 void EngineWorker::timedPartStarts()
 {
     m_analyzer.startMeters();
+    if (m_far.greeted() && !m_far.mark(kFarCountersTimeoutMs))
+        m_far.close();
 }
 
 void EngineWorker::timedPartEnds()
 {
     m_analyzer.stopMeters();
+    if (m_far.greeted())
+        m_farDrops = m_far.take(kFarCountersTimeoutMs);
+}
+
+void EngineWorker::greetFarEnd(const RunSpec &spec)
+{
+    m_far.close();
+    m_farDrops.clear();
+    const ProtocolInfo *info = DriverRegistry::find(spec.protocol);
+    // The transfers that another server carries: FTP and SMB (wirebenchd's own runs report their far end themselves).
+    if (!info || (info->family != QLatin1String("ftp") && info->family != QLatin1String("smb")) || m_stop.load())
+        return;
+    const QString key = spec.host.address + QLatin1Char(':')
+        + QString::number(spec.host.port ? spec.host.port : control::kDefaultPort);
+    if (m_farNone.contains(key))
+        return;
+    QString why;
+    if (!m_far.greet(spec.host, kFarCountersTimeoutMs, &why))
+        m_farNone.insert(key, why); // no wirebenchd there, or an older one: the far end's counters are not known
 }
 
 void EngineWorker::flushSamples()

@@ -7,6 +7,7 @@
 #include "model/RunResult.h"
 #include "plan/TestPlan.h"
 #include "protocols/ProtocolDriver.h"
+#include "protocols/tcp/FarCounters.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -72,6 +73,12 @@ private:
     QHash<QString, SmbIdentityProbe::Result> m_smbIdentity; ///< per SMB server (address:port), once per plan
     PreflightReport m_checked;                              ///< the running plan's check before its first run
     QHash<QString, RunResult> m_lasting;                    ///< per test: its first failure that repeating cannot cure
+    /// A file transfer's far end, when the host also runs wirebenchd: its counters over the timed part.
+    FarCounters m_far;
+    QVariantMap m_farDrops;            ///< what m_far said at the timed part's end (empty: nothing)
+    QHash<QString, QString> m_farNone; ///< per wirebenchd (address:port): why it gave no counters, once per plan
+    /// Greets the far end's wirebenchd before a file transfer (FTP, SMB) to a host that has one.
+    void greetFarEnd(const RunSpec &spec);
 };
 
 } // namespace wb

@@ -540,6 +540,8 @@ private:
         m_unproven.release(); // proved: its address may open others, and this one is bounded by the test limits now
         if (cfg.echo && check.hello.want == echo::kWantEcho)
             return grantEcho(self.nonce, check.clientNonce);
+        if (check.hello.want == control::kWantCounters)
+            return serveCounters(self.nonce, check.clientNonce);
 
         switch (d->acquireSlot(m_client.get(), m_ch)) {
         case Slot::Got:
@@ -581,6 +583,34 @@ private:
             = wire::trimmed(cfg.key).empty() ? std::string() : auth::serverProof(cfg.key, serverNonce, clientNonce);
         m_ch.write(echo::tokenMessage(token, expiry, d->echo.port(), proof), nullptr, 1000);
         lingeringClose(m_client.get(), 1000, d->m_stopping);
+        return false;
+    }
+
+    /// The far end's counters for a transfer that another server carries (an FTP or SMB server on this host): what
+    /// this end dropped since the last answer (or the greeting), on the interface the connection came in on, each time
+    /// the client asks (the start of its timed part, its end). No test
+    /// slot: it reads counters only. A few answers, each within the longest test's time.
+    bool serveCounters(const std::string &serverNonce, const std::string &clientNonce)
+    {
+        const ServerConfig &cfg = d->cfg;
+        platform::DropReading before = readDrops(m_interface);
+        const std::string proof
+            = wire::trimmed(cfg.key).empty() ? std::string() : auth::serverProof(cfg.key, serverNonce, clientNonce);
+        if (!m_ch.write(control::countersMessage(Json::object(), proof), &m_err, 1000))
+            return false;
+        constexpr int kMaxAnswers = 16;
+        const int waitMs = std::max(cfg.idleTimeoutMs, cfg.maxDurationMs + cfg.idleTimeoutMs);
+        for (int answered = 0; answered < kMaxAnswers; ++answered) {
+            Json m;
+            if (m_ch.read(&m, waitMs, &m_err, [this] { return stopping(); }) != ControlChannel::Read::Message
+                || control::typeOf(m) != std::string(control::kCounters))
+                return false;
+            const platform::DropReading now = readDrops(m_interface);
+            const Json drops = FarEndFacts::dropsJson(platform::DropReading::delta(before, now));
+            before = now; // the next answer: since this one
+            if (!m_ch.write(control::countersMessage(drops), &m_err, 1000))
+                return false;
+        }
         return false;
     }
 

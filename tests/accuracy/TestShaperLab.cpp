@@ -227,6 +227,19 @@ void TestShaperLab::downloadNotBlamedOnItsSeed()
     if (sentence.contains(QLatin1String("on this computer, the qdisc")))
         QVERIFY2(sentence.contains(QLatin1String("ACKs and requests, as the data came the other way")),
                  qPrintable(sentence));
+    // What held the download is the far host's 40 Mbit/s tbf: its wirebenchd's counters over the timed part name it,
+    // with tc's own rate (issue 32, item 3: "Each of those runs sits at 37.7 Mbit/s behind a token-bucket shaper of
+    // 40 Mbit/s ... and it is not named").
+    const Tbf far = tbf(QStringLiteral("srv"));
+    const QVariantMap remote = r.extra.value(QStringLiteral("remote_drops")).toMap();
+    QCOMPARE(r.extra.value(QStringLiteral("remote_drops_source")).toString(), QStringLiteral("wirebenchd counters"));
+    QCOMPARE(remote.value(QStringLiteral("shaper")).toString(), QStringLiteral("tbf"));
+    QCOMPARE(remote.value(QStringLiteral("shaper_rate_bytes_per_second")).toLongLong(), far.rateBytesPerSecond);
+    QVERIFY2(
+        sentence.startsWith(
+            QStringLiteral("limited by a shaper: a tbf shaper on %1 of %2 limits this path to %3 (")
+                .arg(m_rig.lab().serverInterface(), kHost, Ceiling::formatLinkSpeed(far.rateBytesPerSecond * 8 / 1e6))),
+        qPrintable(sentence));
 }
 
 QTEST_GUILESS_MAIN(TestShaperLab)

@@ -436,6 +436,14 @@ int retryAfterMs(const Json &busy)
     return ms > 0 && ms <= 10000 ? int(ms) : 0;
 }
 
+Json countersMessage(const Json &drops, const std::string &mac)
+{
+    Json o{{"type", kCounters}, {"drops", drops.is_object() ? drops : Json::object()}};
+    if (!mac.empty())
+        o["mac"] = wire::toBase64(mac);
+    return o;
+}
+
 Json stopMessage()
 {
     return Json{{"type", kStop}};

@@ -186,6 +186,13 @@ Json busyMessage(const std::string &text, int retryAfterMs = 0);
 /// A busy message's "retry_after_ms" (0 when it has none, or none that makes sense: at most 10 s).
 int retryAfterMs(const Json &busy);
 Json stopMessage();
+/// The far end's counters (docs/PROTOCOL.md, "Counters"): a client hello with "want": "counters" is answered, once the
+/// key is proved, with a counters message (its "mac" the server's proof, its "drops" empty: the count starts now);
+/// each counters message the client sends then gets one back, its "drops" what this end dropped since the answer before
+/// (the JSON of wb::DropCounts) on the interface the connection came in on.
+inline constexpr char kWantCounters[] = "counters";
+inline constexpr char kCounters[] = "counters";
+Json countersMessage(const Json &drops, const std::string &mac = {});
 /// welcome: the server accepted the client (after its hello); mac = auth::serverProof when a key is in use.
 Json welcomeMessage(const std::string &mac);
 /// queued: all test slots are taken; the client waits, position 1 is next.
