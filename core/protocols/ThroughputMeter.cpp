@@ -226,6 +226,17 @@ void ThroughputMeter::draw(const Sample &made, bool last)
     const bool isFull = std::abs(s.intervalSeconds - full) < 1e-9;
     const bool held = m_drawn.size() > m_released;
     bool merged = false;
+    if (held && m_lineBps > 0 && !m_heldMerged
+        && double(m_drawn.last().bytes) > m_lineBps * m_drawn.last().intervalSeconds) {
+        // The held one is above the line with none before it to take the excess (the first: a shaper's bucket let
+        // through at once, or bytes that had arrived before the clock started): drawn with this one.
+        merge(m_drawn.last(), s);
+        m_heldMerged = true;
+        if (isFull)
+            m_fastestFull = std::max(m_fastestFull, s.bytesPerSecond());
+        release(last ? m_drawn.size() : m_drawn.size() - 1);
+        return;
+    }
     if (held) {
         Sample &h = m_drawn.last();
         const double over = m_lineBps > 0 ? double(s.bytes) - m_lineBps * s.intervalSeconds : 0;

@@ -26,7 +26,8 @@ namespace wb {
 /// line carries in it:
 /// - With the line known (setLine), a sample above it holds bytes that moved before and were counted late (a reader
 ///   kept from reading, a shaper's burst let through at once): the excess goes to the sample before it, where that
-///   one has room below the line; else the two are drawn as one (one sample over both intervals).
+///   one has room below the line; else the two are drawn as one (one sample over both intervals). The first sample
+///   above it has none before it: it is drawn with the next.
 /// - The last, shorter sample faster than every full interval of the run (a receive buffer read at the end, at the
 ///   speed of memory) is drawn with the sample before it.
 /// So observers get each sample one interval late: the next may still give it bytes. The sum stays total().

@@ -67,7 +67,11 @@ void TestFarCounters::keyIsProvedBothWays()
     QVERIFY2(r->start(&why), qPrintable(why));
     FarCounters far;
     QVERIFY2(far.greet(hostOf(*r, key), 2000, &why), qPrintable(why));
+    QVERIFY(far.mark(2000));
     QVERIFY(!far.take(2000).isEmpty());
+    // Taken without a mark: no timed part to count over, nothing.
+    QVERIFY2(far.greet(hostOf(*r, key), 2000, &why), qPrintable(why));
+    QVERIFY(far.take(2000).isEmpty());
     // A wrong key: refused by the server, in its words.
     QVERIFY(!far.greet(hostOf(*r, QStringLiteral("not-the-key")), 2000, &why));
     QVERIFY2(why.startsWith(QStringLiteral("it refused: ")), qPrintable(why));

@@ -75,6 +75,7 @@ private slots:
     void oneStreamCarriesNoShares();
     void lateBytesGoWhereTheyMoved();
     void fullIntervalsAboveTheLineAreDrawnAsOne();
+    void firstSampleAboveTheLineIsDrawnWithTheNext();
     void fastTailIsDrawnWithTheSampleBefore();
 };
 
@@ -133,6 +134,23 @@ void TestThroughputMeter::fullIntervalsAboveTheLineAreDrawnAsOne()
     QVERIFY(qAbs(s[0].endSeconds - 0.2) < 1e-9);
     QCOMPARE(s[1].bytes, qint64(1100000));
     QCOMPARE(rig.observer.live.size(), 2);
+}
+
+void TestThroughputMeter::firstSampleAboveTheLineIsDrawnWithTheNext()
+{
+    // ftp-get at 100 Mbit/s in the lab: 1.2378 MB in the first 100 ms (the shaper's bucket let through at once), above
+    // the line's 1.219 MB, and no sample before it to take the excess: drawn with the second, 2.4138 MB over 200 ms.
+    LineRig rig;
+    rig.addAt(100, 1237800);
+    rig.addAt(200, 1176000);
+    rig.addAt(300, 1176000);
+    rig.meter.finish();
+    const SampleList &s = rig.meter.samples();
+    QCOMPARE(s.size(), 2);
+    QCOMPARE(s[0].bytes, qint64(1237800 + 1176000));
+    QVERIFY(qAbs(s[0].intervalSeconds - 0.2) < 1e-9);
+    QVERIFY(s[0].bytesPerSecond() <= LineRig::kLine);
+    QCOMPARE(s[1].bytes, qint64(1176000));
 }
 
 void TestThroughputMeter::fastTailIsDrawnWithTheSampleBefore()

@@ -35,14 +35,26 @@ bool FarCounters::greet(const Host &host, int timeoutMs, QString *why)
     return true;
 }
 
-bool FarCounters::ask(int timeoutMs, control::Json *answer)
+bool FarCounters::send(int timeoutMs)
+{
+    if (!m_greeted)
+        return false;
+    control::ControlChannel ch(m_greeted->fd.get(), 4 * 1024);
+    std::string error;
+    if (!ch.write(control::countersMessage(control::Json::object()), &error, timeoutMs)) {
+        m_greeted.reset();
+        return false;
+    }
+    return true;
+}
+
+bool FarCounters::receive(int timeoutMs, control::Json *answer)
 {
     if (!m_greeted)
         return false;
     control::ControlChannel ch(m_greeted->fd.get(), 256 * 1024);
     std::string error;
-    if (!ch.write(control::countersMessage(control::Json::object()), &error, timeoutMs)
-        || ch.read(answer, timeoutMs, &error) != control::ControlChannel::Read::Message
+    if (ch.read(answer, timeoutMs, &error) != control::ControlChannel::Read::Message
         || control::typeOf(*answer) != control::kCounters) {
         m_greeted.reset();
         return false;
@@ -52,17 +64,19 @@ bool FarCounters::ask(int timeoutMs, control::Json *answer)
 
 bool FarCounters::mark(int timeoutMs)
 {
-    control::Json ignored;
-    return ask(timeoutMs, &ignored);
+    // Only sent: the timed part starts now, and its first bytes do not wait for the far end's answer.
+    m_marked = send(timeoutMs);
+    return m_marked;
 }
 
 QVariantMap FarCounters::take(int timeoutMs)
 {
     control::Json answer;
     QVariantMap out;
-    if (ask(timeoutMs, &answer) && answer.contains("drops") && answer["drops"].is_object())
+    if (m_marked && receive(timeoutMs, &answer) && send(timeoutMs) && receive(timeoutMs, &answer)
+        && answer.contains("drops") && answer["drops"].is_object())
         out = wire::toQt(answer["drops"]).toVariantMap();
-    m_greeted.reset();
+    close();
     return out;
 }
 

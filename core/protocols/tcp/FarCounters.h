@@ -20,16 +20,23 @@ public:
     /// answers or it does not offer counters (one older than this Wirebench).
     bool greet(const Host &host, int timeoutMs, QString *why);
     bool greeted() const { return m_greeted.has_value(); }
-    /// The timed part starts: what was dropped before (a seed upload, the login) is not the run's.
+    /// The timed part starts: what was dropped before (a seed upload, the login) is not the run's. Sends the request
+    /// only (its answer is read by take()), so that the timed part's first bytes do not wait for a round trip.
     bool mark(int timeoutMs);
     /// What the far end dropped since mark(), as DropCounts' JSON; empty when it could not tell. Closes.
     QVariantMap take(int timeoutMs);
-    void close() { m_greeted.reset(); }
+    void close()
+    {
+        m_greeted.reset();
+        m_marked = false;
+    }
 
 private:
-    bool ask(int timeoutMs, control::Json *answer);
+    bool send(int timeoutMs);
+    bool receive(int timeoutMs, control::Json *answer);
 
     std::optional<greeting::Greeted> m_greeted;
+    bool m_marked = false; ///< mark()'s request sent, its answer not read yet
 };
 
 } // namespace wb
