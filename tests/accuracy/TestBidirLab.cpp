@@ -427,13 +427,13 @@ void TestBidirLab::healthyAtHigherRates()
             passed
                 = r.warnings.isEmpty() && verdict.startsWith(QStringLiteral("at line rate both ways at once: send "));
         } else if (attempt == 3) {
-            const bool peerSendShort = iperf.first * 1e6 < shared * 0.9;
-            const bool peerReceiveShort = iperf.second * 1e6 < shared * 0.9;
-            const bool sameShort
-                = (send < shared * 0.9) == peerSendShort && (receive < shared * 0.9) == peerReceiveShort;
+            // The direction the real pair found weaker is the one the verdict names, at what the pair measured for it
+            // (within a quarter: the same shortfall, not a threshold's side).
             const QString weaker = send < receive ? QStringLiteral("send") : QStringLiteral("receive");
             const QString peerWeaker = iperf.first < iperf.second ? QStringLiteral("send") : QStringLiteral("receive");
-            passed = sameShort && weaker == peerWeaker
+            const double ours = qMin(send, receive) / 1e6;
+            const double theirs = qMin(iperf.first, iperf.second);
+            passed = weaker == peerWeaker && ours >= theirs * 0.8 && ours <= theirs * 1.25
                 && verdict.startsWith(QStringLiteral("the %1 direction is below line rate: ").arg(weaker));
             if (passed)
                 qInfo("the real iperf3 --bidir could not reach the line either (%.3f / %.3f MB/s): the verdict names "
