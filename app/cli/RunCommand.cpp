@@ -184,7 +184,12 @@ int RunCommand::exec()
         // Results go to the store as each run ends, so that `sessions`, `show` and the GUI's History have them.
         QString error;
         if (!StoreCommands::openStore(&m_store, m_options.storePath, &error))
-            Console::err(QStringLiteral("wirebench-cli: results are not kept in the store: %1").arg(error));
+            Console::err(QStringLiteral("wirebench-cli: results are not kept in the store: %1. The runs go ahead and "
+                                        "print their results here%2")
+                             .arg(error,
+                                  m_options.jsonPath.isEmpty() && m_options.csvPath.isEmpty()
+                                      ? QStringLiteral("; --json FILE or --csv FILE keeps them in a file")
+                                      : QStringLiteral(", and into the file you named")));
         connect(&m_recorder, &SessionRecorder::storeError, this,
                 [](const QString &message) { Console::err(QStringLiteral("wirebench-cli: ") + message); });
         connect(&m_recorder, &SessionRecorder::sessionEnded, this, [](qint64 id) {

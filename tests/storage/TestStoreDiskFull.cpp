@@ -2,6 +2,7 @@
 // there; never that the healthy store is damaged, never to move it away (issue 32 item 8).
 #include "storage/ResultStore.h"
 #include "StoreTestData.h"
+#include "support/CliTestSupport.h"
 #include "protocols/SmallLocalDisk.h"
 #include "support/CiRule.h"
 
@@ -91,6 +92,24 @@ void TestStoreDiskFull::fullDiskIsNotDamage()
     QVERIFY2(!error.contains(QStringLiteral("is damaged")), qPrintable(error));
     QVERIFY2(!error.contains(QStringLiteral("move the file away")), qPrintable(error));
     QVERIFY(!error.contains(QLatin1Char('\n')));
+
+    // The CLI on that store says the same, and its run goes ahead: the result is printed, not lost.
+    clitest::Daemon daemon;
+    QString started;
+    QVERIFY2(daemon.start(&started), qPrintable(started));
+    const clitest::Outcome cli = clitest::runCli(
+        {QStringLiteral("run"), QStringLiteral("--host"), QStringLiteral("lo=") + daemon.hostArgument(),
+         QStringLiteral("--protocol"), QStringLiteral("tcp-send"), QStringLiteral("--duration"), QStringLiteral("0.2"),
+         QStringLiteral("--reps"), QStringLiteral("1"), QStringLiteral("--store"), path});
+    qInfo("%s", qPrintable(cli.err.trimmed()));
+    QCOMPARE(cli.exitCode, 0);
+    QVERIFY2(cli.err.contains(QStringLiteral("disk is full")), qPrintable(cli.err));
+    QVERIFY2(cli.err.contains(QStringLiteral("The runs go ahead and print their results here; --json FILE or --csv "
+                                             "FILE keeps them in a file")),
+             qPrintable(cli.err));
+    QVERIFY2(!cli.err.contains(QStringLiteral("is damaged")), qPrintable(cli.err));
+    QVERIFY2(cli.out.contains(QStringLiteral("tcp-send")) && cli.out.contains(QStringLiteral(" MB/s")),
+             qPrintable(cli.out));
 
     // The store is healthy: with room again it opens and its session is there.
     store.close();
