@@ -640,6 +640,21 @@ qint64 ResultStore::sessionCount(const SessionFilter &filter, QString *error) co
     return n;
 }
 
+QString ResultStore::changeMark() const
+{
+    if (!m_open)
+        return {};
+    QSqlQuery q(db());
+    if (!q.exec(QStringLiteral("SELECT (SELECT COUNT(*) FROM sessions), (SELECT COALESCE(MAX(id), 0) FROM runs), "
+                               "(SELECT COUNT(*) FROM sessions WHERE state = 'running')"))
+        || !q.next())
+        return {};
+    return QStringLiteral("%1/%2/%3")
+        .arg(q.value(0).toLongLong())
+        .arg(q.value(1).toLongLong())
+        .arg(q.value(2).toLongLong());
+}
+
 bool ResultStore::session(qint64 sessionId, SessionInfo *info, QString *error) const
 {
     if (!m_open)

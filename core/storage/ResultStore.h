@@ -85,6 +85,9 @@ public:
     SessionInfoList sessions(const SessionFilter &filter = SessionFilter(), QString *error = nullptr) const;
     /// How many sessions the filter selects, whatever its limit; -1 with *error when the store cannot say.
     qint64 sessionCount(const SessionFilter &filter = SessionFilter(), QString *error = nullptr) const;
+    /// What changes when any writer (this one, another process: a scheduled run, a second window) adds or deletes a
+    /// session, adds a run or ends a session: a cheap look for a view to know when to read again. Empty when closed.
+    QString changeMark() const;
     bool session(qint64 sessionId, SessionInfo *info, QString *error = nullptr) const;
     /// The runs of a session in the order they were stored, with samples. `runIds` receives the store's ids.
     RunResultList runs(qint64 sessionId, QString *error = nullptr, QList<qint64> *runIds = nullptr) const;

@@ -7,6 +7,7 @@
 #include "history/HistoryPanel.h"
 #include "settings/Config.h"
 #include "storage/ResultStore.h"
+#include "support/CliTestSupport.h"
 
 #include <QAction>
 #include <QApplication>
@@ -125,6 +126,58 @@ private slots:
         QVERIFY2(status->text().contains(QStringLiteral("press Start to run it again")), qPrintable(status->text()));
         QCOMPARE(window.hostList()->selectedHosts().size(), 1);
         QVERIFY(window.hostList()->selectedHosts().first().embedded);
+    }
+
+    void scheduledRunsWriteWhileTheWindowIsOpen()
+    {
+        // The everyday case of two writers (issue 32, item 7): the window open on History while wirebench-cli runs
+        // (a schedule's, say) write to the same store, two of them at once. Each keeps its session, and History
+        // lists them without Refresh.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("results.sqlite"));
+        Config config(dir.filePath(QStringLiteral("settings.ini")));
+        ResultStore store;
+        QString error;
+        QVERIFY2(store.open(path, &error), qPrintable(error));
+        MainWindow window(&config, &store);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        HistoryPanel *history = window.historyPanel();
+        for (QTabWidget *tabs : window.findChildren<QTabWidget *>()) {
+            for (int i = 0; i < tabs->count(); ++i) {
+                if (tabs->widget(i) == history || tabs->widget(i)->isAncestorOf(history))
+                    tabs->setCurrentIndex(i);
+            }
+        }
+        QTRY_VERIFY(history->isVisible());
+        QCOMPARE(history->sessionTable()->rowCount(), 0);
+
+        clitest::Daemon daemon;
+        QVERIFY2(daemon.start(&error), qPrintable(error));
+        const QStringList run{QStringLiteral("run"),
+                              QStringLiteral("--host"),
+                              QStringLiteral("lo=") + daemon.hostArgument(),
+                              QStringLiteral("--protocol"),
+                              QStringLiteral("tcp-send"),
+                              QStringLiteral("--reps"),
+                              QStringLiteral("1"),
+                              QStringLiteral("--duration"),
+                              QStringLiteral("0.3"),
+                              QStringLiteral("--store"),
+                              path};
+        QProcess a;
+        QProcess b;
+        for (QProcess *p : {&a, &b}) {
+            p->setProcessEnvironment(clitest::defaultSandbox());
+            p->start(clitest::kCli, run);
+        }
+        const clitest::Outcome oa = clitest::outcomeOf(a, 120000);
+        const clitest::Outcome ob = clitest::outcomeOf(b, 120000);
+        QVERIFY2(oa.exitCode == 0, qPrintable(oa.out + oa.err));
+        QVERIFY2(ob.exitCode == 0, qPrintable(ob.out + ob.err));
+        QTRY_COMPARE_WITH_TIMEOUT(history->sessionTable()->rowCount(), 2, 10000);
+        QCOMPARE(store.sessions().size(), 2);
     }
 
     void reportActionsWaitForARun()

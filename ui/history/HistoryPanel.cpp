@@ -41,6 +41,12 @@ HistoryPanel::HistoryPanel(ResultStore *store, QWidget *parent)
     m_searchTimer.setSingleShot(true);
     m_searchTimer.setInterval(200);
     connect(&m_searchTimer, &QTimer::timeout, this, &HistoryPanel::refresh);
+    m_watchTimer.setInterval(2000);
+    connect(&m_watchTimer, &QTimer::timeout, this, [this] {
+        if (isVisible() && m_store && m_store->isOpen() && m_store->changeMark() != m_seenMark)
+            refresh();
+    });
+    m_watchTimer.start();
     buildUi();
     refresh();
 }
@@ -203,6 +209,7 @@ void HistoryPanel::refresh()
 {
     const ActivityMarker busy("history: refresh");
     m_searchTimer.stop();
+    m_seenMark = m_store ? m_store->changeMark() : QString();
     const qint64 keep = m_openId;
     m_table->setSortingEnabled(false);
     m_table->setRowCount(0);

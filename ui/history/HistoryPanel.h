@@ -100,6 +100,10 @@ private:
     ThroughputChart *m_throughput = nullptr;
     ComparisonChart *m_comparison = nullptr;
     QTimer m_searchTimer;
+    /// While History is shown, a look every few seconds at what another writer (a scheduled run, a second window or
+    /// wirebench-cli) changed in the store: new sessions and runs appear without Refresh.
+    QTimer m_watchTimer;
+    QString m_seenMark; ///< the store's change mark when the list was last read
     static constexpr int kPage = 200;
     int m_pageLimit = kPage; ///< sessions listed: a page, and another for each "Show older"
     SessionInfoList m_sessions;
