@@ -8,6 +8,10 @@
 #include <QTest>
 
 #include <cstring>
+#include <vector>
+
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -22,6 +26,43 @@ using wb::test::OwnNetwork;
 // platform::DropCounters: the parsers on fixtures of the kernel's own text, the delta, and real readings in the
 // test's own network namespace: lo, and a veth whose tbf (or htb with a bfifo under it) drops datagrams sent
 // through it, each figure checked against what tc(8) and sysfs print.
+namespace {
+
+/// An rtattr of `type` holding `payload` (aligned), as the kernel lays one out.
+std::vector<char> attribute(unsigned short type, const std::vector<char> &payload)
+{
+    std::vector<char> out(RTA_SPACE(payload.size()), 0);
+    auto *a = reinterpret_cast<rtattr *>(out.data());
+    a->rta_type = type;
+    a->rta_len = static_cast<unsigned short>(RTA_LENGTH(payload.size()));
+    if (!payload.empty())
+        std::memcpy(RTA_DATA(a), payload.data(), payload.size());
+    return out;
+}
+
+template <typename T>
+std::vector<char> bytesOf(const T &value)
+{
+    std::vector<char> out(sizeof(T));
+    std::memcpy(out.data(), &value, sizeof(T));
+    return out;
+}
+
+std::vector<char> joined(std::initializer_list<std::vector<char>> parts)
+{
+    std::vector<char> out;
+    for (const std::vector<char> &p : parts)
+        out.insert(out.end(), p.begin(), p.end());
+    return out;
+}
+
+QByteArray qbytes(const std::vector<char> &v)
+{
+    return QByteArray(v.data(), qsizetype(v.size()));
+}
+
+} // namespace
+
 class TestDropCounters : public QObject
 {
     Q_OBJECT
@@ -68,6 +109,48 @@ class TestDropCounters : public QObject
     }
 
 private slots:
+    // This kernel has neither sch_netem nor sch_cake ("Specified qdisc kind is unknown"), so their rates are read from
+    // TCA_OPTIONS as the kernel lays them out (linux/pkt_sched.h): netem's struct first, then its nested
+    // TCA_NETEM_RATE (and TCA_NETEM_RATE64 from 4 GB/s); cake's nested TCA_CAKE_BASE_RATE64.
+    void rateOfNetemAndCake_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QByteArray>("options");
+        QTest::addColumn<qint64>("rate");
+        tc_netem_qopt netem{};
+        netem.limit = 1000;
+        tc_netem_rate rate{};
+        rate.rate = 2500000; // netem rate 20mbit
+        QTest::newRow("netem rate 20mbit")
+            << QStringLiteral("netem")
+            << qbytes(attribute(TCA_OPTIONS, joined({bytesOf(netem), attribute(TCA_NETEM_RATE, bytesOf(rate))})))
+            << qint64(2500000);
+        tc_netem_rate capped{};
+        capped.rate = 0xffffffffu;
+        const std::uint64_t fast = 5000000000ull; // 40gbit
+        QTest::newRow("netem rate 40gbit")
+            << QStringLiteral("netem")
+            << qbytes(attribute(TCA_OPTIONS,
+                                joined({bytesOf(netem), attribute(TCA_NETEM_RATE, bytesOf(capped)),
+                                        attribute(TCA_NETEM_RATE64, bytesOf(fast))})))
+            << qint64(fast);
+        QTest::newRow("netem delay only")
+            << QStringLiteral("netem") << qbytes(attribute(TCA_OPTIONS, bytesOf(netem))) << qint64(0);
+        const std::uint64_t cake = 3750000; // cake bandwidth 30mbit
+        QTest::newRow("cake bandwidth 30mbit")
+            << QStringLiteral("cake") << qbytes(attribute(TCA_OPTIONS, attribute(TCA_CAKE_BASE_RATE64, bytesOf(cake))))
+            << qint64(cake);
+        QTest::newRow("fq_codel: none of its own")
+            << QStringLiteral("fq_codel") << qbytes(attribute(TCA_OPTIONS, {})) << qint64(0);
+    }
+    void rateOfNetemAndCake()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QByteArray, options);
+        QFETCH(qint64, rate);
+        const auto *a = reinterpret_cast<const rtattr *>(options.constData());
+        QCOMPARE(qint64(platform::LinuxDropCounters::rateOf(kind.toStdString(), a)), rate);
+    }
     void softnetFixture()
     {
         // Two CPUs of a 6.x kernel: processed, dropped, time_squeeze, then columns this reader leaves alone.

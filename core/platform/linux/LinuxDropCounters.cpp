@@ -55,9 +55,11 @@ bool payloadAs(const rtattr *a, T *out)
     return true;
 }
 
-/// The rate in a qdisc's TCA_OPTIONS, as tc prints it ("rate 40Mbit"): the 64-bit attribute when the kernel
-/// sent one (rates from 4 GB/s), else the 32-bit field of its parameters.
-std::uint64_t rateOf(const std::string &kind, const rtattr *options)
+} // namespace
+
+// As tc prints it ("rate 40Mbit"): the 64-bit attribute when the kernel sent one (rates from 4 GB/s), else the 32-bit
+// field of its parameters.
+std::uint64_t LinuxDropCounters::rateOf(const std::string &kind, const rtattr *options)
 {
     std::uint64_t rate32 = 0, rate64 = 0;
     if (kind == "tbf") {
@@ -87,6 +89,8 @@ std::uint64_t rateOf(const std::string &kind, const rtattr *options)
     }
     return rate64 > 0 ? rate64 : rate32;
 }
+
+namespace {
 
 /// The highest ceil of the htb classes of interface index: no traffic through that htb leaves faster. 0 when
 /// the classes cannot be read or none has a ceil.
@@ -153,7 +157,7 @@ Qdisc qdiscOf(const nlmsghdr *h)
         else if (a->rta_type == TCA_STATS2)
             readQdiscStats(a, &q);
         else if (a->rta_type == TCA_OPTIONS)
-            q.rate = rateOf(q.kind, a);                      // TCA_KIND comes first in the kernel's message
+            q.rate = LinuxDropCounters::rateOf(q.kind, a);   // TCA_KIND comes first in the kernel's message
         else if (a->rta_type == TCA_STATS && !q.haveQueue) { // kernels without TCA_STATS2
             tc_stats s{};
             std::memcpy(&s, RTA_DATA(a), std::min<size_t>(RTA_PAYLOAD(a), sizeof(s)));

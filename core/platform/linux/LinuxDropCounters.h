@@ -6,6 +6,8 @@
 #include <map>
 #include <string>
 
+struct rtattr;
+
 namespace wb::platform {
 
 /// rtnetlink for the qdiscs (RTM_GETQDISC, TCA_STATS2/TCA_STATS_QUEUE) and the interface (RTM_GETLINK,
@@ -23,6 +25,10 @@ public:
     static std::map<std::string, std::int64_t> parseTcpExt(const std::string &text);
     /// The TcpExt counters of interest from parseTcpExt's map into r (those missing stay -1).
     static void takeTcpExt(const std::map<std::string, std::int64_t> &tcpExt, DropReading *r);
+    /// The rate a qdisc of `kind` lets out, bytes/s, from its TCA_OPTIONS attribute as the kernel sends it (tbf's
+    /// parameters, netem's rate after its struct, cake's base rate; the 64-bit attribute where there is one); 0 when it
+    /// has none of its own.
+    static std::uint64_t rateOf(const std::string &kind, const rtattr *options);
 };
 
 } // namespace wb::platform
