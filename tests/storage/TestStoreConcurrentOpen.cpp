@@ -162,14 +162,9 @@ void TestStoreConcurrentOpen::twoCliRunsAtOnce()
     // The window's own store open all along, as History holds it while a scheduled run writes.
     ResultStore window;
     QVERIFY2(window.open(store, &why), qPrintable(why));
-    QProcess a;
-    QProcess b;
-    for (QProcess *p : {&a, &b}) {
-        p->setProcessEnvironment(clitest::defaultSandbox());
-        p->start(clitest::kCli, run);
-    }
-    const clitest::Outcome oa = clitest::outcomeOf(a, 120000);
-    const clitest::Outcome ob = clitest::outcomeOf(b, 120000);
+    const QList<clitest::Outcome> both = clitest::runCliTogether(run, 2);
+    const clitest::Outcome &oa = both.at(0);
+    const clitest::Outcome &ob = both.at(1);
     // The server takes one test at a time: the second waits in its queue, and both run.
     QVERIFY2(oa.exitCode == 0, qPrintable(oa.out + oa.err));
     QVERIFY2(ob.exitCode == 0, qPrintable(ob.out + ob.err));

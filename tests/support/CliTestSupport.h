@@ -11,6 +11,9 @@
 #include <QStringList>
 #include <QTemporaryDir>
 
+#include <memory>
+#include <vector>
+
 namespace clitest {
 
 inline const QString kCli = QStringLiteral(WIREBENCH_CLI_PATH);
@@ -72,6 +75,23 @@ inline Outcome runCli(const QStringList &args, int timeoutMs = 120000,
     p.setProcessEnvironment(env);
     p.start(kCli, args);
     return outcomeOf(p, timeoutMs);
+}
+
+/// `count` wirebench-cli started at once with the same arguments (two writers of one store, say): their outcomes, in
+/// the order they were started.
+inline QList<Outcome> runCliTogether(const QStringList &args, int count, int timeoutMs = 120000,
+                                     const QProcessEnvironment &env = defaultSandbox())
+{
+    std::vector<std::unique_ptr<QProcess>> started;
+    for (int i = 0; i < count; ++i) {
+        started.push_back(std::make_unique<QProcess>());
+        started.back()->setProcessEnvironment(env);
+        started.back()->start(kCli, args);
+    }
+    QList<Outcome> out;
+    for (const std::unique_ptr<QProcess> &p : started)
+        out << outcomeOf(*p, timeoutMs);
+    return out;
 }
 
 /// wirebenchd on 127.0.0.1 on a free port, ended when this goes away. The built one by default; another

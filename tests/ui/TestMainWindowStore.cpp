@@ -166,14 +166,9 @@ private slots:
                               QStringLiteral("0.3"),
                               QStringLiteral("--store"),
                               path};
-        QProcess a;
-        QProcess b;
-        for (QProcess *p : {&a, &b}) {
-            p->setProcessEnvironment(clitest::defaultSandbox());
-            p->start(clitest::kCli, run);
-        }
-        const clitest::Outcome oa = clitest::outcomeOf(a, 120000);
-        const clitest::Outcome ob = clitest::outcomeOf(b, 120000);
+        const QList<clitest::Outcome> both = clitest::runCliTogether(run, 2);
+        const clitest::Outcome &oa = both.at(0);
+        const clitest::Outcome &ob = both.at(1);
         QVERIFY2(oa.exitCode == 0, qPrintable(oa.out + oa.err));
         QVERIFY2(ob.exitCode == 0, qPrintable(ob.out + ob.err));
         QTRY_COMPARE_WITH_TIMEOUT(history->sessionTable()->rowCount(), 2, 10000);
