@@ -2,7 +2,10 @@
 
 #include "protocols/DriverRegistry.h"
 
+#include <QClipboard>
 #include <QDialogButtonBox>
+#include <QGuiApplication>
+#include <QScreen>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
@@ -32,13 +35,56 @@ PreflightDialog::PreflightDialog(QWidget *parent)
     m_cancel = buttons->addButton(QDialogButtonBox::Cancel);
     m_cancel->setObjectName(QStringLiteral("cancelButton"));
     m_cancel->setDefault(true); // fixing is the usual answer
+    m_copy = buttons->addButton(tr("Copy"), QDialogButtonBox::ActionRole);
+    m_copy->setObjectName(QStringLiteral("copyProblemsButton"));
+    m_copy->setToolTip(tr("Copy the problems as text, one line each"));
+    connect(m_copy, &QPushButton::clicked, this, [this] { QGuiApplication::clipboard()->setText(problemsText()); });
+    // The rows follow the problem column's width: wrapped text, as tall as it needs, no taller.
+    connect(m_table->horizontalHeader(), &QHeaderView::sectionResized, this, [this](int section) {
+        if (section == ProblemColumn)
+            fitRows();
+    });
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
     layout->addWidget(m_table, 1);
     layout->addWidget(buttons);
-    resize(900, 360);
+    resize(900, 420);
+}
+
+void PreflightDialog::fitRows()
+{
+    m_table->resizeRowsToContents();
+}
+
+void PreflightDialog::showEvent(QShowEvent *event)
+{
+    QDialog::showEvent(event);
+    fitRows(); // the columns have their real widths now
+    // Room for six problems at once where the screen has it.
+    const int rows = qMin(m_table->rowCount(), 6);
+    int wanted = m_table->horizontalHeader()->height() + 2 * m_table->frameWidth();
+    for (int row = 0; row < rows; ++row)
+        wanted += m_table->rowHeight(row);
+    const int extra = wanted - m_table->viewport()->height() - m_table->horizontalHeader()->height();
+    if (extra > 0) {
+        const QRect screen = this->screen() ? this->screen()->availableGeometry() : QRect();
+        const int height
+            = screen.isValid() ? qMin(this->height() + extra, screen.height() * 9 / 10) : this->height() + extra;
+        resize(width(), height);
+    }
+}
+
+QString PreflightDialog::problemsText() const
+{
+    QStringList lines{m_summary->text()};
+    for (int row = 0; row < m_table->rowCount(); ++row) {
+        lines << QStringLiteral("%1: %2: %3")
+                     .arg(m_table->item(row, HostColumn)->text(), m_table->item(row, ProtocolColumn)->text(),
+                          m_table->item(row, ProblemColumn)->text());
+    }
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
 }
 
 QString PreflightDialog::withoutHost(const PreflightProblem &problem)

@@ -25,6 +25,10 @@ public:
     QTableWidget *table() const { return m_table; }
     QPushButton *runRestButton() const { return m_runRest; }
     QString summaryText() const;
+    /// The summary and one line per problem ("host: protocol: what failed, and what to fix"), as Copy puts it on the
+    /// clipboard for a mail or a ticket.
+    QString problemsText() const;
+    QPushButton *copyButton() const { return m_copy; }
     /// The message without its leading "host (address:port): ", which the Host column shows.
     static QString withoutHost(const PreflightProblem &problem);
 
@@ -33,6 +37,13 @@ private:
     QTableWidget *m_table = nullptr;
     QPushButton *m_runRest = nullptr;
     QPushButton *m_cancel = nullptr;
+    QPushButton *m_copy = nullptr;
+
+protected:
+    void showEvent(QShowEvent *event) override;
+
+private:
+    void fitRows(); ///< each row as tall as its wrapped text at the problem column's width now
 };
 
 } // namespace wb

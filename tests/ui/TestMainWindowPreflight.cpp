@@ -20,6 +20,8 @@
 #include <QTableWidget>
 #include <QTcpSocket>
 #include <QTemporaryDir>
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QTest>
 #include <QToolButton>
 
@@ -154,6 +156,27 @@ void TestMainWindowPreflight::shootoutOnLoopbackShowsEveryProblemAtOnce()
                  && dialog->summaryText().contains(QStringLiteral("run the 4 other run(s)")),
              qPrintable(dialog->summaryText()));
     QCOMPARE(dialog->runRestButton()->text(), QStringLiteral("Run the other 4 run(s)"));
+    // All six at once, each as tall as its wrapped text (at most three lines: rows 120 px tall showed two of six).
+    const int lines3 = table->fontMetrics().lineSpacing() * 3 + 12;
+    for (int row = 0; row < table->rowCount(); ++row) {
+        const QRect cell = table->visualItemRect(table->item(row, PreflightDialog::ProblemColumn));
+        QVERIFY2(table->viewport()->rect().contains(cell),
+                 qPrintable(QStringLiteral("row %1 at %2,%3 %4x%5 is outside the list's %6 px")
+                                .arg(row)
+                                .arg(cell.x())
+                                .arg(cell.y())
+                                .arg(cell.width())
+                                .arg(cell.height())
+                                .arg(table->viewport()->height())));
+        QVERIFY2(table->rowHeight(row) <= lines3, qPrintable(QString::number(table->rowHeight(row))));
+    }
+    // Copy: the summary and a line per problem, as text.
+    QTest::mouseClick(dialog->copyButton(), Qt::LeftButton);
+    const QStringList copied = QGuiApplication::clipboard()->text().trimmed().split(QLatin1Char('\n'));
+    QCOMPARE(copied.size(), 7);
+    QCOMPARE(copied.first(), dialog->summaryText());
+    for (int k = 1; k < copied.size(); ++k)
+        QVERIFY2(copied.at(k).startsWith(QStringLiteral("This computer (loopback): ")), qPrintable(copied.at(k)));
     QVERIFY(!window.engine()->isRunning());
     QCOMPARE(started.size(), 0);
     QCOMPARE(window.resultsTable()->rowCount(), 0);
