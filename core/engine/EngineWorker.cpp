@@ -30,6 +30,7 @@ void EngineWorker::runPlan(const TestPlan &plan, const PreflightReport &checked)
     m_stop.store(false);
     m_analyzer.reset();
     m_smbIdentity.clear();
+    m_farNone.clear(); // a wirebenchd started since the last plan is asked again
     m_checked = checked;
     m_lasting.clear();
     m_runs = checked.planToRun(plan).expand(); // without the reference streams the check found no server for
@@ -248,7 +249,7 @@ void EngineWorker::greetFarEnd(const RunSpec &spec)
         return;
     QString why;
     if (!m_far.greet(spec.host, kFarCountersTimeoutMs, &why))
-        m_farNone.insert(key, why); // no wirebenchd there, or an older one: the far end's counters are not known
+        m_farNone.insert(key); // no wirebenchd there, or an older one: the far end's counters are not known
 }
 
 void EngineWorker::flushSamples()

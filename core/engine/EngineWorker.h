@@ -12,6 +12,7 @@
 #include <QElapsedTimer>
 #include <QHash>
 #include <QObject>
+#include <QSet>
 
 #include <atomic>
 
@@ -75,8 +76,8 @@ private:
     QHash<QString, RunResult> m_lasting;                    ///< per test: its first failure that repeating cannot cure
     /// A file transfer's far end, when the host also runs wirebenchd: its counters over the timed part.
     FarCounters m_far;
-    QVariantMap m_farDrops;            ///< what m_far said at the timed part's end (empty: nothing)
-    QHash<QString, QString> m_farNone; ///< per wirebenchd (address:port): why it gave no counters, once per plan
+    QVariantMap m_farDrops;  ///< what m_far said at the timed part's end (empty: nothing)
+    QSet<QString> m_farNone; ///< the wirebenchds (address:port) that gave no counters, asked once per plan
     /// Greets the far end's wirebenchd before a file transfer (FTP, SMB) to a host that has one.
     void greetFarEnd(const RunSpec &spec);
 };
